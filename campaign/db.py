@@ -1,0 +1,228 @@
+"""Opening the database: URLs, engines, and the alembic-owned schema lifecycle.
+
+Like JupyterHub's `dbutil`: alembic owns the schema. A new SQLite file (or an empty
+PostgreSQL database) is created at head; a database at an older revision is refused with a
+message naming `umpire db upgrade`, which backs a SQLite file up before it migrates.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+import migrations
+from campaign.errors import DatabaseError, SchemaError
+
+DEFAULT_DB = "sqlite:///umpire.db"
+MIGRATIONS_DIR = Path(migrations.__file__).parent
+UPGRADE_HINT = "run `umpire db upgrade`"
+
+
+def normalize_url(text: str) -> URL:
+    """Turn what a user typed for `--db` into a SQLAlchemy URL.
+
+    A plain path means a SQLite file; `postgres://` and `postgresql://` use psycopg 3.
+
+    >>> str(normalize_url("campaign.db"))
+    'sqlite:///campaign.db'
+    >>> str(normalize_url("postgresql://postgres@127.0.0.1/umpire"))
+    'postgresql+psycopg://postgres@127.0.0.1/umpire'
+    """
+    text = text.strip()
+    if not text:
+        raise DatabaseError("the database URL is empty")
+    if "://" not in text:
+        return make_url(f"sqlite:///{text}")
+    try:
+        url = make_url(text)
+    except ArgumentError as exc:
+        raise DatabaseError(f"cannot read database URL {text!r}: {exc}") from None
+    if url.drivername in ("postgres", "postgresql"):
+        url = url.set(drivername="postgresql+psycopg")
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseError(
+            f"unsupported database {url.get_backend_name()!r}: use SQLite or PostgreSQL"
+        )
+    return url
+
+
+def is_sqlite_memory(url: URL) -> bool:
+    """Return whether `url` names an in-memory SQLite database."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
+def sqlite_path(url: URL) -> Path | None:
+    """Return the file behind a SQLite URL, or None for memory and other backends."""
+    if url.get_backend_name() != "sqlite" or is_sqlite_memory(url):
+        return None
+    return Path(str(url.database))
+
+
+def check_exists(url: URL) -> None:
+    """Refuse a SQLite file that does not exist (read commands never create one)."""
+    path = sqlite_path(url)
+    if path is not None and not path.exists():
+        raise DatabaseError(
+            f"no database at {path}: create a campaign with `umpire new NAME --db {path}`"
+        )
+
+
+def make_engine(url: URL) -> Engine:
+    """Create an engine with the settings the event store relies on.
+
+    SQLite: WAL, foreign keys, a generous busy timeout, and transactions we begin ourselves so
+    that an append can take the write lock up front (`BEGIN IMMEDIATE`). The pysqlite driver's
+    own transaction handling is switched off, as SQLAlchemy's documentation recommends.
+    """
+    if url.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    memory = is_sqlite_memory(url)
+    path = sqlite_path(url)
+    if path is not None and not path.parent.exists():
+        raise DatabaseError(f"cannot create {path}: folder {path.parent} does not exist")
+    engine = sa.create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 60},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode is safe against a killed process (not a power cut) and fast.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get("sqlite_immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def _alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """Return the schema revision this version of umpire needs."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """Return the database's schema revision, or None if it has none."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def _has_tables(engine: Engine) -> bool:
+    return bool(sa.inspect(engine).get_table_names())
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the schema to `revision` (no backup: see `upgrade_with_backup`)."""
+    with engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), revision)
+
+
+def ensure_schema(engine: Engine, create: bool = True) -> None:
+    """Create a new database at head (if `create`), accept one at head, refuse anything else.
+
+    Raises:
+        SchemaError: the schema is older (names `umpire db upgrade`) or newer than this code.
+        DatabaseError: the database has tables but is not an umpire database, or is unreachable.
+    """
+    try:
+        current = current_revision(engine)
+        if current is None:
+            if _has_tables(engine):
+                raise DatabaseError(
+                    f"{_describe(engine.url)} has tables but no umpire schema revision: "
+                    "it is not an umpire database"
+                )
+            if not create:
+                raise DatabaseError(
+                    f"{_describe(engine.url)} holds no campaigns yet: "
+                    "create one with `umpire new NAME`"
+                )
+            upgrade(engine)
+            return
+    except OperationalError as exc:
+        raise DatabaseError(f"cannot open {_describe(engine.url)}: {_first_line(exc)}") from None
+    head = head_revision()
+    if current == head:
+        return
+    script = ScriptDirectory.from_config(_alembic_config())
+    if script.get_revision(current) is None:
+        raise SchemaError(
+            f"{_describe(engine.url)} has schema revision {current}, newer than this umpire "
+            f"knows ({head}): install a newer stellar-umpire"
+        )
+    raise SchemaError(
+        f"{_describe(engine.url)} has schema revision {current} but this umpire needs {head}: "
+        f"{UPGRADE_HINT} (it backs SQLite files up first)"
+    )
+
+
+def backup_sqlite(path: Path, revision: str | None, now: datetime | None = None) -> Path:
+    """Copy a SQLite file, WAL included, with SQLite's online backup; return the copy's path."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.{revision or 'empty'}.{stamp}.bak")
+    source = sqlite3.connect(path)
+    try:
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        source.close()
+    return target
+
+
+def upgrade_with_backup(engine: Engine) -> tuple[str | None, str, Path | None]:
+    """Back a SQLite file up, then migrate to head; return (from, to, backup path)."""
+    before = current_revision(engine)
+    head = head_revision()
+    backup = None
+    path = sqlite_path(engine.url)
+    if before != head and path is not None and path.exists():
+        backup = backup_sqlite(path, before)
+    if before != head:
+        upgrade(engine)
+    return before, head, backup
+
+
+def _describe(url: URL) -> str:
+    path = sqlite_path(url)
+    if path is not None:
+        return str(path)
+    if is_sqlite_memory(url):
+        return "the in-memory database"
+    return url.render_as_string(hide_password=True)
+
+
+def _first_line(exc: Exception) -> str:
+    return str(getattr(exc, "orig", exc)).strip().splitlines()[0]

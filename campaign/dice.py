@@ -1,0 +1,195 @@
+"""Dice: seeded and position-keyed, manual, or scripted; every outcome becomes a `Roll`.
+
+A seeded roll is a pure function of the campaign seed and a stable key naming the roll
+(turn, phase, subject, index). Replaying, rewinding or changing an unrelated order never
+shifts a roll, and once the seed is revealed anyone can recompute every seeded roll from the
+log. Rules never roll on replay: each outcome is stored in the event that used it.
+
+>>> dice = SeededDice("demo-seed")
+>>> roll = dice.roll(DiceKey(turn=1, phase="exploration", subject="fleet-7"), sides=6)
+>>> roll == dice.roll(DiceKey(turn=1, phase="exploration", subject="fleet-7"), sides=6)
+True
+>>> 1 <= roll.value <= 6
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Literal, Protocol
+
+import msgspec
+
+from campaign.errors import DiceError, InvalidInputError
+
+RollSource = Literal["seeded", "manual", "scripted"]
+
+_KEY_PART = re.compile(r"^[A-Za-z0-9_.:-]+$")
+_DICE_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+SEED_COMMITMENT_PREFIX = b"stellar-umpire/seed/v1:"
+
+
+class DiceKey(msgspec.Struct, frozen=True):
+    """The stable name of one die: which turn, which phase, whose roll, which die.
+
+    >>> str(DiceKey(turn=3, phase="exploration", subject="fleet-12", index=1))
+    '3/exploration/fleet-12/1'
+    """
+
+    turn: int
+    phase: str
+    subject: str
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        for part in (self.phase, self.subject):
+            if not _KEY_PART.match(part):
+                raise InvalidInputError(f"dice key part {part!r} must be letters, digits or _.:-")
+
+    def __str__(self) -> str:
+        return f"{self.turn}/{self.phase}/{self.subject}/{self.index}"
+
+    @classmethod
+    def parse(cls, text: str) -> DiceKey:
+        """Read a key back from its `turn/phase/subject/index` form."""
+        parts = text.split("/")
+        if len(parts) != 4 or not parts[0].isdigit() or not parts[3].isdigit():
+            raise InvalidInputError(
+                f"dice key {text!r} is not of the form turn/phase/subject/index"
+            )
+        return cls(turn=int(parts[0]), phase=parts[1], subject=parts[2], index=int(parts[3]))
+
+
+class Roll(msgspec.Struct, frozen=True):
+    """One die's outcome, as stored in the event that used it."""
+
+    key: str
+    sides: int
+    value: int
+    source: RollSource = "seeded"
+
+
+class DiceSource(Protocol):
+    """Anything rules can roll with."""
+
+    def roll(self, key: DiceKey, sides: int = 6) -> Roll:
+        """Roll one die named `key` with `sides` faces."""
+        ...
+
+
+def seed_commitment(seed: str) -> str:
+    """Return the public hash that commits the campaign to `seed` before any die is rolled."""
+    return hashlib.sha256(SEED_COMMITMENT_PREFIX + seed.encode()).hexdigest()
+
+
+def seeded_value(seed: str, key: str, sides: int) -> int:
+    """Return the face a seeded die named `key` shows; a pure function of seed and key.
+
+    The key is mixed into the seed with HMAC-SHA256 and the face drawn with
+    `Random.random()`, the one `random` method Python promises to keep stable across versions.
+    """
+    digest = hmac.new(seed.encode(), f"{key}#d{sides}".encode(), hashlib.sha256).digest()
+    return 1 + int(random.Random(int.from_bytes(digest, "big")).random() * sides)
+
+
+class SeededDice:
+    """Dice derived from the campaign seed and each roll's key."""
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+
+    def roll(self, key: DiceKey, sides: int = 6) -> Roll:
+        """Roll the die named `key`; the same key always gives the same face."""
+        _check_sides(sides)
+        return Roll(key=str(key), sides=sides, value=seeded_value(self._seed, str(key), sides))
+
+
+class ScriptedDice:
+    """Dice that show the faces they were given, in order: for tests and worked examples."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values: Iterator[int] = iter(values)
+
+    def roll(self, key: DiceKey, sides: int = 6) -> Roll:
+        """Return the next scripted face for `key`."""
+        _check_sides(sides)
+        value = next(self._values, None)
+        if value is None:
+            raise DiceError(f"the dice script ran out at roll {key}")
+        return Roll(
+            key=str(key), sides=sides, value=_check_face(value, sides, key), source="scripted"
+        )
+
+
+class ManualDice:
+    """Physical dice: each face is typed at a prompt or taken from a list the umpire gave.
+
+    `ask(key, sides)` returns the text the umpire typed; a bad answer raises `DiceError`
+    (the prompt layer may ask again before calling here).
+    """
+
+    def __init__(
+        self,
+        results: Iterable[int] | None = None,
+        ask: Callable[[DiceKey, int], int] | None = None,
+    ) -> None:
+        if (results is None) == (ask is None):
+            raise ValueError("give manual dice either a list of results or a prompt")
+        self._results = list(results) if results is not None else None
+        self._used = 0
+        self._ask = ask
+
+    def roll(self, key: DiceKey, sides: int = 6) -> Roll:
+        """Take the next physical result for `key`."""
+        _check_sides(sides)
+        if self._results is not None:
+            if self._used >= len(self._results):
+                raise DiceError(
+                    f"{len(self._results)} result(s) given but more dice are needed (at {key})"
+                )
+            value = self._results[self._used]
+            self._used += 1
+        else:
+            assert self._ask is not None
+            value = self._ask(key, sides)
+        return Roll(
+            key=str(key), sides=sides, value=_check_face(value, sides, key), source="manual"
+        )
+
+    def unused(self) -> int:
+        """Return how many listed results were not used."""
+        return 0 if self._results is None else len(self._results) - self._used
+
+
+def parse_dice_expression(text: str) -> tuple[int, int]:
+    """Read `2d6`, `d6` or `D20` as (count, sides).
+
+    >>> parse_dice_expression("2d6")
+    (2, 6)
+    >>> parse_dice_expression("d20")
+    (1, 20)
+    """
+    match = _DICE_EXPRESSION.match(text)
+    if not match:
+        raise InvalidInputError(f"dice {text!r} must look like 2d6 or d20")
+    count = int(match.group(1) or "1")
+    sides = int(match.group(2))
+    if not 1 <= count <= 100:
+        raise InvalidInputError(f"dice {text!r}: roll between 1 and 100 dice at once")
+    _check_sides(sides)
+    return count, sides
+
+
+def _check_sides(sides: int) -> None:
+    if not 2 <= sides <= 1000:
+        raise InvalidInputError(f"a die must have between 2 and 1000 sides, not {sides}")
+
+
+def _check_face(value: int, sides: int, key: DiceKey) -> int:
+    if not 1 <= value <= sides:
+        raise DiceError(f"result {value} is not a face of a d{sides} (roll {key})")
+    return value

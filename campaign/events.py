@@ -1,0 +1,269 @@
+"""Events: frozen, tagged, past-tense facts, with who may see them.
+
+Each event type has a stable tag (stored in the `type` column, never a class path) and a
+schema version. A payload is stored as canonical JSON (sorted keys, no white space): that
+exact text is what the hash chain covers. Old payloads are turned into the current shape by
+upcasters when read; golden fixtures of every stored version live in `tests/golden/events/`.
+
+Evolution rule: a new field gets a default and keeps the version; any other change bumps the
+type's `SCHEMA_VERSION` and registers an upcaster from the old version.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+
+from campaign.dice import Roll
+from campaign.errors import EventDecodeError, InvalidInputError
+
+_PLAYER_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+UMPIRE = "umpire"
+
+
+def check_player_name(name: str) -> str:
+    """Return `name` if it is a valid player name, else raise `InvalidInputError`."""
+    if not _PLAYER_NAME.match(name) or name == UMPIRE:
+        raise InvalidInputError(
+            f"player name {name!r} must be 1-32 lower-case letters, digits or '-', "
+            "start with a letter, and not be 'umpire'"
+        )
+    return name
+
+
+class Audience(msgspec.Struct, frozen=True):
+    """Who may see an event: everyone, the umpire only, or the umpire and named players.
+
+    The stored form is one short string the store can filter on:
+
+    >>> Audience.everyone().encode(), Audience.umpire_only().encode()
+    ('*', 'umpire')
+    >>> Audience.players_(["red", "blue"]).encode()
+    '|blue|red|'
+    >>> Audience.decode("|blue|red|").may_see("red")
+    True
+    """
+
+    public: bool = False
+    players: tuple[str, ...] = ()
+
+    @classmethod
+    def everyone(cls) -> Audience:
+        """Return the audience of a public event."""
+        return cls(public=True)
+
+    @classmethod
+    def umpire_only(cls) -> Audience:
+        """Return the audience of an event only the umpire may see."""
+        return cls()
+
+    @classmethod
+    def players_(cls, names: list[str] | tuple[str, ...]) -> Audience:
+        """Return the audience of an event the umpire and the named players may see."""
+        return cls(players=tuple(sorted({check_player_name(n) for n in names})))
+
+    @classmethod
+    def parse(cls, text: str) -> Audience:
+        """Read a user's `all`, `umpire` or `red,blue`."""
+        text = text.strip()
+        if text in ("all", "everyone", "*"):
+            return cls.everyone()
+        if text in ("umpire", ""):
+            return cls.umpire_only()
+        return cls.players_([n.strip() for n in text.split(",") if n.strip()])
+
+    def encode(self) -> str:
+        """Return the stored form."""
+        if self.public:
+            return "*"
+        if not self.players:
+            return UMPIRE
+        return "|" + "|".join(self.players) + "|"
+
+    @classmethod
+    def decode(cls, text: str) -> Audience:
+        """Read the stored form."""
+        if text == "*":
+            return cls.everyone()
+        if text == UMPIRE:
+            return cls.umpire_only()
+        return cls(players=tuple(p for p in text.split("|") if p))
+
+    def may_see(self, player: str) -> bool:
+        """Return whether `player` may see the event (the umpire sees everything)."""
+        return player == UMPIRE or self.public or player in self.players
+
+    def __str__(self) -> str:
+        if self.public:
+            return "all"
+        if not self.players:
+            return UMPIRE
+        return ",".join(self.players)
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """The base of every event; subclasses register with `@event(tag, version)`."""
+
+    TYPE: ClassVar[str]
+    SCHEMA_VERSION: ClassVar[int]
+
+
+E = TypeVar("E", bound=type[Event])
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+_ENCODER = msgspec.json.Encoder(order="sorted")
+
+
+def event(tag: str, version: int = 1) -> Callable[[E], E]:
+    """Register an event class under a stable `tag` at schema `version`."""
+
+    def register(cls: E) -> E:
+        if tag in EVENT_TYPES:
+            raise ValueError(f"event tag {tag!r} registered twice")
+        cls.TYPE = tag
+        cls.SCHEMA_VERSION = version
+        EVENT_TYPES[tag] = cls
+        _DECODERS[tag] = msgspec.json.Decoder(cls)
+        return cls
+
+    return register
+
+
+def upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function that turns a `tag` payload of `from_version` into the next one."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        UPCASTERS[(tag, from_version)] = fn
+        return fn
+
+    return register
+
+
+def encode_payload(ev: Event) -> bytes:
+    """Return the canonical JSON of an event's payload (sorted keys, no white space)."""
+    return _ENCODER.encode(ev)
+
+
+def decode_payload(position: int, tag: str, schema_version: int, payload: bytes | str) -> Event:
+    """Turn a stored payload back into its event, upcasting old versions.
+
+    Raises:
+        EventDecodeError: the tag is unknown, the version is newer than this code, or the
+            payload does not decode; the message names the position.
+    """
+    cls = EVENT_TYPES.get(tag)
+    if cls is None:
+        raise EventDecodeError(position, f"unknown event type {tag!r}")
+    try:
+        if schema_version == cls.SCHEMA_VERSION:
+            return _DECODERS[tag].decode(payload)  # type: ignore[no-any-return]
+        if schema_version > cls.SCHEMA_VERSION or schema_version < 1:
+            raise EventDecodeError(
+                position,
+                f"{tag} schema version {schema_version} is not known to this umpire "
+                f"(it reads up to {cls.SCHEMA_VERSION})",
+            )
+        data = msgspec.json.decode(payload)
+        for version in range(schema_version, cls.SCHEMA_VERSION):
+            data = UPCASTERS[(tag, version)](data)
+        return msgspec.convert(data, cls)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise EventDecodeError(
+            position, f"{tag} v{schema_version} payload does not decode: {exc}"
+        ) from None
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event about to be appended, with its audience, actor and game turn."""
+
+    event: Event
+    audience: Audience
+    turn: int
+    actor: str = UMPIRE
+
+
+class RecordedEvent(msgspec.Struct, frozen=True):
+    """An event as stored: its place in the log, its envelope, and the decoded fact."""
+
+    position: int
+    version: int
+    type: str
+    schema_version: int
+    audience: Audience
+    actor: str
+    turn: int
+    recorded_at: datetime
+    hash: str
+    event: Event
+
+
+# ---------------------------------------------------------------- the core's events
+
+
+@event("campaign_created", version=1)
+class CampaignCreated(Event, frozen=True, kw_only=True):
+    """A campaign was set up; its dice seed is committed by hash, not revealed."""
+
+    name: str
+    players: tuple[str, ...]
+    seed_commitment: str
+    dice_mode: str = "seeded"
+    max_turns: int = 44  # 004 L12 (section 1): "At turn 44, players tally..."
+
+
+@event("seed_revealed", version=1)
+class SeedRevealed(Event, frozen=True, kw_only=True):
+    """The umpire revealed the campaign's dice seed; every seeded roll can now be checked."""
+
+    seed: str
+
+
+@event("turn_ended", version=1)
+class TurnEnded(Event, frozen=True, kw_only=True):
+    """A game turn was closed; the next one began."""
+
+    turn: int
+
+
+@event("dice_rolled", version=2)
+class DiceRolled(Event, frozen=True, kw_only=True):
+    """The umpire rolled dice outside any rule, for a stated reason."""
+
+    reason: str
+    expression: str
+    rolls: tuple[Roll, ...]
+
+
+@upcaster("dice_rolled", from_version=1)
+def _dice_rolled_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    # v1 (pre-release) stored one key and bare faces: {"reason", "dice": "2d6", "key",
+    # "results": [4, 2]}. v2 stores a Roll per die, each with its own key and source.
+    count_text, _, sides_text = data["dice"].lower().partition("d")
+    sides = int(sides_text)
+    del count_text  # the count is len(results)
+    base = data["key"].rsplit("/", 1)[0]
+    rolls = [
+        {"key": f"{base}/{i}", "sides": sides, "value": value, "source": "seeded"}
+        for i, value in enumerate(data["results"])
+    ]
+    return {"reason": data["reason"], "expression": data["dice"], "rolls": rolls}
+
+
+@event("umpire_noted", version=1)
+class UmpireNoted(Event, frozen=True, kw_only=True):
+    """The umpire wrote a note to its audience (a ruling, news, a reminder)."""
+
+    text: str
+
+
+def rolls_of(ev: Event) -> tuple[Roll, ...]:
+    """Return every die an event recorded (events with dice carry a `rolls` field)."""
+    rolls = getattr(ev, "rolls", ())
+    return tuple(rolls)

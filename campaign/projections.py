@@ -1,0 +1,106 @@
+"""Projections: pure folds of events into state.
+
+`evolve(state, event)` never looks anywhere but its arguments, so any state can be rebuilt
+from position 0, a snapshot plus the tail equals a full replay, and a player's view is the same
+fold over only the events that player may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from campaign.events import (
+    CampaignCreated,
+    DiceRolled,
+    Event,
+    RecordedEvent,
+    SeedRevealed,
+    TurnEnded,
+    UmpireNoted,
+)
+
+PROJECTION_NAME = "campaign"
+# Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
+PROJECTION_VERSION = 1
+
+
+class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
+    """What the campaign is now, as far as the events folded so far say."""
+
+    name: str = ""
+    created: bool = False
+    players: tuple[str, ...] = ()
+    turn: int = 0  # the game turn in progress; turn 0 is the set-up
+    max_turns: int = 44
+    seed_commitment: str = ""
+    revealed_seed: str | None = None
+    dice_mode: str = "seeded"
+    rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
+    dice_rolled: int = 0
+    notes: int = 0
+    version: int = 0  # the last branch version folded in
+    events: int = 0  # how many events were folded (a player's view folds fewer)
+
+    @property
+    def finished(self) -> bool:
+        """Return whether the last turn has ended."""
+        return self.turn > self.max_turns
+
+
+def evolve(state: CampaignState, ev: Event) -> CampaignState:
+    """Return the state after one event."""
+    match ev:
+        case CampaignCreated():
+            return msgspec.structs.replace(
+                state,
+                name=ev.name,
+                created=True,
+                players=ev.players,
+                seed_commitment=ev.seed_commitment,
+                dice_mode=ev.dice_mode,
+                max_turns=ev.max_turns,
+            )
+        case TurnEnded():
+            return msgspec.structs.replace(state, turn=ev.turn + 1, rolls_this_turn=0)
+        case DiceRolled():
+            return msgspec.structs.replace(
+                state,
+                rolls_this_turn=state.rolls_this_turn + 1,
+                dice_rolled=state.dice_rolled + len(ev.rolls),
+            )
+        case SeedRevealed():
+            return msgspec.structs.replace(state, revealed_seed=ev.seed)
+        case UmpireNoted():
+            return msgspec.structs.replace(state, notes=state.notes + 1)
+        case _:
+            return state
+
+
+def apply(state: CampaignState, recorded: RecordedEvent) -> CampaignState:
+    """Fold one recorded event in, keeping track of the version reached."""
+    state = evolve(state, recorded.event)
+    return msgspec.structs.replace(state, version=recorded.version, events=state.events + 1)
+
+
+def fold(events: Iterable[RecordedEvent], state: CampaignState | None = None) -> CampaignState:
+    """Fold recorded events into a state, starting from `state` or from nothing."""
+    result = state if state is not None else CampaignState()
+    for recorded in events:
+        result = apply(result, recorded)
+    return result
+
+
+_ENCODER = msgspec.json.Encoder(order="sorted")
+_DECODER = msgspec.json.Decoder(CampaignState)
+
+
+def encode_state(state: CampaignState) -> str:
+    """Return a state as canonical JSON (for snapshots and `--json`)."""
+    return _ENCODER.encode(state).decode()
+
+
+def decode_state(text: str) -> CampaignState:
+    """Read a state back from `encode_state`'s JSON."""
+    return _DECODER.decode(text)

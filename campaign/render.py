@@ -1,0 +1,201 @@
+"""Rich renderables for the campaign core. Colours come from the named theme, never inline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+from rich.theme import Theme
+
+from campaign.events import (
+    CampaignCreated,
+    DiceRolled,
+    Event,
+    RecordedEvent,
+    SeedRevealed,
+    TurnEnded,
+    UmpireNoted,
+)
+from campaign.projections import CampaignState
+from campaign.service import Status, VerifyReport
+from campaign.store import BranchInfo, CampaignInfo
+
+THEME = Theme(
+    {
+        "umpire.heading": "bold",
+        "umpire.key": "cyan",
+        "umpire.ok": "bold green",
+        "umpire.bad": "bold red",
+        "umpire.dim": "dim",
+        "umpire.audience.public": "green",
+        "umpire.audience.private": "yellow",
+        "umpire.active": "bold",
+        "umpire.error": "bold red",
+    }
+)
+
+
+def describe(ev: Event) -> str:
+    """Return a one-line human summary of an event."""
+    match ev:
+        case CampaignCreated():
+            players = ", ".join(ev.players) or "no players yet"
+            return (
+                f"campaign {ev.name!r} created for {players}; {ev.max_turns} turns, "
+                f"{ev.dice_mode} dice, seed committed as {ev.seed_commitment[:12]}…"
+            )
+        case TurnEnded():
+            return f"turn {ev.turn} ended"
+        case DiceRolled():
+            faces = " ".join(str(r.value) for r in ev.rolls)
+            manual = " (physical dice)" if any(r.source == "manual" for r in ev.rolls) else ""
+            return f"rolled {ev.expression} for {ev.reason}: {faces}{manual}"
+        case SeedRevealed():
+            return f"dice seed revealed: {ev.seed}"
+        case UmpireNoted():
+            return f"note: {ev.text}"
+        case _:
+            return type(ev).__name__
+
+
+def _audience_text(recorded: RecordedEvent) -> Text:
+    style = "umpire.audience.public" if recorded.audience.public else "umpire.audience.private"
+    return Text(str(recorded.audience), style=style)
+
+
+def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
+    """Return the event log as a table."""
+    table = Table(title=escape(title), title_justify="left", expand=False)
+    table.add_column("pos", justify="right", style="umpire.dim")
+    table.add_column("ver", justify="right")
+    table.add_column("turn", justify="right")
+    table.add_column("type", style="umpire.key")
+    table.add_column("seen by")
+    table.add_column("what happened")
+    for recorded in events:
+        table.add_row(
+            str(recorded.position),
+            str(recorded.version),
+            str(recorded.turn),
+            recorded.type,
+            _audience_text(recorded),
+            describe(recorded.event),
+        )
+    if not events:
+        return Group(table, Text("no events match", style="umpire.dim"))
+    return table
+
+
+def _pairs(title: str, rows: Sequence[tuple[str, str | Text]]) -> Table:
+    table = Table(
+        title=escape(title), title_justify="left", show_header=False, box=None, padding=(0, 2)
+    )
+    table.add_column(style="umpire.key")
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, value)
+    return table
+
+
+def _state_rows(state: CampaignState) -> list[tuple[str, str | Text]]:
+    seed = state.revealed_seed if state.revealed_seed is not None else "secret"
+    turn = f"{state.turn} of {state.max_turns}"
+    if state.finished:
+        turn = f"finished after turn {state.max_turns}"
+    return [
+        ("turn", turn),
+        ("players", ", ".join(state.players) or "none"),
+        ("dice", f"{state.dice_mode}; {state.dice_rolled} rolled so far"),
+        ("seed commitment", state.seed_commitment),
+        ("seed", seed),
+        ("umpire notes", str(state.notes)),
+        ("events folded", f"{state.events} (to version {state.version})"),
+    ]
+
+
+def status_panel(status: Status) -> RenderableType:
+    """Return the overview of a campaign branch."""
+    rows: list[tuple[str, str | Text]] = [
+        ("campaign", status.campaign),
+        ("branch", f"{status.branch} ({status.branches} in all)"),
+        ("database", status.database),
+        ("head", f"version {status.head_version}, hash {status.head_hash[:16]}…"),
+    ]
+    return _pairs(f"Campaign {status.campaign}", rows + _state_rows(status.state))
+
+
+def state_panel(
+    state: CampaignState, campaign: str, branch: str, at: str, viewer: str
+) -> RenderableType:
+    """Return a campaign state, as `viewer` knows it."""
+    title = f"{campaign} [{branch}] {at}, as the {viewer} sees it"
+    if viewer != "umpire":
+        title = f"{campaign} [{branch}] {at}, as player {viewer} sees it"
+    return _pairs(title, _state_rows(state))
+
+
+def verify_panel(report: VerifyReport) -> RenderableType:
+    """Return what verification found."""
+    if not report.ok and report.problem is not None:
+        verdict = Text(
+            f"FAILED at position {report.position} (version {report.version}): {report.problem}",
+            style="umpire.bad",
+        )
+    elif report.ok:
+        verdict = Text("OK", style="umpire.ok")
+    else:
+        verdict = Text("FAILED: dice do not match the revealed seed", style="umpire.bad")
+    rows: list[tuple[str, str | Text]] = [
+        ("campaign", f"{report.campaign} [{report.branch}]"),
+        ("hash chain", verdict),
+        ("events checked", str(report.events_checked)),
+        ("head hash", report.head_hash),
+    ]
+    if report.dice_checked:
+        rows.append(
+            (
+                "dice",
+                f"{report.seeded_rolls} seeded roll(s) recomputed from the revealed seed; "
+                f"{report.manual_rolls} physical roll(s) taken as recorded",
+            )
+        )
+        rows.extend(("dice problem", Text(p, style="umpire.bad")) for p in report.dice_problems)
+    return _pairs("Verification", rows)
+
+
+def branches_table(campaign: str, active: str, branches: Sequence[BranchInfo]) -> RenderableType:
+    """Return a campaign's branches."""
+    table = Table(title=escape(f"Branches of {campaign}"), title_justify="left")
+    table.add_column("")
+    table.add_column("branch", style="umpire.key")
+    table.add_column("from")
+    table.add_column("forked at", justify="right")
+    table.add_column("events", justify="right")
+    table.add_column("created (UTC)")
+    for b in branches:
+        marker = Text("*", style="umpire.active") if b.name == active else Text("")
+        table.add_row(
+            marker,
+            b.name,
+            b.parent or "",
+            str(b.fork_version) if b.parent else "",
+            str(b.head_version),
+            b.created_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    return table
+
+
+def campaigns_table(campaigns: Sequence[CampaignInfo]) -> RenderableType:
+    """Return the campaigns in a database."""
+    table = Table(title="Campaigns", title_justify="left")
+    table.add_column("campaign", style="umpire.key")
+    table.add_column("active branch")
+    table.add_column("created (UTC)")
+    for c in campaigns:
+        table.add_row(c.name, c.active_branch, c.created_at.strftime("%Y-%m-%d %H:%M"))
+    if not campaigns:
+        return Text("no campaigns yet: create one with `umpire new NAME`", style="umpire.dim")
+    return table

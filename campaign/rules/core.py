@@ -1,0 +1,173 @@
+"""The core's commands as pure decisions: `decide(state, command, dice) -> events`.
+
+These cover what every campaign needs before the strategic rules of 004 arrive: setting a
+campaign up, the umpire's own dice rolls and notes, ending a turn, and revealing the seed.
+A command that is not allowed raises `IllegalCommandError`; nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource, parse_dice_expression, seed_commitment
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import (
+    Audience,
+    CampaignCreated,
+    DiceRolled,
+    NewEvent,
+    SeedRevealed,
+    TurnEnded,
+    UmpireNoted,
+    check_player_name,
+)
+from campaign.projections import CampaignState
+
+_CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+DICE_MODES = ("seeded", "manual")
+
+
+def check_campaign_name(name: str) -> str:
+    """Return `name` if it can name a campaign or branch, else raise `InvalidInputError`."""
+    if not _CAMPAIGN_NAME.match(name):
+        raise InvalidInputError(
+            f"name {name!r} must be 1-64 letters, digits, '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+class CreateCampaign(msgspec.Struct, frozen=True):
+    """Set up a new campaign."""
+
+    name: str
+    players: tuple[str, ...]
+    seed: str
+    dice_mode: str = "seeded"
+    max_turns: int = 44  # 004 L12
+
+
+class RollDice(msgspec.Struct, frozen=True):
+    """Roll dice for the umpire, outside any rule (a ruling, a random event)."""
+
+    expression: str
+    reason: str
+    audience: Audience
+
+
+class WriteNote(msgspec.Struct, frozen=True):
+    """Write a note to an audience."""
+
+    text: str
+    audience: Audience
+
+
+class EndTurn(msgspec.Struct, frozen=True):
+    """Close the turn in progress."""
+
+
+class RevealSeed(msgspec.Struct, frozen=True):
+    """Publish the campaign's dice seed."""
+
+    seed: str
+    early: bool = False  # reveal before the last turn ends (players can then predict rolls)
+
+
+def decide_create(command: CreateCampaign) -> list[NewEvent]:
+    """Set a campaign up: players and the public commitment to its dice seed."""
+    check_campaign_name(command.name)
+    players = tuple(check_player_name(p) for p in command.players)
+    if len(set(players)) != len(players):
+        raise InvalidInputError(f"players {', '.join(players)} name someone twice")
+    if command.dice_mode not in DICE_MODES:
+        raise InvalidInputError(
+            f"dice mode {command.dice_mode!r} must be one of {', '.join(DICE_MODES)}"
+        )
+    if command.max_turns < 1:
+        raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
+    created = CampaignCreated(
+        name=command.name,
+        players=players,
+        seed_commitment=seed_commitment(command.seed),
+        dice_mode=command.dice_mode,
+        max_turns=command.max_turns,
+    )
+    return [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
+
+
+def decide_roll(state: CampaignState, command: RollDice, dice: DiceSource) -> list[NewEvent]:
+    """Roll the umpire's dice; each die is keyed by turn, this roll's number and its index."""
+    _require_running(state)
+    count, sides = parse_dice_expression(command.expression)
+    if not command.reason.strip():
+        raise InvalidInputError("say what the roll is for (--reason)")
+    _check_audience(state, command.audience)
+    subject = f"roll-{state.rolls_this_turn + 1}"
+    rolls = tuple(
+        dice.roll(DiceKey(turn=state.turn, phase="umpire", subject=subject, index=i), sides)
+        for i in range(count)
+    )
+    rolled = DiceRolled(reason=command.reason.strip(), expression=f"{count}d{sides}", rolls=rolls)
+    return [NewEvent(event=rolled, audience=command.audience, turn=state.turn)]
+
+
+def decide_note(state: CampaignState, command: WriteNote) -> list[NewEvent]:
+    """Record an umpire's note for its audience."""
+    _require_created(state)
+    if not command.text.strip():
+        raise InvalidInputError("a note needs some text")
+    _check_audience(state, command.audience)
+    return [
+        NewEvent(
+            event=UmpireNoted(text=command.text.strip()), audience=command.audience, turn=state.turn
+        )
+    ]
+
+
+def decide_end_turn(state: CampaignState, _command: EndTurn) -> list[NewEvent]:
+    """Close the turn in progress."""
+    _require_running(state)
+    return [
+        NewEvent(event=TurnEnded(turn=state.turn), audience=Audience.everyone(), turn=state.turn)
+    ]
+
+
+def decide_reveal_seed(state: CampaignState, command: RevealSeed) -> list[NewEvent]:
+    """Publish the seed, after checking it is the one committed at creation."""
+    _require_created(state)
+    if state.revealed_seed is not None:
+        raise IllegalCommandError("the seed has been revealed already")
+    if seed_commitment(command.seed) != state.seed_commitment:
+        raise IllegalCommandError("that seed does not match the campaign's commitment")
+    if not state.finished and not command.early:
+        raise IllegalCommandError(
+            f"the campaign is in turn {state.turn} of {state.max_turns}: revealing the seed now "
+            "lets anyone predict every later roll (pass --early to reveal anyway)"
+        )
+    return [
+        NewEvent(
+            event=SeedRevealed(seed=command.seed), audience=Audience.everyone(), turn=state.turn
+        )
+    ]
+
+
+def _require_created(state: CampaignState) -> None:
+    if not state.created:
+        raise IllegalCommandError("the campaign has not been set up")
+
+
+def _require_running(state: CampaignState) -> None:
+    _require_created(state)
+    if state.finished:
+        raise IllegalCommandError(f"the campaign ended after turn {state.max_turns}")
+
+
+def _check_audience(state: CampaignState, audience: Audience) -> None:
+    unknown = [p for p in audience.players if p not in state.players]
+    if unknown:
+        raise InvalidInputError(
+            f"not a player of this campaign: {', '.join(unknown)} "
+            f"(players: {', '.join(state.players) or 'none'})"
+        )

@@ -1,0 +1,463 @@
+"""The one service layer: load state, decide, append. Every front end calls only this.
+
+Each command resolves its campaign and branch, folds the branch's events into state (from the
+newest snapshot when there is one), asks a pure rule what happened, and appends the result
+atomically after the version it decided on. A concurrent writer makes that append fail with
+`ConcurrencyError`, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from campaign.dice import (
+    DiceKey,
+    DiceSource,
+    ManualDice,
+    Roll,
+    SeededDice,
+    seed_commitment,
+    seeded_value,
+)
+from campaign.errors import (
+    DiceError,
+    EventDecodeError,
+    IllegalCommandError,
+    InvalidInputError,
+)
+from campaign.events import (
+    EVENT_TYPES,
+    UMPIRE,
+    Audience,
+    CampaignCreated,
+    Event,
+    NewEvent,
+    RecordedEvent,
+    SeedRevealed,
+    check_player_name,
+    decode_payload,
+    rolls_of,
+)
+from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.projections import (
+    PROJECTION_NAME,
+    PROJECTION_VERSION,
+    CampaignState,
+    decode_state,
+    encode_state,
+    fold,
+)
+from campaign.rules import core
+from campaign.store import (
+    MAIN_BRANCH,
+    BranchInfo,
+    CampaignInfo,
+    Clock,
+    EventStore,
+    Lineage,
+    utc_now,
+)
+
+AskDie = Callable[[DiceKey, int], int]
+
+
+class Status(msgspec.Struct, frozen=True):
+    """The overview `umpire status` shows."""
+
+    campaign: str
+    branch: str
+    branches: int
+    database: str
+    head_version: int
+    head_hash: str
+    state: CampaignState
+
+
+class VerifyReport(msgspec.Struct, frozen=True):
+    """What `umpire verify` found."""
+
+    campaign: str
+    branch: str
+    events_checked: int
+    head_hash: str
+    ok: bool
+    problem: str | None = None
+    position: int | None = None
+    version: int | None = None
+    dice_checked: bool = False
+    seeded_rolls: int = 0
+    manual_rolls: int = 0
+    dice_problems: tuple[str, ...] = ()
+
+
+def plan_campaign(
+    name: str,
+    players: Sequence[str] = (),
+    seed: str | None = None,
+    dice_mode: str = "seeded",
+    max_turns: int = 44,
+) -> core.CreateCampaign:
+    """Check a new campaign's settings before anything is written; choose a secret seed."""
+    plan = core.CreateCampaign(
+        name=name,
+        players=tuple(players),
+        seed=seed if seed is not None else secrets.token_hex(32),
+        dice_mode=dice_mode,
+        max_turns=max_turns,
+    )
+    core.decide_create(plan)  # raises on any bad setting
+    return plan
+
+
+class CampaignService:
+    """Campaign commands and queries over one event store."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, url: str, clock: Clock = utc_now, create: bool = False) -> CampaignService:
+        """Open the database at `url`; only with `create` is a missing one made (at head)."""
+        return cls(EventStore.open(url, clock, create=create))
+
+    def close(self) -> None:
+        """Release the database."""
+        self.store.close()
+
+    # ------------------------------------------------------------ naming
+
+    def target(self, campaign: str | None, branch: str | None = None) -> Lineage:
+        """Resolve a campaign (default: the only one) and branch (default: its active one)."""
+        name = self.store.resolve_campaign(campaign)
+        return self.store.lineage(name, branch or self.store.active_branch(name))
+
+    def campaigns(self) -> list[CampaignInfo]:
+        """List the database's campaigns."""
+        return self.store.campaigns()
+
+    # ------------------------------------------------------------ commands
+
+    def new_campaign(self, plan: core.CreateCampaign) -> list[RecordedEvent]:
+        """Create the campaign `plan_campaign` checked; the seed stays secret, its hash public."""
+        batch = core.decide_create(plan)
+        self.store.create_campaign(plan.name, plan.seed)
+        lineage = self.store.lineage(plan.name, MAIN_BRANCH)
+        recorded = self.store.append(lineage, 0, batch)
+        self._snapshot(lineage, fold(recorded))
+        return recorded
+
+    def roll(
+        self,
+        lineage: Lineage,
+        expression: str,
+        reason: str,
+        audience: Audience,
+        results: Sequence[int] | None = None,
+        ask: AskDie | None = None,
+    ) -> list[RecordedEvent]:
+        """Roll the umpire's dice: seeded, or physical (`results` given, or asked at a prompt)."""
+        state = self.load(lineage)
+        command = core.RollDice(expression=expression, reason=reason, audience=audience)
+        dice = self._dice(lineage, state, results, ask)
+        batch = core.decide_roll(state, command, dice)
+        if isinstance(dice, ManualDice) and dice.unused():
+            raise DiceError(f"{dice.unused()} more result(s) given than the {expression} rolled")
+        return self.store.append(lineage, state.version, batch)
+
+    def note(self, lineage: Lineage, text: str, audience: Audience) -> list[RecordedEvent]:
+        """Record a note from the umpire."""
+        state = self.load(lineage)
+        return self.store.append(
+            lineage, state.version, core.decide_note(state, core.WriteNote(text, audience))
+        )
+
+    def end_turn(self, lineage: Lineage) -> list[RecordedEvent]:
+        """Close the turn in progress and snapshot the state at its end."""
+        state = self.load(lineage)
+        recorded = self.store.append(
+            lineage, state.version, core.decide_end_turn(state, core.EndTurn())
+        )
+        self._snapshot(lineage, fold(recorded, state))
+        return recorded
+
+    def reveal_seed(self, lineage: Lineage, early: bool = False) -> list[RecordedEvent]:
+        """Publish the campaign's seed so anyone can recompute every seeded roll."""
+        state = self.load(lineage)
+        seed = self.store.campaign_seed(lineage.campaign)
+        batch = core.decide_reveal_seed(state, core.RevealSeed(seed=seed, early=early))
+        return self.store.append(lineage, state.version, batch)
+
+    def rewind(self, lineage: Lineage, to_turn: int, new_branch: str | None = None) -> BranchInfo:
+        """Start a branch sharing history up to the end of `to_turn`, and make it active.
+
+        Nothing is deleted: the original branch stays as it was.
+        """
+        state = self.load(lineage)
+        if not 0 <= to_turn <= state.turn:
+            raise InvalidInputError(
+                f"cannot rewind to turn {to_turn}: "
+                f"branch {lineage.branch!r} is in turn {state.turn}"
+            )
+        existing = {b.name for b in self.store.branches(lineage.campaign)}
+        name = new_branch or _free_name(f"{lineage.branch}-t{to_turn}", existing)
+        core.check_campaign_name(name)
+        fork = self.store.last_version_of_turn(lineage, to_turn)
+        self.store.create_branch(lineage.campaign, name, lineage.branch, fork)
+        self.store.set_active_branch(lineage.campaign, name)
+        return next(b for b in self.store.branches(lineage.campaign) if b.name == name)
+
+    def use_branch(self, campaign: str | None, branch: str) -> str:
+        """Make `branch` the campaign's default branch; return the campaign's name."""
+        name = self.store.resolve_campaign(campaign)
+        self.store.set_active_branch(name, branch)
+        return name
+
+    # ------------------------------------------------------------ queries
+
+    def load(
+        self,
+        lineage: Lineage,
+        upto_version: int | None = None,
+        viewer: str = UMPIRE,
+        use_snapshots: bool = True,
+    ) -> CampaignState:
+        """Fold a branch's events (up to `upto_version`) into state, as `viewer` knows it.
+
+        The umpire's view starts from the newest snapshot; a player's view folds only the
+        events that player may see, straight from the store.
+        """
+        start = None
+        if viewer == UMPIRE and use_snapshots:
+            snapshot = self.store.latest_snapshot(
+                lineage, PROJECTION_NAME, PROJECTION_VERSION, upto_version
+            )
+            if snapshot is not None:
+                start = decode_state(snapshot.state)
+        after = start.version if start is not None else 0
+        tail = self.store.read(
+            lineage, after_version=after, upto_version=upto_version, visible_to=viewer
+        )
+        return fold(tail, start)
+
+    def state_at(
+        self,
+        lineage: Lineage,
+        turn: int | None = None,
+        viewer: str = UMPIRE,
+        use_snapshots: bool = True,
+    ) -> CampaignState:
+        """Return the state at the end of game turn `turn` (default: now)."""
+        self._check_viewer(lineage, viewer)
+        upto = None
+        if turn is not None:
+            current = self.load(lineage)
+            if not 0 <= turn <= current.turn:
+                raise InvalidInputError(
+                    f"turn {turn} is not in branch {lineage.branch!r} (turns 0-{current.turn})"
+                )
+            upto = self.store.last_version_of_turn(lineage, turn)
+        return self.load(lineage, upto, viewer, use_snapshots)
+
+    def log(
+        self,
+        lineage: Lineage,
+        turn: int | None = None,
+        types: Sequence[str] = (),
+        viewer: str = UMPIRE,
+        limit: int | None = None,
+    ) -> list[RecordedEvent]:
+        """Return the branch's events, filtered; a player sees only his audience's events."""
+        self._check_viewer(lineage, viewer)
+        unknown = [t for t in types if t not in EVENT_TYPES]
+        if unknown:
+            raise InvalidInputError(
+                f"unknown event type {unknown[0]!r} (types: {', '.join(sorted(EVENT_TYPES))})"
+            )
+        events = list(self.store.read(lineage, turn=turn, types=types, visible_to=viewer))
+        return events[-limit:] if limit else events
+
+    def status(self, lineage: Lineage) -> Status:
+        """Return the overview of a branch."""
+        version, head_hash = self.store.head(lineage)
+        return Status(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            branches=len(self.store.branches(lineage.campaign)),
+            database=self.store.engine.url.render_as_string(hide_password=True),
+            head_version=version,
+            head_hash=head_hash,
+            state=self.load(lineage),
+        )
+
+    def branches(self, campaign: str | None) -> tuple[str, str, list[BranchInfo]]:
+        """Return (campaign, active branch, branches)."""
+        name = self.store.resolve_campaign(campaign)
+        return name, self.store.active_branch(name), self.store.branches(name)
+
+    def verify(self, lineage: Lineage, dice: bool = False) -> VerifyReport:
+        """Check the hash chain (and, with `dice`, every seeded roll against the revealed seed).
+
+        Stops at the first event that does not match and names its position.
+        """
+        expected_prev = GENESIS_HASH
+        checked = 0
+        ledger = _DiceLedger()
+        for row in self.store.read_stored(lineage):
+            fail = _report_failure(lineage, checked, expected_prev)
+            if row.version != checked + 1:
+                return fail(row.position, row.version, f"version {row.version} follows {checked}")
+            recomputed = chain_hash(
+                expected_prev,
+                row.version,
+                row.type,
+                row.schema_version,
+                row.audience,
+                row.actor,
+                row.turn,
+                row.payload,
+            )
+            if recomputed != row.hash:
+                return fail(
+                    row.position, row.version, "hash does not match its contents and the chain"
+                )
+            try:
+                ev = decode_payload(row.position, row.type, row.schema_version, row.payload)
+            except EventDecodeError as exc:
+                return fail(row.position, row.version, exc.reason)
+            checked += 1
+            expected_prev = row.hash
+            if dice:
+                ledger.record(row.position, ev)
+        report = VerifyReport(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            events_checked=checked,
+            head_hash=expected_prev,
+            ok=True,
+        )
+        if not dice:
+            return report
+        problems = ledger.check()
+        return msgspec.structs.replace(
+            report,
+            ok=not problems,
+            dice_checked=True,
+            seeded_rolls=len(ledger.seeded),
+            manual_rolls=ledger.manual,
+            dice_problems=tuple(problems),
+        )
+
+    # ------------------------------------------------------------ internals
+
+    def _dice(
+        self,
+        lineage: Lineage,
+        state: CampaignState,
+        results: Sequence[int] | None,
+        ask: AskDie | None,
+    ) -> DiceSource:
+        if results is not None:
+            return ManualDice(results=results)
+        if state.dice_mode == "manual":
+            if ask is None:
+                raise DiceError(
+                    "this campaign rolls physical dice: give the results (--results 4,2)"
+                )
+            return ManualDice(ask=ask)
+        return SeededDice(self.store.campaign_seed(lineage.campaign))
+
+    def _snapshot(self, lineage: Lineage, state: CampaignState) -> None:
+        self.store.save_snapshot(
+            lineage,
+            PROJECTION_NAME,
+            PROJECTION_VERSION,
+            state.version,
+            state.turn,
+            encode_state(state),
+        )
+
+    def _check_viewer(self, lineage: Lineage, viewer: str) -> None:
+        if viewer == UMPIRE:
+            return
+        check_player_name(viewer)
+        players = self.load(lineage).players
+        if viewer not in players:
+            raise InvalidInputError(
+                f"{viewer!r} is not a player of {lineage.campaign!r} "
+                f"(players: {', '.join(players) or 'none'})"
+            )
+
+    def append(
+        self, lineage: Lineage, expected_version: int, batch: Sequence[NewEvent]
+    ) -> list[RecordedEvent]:
+        """Append events decided elsewhere (other rule modules use this)."""
+        return self.store.append(lineage, expected_version, batch)
+
+
+class _DiceLedger:
+    """Collects the seed, its commitment and every recorded roll while the log is verified."""
+
+    def __init__(self) -> None:
+        self.commitment: str | None = None
+        self.revealed: str | None = None
+        self.seeded: list[tuple[int, Roll]] = []
+        self.manual = 0
+
+    def record(self, position: int, ev: Event) -> None:
+        if isinstance(ev, CampaignCreated):
+            self.commitment = ev.seed_commitment
+        elif isinstance(ev, SeedRevealed):
+            self.revealed = ev.seed
+        for roll in rolls_of(ev):
+            if roll.source == "seeded":
+                self.seeded.append((position, roll))
+            else:
+                self.manual += 1  # physical dice: nothing to recompute
+
+    def check(self) -> list[str]:
+        """Recompute every seeded roll from the revealed seed; return what does not match."""
+        if self.revealed is None:
+            raise IllegalCommandError(
+                "the dice seed has not been revealed yet: `umpire reveal-seed` publishes it"
+            )
+        problems = []
+        if self.commitment is None or seed_commitment(self.revealed) != self.commitment:
+            problems.append("the revealed seed does not match the commitment made at creation")
+        for position, roll in self.seeded:
+            value = seeded_value(self.revealed, roll.key, roll.sides)
+            if value != roll.value:
+                problems.append(
+                    f"position {position}: roll {roll.key} shows {roll.value}, "
+                    f"the seed gives {value}"
+                )
+        return problems
+
+
+def _free_name(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _report_failure(
+    lineage: Lineage, checked: int, head: str
+) -> Callable[[int, int, str], VerifyReport]:
+    def fail(position: int, version: int, problem: str) -> VerifyReport:
+        return VerifyReport(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            events_checked=checked,
+            head_hash=head,
+            ok=False,
+            problem=problem,
+            position=position,
+            version=version,
+        )
+
+    return fail

@@ -1,0 +1,726 @@
+"""The append-only event store on SQLAlchemy: SQLite (default) or PostgreSQL.
+
+One `events` table holds every campaign. A stream is one branch of one campaign; a branch
+made by rewinding shares its parent's events up to its fork version and continues the parent's
+hash chain from there. `UNIQUE(stream_id, version)` is the optimistic-concurrency guard: a
+writer that lost the race gets `ConcurrencyError` and nothing of its batch is stored.
+
+Writers serialise on the database's write lock (SQLite `BEGIN IMMEDIATE`, PostgreSQL
+`LOCK TABLE events IN EXCLUSIVE MODE`), so positions are assigned in commit order and a reader
+following `position > last_seen` never skips a row.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.exc import IntegrityError
+
+from campaign import db
+from campaign.errors import (
+    BranchExistsError,
+    BranchNotFoundError,
+    CampaignExistsError,
+    CampaignNotFoundError,
+    ConcurrencyError,
+    IllegalCommandError,
+)
+from campaign.events import (
+    UMPIRE,
+    Audience,
+    NewEvent,
+    RecordedEvent,
+    decode_payload,
+    encode_payload,
+)
+from campaign.hashing import GENESIS_HASH, chain_hash
+
+Clock = Callable[[], datetime]
+
+BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+metadata = sa.MetaData()
+
+# These mirror migrations/versions; tests/test_schema.py proves they match the migrated schema.
+campaigns = sa.Table(
+    "campaigns",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False, unique=True),
+    sa.Column("seed", sa.Text(), nullable=False),
+    sa.Column("active_branch", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+streams = sa.Table(
+    "streams",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
+    sa.Column("branch", sa.String(64), nullable=False),
+    sa.Column("parent_id", BIG_ID, sa.ForeignKey("streams.id"), nullable=True),
+    sa.Column("fork_version", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("campaign_id", "branch", name="uq_streams_campaign_branch"),
+)
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("stream_id", BIG_ID, sa.ForeignKey("streams.id"), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("schema_version", sa.Integer(), nullable=False),
+    sa.Column("payload", sa.Text(), nullable=False),
+    sa.Column("audience", sa.Text(), nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("turn", sa.Integer(), nullable=False),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("stream_id", "version", name="uq_events_stream_version"),
+    sa.Index("ix_events_stream_turn", "stream_id", "turn"),
+)
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("stream_id", BIG_ID, sa.ForeignKey("streams.id"), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("projection", sa.String(64), nullable=False),
+    sa.Column("projection_version", sa.Integer(), nullable=False),
+    sa.Column("turn", sa.Integer(), nullable=False),
+    sa.Column("state", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint(
+        "stream_id", "version", "projection", name="uq_snapshots_stream_version_projection"
+    ),
+)
+
+MAIN_BRANCH = "main"
+
+
+def utc_now() -> datetime:
+    """Return the current UTC time (the default clock)."""
+    return datetime.now(UTC)
+
+
+class CampaignInfo(msgspec.Struct, frozen=True):
+    """A campaign in the database."""
+
+    name: str
+    active_branch: str
+    created_at: datetime
+
+
+class BranchInfo(msgspec.Struct, frozen=True):
+    """A branch of a campaign: where it forked from, and how far it has got."""
+
+    name: str
+    parent: str | None
+    fork_version: int
+    head_version: int
+    created_at: datetime
+
+
+class StoredRow(msgspec.Struct, frozen=True):
+    """An event exactly as stored, undecoded: what `verify` checks."""
+
+    position: int
+    version: int
+    type: str
+    schema_version: int
+    payload: str
+    audience: str
+    actor: str
+    turn: int
+    recorded_at: datetime
+    hash: str
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A saved projection state at a branch version."""
+
+    version: int
+    turn: int
+    state: str
+
+
+class _Segment(msgspec.Struct, frozen=True):
+    """A run of one stream's versions that belongs to a branch's history."""
+
+    stream_id: int
+    after: int  # versions > after ...
+    upto: int | None  # ... and <= upto (None: no upper bound)
+
+
+class _Stream(msgspec.Struct, frozen=True):
+    id: int
+    campaign_id: int
+    branch: str
+    parent_id: int | None
+    fork_version: int
+    created_at: datetime
+
+
+class Lineage(msgspec.Struct, frozen=True):
+    """A branch resolved to the stream segments that make up its history, newest first."""
+
+    campaign: str
+    branch: str
+    stream_id: int
+    segments: tuple[_Segment, ...]
+
+
+class EventStore:
+    """Campaigns, branches and their events, in one SQL database."""
+
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.backend = engine.url.get_backend_name()
+
+    @classmethod
+    def open(cls, url: str, clock: Clock = utc_now, create: bool = True) -> EventStore:
+        """Open the database at `url`, creating it at head if new and `create`.
+
+        Raises:
+            SchemaError: the schema is not this umpire's (names `umpire db upgrade`).
+            DatabaseError: the database is missing (and not `create`) or unreachable.
+        """
+        parsed = db.normalize_url(url)
+        if not create:
+            db.check_exists(parsed)
+        engine = db.make_engine(parsed)
+        try:
+            db.ensure_schema(engine, create=create)
+        except Exception:
+            engine.dispose()
+            raise
+        return cls(engine, clock)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ campaigns and branches
+
+    def create_campaign(self, name: str, seed: str | None = None) -> str:
+        """Create a campaign with an empty main branch; return its dice seed.
+
+        The seed is kept out of the event log (only its hash is published) until revealed.
+        """
+        seed = seed if seed is not None else secrets.token_hex(32)
+        now = self.clock()
+        try:
+            with self._write() as conn:
+                campaign_id = conn.execute(
+                    campaigns.insert().returning(campaigns.c.id),
+                    {"name": name, "seed": seed, "active_branch": MAIN_BRANCH, "created_at": now},
+                ).scalar_one()
+                conn.execute(
+                    streams.insert(),
+                    {
+                        "campaign_id": campaign_id,
+                        "branch": MAIN_BRANCH,
+                        "parent_id": None,
+                        "fork_version": 0,
+                        "created_at": now,
+                    },
+                )
+        except IntegrityError:
+            raise CampaignExistsError(f"a campaign named {name!r} already exists") from None
+        return seed
+
+    def campaigns(self) -> list[CampaignInfo]:
+        """List the campaigns in the database, by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    campaigns.c.name, campaigns.c.active_branch, campaigns.c.created_at
+                ).order_by(campaigns.c.name)
+            ).all()
+        return [
+            CampaignInfo(name=r.name, active_branch=r.active_branch, created_at=_utc(r.created_at))
+            for r in rows
+        ]
+
+    def resolve_campaign(self, name: str | None) -> str:
+        """Return `name` if it exists, or the only campaign when no name is given."""
+        names = [c.name for c in self.campaigns()]
+        if name is not None:
+            if name not in names:
+                known = ", ".join(names) or "none"
+                raise CampaignNotFoundError(f"no campaign named {name!r} (campaigns: {known})")
+            return name
+        if not names:
+            raise CampaignNotFoundError(
+                "no campaign in this database: create one with `umpire new NAME`"
+            )
+        if len(names) > 1:
+            raise CampaignNotFoundError(
+                f"{len(names)} campaigns here ({', '.join(names)}): choose one with --campaign"
+            )
+        return names[0]
+
+    def campaign_seed(self, campaign: str) -> str:
+        """Return the campaign's secret dice seed (umpire only)."""
+        with self.engine.connect() as conn:
+            seed = conn.execute(
+                sa.select(campaigns.c.seed).where(campaigns.c.name == campaign)
+            ).scalar_one_or_none()
+        if seed is None:
+            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
+        return str(seed)
+
+    def active_branch(self, campaign: str) -> str:
+        """Return the branch commands act on when none is named."""
+        with self.engine.connect() as conn:
+            branch = conn.execute(
+                sa.select(campaigns.c.active_branch).where(campaigns.c.name == campaign)
+            ).scalar_one_or_none()
+        if branch is None:
+            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
+        return str(branch)
+
+    def set_active_branch(self, campaign: str, branch: str) -> None:
+        """Make `branch` the one commands act on by default."""
+        self.lineage(campaign, branch)  # raises if unknown
+        with self._write() as conn:
+            conn.execute(
+                campaigns.update().where(campaigns.c.name == campaign).values(active_branch=branch)
+            )
+
+    def branches(self, campaign: str) -> list[BranchInfo]:
+        """List a campaign's branches, oldest first, with their head versions."""
+        with self.engine.connect() as conn:
+            rows = self._streams(conn, campaign)
+            by_id = {s.id: s for s in rows}
+            result = []
+            for s in rows:
+                lineage = self._lineage_of(campaign, s, by_id)
+                result.append(
+                    BranchInfo(
+                        name=s.branch,
+                        parent=by_id[s.parent_id].branch if s.parent_id is not None else None,
+                        fork_version=s.fork_version,
+                        head_version=self._head(conn, lineage)[0],
+                        created_at=s.created_at,
+                    )
+                )
+        return result
+
+    def create_branch(self, campaign: str, name: str, parent: str, fork_version: int) -> None:
+        """Start branch `name` sharing `parent`'s history up to `fork_version`."""
+        source = self.lineage(campaign, parent)
+        with self._write() as conn:
+            head, _ = self._head(conn, source)
+            if not 0 <= fork_version <= head:
+                raise IllegalCommandError(
+                    f"cannot fork {parent!r} at version {fork_version}: it has {head} events"
+                )
+            campaign_id = self._streams(conn, campaign)[0].campaign_id
+            try:
+                conn.execute(
+                    streams.insert(),
+                    {
+                        "campaign_id": campaign_id,
+                        "branch": name,
+                        "parent_id": source.stream_id,
+                        "fork_version": fork_version,
+                        "created_at": self.clock(),
+                    },
+                )
+            except IntegrityError:
+                raise BranchExistsError(
+                    f"campaign {campaign!r} already has a branch {name!r}"
+                ) from None
+
+    def lineage(self, campaign: str, branch: str) -> Lineage:
+        """Resolve a branch to the segments of stream history it is made of."""
+        with self.engine.connect() as conn:
+            rows = self._streams(conn, campaign)
+        by_id = {s.id: s for s in rows}
+        for s in rows:
+            if s.branch == branch:
+                return self._lineage_of(campaign, s, by_id)
+        known = ", ".join(s.branch for s in rows)
+        raise BranchNotFoundError(
+            f"campaign {campaign!r} has no branch {branch!r} (branches: {known})"
+        )
+
+    # ------------------------------------------------------------ append
+
+    def append(
+        self, lineage: Lineage, expected_version: int, batch: Sequence[NewEvent]
+    ) -> list[RecordedEvent]:
+        """Append `batch` atomically after `expected_version`; return the recorded events.
+
+        Raises:
+            ConcurrencyError: the branch is no longer at `expected_version` (another writer
+                got there first); nothing of the batch was stored.
+        """
+        if not batch:
+            return []
+        now = self.clock()
+        try:
+            with self._write() as conn:
+                head, prev_hash = self._head(conn, lineage)
+                if head != expected_version:
+                    raise ConcurrencyError(
+                        f"branch {lineage.branch!r} of {lineage.campaign!r} is at version {head}, "
+                        f"not {expected_version}: another writer appended first; reload and retry"
+                    )
+                rows = []
+                recorded = []
+                for offset, new in enumerate(batch):
+                    payload = encode_payload(new.event).decode()
+                    audience = new.audience.encode()
+                    version = expected_version + 1 + offset
+                    ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
+                    prev_hash = chain_hash(
+                        prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
+                    )
+                    rows.append(
+                        {
+                            "stream_id": lineage.stream_id,
+                            "version": version,
+                            "type": ev_type,
+                            "schema_version": schema,
+                            "payload": payload,
+                            "audience": audience,
+                            "actor": new.actor,
+                            "turn": new.turn,
+                            "recorded_at": now,
+                            "hash": prev_hash,
+                        }
+                    )
+                    recorded.append(
+                        RecordedEvent(
+                            position=0,
+                            version=version,
+                            type=ev_type,
+                            schema_version=schema,
+                            audience=new.audience,
+                            actor=new.actor,
+                            turn=new.turn,
+                            recorded_at=now,
+                            hash=prev_hash,
+                            event=new.event,
+                        )
+                    )
+                insert = events.insert().returning(events.c.position, sort_by_parameter_order=True)
+                positions = conn.execute(insert, rows).scalars().all()
+        except IntegrityError as exc:
+            # The one place a lost race becomes a ConcurrencyError.
+            raise ConcurrencyError(
+                f"branch {lineage.branch!r} of {lineage.campaign!r} moved past version "
+                f"{expected_version} while appending: reload and retry"
+            ) from exc
+        return [
+            msgspec.structs.replace(event, position=position)
+            for event, position in zip(recorded, positions, strict=True)
+        ]
+
+    # ------------------------------------------------------------ read
+
+    def head(self, lineage: Lineage) -> tuple[int, str]:
+        """Return the branch's last version and hash (0 and the genesis hash when empty)."""
+        with self.engine.connect() as conn:
+            return self._head(conn, lineage)
+
+    def read(
+        self,
+        lineage: Lineage,
+        *,
+        after_version: int = 0,
+        upto_version: int | None = None,
+        upto_turn: int | None = None,
+        turn: int | None = None,
+        types: Sequence[str] = (),
+        visible_to: str = UMPIRE,
+    ) -> Iterator[RecordedEvent]:
+        """Yield a branch's events in order, decoded, filtered in the database.
+
+        `visible_to` names a player: events that player may not see never leave the database.
+        """
+        for row in self._select(
+            lineage, after_version, upto_version, upto_turn, turn, types, visible_to
+        ):
+            yield RecordedEvent(
+                position=row.position,
+                version=row.version,
+                type=row.type,
+                schema_version=row.schema_version,
+                audience=Audience.decode(row.audience),
+                actor=row.actor,
+                turn=row.turn,
+                recorded_at=_utc(row.recorded_at),
+                hash=row.hash,
+                event=decode_payload(row.position, row.type, row.schema_version, row.payload),
+            )
+
+    def read_stored(self, lineage: Lineage) -> Iterator[StoredRow]:
+        """Yield a branch's events exactly as stored, undecoded (for verification)."""
+        for row in self._select(lineage, 0, None, None, None, (), UMPIRE):
+            yield StoredRow(
+                position=row.position,
+                version=row.version,
+                type=row.type,
+                schema_version=row.schema_version,
+                payload=row.payload,
+                audience=row.audience,
+                actor=row.actor,
+                turn=row.turn,
+                recorded_at=_utc(row.recorded_at),
+                hash=row.hash,
+            )
+
+    def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
+        """Return the branch version of the last event of game turn `turn` or earlier."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(sa.func.max(events.c.version)).where(
+                    self._in_lineage(lineage), events.c.turn <= turn
+                )
+            ).scalar_one_or_none()
+        return int(value or 0)
+
+    # ------------------------------------------------------------ snapshots
+
+    def save_snapshot(
+        self,
+        lineage: Lineage,
+        projection: str,
+        projection_version: int,
+        version: int,
+        turn: int,
+        state: str,
+    ) -> None:
+        """Save a projection state at `version` of the branch (idempotent)."""
+        stream_id = self._owner_stream(lineage, version)
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    snapshots.insert(),
+                    {
+                        "stream_id": stream_id,
+                        "version": version,
+                        "projection": projection,
+                        "projection_version": projection_version,
+                        "turn": turn,
+                        "state": state,
+                        "created_at": self.clock(),
+                    },
+                )
+        except IntegrityError:
+            pass  # the same snapshot exists already: snapshots are derived and deterministic
+
+    def latest_snapshot(
+        self, lineage: Lineage, projection: str, projection_version: int, upto_version: int | None
+    ) -> Snapshot | None:
+        """Return the newest usable snapshot at or before `upto_version` in the branch's history."""
+        conditions = [
+            sa.and_(
+                snapshots.c.stream_id == seg.stream_id,
+                snapshots.c.version > seg.after,
+                *([snapshots.c.version <= seg.upto] if seg.upto is not None else []),
+            )
+            for seg in lineage.segments
+        ]
+        query = (
+            sa.select(snapshots.c.version, snapshots.c.turn, snapshots.c.state)
+            .where(
+                sa.or_(*conditions),
+                snapshots.c.projection == projection,
+                snapshots.c.projection_version == projection_version,
+            )
+            .order_by(snapshots.c.version.desc())
+            .limit(1)
+        )
+        if upto_version is not None:
+            query = query.where(snapshots.c.version <= upto_version)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return Snapshot(version=row.version, turn=row.turn, state=row.state) if row else None
+
+    # ------------------------------------------------------------ internals
+
+    def _write(self) -> _WriteTransaction:
+        return _WriteTransaction(self.engine)
+
+    def _streams(self, conn: Connection, campaign: str) -> list[_Stream]:
+        rows = conn.execute(
+            sa.select(
+                streams.c.id,
+                streams.c.campaign_id,
+                streams.c.branch,
+                streams.c.parent_id,
+                streams.c.fork_version,
+                streams.c.created_at,
+            )
+            .join(campaigns, campaigns.c.id == streams.c.campaign_id)
+            .where(campaigns.c.name == campaign)
+            .order_by(streams.c.id)
+        ).all()
+        if not rows:
+            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
+        return [
+            _Stream(
+                id=r.id,
+                campaign_id=r.campaign_id,
+                branch=r.branch,
+                parent_id=r.parent_id,
+                fork_version=r.fork_version,
+                created_at=_utc(r.created_at),
+            )
+            for r in rows
+        ]
+
+    @staticmethod
+    def _lineage_of(campaign: str, stream: _Stream, by_id: dict[int, _Stream]) -> Lineage:
+        segments = [_Segment(stream_id=stream.id, after=stream.fork_version, upto=None)]
+        child = stream
+        while child.parent_id is not None:
+            parent = by_id[child.parent_id]
+            segments.append(
+                _Segment(stream_id=parent.id, after=parent.fork_version, upto=child.fork_version)
+            )
+            child = parent
+        return Lineage(
+            campaign=campaign, branch=stream.branch, stream_id=stream.id, segments=tuple(segments)
+        )
+
+    @staticmethod
+    def _in_lineage(lineage: Lineage) -> sa.ColumnElement[bool]:
+        return sa.or_(
+            *(
+                sa.and_(
+                    events.c.stream_id == seg.stream_id,
+                    events.c.version > seg.after,
+                    *([events.c.version <= seg.upto] if seg.upto is not None else []),
+                )
+                for seg in lineage.segments
+            )
+        )
+
+    def _head(self, conn: Connection, lineage: Lineage) -> tuple[int, str]:
+        row = conn.execute(
+            sa.select(events.c.version, events.c.hash)
+            .where(self._in_lineage(lineage))
+            .order_by(events.c.version.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            return 0, GENESIS_HASH
+        return int(row.version), str(row.hash)
+
+    def _owner_stream(self, lineage: Lineage, version: int) -> int:
+        for seg in lineage.segments:
+            if version > seg.after and (seg.upto is None or version <= seg.upto):
+                return seg.stream_id
+        return lineage.segments[-1].stream_id  # version 0 belongs to the root stream
+
+    def _select(
+        self,
+        lineage: Lineage,
+        after_version: int,
+        upto_version: int | None,
+        upto_turn: int | None,
+        turn: int | None,
+        types: Sequence[str],
+        visible_to: str,
+    ) -> Iterator[Row[tuple[int, int, str, int, str, str, str, int, datetime, str]]]:
+        query = sa.select(
+            events.c.position,
+            events.c.version,
+            events.c.type,
+            events.c.schema_version,
+            events.c.payload,
+            events.c.audience,
+            events.c.actor,
+            events.c.turn,
+            events.c.recorded_at,
+            events.c.hash,
+        ).where(self._in_lineage(lineage))
+        if after_version:
+            query = query.where(events.c.version > after_version)
+        if upto_version is not None:
+            query = query.where(events.c.version <= upto_version)
+        if upto_turn is not None:
+            query = query.where(events.c.turn <= upto_turn)
+        if turn is not None:
+            query = query.where(events.c.turn == turn)
+        if types:
+            query = query.where(events.c.type.in_(list(types)))
+        if visible_to != UMPIRE:
+            # The security boundary: a player's reads never fetch rows outside his audience.
+            query = query.where(
+                sa.or_(
+                    events.c.audience == "*",
+                    events.c.audience.contains(f"|{visible_to}|", autoescape=True),
+                )
+            )
+        query = query.order_by(events.c.version)
+        with self.engine.connect() as conn:
+            result = conn.execution_options(yield_per=2000).execute(query)
+            yield from result  # type: ignore[misc]
+
+
+def upgrade_database(url: str) -> tuple[str | None, str, Path | None]:
+    """Migrate the database at `url` to head, backing a SQLite file up first.
+
+    Returns (revision before, revision after, backup path or None).
+    """
+    engine = db.make_engine(db.normalize_url(url))
+    try:
+        return db.upgrade_with_backup(engine)
+    finally:
+        engine.dispose()
+
+
+def database_revisions(url: str) -> tuple[str | None, str]:
+    """Return (the database's schema revision, the revision this umpire needs)."""
+    parsed = db.normalize_url(url)
+    db.check_exists(parsed)
+    engine = db.make_engine(parsed)
+    try:
+        return db.current_revision(engine), db.head_revision()
+    finally:
+        engine.dispose()
+
+
+class _WriteTransaction:
+    """A write transaction that holds the database's write lock from its first statement."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._conn: Connection | None = None
+
+    def __enter__(self) -> Connection:
+        conn = self._engine.connect()
+        if self._engine.url.get_backend_name() == "sqlite":
+            conn = conn.execution_options(sqlite_immediate=True)
+        conn.begin()
+        if self._engine.url.get_backend_name() == "postgresql":
+            conn.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+        self._conn = conn
+        return conn
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        assert self._conn is not None
+        try:
+            if exc_type is None:
+                self._conn.commit()
+            else:
+                self._conn.rollback()
+        finally:
+            self._conn.close()
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite hands datetimes back naive; every stored time is UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

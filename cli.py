@@ -1,0 +1,528 @@
+"""The `umpire` command: parse, call the service, render. Nothing else lives here.
+
+Every command takes `--db` (or UMPIRE_DB), `--campaign` (or UMPIRE_CAMPAIGN) and
+`--branch` (or UMPIRE_BRANCH). A user mistake prints one line naming the problem and exits
+non-zero without writing anything; `UmpireError.exit_code` says which code.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import msgspec
+import typer
+from rich.console import Console
+
+from campaign import render
+from campaign.dice import DiceKey
+from campaign.errors import InvalidInputError, UmpireError
+from campaign.events import UMPIRE, Audience
+from campaign.service import CampaignService, plan_campaign
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+app = typer.Typer(
+    name="umpire",
+    help="Umpire a Stellar Conquest-style campaign with Full Thrust battles.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # locals can hold a database password
+    add_completion=False,
+)
+turn_app = typer.Typer(help="Close and inspect game turns.", no_args_is_help=True)
+db_app = typer.Typer(help="The database schema: status and upgrades.", no_args_is_help=True)
+app.add_typer(turn_app, name="turn")
+app.add_typer(db_app, name="db")
+
+out = Console(theme=render.THEME, soft_wrap=False)
+err = Console(stderr=True, theme=render.THEME, soft_wrap=True)
+
+DbOption = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        envvar="UMPIRE_DB",
+        help="Database: a SQLite file (default umpire.db here) or postgresql+psycopg://user@host/db.",
+    ),
+]
+CampaignOption = Annotated[
+    str | None,
+    typer.Option(
+        "--campaign",
+        "-c",
+        envvar="UMPIRE_CAMPAIGN",
+        help="Campaign to act on (default: the only one in the database).",
+    ),
+]
+BranchOption = Annotated[
+    str | None,
+    typer.Option(
+        "--branch",
+        "-b",
+        envvar="UMPIRE_BRANCH",
+        help="Branch to act on (default: the campaign's active branch).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+PlayerOption = Annotated[
+    str | None,
+    typer.Option("--as-player", help="Show only what this player may see."),
+]
+DEFAULT_DB = "umpire.db"
+
+
+def user_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn an `UmpireError` into one line on stderr and its exit code; never a traceback."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except UmpireError as exc:
+            err.print(f"umpire: error: {exc}", style="umpire.error", markup=False, highlight=False)
+            raise typer.Exit(exc.exit_code) from None
+
+    return run
+
+
+@contextmanager
+def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
+    service = CampaignService.open(db, create=create)
+    try:
+        yield service
+    finally:
+        service.close()
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
+
+
+def _csv(text: str | None) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        return [int(part) for part in _csv(text)]
+    except ValueError:
+        raise InvalidInputError(f"results {text!r} must be whole numbers like 4,2") from None
+
+
+def _ask_die(key: DiceKey, sides: int) -> int:
+    while True:
+        value: int = typer.prompt(f"Roll a d{sides} for {key} and type the result", type=int)
+        if 1 <= value <= sides:
+            return value
+        err.print(f"{value} is not a face of a d{sides}; try again", markup=False)
+
+
+@app.command()
+@user_errors
+def new(
+    name: Annotated[str, typer.Argument(help="Campaign name (letters, digits, _ and -).")],
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Comma-separated player names, e.g. red,blue.")
+    ] = "",
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Dice seed (default: a random secret). Small seeds can be guessed."),
+    ] = None,
+    dice: Annotated[
+        str, typer.Option(help="seeded (derived from the seed) or manual (physical dice).")
+    ] = "seeded",
+    turns: Annotated[int, typer.Option(help="Length of the campaign in turns (004: 44).")] = 44,
+    db: DbOption = DEFAULT_DB,
+    json: JsonOption = False,
+) -> None:
+    """Create a campaign; its dice seed is committed by a public hash and kept secret."""
+    plan = plan_campaign(name, _csv(players), seed, dice, turns)
+    with _service(db, create=True) as service:
+        recorded = service.new_campaign(plan)
+    if json:
+        _print_json(recorded)
+        return
+    out.print(render.log_table(recorded, f"Campaign {name} created"))
+    commitment = recorded[0].event.seed_commitment  # type: ignore[attr-defined]
+    out.print(f"Seed commitment: {commitment}", markup=False, soft_wrap=True)
+
+
+@app.command()
+@user_errors
+def campaigns(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
+    """List the campaigns in the database."""
+    with _service(db) as service:
+        found = service.campaigns()
+    if json:
+        _print_json(found)
+    else:
+        out.print(render.campaigns_table(found))
+
+
+@app.command()
+@user_errors
+def status(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show where the campaign stands."""
+    with _service(db) as service:
+        result = service.status(service.target(campaign, branch))
+    if json:
+        _print_json(result)
+    else:
+        out.print(render.status_panel(result))
+
+
+@app.command()
+@user_errors
+def log(
+    turn: Annotated[int | None, typer.Option(help="Only events of this game turn.")] = None,
+    event_type: Annotated[
+        list[str] | None, typer.Option("--type", help="Only events of this type (repeatable).")
+    ] = None,
+    as_player: PlayerOption = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show the event log (a player's view with --as-player)."""
+    viewer = as_player or UMPIRE
+    with _service(db) as service:
+        lineage = service.target(campaign, branch)
+        events = service.log(lineage, turn, event_type or (), viewer, limit)
+    if json:
+        _print_json(events)
+        return
+    who = f"player {viewer}" if as_player else "umpire"
+    out.print(
+        render.log_table(events, f"{lineage.campaign} [{lineage.branch}] as the {who} sees it")
+    )
+
+
+@app.command()
+@user_errors
+def state(
+    at_turn: Annotated[
+        int | None, typer.Option("--at-turn", help="State at the end of this turn (default: now).")
+    ] = None,
+    as_player: PlayerOption = None,
+    no_snapshots: Annotated[
+        bool, typer.Option("--no-snapshots", help="Replay every event instead of using snapshots.")
+    ] = False,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show the campaign state now or at the end of a turn."""
+    viewer = as_player or UMPIRE
+    with _service(db) as service:
+        lineage = service.target(campaign, branch)
+        result = service.state_at(lineage, at_turn, viewer, use_snapshots=not no_snapshots)
+    if json:
+        _print_json(result)
+        return
+    at = "now" if at_turn is None else f"at the end of turn {at_turn}"
+    out.print(render.state_panel(result, lineage.campaign, lineage.branch, at, viewer))
+
+
+@app.command()
+@user_errors
+def verify(
+    dice: Annotated[
+        bool,
+        typer.Option("--dice", help="Also recompute every seeded roll from the revealed seed."),
+    ] = False,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Check the tamper-evident hash chain; exit 1 at the first event that does not match."""
+    with _service(db) as service:
+        report = service.verify(service.target(campaign, branch), dice=dice)
+    if json:
+        _print_json(report)
+    else:
+        out.print(render.verify_panel(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("reveal-seed")
+@user_errors
+def reveal_seed(
+    early: Annotated[
+        bool,
+        typer.Option("--early", help="Reveal before the campaign ends (rolls become predictable)."),
+    ] = False,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Publish the dice seed so anyone can check every roll with `umpire verify --dice`."""
+    with _service(db) as service:
+        recorded = service.reveal_seed(service.target(campaign, branch), early=early)
+    out.print(render.log_table(recorded, "Seed revealed"))
+
+
+@app.command()
+@user_errors
+def rewind(
+    to_turn: Annotated[
+        int, typer.Option("--to-turn", help="Keep history up to the end of this turn.")
+    ],
+    new_branch: Annotated[
+        str | None,
+        typer.Option("--branch", "-b", help="Name of the new branch (default: FROM-tN)."),
+    ] = None,
+    from_branch: Annotated[
+        str | None,
+        typer.Option("--from", envvar="UMPIRE_BRANCH", help="Branch to rewind (default: active)."),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+) -> None:
+    """Start a new branch from the end of a turn; the original branch stays as it was."""
+    with _service(db) as service:
+        created = service.rewind(service.target(campaign, from_branch), to_turn, new_branch)
+    out.print(
+        f"Branch [bold]{created.name}[/] starts from {created.parent} at version "
+        f"{created.fork_version} (end of turn {to_turn}) and is now the active branch."
+    )
+
+
+@app.command()
+@user_errors
+def branches(
+    use: Annotated[
+        str | None, typer.Option("--use", help="Make this branch the active one.")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the campaign's branches (* marks the active one)."""
+    with _service(db) as service:
+        if use is not None:
+            service.use_branch(campaign, use)
+        name, active, found = service.branches(campaign)
+    if json:
+        _print_json({"campaign": name, "active": active, "branches": found})
+    else:
+        out.print(render.branches_table(name, active, found))
+
+
+@app.command()
+@user_errors
+def roll(
+    dice: Annotated[str, typer.Argument(help="What to roll, e.g. 2d6 or d20.")],
+    reason: Annotated[str, typer.Option("--reason", "-r", help="What the roll decides.")],
+    to: Annotated[
+        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
+    ] = "umpire",
+    results: Annotated[
+        str | None,
+        typer.Option(help="Physical dice: the faces rolled, e.g. 4,2 (else asked if manual)."),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Roll dice for a ruling; the result is recorded with its key and audience."""
+    audience = Audience.parse(to)
+    given = _ints(results) if results is not None else None
+    with _service(db) as service:
+        recorded = service.roll(
+            service.target(campaign, branch), dice, reason, audience, given, ask=_ask_die
+        )
+    out.print(render.log_table(recorded, "Rolled"))
+
+
+@app.command()
+@user_errors
+def note(
+    text: Annotated[str, typer.Argument(help="The note.")],
+    to: Annotated[
+        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
+    ] = "all",
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Record a note, ruling or piece of news for an audience."""
+    with _service(db) as service:
+        recorded = service.note(service.target(campaign, branch), text, Audience.parse(to))
+    out.print(render.log_table(recorded, "Noted"))
+
+
+@turn_app.command("end")
+@user_errors
+def turn_end(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Close the turn in progress (a snapshot of the state is kept for fast rewinds)."""
+    with _service(db) as service:
+        recorded = service.end_turn(service.target(campaign, branch))
+    out.print(render.log_table(recorded, "Turn ended"))
+
+
+@db_app.command("upgrade")
+@user_errors
+def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
+    """Migrate the database schema to this version's; a SQLite file is backed up first."""
+    from campaign.store import upgrade_database
+
+    before, after, backup = upgrade_database(db)
+    if before == after:
+        out.print(f"Schema already at revision {after}; nothing to do.")
+        return
+    if backup is not None:
+        out.print(f"Backed up to {backup}", markup=False)
+    out.print(f"Schema upgraded from revision {before or 'none'} to {after}.")
+
+
+@db_app.command("status")
+@user_errors
+def db_status(db: DbOption = DEFAULT_DB) -> None:
+    """Show the database's schema revision and the one this umpire needs."""
+    from campaign.store import database_revisions
+
+    current, head = database_revisions(db)
+    verdict = "up to date" if current == head else "run `umpire db upgrade`"
+    out.print(
+        f"Schema revision {current or 'none'}; this umpire needs {head}: {verdict}.", markup=False
+    )
+
+
+# ---- map commands (issue 3) begin ----
+map_app = typer.Typer(help="Star maps: generate, show, export and validate.", no_args_is_help=True)
+app.add_typer(map_app, name="map")
+
+MapOption = Annotated[
+    str,
+    typer.Option("--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."),
+]
+
+
+def _map_fail(message: str) -> typer.Exit:
+    """Print one line on stderr for a user mistake and return the exit to raise (code 2)."""
+    Console(stderr=True, soft_wrap=True).print(
+        f"umpire: error: {message}", markup=False, highlight=False
+    )
+    return typer.Exit(code=2)
+
+
+def _map_console() -> Console:
+    from maps.render import THEME as MAP_THEME
+
+    return Console(theme=MAP_THEME, soft_wrap=True)
+
+
+def _load_map(spec: str) -> Any:
+    from maps import MapError, resolve_map
+
+    try:
+        return resolve_map(spec)
+    except MapError as exc:
+        raise _map_fail(str(exc)) from None
+
+
+@map_app.command("generate")
+def map_generate(
+    seed: Annotated[int, typer.Option(help="Generator seed: the same seed gives the same map.")],
+    out_file: Annotated[str, typer.Option("--out", "-o", help="Map file to write (TOML).")],
+    players: Annotated[int, typer.Option(help="Players (2-6), one entry hex each.")] = 4,
+    stars: Annotated[
+        int | None, typer.Option(help="Star hexes (1-600; default by players, 54 for 4).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="Map name (default generated-SEED).")] = None,
+) -> None:
+    """Generate a Stellar Conquest-style map and write it to a file."""
+    from maps import generate, save_map
+
+    try:
+        starmap = generate(seed, players=players, stars=stars, name=name)
+    except ValueError as exc:
+        raise _map_fail(str(exc)) from None
+    try:
+        save_map(starmap, out_file)
+    except OSError as exc:
+        raise _map_fail(f"cannot write {out_file}: {exc.strerror or exc}") from None
+    Console().print(f"Wrote {starmap!r} to {out_file}", markup=False, highlight=False)
+
+
+@map_app.command("show")
+def map_show(
+    map_spec: MapOption = "classic",
+    as_player: Annotated[
+        str | None, typer.Option("--as-player", help="Show only what this player knows.")
+    ] = None,
+) -> None:
+    """Draw a map in the terminal: the hex grid, a key and the star systems."""
+    from maps.render import render_map
+
+    starmap = _load_map(map_spec)
+    console = _map_console()
+    if as_player is not None:
+        # The campaign projections that give fog of war do not exist yet; render_map's
+        # `explored` argument is the hook they will feed.
+        console.print(
+            f"Note: fog of war arrives with the campaign projections; showing player "
+            f"{as_player} the full map.",
+            markup=False,
+            highlight=False,
+        )
+    console.print(render_map(starmap))
+
+
+@map_app.command("export")
+def map_export(
+    svg: Annotated[str, typer.Option("--svg", help="SVG file to write.")],
+    map_spec: MapOption = "classic",
+) -> None:
+    """Export a map picture as SVG (opens in any browser)."""
+    from maps import to_svg
+
+    starmap = _load_map(map_spec)
+    try:
+        with open(svg, "w", encoding="utf-8") as handle:
+            handle.write(to_svg(starmap))
+    except OSError as exc:
+        raise _map_fail(f"cannot write {svg}: {exc.strerror or exc}") from None
+    Console().print(f"Wrote {svg}", markup=False, highlight=False)
+
+
+@map_app.command("validate")
+def map_validate(
+    file: Annotated[str, typer.Argument(help="Map file (TOML) or built-in map name.")],
+) -> None:
+    """Check a map file; print every problem with its field and line, exit 2 if any."""
+    starmap = _load_map(file)
+    Console().print(f"OK: {starmap!r}", markup=False, highlight=False)
+
+
+# ---- map commands (issue 3) end ----
+
+# ---- ship commands (issue 4) begin ----
+# ---- ship commands (issue 4) end ----
+
+
+def main() -> None:
+    """Run the `umpire` command line."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
