@@ -175,7 +175,7 @@ def ensure_schema(engine: Engine, create: bool = True) -> None:
     if current == head:
         return
     script = ScriptDirectory.from_config(_alembic_config())
-    if script.get_revision(current) is None:
+    if current not in {rev.revision for rev in script.walk_revisions()}:
         raise SchemaError(
             f"{_describe(engine.url)} has schema revision {current}, newer than this umpire "
             f"knows ({head}): install a newer stellar-umpire"

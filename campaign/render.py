@@ -82,7 +82,7 @@ def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
             str(recorded.turn),
             recorded.type,
             _audience_text(recorded),
-            describe(recorded.event),
+            Text(describe(recorded.event)),  # user text is never markup
         )
     if not events:
         return Group(table, Text("no events match", style="umpire.dim"))

@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import msgspec
 import sqlalchemy as sa
@@ -42,6 +43,7 @@ from campaign.events import (
 from campaign.hashing import GENESIS_HASH, chain_hash
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 metadata = sa.MetaData()
@@ -447,37 +449,15 @@ class EventStore:
 
         `visible_to` names a player: events that player may not see never leave the database.
         """
-        for row in self._select(
+        query = self._query(
             lineage, after_version, upto_version, upto_turn, turn, types, visible_to
-        ):
-            yield RecordedEvent(
-                position=row.position,
-                version=row.version,
-                type=row.type,
-                schema_version=row.schema_version,
-                audience=Audience.decode(row.audience),
-                actor=row.actor,
-                turn=row.turn,
-                recorded_at=_utc(row.recorded_at),
-                hash=row.hash,
-                event=decode_payload(row.position, row.type, row.schema_version, row.payload),
-            )
+        )
+        return self._rows(query, _recorded_event)
 
     def read_stored(self, lineage: Lineage) -> Iterator[StoredRow]:
         """Yield a branch's events exactly as stored, undecoded (for verification)."""
-        for row in self._select(lineage, 0, None, None, None, (), UMPIRE):
-            yield StoredRow(
-                position=row.position,
-                version=row.version,
-                type=row.type,
-                schema_version=row.schema_version,
-                payload=row.payload,
-                audience=row.audience,
-                actor=row.actor,
-                turn=row.turn,
-                recorded_at=_utc(row.recorded_at),
-                hash=row.hash,
-            )
+        query = self._query(lineage, 0, None, None, None, (), UMPIRE)
+        return self._rows(query, _stored_row)
 
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""
@@ -624,7 +604,7 @@ class EventStore:
                 return seg.stream_id
         return lineage.segments[-1].stream_id  # version 0 belongs to the root stream
 
-    def _select(
+    def _query(
         self,
         lineage: Lineage,
         after_version: int,
@@ -633,7 +613,7 @@ class EventStore:
         turn: int | None,
         types: Sequence[str],
         visible_to: str,
-    ) -> Iterator[Row[tuple[int, int, str, int, str, str, str, int, datetime, str]]]:
+    ) -> sa.Select[tuple[int, int, str, int, str, str, str, int, datetime, str]]:
         query = sa.select(
             events.c.position,
             events.c.version,
@@ -664,10 +644,17 @@ class EventStore:
                     events.c.audience.contains(f"|{visible_to}|", autoescape=True),
                 )
             )
-        query = query.order_by(events.c.version)
+        return query.order_by(events.c.version)
+
+    def _rows(self, query: sa.Select[Any], convert: Callable[[Row[Any]], T]) -> Iterator[T]:
+        """Stream a query's rows, converted; the cursor closes even if the consumer fails."""
         with self.engine.connect() as conn:
             result = conn.execution_options(yield_per=2000).execute(query)
-            yield from result  # type: ignore[misc]
+            try:
+                for row in result:
+                    yield convert(row)
+            finally:
+                result.close()
 
 
 def upgrade_database(url: str) -> tuple[str | None, str, Path | None]:
@@ -719,6 +706,36 @@ class _WriteTransaction:
                 self._conn.rollback()
         finally:
             self._conn.close()
+
+
+def _recorded_event(row: Row[Any]) -> RecordedEvent:
+    return RecordedEvent(
+        position=row.position,
+        version=row.version,
+        type=row.type,
+        schema_version=row.schema_version,
+        audience=Audience.decode(row.audience),
+        actor=row.actor,
+        turn=row.turn,
+        recorded_at=_utc(row.recorded_at),
+        hash=row.hash,
+        event=decode_payload(row.position, row.type, row.schema_version, row.payload),
+    )
+
+
+def _stored_row(row: Row[Any]) -> StoredRow:
+    return StoredRow(
+        position=row.position,
+        version=row.version,
+        type=row.type,
+        schema_version=row.schema_version,
+        payload=row.payload,
+        audience=row.audience,
+        actor=row.actor,
+        turn=row.turn,
+        recorded_at=_utc(row.recorded_at),
+        hash=row.hash,
+    )
 
 
 def _utc(value: datetime) -> datetime:

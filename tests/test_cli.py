@@ -1,0 +1,159 @@
+"""The `umpire` command as a user meets it: the done-when flow, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+
+runner = CliRunner()
+
+
+def umpire(*args: str, db: Path | str, code: int = 0) -> str:
+    result = runner.invoke(app, [*args, "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def test_done_when_flow(tmp_path: Path) -> None:
+    """`umpire new demo && umpire log && umpire verify && umpire rewind --to-turn 0`."""
+    db = tmp_path / "umpire.db"
+    assert "Campaign demo created" in umpire("new", "demo", "--players", "red,blue", db=db)
+    assert "campaign_created" in umpire("log", db=db)
+    assert "OK" in umpire("verify", db=db)
+    assert "main-t0" in umpire("rewind", "--to-turn", "0", db=db)
+    assert "* │ main-t0" in umpire("branches", db=db)
+    assert "turn               0 of 44" in umpire("status", db=db)
+
+
+def test_json_outputs_are_machine_readable(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "demo", "--players", "red,blue", "--seed", "7", db=db)
+    umpire("roll", "2d6", "--reason", "storm", "--to", "red", db=db)
+    umpire("turn", "end", db=db)
+    log = json.loads(umpire("log", "--json", db=db))
+    assert [e["type"] for e in log] == ["campaign_created", "dice_rolled", "turn_ended"]
+    assert log[1]["audience"] == {"public": False, "players": ["red"]}
+    blue = json.loads(umpire("log", "--json", "--as-player", "blue", db=db))
+    assert [e["type"] for e in blue] == ["campaign_created", "turn_ended"]
+    state = json.loads(umpire("state", "--json", "--at-turn", "0", db=db))
+    assert (state["turn"], state["dice_rolled"]) == (1, 2)
+    report = json.loads(umpire("verify", "--json", db=db))
+    assert report["ok"] is True
+    branches = json.loads(umpire("branches", "--json", db=db))
+    assert branches["active"] == "main"
+
+
+def test_editing_one_byte_makes_verify_fail_at_that_position(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "demo", "--players", "red,blue", db=db)
+    umpire("note", "the fleet sails", db=db)
+    umpire("note", "the fleet returns", db=db)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE events SET payload = replace(payload, 'sails', 'sailz') WHERE position = 2")
+    raw.commit()
+    raw.close()
+    output = umpire("verify", db=db, code=1)
+    assert "FAILED at position 2 (version 2)" in output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["log"], "no database at"),
+        (["status"], "no database at"),
+        (["new", "bad name"], "name 'bad name' must be"),
+        (["new", "demo", "--players", "red,Blue"], "player name 'Blue'"),
+        (["new", "demo", "--dice", "loaded"], "dice mode 'loaded'"),
+    ],
+)
+def test_mistakes_give_one_line_and_write_nothing(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    db = tmp_path / "umpire.db"
+    result = runner.invoke(app, [*args, "--db", str(db)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["log", "--as-player", "green"], "'green' is not a player"),
+        (["log", "--type", "nope"], "unknown event type 'nope'"),
+        (["state", "--at-turn", "5"], "turn 5 is not in branch 'main'"),
+        (["rewind", "--to-turn", "3"], "cannot rewind to turn 3"),
+        (["roll", "2x6", "--reason", "x"], "dice '2x6'"),
+        (["roll", "d6", "--reason", "x", "--results", "9"], "not a face of a d6"),
+        (["roll", "d6", "--reason", "x", "--results", "a"], "whole numbers"),
+        (["roll", "d6", "--reason", "x", "--to", "green"], "not a player of this campaign"),
+        (["reveal-seed"], "--early"),
+        (["verify", "--dice"], "not been revealed"),
+        (["new", "demo"], "already exists"),
+        (["status", "--campaign", "other"], "no campaign named 'other'"),
+        (["status", "--branch", "nope"], "has no branch 'nope'"),
+        (["branches", "--use", "nope"], "has no branch 'nope'"),
+    ],
+)
+def test_mistakes_on_a_campaign_write_nothing(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "demo", "--players", "red,blue", db=db)
+    before = umpire("log", "--json", db=db)
+    result = runner.invoke(app, [*args, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1, result.output
+    assert message in result.output
+    assert umpire("log", "--json", db=db) == before
+
+
+def test_manual_dice_are_asked_at_a_prompt(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "table", "--dice", "manual", db=db)
+    result = runner.invoke(
+        app, ["roll", "2d6", "-r", "boarding", "--db", str(db)], input="7\n3\n5\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "not a face of a d6; try again" in result.output
+    (rolled,) = json.loads(umpire("log", "--json", "--type", "dice_rolled", db=db))
+    assert [(r["value"], r["source"]) for r in rolled["event"]["rolls"]] == [
+        (3, "manual"),
+        (5, "manual"),
+    ]
+
+
+def test_several_campaigns_need_a_name(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "one", db=db)
+    umpire("new", "two", db=db)
+    result = runner.invoke(app, ["status", "--db", str(db)])
+    assert result.exit_code == 2
+    assert "choose one with --campaign" in result.output
+    assert "Campaign two" in umpire("status", "--campaign", "two", db=db)
+    assert "one" in umpire("campaigns", db=db)
+
+
+def test_environment_chooses_database_and_campaign(tmp_path: Path) -> None:
+    db = tmp_path / "env.db"
+    env = {"UMPIRE_DB": str(db), "UMPIRE_CAMPAIGN": "two"}
+    assert runner.invoke(app, ["new", "one"], env=env).exit_code == 0
+    assert runner.invoke(app, ["new", "two"], env=env).exit_code == 0
+    result = runner.invoke(app, ["status"], env=env)
+    assert result.exit_code == 0
+    assert "Campaign two" in result.output
+
+
+def test_db_upgrade_and_status(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    umpire("new", "demo", db=db)
+    assert "up to date" in umpire("db", "status", db=db)
+    assert "nothing to do" in umpire("db", "upgrade", db=db)

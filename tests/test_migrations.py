@@ -1,0 +1,149 @@
+"""The alembic-owned schema: created at head, old schemas refused, upgrades backed up."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from campaign import db
+from campaign.errors import DatabaseError, SchemaError
+from campaign.events import Audience, NewEvent, UmpireNoted
+from campaign.store import EventStore, database_revisions, metadata, upgrade_database
+from tests.conftest import reset_postgres
+
+
+def test_a_new_database_is_created_at_head(backend_url: str) -> None:
+    store = EventStore.open(backend_url)
+    try:
+        assert db.current_revision(store.engine) == db.head_revision() == "0002"
+    finally:
+        store.close()
+
+
+def test_store_tables_match_the_migrated_schema(backend_url: str) -> None:
+    """The tables store.py declares are exactly what the migrations build."""
+    store = EventStore.open(backend_url)
+    try:
+        with store.engine.connect() as conn:
+            diffs = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diffs == []
+    finally:
+        store.close()
+
+
+def _old_sqlite(path: Path) -> None:
+    """Build a database at revision 0001 holding one campaign, as an old umpire left it."""
+    engine = db.make_engine(db.normalize_url(str(path)))
+    db.upgrade(engine, "0001")
+    engine.dispose()
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO campaigns (name, seed, active_branch, created_at) "
+        "VALUES ('old', 's', 'main', '2026-01-01 00:00:00')"
+    )
+    raw.execute(
+        "INSERT INTO streams (campaign_id, branch, parent_id, fork_version, created_at) "
+        "VALUES (1, 'main', NULL, 0, '2026-01-01 00:00:00')"
+    )
+    raw.commit()
+    raw.close()
+
+
+def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    _old_sqlite(path)
+    with pytest.raises(
+        SchemaError, match=r"revision 0001 but this umpire needs 0002: run `umpire db upgrade`"
+    ):
+        EventStore.open(str(path))
+    assert database_revisions(str(path)) == ("0001", "0002")
+
+
+def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    _old_sqlite(path)
+    before, after, backup = upgrade_database(str(path))
+    assert (before, after) == ("0001", "0002")
+    assert backup is not None
+    assert backup.parent == tmp_path
+    assert backup.name.startswith("old.db.0001.")
+    copy = sqlite3.connect(backup)
+    assert copy.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
+    assert copy.execute("SELECT name FROM campaigns").fetchall() == [("old",)]
+    copy.close()
+    store = EventStore.open(str(path))
+    try:
+        lineage = store.lineage("old", "main")
+        store.append(lineage, 0, [NewEvent(UmpireNoted(text="after"), Audience.everyone(), 0)])
+        assert len(list(store.read(lineage))) == 1
+    finally:
+        store.close()
+    assert upgrade_database(str(path)) == ("0002", "0002", None)
+
+
+def test_postgres_upgrade_from_0001(pg_url: str) -> None:
+    reset_postgres(pg_url)
+    engine = sa.create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "DROP TABLE IF EXISTS snapshots, events, streams, campaigns, alembic_version CASCADE"
+        )
+    db.upgrade(engine, "0001")
+    engine.dispose()
+    with pytest.raises(SchemaError, match="umpire db upgrade"):
+        EventStore.open(pg_url)
+    assert upgrade_database(pg_url) == ("0001", "0002", None)
+    EventStore.open(pg_url).close()
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    EventStore.open(str(path)).close()
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE alembic_version SET version_num = '0099'")
+    raw.commit()
+    raw.close()
+    with pytest.raises(SchemaError, match="newer than this umpire knows"):
+        EventStore.open(str(path))
+
+
+def test_a_foreign_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE accounts (id INTEGER)")
+    raw.close()
+    with pytest.raises(DatabaseError, match="not an umpire database"):
+        EventStore.open(str(path))
+
+
+def test_read_commands_never_create_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "missing.db"
+    with pytest.raises(DatabaseError, match="no database at"):
+        EventStore.open(str(path), create=False)
+    assert not path.exists()
+    with pytest.raises(DatabaseError, match="folder"):
+        EventStore.open(str(tmp_path / "nope" / "x.db"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("umpire.db", "sqlite:///umpire.db"),
+        ("sqlite://", "sqlite://"),
+        ("postgres://u@h/d", "postgresql+psycopg://u@h/d"),
+        ("postgresql+psycopg://u@h/d", "postgresql+psycopg://u@h/d"),
+    ],
+)
+def test_database_urls(text: str, expected: str) -> None:
+    assert db.normalize_url(text).render_as_string(hide_password=False) == expected
+
+
+@pytest.mark.parametrize("text", ["", "mysql://u@h/d", "http://[bad"])
+def test_bad_database_urls(text: str) -> None:
+    with pytest.raises(DatabaseError):
+        db.normalize_url(text)
