@@ -214,6 +214,9 @@ def state(
     at_turn: Annotated[
         int | None, typer.Option("--at-turn", help="State at the end of this turn (default: now).")
     ] = None,
+    at_version: Annotated[
+        int | None, typer.Option("--at-version", help="State right after this branch version.")
+    ] = None,
     as_player: PlayerOption = None,
     no_snapshots: Annotated[
         bool, typer.Option("--no-snapshots", help="Replay every event instead of using snapshots.")
@@ -227,11 +230,17 @@ def state(
     viewer = as_player or UMPIRE
     with _service(db) as service:
         lineage = service.target(campaign, branch)
-        result = service.state_at(lineage, at_turn, viewer, use_snapshots=not no_snapshots)
+        result = service.state_at(
+            lineage, at_turn, viewer, use_snapshots=not no_snapshots, version=at_version
+        )
     if json:
         _print_json(result)
         return
-    at = "now" if at_turn is None else f"at the end of turn {at_turn}"
+    at = "now"
+    if at_turn is not None:
+        at = f"at the end of turn {at_turn}"
+    elif at_version is not None:
+        at = f"at version {at_version}"
     out.print(render.state_panel(result, lineage.campaign, lineage.branch, at, viewer))
 
 
@@ -460,7 +469,7 @@ def map_generate(
         save_map(starmap, out_file)
     except OSError as exc:
         raise _map_fail(f"cannot write {out_file}: {exc.strerror or exc}") from None
-    Console().print(f"Wrote {starmap!r} to {out_file}", markup=False, highlight=False)
+    Console(soft_wrap=True).print(f"Wrote {starmap!r} to {out_file}", markup=False, highlight=False)
 
 
 @map_app.command("show")
@@ -501,7 +510,7 @@ def map_export(
             handle.write(to_svg(starmap))
     except OSError as exc:
         raise _map_fail(f"cannot write {svg}: {exc.strerror or exc}") from None
-    Console().print(f"Wrote {svg}", markup=False, highlight=False)
+    Console(soft_wrap=True).print(f"Wrote {svg}", markup=False, highlight=False)
 
 
 @map_app.command("validate")
@@ -510,12 +519,110 @@ def map_validate(
 ) -> None:
     """Check a map file; print every problem with its field and line, exit 2 if any."""
     starmap = _load_map(file)
-    Console().print(f"OK: {starmap!r}", markup=False, highlight=False)
+    Console(soft_wrap=True).print(f"OK: {starmap!r}", markup=False, highlight=False)
 
 
 # ---- map commands (issue 3) end ----
 
 # ---- ship commands (issue 4) begin ----
+ship_app = typer.Typer(
+    help="Ship designs: list the built-ins, show a record sheet, price a design file.",
+    no_args_is_help=True,
+)
+app.add_typer(ship_app, name="ship")
+
+ShipPresetOption = Annotated[
+    str | None,
+    typer.Option(
+        "--preset",
+        "-p",
+        help="Rule preset: ft2 or continuum (default: the design's own rules; "
+        "NAME lookups try continuum, the campaign default, first).",
+    ),
+]
+ShipJsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+
+
+def _ship_fail(lines: list[str]) -> typer.Exit:
+    """Print each problem as one line on stderr and return the exit to raise (code 2)."""
+    console = Console(stderr=True, soft_wrap=True)
+    for line in lines:
+        console.print(f"umpire: error: {line}", markup=False, highlight=False)
+    return typer.Exit(code=2)
+
+
+def _ship_console() -> Console:
+    from tactical.render import THEME as SHIP_THEME
+
+    return Console(theme=SHIP_THEME, soft_wrap=False)
+
+
+def _ship_json(value: Any) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
+
+
+@ship_app.command("list")
+def ship_list(json: ShipJsonOption = False) -> None:
+    """List the built-in ship designs with their class, mass, thrust and points."""
+    from tactical.designs import builtin_ships
+    from tactical.render import design_table
+
+    ships = builtin_ships()
+    if json:
+        _ship_json([{"id": ship_id, "ship": ship} for ship_id, ship in ships])
+        return
+    _ship_console().print(design_table(ships))
+
+
+@ship_app.command("show")
+def ship_show(
+    name: Annotated[str, typer.Argument(help="A built-in design id, e.g. frigate.")],
+    preset: ShipPresetOption = None,
+    json: ShipJsonOption = False,
+) -> None:
+    """Print a built-in design's record sheet: damage track, systems and points."""
+    from tactical.designs import UnknownDesignError, UnknownPresetError, show_builtin
+    from tactical.render import record_sheet
+    from tactical.ship import DesignError, fresh_state
+
+    try:
+        ship = show_builtin(name, preset)
+    except (UnknownDesignError, UnknownPresetError) as exc:
+        raise _ship_fail([str(exc)]) from None
+    except DesignError as exc:
+        raise _ship_fail([f"{name}: {problem}" for problem in exc.problems]) from None
+    if json:
+        _ship_json({"ship": ship, "state": fresh_state(ship)})
+        return
+    _ship_console().print(record_sheet(ship))
+
+
+@ship_app.command("cost")
+def ship_cost(
+    file: Annotated[str, typer.Argument(help="A design file (TOML).")],
+    preset: ShipPresetOption = None,
+    json: ShipJsonOption = False,
+) -> None:
+    """Validate a design file and price it; print every problem with its field, exit 2 if any."""
+    from pathlib import Path
+
+    from tactical.designs import DesignFileError, UnknownPresetError, cost_design_file
+    from tactical.render import cost_table
+
+    try:
+        costing = cost_design_file(Path(file), preset)
+    except UnknownPresetError as exc:
+        raise _ship_fail([str(exc)]) from None
+    except DesignFileError as exc:
+        raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
+    if costing.problems:
+        raise _ship_fail([f"{file}: {problem}" for problem in costing.problems])
+    if json:
+        _ship_json(costing)
+        return
+    _ship_console().print(cost_table(costing))
+
+
 # ---- ship commands (issue 4) end ----
 
 

@@ -248,10 +248,20 @@ class CampaignService:
         turn: int | None = None,
         viewer: str = UMPIRE,
         use_snapshots: bool = True,
+        version: int | None = None,
     ) -> CampaignState:
-        """Return the state at the end of game turn `turn` (default: now)."""
+        """Return the state at the end of turn `turn`, or at branch `version` (default: now)."""
         self._check_viewer(lineage, viewer)
+        if turn is not None and version is not None:
+            raise InvalidInputError("give a turn or a version, not both")
         upto = None
+        if version is not None:
+            head = self.store.head(lineage)[0]
+            if not 1 <= version <= head:
+                raise InvalidInputError(
+                    f"version {version} is not in branch {lineage.branch!r} (versions 1-{head})"
+                )
+            upto = version
         if turn is not None:
             current = self.load(lineage)
             if not 0 <= turn <= current.turn:

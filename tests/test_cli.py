@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from tests.conftest import reset_postgres
 
 runner = CliRunner()
 
@@ -29,6 +30,15 @@ def test_done_when_flow(tmp_path: Path) -> None:
     assert "main-t0" in umpire("rewind", "--to-turn", "0", db=db)
     assert "* │ main-t0" in umpire("branches", db=db)
     assert "turn               0 of 44" in umpire("status", db=db)
+
+
+def test_done_when_flow_on_postgresql(pg_url: str) -> None:
+    reset_postgres(pg_url)
+    assert "Campaign demo created" in umpire("new", "demo", "--players", "red,blue", db=pg_url)
+    assert "campaign_created" in umpire("log", db=pg_url)
+    assert "OK" in umpire("verify", db=pg_url)
+    assert "main-t0" in umpire("rewind", "--to-turn", "0", db=pg_url)
+    assert "version 1" in umpire("state", "--at-version", "1", db=pg_url)
 
 
 def test_json_outputs_are_machine_readable(tmp_path: Path) -> None:

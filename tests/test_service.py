@@ -137,6 +137,12 @@ def test_state_at_turn_and_snapshot_equals_full_replay(service: CampaignService)
     assert service.state_at(lineage).turn == 2
     with pytest.raises(InvalidInputError, match="turns 0-2"):
         service.state_at(lineage, 3)
+    for version in range(1, 10):
+        assert service.state_at(lineage, version=version) == fold(
+            e for e in service.store.read(lineage) if e.version <= version
+        )
+    with pytest.raises(InvalidInputError, match="versions 1-9"):
+        service.state_at(lineage, version=10)
 
 
 def test_rewind_branches_without_touching_the_original(service: CampaignService) -> None:
