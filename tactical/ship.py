@@ -1,0 +1,416 @@
+"""Ships as data: the design a player writes, the record sheet it builds, and its state in battle.
+
+Three layers, each a frozen ``msgspec.Struct``:
+
+- :class:`Design` is what a designer writes in a TOML file (``tactical/data/ships``). It is
+  decoded with ``forbid_unknown_fields`` so a typo is reported with its path, and it says which
+  construction rules it was built to (``rules = "ft2"`` or ``"continuum"``).
+- :class:`Ship` is the validated, priced record sheet that :func:`tactical.points.build`
+  derives from a design under a :class:`Preset`: hull class, damage-track rows, every system as
+  its own line (threshold checks roll per system), and the cost breakdown.
+- :class:`ShipState` is what changes in battle: boxes lost per row, armour lost, each system's
+  status, ammunition, fighters aboard, the drives. It changes only by replacement, through the
+  pure functions at the end of this module.
+
+>>> d = Design(name="Courier", rules="ft2", mass=2, thrust=8, systems=(Mount(kind="beam_c"),))
+>>> d.systems[0].arcs
+()
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+RulesName = Literal["ft2", "continuum"]
+"""The construction rules a design is built to: FT2 section 7 or Project Continuum 13-14."""
+
+HullType = Literal[
+    "warship",
+    "merchant",
+    "q_ship",
+    "tug",
+    "military_installation",
+    "civilian_installation",
+]
+"""What kind of hull: FT2 costs each differently (001 L1238-1262, L1148-1202)."""
+
+HullClass = Literal["escort", "cruiser", "capital", "merchant"]
+"""The classification the rules use for fire controls, drives, thresholds and sensor signatures."""
+
+HullStrength = Literal["fragile", "weak", "average", "strong", "super"]
+"""Continuum hull-integrity descriptors, 10% to 50% of mass (000 L14620-14628)."""
+
+SystemStatus = Literal["ok", "damaged", "destroyed"]
+"""``damaged`` can be repaired by damage control; ``destroyed`` cannot (digest B7)."""
+
+DriveState = Literal["ok", "half", "disabled"]
+"""Normal-space drive: the first hit halves thrust, the second disables it (001 L528)."""
+
+FtlState = Literal["ok", "lost"]
+
+FT2_ARCS: tuple[str, ...] = ("F", "S", "A", "P")
+"""FT2 fire arcs, four 90° quadrants, clockwise from the bow (001 L398-421)."""
+
+CONTINUUM_ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
+"""Continuum fire arcs, six 60° sectors, clockwise from the bow (000 L2483-2679)."""
+
+Count = Annotated[int, Meta(ge=1, le=1000)]
+NonNegative = Annotated[int, Meta(ge=0, le=100_000)]
+
+
+class Mount(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """One line of a design's system list: ``count`` identical systems of one ``kind``.
+
+    ``kind`` names an entry of the rules' system table (see :mod:`tactical.points`), e.g.
+    ``beam_b`` under FT2 or ``beam3`` under Continuum. ``arcs`` lists the fire arcs for
+    directional systems. ``loads`` is a magazine's salvo count; ``fighters`` the fighter type a
+    Continuum bay carries.
+    """
+
+    kind: str
+    count: Count = 1
+    arcs: tuple[str, ...] = ()
+    loads: Annotated[int, Meta(ge=1, le=100)] | None = None
+    fighters: str | None = None
+    label: str | None = None
+
+
+class Design(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """A ship design as written in a data file.
+
+    Fields that only one set of rules uses (``armour``, ``hull_boxes``, ``hull_strength``,
+    ``advanced_drive``, ``advanced_ftl`` are Continuum's) are rejected by the validator under
+    the other rules, with the reason.
+    """
+
+    name: str
+    rules: RulesName
+    mass: Annotated[int, Meta(ge=1, le=10_000)]
+    thrust: Annotated[int, Meta(ge=0, le=20)]
+    hull: HullType = "warship"
+    ftl: bool = True
+    screens: Annotated[int, Meta(ge=0, le=10)] = 0
+    fire_controls: NonNegative | None = None
+    hull_rows: Annotated[int, Meta(ge=1, le=12)] | None = None
+    hull_boxes: Annotated[int, Meta(ge=1, le=10_000)] | None = None
+    hull_strength: HullStrength | None = None
+    armour: NonNegative = 0
+    advanced_drive: bool = False
+    advanced_ftl: bool = False
+    systems: tuple[Mount, ...] = ()
+    provenance: str = ""
+    notes: str = ""
+
+
+class Preset(Struct, frozen=True, kw_only=True):
+    """A named set of rule options, like a python-chess variant.
+
+    Each preset prices the designs built to its ``rules``. The options below are the points
+    questions the rules leave open or answer twice; every default is argued in
+    ``docs/rulings.md`` ("Tactical: ship design").
+    """
+
+    name: str
+    rules: RulesName
+    description: str
+    allowance_rounding: Literal["up", "down"] = "up"
+    """FT2: percentage system allowances of odd masses. Up: 75% of 14 is 11 (001 L1140), and
+    only 5 mass (not 4) fits the Survey Cruiser's printed 333 points."""
+    hangar_critical_rule: bool = False
+    """Continuum: the optional hangar-critical rule makes bays 2 points per mass, not 3
+    (000 L14852-14856)."""
+    adfc_massless_over_20: bool = False
+    """Continuum: optional ADFC of 0 mass on ships over 20 mass, still 8 points (000 L7341-7346)."""
+    afc_points: int = 5
+    """Continuum: advanced FireCon points; 5 in the body (000 L3731), 8 in the summary (L15945)."""
+    sensor_costs: Literal["summary", "body"] = "summary"
+    """Continuum: enhanced/superior sensors 2/8 and 4/16 (summary 000 L16051-16053) or
+    4/24 and 8/48 (body 13.13)."""
+    weasel_costs: Literal["ft2", "continuum"] = "ft2"
+    """Continuum: weasel emitters at FT2's 1 mass for 20 (cruiser) or 40 (capital) points
+    (001 L963-967), as the campaign names "Full Thrust" for them (index E40), or PC's 2/8 and
+    4/16 (000 L16055-16057)."""
+    screen_min_mass: int = 1
+    """Continuum: no system rounds to 0 mass (000 L14543-14547), although 7.2 says screens have
+    "no minimum" (000 L6838-6840); 0 follows 7.2."""
+    allow_nonstandard_rows: bool = False
+    """Continuum: 5- and 6-row and advanced 3-row hulls (000 L14632-14724) are PC additions;
+    the campaign builds to the Fleet Book's 4-row hull (index F46)."""
+
+
+PRESETS: dict[str, Preset] = {
+    "ft2": Preset(
+        name="ft2",
+        rules="ft2",
+        description="Full Thrust 2nd edition, section 7 design and points (001 L1220-1383)",
+    ),
+    "continuum": Preset(
+        name="continuum",
+        rules="continuum",
+        description="Project Continuum ship design, sections 13-14 (000 L13987-16925); "
+        "the campaign default",
+    ),
+}
+DEFAULT_PRESET = "continuum"
+
+
+class Problem(Struct, frozen=True):
+    """One thing wrong with a design, where it is (``$.systems[2].arcs``) and why."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class DesignError(ValueError):
+    """A design broke the construction rules; ``problems`` lists every error found."""
+
+    def __init__(self, name: str, problems: tuple[Problem, ...]) -> None:
+        self.name = name
+        self.problems = problems
+        listed = "; ".join(str(p) for p in problems)
+        super().__init__(f"design {name!r} is invalid: {listed}")
+
+
+class CostLine(Struct, frozen=True):
+    """One line of a points breakdown. Points may be fractional before the total is rounded."""
+
+    item: str
+    mass: float
+    points: float
+    source: str
+
+
+class SystemSpec(Struct, frozen=True, kw_only=True):
+    """One system on the record sheet; threshold checks and needle shots address it by ``id``."""
+
+    id: str
+    kind: str
+    label: str
+    arcs: tuple[str, ...] = ()
+    ammo: int | None = None
+    bay_capacity: int | None = None
+    fighters: str | None = None
+
+
+class Ship(Struct, frozen=True, kw_only=True):
+    """A validated, priced record sheet built from a :class:`Design` under a :class:`Preset`."""
+
+    id: str
+    name: str
+    rules: RulesName
+    preset: str
+    hull: HullType
+    hull_class: HullClass
+    mass: int
+    hull_boxes: int
+    rows: tuple[int, ...]
+    armour: int
+    thrust: int
+    ftl: bool
+    screens: int
+    fire_controls: int
+    crew_factor: int
+    systems: tuple[SystemSpec, ...]
+    mass_used: float
+    mass_allowance: float
+    points: int
+    cost: tuple[CostLine, ...]
+    warnings: tuple[str, ...] = ()
+    provenance: str = ""
+
+    def system(self, system_id: str) -> SystemSpec:
+        """Return the system with this id.
+
+        Raises:
+            KeyError: no system has that id.
+        """
+        for spec in self.systems:
+            if spec.id == system_id:
+                return spec
+        raise KeyError(f"{self.id} has no system {system_id!r}")
+
+
+class SystemState(Struct, frozen=True, kw_only=True):
+    """What a threshold check, a needle or a shot has done to one system."""
+
+    id: str
+    status: SystemStatus = "ok"
+    ammo: int | None = None
+    fighters: int | None = None
+
+
+class ShipState(Struct, frozen=True, kw_only=True):
+    """A ship's record state in battle. Replace it; never mutate it."""
+
+    ship_id: str
+    hull_lost: tuple[int, ...]
+    armour_lost: int = 0
+    drive: DriveState = "ok"
+    ftl: FtlState = "ok"
+    systems: tuple[SystemState, ...] = ()
+
+
+class DamageResult(Struct, frozen=True, kw_only=True):
+    """The outcome of :func:`apply_damage`: the new state and what the damage crossed."""
+
+    state: ShipState
+    to_armour: int
+    to_hull: int
+    rows_completed: tuple[int, ...]
+    destroyed: bool
+
+
+def fresh_state(ship: Ship) -> ShipState:
+    """Return the state of an undamaged ship with full magazines and full bays.
+
+    >>> from tactical.designs import load_builtin
+    >>> from tactical.points import build
+    >>> frigate = build(load_builtin("frigate", "ft2"), PRESETS["ft2"])
+    >>> fresh_state(frigate).hull_lost
+    (0, 0)
+    """
+    return ShipState(
+        ship_id=ship.id,
+        hull_lost=tuple(0 for _ in ship.rows),
+        ftl="ok" if ship.ftl else "lost",
+        drive="ok" if ship.thrust > 0 else "disabled",
+        systems=tuple(
+            SystemState(
+                id=spec.id,
+                ammo=spec.ammo,
+                fighters=spec.bay_capacity if spec.fighters is not None else None,
+            )
+            for spec in ship.systems
+        ),
+    )
+
+
+def hull_remaining(ship: Ship, state: ShipState) -> int:
+    """Return the hull boxes not yet crossed off."""
+    return ship.hull_boxes - sum(state.hull_lost)
+
+
+def is_destroyed(ship: Ship, state: ShipState) -> bool:
+    """Return whether every hull box is gone (001 L474-476; 000 L961-1051)."""
+    return hull_remaining(ship, state) <= 0
+
+
+def apply_damage(
+    ship: Ship, state: ShipState, points: int, *, armour_first: bool = True
+) -> DamageResult:
+    """Cross off ``points`` of damage: armour first, then hull boxes row by row, top row first.
+
+    Returns the rows this damage completed, in order, so the caller can make one threshold
+    check per row (001 L512-534) or one aggregated check (000 L3251-3261). Completing the last
+    row destroys the ship and is not a threshold. Re-roll damage that bypasses armour
+    (000 L2864-2967) passes ``armour_first=False``.
+
+    Raises:
+        ValueError: ``points`` is negative.
+    """
+    if points < 0:
+        raise ValueError(f"damage must be >= 0, got {points}")
+    armour_left = ship.armour - state.armour_lost if armour_first else 0
+    to_armour = min(points, max(armour_left, 0))
+    to_hull = points - to_armour
+    lost = list(state.hull_lost)
+    completed: list[int] = []
+    remaining = to_hull
+    for index, size in enumerate(ship.rows):
+        if remaining == 0:
+            break
+        space = size - lost[index]
+        if space <= 0:
+            continue
+        taken = min(space, remaining)
+        lost[index] += taken
+        remaining -= taken
+        if lost[index] == size and index < len(ship.rows) - 1:
+            completed.append(index + 1)
+    new_state = msgspec.structs.replace(
+        state, armour_lost=state.armour_lost + to_armour, hull_lost=tuple(lost)
+    )
+    return DamageResult(
+        state=new_state,
+        to_armour=to_armour,
+        to_hull=to_hull - remaining,
+        rows_completed=tuple(completed),
+        destroyed=is_destroyed(ship, new_state),
+    )
+
+
+def with_system_status(state: ShipState, system_id: str, status: SystemStatus) -> ShipState:
+    """Return the state with one system's status changed.
+
+    A destroyed fighter bay loses the fighters still aboard (001 L532-534).
+
+    Raises:
+        KeyError: the ship has no system with that id.
+    """
+    found = False
+    systems: list[SystemState] = []
+    for sys_state in state.systems:
+        if sys_state.id != system_id:
+            systems.append(sys_state)
+            continue
+        found = True
+        fighters = sys_state.fighters
+        if status == "destroyed" and fighters is not None:
+            fighters = 0
+        systems.append(msgspec.structs.replace(sys_state, status=status, fighters=fighters))
+    if not found:
+        raise KeyError(f"{state.ship_id} has no system {system_id!r}")
+    return msgspec.structs.replace(state, systems=tuple(systems))
+
+
+def hit_drive(state: ShipState) -> ShipState:
+    """Return the state after the normal-space drive fails a check or takes a needle hit.
+
+    The first hit halves thrust, the second disables the drive (001 L528, L854; 000 L10909-10999).
+    """
+    following: dict[DriveState, DriveState] = {
+        "ok": "half",
+        "half": "disabled",
+        "disabled": "disabled",
+    }
+    return msgspec.structs.replace(state, drive=following[state.drive])
+
+
+def current_thrust(ship: Ship, state: ShipState) -> int:
+    """Return the thrust the drive can deliver now.
+
+    Half thrust is ``floor(original / 2)`` from the original rating. FT2 keeps at least 1
+    (digest A9); under Continuum a thrust-1 drive is disabled by its first hit (000 L10909-10999).
+    """
+    if state.drive == "disabled":
+        return 0
+    if state.drive == "half":
+        if ship.rules == "continuum" and ship.thrust <= 1:
+            return 0
+        return max(ship.thrust // 2, 1 if ship.rules == "ft2" else 0)
+    return ship.thrust
+
+
+def screen_level(ship: Ship, state: ShipState) -> int:
+    """Return the working screen level: one per working generator, capped by the rules.
+
+    FT2 caps at 3 (001 L502); Continuum's active level caps at 2 (000 L6812-6818).
+    """
+    cap = 3 if ship.rules == "ft2" else 2
+    working = sum(
+        1
+        for spec, sys_state in zip(ship.systems, state.systems, strict=True)
+        if spec.kind == "screen" and sys_state.status == "ok"
+    )
+    return min(working, cap)
+
+
+def fighters_aboard(state: ShipState) -> int:
+    """Return the fighters aboard in working bays."""
+    return sum(s.fighters or 0 for s in state.systems if s.status == "ok")
