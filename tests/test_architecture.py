@@ -16,7 +16,7 @@ ALLOWED = {
     "migrations": set(),
 }
 IO_LIBRARIES = {"typer", "rich", "sqlalchemy"}
-IO_ALLOWED = {"render.py", "store.py", "db.py", "service.py"}
+IO_ALLOWED = {"render.py", "store.py", "db.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
