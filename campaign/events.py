@@ -256,6 +256,27 @@ def _dice_rolled_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {"reason": data["reason"], "expression": data["dice"], "rolls": rolls}
 
 
+@event("map_chosen", version=1)
+class MapChosen(Event, frozen=True, kw_only=True):
+    """The campaign's star map was chosen; its full text is committed by hash, not shown.
+
+    Players learn the map's name and the hash now; what they see of its contents comes from
+    exploration. When the map is revealed, anyone can check it against `sha256`.
+    """
+
+    name: str
+    title: str
+    entries: int
+    sha256: str
+
+
+@event("map_loaded", version=1)
+class MapLoaded(Event, frozen=True, kw_only=True):
+    """The umpire's copy of the star map: the canonical map-file text (umpire only)."""
+
+    text: str
+
+
 @event("umpire_noted", version=1)
 class UmpireNoted(Event, frozen=True, kw_only=True):
     """The umpire wrote a note to its audience (a ruling, news, a reminder)."""

@@ -15,6 +15,7 @@ from campaign.events import (
     CampaignCreated,
     DiceRolled,
     Event,
+    MapChosen,
     RecordedEvent,
     SeedRevealed,
     TurnEnded,
@@ -23,7 +24,7 @@ from campaign.events import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 1
+PROJECTION_VERSION = 2
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -37,6 +38,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str = ""
     revealed_seed: str | None = None
     dice_mode: str = "seeded"
+    map_name: str | None = None
+    map_sha256: str | None = None
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
     dice_rolled: int = 0
     notes: int = 0
@@ -62,6 +65,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 dice_mode=ev.dice_mode,
                 max_turns=ev.max_turns,
             )
+        case MapChosen():
+            return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
             return msgspec.structs.replace(state, turn=ev.turn + 1, rolls_this_turn=0)
         case DiceRolled():

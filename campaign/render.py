@@ -14,6 +14,8 @@ from campaign.events import (
     CampaignCreated,
     DiceRolled,
     Event,
+    MapChosen,
+    MapLoaded,
     RecordedEvent,
     SeedRevealed,
     TurnEnded,
@@ -57,6 +59,10 @@ def describe(ev: Event) -> str:
             return f"dice seed revealed: {ev.seed}"
         case UmpireNoted():
             return f"note: {ev.text}"
+        case MapChosen():
+            return f"star map {ev.name!r} ({ev.title}) chosen; committed as {ev.sha256[:12]}…"
+        case MapLoaded():
+            return f"umpire's copy of the star map loaded ({len(ev.text)} characters)"
         case _:
             return type(ev).__name__
 
@@ -108,6 +114,7 @@ def _state_rows(state: CampaignState) -> list[tuple[str, str | Text]]:
     return [
         ("turn", turn),
         ("players", ", ".join(state.players) or "none"),
+        ("map", state.map_name or "none chosen"),
         ("dice", f"{state.dice_mode}; {state.dice_rolled} rolled so far"),
         ("seed commitment", state.seed_commitment),
         ("seed", seed),

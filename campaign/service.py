@@ -60,6 +60,9 @@ from campaign.store import (
     Lineage,
     utc_now,
 )
+from maps import mapfile
+from maps.builtin import resolve as resolve_map
+from maps.starmap import MapError
 
 AskDie = Callable[[DiceKey, int], int]
 
@@ -99,17 +102,35 @@ def plan_campaign(
     seed: str | None = None,
     dice_mode: str = "seeded",
     max_turns: int = 44,
+    map_spec: str | None = None,
 ) -> core.CreateCampaign:
-    """Check a new campaign's settings before anything is written; choose a secret seed."""
+    """Check a new campaign's settings before anything is written; choose a secret seed.
+
+    `map_spec` is a built-in map name or a map file; it is read and validated here.
+    """
     plan = core.CreateCampaign(
         name=name,
         players=tuple(players),
         seed=seed if seed is not None else secrets.token_hex(32),
         dice_mode=dice_mode,
         max_turns=max_turns,
+        map=_load_map(map_spec) if map_spec is not None else None,
     )
     core.decide_create(plan)  # raises on any bad setting
     return plan
+
+
+def _load_map(spec: str) -> core.CampaignMap:
+    try:
+        starmap = resolve_map(spec)
+    except MapError as exc:
+        raise InvalidInputError(f"map {spec!r}: {exc}") from None
+    return core.CampaignMap(
+        name=starmap.name,
+        title=starmap.title,
+        entries=len(starmap.entries),
+        text=mapfile.dumps(starmap),
+    )
 
 
 class CampaignService:

@@ -80,6 +80,8 @@ def test_editing_one_byte_makes_verify_fail_at_that_position(tmp_path: Path) -> 
         (["new", "bad name"], "name 'bad name' must be"),
         (["new", "demo", "--players", "red,Blue"], "player name 'Blue'"),
         (["new", "demo", "--dice", "loaded"], "dice mode 'loaded'"),
+        (["new", "demo", "--map", "atlantis"], "no built-in map or file 'atlantis'"),
+        (["new", "demo", "--map", "lafayette", "--players", "red,blue"], "1 entry hex(es)"),
     ],
 )
 def test_mistakes_give_one_line_and_write_nothing(
@@ -160,6 +162,23 @@ def test_environment_chooses_database_and_campaign(tmp_path: Path) -> None:
     result = runner.invoke(app, ["status"], env=env)
     assert result.exit_code == 0
     assert "Campaign two" in result.output
+
+
+def test_a_generated_map_file_is_used_by_new(tmp_path: Path) -> None:
+    db = tmp_path / "umpire.db"
+    map_file = tmp_path / "skirmish.toml"
+    result = runner.invoke(
+        app, ["map", "generate", "--seed", "5", "--players", "2", "--out", str(map_file)]
+    )
+    assert result.exit_code == 0, result.output
+    umpire("new", "skirmish", "--players", "red,blue", "--map", str(map_file), db=db)
+    events = json.loads(umpire("log", "--json", db=db))
+    assert [e["type"] for e in events] == ["campaign_created", "map_chosen", "map_loaded"]
+    assert events[2]["audience"] == {"public": False, "players": []}
+    red = json.loads(umpire("log", "--json", "--as-player", "red", db=db))
+    assert "map_loaded" not in [e["type"] for e in red]  # the map's contents stay hidden
+    state = json.loads(umpire("state", "--json", db=db))
+    assert state["map_sha256"] == events[1]["event"]["sha256"]
 
 
 def test_db_upgrade_and_status(tmp_path: Path) -> None:

@@ -193,6 +193,26 @@ def test_same_seed_same_commands_same_chain(backend_url: str, tmp_path: object) 
         second.close()
 
 
+def test_the_map_is_committed_publicly_and_kept_for_the_umpire(service: CampaignService) -> None:
+    import hashlib
+
+    from maps import mapfile
+    from maps.builtin import load_builtin
+
+    service.new_campaign(plan_campaign("sc", ["red", "blue"], seed="s", map_spec="classic"))
+    lineage = service.target("sc")
+    text = mapfile.dumps(load_builtin("classic"))
+    state = service.load(lineage)
+    assert (state.map_name, state.map_sha256) == (
+        "classic",
+        hashlib.sha256(text.encode()).hexdigest(),
+    )
+    loaded = service.log(lineage, types=["map_loaded"])
+    assert [e.event.text for e in loaded] == [text]  # type: ignore[attr-defined]
+    assert service.log(lineage, types=["map_loaded"], viewer="red") == []
+    assert mapfile.loads(loaded[0].event.text).name == "classic"  # type: ignore[attr-defined]
+
+
 def test_log_filters(service: CampaignService) -> None:
     lineage = play(service)
     assert {e.turn for e in service.log(lineage, turn=1)} == {1}

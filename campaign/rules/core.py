@@ -7,6 +7,7 @@ A command that is not allowed raises `IllegalCommandError`; nothing is written.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import msgspec
@@ -17,6 +18,8 @@ from campaign.events import (
     Audience,
     CampaignCreated,
     DiceRolled,
+    MapChosen,
+    MapLoaded,
     NewEvent,
     SeedRevealed,
     TurnEnded,
@@ -47,6 +50,16 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     seed: str
     dice_mode: str = "seeded"
     max_turns: int = 44  # 004 L12
+    map: CampaignMap | None = None
+
+
+class CampaignMap(msgspec.Struct, frozen=True):
+    """A star map as the campaign records it: its name, title, entry count and canonical text."""
+
+    name: str
+    title: str
+    entries: int
+    text: str
 
 
 class RollDice(msgspec.Struct, frozen=True):
@@ -94,7 +107,25 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         dice_mode=command.dice_mode,
         max_turns=command.max_turns,
     )
-    return [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
+    batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
+    if command.map is not None:
+        starmap = command.map
+        if len(players) > starmap.entries:
+            raise InvalidInputError(
+                f"map {starmap.name!r} has {starmap.entries} entry hex(es) "
+                f"but {len(players)} players are named"
+            )
+        chosen = MapChosen(
+            name=starmap.name,
+            title=starmap.title,
+            entries=starmap.entries,
+            sha256=hashlib.sha256(starmap.text.encode()).hexdigest(),
+        )
+        batch.append(NewEvent(event=chosen, audience=Audience.everyone(), turn=0))
+        batch.append(
+            NewEvent(event=MapLoaded(text=starmap.text), audience=Audience.umpire_only(), turn=0)
+        )
+    return batch
 
 
 def decide_roll(state: CampaignState, command: RollDice, dice: DiceSource) -> list[NewEvent]:
