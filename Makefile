@@ -29,7 +29,8 @@ test: lint
 
 demo: $(STAMP)
 	rm -rf .demo && mkdir -p .demo
-	$(UMPIRE) new demo --players red,blue,green --seed 2026
+	$(BIN)/umpire map show --map classic
+	$(UMPIRE) new demo --players red,blue,green --seed 2026 --map classic
 	$(UMPIRE) note "Welcome, admirals. Turn 1 orders are due Friday." --to all
 	$(UMPIRE) roll 2d6 --reason "ion storm strength near Hudson" --to red
 	$(UMPIRE) note "Blue's scouts report a drive flare at Kakisa." --to blue
