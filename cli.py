@@ -629,51 +629,6 @@ def ship_cost(
 
 # ---- ship commands (issue 4) end ----
 
-# ---- battle commands (issue 4) begin ----
-battle_app = typer.Typer(
-    help="Battles: fight a built-in scenario with the tactical engine and seeded dice.",
-    no_args_is_help=True,
-)
-app.add_typer(battle_app, name="battle")
-
-
-@battle_app.command("demo")
-def battle_demo(
-    scenario: Annotated[
-        str, typer.Argument(help="A built-in scenario: grendel (001 L556-574).")
-    ] = "grendel",
-    seed: Annotated[
-        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
-    ] = 1,
-    turns: Annotated[int, typer.Option("--turns", min=1, max=1000, help="Turn limit.")] = 20,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-) -> None:
-    """Fight a scenario with two closing commanders and print what happened, turn by turn."""
-    from tactical.battle import Battle
-    from tactical.commanders import closing_commander, play
-    from tactical.dice import SeededDice
-    from tactical.notation import format_position
-    from tactical.scenarios import SCENARIOS
-    from tactical.summary import describe_journal
-
-    if scenario not in SCENARIOS:
-        known = ", ".join(sorted(SCENARIOS))
-        raise _ship_fail([f"no built-in scenario {scenario!r}; scenarios are {known}"])
-    setup = SCENARIOS[scenario](turns)
-    battle = play(
-        Battle(setup), {side: closing_commander() for side in setup.sides}, SeededDice(seed)
-    )
-    final = format_position(setup.rules, battle.state)
-    if json:
-        _ship_json({"setup": setup, "journal": battle.journal, "final": final})
-        return
-    console = Console(soft_wrap=True)
-    for line in describe_journal(battle.journal):
-        console.print(line, markup=False, highlight=False)
-    console.print(f"final position: {final}", markup=False, highlight=False)
-
-
-# ---- battle commands (issue 4) end ----
 
 
 def main() -> None:
