@@ -630,7 +630,6 @@ def ship_cost(
 # ---- ship commands (issue 4) end ----
 
 
-
 def main() -> None:
     """Run the `umpire` command line."""
     app()
