@@ -1,0 +1,165 @@
+"""Dice for battles: an injected source keyed by stable strings, and the record of what it rolled.
+
+Rules never call :mod:`random`. They ask a :class:`DiceSource` for ``roll(key, sides)``, where
+the key names the die in the battle (``"t3/fire/ship-2/beam_b-1/0"``): turn, step, who rolls,
+what for, which die. Three sources:
+
+- :class:`SeededDice` derives each die from the battle seed and its key alone, so a battle's
+  dice do not depend on the order they are asked for: ``Random(hmac-sha256(seed, key))``, read
+  through ``random()``, the one method Python promises to keep stable across versions.
+- :class:`ScriptedDice` hands out given values in order, for tests built from worked examples.
+- :class:`ReplayDice` reads back the rolls an event recorded and raises if the rules ask for any
+  other die: replaying a journal never rolls (STYLE 7).
+
+:class:`RecordingDice` wraps a live source and keeps every roll for the event that used it.
+
+>>> dice = ScriptedDice([1, 3, 6])
+>>> [dice.roll("t1/fire/a/beam_b-1/0", 6) for _ in range(3)]
+[1, 3, 6]
+>>> SeededDice(7).roll("t1/initiative/nac/0", 6) == SeededDice(7).roll("t1/initiative/nac/0", 6)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Iterable
+from typing import Protocol
+
+from msgspec import Struct
+
+__all__ = [
+    "DiceError",
+    "DiceSource",
+    "RecordingDice",
+    "ReplayDice",
+    "Roll",
+    "ScriptedDice",
+    "SeededDice",
+]
+
+
+class DiceError(RuntimeError):
+    """A scripted or recorded dice source cannot give the die asked for."""
+
+
+class DiceSource(Protocol):
+    """Where the rules get their dice."""
+
+    def roll(self, key: str, sides: int) -> int:
+        """Return a uniform integer in ``1..sides`` for the die named ``key``."""
+        ...
+
+
+class Roll(Struct, frozen=True, array_like=True):
+    """One die as an event records it: which die, how many sides, what it showed."""
+
+    key: str
+    sides: int
+    value: int
+
+
+def _check_sides(sides: int) -> None:
+    if sides < 1:
+        raise ValueError(f"a die needs at least one side, got {sides}")
+
+
+class SeededDice:
+    """Dice derived from a seed and each die's key: the same key always shows the same face.
+
+    >>> SeededDice(1).roll("t1/fire/a/beam_a-1/0", 6) in range(1, 7)
+    True
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._secret = str(seed).encode()
+
+    def roll(self, key: str, sides: int) -> int:
+        """Return the face of the die named ``key``."""
+        _check_sides(sides)
+        digest = hmac.new(self._secret, key.encode(), hashlib.sha256).digest()
+        generator = random.Random(int.from_bytes(digest, "big"))
+        return 1 + int(generator.random() * sides)
+
+    def __repr__(self) -> str:
+        return f"SeededDice({self.seed!r})"
+
+
+class ScriptedDice:
+    """Dice that show the given faces in order, whatever the key; for tests.
+
+    Raises:
+        DiceError: (from :meth:`roll`) the script is used up or a face does not fit the die.
+    """
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = list(faces)
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        """Return how many scripted faces are left."""
+        return len(self._faces) - self._next
+
+    def roll(self, key: str, sides: int) -> int:
+        """Return the next scripted face."""
+        _check_sides(sides)
+        if self._next >= len(self._faces):
+            raise DiceError(f"no scripted die left for {key!r} (d{sides})")
+        face = self._faces[self._next]
+        if not 1 <= face <= sides:
+            raise DiceError(f"scripted face {face} for {key!r} does not fit a d{sides}")
+        self._next += 1
+        return face
+
+
+class RecordingDice:
+    """Wrap a live source and keep every roll, in order, for the event that used them."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: list[Roll] = []
+
+    def roll(self, key: str, sides: int) -> int:
+        """Roll on the wrapped source and record the result."""
+        value = self.source.roll(key, sides)
+        self.rolls.append(Roll(key, sides, value))
+        return value
+
+
+class ReplayDice:
+    """Read back recorded rolls in order; any other die is an error, never a fresh roll."""
+
+    def __init__(self, rolls: Iterable[Roll]) -> None:
+        self._rolls = tuple(rolls)
+        self._next = 0
+
+    def roll(self, key: str, sides: int) -> int:
+        """Return the recorded value of this die.
+
+        Raises:
+            DiceError: the next recorded roll is a different die, or there is none.
+        """
+        if self._next >= len(self._rolls):
+            raise DiceError(f"replay asked for {key!r} (d{sides}) but the event recorded no more")
+        recorded = self._rolls[self._next]
+        if recorded.key != key or recorded.sides != sides:
+            raise DiceError(
+                f"replay asked for {key!r} (d{sides}) but the event recorded "
+                f"{recorded.key!r} (d{recorded.sides})"
+            )
+        self._next += 1
+        return recorded.value
+
+    def finish(self) -> None:
+        """Check that every recorded roll was read.
+
+        Raises:
+            DiceError: some recorded rolls were not asked for.
+        """
+        if self._next != len(self._rolls):
+            unread = self._rolls[self._next]
+            raise DiceError(f"replay left recorded rolls unread, starting at {unread.key!r}")

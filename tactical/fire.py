@@ -1,0 +1,220 @@
+"""Fire: arcs, range bands, beam dice, screens and threshold checks, as pure functions.
+
+Rule tables are module constants citing their seed lines. The functions here take positions,
+record sheets and dice; the battle (:mod:`tactical.battle`) decides who fires when.
+
+>>> beam_dice("beam_a", 18.0)  # 001 L458: an A battery at 12-24" rolls two dice
+2
+>>> score_beam_die(6, screen=2)  # 001 L500: level-2 screens turn a 6 into one point
+1
+"""
+
+from __future__ import annotations
+
+import math
+
+import msgspec
+
+from tactical.dice import DiceSource
+from tactical.ship import Ship, ShipState, SystemStatus, hit_drive, with_system_status
+
+__all__ = [
+    "BAND_MU",
+    "BEAM_DAMAGE",
+    "BEAM_STRENGTH",
+    "MAX_REROLLS",
+    "THRESHOLD_FAIL",
+    "BeamOutcome",
+    "ThresholdOutcome",
+    "arc_of",
+    "beam_dice",
+    "bearing",
+    "is_beam",
+    "range_between",
+    "roll_beams",
+    "score_beam_die",
+    "threshold_check",
+]
+
+BEAM_STRENGTH: dict[str, int] = {
+    # FT2 batteries as Beam-N (digest B9): A 3, B 2, C 1 dice at 0-12" (001 L456-462).
+    "beam_a": 3,
+    "beam_b": 2,
+    "beam_c": 1,
+    # Continuum Beam-N: N bands of 12 MU (000 L2397-2482, L2806-2863).
+    "beam1": 1,
+    "beam2": 2,
+    "beam3": 3,
+    "beam4": 4,
+    "beam5": 5,
+}
+
+BAND_MU = 12  # 001 L456-462, 000 L2681-2730: beam range bands are 12 MU, upper limit included
+# (002 L17: "a Beam-2 rolls 2d6 at a target 12" away; 1d6 at a target 13" away").
+
+BEAM_DAMAGE: dict[int, tuple[int, int, int, int, int, int]] = {
+    # Damage per die face 1..6 by screen level (001 L466-470, L496-502; 000 L2969-3032).
+    0: (0, 0, 0, 1, 1, 2),
+    1: (0, 0, 0, 0, 1, 2),
+    2: (0, 0, 0, 0, 1, 1),
+    3: (0, 0, 0, 0, 0, 1),
+}
+
+THRESHOLD_FAIL: dict[int, int] = {1: 6, 2: 5, 3: 4}
+# A system is lost at the k-th threshold on this face or more (001 L518-522; 002 L57;
+# 000 L3194-3397). Rows past the third (Continuum 5- and 6-row hulls) use the third's 4+.
+
+MAX_REROLLS = 100  # a safety stop for a chain of natural 6s (000 L2864-2968 sets no limit)
+
+ARC_TIE_TOLERANCE = 1e-9  # degrees: a target this close to an arc line sits on it (001 L408)
+
+
+def is_beam(kind: str) -> bool:
+    """Return whether a system kind fires beam dice."""
+    return kind in BEAM_STRENGTH
+
+
+def range_between(x1: float, y1: float, x2: float, y2: float) -> float:
+    """Return the range between two model centres (001 L415)."""
+    return math.hypot(x2 - x1, y2 - y1)
+
+
+def bearing(x: float, y: float, course: int, tx: float, ty: float) -> float:
+    """Return the target's bearing from the firer's bow in degrees, in ``(-180, 180]``,
+    positive to starboard. A target at the firer's own position bears 0 (dead ahead).
+    """
+    if tx == x and ty == y:
+        return 0.0
+    absolute = math.degrees(math.atan2(tx - x, ty - y))
+    relative = (absolute - course % 12 * 30 + 180.0) % 360.0 - 180.0
+    return 180.0 if relative == -180.0 else relative
+
+
+def arc_of(relative: float, arcs: tuple[str, ...]) -> str:
+    """Return the arc a bearing lies in, for a ring of equal arcs centred on the bow.
+
+    ``arcs`` lists them clockwise from the bow: FT2's four 90° quadrants (001 L398-421,
+    digest A31) or Continuum's six 60° sectors (000 L2483-2679). A target exactly on a line
+    is given to the arc nearer the bow, where the rules roll a die (see docs/rulings.md).
+
+    >>> from tactical.ship import FT2_ARCS
+    >>> [arc_of(b, FT2_ARCS) for b in (0.0, 45.0, 90.0, -100.0, 180.0)]
+    ['F', 'F', 'S', 'P', 'A']
+    """
+    width = 360.0 / len(arcs)
+    shifted = (relative + width / 2) % 360.0
+    index = int(shifted // width) % len(arcs)
+    offset = shifted - index * width
+    on_line = offset < ARC_TIE_TOLERANCE or width - offset < ARC_TIE_TOLERANCE
+    if on_line:
+        lower = index if offset < ARC_TIE_TOLERANCE else (index + 1) % len(arcs)
+        upper = (lower - 1) % len(arcs)
+        return arcs[min(lower, upper, key=lambda i: min(i, len(arcs) - i))]
+    return arcs[index]
+
+
+def beam_dice(kind: str, distance: float) -> int:
+    """Return how many dice a beam rolls at this range; 0 when out of range.
+
+    Beam-N rolls N dice up to 12 MU and one fewer for each further 12 MU or part
+    (001 L456-462; 002 L17; 000 L2806-2863; digest B9).
+
+    >>> [beam_dice("beam_b", d) for d in (0.0, 12.0, 12.001, 24.0, 24.5)]
+    [2, 2, 1, 1, 0]
+    """
+    band = max(1, math.ceil(distance / BAND_MU))
+    return max(BEAM_STRENGTH[kind] + 1 - band, 0)
+
+
+def score_beam_die(face: int, screen: int) -> int:
+    """Return the damage of one beam die against a screen level."""
+    return BEAM_DAMAGE[min(screen, 3)][face - 1]
+
+
+class BeamOutcome:
+    """The dice of one weapon against one target and what they scored."""
+
+    __slots__ = ("faces", "reroll_damage", "rerolls", "screened_damage")
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+        self.rerolls: list[int] = []
+        self.screened_damage = 0
+        self.reroll_damage = 0
+
+
+def roll_beams(dice: DiceSource, key: str, count: int, screen: int, *, reroll: bool) -> BeamOutcome:
+    """Roll ``count`` beam dice against a screen level.
+
+    With ``reroll``, each natural 6 earns one more die, scored unscreened, whose own 6s chain
+    on (000 L2864-2968; 002 L53). Keys are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for
+    re-rolls.
+    """
+    outcome = BeamOutcome()
+    pending = 0
+    for index in range(count):
+        face = dice.roll(f"{key}/{index}", 6)
+        outcome.faces.append(face)
+        outcome.screened_damage += score_beam_die(face, screen)
+        if reroll and face == 6:
+            pending += 1
+    number = 0
+    while pending and number < MAX_REROLLS:
+        face = dice.roll(f"{key}/r{number}", 6)
+        number += 1
+        pending -= 1
+        outcome.rerolls.append(face)
+        outcome.reroll_damage += score_beam_die(face, 0)
+        if face == 6:
+            pending += 1
+    return outcome
+
+
+class ThresholdOutcome:
+    """What one threshold check knocked out."""
+
+    __slots__ = ("drive", "ftl", "lost")
+
+    def __init__(self) -> None:
+        self.lost: list[str] = []
+        self.drive = False
+        self.ftl = False
+
+
+def threshold_check(
+    ship: Ship,
+    state: ShipState,
+    dice: DiceSource,
+    key: str,
+    *,
+    row: int,
+    modifier: int = 0,
+    lost_status: SystemStatus = "destroyed",
+    ftl: bool = True,
+    permanent: frozenset[str] = frozenset(),
+) -> tuple[ShipState, ThresholdOutcome]:
+    """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
+
+    At the ``row``-th threshold a system fails on :data:`THRESHOLD_FAIL` or more, less
+    ``modifier`` (Continuum's +1 per extra row passed, 000 L3194-3397). The drive halves, then
+    fails (001 L528). Systems already knocked out are not rolled (001 L516). A failed system
+    is left ``lost_status``, except kinds in ``permanent``, which are destroyed.
+    """
+    need = max(THRESHOLD_FAIL[min(row, 3)] - modifier, 2)
+    outcome = ThresholdOutcome()
+    for spec, sys_state in zip(ship.systems, state.systems, strict=True):
+        if sys_state.status != "ok":
+            continue
+        if dice.roll(f"{key}/{spec.id}", 6) >= need:
+            outcome.lost.append(spec.id)
+    kinds = {spec.id: spec.kind for spec in ship.systems}
+    for system_id in outcome.lost:
+        status = "destroyed" if kinds[system_id] in permanent else lost_status
+        state = with_system_status(state, system_id, status)
+    if state.drive != "disabled" and dice.roll(f"{key}/drive", 6) >= need:
+        outcome.drive = True
+        state = hit_drive(state)
+    if ftl and state.ftl == "ok" and dice.roll(f"{key}/ftl", 6) >= need:
+        outcome.ftl = True
+        state = msgspec.structs.replace(state, ftl="lost")
+    return state, outcome

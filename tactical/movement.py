@@ -1,0 +1,261 @@
+"""Cinematic movement: orders in FT2 notation, their limits, and the two-leg curved move.
+
+Geometry: positions are ``(x, y)`` in MU on a continuous table; course 12 points along +y and
+course ``c`` is ``30 * c`` degrees clockwise from it (001 L305-334). Every leg's end point is
+rounded to 0.001 MU so that a position is exactly what its text notation says.
+
+Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4; ``S1``,
+``-3`` and ``S3-1`` likewise; ``=`` is "no order" (straight ahead at the same speed); ``@7``
+pivots a stationary ship to course 7 (001 L372). A set of orders is ``id:order`` tokens
+separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
+
+>>> parse_order("P2+4")
+Order(turn=-2, accel=4, pivot=None)
+>>> format_orders(parse_orders("f1:= lc1:P2+4"))
+'f1:= lc1:P2+4'
+>>> m = move(MoveStart(x=0.0, y=0.0, course=7, speed=10), Order(turn=-3, accel=2), "halves")
+>>> m.course, m.speed  # 002 L43-47: T6 at speed 10 on course 7, left 3 and +2
+(4, 12)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+from msgspec import Struct
+
+from tactical.rules import BattleRules
+
+__all__ = [
+    "NO_ORDER",
+    "MoveResult",
+    "MoveStart",
+    "Order",
+    "OrderSyntaxError",
+    "course_after",
+    "format_mu",
+    "format_order",
+    "format_orders",
+    "heading_vector",
+    "move",
+    "order_problem",
+    "parse_order",
+    "parse_orders",
+    "round_mu",
+    "thrust_used",
+]
+
+COURSES = 12  # 001 L305-312: twelve courses on a clock face
+DEGREES_PER_COURSE = 30
+MU_DECIMALS = 3  # positions are kept to 0.001 MU so the text notation is exact
+
+
+class OrderSyntaxError(ValueError):
+    """An order or set of orders is not in the notation; the message quotes it."""
+
+
+class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One ship's movement order for one turn.
+
+    ``turn`` is course points, negative to port (anticlockwise) and positive to starboard;
+    ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to.
+    """
+
+    turn: int = 0
+    accel: int = 0
+    pivot: int | None = None
+
+
+NO_ORDER = Order()
+"""Straight ahead at unchanged speed: what a missing or impossible order means (001 L364)."""
+
+_ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
+_PIVOT = re.compile(r"@(?P<course>\d{1,2})")
+_SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def parse_order(text: str) -> Order:
+    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=`` or ``@7``.
+
+    Raises:
+        OrderSyntaxError: the text is not an order.
+    """
+    if text == "=":
+        return NO_ORDER
+    pivot = _PIVOT.fullmatch(text)
+    if pivot:
+        course = int(pivot["course"])
+        if not 1 <= course <= COURSES:
+            raise OrderSyntaxError(f"order {text!r}: a course is 1 to 12")
+        return Order(pivot=course)
+    found = _ORDER.fullmatch(text)
+    if not text or found is None:
+        raise OrderSyntaxError(
+            f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
+            "like P2+4, '=' for no change or @<course> to pivot"
+        )
+    turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
+    accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
+    if found["side"] and turn == 0:
+        raise OrderSyntaxError(f"order {text!r}: write no turn rather than a turn of 0")
+    if found["sign"] and accel == 0:
+        raise OrderSyntaxError(
+            f"order {text!r}: write no speed change rather than {found['sign']}0"
+        )
+    return Order(turn=turn, accel=accel)
+
+
+def format_order(order: Order) -> str:
+    """Write an order in the notation; :func:`parse_order` reads it back unchanged.
+
+    >>> format_order(Order(turn=2, accel=-1)), format_order(NO_ORDER), format_order(Order(pivot=3))
+    ('S2-1', '=', '@3')
+    """
+    if order.pivot is not None:
+        return f"@{order.pivot}"
+    text = ""
+    if order.turn:
+        text += f"{'P' if order.turn < 0 else 'S'}{abs(order.turn)}"
+    if order.accel:
+        text += f"{'+' if order.accel > 0 else '-'}{abs(order.accel)}"
+    return text or "="
+
+
+def parse_orders(text: str) -> dict[str, Order]:
+    """Parse a set of orders: ``id:order`` tokens separated by spaces.
+
+    Raises:
+        OrderSyntaxError: a token is malformed or a ship is given two orders.
+    """
+    orders: dict[str, Order] = {}
+    for token in text.split():
+        ship_id, colon, order_text = token.partition(":")
+        if not colon or not _SHIP_ID.fullmatch(ship_id):
+            raise OrderSyntaxError(f"orders token {token!r} is not <ship id>:<order>")
+        if ship_id in orders:
+            raise OrderSyntaxError(f"orders {text!r} give {ship_id!r} two orders")
+        orders[ship_id] = parse_order(order_text)
+    return orders
+
+
+def format_orders(orders: Mapping[str, Order]) -> str:
+    """Write a set of orders, ships sorted by id."""
+    return " ".join(f"{ship_id}:{format_order(orders[ship_id])}" for ship_id in sorted(orders))
+
+
+def thrust_used(order: Order) -> int:
+    """Return the thrust an order spends: one point per course point and per MU of speed change
+    (001 L318-330)."""
+    return abs(order.turn) + abs(order.accel)
+
+
+def order_problem(
+    order: Order, *, speed: int, course: int, thrust: int, rules: BattleRules
+) -> str | None:
+    """Return why a ship cannot carry out this order, or ``None`` if it can.
+
+    An order it cannot carry out is not an error of the game: the ship goes straight ahead at
+    the same speed (001 L364).
+    """
+    if order.pivot is not None:
+        if not rules.pivot_any_course:
+            return "these rules have no free pivot; turn with P or S (000 L1934-2037)"
+        if speed != 0:
+            return f"only a stationary ship may pivot, and this one moves at {speed} (001 L372)"
+        return None
+    if speed + order.accel < 0:
+        return f"speed {speed}{order.accel:+d} would be negative (001 L370)"
+    if thrust_used(order) > thrust:
+        return f"needs {thrust_used(order)} thrust and the drive gives {thrust} (001 L364)"
+    limit = rules.turn_limit(thrust)
+    if abs(order.turn) > limit:
+        return f"turns {abs(order.turn)} points and thrust {thrust} allows {limit} (001 L326-330)"
+    return None
+
+
+def course_after(course: int, points: int) -> int:
+    """Return the course after turning ``points`` (negative to port), on the 1-12 clock.
+
+    >>> course_after(10, -3), course_after(10, 3)  # 001 L334
+    (7, 1)
+    """
+    return (course - 1 + points) % COURSES + 1
+
+
+def heading_vector(course: int) -> tuple[float, float]:
+    """Return the unit vector of a course: 12 is +y, 3 is +x."""
+    angle = math.radians(course % COURSES * DEGREES_PER_COURSE)
+    return math.sin(angle), math.cos(angle)
+
+
+def round_mu(value: float) -> float:
+    """Round a coordinate to 0.001 MU (and never keep a negative zero)."""
+    return round(value, MU_DECIMALS) + 0.0
+
+
+def format_mu(value: float) -> str:
+    """Write a coordinate with at most three decimals; ``float`` reads it back exactly.
+
+    >>> format_mu(12.5), format_mu(-3.0), format_mu(0.125)
+    ('12.5', '-3', '0.125')
+    """
+    text = f"{value:.{MU_DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+class MoveStart(Struct, frozen=True, kw_only=True):
+    """Where a ship starts its move."""
+
+    x: float
+    y: float
+    course: int
+    speed: int
+
+
+class MoveResult(Struct, frozen=True, kw_only=True):
+    """Where a ship ends its move, and the mid-move point (for drawing the curved path)."""
+
+    x: float
+    y: float
+    course: int
+    speed: int
+    mid_x: float
+    mid_y: float
+
+
+def move(start: MoveStart, order: Order, split: str) -> MoveResult:
+    """Carry out a legal order: half the turn (rounded down), half the move, the rest of the
+    turn, the rest of the move (001 L346-358; 002 L41-47; 000 L1842-1932).
+
+    The velocity moved is this turn's new velocity (001 L366; 002 L43). ``split`` is
+    ``"halves"`` (v/2 each leg) or ``"floor_first"`` (floor(v/2) then the rest).
+    """
+    if order.pivot is not None:
+        return MoveResult(
+            x=start.x,
+            y=start.y,
+            course=order.pivot,
+            speed=start.speed,
+            mid_x=start.x,
+            mid_y=start.y,
+        )
+    speed = start.speed + order.accel
+    sign = -1 if order.turn < 0 else 1
+    first_points = abs(order.turn) // 2
+    first_course = course_after(start.course, sign * first_points)
+    final_course = course_after(start.course, order.turn)
+    first_leg = speed / 2 if split == "halves" else float(speed // 2)
+    second_leg = speed - first_leg
+    dx, dy = heading_vector(first_course)
+    mid_x, mid_y = round_mu(start.x + dx * first_leg), round_mu(start.y + dy * first_leg)
+    dx, dy = heading_vector(final_course)
+    return MoveResult(
+        x=round_mu(mid_x + dx * second_leg),
+        y=round_mu(mid_y + dy * second_leg),
+        course=final_course,
+        speed=speed,
+        mid_x=mid_x,
+        mid_y=mid_y,
+    )

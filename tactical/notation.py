@@ -1,0 +1,234 @@
+"""A one-line text notation for a battle position, like FEN: ``parse(format(x)) == x``.
+
+Fields, separated by spaces::
+
+    ft2 3 fire:red blue - red:r1:light_cruiser@0,8.5>12v8/h3.1.0/dh/sbeam_b-2=x ...
+
+1. the rules preset; 2. the turn; 3. the phase, with ``:side`` in the fire phase; 4. the side
+that fires first this turn (``-`` none); 5. the winner (``-`` none); then one token per ship::
+
+    side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
+        [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
+        [/X destroyed | /L left the table | /B away, /b<turn it returns>] [/F fired this turn]
+        [/r<rows awaiting a check>]
+
+Drive, FTL and systems are written only where they differ from the fresh record sheet, so
+parsing needs the design catalogue. Last come the orders sides have written this turn and
+not yet carried out, as ``w:side=id:order,id:order``, and the sides that have made their
+damage-control rolls this turn, as ``R:side``.
+
+>>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
+>>> setup = BattleSetup(sides=("red", "blue"), ships=(
+...     ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12, speed=8),))
+>>> format_position("ft2", initial_state(context(setup)))
+'ft2 1 orders - - red:r1:frigate@0,0>12v8/h0.0'
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from tactical.battle import BattleState, Phase, ShipInPlay, ShipStatus, SideOrders, sheet_for
+from tactical.movement import OrderSyntaxError, format_mu, parse_orders
+from tactical.rules import rules_named
+from tactical.ship import DriveState, FtlState, ShipState, SystemState, fresh_state
+
+__all__ = ["NotationError", "format_position", "parse_position"]
+
+_DRIVE: dict[DriveState, str] = {"ok": "o", "half": "h", "disabled": "x"}
+_FTL: dict[FtlState, str] = {"ok": "o", "lost": "x"}
+_STATUS = {"ok": "o", "damaged": "d", "destroyed": "x"}
+_SHIP_STATUS: dict[ShipStatus, str] = {"destroyed": "X", "left": "L", "away": "B"}
+_PHASES: tuple[Phase, ...] = ("orders", "movement", "fire", "end", "repair", "over")
+
+_HEAD = re.compile(
+    r"(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<design>[\w.\-]+)"
+    r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
+)
+_SYSTEM = re.compile(
+    r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
+)
+
+
+class NotationError(ValueError):
+    """A position text is malformed; the message quotes the part that is wrong."""
+
+
+def _system_text(fresh: SystemState, now: SystemState) -> str | None:
+    if fresh == now:
+        return None
+    text = f"s{now.id}={_STATUS[now.status]}"
+    if now.ammo is not None:
+        text += f"#{now.ammo}"
+    if now.fighters is not None:
+        text += f"^{now.fighters}"
+    return text
+
+
+def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
+    sheet = sheet_for(ship.design, rules_named(rules_name).ships)
+    fresh = fresh_state(sheet)
+    record = ship.record
+    parts = [
+        f"{ship.side}:{ship.id}:{ship.design}@{format_mu(ship.x)},{format_mu(ship.y)}"
+        f">{ship.course}v{ship.speed}",
+        "h" + ".".join(str(n) for n in record.hull_lost),
+    ]
+    if record.armour_lost:
+        parts.append(f"a{record.armour_lost}")
+    if record.drive != fresh.drive:
+        parts.append(f"d{_DRIVE[record.drive]}")
+    if record.ftl != fresh.ftl:
+        parts.append(f"j{_FTL[record.ftl]}")
+    for fresh_system, system in zip(fresh.systems, record.systems, strict=True):
+        text = _system_text(fresh_system, system)
+        if text:
+            parts.append(text)
+    if ship.status != "active":
+        parts.append(_SHIP_STATUS[ship.status])
+    if ship.returns is not None:
+        parts.append(f"b{ship.returns}")
+    if ship.fired:
+        parts.append("F")
+    if ship.rows:
+        parts.append("r" + ".".join(str(n) for n in ship.rows))
+    return "/".join(parts)
+
+
+def format_position(rules_name: str, state: BattleState) -> str:
+    """Write a battle state in the notation; :func:`parse_position` reads it back."""
+    phase = f"fire:{state.to_fire}" if state.phase == "fire" else state.phase
+    fields = [
+        rules_name,
+        str(state.turn),
+        phase,
+        state.first or "-",
+        state.winner or "-",
+        *(_ship_text(rules_name, ship) for ship in state.ships),
+        *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
+        *(f"R:{side}" for side in state.repaired),
+    ]
+    return " ".join(fields)
+
+
+def _int(text: str, what: str, where: str) -> int:
+    if not text.isdigit():
+        raise NotationError(f"{where}: {what} {text!r} is not a whole number")
+    return int(text)
+
+
+def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
+    parts = token.split("/")
+    head = _HEAD.fullmatch(parts[0])
+    if head is None:
+        raise NotationError(f"ship {token!r}: expected side:id:design@x,y>course v speed")
+    try:
+        sheet = sheet_for(head["design"], rules_named(rules_name).ships)
+    except LookupError as exc:
+        raise NotationError(f"ship {token!r}: {exc}") from None
+    fresh = msgspec.structs.replace(fresh_state(sheet), ship_id=head["id"])
+    if len(parts) < 2 or not parts[1].startswith("h"):
+        raise NotationError(f"ship {token!r}: the hull field h<row>.<row>... must come second")
+    hull = tuple(_int(n, "boxes lost", token) for n in parts[1][1:].split("."))
+    if len(hull) != len(sheet.rows):
+        raise NotationError(f"ship {token!r}: {len(sheet.rows)} hull rows expected")
+    record: ShipState = msgspec.structs.replace(fresh, hull_lost=hull)
+    systems = {s.id: s for s in record.systems}
+    status: ShipStatus = "active"
+    returns: int | None = None
+    fired = False
+    rows: tuple[int, ...] = ()
+    reverse_drive = {v: k for k, v in _DRIVE.items()}
+    reverse_ftl = {v: k for k, v in _FTL.items()}
+    reverse_status = {v: k for k, v in _STATUS.items()}
+    for part in parts[2:]:
+        if part.startswith("a"):
+            record = msgspec.structs.replace(record, armour_lost=_int(part[1:], "armour", token))
+        elif part.startswith("d") and part[1:] in reverse_drive:
+            record = msgspec.structs.replace(record, drive=reverse_drive[part[1:]])
+        elif part.startswith("j") and part[1:] in reverse_ftl:
+            record = msgspec.structs.replace(record, ftl=reverse_ftl[part[1:]])
+        elif part.startswith("s"):
+            found = _SYSTEM.fullmatch(part)
+            if found is None or found["id"] not in systems:
+                raise NotationError(f"ship {token!r}: bad system field {part!r}")
+            systems[found["id"]] = SystemState(
+                id=found["id"],
+                status=reverse_status[found["status"]],  # type: ignore[arg-type]
+                ammo=int(found["ammo"]) if found["ammo"] else None,
+                fighters=int(found["fighters"]) if found["fighters"] else None,
+            )
+        elif part in ("X", "L", "B"):
+            status = {"X": "destroyed", "L": "left", "B": "away"}[part]  # type: ignore[assignment]
+        elif part.startswith("b"):
+            returns = _int(part[1:], "return turn", token)
+        elif part == "F":
+            fired = True
+        elif part.startswith("r"):
+            rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
+        else:
+            raise NotationError(f"ship {token!r}: unknown field {part!r}")
+    record = msgspec.structs.replace(record, systems=tuple(systems.values()))
+    return ShipInPlay(
+        id=head["id"],
+        side=head["side"],
+        design=head["design"],
+        x=float(head["x"]),
+        y=float(head["y"]),
+        course=int(head["course"]),
+        speed=int(head["speed"]),
+        record=record,
+        status=status,
+        returns=returns,
+        fired=fired,
+        rows=rows,
+    )
+
+
+def parse_position(text: str) -> tuple[str, BattleState]:
+    """Read a position written by :func:`format_position`: its rules preset and state.
+
+    Raises:
+        NotationError: the text is malformed; the message quotes the bad part.
+    """
+    fields = text.split()
+    if len(fields) < 5:
+        raise NotationError(f"position {text!r}: expected rules, turn, phase, first, winner")
+    rules_name, turn_text, phase_text, first, winner = fields[:5]
+    try:
+        rules_named(rules_name)
+    except KeyError as exc:
+        raise NotationError(f"position {text!r}: {exc.args[0]}") from None
+    phase, _, to_fire = phase_text.partition(":")
+    if phase not in _PHASES or (phase == "fire") != bool(to_fire):
+        raise NotationError(f"position {text!r}: bad phase {phase_text!r}")
+    ships: list[ShipInPlay] = []
+    written: list[SideOrders] = []
+    repaired: list[str] = []
+    for token in fields[5:]:
+        if token.startswith("R:"):
+            repaired.append(token[2:])
+        elif token.startswith("w:"):
+            side, equals, orders = token[2:].partition("=")
+            if not equals:
+                raise NotationError(f"written orders {token!r}: expected w:side=id:order,...")
+            try:
+                parse_orders(orders.replace(",", " "))
+            except OrderSyntaxError as exc:
+                raise NotationError(f"written orders {token!r}: {exc}") from None
+            written.append(SideOrders(side, orders.replace(",", " ")))
+        else:
+            ships.append(_parse_ship(rules_name, token))
+    state = BattleState(
+        turn=_int(turn_text, "turn", text),
+        phase=phase,
+        ships=tuple(ships),
+        written=tuple(written),
+        repaired=tuple(repaired),
+        first=None if first == "-" else first,
+        to_fire=to_fire or None,
+        winner=None if winner == "-" else winner,
+    )
+    return rules_name, state

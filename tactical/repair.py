@@ -1,0 +1,73 @@
+"""Damage control: how many parties a ship has and whether a repair roll succeeds.
+
+Continuum (000 10.4-10.5): a ship has one damage control party (DCP) per surviving crew factor,
+plus any extra DCPs bought; up to three parties work on one damaged system and make one D6
+roll, succeeding on a roll no higher than their number. FT Lite (002 L59-65) rolls a D6 + 1 per
+extra party and succeeds on 6 or more. FT2 has no repair in battle (digest B4).
+
+>>> crew_markers(27, 5)  # 000 L11459-11479: the mass-90 example
+(6, 12, 18, 24, 27)
+>>> repair_succeeds(3, 3, "continuum"), repair_succeeds(3, 2, "continuum")  # 000 L11380-11396
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from tactical.ship import Ship, ShipState
+
+__all__ = [
+    "MAX_PARTIES_PER_JOB",
+    "PERMANENT_LOSSES",
+    "RepairRule",
+    "crew_markers",
+    "damage_control_parties",
+    "repair_succeeds",
+]
+
+RepairRule = Literal["continuum", "lite"]
+
+MAX_PARTIES_PER_JOB = 3  # 000 L11368; 002 L63: "up to three DCPs ... on the same system"
+LITE_SUCCESS = 6  # 002 L63: "succeeds on a modified score of 6 or above"
+PERMANENT_LOSSES = frozenset({"magazine", "magazine_er", "smr", "smr_er"})
+# 000 L10909-10999 (index 10.1): magazines and missile racks that fail a threshold are lost for
+# good; DCPs cannot bring them back.
+
+
+def crew_markers(hull_boxes: int, crew_factor: int) -> tuple[int, ...]:
+    """Return the damage-track boxes (1-based, in damage order) that carry crew-factor dots.
+
+    Divide the boxes by the crew factors, round up, and put a dot every that many boxes; the
+    last dot always goes in the last box (000 L11437-11455).
+    """
+    if crew_factor <= 0 or hull_boxes <= 0:
+        return ()
+    step = math.ceil(hull_boxes / crew_factor)
+    marks = [min(step * n, hull_boxes) for n in range(1, crew_factor)]
+    return (*marks, hull_boxes)
+
+
+def damage_control_parties(ship: Ship, state: ShipState) -> int:
+    """Return the DCPs a ship has now: crew-factor dots in boxes not yet crossed off, plus each
+    working extra DCP system (000 L11415-11425, L15112-15122)."""
+    damage = sum(state.hull_lost)
+    crew = sum(1 for mark in crew_markers(ship.hull_boxes, ship.crew_factor) if mark > damage)
+    extra = sum(
+        1
+        for spec, sys_state in zip(ship.systems, state.systems, strict=True)
+        if spec.kind == "dcp" and sys_state.status == "ok"
+    )
+    return crew + extra
+
+
+def repair_succeeds(face: int, parties: int, rule: RepairRule) -> bool:
+    """Return whether one repair roll by ``parties`` DCPs on one job succeeds.
+
+    >>> [repair_succeeds(f, 2, "lite") for f in (3, 4, 5)]  # 002 L65: 2 DCPs roll a 3, no
+    [False, False, True]
+    """
+    if rule == "continuum":
+        return face <= parties  # 000 L11364-11368
+    return face + parties - 1 >= LITE_SUCCESS  # 002 L63

@@ -1,0 +1,130 @@
+"""Battle rule options: where FT2, Project Continuum and FT Lite differ, one flag each.
+
+Like a python-chess variant, a :class:`BattleRules` names a preset and carries the options; the
+battle engine reads only these flags, never the preset name. ``ft2`` follows Full Thrust 2nd
+edition (001), ``continuum`` Project Continuum (000, the campaign default); every default is
+argued in ``docs/rulings.md`` ("Tactical: battles").
+
+>>> BATTLE_RULES["ft2"].turn_rounding, BATTLE_RULES["continuum"].turn_rounding
+('up', 'down')
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec import Struct
+
+from tactical.ship import CONTINUUM_ARCS, FT2_ARCS, RulesName
+
+__all__ = ["BATTLE_RULES", "BattleRules", "rules_named"]
+
+
+class BattleRules(Struct, frozen=True, kw_only=True):
+    """The options of one rules preset for battles."""
+
+    name: str
+    ships: RulesName
+    """Which construction rules the ships are built to (their design files' ``rules``)."""
+    arcs: tuple[str, ...]
+    """The fire arcs, clockwise from the bow: FT2's four 90° quadrants (001 L398-421) or
+    Continuum's six 60° sectors (000 L2483-2679)."""
+    turn_rounding: Literal["up", "down"]
+    """Course-change limit: half the thrust rounded up (001 L330) or down (000 L1605-1688)."""
+    split_velocity: Literal["halves", "floor_first"]
+    """Distance before and after the mid-move turn: v/2 each (001 L348, digest 1.5) or
+    floor(v/2) then ceil(v/2) (000 L1842-1932)."""
+    pivot_any_course: bool
+    """A stationary ship may pivot to any course (001 L372); Continuum limits it to the normal
+    turn (000 L1934-2037), which an ordinary ``P``/``S`` order already gives."""
+    beam_reroll: bool
+    """A natural 6 on a beam die earns a re-roll that ignores screens and armour (000
+    L2864-2968; FT Lite 002 L53). FT2 has none (001 L466-470; digest B1)."""
+    threshold_timing: Literal["immediate", "end_of_fire"]
+    """FT2 checks at once, one check per row crossed (001 L264, 002 L57); Continuum checks
+    ship-fire damage at the end of the phase, once, at the last row's level with +1 per
+    extra row (000 L3194-3397, phase 13)."""
+    destroyed_fire: bool
+    """Continuum: a ship reduced to 0 hull in the fire phase still fires when its turn comes
+    and is removed at the end of the phase (000 L1053-1472). FT2 removes it at once (001 L476)."""
+    initiative: Literal["most_ships", "roll"]
+    """Who fires first: the side with most ships in play, D6 on a tie (001 L262), or a D6
+    each, ties re-rolled (000 L1053-1472, phase 2)."""
+    leave_table: Literal["gone", "return_roll"] = "gone"
+    """A ship that leaves the table: gone for good (000 L2348-2386, leaving is retreating), or
+    FT2's D6: 1-3 gone, 4-6 back after that many turns on the same edge (001 L536-538)."""
+    ftl_threshold: bool = True
+    """Roll for the FTL drive at thresholds like any system (digest A8)."""
+    damage_control: Literal["none", "continuum"] = "none"
+    """Damage control parties repair damaged systems at the end of the turn (000 10.4, phase
+    14). FT2 has no repair in battle (digest B4)."""
+    lost_status: Literal["destroyed", "damaged"] = "destroyed"
+    """What a failed threshold check leaves: FT2 systems are lost for the battle (001 L516);
+    Continuum's are damaged, repairable by damage control (000 L10909-11000)."""
+
+    def turn_limit(self, thrust: int) -> int:
+        """Return how many course points a ship with this thrust may turn in one move.
+
+        >>> BATTLE_RULES["ft2"].turn_limit(5), BATTLE_RULES["continuum"].turn_limit(5)
+        (3, 2)
+        """
+        return (thrust + 1) // 2 if self.turn_rounding == "up" else thrust // 2
+
+
+BATTLE_RULES: dict[str, BattleRules] = {
+    "ft2": BattleRules(
+        name="ft2",
+        ships="ft2",
+        arcs=FT2_ARCS,
+        turn_rounding="up",
+        split_velocity="halves",
+        pivot_any_course=True,
+        beam_reroll=False,
+        threshold_timing="immediate",
+        destroyed_fire=False,
+        initiative="most_ships",
+        leave_table="return_roll",
+    ),
+    "continuum": BattleRules(
+        name="continuum",
+        ships="continuum",
+        arcs=CONTINUUM_ARCS,
+        turn_rounding="down",
+        split_velocity="floor_first",
+        pivot_any_course=False,
+        beam_reroll=True,
+        threshold_timing="end_of_fire",
+        destroyed_fire=True,
+        initiative="roll",
+        damage_control="continuum",
+        lost_status="damaged",
+    ),
+    # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
+    "ft2_reroll": BattleRules(
+        name="ft2_reroll",
+        ships="ft2",
+        arcs=FT2_ARCS,
+        turn_rounding="up",
+        split_velocity="halves",
+        pivot_any_course=True,
+        beam_reroll=True,
+        threshold_timing="immediate",
+        destroyed_fire=False,
+        initiative="most_ships",
+        leave_table="return_roll",
+    ),
+}
+
+
+def rules_named(name: str) -> BattleRules:
+    """Return the battle rules preset with this name.
+
+    Raises:
+        KeyError: there is none; the message lists the presets.
+    """
+    try:
+        return BATTLE_RULES[name]
+    except KeyError:
+        raise KeyError(
+            f"no battle rules {name!r}; presets are {', '.join(sorted(BATTLE_RULES))}"
+        ) from None

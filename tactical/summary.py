@@ -1,0 +1,99 @@
+"""Plain-text lines that tell a battle journal's story, for the CLI and for bug reports.
+
+>>> from tactical.battle import TurnEnded
+>>> describe(TurnEnded(turn=3, over=True, winner="esu", reason="esu alone remains"))
+['turn 3 ends: the battle is over, esu wins (esu alone remains)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tactical.battle import (
+    Event,
+    Hit,
+    OrdersWritten,
+    RepairsMade,
+    ShipFired,
+    ShipsMoved,
+    Threshold,
+)
+from tactical.movement import format_mu
+
+__all__ = ["describe", "describe_journal"]
+
+
+def _threshold(check: Threshold) -> str:
+    lost = list(check.lost)
+    if check.drive:
+        lost.append("drive hit")
+    if check.ftl:
+        lost.append("FTL lost")
+    modifier = f" +{check.modifier}" if check.modifier else ""
+    outcome = ", ".join(lost) if lost else "nothing lost"
+    return f"    {check.ship} threshold check (row {check.row}{modifier}): {outcome}"
+
+
+def _hit(hit: Hit) -> str:
+    text = f"    {hit.target} takes {hit.damage}"
+    if hit.to_armour:
+        text += f" ({hit.to_armour} to armour)"
+    if hit.rows:
+        text += f", row{'s' if len(hit.rows) > 1 else ''} {', '.join(map(str, hit.rows))} gone"
+    if hit.destroyed:
+        text += ", destroyed"
+    return text
+
+
+def describe(event: Event) -> list[str]:
+    """Return the lines that tell what one event did."""
+    if isinstance(event, OrdersWritten):
+        return [f"turn {event.turn}: {event.side} writes orders"]
+    if isinstance(event, ShipsMoved):
+        lines = [f"turn {event.turn}: ships move"]
+        for moved in event.moves:
+            line = (
+                f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
+                f"course {moved.course} speed {moved.speed}"
+            )
+            if moved.void:
+                line += f" (order void: {moved.void})"
+            if moved.left and moved.returns:
+                line += f", leaves the table until turn {moved.returns}"
+            elif moved.left:
+                line += ", leaves the table for good"
+            lines.append(line)
+        if event.first:
+            lines.append(f"    {event.first} fires first")
+        return lines
+    if isinstance(event, ShipFired):
+        if not event.shots:
+            return [f"  {event.ship} holds fire"]
+        shots = "; ".join(
+            f"{shot.weapon} at {shot.target} {list(shot.faces)}"
+            + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
+            for shot in event.shots
+        )
+        lines = [f"  {event.ship} fires: {shots}"]
+        lines.extend(_hit(hit) for hit in event.hits)
+        lines.extend(_threshold(check) for check in event.thresholds)
+        return lines
+    if isinstance(event, RepairsMade):
+        if not event.repairs:
+            return [f"  {event.side} makes no repairs"]
+        return [
+            f"  {job.ship} repair {job.target} with {job.parties} DCP: rolls {job.face}, "
+            + ("mended" if job.success else "fails")
+            for job in event.repairs
+        ]
+    lines = [_threshold(check) for check in event.thresholds]
+    lines.extend(f"    {ship} is destroyed and removed" for ship in event.removed)
+    if event.over:
+        who = f"{event.winner} wins" if event.winner else "no winner"
+        lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")
+    return lines
+
+
+def describe_journal(journal: Iterable[Event]) -> list[str]:
+    """Return the lines for a whole journal."""
+    return [line for event in journal for line in describe(event)]

@@ -1,0 +1,36 @@
+"""The examples in the battle modules' docstrings run and pass."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+import tactical.battle
+import tactical.dice
+import tactical.fire
+import tactical.movement
+import tactical.notation
+import tactical.repair
+import tactical.rules
+import tactical.summary
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        tactical.battle,
+        tactical.dice,
+        tactical.fire,
+        tactical.movement,
+        tactical.notation,
+        tactical.repair,
+        tactical.rules,
+        tactical.summary,
+    ],
+)
+def test_doctests(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -1,0 +1,86 @@
+"""`umpire battle demo`: a seeded battle told turn by turn; the same seed, the same battle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli import app
+from tactical.battle import decode_journal, replay
+from tactical.notation import parse_position
+from tactical.scenarios import grendel
+from tactical.summary import describe
+
+runner = CliRunner()
+
+
+def test_battle_demo_tells_the_battle() -> None:
+    result = runner.invoke(app, ["battle", "demo", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "turn 1: nac writes orders"
+    assert "the battle is over" in result.stdout
+    assert lines[-1].startswith("final position: ft2 ")
+    again = runner.invoke(app, ["battle", "demo", "--seed", "3"])
+    assert again.stdout == result.stdout
+
+
+def test_battle_demo_json_replays() -> None:
+    result = runner.invoke(app, ["battle", "demo", "--seed", "5", "--turns", "6", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    journal = decode_journal(json.dumps(data["journal"]))
+    state = replay(grendel(6), journal)
+    assert parse_position(data["final"]) == ("ft2", state)
+    assert all(isinstance(line, str) for event in journal for line in describe(event))
+
+
+def test_battle_demo_unknown_scenario_is_one_line() -> None:
+    result = runner.invoke(app, ["battle", "demo", "nope"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "umpire: error: no built-in scenario 'nope'; scenarios are grendel"
+    ]
+
+
+def test_battle_fight_a_setup_file(tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    path.write_text(
+        'sides = ["red", "blue"]\nturn_limit = 6\n\n'
+        '[[ships]]\nid = "r1"\nside = "red"\ndesign = "destroyer"\nx = 0.0\ny = 0.0\n'
+        "course = 12\nspeed = 4\n\n"
+        '[[ships]]\nid = "b1"\nside = "blue"\ndesign = "frigate"\nx = 0.0\ny = 30.0\n'
+        "course = 6\nspeed = 4\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["battle", "fight", str(path), "--seed", "9"])
+    assert result.exit_code == 0, result.output
+    assert "the battle is over" in result.stdout
+
+
+def test_battle_fight_grendel_reaches_a_result() -> None:
+    result = runner.invoke(app, ["battle", "fight", "grendel", "--seed", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["journal"][-1]["type"] == "turn_ended"
+    assert data["journal"][-1]["over"]
+
+
+def test_battle_fight_reports_every_setup_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        'sides = ["a", "a"]\n[[ships]]\nid = "x"\nside = "b"\ndesign = "nonesuch"\n'
+        "x = 0.0\ny = 0.0\ncourse = 1\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["battle", "fight", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines[0] == f"umpire: error: {path}: $.sides: the two sides ('a', 'a') must differ"
+    assert lines[1] == f"umpire: error: {path}: $.ships[0].side: 'b' is not one of ('a', 'a')"
+    assert lines[2].startswith(f"umpire: error: {path}: $.ships[0].design: no built-in design")
+    missing = runner.invoke(app, ["battle", "fight", str(tmp_path / "none.toml")])
+    assert missing.exit_code == 2
+    assert "cannot read" in missing.stderr
