@@ -33,9 +33,11 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,  # locals can hold a database password
     add_completion=False,
 )
-turn_app = typer.Typer(help="Close and inspect game turns.", no_args_is_help=True)
+turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
+orders_app = typer.Typer(help="Players' orders: templates and submission.", no_args_is_help=True)
 db_app = typer.Typer(help="The database schema: status and upgrades.", no_args_is_help=True)
 app.add_typer(turn_app, name="turn")
+app.add_typer(orders_app, name="orders")
 app.add_typer(db_app, name="db")
 
 out = Console(theme=render.THEME, soft_wrap=False)
@@ -140,13 +142,17 @@ def new(
         str | None,
         typer.Option("--map", help="Star map: a built-in name (classic, lafayette) or a map file."),
     ] = None,
+    fleet: Annotated[
+        str | None,
+        typer.Option(help="Starting-fleet TOML for every player (default: 1980 points of FT2)."),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
-    plan = plan_campaign(name, _csv(players), seed, dice, turns, map_spec)
+    plan = plan_campaign(name, _csv(players), seed, dice, turns, map_spec, fleet)
     with _service(db, create=True) as service:
-        recorded = service.new_campaign(plan)
+        recorded = service.new_campaign(plan, ask=_ask_die)
     if json:
         _print_json(recorded)
         return
@@ -391,6 +397,85 @@ def turn_end(
     out.print(render.log_table(recorded, "Turn ended"))
 
 
+@turn_app.command("resolve")
+@user_errors
+def turn_resolve(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Resolve the turn: FTL movement and exploration from the orders in, then end it."""
+    with _service(db) as service:
+        recorded = service.resolve_turn(service.target(campaign, branch), ask=_ask_die)
+    out.print(render.log_table(recorded, "Turn resolved"))
+
+
+@orders_app.command("template")
+@user_errors
+def orders_template(
+    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    out_file: Annotated[
+        str | None, typer.Option("--out", help="Write to this file instead of the screen.")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Write a filled-in orders file for a player: every unit, holding position."""
+    with _service(db) as service:
+        text = service.orders_template(service.target(campaign, branch), player)
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(out_file, "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise InvalidInputError(f"{out_file} exists already; choose another --out") from None
+    out.print(f"Wrote {out_file}", markup=False)
+
+
+@orders_app.command("submit")
+@user_errors
+def orders_submit(
+    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Check a player's orders completely and record them; a resubmission replaces them."""
+    try:
+        with open(file, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    with _service(db) as service:
+        recorded = service.submit_orders(service.target(campaign, branch), player, text)
+    out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+
+
+@app.command()
+@user_errors
+def report(
+    player: Annotated[str, typer.Option("--player", "-p", help="Whose report.")],
+    turn: Annotated[
+        int | None, typer.Option(help="News of this turn (default: the last one resolved).")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show a player's turn package: empire, units and news, only what he may know."""
+    with _service(db) as service:
+        result = service.report(service.target(campaign, branch), player, turn)
+    if json:
+        _print_json(result)
+    else:
+        out.print(render.report_view(result))
+
+
 @db_app.command("upgrade")
 @user_errors
 def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
@@ -628,6 +713,98 @@ def ship_cost(
 
 
 # ---- ship commands (issue 4) end ----
+
+# ---- battle commands (issue 4) begin ----
+battle_app = typer.Typer(
+    help="Battles: fight a built-in scenario with the tactical engine and seeded dice.",
+    no_args_is_help=True,
+)
+app.add_typer(battle_app, name="battle")
+
+
+@battle_app.command("demo")
+def battle_demo(
+    scenario: Annotated[
+        str, typer.Argument(help="A built-in scenario: grendel (001 L556-574).")
+    ] = "grendel",
+    seed: Annotated[
+        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
+    ] = 1,
+    turns: Annotated[int, typer.Option("--turns", min=1, max=1000, help="Turn limit.")] = 20,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Fight a scenario with two closing commanders and print what happened, turn by turn."""
+    from tactical.battle import Battle
+    from tactical.commanders import closing_commander, play
+    from tactical.dice import SeededDice
+    from tactical.notation import format_position
+    from tactical.scenarios import SCENARIOS
+    from tactical.summary import describe_journal
+
+    if scenario not in SCENARIOS:
+        known = ", ".join(sorted(SCENARIOS))
+        raise _ship_fail([f"no built-in scenario {scenario!r}; scenarios are {known}"])
+    setup = SCENARIOS[scenario](turns)
+    battle = play(
+        Battle(setup), {side: closing_commander() for side in setup.sides}, SeededDice(seed)
+    )
+    final = format_position(setup.rules, battle.state)
+    if json:
+        _ship_json({"setup": setup, "journal": battle.journal, "final": final})
+        return
+    console = Console(soft_wrap=True)
+    for line in describe_journal(battle.journal):
+        console.print(line, markup=False, highlight=False)
+    console.print(f"final position: {final}", markup=False, highlight=False)
+
+
+@battle_app.command("fight")
+def battle_fight(
+    setup_name: Annotated[
+        str, typer.Argument(metavar="SETUP", help="A set-up file (TOML) or a built-in scenario.")
+    ],
+    seed: Annotated[
+        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
+    ] = 1,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Fight a set-up with closing commanders on both sides; print the journal and the result."""
+    from pathlib import Path
+
+    from tactical.battle import Battle, SetupError, decode_setup
+    from tactical.commanders import closing_commander, play
+    from tactical.dice import SeededDice
+    from tactical.notation import format_position
+    from tactical.scenarios import SCENARIOS
+    from tactical.summary import describe_journal
+
+    try:
+        if setup_name in SCENARIOS:
+            setup = SCENARIOS[setup_name]()
+        else:
+            try:
+                text = Path(setup_name).read_bytes()
+            except OSError as exc:
+                known = ", ".join(sorted(SCENARIOS))
+                raise _ship_fail(
+                    [f"{setup_name}: cannot read ({exc.strerror}); scenarios are {known}"]
+                ) from None
+            setup = decode_setup(text, setup_name)
+        battle = Battle(setup)
+    except SetupError as exc:
+        raise _ship_fail([f"{setup_name}: {problem}" for problem in exc.problems]) from None
+    play(battle, {side: closing_commander() for side in setup.sides}, SeededDice(seed))
+    final = format_position(setup.rules, battle.state)
+    if json:
+        _ship_json({"setup": setup, "journal": battle.journal, "final": final})
+        return
+    console = Console(soft_wrap=True)
+    for line in describe_journal(battle.journal):
+        console.print(line, markup=False, highlight=False)
+    console.print(f"final position: {final}", markup=False, highlight=False)
+
+
+# ---- battle commands (issue 4) end ----
 
 
 def main() -> None:

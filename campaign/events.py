@@ -20,6 +20,7 @@ import msgspec
 
 from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
+from campaign.strategic import CombatOrder, Empire, Loss, Move, PlanetReport, ShipCount, Unit
 
 _PLAYER_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 UMPIRE = "umpire"
@@ -282,6 +283,71 @@ class UmpireNoted(Event, frozen=True, kw_only=True):
     """The umpire wrote a note to its audience (a ruling, news, a reminder)."""
 
     text: str
+
+
+# ---------------------------------------------------------------- the strategic campaign
+
+
+@event("empire_founded", version=1)
+class EmpireFounded(Event, frozen=True, kw_only=True):
+    """A player's empire was set up at its entry hex with its starting forces (004 section 3).
+
+    Addressed to that player: nobody else knows what forces a rival brought. The captains'
+    command levels were rolled (004 section 6) and the rolls are kept here.
+    """
+
+    empire: Empire
+    units: tuple[Unit, ...]
+    rolls: tuple[Roll, ...] = ()
+
+
+@event("orders_submitted", version=1)
+class OrdersSubmitted(Event, frozen=True, kw_only=True):
+    """A player handed in his orders for a turn; the last submission before resolving counts."""
+
+    player: str
+    turn: int
+    moves: tuple[Move, ...]
+
+
+@event("unit_moved", version=1)
+class UnitMoved(Event, frozen=True, kw_only=True):
+    """A unit made its FTL move (004 section 5.1); only its owner (and the umpire) learn it."""
+
+    unit: str
+    path: tuple[str, ...]  # the hexes entered, in order; the last is where it stopped
+    order: CombatOrder
+
+
+@event("system_explored", version=1)
+class SystemExplored(Event, frozen=True, kw_only=True):
+    """A player's ships explored a star system and reported what is there (004 section 5.2)."""
+
+    player: str
+    system: str
+    hex: str
+    planets: tuple[PlanetReport, ...]
+    enemy_colonies: tuple[str, ...] = ()  # owners of colonies seen
+    enemy_ships: tuple[ShipCount, ...] = ()  # per owner: counts by class only
+    rolls: tuple[Roll, ...] = ()
+    losses: tuple[Loss, ...] = ()  # ships lost to unknown hazards while exploring
+    explored: bool = True  # False: every ship that tried was lost, so no report
+
+
+@event("unit_lost", version=1)
+class UnitLost(Event, frozen=True, kw_only=True):
+    """A unit was destroyed, with the cause."""
+
+    unit: str
+    cause: str
+
+
+@event("system_scouted", version=1)
+class SystemScouted(Event, frozen=True, kw_only=True):
+    """A colony owner learns that enemy ships scouted his system (004 section 5.2)."""
+
+    system: str
+    turn: int
 
 
 def rolls_of(ev: Event) -> tuple[Roll, ...]:

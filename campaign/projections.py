@@ -14,17 +14,22 @@ import msgspec
 from campaign.events import (
     CampaignCreated,
     DiceRolled,
+    EmpireFounded,
     Event,
     MapChosen,
+    OrdersSubmitted,
     RecordedEvent,
     SeedRevealed,
+    SystemExplored,
     TurnEnded,
     UmpireNoted,
+    UnitMoved,
 )
+from campaign.strategic import Empire, Move, Unit
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 2
+PROJECTION_VERSION = 3
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,6 +48,9 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
     dice_rolled: int = 0
     notes: int = 0
+    empires: dict[str, Empire] = msgspec.field(default_factory=dict)
+    units: dict[str, Unit] = msgspec.field(default_factory=dict)
+    orders: dict[str, tuple[Move, ...]] = msgspec.field(default_factory=dict)  # this turn's
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -68,7 +76,34 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
-            return msgspec.structs.replace(state, turn=ev.turn + 1, rolls_this_turn=0)
+            return msgspec.structs.replace(state, turn=ev.turn + 1, rolls_this_turn=0, orders={})
+        case EmpireFounded():
+            empires = {**state.empires, ev.empire.player: ev.empire}
+            units = {**state.units, **{u.id: u for u in ev.units}}
+            return msgspec.structs.replace(state, empires=empires, units=units)
+        case OrdersSubmitted():
+            return msgspec.structs.replace(state, orders={**state.orders, ev.player: ev.moves})
+        case UnitMoved():
+            unit = state.units[ev.unit]
+            hex_ = ev.path[-1] if ev.path else unit.hex
+            moved = msgspec.structs.replace(unit, hex=hex_, order=ev.order)
+            return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
+        case SystemExplored():
+            units = dict(state.units)
+            for loss in ev.losses:
+                survivor = units[loss.unit]
+                if loss.count >= survivor.count:
+                    del units[loss.unit]
+                else:
+                    units[loss.unit] = msgspec.structs.replace(
+                        survivor, count=survivor.count - loss.count
+                    )
+            empires = state.empires
+            if ev.explored and ev.player in empires:
+                empire = empires[ev.player]
+                known = tuple(sorted({*empire.explored, ev.system}))
+                empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=known)}
+            return msgspec.structs.replace(state, units=units, empires=empires)
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
@@ -95,6 +130,13 @@ def fold(events: Iterable[RecordedEvent], state: CampaignState | None = None) ->
     for recorded in events:
         result = apply(result, recorded)
     return result
+
+
+def evolve_all(state: CampaignState, events: Iterable[Event]) -> CampaignState:
+    """Return the state after events not yet recorded (a decision's look-ahead)."""
+    for ev in events:
+        state = evolve(state, ev)
+    return state
 
 
 _ENCODER = msgspec.json.Encoder(order="sorted")

@@ -13,16 +13,20 @@ from rich.theme import Theme
 from campaign.events import (
     CampaignCreated,
     DiceRolled,
+    EmpireFounded,
     Event,
     MapChosen,
     MapLoaded,
+    OrdersSubmitted,
     RecordedEvent,
     SeedRevealed,
+    SystemExplored,
     TurnEnded,
     UmpireNoted,
+    UnitMoved,
 )
 from campaign.projections import CampaignState
-from campaign.service import Status, VerifyReport
+from campaign.service import PlayerReport, Status, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 
 THEME = Theme(
@@ -59,12 +63,87 @@ def describe(ev: Event) -> str:
             return f"dice seed revealed: {ev.seed}"
         case UmpireNoted():
             return f"note: {ev.text}"
+        case EmpireFounded():
+            return (
+                f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
+                f"{len(ev.units)} units and {ev.empire.ip} IP"
+            )
+        case OrdersSubmitted():
+            return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
+        case UnitMoved():
+            where = " > ".join(ev.path) if ev.path else "stays"
+            return f"{ev.unit} {where}; order {ev.order}"
+        case SystemExplored():
+            return _explored_text(ev)
         case MapChosen():
             return f"star map {ev.name!r} ({ev.title}) chosen; committed as {ev.sha256[:12]}…"
         case MapLoaded():
             return f"umpire's copy of the star map loaded ({len(ev.text)} characters)"
         case _:
             return type(ev).__name__
+
+
+def _explored_text(ev: SystemExplored) -> str:
+    faces = " ".join(str(r.value) for r in ev.rolls)
+    lost = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses)
+    hazard = f"; hazards rolled {faces}" if faces else ""
+    hazard += f", lost {lost}" if lost else ""
+    if not ev.explored:
+        return f"{ev.system} ({ev.hex}): every ship sent was lost{hazard}"
+    planets = (
+        ", ".join(
+            f"{p.type} {p.capacity}M{' mineral-rich' if p.mineral_rich else ''}" for p in ev.planets
+        )
+        or "no planets"
+    )
+    enemies = "; ".join(
+        f"{c.owner}: {c.escorts} escorts, {c.cruisers} cruisers, {c.capitals} capitals, "
+        f"{c.scouts} scouts, {c.transports} transports"
+        for c in ev.enemy_ships
+    )
+    return (
+        f"explored {ev.system} ({ev.hex}): {planets}"
+        + (f"; enemy ships {enemies}" if enemies else "")
+        + hazard
+    )
+
+
+def report_view(report: PlayerReport) -> RenderableType:
+    """Return a player's turn package."""
+    parts: list[RenderableType] = []
+    if report.empire is not None:
+        empire = report.empire
+        parts.append(
+            _pairs(
+                f"{report.campaign}: {report.player}'s report, turn {report.turn}",
+                [
+                    ("entry", empire.entry),
+                    ("FTL speed", f"{empire.speed} hexes per turn"),
+                    ("industrial points", str(empire.ip)),
+                    ("technology", ", ".join(empire.techs) or "none yet"),
+                    ("explored", ", ".join(empire.explored) or "nothing yet"),
+                ],
+            )
+        )
+    units = Table(title="Forces", title_justify="left")
+    for column in ("unit", "what", "hex", "order", "captain"):
+        units.add_column(column)
+    for unit in report.units:
+        what = (
+            f"{unit.design} ({unit.hull_class}, {unit.points} pts)"
+            if unit.design
+            else f"{unit.count} {unit.kind}"
+        )
+        units.add_row(
+            unit.id,
+            Text(what),
+            unit.hex or "entering",
+            unit.order,
+            f"level {unit.captain}" if unit.captain else "",
+        )
+    parts.append(units)
+    parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
+    return Group(*parts)
 
 
 def _audience_text(recorded: RecordedEvent) -> Text:

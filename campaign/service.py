@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
 
 import msgspec
 
@@ -34,6 +36,7 @@ from campaign.events import (
     Audience,
     CampaignCreated,
     Event,
+    MapLoaded,
     NewEvent,
     RecordedEvent,
     SeedRevealed,
@@ -48,9 +51,11 @@ from campaign.projections import (
     CampaignState,
     decode_state,
     encode_state,
+    evolve_all,
     fold,
 )
-from campaign.rules import core
+from campaign.rules import core, orders, setup, turn
+from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -60,9 +65,11 @@ from campaign.store import (
     Lineage,
     utc_now,
 )
-from maps import mapfile
+from campaign.strategic import Empire, Unit, unit_order
+from maps import StarMap, label, mapfile
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
+from tactical.designs import show_builtin
 
 AskDie = Callable[[DiceKey, int], int]
 
@@ -77,6 +84,18 @@ class Status(msgspec.Struct, frozen=True):
     head_version: int
     head_hash: str
     state: CampaignState
+
+
+class PlayerReport(msgspec.Struct, frozen=True):
+    """A player's turn package: his empire and units now, and the news of a turn."""
+
+    campaign: str
+    player: str
+    turn: int
+    news_turn: int
+    empire: Empire | None
+    units: tuple[Unit, ...]
+    news: tuple[RecordedEvent, ...]
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -103,6 +122,7 @@ def plan_campaign(
     dice_mode: str = "seeded",
     max_turns: int = 44,
     map_spec: str | None = None,
+    fleet_file: str | None = None,
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -115,9 +135,44 @@ def plan_campaign(
         dice_mode=dice_mode,
         max_turns=max_turns,
         map=_load_map(map_spec) if map_spec is not None else None,
+        fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
     )
+    if plan.map is None and fleet_file is not None:
+        raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
     return plan
+
+
+def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
+    """Read a starting-fleet file (or take the default) and price it from the ship catalogue."""
+    fleet = DEFAULT_FLEET
+    if path is not None:
+        try:
+            fleet = msgspec.toml.decode(Path(path).read_bytes(), type=FleetFile)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read fleet file {path}: {exc.strerror}") from None
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise InvalidInputError(f"fleet file {path}: {exc}") from None
+    ships: list[FleetShip] = []
+    for line in fleet.ships:
+        try:
+            ship = show_builtin(line.design, "ft2")
+        except LookupError:
+            raise InvalidInputError(
+                f"starting fleet: no FT2 design {line.design!r} in the ship catalogue "
+                "(`umpire ship list`)"
+            ) from None
+        ships.extend(
+            FleetShip(
+                design=line.design,
+                hull_class=str(ship.hull_class),
+                points=ship.points,
+                ftl=ship.ftl,
+            )
+            for _ in range(line.count)
+        )
+    check_fleet(ships)
+    return tuple(ships)
 
 
 def _load_map(spec: str) -> core.CampaignMap:
@@ -161,9 +216,26 @@ class CampaignService:
 
     # ------------------------------------------------------------ commands
 
-    def new_campaign(self, plan: core.CreateCampaign) -> list[RecordedEvent]:
-        """Create the campaign `plan_campaign` checked; the seed stays secret, its hash public."""
+    def new_campaign(
+        self, plan: core.CreateCampaign, ask: AskDie | None = None
+    ) -> list[RecordedEvent]:
+        """Create the campaign `plan_campaign` checked; the seed stays secret, its hash public.
+
+        With a map and players, each empire is founded at its entry hex (004 section 3).
+        """
         batch = core.decide_create(plan)
+        if plan.map is not None and plan.players:
+            if plan.dice_mode == "manual":
+                if ask is None:
+                    raise DiceError("this campaign rolls physical dice: the captains need a prompt")
+                dice: DiceSource = ManualDice(ask=ask)
+            else:
+                dice = SeededDice(plan.seed)
+            entries = tuple(e.name for e in mapfile.loads(plan.map.text).entries)
+            batch += setup.decide_found_empires(plan.players, entries, list(plan.fleet), dice)
+            # The set-up is turn 0; the campaign opens at turn 1, ready for orders.
+            set_up = evolve_all(CampaignState(), (new.event for new in batch))
+            batch += core.decide_end_turn(set_up, core.EndTurn())
         self.store.create_campaign(plan.name, plan.seed)
         lineage = self.store.lineage(plan.name, MAIN_BRANCH)
         recorded = self.store.append(lineage, 0, batch)
@@ -210,6 +282,69 @@ class CampaignService:
         seed = self.store.campaign_seed(lineage.campaign)
         batch = core.decide_reveal_seed(state, core.RevealSeed(seed=seed, early=early))
         return self.store.append(lineage, state.version, batch)
+
+    def starmap(self, lineage: Lineage) -> StarMap:
+        """Return the campaign's star map, from the umpire's copy in the log."""
+        loaded = self.store.read(lineage, types=[MapLoaded.TYPE])
+        texts = [e.event.text for e in loaded if isinstance(e.event, MapLoaded)]
+        if not texts:
+            raise IllegalCommandError("this campaign has no star map (create it with --map)")
+        return _parse_map(texts[-1])
+
+    def orders_template(self, lineage: Lineage, player: str) -> str:
+        """Return a filled-in orders file for `player`: every unit, staying where it is."""
+        self._check_viewer(lineage, player)
+        state = self.load(lineage, viewer=player)
+        empire = state.empires.get(player)
+        if empire is None:
+            raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
+        entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
+        return orders.template(state, player, entry_hex)
+
+    def submit_orders(self, lineage: Lineage, player: str, text: str) -> list[RecordedEvent]:
+        """Check a player's orders file completely and record it (addressed to that player).
+
+        Raises:
+            InvalidInputError: the file does not decode, or any order breaks the rules; every
+                problem is named and nothing is stored.
+        """
+        self._check_viewer(lineage, player)
+        state = self.load(lineage)
+        document = orders.parse(text, player, state.turn)
+        batch = orders.decide_submit(state, self.starmap(lineage), player, document)
+        return self.store.append(lineage, state.version, batch)
+
+    def resolve_turn(self, lineage: Lineage, ask: AskDie | None = None) -> list[RecordedEvent]:
+        """Resolve the turn in progress: movement, exploration, then the turn's end.
+
+        A player who sent no orders holds position. Everything is appended in one batch.
+        """
+        state = self.load(lineage)
+        starmap = self.starmap(lineage)
+        dice = self._dice(lineage, state, None, ask)
+        batch = turn.decide_turn(state, starmap, dice)
+        recorded = self.store.append(lineage, state.version, batch)
+        self._snapshot(lineage, fold(recorded, state))
+        return recorded
+
+    def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
+        """Return what `player` knows: his empire, units and the news of a turn.
+
+        Computed only from the events that player may see.
+        """
+        self._check_viewer(lineage, player)
+        current = self.load(lineage, viewer=player)
+        news_turn = turn_number if turn_number is not None else max(current.turn - 1, 0)
+        news = list(self.store.read(lineage, turn=news_turn, visible_to=player))
+        return PlayerReport(
+            campaign=lineage.campaign,
+            player=player,
+            turn=current.turn,
+            news_turn=news_turn,
+            empire=current.empires.get(player),
+            units=tuple(sorted(current.units.values(), key=unit_order)),
+            news=tuple(news),
+        )
 
     def rewind(self, lineage: Lineage, to_turn: int, new_branch: str | None = None) -> BranchInfo:
         """Start a branch sharing history up to the end of `to_turn`, and make it active.
@@ -465,6 +600,11 @@ class _DiceLedger:
                     f"the seed gives {value}"
                 )
         return problems
+
+
+@lru_cache(maxsize=8)
+def _parse_map(text: str) -> StarMap:
+    return mapfile.loads(text)
 
 
 def _free_name(base: str, taken: set[str]) -> str:

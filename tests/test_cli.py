@@ -173,10 +173,23 @@ def test_a_generated_map_file_is_used_by_new(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     umpire("new", "skirmish", "--players", "red,blue", "--map", str(map_file), db=db)
     events = json.loads(umpire("log", "--json", db=db))
-    assert [e["type"] for e in events] == ["campaign_created", "map_chosen", "map_loaded"]
+    assert [e["type"] for e in events] == [
+        "campaign_created",
+        "map_chosen",
+        "map_loaded",
+        "empire_founded",
+        "empire_founded",
+        "turn_ended",
+    ]
     assert events[2]["audience"] == {"public": False, "players": []}
     red = json.loads(umpire("log", "--json", "--as-player", "red", db=db))
-    assert "map_loaded" not in [e["type"] for e in red]  # the map's contents stay hidden
+    # The map's contents and blue's forces stay hidden from red.
+    assert [e["type"] for e in red] == [
+        "campaign_created",
+        "map_chosen",
+        "empire_founded",
+        "turn_ended",
+    ]
     state = json.loads(umpire("state", "--json", db=db))
     assert state["map_sha256"] == events[1]["event"]["sha256"]
 

@@ -27,6 +27,7 @@ from campaign.events import (
     check_player_name,
 )
 from campaign.projections import CampaignState
+from campaign.rules.setup import FleetShip
 
 _CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 DICE_MODES = ("seeded", "manual")
@@ -51,6 +52,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     dice_mode: str = "seeded"
     max_turns: int = 44  # 004 L12
     map: CampaignMap | None = None
+    fleet: tuple[FleetShip, ...] = ()
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -130,7 +132,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
 
 def decide_roll(state: CampaignState, command: RollDice, dice: DiceSource) -> list[NewEvent]:
     """Roll the umpire's dice; each die is keyed by turn, this roll's number and its index."""
-    _require_running(state)
+    require_running(state)
     count, sides = parse_dice_expression(command.expression)
     if not command.reason.strip():
         raise InvalidInputError("say what the roll is for (--reason)")
@@ -159,7 +161,7 @@ def decide_note(state: CampaignState, command: WriteNote) -> list[NewEvent]:
 
 def decide_end_turn(state: CampaignState, _command: EndTurn) -> list[NewEvent]:
     """Close the turn in progress."""
-    _require_running(state)
+    require_running(state)
     return [
         NewEvent(event=TurnEnded(turn=state.turn), audience=Audience.everyone(), turn=state.turn)
     ]
@@ -189,7 +191,7 @@ def _require_created(state: CampaignState) -> None:
         raise IllegalCommandError("the campaign has not been set up")
 
 
-def _require_running(state: CampaignState) -> None:
+def require_running(state: CampaignState) -> None:
     _require_created(state)
     if state.finished:
         raise IllegalCommandError(f"the campaign ended after turn {state.max_turns}")

@@ -1,0 +1,87 @@
+"""A player's orders for a turn: one TOML document, checked completely before it is stored.
+
+player = "red"
+turn = 1
+
+[[moves]]
+unit = "red-S1"      # every unit is listed; `to` absent means it stays
+to = "0305"          # destination hex this turn (004 section 5.1)
+order = "stand-off"  # engage | stand-off | ftl-move (004 section 5.3)
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from campaign.events import Audience, NewEvent, OrdersSubmitted
+from campaign.projections import CampaignState
+from campaign.rules.movement import OrdersError, plan_moves
+from campaign.strategic import Move, unit_order
+from maps import StarMap
+
+
+class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The orders file as written by a player."""
+
+    player: str
+    turn: int
+    moves: tuple[Move, ...] = ()
+
+
+def parse(text: str, player: str, turn: int) -> OrdersDocument:
+    """Decode an orders file and check it is this player's, for this turn.
+
+    Raises:
+        OrdersError: the file does not decode (the message names the field), or it is for
+            another player or turn.
+    """
+    try:
+        document = msgspec.toml.decode(text, type=OrdersDocument)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise OrdersError(player, turn, [str(exc)]) from None
+    problems = []
+    if document.player != player:
+        problems.append(f"the file is {document.player}'s orders, not {player}'s")
+    if document.turn != turn:
+        problems.append(f"the file is for turn {document.turn}; the turn in progress is {turn}")
+    if problems:
+        raise OrdersError(player, turn, problems)
+    return document
+
+
+def decide_submit(
+    state: CampaignState, starmap: StarMap, player: str, document: OrdersDocument
+) -> list[NewEvent]:
+    """Record a player's orders once every move is legal; a later submission replaces it."""
+    plan_moves(state, starmap, player, document.moves)  # raises with every problem
+    submitted = OrdersSubmitted(player=player, turn=state.turn, moves=document.moves)
+    return [
+        NewEvent(
+            event=submitted,
+            audience=Audience.players_([player]),
+            turn=state.turn,
+            actor=f"player:{player}",
+        )
+    ]
+
+
+def template(state: CampaignState, player: str, entry_hex: str) -> str:
+    """Return an orders file listing all of `player`'s units, each holding position."""
+    lines = [
+        f'# Orders of {player} for turn {state.turn}. Give a unit `to = "CCRR"` to move it;',
+        "# order is engage, stand-off or ftl-move (004 section 5.3).",
+        f'player = "{player}"',
+        f"turn = {state.turn}",
+    ]
+    for unit in sorted(state.units.values(), key=unit_order):
+        if unit.owner != player:
+            continue
+        where = f"at {unit.hex}" if unit.hex else f"entering through {entry_hex}"
+        what = unit.design or f"{unit.count} {unit.kind}"
+        lines += ["", "[[moves]]", f'unit = "{unit.id}"  # {what}, {where}']
+        lines.append(f'# to = "{unit.hex or entry_hex}"')
+        lines.append(f'order = "{unit.order}"')
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["OrdersDocument", "OrdersError", "decide_submit", "parse", "template"]

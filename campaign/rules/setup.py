@@ -1,0 +1,124 @@
+"""Setting the empires up (004 section 3): each player's starting forces at his entry hex."""
+
+from __future__ import annotations
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.errors import InvalidInputError
+from campaign.events import Audience, EmpireFounded, NewEvent
+from campaign.strategic import (
+    SCOUTS_PER_TROOP,
+    STARTING_SCOUT_TROOPS,
+    STARTING_TRANSPORTS,
+    STARTING_WARSHIP_POINTS,
+    Empire,
+    Unit,
+    unit_id,
+)
+
+# 004 section 6, "For Captains": 1 -> level 1, 2-5 -> level 2, 6 -> level 3.
+CAPTAIN_LEVEL_BY_DIE = {1: 1, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3}
+
+
+class FleetShip(msgspec.Struct, frozen=True):
+    """A catalogue warship as the campaign needs it: design id, class, points, FTL."""
+
+    design: str
+    hull_class: str
+    points: int
+    ftl: bool
+
+
+class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A line of a starting-fleet file: `count` ships of catalogue design `design`."""
+
+    design: str
+    count: int = 1
+
+
+class FleetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A starting-fleet file (TOML): `[[ships]] design = "destroyer"  count = 4`."""
+
+    ships: tuple[FleetLine, ...]
+
+
+# The default starting fleet: FT2 standard classes whose fits the text gives (001 L667-707),
+# 1980 points of the 2000 allowed (004 section 3).
+DEFAULT_FLEET = FleetFile(
+    ships=(
+        FleetLine("battledreadnought", 1),
+        FleetLine("heavy_cruiser", 2),
+        FleetLine("light_cruiser", 2),
+        FleetLine("destroyer", 4),
+        FleetLine("frigate", 5),
+    )
+)
+
+
+def check_fleet(ships: list[FleetShip], budget: int = STARTING_WARSHIP_POINTS) -> None:
+    """Refuse a starting fleet over the points budget or with ships that cannot jump."""
+    problems = [f"{s.design} has no FTL drive" for s in ships if not s.ftl]
+    total = sum(s.points for s in ships)
+    if total > budget:
+        problems.append(
+            f"the fleet costs {total} points, over the {budget} allowed (004 section 3)"
+        )
+    if not ships:
+        problems.append("the fleet has no warships")
+    if problems:
+        raise InvalidInputError("starting fleet: " + "; ".join(problems))
+
+
+def decide_found_empires(
+    players: tuple[str, ...], entries: tuple[str, ...], fleet: list[FleetShip], dice: DiceSource
+) -> list[NewEvent]:
+    """Found each player's empire at the map's entries, in order, with 004 section 3's forces.
+
+    Every warship's captain is rolled (004 section 6); the rolls travel in the event.
+    """
+    if len(players) > len(entries):
+        raise InvalidInputError(
+            f"{len(players)} players but the map has {len(entries)} entry hexes"
+        )
+    check_fleet(fleet)
+    batch = []
+    for player, entry in zip(players, entries, strict=False):
+        rolls: list[Roll] = []
+        units: list[Unit] = []
+        for n, ship in enumerate(fleet, start=1):
+            roll = dice.roll(DiceKey(turn=0, phase="setup", subject=f"{player}.captain", index=n))
+            rolls.append(roll)
+            units.append(
+                Unit(
+                    id=unit_id(player, "warship", n),
+                    owner=player,
+                    kind="warship",
+                    design=ship.design,
+                    hull_class=ship.hull_class,
+                    points=ship.points,
+                    captain=CAPTAIN_LEVEL_BY_DIE[roll.value],
+                )
+            )
+        units.extend(
+            Unit(
+                id=unit_id(player, "scout-troop", n),
+                owner=player,
+                kind="scout-troop",
+                count=SCOUTS_PER_TROOP,
+            )
+            for n in range(1, STARTING_SCOUT_TROOPS + 1)
+        )
+        units.append(
+            Unit(
+                id=unit_id(player, "transports", 1),
+                owner=player,
+                kind="transports",
+                count=STARTING_TRANSPORTS,
+            )
+        )
+        founded = EmpireFounded(
+            empire=Empire(player=player, entry=entry), units=tuple(units), rolls=tuple(rolls)
+        )
+        batch.append(NewEvent(event=founded, audience=Audience.players_([player]), turn=0))
+    return batch

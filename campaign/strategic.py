@@ -1,0 +1,107 @@
+"""The strategic campaign's pieces: units, empires, and what each player has explored.
+
+Pure data (frozen msgspec Structs) shared by the rules, the events and the projections.
+Hexes are the printed map's labels (`0712`); a unit whose `hex` is None is still off the map
+at its owner's initial command post, waiting to enter through the entry hex (004 section 5.1).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+UnitKind = Literal["warship", "scout-troop", "transports"]
+CombatOrder = Literal["engage", "stand-off", "ftl-move"]
+COMBAT_ORDERS: tuple[CombatOrder, ...] = ("engage", "stand-off", "ftl-move")
+
+# 004 section 3: what each player starts with.
+STARTING_SCOUT_TROOPS = 4
+SCOUTS_PER_TROOP = 9
+STARTING_WARSHIP_POINTS = 2000
+STARTING_TRANSPORTS = 35  # each carrying 1 million colonists
+STARTING_IP = 25
+# 004 section 5.1: every ship starts with an FTL movement rate of 2 hexes per turn.
+BASE_FTL_SPEED = 2
+
+
+class Unit(msgspec.Struct, frozen=True, kw_only=True):
+    """A warship, a scout troop, or a group of colony transports, moving as one counter."""
+
+    id: str
+    owner: str
+    kind: UnitKind
+    hex: str | None = None  # None: off the map at the initial command post
+    design: str | None = None  # warships: the tactical catalogue's design id
+    hull_class: str | None = None  # warships: escort / cruiser / capital (what reports show)
+    points: int = 0  # warships: Full Thrust points
+    count: int = 1  # scouts in a troop, or transports (1 million colonists each)
+    captain: int | None = None  # warships: command level 1 (best) to 3 (004 section 6)
+    order: CombatOrder = "stand-off"
+
+    @property
+    def is_scout(self) -> bool:
+        """Return whether command radius limits do not apply (004 section 5.1)."""
+        return self.kind == "scout-troop"
+
+
+class Empire(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's empire: where it entered, its treasury, technology and knowledge."""
+
+    player: str
+    entry: str
+    ip: int = STARTING_IP
+    speed: int = BASE_FTL_SPEED
+    techs: tuple[str, ...] = ()
+    explored: tuple[str, ...] = ()  # star systems explored, sorted
+
+
+def unit_order(unit: Unit) -> tuple[str, str, int]:
+    """Sort units by owner, then kind letter, then number: `red-W2` before `red-W10`."""
+    tag = unit.id.rpartition("-")[2]
+    return (unit.owner, tag[:1], int(tag[1:]) if tag[1:].isdigit() else 0)
+
+
+def unit_id(player: str, kind: UnitKind, number: int) -> str:
+    """Return a stable unit id, e.g. `red-W3` (warship), `red-S1` (scouts), `red-T1`.
+
+    >>> unit_id("red", "warship", 3)
+    'red-W3'
+    """
+    letter = {"warship": "W", "scout-troop": "S", "transports": "T"}[kind]
+    return f"{player}-{letter}{number}"
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One unit's order for a turn: where it moves (None: it stays) and its combat order."""
+
+    unit: str
+    to: str | None = None
+    order: CombatOrder = "stand-off"
+
+
+class PlanetReport(msgspec.Struct, frozen=True):
+    """What an exploration report says of a planet (004 section 5.2: planets and types)."""
+
+    orbit: int
+    type: str
+    capacity: int
+    mineral_rich: bool = False
+
+
+class ShipCount(msgspec.Struct, frozen=True):
+    """Enemy ships seen, as 004 section 5.2 reports them: numbers in each class only."""
+
+    owner: str
+    escorts: int = 0
+    cruisers: int = 0
+    capitals: int = 0
+    scouts: int = 0
+    transports: int = 0
+
+
+class Loss(msgspec.Struct, frozen=True):
+    """Ships of a unit destroyed: a whole warship or troop, or some of a transport group."""
+
+    unit: str
+    count: int = 1

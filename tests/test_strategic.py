@@ -1,0 +1,317 @@
+"""The strategic turn, first slice: set-up (004 s3), FTL movement (5.1), exploration (5.2)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from campaign.dice import ScriptedDice
+from campaign.errors import InvalidInputError
+from campaign.events import EmpireFounded, SystemExplored
+from campaign.projections import CampaignState
+from campaign.rules.exploration import decide_exploration
+from campaign.rules.movement import OrdersError
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.strategic import Empire, Unit
+from cli import app
+from maps import loads_map
+from tests.conftest import FixedClock
+
+# A 6x4 sector: red enters at 0101, blue at 0604. Alpha (0102) is next to red's entry hex;
+# Beta (0302) is two hexes from it; a cloud sits at 0201.
+TINY_MAP = """
+format = "stellar-umpire-map"
+version = 1
+name = "tiny"
+title = "Tiny test sector"
+width = 6
+height = 4
+clouds = ["0201"]
+
+[[entries]]
+name = "1"
+hex = "0101"
+
+[[entries]]
+name = "2"
+hex = "0604"
+
+[[systems]]
+name = "Alpha"
+hex = "0102"
+colour = "yellow"
+
+[[systems.planets]]
+orbit = 3
+type = "terran"
+capacity = 60
+mineral_rich = true
+
+[[systems]]
+name = "Beta"
+hex = "0302"
+colour = "red"
+"""
+
+
+@pytest.fixture
+def map_file(tmp_path: Path) -> str:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_MAP)
+    return str(path)
+
+
+@pytest.fixture
+def game(map_file: str) -> Iterator[tuple[CampaignService, Lineage]]:
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file))
+    yield service, service.target("g")
+    service.close()
+
+
+def orders(player: str, turn: int, *moves: tuple[str, str | None, str]) -> str:
+    lines = [f'player = "{player}"', f"turn = {turn}"]
+    for unit, to, order in moves:
+        lines += ["[[moves]]", f'unit = "{unit}"', f'order = "{order}"']
+        if to is not None:
+            lines.append(f'to = "{to}"')
+    return "\n".join(lines) + "\n"
+
+
+def test_setup_gives_each_player_the_starting_forces(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """004 section 3: 4 scout troops of 9, 2000 points of warships, 35 transports, 25 IP."""
+    service, lineage = game
+    state = service.load(lineage)
+    assert state.turn == 1  # turn 0 was the set-up
+    for player, entry in (("red", "1"), ("blue", "2")):
+        units = [u for u in state.units.values() if u.owner == player]
+        scouts = [u for u in units if u.kind == "scout-troop"]
+        warships = [u for u in units if u.kind == "warship"]
+        transports = [u for u in units if u.kind == "transports"]
+        assert [s.count for s in scouts] == [9, 9, 9, 9]
+        assert sum(w.points for w in warships) == 1980  # within the 2000 allowed
+        assert all(w.captain in (1, 2, 3) for w in warships)
+        assert [t.count for t in transports] == [35]
+        assert all(u.hex is None for u in units)  # waiting off the map at the entry
+        assert state.empires[player] == Empire(player=player, entry=entry)
+    founded = service.log(lineage, types=["empire_founded"])
+    assert [str(e.audience) for e in founded] == ["red", "blue"]
+    rolls = [r for e in founded for r in e.event.rolls]  # type: ignore[attr-defined]
+    assert len(rolls) == 28  # one captain roll per warship (004 section 6)
+
+
+def test_nobody_sees_a_rivals_forces(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    red = service.state_at(lineage, viewer="red")
+    assert {u.owner for u in red.units.values()} == {"red"}
+    assert set(red.empires) == {"red"}
+    report = service.report(lineage, "red")
+    assert "blue-" not in msgspec.json.encode(report).decode()
+
+
+def test_template_orders_are_accepted_unchanged(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    text = service.orders_template(lineage, "red")
+    assert 'unit = "red-W2"' in text.split('unit = "red-W10"')[0]  # natural order
+    service.submit_orders(lineage, "red", text)
+    assert len(service.load(lineage).orders["red"]) == 19
+
+
+def test_bad_orders_name_every_problem_and_store_nothing(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = game
+    before = len(service.log(lineage))
+    text = orders(
+        "red",
+        1,
+        ("blue-W1", None, "engage"),
+        ("red-S1", "0302", "stand-off"),  # two hexes past the entry hex: too far on turn 1
+        ("red-S2", "9999", "stand-off"),
+        ("red-S3", "0102", "stand-off"),
+        ("red-S3", "0102", "stand-off"),
+        ("red-W1", "0201", "stand-off"),  # the cloud next to the entry: not on turn 1
+    )
+    with pytest.raises(OrdersError) as caught:
+        service.submit_orders(lineage, "red", text)
+    assert caught.value.problems == [
+        "blue-W1: not a unit of red",
+        "red-S1: cannot reach 0302 this turn at speed 2 (004 section 5.1)",
+        "red-S2: destination 9999 is off the map",
+        "red-S3: ordered twice",
+        "red-W1: cannot reach 0201 this turn at speed 2 within 8 hexes of a command post "
+        "(004 section 5.1)",
+    ]
+    for wrong, message in [
+        (orders("blue", 1), "the file is blue's orders, not red's"),
+        (orders("red", 2), "the file is for turn 2; the turn in progress is 1"),
+        ('player = "red"\nturn = 1\ncolour = "x"\n', "Object contains unknown field `colour`"),
+        ('player = "red"\nturn = "one"\n', "Expected `int`, got `str` - at `$.turn`"),
+    ]:
+        with pytest.raises(InvalidInputError, match=message.replace("$", r"\$")):
+            service.submit_orders(lineage, "red", wrong)
+    assert len(service.log(lineage)) == before
+
+
+def test_a_turn_moves_units_and_explores(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    service.submit_orders(
+        lineage,
+        "red",
+        orders("red", 1, ("red-S1", "0102", "stand-off"), ("red-W1", "0102", "engage")),
+    )
+    recorded = service.resolve_turn(lineage)
+    types = [e.type for e in recorded]
+    assert types == ["unit_moved", "unit_moved", "system_explored", "turn_ended"]
+    state = service.load(lineage)
+    assert (state.turn, state.units["red-S1"].hex, state.units["red-W1"].order) == (
+        2,
+        "0102",
+        "engage",
+    )
+    explored = recorded[2].event
+    assert isinstance(explored, SystemExplored)
+    assert str(recorded[2].audience) == "red"
+    if explored.explored:
+        assert state.empires["red"].explored == ("Alpha",)
+        assert explored.planets[0].type == "terran"
+    # Blue sent no orders: his units hold position, and he learns nothing of red's moves.
+    assert all(u.hex is None for u in state.units.values() if u.owner == "blue")
+    assert [e.type for e in service.log(lineage, turn=1, viewer="blue")] == ["turn_ended"]
+
+
+def _state(units: list[Unit], explored: tuple[str, ...] = ()) -> CampaignState:
+    return CampaignState(
+        created=True,
+        turn=3,
+        empires={"red": Empire(player="red", entry="1", explored=explored)},
+        units={u.id: u for u in units},
+    )
+
+
+SCOUTS = Unit(id="red-S1", owner="red", kind="scout-troop", hex="0102", count=9)
+WARSHIP = Unit(id="red-W1", owner="red", kind="warship", hex="0102", hull_class="cruiser")
+TRANSPORTS = Unit(id="red-T1", owner="red", kind="transports", hex="0102", count=3)
+TINY = loads_map(TINY_MAP)
+
+
+def test_a_surviving_scout_troop_covers_the_ships_with_it() -> None:
+    """004 5.2: the troop rolls first; if it survives, the others need not roll."""
+    (new,) = decide_exploration(_state([SCOUTS, WARSHIP, TRANSPORTS]), TINY, ScriptedDice([2]))
+    ev = new.event
+    assert isinstance(ev, SystemExplored)
+    assert ([r.value for r in ev.rolls], ev.losses, ev.explored) == ([2], (), True)
+
+
+def test_a_lost_scout_troop_leaves_each_ship_to_roll() -> None:
+    """004 5.2: scouts lost on a 1; warships and each transport lost on 1-2."""
+    dice = ScriptedDice([1, 2, 6, 1, 3])  # the troop; then by id: three transports, the warship
+    (new,) = decide_exploration(_state([SCOUTS, WARSHIP, TRANSPORTS]), TINY, dice)
+    ev = new.event
+    assert isinstance(ev, SystemExplored)
+    assert [(loss.unit, loss.count) for loss in ev.losses] == [("red-S1", 9), ("red-T1", 2)]
+    assert ev.explored
+    assert ev.planets[0].capacity == 60
+
+
+def test_nothing_is_learnt_when_every_ship_is_lost() -> None:
+    (new,) = decide_exploration(_state([WARSHIP]), TINY, ScriptedDice([2]))
+    ev = new.event
+    assert isinstance(ev, SystemExplored)
+    assert (ev.explored, ev.planets, ev.losses[0].unit) == (False, (), "red-W1")
+
+
+def test_explored_systems_are_safe_forever() -> None:
+    assert decide_exploration(_state([WARSHIP], ("Alpha",)), TINY, ScriptedDice([])) == []
+
+
+def test_reports_count_enemy_ships_by_class_only() -> None:
+    enemy = [
+        Unit(id="blue-W1", owner="blue", kind="warship", hex="0102", hull_class="escort"),
+        Unit(id="blue-W2", owner="blue", kind="warship", hex="0102", hull_class="capital"),
+        Unit(id="blue-S1", owner="blue", kind="scout-troop", hex="0102", count=9),
+    ]
+    (new,) = decide_exploration(_state([SCOUTS, *enemy]), TINY, ScriptedDice([5]))
+    ev = new.event
+    assert isinstance(ev, SystemExplored)
+    counts = list(msgspec.to_builtins(ev.enemy_ships))
+    assert counts == [
+        {"owner": "blue", "escorts": 1, "cruisers": 0, "capitals": 1, "scouts": 9, "transports": 0}
+    ]
+    assert "blue-W1" not in msgspec.json.encode(ev).decode()  # no names, no designs
+
+
+def test_fleet_files_are_checked(tmp_path: Path, map_file: str) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text('[[ships]]\ndesign = "battleship"\ncount = 5\n')
+    with pytest.raises(InvalidInputError, match="costs 2235 points, over the 2000 allowed"):
+        plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(big))
+    odd = tmp_path / "odd.toml"
+    odd.write_text('[[ships]]\ndesign = "starbase"\n')
+    with pytest.raises(InvalidInputError, match="no FT2 design 'starbase'"):
+        plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(odd))
+    with pytest.raises(InvalidInputError, match="needs a map"):
+        plan_campaign("g", ["red"], fleet_file=str(odd))
+
+
+def test_the_cli_plays_a_turn_from_orders_files(tmp_path: Path, map_file: str) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "u.db")
+
+    def umpire(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, [*args, "--db", db])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    umpire("new", "g", "--players", "red,blue", "--map", map_file, "--seed", "1")
+    template = tmp_path / "red.toml"
+    umpire("orders", "template", "--player", "red", "--out", str(template))
+    assert "already" in umpire(
+        "orders", "template", "--player", "red", "--out", str(template), code=2
+    )
+    text = template.read_text().replace(
+        'unit = "red-S1"  # 9 scout-troop, entering through 0101\n# to = "0101"',
+        'unit = "red-S1"\nto = "0102"',
+    )
+    template.write_text(text)
+    umpire("orders", "submit", str(template), "--player", "red")
+    umpire("turn", "resolve")
+    report = json.loads(umpire("report", "--player", "red", "--json"))
+    assert report["turn"] == 2
+    assert [u["hex"] for u in report["units"] if u["id"] == "red-S1"] in (["0102"], [])
+    assert {e["type"] for e in report["news"]} >= {"unit_moved", "turn_ended"}
+    assert "blue" not in json.dumps(report["units"])
+    assert "red-S1" not in umpire("report", "--player", "blue")
+
+
+def test_same_seed_same_orders_same_campaign(map_file: str) -> None:
+    chains = []
+    for _ in range(2):
+        service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+        service.new_campaign(plan_campaign("g", ["red", "blue"], seed="x", map_spec=map_file))
+        lineage = service.target("g")
+        service.submit_orders(lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
+        service.resolve_turn(lineage)
+        chains.append([e.hash for e in service.store.read(lineage)])
+        service.close()
+    assert chains[0] == chains[1]
+
+
+def test_empire_founded_golden_shape() -> None:
+    ev = EmpireFounded(empire=Empire(player="red", entry="1"), units=(WARSHIP,))
+    assert json.loads(msgspec.json.encode(ev))["empire"] == {
+        "player": "red",
+        "entry": "1",
+        "ip": 25,
+        "speed": 2,
+        "techs": [],
+        "explored": [],
+    }
