@@ -32,17 +32,20 @@ demo: $(STAMP)
 	$(BIN)/umpire map show --map classic
 	$(UMPIRE) new demo --players red,blue,green --seed 2026 --map classic
 	$(UMPIRE) note "Welcome, admirals. Turn 1 orders are due Friday." --to all
-	$(UMPIRE) roll 2d6 --reason "ion storm strength near Hudson" --to red
-	$(UMPIRE) note "Blue's scouts report a drive flare at Kakisa." --to blue
-	$(UMPIRE) turn end
-	$(UMPIRE) roll d6 --reason "pirate raid on the Merrill's convoy" --to all
-	$(UMPIRE) turn end
+	$(UMPIRE) roll 2d6 --reason "ion storm strength near Mizar" --to red
+	$(UMPIRE) note "Blue's long-range sensors report a drive flare near Hadar." --to blue
+	$(UMPIRE) roll d6 --reason "pirate raid on the Regulus convoy" --to all
+	$(UMPIRE) orders template --player red --out .demo/red.toml
+	sed -i '0,/# to = "0101"/s//to = "0102"/' .demo/red.toml  # red's first scout troop moves
+	$(UMPIRE) orders submit .demo/red.toml --player red
+	$(UMPIRE) turn resolve
+	$(UMPIRE) report --player red
 	$(UMPIRE) log
 	$(UMPIRE) log --as-player red
 	$(UMPIRE) state --at-turn 0 --as-player blue
 	$(UMPIRE) verify
 	$(UMPIRE) rewind --to-turn 0
-	$(UMPIRE) roll d6 --reason "pirate raid on the Merrill's convoy (same die on the new branch)" --to all
+	$(UMPIRE) roll 2d6 --reason "ion storm strength near Mizar (same dice on the new branch)" --to red
 	$(UMPIRE) branches --use main
 	$(UMPIRE) status
 	$(UMPIRE) reveal-seed --early
