@@ -429,7 +429,7 @@ def check_colony_orders(
 
     # Money (004 5.7.4).
     cost = colony_cost(orders)
-    if cost >= output.industrial_points:
+    if cost > output.industrial_points:
         problems.append(
             f"{where}: orders cost {cost} IP but the colony produced "
             f"{output.industrial_points} IP (004 5.7.4)"
