@@ -20,7 +20,17 @@ import msgspec
 
 from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
-from campaign.strategic import CombatOrder, Empire, Loss, Move, PlanetReport, ShipCount, Unit
+from campaign.strategic import (
+    Colony,
+    CombatOrder,
+    Empire,
+    Landing,
+    Loss,
+    Move,
+    PlanetReport,
+    ShipCount,
+    Unit,
+)
 
 _PLAYER_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 UMPIRE = "umpire"
@@ -308,6 +318,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     player: str
     turn: int
     moves: tuple[Move, ...]
+    landings: tuple[Landing, ...] = ()
 
 
 @event("unit_moved", version=1)
@@ -332,6 +343,24 @@ class SystemExplored(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
     losses: tuple[Loss, ...] = ()  # ships lost to unknown hazards while exploring
     explored: bool = True  # False: every ship that tried was lost, so no report
+
+
+@event("colonists_landed", version=1)
+class ColonistsLanded(Event, frozen=True, kw_only=True):
+    """Colonists disembarked onto a planet, founding or growing a colony (004 section 5.5)."""
+
+    unit: str
+    colony: Colony  # the colony as it stands after the landing
+    colonists: int
+
+
+@event("colony_detected", version=1)
+class ColonyDetected(Event, frozen=True, kw_only=True):
+    """Everyone learns where a new colony is: its command post's traffic shows (004 5.1)."""
+
+    owner: str
+    system: str
+    hex: str
 
 
 @event("unit_lost", version=1)

@@ -13,6 +13,8 @@ import msgspec
 
 from campaign.events import (
     CampaignCreated,
+    ColonistsLanded,
+    ColonyDetected,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -25,11 +27,11 @@ from campaign.events import (
     UmpireNoted,
     UnitMoved,
 )
-from campaign.strategic import Empire, Move, Unit
+from campaign.strategic import Colony, Empire, Landing, Move, Unit
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 3
+PROJECTION_VERSION = 4
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,7 +52,10 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     notes: int = 0
     empires: dict[str, Empire] = msgspec.field(default_factory=dict)
     units: dict[str, Unit] = msgspec.field(default_factory=dict)
+    colonies: dict[str, Colony] = msgspec.field(default_factory=dict)
+    known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
     orders: dict[str, tuple[Move, ...]] = msgspec.field(default_factory=dict)  # this turn's
+    landings: dict[str, tuple[Landing, ...]] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -76,13 +81,33 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
-            return msgspec.structs.replace(state, turn=ev.turn + 1, rolls_this_turn=0, orders={})
+            return msgspec.structs.replace(
+                state, turn=ev.turn + 1, rolls_this_turn=0, orders={}, landings={}
+            )
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}
             return msgspec.structs.replace(state, empires=empires, units=units)
         case OrdersSubmitted():
-            return msgspec.structs.replace(state, orders={**state.orders, ev.player: ev.moves})
+            return msgspec.structs.replace(
+                state,
+                orders={**state.orders, ev.player: ev.moves},
+                landings={**state.landings, ev.player: ev.landings},
+            )
+        case ColonistsLanded():
+            units = dict(state.units)
+            transports = units[ev.unit]
+            if ev.colonists >= transports.count:
+                del units[ev.unit]
+            else:
+                units[ev.unit] = msgspec.structs.replace(
+                    transports, count=transports.count - ev.colonists
+                )
+            colonies = {**state.colonies, ev.colony.id: ev.colony}
+            return msgspec.structs.replace(state, units=units, colonies=colonies)
+        case ColonyDetected():
+            detected = tuple(sorted({*state.known_colonies, (ev.owner, ev.system)}))
+            return msgspec.structs.replace(state, known_colonies=detected)
         case UnitMoved():
             unit = state.units[ev.unit]
             hex_ = ev.path[-1] if ev.path else unit.hex
@@ -101,8 +126,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             empires = state.empires
             if ev.explored and ev.player in empires:
                 empire = empires[ev.player]
-                known = tuple(sorted({*empire.explored, ev.system}))
-                empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=known)}
+                explored = tuple(sorted({*empire.explored, ev.system}))
+                empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
             return msgspec.structs.replace(state, units=units, empires=empires)
         case DiceRolled():
             return msgspec.structs.replace(

@@ -12,6 +12,8 @@ from rich.theme import Theme
 
 from campaign.events import (
     CampaignCreated,
+    ColonistsLanded,
+    ColonyDetected,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -75,6 +77,13 @@ def describe(ev: Event) -> str:
             return f"{ev.unit} {where}; order {ev.order}"
         case SystemExplored():
             return _explored_text(ev)
+        case ColonistsLanded():
+            return (
+                f"{ev.colonists}M colonists from {ev.unit} landed on {ev.colony.id}: "
+                f"{ev.colony.population}M there now"
+            )
+        case ColonyDetected():
+            return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
         case MapChosen():
             return f"star map {ev.name!r} ({ev.title}) chosen; committed as {ev.sha256[:12]}…"
         case MapLoaded():
@@ -142,6 +151,19 @@ def report_view(report: PlayerReport) -> RenderableType:
             f"level {unit.captain}" if unit.captain else "",
         )
     parts.append(units)
+    if report.colonies:
+        colonies = Table(title="Colonies", title_justify="left")
+        for column in ("planet", "hex", "type", "population", "factories"):
+            colonies.add_column(column)
+        for colony in report.colonies:
+            colonies.add_row(
+                colony.id,
+                colony.hex,
+                colony.planet_type + (" (mineral-rich)" if colony.mineral_rich else ""),
+                f"{colony.population}M of {colony.capacity}M",
+                str(colony.factories),
+            )
+        parts.append(colonies)
     parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
     return Group(*parts)
 
@@ -210,7 +232,23 @@ def status_panel(status: Status) -> RenderableType:
         ("database", status.database),
         ("head", f"version {status.head_version}, hash {status.head_hash[:16]}…"),
     ]
-    return _pairs(f"Campaign {status.campaign}", rows + _state_rows(status.state))
+    panel = _pairs(f"Campaign {status.campaign}", rows + _state_rows(status.state))
+    if not status.scores:
+        return panel
+    final = status.state.finished
+    table = Table(
+        title="Final score (004 section 1)" if final else "Running tally (004 section 1)",
+        title_justify="left",
+    )
+    for column in ("player", "points", "planets controlled"):
+        table.add_column(column)
+    for score in status.scores:
+        table.add_row(score.player, str(score.points), Text(", ".join(score.planets) or "none"))
+    if final and status.scores and status.scores[0].points > 0:
+        top = [s.player for s in status.scores if s.points == status.scores[0].points]
+        winner = Text(f"Winner: {' and '.join(top)}", style="umpire.ok")
+        return Group(panel, table, winner)
+    return Group(panel, table)
 
 
 def state_panel(

@@ -56,6 +56,7 @@ from campaign.projections import (
 )
 from campaign.rules import core, orders, setup, turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
+from campaign.rules.victory import Score, scores
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -65,7 +66,7 @@ from campaign.store import (
     Lineage,
     utc_now,
 )
-from campaign.strategic import Empire, Unit, unit_order
+from campaign.strategic import Colony, Empire, Unit, unit_order
 from maps import StarMap, label, mapfile
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
@@ -84,6 +85,7 @@ class Status(msgspec.Struct, frozen=True):
     head_version: int
     head_hash: str
     state: CampaignState
+    scores: tuple[Score, ...] = ()  # the running tally (004 section 1); final after the last turn
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -95,6 +97,7 @@ class PlayerReport(msgspec.Struct, frozen=True):
     news_turn: int
     empire: Empire | None
     units: tuple[Unit, ...]
+    colonies: tuple[Colony, ...]
     news: tuple[RecordedEvent, ...]
 
 
@@ -168,6 +171,7 @@ def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
                 hull_class=str(ship.hull_class),
                 points=ship.points,
                 ftl=ship.ftl,
+                mass=ship.mass,
             )
             for _ in range(line.count)
         )
@@ -343,6 +347,7 @@ class CampaignService:
             news_turn=news_turn,
             empire=current.empires.get(player),
             units=tuple(sorted(current.units.values(), key=unit_order)),
+            colonies=tuple(sorted(current.colonies.values(), key=lambda c: c.id)),
             news=tuple(news),
         )
 
@@ -448,6 +453,7 @@ class CampaignService:
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""
         version, head_hash = self.store.head(lineage)
+        state = self.load(lineage)
         return Status(
             campaign=lineage.campaign,
             branch=lineage.branch,
@@ -455,7 +461,8 @@ class CampaignService:
             database=self.store.engine.url.render_as_string(hide_password=True),
             head_version=version,
             head_hash=head_hash,
-            state=self.load(lineage),
+            state=state,
+            scores=tuple(scores(state, self.starmap(lineage))) if state.map_name else (),
         )
 
     def branches(self, campaign: str | None) -> tuple[str, str, list[BranchInfo]]:

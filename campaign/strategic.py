@@ -1,6 +1,10 @@
 """The strategic campaign's pieces: units, empires, and what each player has explored.
 
 Pure data (frozen msgspec Structs) shared by the rules, the events and the projections.
+Structs that travel inside events evolve like events: a new field gets a default, so payloads
+stored before it existed still decode (the golden tests in tests/golden/events/ check it).
+(Not `omit_defaults`: msgspec compares some defaults by identity, which would make the
+canonical bytes depend on where a string object came from.)
 Hexes are the printed map's labels (`0712`); a unit whose `hex` is None is still off the map
 at its owner's initial command post, waiting to enter through the entry hex (004 section 5.1).
 """
@@ -10,6 +14,8 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+
+from campaign.rules.technology import TechName
 
 UnitKind = Literal["warship", "scout-troop", "transports"]
 CombatOrder = Literal["engage", "stand-off", "ftl-move"]
@@ -35,9 +41,11 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     design: str | None = None  # warships: the tactical catalogue's design id
     hull_class: str | None = None  # warships: escort / cruiser / capital (what reports show)
     points: int = 0  # warships: Full Thrust points
+    mass: int = 0  # warships: hull mass (a garrison must be a destroyer, mass 14, or larger)
     count: int = 1  # scouts in a troop, or transports (1 million colonists each)
     captain: int | None = None  # warships: command level 1 (best) to 3 (004 section 6)
     order: CombatOrder = "stand-off"
+    cet: bool = False  # transports built with Controlled Environment Technology (004 5.5)
 
     @property
     def is_scout(self) -> bool:
@@ -52,7 +60,7 @@ class Empire(msgspec.Struct, frozen=True, kw_only=True):
     entry: str
     ip: int = STARTING_IP
     speed: int = BASE_FTL_SPEED
-    techs: tuple[str, ...] = ()
+    techs: tuple[TechName, ...] = ()
     explored: tuple[str, ...] = ()  # star systems explored, sorted
 
 
@@ -105,3 +113,40 @@ class Loss(msgspec.Struct, frozen=True):
 
     unit: str
     count: int = 1
+
+
+class Colony(msgspec.Struct, frozen=True, kw_only=True):
+    """A settled planet: who holds it, how many millions live there, what it has built.
+
+    Its id is `System/orbit`, e.g. `Alpha/3`. A colony is also a command post (004 5.1).
+    """
+
+    id: str
+    owner: str
+    system: str
+    hex: str
+    orbit: int
+    planet_type: str
+    capacity: int
+    mineral_rich: bool = False
+    population: int = 0  # millions
+    factories: int = 0
+    robotic_factories: int = 0
+    pdus: int = 0
+    advanced_pdbs: int = 0
+    shield: bool = False
+    conquered_from: str | None = None  # the original owner, if taken by force
+    conquered_turn: int | None = None
+
+
+class Landing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An order to disembark colonists from a transport group onto a planet (004 5.5)."""
+
+    unit: str
+    planet: str  # `System/orbit`, e.g. `Alpha/3`
+    colonists: int  # millions: one per transport
+
+
+def planet_id(system: str, orbit: int) -> str:
+    """Return a planet's id: `Alpha/3`."""
+    return f"{system}/{orbit}"

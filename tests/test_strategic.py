@@ -315,3 +315,98 @@ def test_empire_founded_golden_shape() -> None:
         "techs": [],
         "explored": [],
     }
+
+
+def sixes(key: object, sides: int) -> int:
+    return 6
+
+
+@pytest.fixture
+def settled(map_file: str) -> Iterator[tuple[CampaignService, Lineage]]:
+    """Red's scouts and transports reach Alpha on turn 1 and survive (physical dice, all 6)."""
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    plan = plan_campaign("g", ["red", "blue"], seed="s", dice_mode="manual", map_spec=map_file)
+    service.new_campaign(plan, ask=sixes)
+    lineage = service.target("g")
+    moves = orders("red", 1, ("red-S1", "0102", "stand-off"), ("red-T1", "0102", "stand-off"))
+    service.submit_orders(lineage, "red", moves)
+    service.resolve_turn(lineage, ask=sixes)
+    yield service, lineage
+    service.close()
+
+
+def landing_orders(*landings: tuple[str, str, int]) -> str:
+    text = orders("red", 2)
+    for unit, planet, colonists in landings:
+        text += f'[[landings]]\nunit = "{unit}"\nplanet = "{planet}"\ncolonists = {colonists}\n'
+    return text
+
+
+def test_colonists_land_and_everyone_detects_the_colony(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    """004 5.5: colonists land on an empty planet; 5.1: the new command post is detectable."""
+    service, lineage = settled
+    assert service.load(lineage).empires["red"].explored == ("Alpha",)
+    service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
+    recorded = service.resolve_turn(lineage, ask=sixes)
+    assert [e.type for e in recorded] == ["colonists_landed", "colony_detected", "turn_ended"]
+    state = service.load(lineage)
+    colony = state.colonies["Alpha/3"]
+    assert (colony.owner, colony.population, colony.capacity, colony.mineral_rich) == (
+        "red",
+        10,
+        60,
+        True,
+    )
+    assert state.units["red-T1"].count == 25
+    blue = service.state_at(lineage, viewer="blue")
+    assert blue.known_colonies == (("red", "Alpha"),)
+    assert blue.colonies == {}  # blue knows where, not how many
+    report = service.report(lineage, "red")
+    assert [c.id for c in report.colonies] == ["Alpha/3"]
+    # 004 section 1: a colony on a terran planet is worth 3 points.
+    status = service.status(lineage)
+    assert [(s.player, s.points, s.planets) for s in status.scores] == [
+        ("red", 3, ("Alpha/3",)),
+        ("blue", 0, ()),
+    ]
+
+
+def test_bad_landings_are_refused_with_every_problem(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = settled
+    before = len(service.log(lineage))
+    with pytest.raises(OrdersError) as caught:
+        service.submit_orders(
+            lineage,
+            "red",
+            landing_orders(
+                ("red-T1", "Alpha/3", 61),
+                ("red-S1", "Alpha/3", 1),
+                ("red-T1", "Beta/1", 1),
+                ("red-T1", "Alpha/9", 1),
+            ),
+        )
+    assert caught.value.problems == [
+        "red-T1 to Alpha/3: red-T1 carries 35 million colonists in all",
+        "red-T1 to Alpha/3: 61 million would exceed the planet's capacity of 60 million",
+        "red-S1 to Alpha/3: not a transport group of red",
+        "red-T1 to Beta/1: no such planet (write System/orbit, e.g. Alpha/3)",
+        "red-T1 to Alpha/9: no such planet (write System/orbit, e.g. Alpha/3)",
+    ]
+    assert len(service.log(lineage)) == before
+
+
+def test_landing_needs_the_transports_there_and_the_system_explored(map_file: str) -> None:
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        service.new_campaign(plan_campaign("g", ["red"], seed="s", map_spec=map_file))
+        lineage = service.target("g")
+        text = orders("red", 1, ("red-T1", "0102", "stand-off"))
+        text += '[[landings]]\nunit = "red-T1"\nplanet = "Alpha/3"\ncolonists = 5\n'
+        with pytest.raises(OrdersError, match="red has not explored Alpha"):
+            service.submit_orders(lineage, "red", text)
+    finally:
+        service.close()

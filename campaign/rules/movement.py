@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from campaign.errors import InvalidInputError
 from campaign.events import Audience, NewEvent, UnitMoved
 from campaign.projections import CampaignState
+from campaign.rules.colonies import command_post_hexes
 from campaign.strategic import Move, Unit
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 
@@ -37,7 +38,8 @@ def plan_moves(
     empire = state.empires.get(player)
     if empire is None:
         raise OrdersError(player, state.turn, [f"{player} has no empire in this campaign"])
-    posts = starmap.player_command_posts(empire.entry)
+    colonies = [parse_label(h) for h in command_post_hexes(state, player)]
+    posts = starmap.player_command_posts(empire.entry, colonies)
     in_command = starmap.command_range(posts, COMMAND_RADIUS)
     seen: set[str] = set()
     paths: dict[str, tuple[str, ...]] = {}

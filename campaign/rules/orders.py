@@ -7,6 +7,11 @@ turn = 1
 unit = "red-S1"      # every unit is listed; `to` absent means it stays
 to = "0305"          # destination hex this turn (004 section 5.1)
 order = "stand-off"  # engage | stand-off | ftl-move (004 section 5.3)
+
+[[landings]]         # disembark colonists where the transports end the move (004 5.5)
+unit = "red-T1"
+planet = "Alpha/3"   # System/orbit, in a system red has explored
+colonists = 10       # millions, one transport each
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import msgspec
 
 from campaign.events import Audience, NewEvent, OrdersSubmitted
 from campaign.projections import CampaignState
+from campaign.rules.colonies import check_landings
 from campaign.rules.movement import OrdersError, plan_moves
-from campaign.strategic import Move, unit_order
+from campaign.strategic import Landing, Move, unit_order
 from maps import StarMap
 
 
@@ -26,6 +32,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     player: str
     turn: int
     moves: tuple[Move, ...] = ()
+    landings: tuple[Landing, ...] = ()
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -53,8 +60,23 @@ def decide_submit(
     state: CampaignState, starmap: StarMap, player: str, document: OrdersDocument
 ) -> list[NewEvent]:
     """Record a player's orders once every move is legal; a later submission replaces it."""
-    plan_moves(state, starmap, player, document.moves)  # raises with every problem
-    submitted = OrdersSubmitted(player=player, turn=state.turn, moves=document.moves)
+    problems: list[str] = []
+    try:
+        paths = plan_moves(state, starmap, player, document.moves)
+    except OrdersError as exc:
+        problems += exc.problems
+        paths = {}
+    positions = {
+        u.id: (paths[u.id][-1] if u.id in paths else u.hex)
+        for u in state.units.values()
+        if u.owner == player
+    }
+    problems += check_landings(state, starmap, player, document.landings, positions)
+    if problems:
+        raise OrdersError(player, state.turn, problems)
+    submitted = OrdersSubmitted(
+        player=player, turn=state.turn, moves=document.moves, landings=document.landings
+    )
     return [
         NewEvent(
             event=submitted,
@@ -69,7 +91,8 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
     """Return an orders file listing all of `player`'s units, each holding position."""
     lines = [
         f'# Orders of {player} for turn {state.turn}. Give a unit `to = "CCRR"` to move it;',
-        "# order is engage, stand-off or ftl-move (004 section 5.3).",
+        "# order is engage, stand-off or ftl-move (004 section 5.3). To land colonists where",
+        "# transports end their move, add [[landings]] unit, planet (System/orbit), colonists.",
         f'player = "{player}"',
         f"turn = {state.turn}",
     ]

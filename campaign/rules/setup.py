@@ -7,6 +7,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import InvalidInputError
 from campaign.events import Audience, EmpireFounded, NewEvent
+from campaign.rules.command import roll_captain
 from campaign.strategic import (
     SCOUTS_PER_TROOP,
     STARTING_SCOUT_TROOPS,
@@ -17,9 +18,6 @@ from campaign.strategic import (
     unit_id,
 )
 
-# 004 section 6, "For Captains": 1 -> level 1, 2-5 -> level 2, 6 -> level 3.
-CAPTAIN_LEVEL_BY_DIE = {1: 1, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3}
-
 
 class FleetShip(msgspec.Struct, frozen=True):
     """A catalogue warship as the campaign needs it: design id, class, points, FTL."""
@@ -28,6 +26,7 @@ class FleetShip(msgspec.Struct, frozen=True):
     hull_class: str
     points: int
     ftl: bool
+    mass: int = 0
 
 
 class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -87,7 +86,8 @@ def decide_found_empires(
         rolls: list[Roll] = []
         units: list[Unit] = []
         for n, ship in enumerate(fleet, start=1):
-            roll = dice.roll(DiceKey(turn=0, phase="setup", subject=f"{player}.captain", index=n))
+            key = DiceKey(turn=0, phase="setup", subject=f"{player}.captain", index=n)
+            level, roll = roll_captain(dice, key)  # 004 section 6
             rolls.append(roll)
             units.append(
                 Unit(
@@ -97,7 +97,8 @@ def decide_found_empires(
                     design=ship.design,
                     hull_class=ship.hull_class,
                     points=ship.points,
-                    captain=CAPTAIN_LEVEL_BY_DIE[roll.value],
+                    mass=ship.mass,
+                    captain=level,
                 )
             )
         units.extend(

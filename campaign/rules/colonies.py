@@ -1,0 +1,139 @@
+"""Disembarking colonists onto planets (004 section 5.5) and founding colonies.
+
+A landing is ordered with the turn's moves: the transports must end the move in the planet's
+system, the player must know the planet (he explored the system), and the planet must be empty
+or his own free colony, with room under its capacity. Barren planets need Controlled
+Environment Technology, and only transports built with it can settle them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+import msgspec
+
+from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent
+from campaign.projections import CampaignState
+from campaign.rules.technology import has_cet
+from campaign.strategic import Colony, Landing, planet_id
+from maps import StarMap
+from maps.model import Planet, StarSystem
+
+
+def find_planet(starmap: StarMap, pid: str) -> tuple[StarSystem, Planet] | None:
+    """Return the system and planet a `System/orbit` id names, or None."""
+    system_name, _, orbit_text = pid.rpartition("/")
+    if not orbit_text.isdigit():
+        return None
+    try:
+        system = starmap.system(system_name)
+    except KeyError:
+        return None
+    planet = next((p for p in system.planets if p.orbit == int(orbit_text)), None)
+    return None if planet is None else (system, planet)
+
+
+def check_landings(
+    state: CampaignState,
+    starmap: StarMap,
+    player: str,
+    landings: tuple[Landing, ...],
+    positions: Mapping[str, str | None],
+) -> list[str]:
+    """Return every problem with a player's landings; `positions` are where units will be."""
+    problems: list[str] = []
+    empire = state.empires.get(player)
+    landed: dict[str, int] = defaultdict(int)
+    for landing in landings:
+        where = f"{landing.unit} to {landing.planet}"
+        unit = state.units.get(landing.unit)
+        if unit is None or unit.owner != player or unit.kind != "transports":
+            problems.append(f"{where}: not a transport group of {player}")
+            continue
+        found = find_planet(starmap, landing.planet)
+        if found is None:
+            problems.append(f"{where}: no such planet (write System/orbit, e.g. Alpha/3)")
+            continue
+        system, planet = found
+        landed[landing.unit] += landing.colonists
+        if landing.colonists < 1 or landed[landing.unit] > unit.count:
+            problems.append(f"{where}: {unit.id} carries {unit.count} million colonists in all")
+        if empire is None or system.name not in empire.explored:
+            problems.append(f"{where}: {player} has not explored {system.name}")
+        if positions.get(landing.unit) != _label(system):
+            problems.append(f"{where}: the transports will not be in {system.name} this turn")
+        colony = state.colonies.get(landing.planet)
+        if colony is not None and (colony.owner != player or colony.conquered_from is not None):
+            problems.append(
+                f"{where}: the planet holds a colony that is not {player}'s own free one"
+            )
+        population = colony.population if colony is not None else 0
+        if population + landing.colonists > planet.capacity:
+            problems.append(
+                f"{where}: {population + landing.colonists} million would exceed the planet's "
+                f"capacity of {planet.capacity} million"
+            )
+        owned = () if empire is None else empire.techs
+        if planet.type == "barren" and not (has_cet(owned) and unit.cet):
+            problems.append(
+                f"{where}: barren planets need Controlled Environment Technology and transports "
+                "built with it (004 5.5)"
+            )
+    return problems
+
+
+def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
+    """Land the colonists ordered this turn that are still aboard and in place.
+
+    Transports lost earlier in the turn land nothing; a group that lost some ships lands what
+    it still carries. A new colony is detected by everyone (004 5.1: its command post shows).
+    """
+    batch: list[NewEvent] = []
+    units = dict(state.units)
+    colonies = dict(state.colonies)
+    for player in sorted(state.landings):
+        for landing in state.landings[player]:
+            unit = units.get(landing.unit)
+            found = find_planet(starmap, landing.planet)
+            if unit is None or found is None or unit.hex != _label(found[0]):
+                continue
+            system, planet = found
+            colonists = min(landing.colonists, unit.count)
+            previous = colonies.get(landing.planet)
+            colony = previous or Colony(
+                id=planet_id(system.name, planet.orbit),
+                owner=player,
+                system=system.name,
+                hex=unit.hex,
+                orbit=planet.orbit,
+                planet_type=str(planet.type),
+                capacity=planet.capacity,
+                mineral_rich=planet.mineral_rich,
+            )
+            colony = msgspec.structs.replace(colony, population=colony.population + colonists)
+            colonies[colony.id] = colony
+            units[unit.id] = msgspec.structs.replace(unit, count=unit.count - colonists)
+            if units[unit.id].count == 0:
+                del units[unit.id]
+            landed = ColonistsLanded(unit=unit.id, colony=colony, colonists=colonists)
+            batch.append(
+                NewEvent(event=landed, audience=Audience.players_([player]), turn=state.turn)
+            )
+            if previous is None:
+                detected = ColonyDetected(owner=player, system=system.name, hex=colony.hex)
+                batch.append(
+                    NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn)
+                )
+    return batch
+
+
+def command_post_hexes(state: CampaignState, player: str) -> list[str]:
+    """Return the hexes of a player's colony command posts (004 5.1: any colony world)."""
+    return sorted({c.hex for c in state.colonies.values() if c.owner == player})
+
+
+def _label(system: StarSystem) -> str:
+    from maps import label
+
+    return label(system.hex)

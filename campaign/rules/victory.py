@@ -1,0 +1,89 @@
+"""Victory (004 section 1): 3 points per terran and 1 per sub-terran planet controlled.
+
+A player controls a planet when (004 L14-21):
+1. he has a colony on it (even with enemy ships in the system);
+2. he conquered an enemy colony there and keeps an orbital garrison of a destroyer or larger;
+3. it is uncolonised and he has warships in the system;
+4. it is uncolonised, he has another colony in the system and no enemy warships are there.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import msgspec
+
+from campaign.projections import CampaignState
+from campaign.strategic import planet_id
+from maps import StarMap, label
+
+# 004 L12-13: "3 points per Terran planet and 1 point per Sub-Terran planet".
+POINTS = {"terran": 3, "sub-terran": 1}
+# 004 5.4: a conquered colony "must be garrisoned by a destroyer or larger"; a destroyer is
+# an escort, so any warship of the catalogue's escort class or bigger except frigates and
+# smaller counts. Ruling: any warship of 14 mass or more (the FT2 destroyer's mass, 001 L672).
+GARRISON_CLASSES = frozenset({"escort", "cruiser", "capital"})
+
+
+class Score(msgspec.Struct, frozen=True):
+    """One player's tally: points and the planets that earn them."""
+
+    player: str
+    points: int
+    planets: tuple[str, ...]
+
+
+def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
+    """Return every player's tally, best first (ties by name): the running or final score."""
+    warships: dict[str, set[str]] = defaultdict(set)  # hex -> owners with warships there
+    garrisons: dict[str, set[str]] = defaultdict(set)
+    for unit in state.units.values():
+        if unit.kind == "warship" and unit.hex is not None:
+            warships[unit.hex].add(unit.owner)
+            if unit.hull_class in GARRISON_CLASSES:
+                garrisons[unit.hex].add(unit.owner)
+    colonists: dict[str, set[str]] = defaultdict(set)  # hex -> owners with colonies there
+    for colony in state.colonies.values():
+        colonists[colony.hex].add(colony.owner)
+    held: dict[str, list[str]] = {p: [] for p in state.players}
+    for system in sorted(starmap.systems, key=lambda s: s.name):
+        where = label(system.hex)
+        for planet in system.planets:
+            pid = planet_id(system.name, planet.orbit)
+            owner = _controller(state, pid, where, warships, garrisons, colonists)
+            if owner is not None and str(planet.type) in POINTS:
+                held.setdefault(owner, []).append(pid)
+    result = [
+        Score(
+            player=p, points=sum(_points(starmap, pid) for pid in planets), planets=tuple(planets)
+        )
+        for p, planets in held.items()
+    ]
+    return sorted(result, key=lambda s: (-s.points, s.player))
+
+
+def _controller(
+    state: CampaignState,
+    pid: str,
+    where: str,
+    warships: dict[str, set[str]],
+    garrisons: dict[str, set[str]],
+    colonists: dict[str, set[str]],
+) -> str | None:
+    colony = state.colonies.get(pid)
+    if colony is not None:
+        if colony.conquered_from is None:
+            return colony.owner  # condition 1
+        return colony.owner if colony.owner in garrisons[where] else None  # condition 2
+    fleets = warships[where]
+    if len(fleets) == 1:
+        return next(iter(fleets))  # condition 3 (contested systems: nobody)
+    if not fleets and len(colonists[where]) == 1:
+        return next(iter(colonists[where]))  # condition 4
+    return None
+
+
+def _points(starmap: StarMap, pid: str) -> int:
+    system_name, _, orbit = pid.rpartition("/")
+    planet = next(p for p in starmap.system(system_name).planets if p.orbit == int(orbit))
+    return POINTS.get(str(planet.type), 0)
