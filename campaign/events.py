@@ -20,6 +20,7 @@ import msgspec
 
 from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
+from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
     Colony,
     CombatOrder,
@@ -28,6 +29,7 @@ from campaign.strategic import (
     Loss,
     Move,
     PlanetReport,
+    ProductionOrder,
     ShipCount,
     Unit,
 )
@@ -319,6 +321,8 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     turn: int
     moves: tuple[Move, ...]
     landings: tuple[Landing, ...] = ()
+    production: tuple[ProductionOrder, ...] = ()
+    research: tuple[ResearchOrder, ...] = ()
 
 
 @event("unit_moved", version=1)
@@ -361,6 +365,26 @@ class ColonyDetected(Event, frozen=True, kw_only=True):
     owner: str
     system: str
     hex: str
+
+
+@event("production_resolved", version=1)
+class ProductionResolved(Event, frozen=True, kw_only=True):
+    """An empire's production phase (004 5.7): growth, output, purchases and research.
+
+    Carries the empire, its colonies and its new units as they stand afterwards; `problems`
+    says why orders that no longer held were not carried out (nothing was spent then).
+    """
+
+    player: str
+    turn: int
+    produced_ip: int
+    lost_ip: int
+    acquired: tuple[TechName, ...]
+    empire: Empire
+    colonies: tuple[Colony, ...]
+    units: tuple[Unit, ...]
+    rolls: tuple[Roll, ...] = ()
+    problems: tuple[str, ...] = ()
 
 
 @event("unit_lost", version=1)

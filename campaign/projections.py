@@ -20,6 +20,7 @@ from campaign.events import (
     Event,
     MapChosen,
     OrdersSubmitted,
+    ProductionResolved,
     RecordedEvent,
     SeedRevealed,
     SystemExplored,
@@ -27,11 +28,12 @@ from campaign.events import (
     UmpireNoted,
     UnitMoved,
 )
-from campaign.strategic import Colony, Empire, Landing, Move, Unit
+from campaign.rules.technology import ResearchOrder
+from campaign.strategic import Colony, Empire, Landing, Move, ProductionOrder, Unit
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 4
+PROJECTION_VERSION = 5
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +58,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
     orders: dict[str, tuple[Move, ...]] = msgspec.field(default_factory=dict)  # this turn's
     landings: dict[str, tuple[Landing, ...]] = msgspec.field(default_factory=dict)
+    production: dict[str, tuple[ProductionOrder, ...]] = msgspec.field(default_factory=dict)
+    research: dict[str, tuple[ResearchOrder, ...]] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -82,7 +86,13 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
             return msgspec.structs.replace(
-                state, turn=ev.turn + 1, rolls_this_turn=0, orders={}, landings={}
+                state,
+                turn=ev.turn + 1,
+                rolls_this_turn=0,
+                orders={},
+                landings={},
+                production={},
+                research={},
             )
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
@@ -93,7 +103,14 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 state,
                 orders={**state.orders, ev.player: ev.moves},
                 landings={**state.landings, ev.player: ev.landings},
+                production={**state.production, ev.player: ev.production},
+                research={**state.research, ev.player: ev.research},
             )
+        case ProductionResolved():
+            colonies = {**state.colonies, **{c.id: c for c in ev.colonies}}
+            units = {**state.units, **{u.id: u for u in ev.units}}
+            empires = {**state.empires, ev.player: ev.empire}
+            return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
         case ColonistsLanded():
             units = dict(state.units)
             transports = units[ev.unit]

@@ -20,6 +20,7 @@ from campaign.events import (
     MapChosen,
     MapLoaded,
     OrdersSubmitted,
+    ProductionResolved,
     RecordedEvent,
     SeedRevealed,
     SystemExplored,
@@ -82,6 +83,14 @@ def describe(ev: Event) -> str:
                 f"{ev.colonists}M colonists from {ev.unit} landed on {ev.colony.id}: "
                 f"{ev.colony.population}M there now"
             )
+        case ProductionResolved():
+            built = ", ".join(u.design or f"{u.count} {u.kind}" for u in ev.units) or "nothing"
+            techs = ", ".join(ev.acquired) or "no technology"
+            text = (
+                f"{ev.player}'s production after turn {ev.turn}: {ev.produced_ip} IP produced, "
+                f"{ev.lost_ip} lost; built {built}; bought {techs}"
+            )
+            return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
         case ColonyDetected():
             return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
         case MapChosen():

@@ -146,6 +146,22 @@ def plan_campaign(
     return plan
 
 
+def catalogue_ship(design: str) -> FleetShip:
+    """Return an FT2 catalogue design as the campaign needs it.
+
+    Raises:
+        LookupError: no such design.
+    """
+    ship = show_builtin(design, "ft2")
+    return FleetShip(
+        design=design,
+        hull_class=str(ship.hull_class),
+        points=ship.points,
+        ftl=ship.ftl,
+        mass=ship.mass,
+    )
+
+
 def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
     """Read a starting-fleet file (or take the default) and price it from the ship catalogue."""
     fleet = DEFAULT_FLEET
@@ -159,22 +175,13 @@ def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
     ships: list[FleetShip] = []
     for line in fleet.ships:
         try:
-            ship = show_builtin(line.design, "ft2")
+            ship = catalogue_ship(line.design)
         except LookupError:
             raise InvalidInputError(
                 f"starting fleet: no FT2 design {line.design!r} in the ship catalogue "
                 "(`umpire ship list`)"
             ) from None
-        ships.extend(
-            FleetShip(
-                design=line.design,
-                hull_class=str(ship.hull_class),
-                points=ship.points,
-                ftl=ship.ftl,
-                mass=ship.mass,
-            )
-            for _ in range(line.count)
-        )
+        ships.extend(ship for _ in range(line.count))
     check_fleet(ships)
     return tuple(ships)
 
@@ -315,7 +322,7 @@ class CampaignService:
         self._check_viewer(lineage, player)
         state = self.load(lineage)
         document = orders.parse(text, player, state.turn)
-        batch = orders.decide_submit(state, self.starmap(lineage), player, document)
+        batch = orders.decide_submit(state, self.starmap(lineage), player, document, catalogue_ship)
         return self.store.append(lineage, state.version, batch)
 
     def resolve_turn(self, lineage: Lineage, ask: AskDie | None = None) -> list[RecordedEvent]:
@@ -326,7 +333,7 @@ class CampaignService:
         state = self.load(lineage)
         starmap = self.starmap(lineage)
         dice = self._dice(lineage, state, None, ask)
-        batch = turn.decide_turn(state, starmap, dice)
+        batch = turn.decide_turn(state, starmap, dice, catalogue_ship)
         recorded = self.store.append(lineage, state.version, batch)
         self._snapshot(lineage, fold(recorded, state))
         return recorded

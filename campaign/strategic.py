@@ -15,6 +15,7 @@ from typing import Literal
 
 import msgspec
 
+from campaign.rules.production import PlanetType
 from campaign.rules.technology import TechName
 
 UnitKind = Literal["warship", "scout-troop", "transports"]
@@ -62,6 +63,9 @@ class Empire(msgspec.Struct, frozen=True, kw_only=True):
     speed: int = BASE_FTL_SPEED
     techs: tuple[TechName, ...] = ()
     explored: tuple[str, ...] = ()  # star systems explored, sorted
+    last_ids: dict[str, int] = msgspec.field(
+        default_factory=dict
+    )  # unit kind letter -> last number
 
 
 def unit_order(unit: Unit) -> tuple[str, str, int]:
@@ -126,7 +130,7 @@ class Colony(msgspec.Struct, frozen=True, kw_only=True):
     system: str
     hex: str
     orbit: int
-    planet_type: str
+    planet_type: PlanetType
     capacity: int
     mineral_rich: bool = False
     population: int = 0  # millions
@@ -150,3 +154,26 @@ class Landing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 def planet_id(system: str, orbit: int) -> str:
     """Return a planet's id: `Alpha/3`."""
     return f"{system}/{orbit}"
+
+
+class ShipOrder(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Starships to build: `count` of catalogue design `design` (63 FT points per IP)."""
+
+    design: str
+    count: int = 1
+
+
+class ProductionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What one colony buys in a production phase (004 5.7.3-5.7.5)."""
+
+    colony: str  # `System/orbit`
+    colony_transports: int = 0
+    emigrants: int = 0
+    factories: int = 0
+    robotic_factories: int = 0
+    scout_troops: int = 0
+    pdus: int = 0
+    advanced_pdbs: int = 0
+    planet_shields: int = 0
+    ships: tuple[ShipOrder, ...] = ()
+    research: int = 0  # IP given to the empire's research pool

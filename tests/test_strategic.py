@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from campaign.dice import ScriptedDice
 from campaign.errors import InvalidInputError
-from campaign.events import EmpireFounded, SystemExplored
+from campaign.events import EmpireFounded, ProductionResolved, SystemExplored
 from campaign.projections import CampaignState
 from campaign.rules.exploration import decide_exploration
 from campaign.rules.movement import OrdersError
@@ -101,7 +101,9 @@ def test_setup_gives_each_player_the_starting_forces(
         assert all(w.captain in (1, 2, 3) for w in warships)
         assert [t.count for t in transports] == [35]
         assert all(u.hex is None for u in units)  # waiting off the map at the entry
-        assert state.empires[player] == Empire(player=player, entry=entry)
+        assert state.empires[player] == Empire(
+            player=player, entry=entry, last_ids={"W": 14, "S": 4, "T": 1}
+        )
     founded = service.log(lineage, types=["empire_founded"])
     assert [str(e.audience) for e in founded] == ["red", "blue"]
     rolls = [r for e in founded for r in e.event.rolls]  # type: ignore[attr-defined]
@@ -314,6 +316,7 @@ def test_empire_founded_golden_shape() -> None:
         "speed": 2,
         "techs": [],
         "explored": [],
+        "last_ids": {},
     }
 
 
@@ -410,3 +413,50 @@ def test_landing_needs_the_transports_there_and_the_system_explored(map_file: st
             service.submit_orders(lineage, "red", text)
     finally:
         service.close()
+
+
+def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineage]) -> None:
+    """004 5.7 worked example: a 10M terran mineral-rich colony, founded on turn 2.
+
+    Turn 4's production phase: growth +2M (1 per 5M, 5.7.1) gives 12M; output 12 IP doubled
+    for mineral-rich (5.7.2) gives 24 IP. Spent: 2 transports of emigrants (2 IP), a scout
+    troop (3 IP), a frigate (65 points = 2 IP at 63 points per IP, rounded up) and 15 IP of
+    research buying 3 Hex Speed (5.7.7); the 2 IP left are lost (5.7.4).
+    """
+    service, lineage = settled
+    service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
+    service.resolve_turn(lineage, ask=sixes)
+    service.resolve_turn(lineage, ask=sixes)  # turn 3: nobody sends orders
+    spend = orders("red", 4) + (
+        '[[production]]\ncolony = "Alpha/3"\ncolony_transports = 2\nemigrants = 2\n'
+        'scout_troops = 1\nresearch = 15\nships = [{design = "frigate"}]\n'
+        '[[research]]\ntech = "speed-3"\n'
+    )
+    service.submit_orders(lineage, "red", spend)
+    recorded = service.resolve_turn(lineage, ask=sixes)
+    phases = {e.event.player: e.event for e in recorded if isinstance(e.event, ProductionResolved)}
+    assert phases["blue"].produced_ip == 0  # blue has no colonies yet
+    resolved = phases["red"]
+    assert (resolved.produced_ip, resolved.lost_ip, resolved.acquired) == (24, 2, ("speed-3",))
+    assert resolved.problems == ()
+    state = service.load(lineage)
+    assert state.empires["red"].speed == 3
+    assert state.colonies["Alpha/3"].population == 10  # 12M less 2M emigrants
+    new = {u.id: u for u in resolved.units}
+    assert (new["red-T2"].count, new["red-T2"].hex) == (2, "0102")
+    assert new["red-S5"].count == 9
+    assert (new["red-W15"].design, new["red-W15"].captain) == ("frigate", 3)  # a 6: level 3
+    blue_news = service.log(lineage, turn=4, viewer="blue")
+    assert [e.type for e in blue_news] == ["production_resolved", "turn_ended"]
+    text = msgspec.json.encode(blue_news).decode()
+    assert "red-" not in text
+    assert "Alpha" not in text
+
+
+def test_production_orders_out_of_season_or_too_dear_are_refused(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = settled
+    text = orders("red", 2) + '[[research]]\ntech = "speed-3"\n'
+    with pytest.raises(OrdersError, match="turn 2 has no production phase"):
+        service.submit_orders(lineage, "red", text)

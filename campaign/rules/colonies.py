@@ -107,7 +107,7 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                 system=system.name,
                 hex=unit.hex,
                 orbit=planet.orbit,
-                planet_type=str(planet.type),
+                planet_type=planet.type.value,
                 capacity=planet.capacity,
                 mineral_rich=planet.mineral_rich,
             )

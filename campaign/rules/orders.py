@@ -21,8 +21,10 @@ import msgspec
 from campaign.events import Audience, NewEvent, OrdersSubmitted
 from campaign.projections import CampaignState
 from campaign.rules.colonies import check_landings
+from campaign.rules.economy import Catalogue, check_production
 from campaign.rules.movement import OrdersError, plan_moves
-from campaign.strategic import Landing, Move, unit_order
+from campaign.rules.technology import ResearchOrder
+from campaign.strategic import Landing, Move, ProductionOrder, unit_order
 from maps import StarMap
 
 
@@ -33,6 +35,8 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     turn: int
     moves: tuple[Move, ...] = ()
     landings: tuple[Landing, ...] = ()
+    production: tuple[ProductionOrder, ...] = ()  # only after every fourth turn (004 5.7)
+    research: tuple[ResearchOrder, ...] = ()
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -57,7 +61,11 @@ def parse(text: str, player: str, turn: int) -> OrdersDocument:
 
 
 def decide_submit(
-    state: CampaignState, starmap: StarMap, player: str, document: OrdersDocument
+    state: CampaignState,
+    starmap: StarMap,
+    player: str,
+    document: OrdersDocument,
+    catalogue: Catalogue,
 ) -> list[NewEvent]:
     """Record a player's orders once every move is legal; a later submission replaces it."""
     problems: list[str] = []
@@ -72,10 +80,16 @@ def decide_submit(
         if u.owner == player
     }
     problems += check_landings(state, starmap, player, document.landings, positions)
+    problems += check_production(state, player, document.production, document.research, catalogue)
     if problems:
         raise OrdersError(player, state.turn, problems)
     submitted = OrdersSubmitted(
-        player=player, turn=state.turn, moves=document.moves, landings=document.landings
+        player=player,
+        turn=state.turn,
+        moves=document.moves,
+        landings=document.landings,
+        production=document.production,
+        research=document.research,
     )
     return [
         NewEvent(

@@ -118,8 +118,11 @@ def decide_found_empires(
                 count=STARTING_TRANSPORTS,
             )
         )
+        last_ids = {"W": len(fleet), "S": STARTING_SCOUT_TROOPS, "T": 1}
         founded = EmpireFounded(
-            empire=Empire(player=player, entry=entry), units=tuple(units), rolls=tuple(rolls)
+            empire=Empire(player=player, entry=entry, last_ids=last_ids),
+            units=tuple(units),
+            rolls=tuple(rolls),
         )
         batch.append(NewEvent(event=founded, audience=Audience.players_([player]), turn=0))
     return batch

@@ -1,0 +1,265 @@
+"""The production phase in the turn (004 section 5.7): orders, checks, and what it builds.
+
+`campaign.rules.production` and `campaign.rules.technology` hold the arithmetic; this module
+turns a player's production orders into their inputs, and their outcome into the campaign's
+events: colonies grown and built up, technology bought, and new units at the colonies
+(004 L268: "Newly built starships appear in the colony's star system").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.events import Audience, NewEvent, ProductionResolved
+from campaign.projections import CampaignState
+from campaign.rules import production, technology
+from campaign.rules.command import roll_captain
+from campaign.rules.production import ColonyOrders, ProductionOrderError
+from campaign.rules.setup import FleetShip
+from campaign.rules.technology import ResearchOrder, ResearchOrderError
+from campaign.strategic import (
+    SCOUTS_PER_TROOP,
+    Colony,
+    Empire,
+    ProductionOrder,
+    Unit,
+    UnitKind,
+    unit_id,
+)
+
+# Looks a catalogue design up: (design id) -> the ship as the campaign needs it.
+Catalogue = Callable[[str], FleetShip]
+
+
+def is_production_turn(turn: int) -> bool:
+    """Return whether the turn ends with a production phase (004 L65: every fourth turn)."""
+    return production.is_production_turn(turn)
+
+
+def _besieged(state: CampaignState, colony: Colony) -> bool:
+    # 004 L211: besieged "if at least one enemy warship remains in its system".
+    return any(
+        u.kind == "warship" and u.owner != colony.owner and u.hex == colony.hex
+        for u in state.units.values()
+    )
+
+
+def _inputs(
+    state: CampaignState,
+    player: str,
+    orders: tuple[ProductionOrder, ...],
+    catalogue: Catalogue,
+) -> tuple[list[production.Colony], list[ColonyOrders], list[str]]:
+    problems: list[str] = []
+    colonies = [
+        production.Colony(
+            name=c.id,
+            planet_type=c.planet_type,
+            population=c.population,
+            capacity=c.capacity,
+            factories=c.factories + c.robotic_factories,
+            mineral_rich=c.mineral_rich,
+            conquered=c.conquered_from is not None,
+            conquered_on_turn=c.conquered_turn,
+            besieged=_besieged(state, c),
+            planet_shield=c.shield,
+        )
+        for c in sorted(state.colonies.values(), key=lambda c: c.id)
+        if c.owner == player
+    ]
+    colony_orders = []
+    for order in orders:
+        points = 0
+        for ship in order.ships:
+            try:
+                built = catalogue(ship.design)
+            except LookupError:
+                problems.append(
+                    f"colony {order.colony!r}: no FT2 design {ship.design!r} in the catalogue"
+                )
+                continue
+            if not built.ftl:
+                problems.append(f"colony {order.colony!r}: {ship.design} has no FTL drive")
+            points += built.points * ship.count
+        colony_orders.append(
+            ColonyOrders(
+                colony=order.colony,
+                colony_transports=order.colony_transports,
+                emigrants=order.emigrants,
+                factories=order.factories,
+                robotic_factories=order.robotic_factories,
+                scout_troops=order.scout_troops,
+                pdus=order.pdus,
+                advanced_pdbs=order.advanced_pdbs,
+                planet_shields=order.planet_shields,
+                starship_points=points,
+                research=order.research,
+            )
+        )
+    return colonies, colony_orders, problems
+
+
+def check_production(
+    state: CampaignState,
+    player: str,
+    orders: tuple[ProductionOrder, ...],
+    research: tuple[ResearchOrder, ...],
+    catalogue: Catalogue,
+) -> list[str]:
+    """Return every problem with a player's production and research orders (a dry run)."""
+    if not orders and not research:
+        return []
+    if not is_production_turn(state.turn):
+        return [f"turn {state.turn} has no production phase (004 5.7: after every fourth turn)"]
+    empire = state.empires[player]
+    colonies, colony_orders, problems = _inputs(state, player, orders, catalogue)
+    try:
+        production.resolve_production(
+            state.turn, colonies, colony_orders, research, frozenset(empire.techs)
+        )
+    except (ProductionOrderError, ResearchOrderError) as exc:
+        problems += exc.problems
+    return problems
+
+
+def decide_production(
+    state: CampaignState,
+    orders: Mapping[str, tuple[ProductionOrder, ...]],
+    research: Mapping[str, tuple[ResearchOrder, ...]],
+    catalogue: Catalogue,
+    dice: DiceSource,
+) -> list[NewEvent]:
+    """Run every empire's production phase; an empire whose orders no longer hold spends nothing.
+
+    Orders checked at submission can fail by resolution (a colony lost, a siege begun): then
+    that empire's colonies still grow and produce, spend nothing, and the problems are reported.
+    """
+    batch = []
+    for player in sorted(state.empires):
+        empire = state.empires[player]
+        mine = orders.get(player, ())
+        wanted = research.get(player, ())
+        colonies, colony_orders, problems = _inputs(state, player, mine, catalogue)
+        owned = frozenset(empire.techs)
+        try:
+            if problems:
+                raise ProductionOrderError(problems)
+            outcome = production.resolve_production(
+                state.turn, colonies, colony_orders, wanted, owned
+            )
+        except (ProductionOrderError, ResearchOrderError) as exc:
+            problems = list(exc.problems)
+            outcome = production.resolve_production(state.turn, colonies, (), (), owned)
+            mine = ()
+        units, rolls, last_ids = _new_units(state, empire, mine, outcome, catalogue, dice)
+        colony_states = tuple(
+            _grown(state.colonies[result.colony], result, mine) for result in outcome.colonies
+        )
+        techs = tuple(sorted(outcome.owned))
+        resolved = ProductionResolved(
+            player=player,
+            turn=state.turn,
+            produced_ip=outcome.produced_ip,
+            lost_ip=outcome.lost_ip,
+            acquired=outcome.research.acquired,
+            empire=msgspec.structs.replace(
+                empire, techs=techs, speed=technology.ftl_speed(techs), last_ids=last_ids
+            ),
+            colonies=colony_states,
+            units=units,
+            rolls=rolls,
+            problems=tuple(problems),
+        )
+        batch.append(
+            NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
+        )
+    return batch
+
+
+def _grown(
+    colony: Colony, result: production.ColonyProduction, orders: tuple[ProductionOrder, ...]
+) -> Colony:
+    order = next((o for o in orders if o.colony == colony.id), ProductionOrder(colony=colony.id))
+    return msgspec.structs.replace(
+        colony,
+        population=result.population,
+        factories=colony.factories + order.factories,
+        robotic_factories=colony.robotic_factories + order.robotic_factories,
+        pdus=colony.pdus + order.pdus,
+        advanced_pdbs=colony.advanced_pdbs + order.advanced_pdbs,
+        shield=colony.shield or result.planet_shield,
+    )
+
+
+def _new_units(
+    state: CampaignState,
+    empire: Empire,
+    orders: tuple[ProductionOrder, ...],
+    outcome: production.ProductionOutcome,
+    catalogue: Catalogue,
+    dice: DiceSource,
+) -> tuple[tuple[Unit, ...], tuple[Roll, ...], dict[str, int]]:
+    player = empire.player
+    last = dict(empire.last_ids)
+    for unit in state.units.values():
+        if unit.owner == player:
+            tag = unit.id.rpartition("-")[2]
+            if tag[1:].isdigit():
+                last[tag[:1]] = max(last.get(tag[:1], 0), int(tag[1:]))
+
+    def next_id(kind: UnitKind) -> str:
+        letter = unit_id(player, kind, 0).rpartition("-")[2][:1]
+        last[letter] = last.get(letter, 0) + 1
+        return unit_id(player, kind, last[letter])
+
+    units: list[Unit] = []
+    rolls: list[Roll] = []
+    results = {r.colony: r for r in outcome.colonies}
+    for order in orders:
+        colony = state.colonies[order.colony]
+        emigration = results[order.colony].emigration
+        if emigration.transports:
+            units.append(
+                Unit(
+                    id=next_id("transports"),
+                    owner=player,
+                    kind="transports",
+                    hex=colony.hex,
+                    count=emigration.transports,  # 1 million colonists each
+                    cet=emigration.cet,
+                )
+            )
+        for _ in range(order.scout_troops):
+            units.append(
+                Unit(
+                    id=next_id("scout-troop"),
+                    owner=player,
+                    kind="scout-troop",
+                    hex=colony.hex,
+                    count=SCOUTS_PER_TROOP,
+                )
+            )
+        for ship in order.ships:
+            built = catalogue(ship.design)
+            for _ in range(ship.count):
+                uid = next_id("warship")
+                key = DiceKey(turn=state.turn, phase="production", subject=f"{uid}.captain")
+                level, roll = roll_captain(dice, key)  # 004 section 6
+                rolls.append(roll)
+                units.append(
+                    Unit(
+                        id=uid,
+                        owner=player,
+                        kind="warship",
+                        hex=colony.hex,
+                        design=built.design,
+                        hull_class=built.hull_class,
+                        points=built.points,
+                        mass=built.mass,
+                        captain=level,
+                    )
+                )
+    return tuple(units), tuple(rolls), last
