@@ -33,6 +33,7 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Annotated, Literal, NamedTuple
@@ -56,8 +57,11 @@ from tactical.movement import (
     NO_ORDER,
     MoveStart,
     Order,
+    course_after,
+    format_mu,
     format_order,
     format_orders,
+    heading_vector,
     move,
     order_problem,
     parse_orders,
@@ -111,8 +115,11 @@ __all__ = [
     "SideOrders",
     "Step",
     "StepKind",
+    "Theatre",
     "Threshold",
     "TurnEnded",
+    "Zone",
+    "asteroids_at",
     "context",
     "current_step",
     "decode_journal",
@@ -122,6 +129,7 @@ __all__ = [
     "fire_controls",
     "fire_options",
     "fire_ship",
+    "ftl_blocked",
     "initial_state",
     "order_limits",
     "repair",
@@ -137,8 +145,12 @@ __all__ = [
 ]
 
 Phase = Literal["orders", "movement", "fire", "end", "repair", "over"]
-ShipStatus = Literal["active", "destroyed", "left", "away"]
-"""``left``: off the table for good; ``away``: off the table and due back (001 L536-538)."""
+ShipStatus = Literal["active", "destroyed", "left", "away", "jumped"]
+"""``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
+``jumped``: gone into FTL (004 L137-142)."""
+JumpState = Literal["none", "ready", "powering", "unplanned"]
+"""A campaign ship's FTL jump: ``ready`` after its 6 (004 L139-140); ``powering`` or
+``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L137-142)."""
 RETURN_ON = 4  # 001 L538: on a 4, 5 or 6 the ship re-enters after that many turns
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 MAX_INITIATIVE_ROLLS = 50  # ties re-rolled (000 L1053-1472); a stop for scripted dice
@@ -167,6 +179,50 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Record state carried in from the campaign; fresh when left out."""
 
 
+class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A body no ship may jump near: a dense world or a moon, its centre and FTL radius."""
+
+    kind: Literal["dense world", "moon"]
+    x: float
+    y: float
+    radius: float
+
+
+class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a campaign battle adds to the table (004 5.3.1-5.3.5); ``tactical.campaign_battle``
+    builds it. A set-up without one is an ordinary tabletop battle.
+
+    The table floats (no edges) until two opposing ships are more than ``float_limit`` apart,
+    then it is fixed where the ships are (004 L132-134); leaving a fixed table is disengaging,
+    with a D6: under ``return_on`` the ship is gone, else it returns after that many turns
+    (004 L135-137). Ships of the ``ftl_sides`` (FTL Move orders) roll a D6 at the end of each
+    turn to be ready to jump (004 L139-142). ``gravity`` drifts every ship that many MU towards
+    the gas giant edge at ``well_edge`` (an x coordinate) at the end of each turn (004
+    L162-168). Asteroids start at ``asteroids`` and drift ``drift`` MU a turn, wrapping in
+    ``field`` (004 L174-181).
+    """
+
+    float_limit: float = 150.0
+    table_margin: float = 6.0
+    return_on: int = 3
+    ftl_sides: tuple[str, ...] = ()
+    zones: tuple[Zone, ...] = ()
+    gravity: int = 0
+    well_edge: float | None = None
+    asteroids: tuple[tuple[float, float], ...] = ()
+    drift: tuple[float, float] = (0.0, 0.0)
+    field: tuple[float, float, float, float] | None = None
+    turn_mods: tuple[tuple[str, int], ...] = ()
+    """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
+    initiative_mods: tuple[tuple[str, int], ...] = ()
+    """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
+    rolls: tuple[Roll, ...] = ()
+    """The dice that set the battle up (gravity band, asteroids), so the set-up is a record."""
+
+
+ASTEROID_FTL_MU = 10.0  # 004 L142, L181: no FTL within 10 MU of an asteroid
+
+
 class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything a battle starts from. Positions are MU, rounded to 0.001 when read."""
 
@@ -178,6 +234,42 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """``(x_min, y_min, x_max, y_max)``; ``None`` is a table without edges (the campaign's
     floating table)."""
     name: str = ""
+    theatre: Theatre | None = None
+    """A campaign battle's floating table, FTL escape, gravity and asteroids (004 5.3)."""
+
+
+def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
+    """Return where the asteroids are during ``turn``: they drift at the end of each turn and
+    wrap round the field, leaving one side and coming back on the opposite (004 L178-180)."""
+    if theatre.field is None:
+        return theatre.asteroids
+    x_min, y_min, x_max, y_max = theatre.field
+    dx, dy = theatre.drift
+    steps = turn - 1
+    return tuple(
+        (
+            round_mu(x_min + (x + dx * steps - x_min) % (x_max - x_min)),
+            round_mu(y_min + (y + dy * steps - y_min) % (y_max - y_min)),
+        )
+        for x, y in theatre.asteroids
+    )
+
+
+def ftl_blocked(theatre: Theatre, turn: int, x: float, y: float) -> str | None:
+    """Return why no ship may jump at ``(x, y)`` during ``turn``, or ``None`` if one may.
+
+    No FTL near a gas giant, within 40 MU of a dense world, 20 MU of a moon or 10 MU of an
+    asteroid (004 L142, L161, L170, L181).
+    """
+    if theatre.gravity:
+        return "no FTL near a gas giant (004 L170)"
+    for zone in theatre.zones:
+        if math.hypot(x - zone.x, y - zone.y) <= zone.radius:
+            return f"no FTL within {format_mu(zone.radius)} MU of a {zone.kind} (004 L142)"
+    for ax, ay in asteroids_at(theatre, turn):
+        if math.hypot(x - ax, y - ay) <= ASTEROID_FTL_MU:
+            return "no FTL within 10 MU of an asteroid (004 L142)"
+    return None
 
 
 class BattleContext(NamedTuple):
@@ -304,6 +396,7 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     fired: bool = False
     rows: tuple[int, ...] = ()
     """Rows completed this fire phase, waiting for an end-of-phase threshold check."""
+    jump: JumpState = "none"
 
 
 class SideOrders(Struct, frozen=True):
@@ -327,6 +420,8 @@ class BattleState(Struct, frozen=True, kw_only=True):
     repaired: tuple[str, ...] = ()
     """The sides that have made their damage-control rolls this turn."""
     winner: str | None = None
+    table: tuple[float, float, float, float] | None = None
+    """A campaign battle's table once fixed (004 L132-134); ``None`` while it floats."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -464,6 +559,9 @@ class Moved(Struct, frozen=True, kw_only=True):
     left: bool = False
     returns: int | None = None
     """The turn a ship that left the table comes back, if it does."""
+    jumped: bool = False
+    displaced: tuple[int, int] | None = None
+    """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L137-138)."""
 
 
 class OrdersWritten(Struct, frozen=True, kw_only=True, tag="orders_written"):
@@ -503,6 +601,12 @@ class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
     over: bool = False
     winner: str | None = None
     reason: str = ""
+    ready: tuple[str, ...] = ()
+    """Campaign ships that rolled their 6 and may power up for a jump (004 L139-140)."""
+    fell: tuple[str, ...] = ()
+    """Ships the gas giant's gravity drew off the table for good (004 L162-166)."""
+    table: tuple[float, float, float, float] | None = None
+    """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L132)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -564,8 +668,8 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
 
     Under ``destroyed_fire`` a ship reduced to 0 hull this phase still takes its turn.
     """
-    if ship.status != "active" or ship.fired:
-        return False
+    if ship.status != "active" or ship.fired or ship.jump in ("powering", "unplanned"):
+        return False  # no offensive fire in the final power-up turn (004 L141)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
     return any(s.side != ship.side and _targetable(ctx, s) for s in state.ships)
@@ -625,22 +729,58 @@ def _apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) 
 
 
 def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
-    """Return a ship's thrust now and its course-change limit."""
+    """Return a ship's thrust now and its course-change limit.
+
+    In a campaign battle a Level 1 captain turns one point more, a Level 3 one less but never
+    below one (004 L329-335); never more than the thrust, which pays for every point.
+    """
     thrust = current_thrust(ctx.sheets[ship.id], ship.record)
-    return thrust, ctx.rules.turn_limit(thrust)
+    limit = ctx.rules.turn_limit(thrust)
+    theatre = ctx.setup.theatre
+    mod = dict(theatre.turn_mods).get(ship.id, 0) if theatre else 0
+    if mod > 0:
+        limit = min(limit + mod, thrust)
+    elif mod < 0:
+        limit = max(limit + mod, min(limit, 1))
+    return thrust, limit
 
 
-def _off_table(ctx: BattleContext, x: float, y: float) -> bool:
-    table = ctx.setup.table
+def _off_table(ctx: BattleContext, state: BattleState, x: float, y: float) -> bool:
+    table = ctx.setup.table if ctx.setup.theatre is None else state.table
     if table is None:
         return False
     x_min, y_min, x_max, y_max = table
     return not (x_min <= x <= x_max and y_min <= y <= y_max)
 
 
-def _reenter(ctx: BattleContext, ship: ShipInPlay) -> ShipInPlay:
+def _in_well(ctx: BattleContext, x: float) -> bool:
+    """A ship past the gas giant edge has left by it and cannot return (004 L166)."""
+    theatre = ctx.setup.theatre
+    return theatre is not None and theatre.well_edge is not None and x < theatre.well_edge
+
+
+def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipInPlay:
     """Put a returning ship back on the edge it left by, at its exit point, facing onto the
-    table at its exit speed (001 L538; digest A10; see docs/rulings.md)."""
+    table at its exit speed (001 L538; digest A10; see docs/rulings.md).
+
+    In a campaign battle it returns at the point it left (004 L136-137), turned about, at its
+    exit speed up to 3 x thrust; on the fixed table if there is one.
+    """
+    if ctx.setup.theatre is not None:
+        thrust = current_thrust(ctx.sheets[ship.id], ship.record)
+        x, y = ship.x, ship.y
+        if state.table is not None:
+            x_min, y_min, x_max, y_max = state.table
+            x, y = min(max(x, x_min), x_max), min(max(y, y_min), y_max)
+        return msgspec.structs.replace(
+            ship,
+            x=round_mu(x),
+            y=round_mu(y),
+            course=course_after(ship.course, 6),
+            speed=min(ship.speed, 3 * thrust),
+            status="active",
+            returns=None,
+        )
     assert ctx.setup.table is not None
     x_min, y_min, x_max, y_max = ctx.setup.table
     overshoot = {
@@ -674,17 +814,36 @@ def _movement(
             ships.append(ship)
             continue
         if ship.status == "away":
-            ship = _reenter(ctx, ship)  # noqa: PLW2901 - the returning ship moves from the edge
+            ship = _reenter(ctx, state, ship)  # noqa: PLW2901 - the returning ship moves from the edge
         order = written.get(ship.id, NO_ORDER)
-        thrust = current_thrust(ctx.sheets[ship.id], ship.record)
+        if ship.jump in ("powering", "unplanned"):
+            moved, after = _jump(ctx, state, ship, order, dice)
+            moves.append(moved)
+            ships.append(after)
+            continue
+        thrust, limit = order_limits(ctx, ship)
         void = order_problem(
-            order, speed=ship.speed, course=ship.course, thrust=thrust, rules=ctx.rules
+            order,
+            speed=ship.speed,
+            course=ship.course,
+            thrust=thrust,
+            rules=ctx.rules,
+            limit=limit,
         )
+        if order.jump and void is None:
+            void = _jump_problem(ctx, ship)
+        jump = ship.jump
+        if order.jump and void is None:
+            jump = "powering" if ship.jump == "ready" else "unplanned"
         start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
         end = move(start, NO_ORDER if void else order, ctx.rules.split_velocity)
-        left = _off_table(ctx, end.x, end.y)
+        fell = _in_well(ctx, end.x)
+        left = fell or _off_table(ctx, state, end.x, end.y)
         returns = None
-        if left and ctx.rules.leave_table == "return_roll":
+        if left and not fell and ctx.setup.theatre is not None:
+            face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)  # 004 L135-137
+            returns = state.turn + face if face >= ctx.setup.theatre.return_on else None
+        elif left and not fell and ctx.rules.leave_table == "return_roll":
             face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)
             returns = state.turn + face if face >= RETURN_ON else None
         moves.append(
@@ -709,6 +868,7 @@ def _movement(
                 speed=end.speed,
                 status=("away" if returns else "left") if left else "active",
                 returns=returns,
+                jump=jump,
             )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships), written=())
@@ -718,6 +878,67 @@ def _movement(
         state, phase="fire" if to_fire else "end", first=first, to_fire=to_fire
     )
     return state, ShipsMoved(turn=state.turn, moves=tuple(moves), first=first)
+
+
+def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not start its final power-up for a jump, or ``None``."""
+    theatre = ctx.setup.theatre
+    if theatre is None:
+        return "jumps out of battle are for campaign battles (004 L137)"
+    if ship.side not in theatre.ftl_sides:
+        return "only ships under FTL Move orders may jump (004 L137)"
+    if ship.record.ftl != "ok":
+        return "its FTL drive is lost"
+    return None
+
+
+def _jump(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, dice: DiceSource
+) -> tuple[Moved, ShipInPlay]:
+    """The turn after the final power-up: half the normal distance, then the jump (004 L142).
+
+    Where FTL may not be engaged (:func:`ftl_blocked`) the jump is called off: a planned jump
+    stays ready, an unplanned one must power up again. An unplanned jump rolls a D6 for the
+    parsecs it lands off target and a D6 for the hex direction (004 L137-138).
+    """
+    assert ctx.setup.theatre is not None
+    dx, dy = heading_vector(ship.course)
+    x = round_mu(ship.x + dx * ship.speed / 2)
+    y = round_mu(ship.y + dy * ship.speed / 2)
+    ignored = None if order == NO_ORDER else "the ship is entering jump (004 L142)"
+    blocked = ftl_blocked(ctx.setup.theatre, state.turn, x, y)
+    if blocked is not None:
+        after = msgspec.structs.replace(
+            ship, x=x, y=y, jump="ready" if ship.jump == "powering" else "none"
+        )
+        moved = Moved(
+            ship=ship.id,
+            order=format_order(order),
+            x=x,
+            y=y,
+            course=ship.course,
+            speed=ship.speed,
+            void=f"jump called off: {blocked}",
+        )
+        return moved, after
+    displaced = None
+    if ship.jump == "unplanned":
+        parsecs = dice.roll(f"t{state.turn}/jump/{ship.id}/parsecs", 6)
+        direction = dice.roll(f"t{state.turn}/jump/{ship.id}/direction", 6)
+        displaced = (parsecs, direction)
+    after = msgspec.structs.replace(ship, x=x, y=y, status="jumped")
+    moved = Moved(
+        ship=ship.id,
+        order=format_order(order),
+        x=x,
+        y=y,
+        course=ship.course,
+        speed=ship.speed,
+        void=ignored,
+        jumped=True,
+        displaced=displaced,
+    )
+    return moved, after
 
 
 def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str | None:
@@ -733,9 +954,12 @@ def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str
     first, second = ctx.setup.sides
     if ctx.rules.initiative == "most_ships" and counts[first] != counts[second]:
         return first if counts[first] > counts[second] else second
+    theatre = ctx.setup.theatre
+    mods = dict(theatre.initiative_mods) if theatre else {}
     for attempt in range(MAX_INITIATIVE_ROLLS):
-        a = dice.roll(f"t{state.turn}/initiative/{first}/{attempt}", 6)
-        b = dice.roll(f"t{state.turn}/initiative/{second}/{attempt}", 6)
+        # A campaign side's senior captain or admiral adds or takes one (004 L329-343).
+        a = dice.roll(f"t{state.turn}/initiative/{first}/{attempt}", 6) + mods.get(first, 0)
+        b = dice.roll(f"t{state.turn}/initiative/{second}/{attempt}", 6) + mods.get(second, 0)
         if a != b:
             return first if a > b else second
     return first
@@ -975,6 +1199,11 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
             msgspec.structs.replace(ship, record=record, status=status, fired=False, rows=())
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))
+    ready: tuple[str, ...] = ()
+    fell: tuple[str, ...] = ()
+    if ctx.setup.theatre is not None:
+        state, ready, fell = _theatre_end(ctx, ctx.setup.theatre, state, dice)
+        ships = list(state.ships)
     present = [
         side
         for side in ctx.setup.sides
@@ -1001,6 +1230,69 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         over=over,
         winner=winner,
         reason=reason,
+        ready=ready,
+        fell=fell,
+        table=state.table,
+    )
+
+
+def _theatre_end(
+    ctx: BattleContext, theatre: Theatre, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, tuple[str, ...], tuple[str, ...]]:
+    """A campaign battle's end of turn: jump rolls, gravity, and the table fixed or floating.
+
+    Returns the new state, the ships that rolled their 6 and the ships gravity took off.
+    """
+    ready: list[str] = []
+    fell: list[str] = []
+    ships: list[ShipInPlay] = []
+    for ship in state.ships:
+        if ship.status != "active":
+            ships.append(ship)
+            continue
+        jump = ship.jump
+        # Every ship under FTL Move orders prepares; a 6 readies it (004 L139-140).
+        preparing = ship.side in theatre.ftl_sides and ship.record.ftl == "ok" and jump == "none"
+        if preparing and dice.roll(f"t{state.turn}/jump/{ship.id}", 6) == 6:
+            jump = "ready"
+            ready.append(ship.id)
+        x = round_mu(ship.x - theatre.gravity)  # towards the gas giant edge (004 L163-164)
+        status: ShipStatus = "active"
+        if _in_well(ctx, x):
+            status = "left"
+            fell.append(ship.id)
+        ships.append(msgspec.structs.replace(ship, x=x, jump=jump, status=status))
+    state = msgspec.structs.replace(state, ships=tuple(ships))
+    return (
+        msgspec.structs.replace(state, table=_table_after(theatre, state)),
+        tuple(ready),
+        tuple(fell),
+    )
+
+
+def _table_after(theatre: Theatre, state: BattleState) -> tuple[float, float, float, float] | None:
+    """Fix the table once two opposing ships are more than 150 MU apart, where the ships are;
+    let it float again once every opposing pair is closer than that (004 L132-134)."""
+    active = [s for s in state.ships if s.status == "active"]
+    widest = max(
+        (
+            range_between(a.x, a.y, b.x, b.y)
+            for i, a in enumerate(active)
+            for b in active[i + 1 :]
+            if a.side != b.side
+        ),
+        default=0.0,
+    )
+    if widest < theatre.float_limit:
+        return None
+    if widest == theatre.float_limit or state.table is not None:
+        return state.table
+    margin = theatre.table_margin
+    return (
+        round_mu(min(s.x for s in active) - margin),
+        round_mu(min(s.y for s in active) - margin),
+        round_mu(max(s.x for s in active) + margin),
+        round_mu(max(s.y for s in active) + margin),
     )
 
 

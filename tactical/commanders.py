@@ -1,8 +1,15 @@
-"""Simple commanders that play legal actions: a random one (for tests) and a closing one (demo).
+"""Commanders that play legal actions: random (tests), closing (demo) and the campaign's
+order commanders, which play a task force's campaign order (004 L105-112):
 
-Neither is the campaign's computer commander (issue 4 asks for one that plays Engage, Stand
-Off and FTL Move); they exist to drive battles in tests, benchmarks and ``umpire battle demo``.
-Their choices come from a ``random.Random`` the caller passes in; the dice stay the battle's.
+- Engage closes on the nearest enemy and fights: every gun that bears, focused on the targets
+  nearest to destruction;
+- Stand Off keeps the range outside the enemy's longest beam band when its own guns reach
+  further, else just outside the enemy's reach, and fires whatever bears;
+- FTL Move runs from the enemy and from the no-FTL zones, powers up as soon as its ship is
+  ready and clear (004 L139-142), and makes an unplanned jump when badly hurt or out of time.
+
+The random commander's choices come from a ``random.Random`` the caller passes in; the order
+commanders are deterministic. The dice stay the battle's.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import random
 from collections.abc import Callable
 
 from tactical.battle import (
+    AFT,
     DRIVE,
     Battle,
     BattleContext,
@@ -21,6 +29,7 @@ from tactical.battle import (
     StepKind,
     fire_controls,
     fire_options,
+    ftl_blocked,
     order_limits,
     repair_jobs,
     ships_to_fire,
@@ -29,16 +38,21 @@ from tactical.battle import (
     view,
 )
 from tactical.dice import DiceSource
-from tactical.fire import bearing, range_between
-from tactical.movement import NO_ORDER, Order
+from tactical.fire import BAND_MU, BEAM_STRENGTH, arc_of, beam_dice, bearing, is_beam, range_between
+from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
+from tactical.ship import hull_remaining
 
 __all__ = [
     "Commander",
     "closing_commander",
+    "engage_commander",
+    "ftl_move_commander",
     "greedy_repairs",
+    "order_commander",
     "play",
     "random_commander",
+    "stand_off_commander",
 ]
 
 
@@ -215,3 +229,264 @@ def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> 
             assert step.side is not None
             ship_id, shots = commanders[step.side].fire(battle.ctx, battle.state, step.side)
             battle.fire(ship_id, shots, dice)
+
+
+# ---------------------------------------------------------------- the campaign's order commanders
+
+STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship keeps
+STAND_OFF_THREAT = 1.5  # how much a Stand Off ship weighs the enemy's dice against its own
+ENGAGE_CLOSE_MU = 6.0  # an Engage ship slows to hold about this range
+UNPLANNED_HULL = 0.75  # an FTL Move ship jumps unplanned once it has lost a quarter of its hull
+UNPLANNED_TURNS_LEFT = 2  # ... or when this few turns are left to get away
+
+
+def _enemies(state: BattleState, side: str) -> list[ShipInPlay]:
+    return [s for s in state.ships if s.side != side and s.status == "active"]
+
+
+def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> Order:
+    """Return the legal order that turns as far towards the absolute ``angle`` (degrees
+    clockwise from +y) as the ship may and brings its speed towards ``speed``.
+
+    Over a gas giant the wanted velocity gains the band's MU away from the well, twice that
+    near the edge, so that the end-of-turn drift does not carry the ship off (004 L163-166).
+    """
+    theatre = ctx.setup.theatre
+    if theatre is not None and theatre.gravity and theatre.well_edge is not None:
+        rad = math.radians(angle)
+        lift = theatre.gravity * (2 if ship.x - theatre.well_edge < 4 * theatre.gravity else 1)
+        vx, vy = speed * math.sin(rad) + lift, speed * math.cos(rad)
+        angle, speed = math.degrees(math.atan2(vx, vy)), math.hypot(vx, vy)
+    thrust, limit = order_limits(ctx, ship)
+    off = (angle - ship.course % 12 * 30 + 180.0) % 360.0 - 180.0
+    turn = max(-limit, min(limit, round(off / 30)))
+    room = thrust - abs(turn)
+    accel = max(-room, -ship.speed, min(room, round(speed) - ship.speed))
+    return Order(turn=turn, accel=accel)
+
+
+def _angle_to(ship: ShipInPlay, x: float, y: float) -> float:
+    return math.degrees(math.atan2(x - ship.x, y - ship.y))
+
+
+def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
+    """The longest range at which the ship's working beams roll a die."""
+    sheet = ctx.sheets[ship.id]
+    return max(
+        (
+            BEAM_STRENGTH[spec.kind] * BAND_MU
+            for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+            if spec.kind in BEAM_STRENGTH and now.status == "ok"
+        ),
+        default=0.0,
+    )
+
+
+def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
+    """Fire the ship with the most guns bearing, at the targets with least hull left."""
+    ready = ships_to_fire(ctx, state, side)
+    ship_id = max(ready, key=lambda s: (len(fire_options(ctx, state, s)), s))
+    ship = state.ship(ship_id)
+    options = fire_options(ctx, state, ship_id)
+    reachable = sorted(
+        {t for targets in options.values() for t in targets},
+        key=lambda t: (
+            hull_remaining(ctx.sheets[t], state.ship(t).record),
+            range_between(ship.x, ship.y, state.ship(t).x, state.ship(t).y),
+            t,
+        ),
+    )
+    chosen = reachable[: fire_controls(ctx, ship)]
+    shots = [
+        Shot(weapon, next(t for t in chosen if t in targets))
+        for weapon, targets in options.items()
+        if any(t in chosen for t in targets)
+    ]
+    return ship_id, shots
+
+
+def engage_commander() -> Commander:
+    """Return the Engage commander: close on the nearest enemy and fight (004 L107)."""
+
+    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written: dict[str, Order] = {}
+        enemies = _enemies(state, side)
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active" or not enemies:
+                continue
+            target = min(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id))
+            distance = range_between(ship.x, ship.y, target.x, target.y)
+            # Match the target's speed and close half the gap beyond a short range each turn.
+            speed = max(2.0, target.speed + (distance - ENGAGE_CLOSE_MU) / 2)
+            written[ship.id] = _steer(ctx, ship, _angle_to(ship, target.x, target.y), speed)
+        return written
+
+    return Commander(orders, _focused_fire)
+
+
+def _dice_on(
+    ctx: BattleContext, shooter: ShipInPlay, at: tuple[float, float, int], tx: float, ty: float
+) -> int:
+    """The beam dice ``shooter`` would roll at a point from ``at`` (x, y, course)."""
+    x, y, course = at
+    arc = arc_of(bearing(x, y, course, tx, ty), ctx.rules.arcs)
+    if arc == AFT:
+        return 0
+    distance = range_between(x, y, tx, ty)
+    sheet = ctx.sheets[shooter.id]
+    return sum(
+        beam_dice(spec.kind, distance)
+        for spec, now in zip(sheet.systems, shooter.record.systems, strict=True)
+        if is_beam(spec.kind) and now.status == "ok" and arc in spec.arcs
+    )
+
+
+def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
+    """Legal orders worth weighing: every turn, with five speed changes each."""
+    thrust, limit = order_limits(ctx, ship)
+    candidates: list[Order] = []
+    for turn in range(-limit, limit + 1):
+        room = thrust - abs(turn)
+        for accel in sorted({-room, -room // 2, 0, room // 2, room}):
+            if ship.speed + accel >= 0:
+                candidates.append(Order(turn=turn, accel=accel))
+    return candidates
+
+
+Forecast = list[tuple[ShipInPlay, tuple[float, float, int]]]
+"""Enemy ships and where each will be after flying straight on: (x, y, course)."""
+
+
+def _weigh(
+    ctx: BattleContext,
+    ship: ShipInPlay,
+    start: MoveStart,
+    order: Order,
+    ahead: Forecast,
+    keep: float,
+) -> tuple[float, str]:
+    """Score one Stand Off order; the order's text breaks ties, so the choice is stable."""
+    end = move(start, order, ctx.rules.split_velocity)
+    at = (end.x, end.y, end.course)
+    hits = max(_dice_on(ctx, ship, at, ex, ey) for _, (ex, ey, _c) in ahead)
+    threat = sum(_dice_on(ctx, enemy, where, end.x, end.y) for enemy, where in ahead)
+    nearest = min(range_between(end.x, end.y, ex, ey) for _, (ex, ey, _c) in ahead)
+    value = hits - STAND_OFF_THREAT * threat - abs(nearest - keep) / BAND_MU
+    theatre = ctx.setup.theatre
+    if theatre is not None and theatre.gravity and theatre.well_edge is not None:
+        # Keep well clear of the gas giant edge after the drift (004 L163-166).
+        margin = end.x - theatre.gravity - theatre.well_edge
+        value -= max(0.0, 3 * theatre.gravity - margin)
+    return value, format_order(order)
+
+
+def stand_off_commander() -> Commander:
+    """Return the Stand Off commander: keep the range, fire what bears (004 L108-109).
+
+    Each ship weighs its legal orders one move ahead, the enemy assumed to fly straight on:
+    the dice its guns would roll at the best target, less one and a half times the dice the
+    enemy's guns would roll at it, then nearness to the range it wants to keep (outside the
+    enemy's longest band if its own guns reach further, else just outside the enemy's reach).
+    """
+
+    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written: dict[str, Order] = {}
+        enemies = _enemies(state, side)
+        their_reach = max((_reach(ctx, e) for e in enemies), default=0.0)
+        ahead: Forecast = []
+        for enemy in enemies:
+            dx, dy = heading_vector(enemy.course)
+            ahead.append(
+                (enemy, (enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed, enemy.course))
+            )
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active" or not enemies:
+                continue
+            ours = _reach(ctx, ship)
+            keep = (
+                (their_reach + ours) / 2
+                if ours > their_reach + STAND_OFF_MARGIN_MU
+                else their_reach + STAND_OFF_MARGIN_MU
+            )
+            start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+            written[ship.id] = max(
+                _candidate_orders(ctx, ship),
+                key=lambda order: _weigh(ctx, ship, start, order, ahead, keep),
+            )
+        return written
+
+    return Commander(orders, _focused_fire)
+
+
+def _away_angle(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> float:
+    """The heading that runs from the enemies (weighted by nearness) and from any no-FTL
+    zone the ship is in or near."""
+    ax = ay = 0.0
+    for enemy in _enemies(state, ship.side):
+        d = max(range_between(ship.x, ship.y, enemy.x, enemy.y), 1.0)
+        ax += (ship.x - enemy.x) / d**2
+        ay += (ship.y - enemy.y) / d**2
+    theatre = ctx.setup.theatre
+    for zone in theatre.zones if theatre else ():
+        d = max(range_between(ship.x, ship.y, zone.x, zone.y), 1.0)
+        if d < zone.radius + BAND_MU:
+            ax += 3 * (ship.x - zone.x) / d**2
+            ay += 3 * (ship.y - zone.y) / d**2
+    if ax == ay == 0.0:
+        return ship.course % 12 * 30.0
+    return math.degrees(math.atan2(ax, ay))
+
+
+def _clear_to_jump(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether a power-up now ends in a legal jump: straight on this turn, half a move the
+    next, and no no-FTL zone at that point (004 L141-142)."""
+    theatre = ctx.setup.theatre
+    if theatre is None or ship.record.ftl != "ok" or ship.side not in theatre.ftl_sides:
+        return False
+    dx, dy = heading_vector(ship.course)
+    x = ship.x + dx * ship.speed * 1.5
+    y = ship.y + dy * ship.speed * 1.5
+    return ftl_blocked(theatre, state.turn + 1, x, y) is None
+
+
+def ftl_move_commander() -> Commander:
+    """Return the FTL Move commander: run, and jump as soon as it may (004 L110, L137-142)."""
+
+    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written: dict[str, Order] = {}
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active":
+                continue
+            if ship.jump in ("powering", "unplanned"):
+                written[ship.id] = NO_ORDER  # entering jump: no order to give
+                continue
+            sheet = ctx.sheets[ship.id]
+            hurt = hull_remaining(sheet, ship.record) <= sheet.hull_boxes * UNPLANNED_HULL
+            late = state.turn >= ctx.setup.turn_limit - UNPLANNED_TURNS_LEFT
+            wants = ship.jump == "ready" or hurt or late
+            if wants and _clear_to_jump(ctx, state, ship):
+                written[ship.id] = Order(jump=True)
+                continue
+            thrust = order_limits(ctx, ship)[0]
+            written[ship.id] = _steer(
+                ctx, ship, _away_angle(ctx, state, ship), 3.0 * max(thrust, 1)
+            )
+        return written
+
+    return Commander(orders, _focused_fire)
+
+
+def order_commander(order: str) -> Commander:
+    """Return the commander for a campaign order: ``engage``, ``stand-off`` or ``ftl-move``.
+
+    Raises:
+        ValueError: no such order.
+    """
+    makers = {
+        "engage": engage_commander,
+        "stand-off": stand_off_commander,
+        "ftl-move": ftl_move_commander,
+    }
+    if order not in makers:
+        raise ValueError(f"no campaign order {order!r}; orders are {', '.join(makers)}")
+    return makers[order]()

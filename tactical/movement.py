@@ -6,11 +6,12 @@ rounded to 0.001 MU so that a position is exactly what its text notation says.
 
 Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4; ``S1``,
 ``-3`` and ``S3-1`` likewise; ``=`` is "no order" (straight ahead at the same speed); ``@7``
-pivots a stationary ship to course 7 (001 L372). A set of orders is ``id:order`` tokens
+pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
+in a campaign battle (004 L139-142: no thrust that turn). A set of orders is ``id:order`` tokens
 separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
 >>> parse_order("P2+4")
-Order(turn=-2, accel=4, pivot=None)
+Order(turn=-2, accel=4, pivot=None, jump=False)
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
 'f1:= lc1:P2+4'
 >>> m = move(MoveStart(x=0.0, y=0.0, course=7, speed=10), Order(turn=-3, accel=2), "halves")
@@ -60,12 +61,14 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One ship's movement order for one turn.
 
     ``turn`` is course points, negative to port (anticlockwise) and positive to starboard;
-    ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to.
+    ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to; ``jump``
+    starts the final power-up for an FTL jump (004 L139-142), which spends no thrust.
     """
 
     turn: int = 0
     accel: int = 0
     pivot: int | None = None
+    jump: bool = False
 
 
 NO_ORDER = Order()
@@ -77,13 +80,15 @@ _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def parse_order(text: str) -> Order:
-    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=`` or ``@7``.
+    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7`` or ``J``.
 
     Raises:
         OrderSyntaxError: the text is not an order.
     """
     if text == "=":
         return NO_ORDER
+    if text == "J":
+        return Order(jump=True)
     pivot = _PIVOT.fullmatch(text)
     if pivot:
         course = int(pivot["course"])
@@ -94,7 +99,7 @@ def parse_order(text: str) -> Order:
     if not text or found is None:
         raise OrderSyntaxError(
             f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
-            "like P2+4, '=' for no change or @<course> to pivot"
+            "like P2+4, '=' for no change, @<course> to pivot or J to power up for a jump"
         )
     turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
     accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
@@ -113,6 +118,8 @@ def format_order(order: Order) -> str:
     >>> format_order(Order(turn=2, accel=-1)), format_order(NO_ORDER), format_order(Order(pivot=3))
     ('S2-1', '=', '@3')
     """
+    if order.jump:
+        return "J"
     if order.pivot is not None:
         return f"@{order.pivot}"
     text = ""
@@ -152,13 +159,23 @@ def thrust_used(order: Order) -> int:
 
 
 def order_problem(
-    order: Order, *, speed: int, course: int, thrust: int, rules: BattleRules
+    order: Order,
+    *,
+    speed: int,
+    course: int,
+    thrust: int,
+    rules: BattleRules,
+    limit: int | None = None,
 ) -> str | None:
     """Return why a ship cannot carry out this order, or ``None`` if it can.
 
     An order it cannot carry out is not an error of the game: the ship goes straight ahead at
-    the same speed (001 L364).
+    the same speed (001 L364). ``limit`` overrides the rules' course-change limit (a campaign
+    captain's command level, 004 L329-335). A ``J`` order spends no thrust; whether the ship
+    may power up is the battle's to judge.
     """
+    if order.jump:
+        return None
     if order.pivot is not None:
         if not rules.pivot_any_course:
             return "these rules have no free pivot; turn with P or S (000 L1934-2037)"
@@ -169,7 +186,8 @@ def order_problem(
         return f"speed {speed}{order.accel:+d} would be negative (001 L370)"
     if thrust_used(order) > thrust:
         return f"needs {thrust_used(order)} thrust and the drive gives {thrust} (001 L364)"
-    limit = rules.turn_limit(thrust)
+    if limit is None:
+        limit = rules.turn_limit(thrust)
     if abs(order.turn) > limit:
         return f"turns {abs(order.turn)} points and thrust {thrust} allows {limit} (001 L326-330)"
     return None
@@ -232,6 +250,8 @@ def move(start: MoveStart, order: Order, split: str) -> MoveResult:
     The velocity moved is this turn's new velocity (001 L366; 002 L43). ``split`` is
     ``"halves"`` (v/2 each leg) or ``"floor_first"`` (floor(v/2) then the rest).
     """
+    if order.jump:  # powering up: no thrust, straight ahead at the same speed (004 L141)
+        return move(start, NO_ORDER, split)
     if order.pivot is not None:
         return MoveResult(
             x=start.x,

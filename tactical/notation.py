@@ -9,13 +9,15 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
 
     side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
-        [/X destroyed | /L left the table | /B away, /b<turn it returns>] [/F fired this turn]
-        [/r<rows awaiting a check>]
+        [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped]
+        [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
+        for a planned or an unplanned jump]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
-not yet carried out, as ``w:side=id:order,id:order``, and the sides that have made their
-damage-control rolls this turn, as ``R:side``.
+not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
+damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
+``T:x_min,y_min,x_max,y_max``.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -30,7 +32,15 @@ import re
 
 import msgspec
 
-from tactical.battle import BattleState, Phase, ShipInPlay, ShipStatus, SideOrders, sheet_for
+from tactical.battle import (
+    BattleState,
+    JumpState,
+    Phase,
+    ShipInPlay,
+    ShipStatus,
+    SideOrders,
+    sheet_for,
+)
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
 from tactical.ship import DriveState, FtlState, ShipState, SystemState, fresh_state
@@ -40,7 +50,8 @@ __all__ = ["NotationError", "format_position", "parse_position"]
 _DRIVE: dict[DriveState, str] = {"ok": "o", "half": "h", "disabled": "x"}
 _FTL: dict[FtlState, str] = {"ok": "o", "lost": "x"}
 _STATUS = {"ok": "o", "damaged": "d", "destroyed": "x"}
-_SHIP_STATUS: dict[ShipStatus, str] = {"destroyed": "X", "left": "L", "away": "B"}
+_SHIP_STATUS: dict[ShipStatus, str] = {"destroyed": "X", "left": "L", "away": "B", "jumped": "W"}
+_JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
 _PHASES: tuple[Phase, ...] = ("orders", "movement", "fire", "end", "repair", "over")
 
 _HEAD = re.compile(
@@ -94,6 +105,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("F")
     if ship.rows:
         parts.append("r" + ".".join(str(n) for n in ship.rows))
+    if ship.jump != "none":
+        parts.append(f"J{_JUMP[ship.jump]}")
     return "/".join(parts)
 
 
@@ -110,6 +123,8 @@ def format_position(rules_name: str, state: BattleState) -> str:
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
     ]
+    if state.table is not None:
+        fields.append("T:" + ",".join(format_mu(v) for v in state.table))
     return " ".join(fields)
 
 
@@ -140,6 +155,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
     returns: int | None = None
     fired = False
     rows: tuple[int, ...] = ()
+    jump: JumpState = "none"
+    reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
     reverse_status = {v: k for k, v in _STATUS.items()}
@@ -160,8 +177,10 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
                 ammo=int(found["ammo"]) if found["ammo"] else None,
                 fighters=int(found["fighters"]) if found["fighters"] else None,
             )
-        elif part in ("X", "L", "B"):
-            status = {"X": "destroyed", "L": "left", "B": "away"}[part]  # type: ignore[assignment]
+        elif part in ("X", "L", "B", "W"):
+            status = {"X": "destroyed", "L": "left", "B": "away", "W": "jumped"}[part]  # type: ignore[assignment]
+        elif part.startswith("J") and part[1:] in reverse_jump:
+            jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
         elif part == "F":
@@ -184,6 +203,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
         returns=returns,
         fired=fired,
         rows=rows,
+        jump=jump,
     )
 
 
@@ -207,8 +227,18 @@ def parse_position(text: str) -> tuple[str, BattleState]:
     ships: list[ShipInPlay] = []
     written: list[SideOrders] = []
     repaired: list[str] = []
+    table: tuple[float, float, float, float] | None = None
     for token in fields[5:]:
-        if token.startswith("R:"):
+        if token.startswith("T:"):
+            bounds = token[2:].split(",")
+            try:
+                x_min, y_min, x_max, y_max = (float(v) for v in bounds)
+            except ValueError:
+                raise NotationError(
+                    f"table {token!r}: expected T:x_min,y_min,x_max,y_max"
+                ) from None
+            table = (x_min, y_min, x_max, y_max)
+        elif token.startswith("R:"):
             repaired.append(token[2:])
         elif token.startswith("w:"):
             side, equals, orders = token[2:].partition("=")
@@ -230,5 +260,6 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         first=None if first == "-" else first,
         to_fire=to_fire or None,
         winner=None if winner == "-" else winner,
+        table=table,
     )
     return rules_name, state

@@ -58,6 +58,13 @@ def describe(event: Event) -> list[str]:
             )
             if moved.void:
                 line += f" (order void: {moved.void})"
+            if moved.jumped and moved.displaced:
+                parsecs, direction = moved.displaced
+                line += (
+                    f", jumps unplanned: {parsecs} parsecs off target in hex direction {direction}"
+                )
+            elif moved.jumped:
+                line += ", jumps out"
             if moved.left and moved.returns:
                 line += f", leaves the table until turn {moved.returns}"
             elif moved.left:
@@ -88,6 +95,8 @@ def describe(event: Event) -> list[str]:
         ]
     lines = [_threshold(check) for check in event.thresholds]
     lines.extend(f"    {ship} is destroyed and removed" for ship in event.removed)
+    lines.extend(f"    {ship} is ready to power up for a jump" for ship in event.ready)
+    lines.extend(f"    {ship} is drawn off the table by the gas giant" for ship in event.fell)
     if event.over:
         who = f"{event.winner} wins" if event.winner else "no winner"
         lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")

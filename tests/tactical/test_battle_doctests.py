@@ -8,6 +8,7 @@ from types import ModuleType
 import pytest
 
 import tactical.battle
+import tactical.campaign_battle
 import tactical.dice
 import tactical.fire
 import tactical.movement
@@ -21,6 +22,7 @@ import tactical.summary
     "module",
     [
         tactical.battle,
+        tactical.campaign_battle,
         tactical.dice,
         tactical.fire,
         tactical.movement,

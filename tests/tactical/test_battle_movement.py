@@ -34,7 +34,7 @@ def orders() -> st.SearchStrategy[Order]:
     """Every order the notation can write."""
     moves = st.builds(Order, turn=st.integers(-99, 99), accel=st.integers(-999, 999))
     pivots = st.builds(Order, pivot=st.integers(1, 12))
-    return moves | pivots
+    return moves | pivots | st.just(Order(jump=True))  # J: power up for a jump (004 L141)
 
 
 @given(orders())

@@ -1,0 +1,567 @@
+"""The bridge to the campaign: a battle request, its set-up, and the outcome handed back.
+
+The campaign asks for a battle with a :class:`CampaignBattle` (the sides, their ships with
+carried-in damage and captains, their campaign orders, the kind of battle and where it is
+fought). :func:`setup_campaign_battle` lays the table out by 004 5.3.1-5.3.5 and returns an
+ordinary :class:`~tactical.battle.BattleSetup` whose :class:`~tactical.battle.Theatre` carries
+the campaign's rules (floating table, FTL escape, gravity, asteroids, command levels);
+:func:`resolve_campaign_battle` plays it with the order commanders
+(:mod:`tactical.commanders`) and returns a :class:`CampaignBattleOutcome`: each ship's fate
+and record state, the winner and the journal, which :func:`outcome_from_journal` turns back
+into the same outcome without rolling a die.
+
+This module is pure and knows nothing of the campaign package: the campaign turns its own
+``BattleRequested`` facts into a request and stores the outcome as its events.
+
+>>> request = CampaignBattle(sides=(
+...     CampaignSide(name="red", order="engage", ships=(CampaignShip(id="red-W1",
+...         design="frigate"),)),
+...     CampaignSide(name="blue", order="engage", ships=(CampaignShip(id="blue-W1",
+...         design="frigate"),))))
+>>> preset_for(request)
+'ft2'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from tactical.battle import (
+    Battle,
+    BattleSetup,
+    Event,
+    Identifier,
+    SetupError,
+    ShipFired,
+    ShipSetup,
+    ShipsMoved,
+    ShipStatus,
+    Theatre,
+    TurnEnded,
+    Zone,
+    context,
+    replay,
+    sheet_for,
+)
+from tactical.commanders import Commander, order_commander, play
+from tactical.designs import UnknownDesignError
+from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
+from tactical.movement import heading_vector, round_mu
+from tactical.rules import BATTLE_RULES
+from tactical.ship import (
+    DesignError,
+    Problem,
+    ShipState,
+    SystemState,
+    SystemStatus,
+    current_thrust,
+    fresh_state,
+)
+
+__all__ = [
+    "CampaignBattle",
+    "CampaignBattleOutcome",
+    "CampaignOrder",
+    "CampaignShip",
+    "CampaignSide",
+    "PrefixedDice",
+    "ShipOutcome",
+    "check_request",
+    "decode_request",
+    "outcome_from_journal",
+    "preset_for",
+    "replay_setup",
+    "resolve_campaign_battle",
+    "setup_campaign_battle",
+]
+
+CampaignOrder = Literal["engage", "stand-off", "ftl-move"]
+"""A task force's campaign order (004 L105-112)."""
+Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
+"""Where in a system the battle is fought (004 L124-125)."""
+Fate = Literal["destroyed", "fled", "jumped", "present", "lost"]
+"""A ship's fate: ``fled`` left the fixed table (disengaged, 004 L135), ``lost`` had no drive
+to hold altitude over a gas giant at the end (004 L171)."""
+
+SIDE_GAP_MU = 60.0  # our layout: the fleets' centres start 60 MU apart (004 leaves it open)
+FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L167, L175: a fleet's ships within 20 MU of each other
+NEAR_WORLD_RADIUS_MU = 4.0  # 004 L154: the fleet by the world starts within 10 MU of it:
+NEAR_WORLD_OFFSET_MU = 6.0  # a 4 MU cluster whose centre is 6 MU from the world
+DENSE_WORLD_FTL_MU = 40.0  # 004 L142, L161
+MOON_FTL_MU = 20.0  # 004 L142, L161
+MOON_OFFSET_MU = 30.0  # our layout: the moon 30 MU beyond the world, across the line of battle
+WELL_EDGE_MU = -40.0  # our layout: the gas giant edge 40 MU to the fleets' -x side
+PURSUER_SPEED = 3  # 004 L150: speeds up to thrust x 3; a pursuer comes on at the most
+PURSUED_SPEED = 1  # 004 L151-152: the fleeing side at most thrust x 1
+EVEN_SPEED = 1  # our layout: both sides of an even battle at thrust x 1
+ASTEROID_FIELD = (-60.0, -30.0, 60.0, 90.0)  # our layout: a 120 MU square round the fleets
+ASTEROID_SPACING_MU = 12.0  # 004 L177: no two asteroids closer than 12 MU
+ASTEROID_ATTEMPTS = 20  # tries per asteroid before it is left out
+HEX_DIRECTIONS = 6  # an unplanned jump's D6 direction: the six hex sides, 1 = map north
+
+
+class CampaignShip(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One ship the campaign sends into battle."""
+
+    id: Identifier
+    """A stable campaign id, e.g. ``red-W3``."""
+    design: Identifier
+    """A catalogue design (``umpire ship list``)."""
+    state: ShipState | None = None
+    """Damage and spent munitions carried in (004 L185-194); undamaged when left out."""
+    captain: Annotated[int, Meta(ge=1, le=3)] = 2
+    """The captain's command level (004 L322-335)."""
+
+
+class CampaignSide(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One player's task force: its order, its ships (the first is the flagship)."""
+
+    name: Identifier
+    order: CampaignOrder
+    ships: Annotated[tuple[CampaignShip, ...], Meta(min_length=1)]
+    admiral: Annotated[int, Meta(ge=1, le=3)] | None = None
+    """The admiral's command level, if the task force has one (004 L320-345)."""
+
+
+class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything a campaign battle needs: a command to :func:`resolve_campaign_battle`."""
+
+    sides: tuple[CampaignSide, CampaignSide]
+    battle: Literal["even", "pursuit"] = "even"
+    pursued: Identifier | None = None
+    """In a pursuit, the side under FTL Move orders that is being chased (004 L113-120)."""
+    location: Location = "free-space"
+    chosen_by: Identifier | None = None
+    """The side that chose the location (004 L126-131); chooses the gravity band."""
+    world: Literal["between", "near"] = "between"
+    """Dense world: between the fleets, or with the chooser's fleet within 10 MU (004 L154)."""
+    moon: bool = False
+    """Dense world: a moon too, with its 20 MU no-FTL zone (004 L142)."""
+    gravity: Annotated[int, Meta(ge=2, le=12)] | None = None
+    """Gas giant: the chooser's gravity band; rolled on 2d6 when left out (004 L162-164)."""
+    rules: str | None = None
+    """Battle rules preset; by default ``continuum`` if every design exists there, else
+    ``ft2`` (see :func:`preset_for`)."""
+    turn_limit: Annotated[int, Meta(ge=1, le=1000)] = 12
+    key: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-/]+$", max_length=80)] = "battle"
+    """Prefix for every die's key, so one campaign seed serves many battles."""
+
+
+class ShipOutcome(Struct, frozen=True, kw_only=True):
+    """What became of one ship: the campaign stores it as events."""
+
+    id: str
+    side: str
+    design: str
+    fate: Fate
+    record: ShipState
+    """The record state it carries out (004 L185-194)."""
+    hull_lost: int
+    """Hull boxes lost in this battle."""
+    systems_damaged: tuple[str, ...] = ()
+    systems_destroyed: tuple[str, ...] = ()
+    munitions_spent: int = 0
+    fighters_lost: int = 0
+    returning: int | None = None
+    """A ship that fled: the turn it would have come back, had the battle gone on."""
+    displaced: tuple[int, int] | None = None
+    """An unplanned jump: D6 parsecs off target and D6 hex direction (004 L137-138)."""
+    thresholds: tuple[int, ...] = ()
+    """The row level of every threshold check it made (for the campaign's officer rolls)."""
+    bridge_failures: tuple[int, ...] = ()
+    """Threshold levels at which its Command Bridge failed (004 L361-370); the engine has no
+    bridge system yet, so always empty (docs/rulings.md)."""
+
+
+class CampaignBattleOutcome(Struct, frozen=True, kw_only=True):
+    """The result handed back to the campaign; its journal replays to it exactly."""
+
+    setup: BattleSetup
+    journal: tuple[Event, ...]
+    ships: tuple[ShipOutcome, ...]
+    winner: str | None
+    reason: str
+    turns: int
+
+
+class PrefixedDice:
+    """A dice source that puts the battle's key prefix in front of every die's key."""
+
+    def __init__(self, source: DiceSource, prefix: str) -> None:
+        self.source = source
+        self.prefix = prefix
+
+    def roll(self, key: str, sides: int) -> int:
+        """Roll the die ``prefix/key``."""
+        return self.source.roll(f"{self.prefix}/{key}", sides)
+
+
+# ---------------------------------------------------------------- the request
+
+
+def preset_for(request: CampaignBattle) -> str:
+    """Return the rules preset: the request's, else ``continuum`` (the campaign default) when
+    every design is in its catalogue, else ``ft2`` (see docs/rulings.md)."""
+    if request.rules is not None:
+        return request.rules
+    designs = {ship.design for side in request.sides for ship in side.ships}
+    for preset in ("continuum", "ft2"):
+        if all(_has_design(design, preset) for design in designs):
+            return preset
+    return "continuum"
+
+
+def _has_design(design: str, preset: str) -> bool:
+    try:
+        sheet_for(design, preset)
+    except (UnknownDesignError, DesignError, LookupError):
+        return False
+    return True
+
+
+def check_request(request: CampaignBattle) -> list[Problem]:
+    """Return every problem with a request (an empty list when it is sound)."""
+    problems: list[Problem] = []
+    names = [side.name for side in request.sides]
+    if names[0] == names[1]:
+        problems.append(Problem("$.sides", f"the two sides {tuple(names)!r} must differ"))
+    if request.rules is not None and request.rules not in BATTLE_RULES:
+        presets = ", ".join(sorted(BATTLE_RULES))
+        problems.append(Problem("$.rules", f"no rules {request.rules!r}; presets are {presets}"))
+    if request.battle == "pursuit":
+        if request.pursued not in names:
+            problems.append(
+                Problem("$.pursued", f"a pursuit needs the pursued side, one of {names}")
+            )
+        else:
+            fleeing = request.sides[names.index(request.pursued)]
+            chasing = request.sides[1 - names.index(request.pursued)]
+            if fleeing.order != "ftl-move" or chasing.order != "engage":
+                problems.append(
+                    Problem("$.pursued", "a pursuit is Engage against FTL Move (004 L113-120)")
+                )
+    elif request.pursued is not None:
+        problems.append(Problem("$.pursued", "only a pursuit has a pursued side"))
+    if request.chosen_by is not None and request.chosen_by not in names:
+        problems.append(Problem("$.chosen_by", f"{request.chosen_by!r} is not one of {names}"))
+    if request.location == "dense-world" and request.world == "near" and not request.chosen_by:
+        problems.append(Problem("$.world", "a fleet near the world needs chosen_by (004 L154)"))
+    if request.gravity is not None and request.location != "gas-giant":
+        problems.append(Problem("$.gravity", "a gravity band is for a gas giant battle"))
+    seen: set[str] = set()
+    for s, side in enumerate(request.sides):
+        for i, ship in enumerate(side.ships):
+            if ship.id in seen:
+                problems.append(Problem(f"$.sides[{s}].ships[{i}].id", f"{ship.id!r} twice"))
+            seen.add(ship.id)
+    return problems
+
+
+def decode_request(text: str | bytes, source: str = "<request>") -> CampaignBattle:
+    """Decode a request from TOML; unknown fields are errors.
+
+    Raises:
+        SetupError: not TOML, a field missing, unknown or mistyped (with its path), or the
+            request does not hold together (every problem).
+    """
+    try:
+        request = msgspec.toml.decode(text, type=CampaignBattle)
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).rpartition(" - at `")
+        if not message:
+            message, where = str(exc), "$`"
+        raise SetupError(source, [Problem(where.rstrip("`"), message)]) from None
+    except msgspec.DecodeError as exc:
+        raise SetupError(source, [Problem("$", f"not valid TOML: {exc}")]) from None
+    problems = check_request(request)
+    if problems:
+        raise SetupError(source, problems)
+    return request
+
+
+# ---------------------------------------------------------------- the set-up
+
+
+def _cluster(count: int, radius: float) -> list[tuple[float, float]]:
+    """Return ``count`` offsets on a Vogel spiral inside ``radius``: any two are within
+    2 x radius of each other, so the fleet is within 20 MU (004 L148)."""
+    golden = math.pi * (3.0 - math.sqrt(5.0))
+    return [
+        (
+            radius * math.sqrt((i + 0.5) / count) * math.cos(i * golden),
+            radius * math.sqrt((i + 0.5) / count) * math.sin(i * golden),
+        )
+        for i in range(count)
+    ]
+
+
+def _fleet_speed(preset: str, side: CampaignSide, multiple: int) -> int:
+    """The whole fleet moves together: the slowest ship's thrust now, times ``multiple``."""
+    thrusts = []
+    for ship in side.ships:
+        try:
+            sheet = sheet_for(ship.design, BATTLE_RULES[preset].ships)
+            thrusts.append(current_thrust(sheet, ship.state or fresh_state(sheet)))
+        except (LookupError, DesignError, ValueError):
+            continue  # context() reports the design or the record state
+    return multiple * min(thrusts, default=0)
+
+
+def _roll_asteroids(
+    dice: DiceSource, key: str
+) -> tuple[tuple[tuple[float, float], ...], tuple[float, float]]:
+    """Roll d6 x d6 asteroids, none within 12 MU of another, and their drift: d6 MU in a d12
+    direction (004 L177-179). An asteroid with no room after 20 tries is left out."""
+    count = dice.roll(f"{key}/asteroids/0", 6) * dice.roll(f"{key}/asteroids/1", 6)
+    x_min, y_min, x_max, y_max = ASTEROID_FIELD
+    width, height = int(x_max - x_min), int(y_max - y_min)
+    placed: list[tuple[float, float]] = []
+    for index in range(count):
+        for attempt in range(ASTEROID_ATTEMPTS):
+            where = f"{key}/asteroid/{index}/{attempt}"
+            x = x_min + dice.roll(f"{where}/x", width) - 0.5
+            y = y_min + dice.roll(f"{where}/y", height) - 0.5
+            if all(math.hypot(x - ax, y - ay) >= ASTEROID_SPACING_MU for ax, ay in placed):
+                placed.append((x, y))
+                break
+    speed = dice.roll(f"{key}/drift/speed", 6)
+    dx, dy = heading_vector(dice.roll(f"{key}/drift/direction", 12))
+    return tuple(placed), (round_mu(dx * speed), round_mu(dy * speed))
+
+
+def _mods(
+    request: CampaignBattle,
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """Captains' course-change modifiers per ship and each side's initiative modifier.
+
+    Level 1 +1, Level 3 -1 (004 L329-335). An admiral of level 1 or 3 makes one ship act at
+    his level, the first (flagship first) not already at it (004 L336-344), and sets the
+    side's initiative modifier; without one the flagship's captain is the senior captain.
+    """
+    effect = {1: 1, 2: 0, 3: -1}
+    turn_mods: list[tuple[str, int]] = []
+    initiative: list[tuple[str, int]] = []
+    for side in request.sides:
+        levels = {ship.id: ship.captain for ship in side.ships}
+        if side.admiral in (1, 3):
+            for ship in side.ships:
+                if ship.captain != side.admiral:
+                    levels[ship.id] = side.admiral
+                    break
+        turn_mods.extend((sid, effect[level]) for sid, level in levels.items() if effect[level])
+        commander = side.admiral if side.admiral is not None else side.ships[0].captain
+        if effect[commander]:
+            initiative.append((side.name, effect[commander]))
+    return tuple(turn_mods), tuple(initiative)
+
+
+def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSetup:
+    """Lay out a campaign battle by 004 5.3.1-5.3.5 and return its set-up.
+
+    The first side's fleet is centred at (0, 0) facing +y (course 12), the second's at
+    (0, 60) facing -y (course 6); the pursued side faces away instead. Each fleet sits on a
+    spiral within 10 MU of its centre. Speeds: even battles thrust x 1, a pursuer thrust x 3,
+    the pursued thrust x 1 (the fleet's slowest ship). A dense world is between the fleets or
+    6 MU from the chooser's fleet centre, towards the enemy; a gas giant's edge is at x = -40
+    with gravity towards -x; asteroids fill a 120 MU square. Every die (gravity band,
+    asteroids) is recorded in the theatre's ``rolls``.
+
+    Raises:
+        SetupError: the request does not hold together, or a design or record state does not
+            fit the catalogue.
+    """
+    problems = check_request(request)
+    if problems:
+        raise SetupError("<request>", problems)
+    recording = RecordingDice(PrefixedDice(dice, request.key))
+    preset = preset_for(request)
+    names = (request.sides[0].name, request.sides[1].name)
+    centres = ((0.0, 0.0), (0.0, SIDE_GAP_MU))
+    facing = [12, 6]
+    speeds = [EVEN_SPEED, EVEN_SPEED]
+    if request.battle == "pursuit" and request.pursued is not None:
+        fled = names.index(request.pursued)
+        facing[fled] = 12 if fled == 1 else 6  # facing away from the pursuer (and the world)
+        speeds = [PURSUER_SPEED, PURSUER_SPEED]
+        speeds[fled] = PURSUED_SPEED
+    radii = [FLEET_RADIUS_MU, FLEET_RADIUS_MU]
+    zones: list[Zone] = []
+    if request.location == "dense-world":
+        wx, wy = 0.0, SIDE_GAP_MU / 2
+        if request.world == "near" and request.chosen_by is not None:
+            near = names.index(request.chosen_by)
+            radii[near] = NEAR_WORLD_RADIUS_MU
+            wy = centres[near][1] + (NEAR_WORLD_OFFSET_MU if near == 0 else -NEAR_WORLD_OFFSET_MU)
+        zones.append(Zone(kind="dense world", x=wx, y=wy, radius=DENSE_WORLD_FTL_MU))
+        if request.moon:
+            zones.append(Zone(kind="moon", x=wx + MOON_OFFSET_MU, y=wy, radius=MOON_FTL_MU))
+    gravity = 0
+    if request.location == "gas-giant":
+        gravity = request.gravity or (
+            recording.roll("setup/gravity/0", 6) + recording.roll("setup/gravity/1", 6)
+        )
+    asteroids: tuple[tuple[float, float], ...] = ()
+    drift = (0.0, 0.0)
+    if request.location == "asteroid-field":
+        asteroids, drift = _roll_asteroids(recording, "setup")
+    ships: list[ShipSetup] = []
+    for index, side in enumerate(request.sides):
+        speed = _fleet_speed(preset, side, speeds[index])
+        cx, cy = centres[index]
+        for ship, (ox, oy) in zip(side.ships, _cluster(len(side.ships), radii[index]), strict=True):
+            ships.append(
+                ShipSetup(
+                    id=ship.id,
+                    side=side.name,
+                    design=ship.design,
+                    x=round_mu(cx + ox),
+                    y=round_mu(cy + oy),
+                    course=facing[index],
+                    speed=speed,
+                    state=ship.state,
+                )
+            )
+    turn_mods, initiative = _mods(request)
+    theatre = Theatre(
+        ftl_sides=tuple(side.name for side in request.sides if side.order == "ftl-move"),
+        zones=tuple(zones),
+        gravity=gravity,
+        well_edge=WELL_EDGE_MU if gravity else None,
+        asteroids=asteroids,
+        drift=drift,
+        field=ASTEROID_FIELD if asteroids else None,
+        turn_mods=turn_mods,
+        initiative_mods=initiative,
+        rolls=tuple(recording.rolls),
+    )
+    setup = BattleSetup(
+        name=f"{names[0]} v {names[1]}: {request.battle} battle, {request.location}",
+        sides=names,
+        ships=tuple(ships),
+        rules=preset,
+        turn_limit=request.turn_limit,
+        theatre=theatre,
+    )
+    context(setup)  # every design and record state checked; raises SetupError
+    return setup
+
+
+# ---------------------------------------------------------------- the battle and its outcome
+
+
+def resolve_campaign_battle(
+    request: CampaignBattle,
+    dice: DiceSource,
+    commanders: dict[str, Commander] | None = None,
+) -> CampaignBattleOutcome:
+    """Set up and fight a campaign battle with each side's order commander; return the outcome.
+
+    ``commanders`` replaces a side's commander (a :class:`tactical.commanders.Commander`), for
+    tests and odds against other play.
+
+    Raises:
+        SetupError: the request does not hold together or does not fit the catalogue.
+    """
+    setup = setup_campaign_battle(request, dice)
+    chosen = {side.name: order_commander(side.order) for side in request.sides}
+    chosen.update(commanders or {})
+    battle = play(Battle(setup), chosen, PrefixedDice(dice, request.key))
+    return outcome_from_journal(setup, battle.journal)
+
+
+def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> CampaignBattleOutcome:
+    """Replay a campaign battle's journal (never rolling) and read off its outcome.
+
+    Raises:
+        SetupError: the set-up is broken.
+        tactical.dice.DiceError: the journal's dice do not fit the rules.
+        tactical.battle.IllegalActionError: an event does not fit the state.
+    """
+    ctx = context(setup)
+    state = replay(setup, journal)
+    thresholds: dict[str, list[int]] = {}
+    displaced: dict[str, tuple[int, int]] = {}
+    reason = ""
+    for event in journal:
+        if isinstance(event, ShipFired | TurnEnded):
+            for check in event.thresholds:
+                thresholds.setdefault(check.ship, []).append(check.row)
+        if isinstance(event, ShipsMoved):
+            for moved in event.moves:
+                if moved.displaced is not None:
+                    displaced[moved.ship] = moved.displaced
+        if isinstance(event, TurnEnded):
+            reason = event.reason
+    gravity = setup.theatre.gravity if setup.theatre else 0
+    start = {s.id: s for s in setup.ships}
+    ships: list[ShipOutcome] = []
+    for ship in state.ships:
+        sheet = ctx.sheets[ship.id]
+        before = start[ship.id].state or fresh_state(sheet)
+        record = ship.record
+        fate = _FATES[ship.status]
+        if fate in ("present", "fled") and gravity and current_thrust(sheet, record) == 0:
+            fate = "lost"  # no drive to hold altitude over the gas giant; no tugs (004 L171)
+        was = {s.id: s for s in before.systems}
+        ships.append(
+            ShipOutcome(
+                id=ship.id,
+                side=ship.side,
+                design=ship.design,
+                fate=fate,
+                record=record,
+                hull_lost=sum(record.hull_lost) - sum(before.hull_lost),
+                systems_damaged=_newly(record, was, "damaged"),
+                systems_destroyed=_newly(record, was, "destroyed"),
+                munitions_spent=sum((was[s.id].ammo or 0) - (s.ammo or 0) for s in record.systems),
+                fighters_lost=sum(
+                    (was[s.id].fighters or 0) - (s.fighters or 0) for s in record.systems
+                ),
+                returning=ship.returns if ship.status == "away" else None,
+                displaced=displaced.get(ship.id),
+                thresholds=tuple(thresholds.get(ship.id, ())),
+            )
+        )
+    return CampaignBattleOutcome(
+        setup=setup,
+        journal=tuple(journal),
+        ships=tuple(ships),
+        winner=state.winner,
+        reason=reason,
+        turns=state.turn,
+    )
+
+
+_FATES: dict[ShipStatus, Fate] = {
+    "destroyed": "destroyed",
+    "left": "fled",
+    "away": "fled",
+    "jumped": "jumped",
+    "active": "present",
+}
+
+
+def _newly(record: ShipState, was: dict[str, SystemState], status: SystemStatus) -> tuple[str, ...]:
+    """The systems that are ``status`` now and were not when the battle began."""
+    return tuple(s.id for s in record.systems if s.status == status and was[s.id].status != status)
+
+
+def replay_setup(request: CampaignBattle, rolls: Sequence[Roll]) -> BattleSetup:
+    """Rebuild a set-up from its request and the dice its theatre recorded; never rolls."""
+    return setup_campaign_battle(request, _Unprefixed(ReplayDice(rolls), request.key))
+
+
+class _Unprefixed:
+    """Undo :class:`PrefixedDice` for replay: recorded keys already carry no prefix."""
+
+    def __init__(self, source: ReplayDice, prefix: str) -> None:
+        self.source = source
+        self.prefix = f"{prefix}/"
+
+    def roll(self, key: str, sides: int) -> int:
+        return self.source.roll(key.removeprefix(self.prefix), sides)
