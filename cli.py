@@ -22,6 +22,7 @@ from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
 from campaign.events import UMPIRE, Audience
 from campaign.service import CampaignService, plan_campaign
+from campaign.strategic import ShipResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -35,9 +36,13 @@ app = typer.Typer(
 )
 turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
 orders_app = typer.Typer(help="Players' orders: templates and submission.", no_args_is_help=True)
+battle_campaign_app = typer.Typer(
+    help="The campaign's battles (004 5.3): list them and record outcomes.", no_args_is_help=True
+)
 db_app = typer.Typer(help="The database schema: status and upgrades.", no_args_is_help=True)
 app.add_typer(turn_app, name="turn")
 app.add_typer(orders_app, name="orders")
+app.add_typer(battle_campaign_app, name="battles")
 app.add_typer(db_app, name="db")
 
 out = Console(theme=render.THEME, soft_wrap=False)
@@ -804,7 +809,202 @@ def battle_fight(
     console.print(f"final position: {final}", markup=False, highlight=False)
 
 
+def _campaign_request(file: str) -> Any:
+    """Read a campaign battle request, or exit 2 with one line per problem."""
+    from pathlib import Path
+
+    from tactical.battle import SetupError
+    from tactical.campaign_battle import decode_request
+
+    try:
+        text = Path(file).read_bytes()
+    except OSError as exc:
+        raise _ship_fail([f"{file}: cannot read ({exc.strerror})"]) from None
+    try:
+        return decode_request(text, file)
+    except SetupError as exc:
+        raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
+
+
+@battle_app.command("campaign")
+def battle_campaign(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A campaign battle request (TOML).")],
+    seed: Annotated[
+        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
+    ] = 1,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Fight a campaign battle (004 5.3) with each side's order commander; print the outcome."""
+    from tactical.battle import SetupError
+    from tactical.campaign_battle import resolve_campaign_battle
+    from tactical.dice import SeededDice
+    from tactical.summary import describe_journal
+
+    request = _campaign_request(file)
+    try:
+        outcome = resolve_campaign_battle(request, SeededDice(seed))
+    except SetupError as exc:
+        raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
+    if json:
+        _ship_json(outcome)
+        return
+    console = Console(soft_wrap=True)
+    for line in describe_journal(outcome.journal):
+        console.print(line, markup=False, highlight=False)
+    console.print(
+        f"result after {outcome.turns} turns: "
+        + (f"{outcome.winner} wins" if outcome.winner else "no winner")
+        + (f" ({outcome.reason})" if outcome.reason else ""),
+        markup=False,
+        highlight=False,
+    )
+    for ship in outcome.ships:
+        extra = f", hull lost {ship.hull_lost}" if ship.hull_lost else ""
+        if ship.systems_damaged or ship.systems_destroyed:
+            extra += ", systems hit " + ", ".join(ship.systems_damaged + ship.systems_destroyed)
+        if ship.displaced:
+            extra += f", unplanned jump {ship.displaced[0]} parsecs direction {ship.displaced[1]}"
+        console.print(
+            f"  {ship.side} {ship.id} ({ship.design}): {ship.fate}{extra}",
+            markup=False,
+            highlight=False,
+        )
+
+
+@battle_app.command("odds")
+def battle_odds(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A campaign battle request (TOML).")],
+    runs: Annotated[
+        int, typer.Option("--runs", min=1, max=1_000_000, help="Battles to fight.")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed, the same odds.")] = 1,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Fight a campaign battle many times with seeded dice; print each side's win and draw rate."""
+    from rich.progress import Progress
+
+    from tactical.battle import SetupError
+    from tactical.campaign_battle import resolve_campaign_battle
+    from tactical.dice import SeededDice
+
+    request = _campaign_request(file)
+    names = [side.name for side in request.sides]
+    wins = dict.fromkeys(names, 0)
+    lost = dict.fromkeys(names, 0)
+    draws = 0
+    show = runs >= 50 and not json  # a progress bar on long runs, on stderr
+    with Progress(console=Console(stderr=True), disable=not show, transient=True) as progress:
+        task = progress.add_task("battles", total=runs)
+        for run in range(runs):
+            try:
+                outcome = resolve_campaign_battle(request, SeededDice(f"{seed}/{run}"))
+            except SetupError as exc:
+                raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
+            for ship in outcome.ships:
+                lost[ship.side] += ship.fate in ("destroyed", "lost")
+            if outcome.winner is None:
+                draws += 1
+            else:
+                wins[outcome.winner] += 1
+            progress.advance(task)
+    rates = {name: wins[name] / runs for name in names}
+    losses = {name: lost[name] / runs for name in names}
+    if json:
+        _ship_json(
+            {"runs": runs, "seed": seed, "wins": rates, "draws": draws / runs, "losses": losses}
+        )
+        return
+    console = Console(soft_wrap=True)
+    for name in names:
+        console.print(
+            f"{name}: wins {rates[name]:.1%}, ships lost {losses[name]:.2f} on average",
+            markup=False,
+            highlight=False,
+        )
+    console.print(f"draws: {draws / runs:.1%} of {runs} battles", markup=False, highlight=False)
+
+
 # ---- battle commands (issue 4) end ----
+
+
+# ---- campaign battle commands (issue 5) begin ----
+def _pairs_of(values: list[str] | None, what: str) -> dict[str, str]:
+    pairs = {}
+    for value in values or []:
+        unit, sep, rest = value.partition("=")
+        if not sep or not unit or not rest:
+            raise InvalidInputError(f"{what} {value!r} must look like UNIT={what.upper()}")
+        pairs[unit.strip()] = rest.strip()
+    return pairs
+
+
+def _battle_results(
+    destroyed: str | None,
+    disengaged: str | None,
+    jumped: list[str] | None,
+    damage: list[str] | None,
+) -> tuple[ShipResult, ...]:
+    fates: dict[str, ShipResult] = {}
+    for unit in _csv(destroyed):
+        fates[unit] = ShipResult(unit=unit, fate="destroyed")
+    for unit in _csv(disengaged):
+        fates[unit] = ShipResult(unit=unit, fate="disengaged")
+    for unit, to_hex in _pairs_of(jumped, "hex").items():
+        fates[unit] = ShipResult(unit=unit, fate="jumped", to_hex=to_hex)
+    for unit, boxes in _pairs_of(damage, "boxes").items():
+        if not boxes.isdigit():
+            raise InvalidInputError(f"damage for {unit} must be a number of boxes, not {boxes!r}")
+        base = fates.get(unit, ShipResult(unit=unit))
+        fates[unit] = msgspec.structs.replace(base, hull_lost=int(boxes))
+    return tuple(fates[u] for u in sorted(fates))
+
+
+@battle_campaign_app.command("list")
+@user_errors
+def battle_list(
+    as_player: PlayerOption = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the campaign's battles awaiting an outcome."""
+    with _service(db) as service:
+        found = service.battles(service.target(campaign, branch), as_player or UMPIRE)
+    if json:
+        _print_json(found)
+    else:
+        out.print(render.battles_table(found))
+
+
+@battle_campaign_app.command("record")
+@user_errors
+def battle_record(
+    battle_id: Annotated[
+        str, typer.Argument(help="The battle, e.g. t3-b1 (`umpire battles list`).")
+    ],
+    destroyed: Annotated[str | None, typer.Option(help="Ships destroyed: red-W3,blue-W1.")] = None,
+    disengaged: Annotated[
+        str | None, typer.Option(help="Ships that left the table and did not return.")
+    ] = None,
+    jumped: Annotated[
+        list[str] | None, typer.Option(help="A ship that jumped out, and where: blue-W2=0507.")
+    ] = None,
+    damage: Annotated[
+        list[str] | None, typer.Option(help="Hull boxes a surviving ship lost: red-W1=3.")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Record a battle's outcome by hand; ships not named survived undamaged."""
+    results = _battle_results(destroyed, disengaged, jumped, damage)
+    with _service(db) as service:
+        recorded = service.record_battle(service.target(campaign, branch), battle_id, results)
+    out.print(render.log_table(recorded, f"Battle {battle_id} recorded"))
+
+
+# ---- campaign battle commands (issue 5) end ----
 
 
 def main() -> None:

@@ -22,15 +22,18 @@ from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
 from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
+    Battle,
     Colony,
     CombatOrder,
     Empire,
     Landing,
+    Location,
     Loss,
     Move,
     PlanetReport,
     ProductionOrder,
     ShipCount,
+    ShipResult,
     Unit,
 )
 
@@ -323,6 +326,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     landings: tuple[Landing, ...] = ()
     production: tuple[ProductionOrder, ...] = ()
     research: tuple[ResearchOrder, ...] = ()
+    battle_locations: tuple[Location, ...] = ()  # preference, best first (004 5.3)
 
 
 @event("unit_moved", version=1)
@@ -385,6 +389,37 @@ class ProductionResolved(Event, frozen=True, kw_only=True):
     units: tuple[Unit, ...]
     rolls: tuple[Roll, ...] = ()
     problems: tuple[str, ...] = ()
+
+
+@event("battle_requested", version=1)
+class BattleRequested(Event, frozen=True, kw_only=True):
+    """The combat phase found a battle (004 5.3); both sides learn of it and its location."""
+
+    battle: Battle
+    rolls: tuple[Roll, ...] = ()  # initiative, when it chose the location
+
+
+@event("battle_fought", version=1)
+class BattleFought(Event, frozen=True, kw_only=True):
+    """A battle's outcome: what became of every warship in it.
+
+    `source` is "engine" (the tactical engine fought it; `journal` replays it) or "umpire"
+    (recorded by hand, e.g. from a battle fought on a real table).
+    """
+
+    battle: Battle
+    results: tuple[ShipResult, ...]
+    source: str
+    journal: str | None = None
+
+
+@event("units_caught", version=1)
+class UnitsCaught(Event, frozen=True, kw_only=True):
+    """Scouts and transports caught by enemy warships with no warships of their own there."""
+
+    player: str
+    losses: tuple[Loss, ...]
+    rolls: tuple[Roll, ...] = ()
 
 
 @event("unit_lost", version=1)

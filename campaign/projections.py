@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import msgspec
 
 from campaign.events import (
+    BattleFought,
+    BattleRequested,
     CampaignCreated,
     ColonistsLanded,
     ColonyDetected,
@@ -27,13 +29,24 @@ from campaign.events import (
     TurnEnded,
     UmpireNoted,
     UnitMoved,
+    UnitsCaught,
 )
 from campaign.rules.technology import ResearchOrder
-from campaign.strategic import Colony, Empire, Landing, Move, ProductionOrder, Unit
+from campaign.strategic import (
+    Battle,
+    Colony,
+    Empire,
+    Landing,
+    Location,
+    Loss,
+    Move,
+    ProductionOrder,
+    Unit,
+)
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 5
+PROJECTION_VERSION = 6
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,6 +73,9 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     landings: dict[str, tuple[Landing, ...]] = msgspec.field(default_factory=dict)
     production: dict[str, tuple[ProductionOrder, ...]] = msgspec.field(default_factory=dict)
     research: dict[str, tuple[ResearchOrder, ...]] = msgspec.field(default_factory=dict)
+    battle_locations: dict[str, tuple[Location, ...]] = msgspec.field(default_factory=dict)
+    phase: str = "orders"  # "combat" once the turn's movement is done and battles were found
+    pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -85,15 +101,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
-            return msgspec.structs.replace(
-                state,
-                turn=ev.turn + 1,
-                rolls_this_turn=0,
-                orders={},
-                landings={},
-                production={},
-                research={},
-            )
+            return _next_turn(state, ev.turn + 1)
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}
@@ -105,21 +113,22 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 landings={**state.landings, ev.player: ev.landings},
                 production={**state.production, ev.player: ev.production},
                 research={**state.research, ev.player: ev.research},
+                battle_locations={**state.battle_locations, ev.player: ev.battle_locations},
             )
+        case BattleRequested():
+            pending = {**state.pending_battles, ev.battle.id: ev.battle}
+            return msgspec.structs.replace(state, phase="combat", pending_battles=pending)
+        case BattleFought():
+            return _battle_fought(state, ev)
+        case UnitsCaught():
+            return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
         case ProductionResolved():
             colonies = {**state.colonies, **{c.id: c for c in ev.colonies}}
             units = {**state.units, **{u.id: u for u in ev.units}}
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
         case ColonistsLanded():
-            units = dict(state.units)
-            transports = units[ev.unit]
-            if ev.colonists >= transports.count:
-                del units[ev.unit]
-            else:
-                units[ev.unit] = msgspec.structs.replace(
-                    transports, count=transports.count - ev.colonists
-                )
+            units = _without(state.units, [Loss(unit=ev.unit, count=ev.colonists)])
             colonies = {**state.colonies, ev.colony.id: ev.colony}
             return msgspec.structs.replace(state, units=units, colonies=colonies)
         case ColonyDetected():
@@ -131,21 +140,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             moved = msgspec.structs.replace(unit, hex=hex_, order=ev.order)
             return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
         case SystemExplored():
-            units = dict(state.units)
-            for loss in ev.losses:
-                survivor = units[loss.unit]
-                if loss.count >= survivor.count:
-                    del units[loss.unit]
-                else:
-                    units[loss.unit] = msgspec.structs.replace(
-                        survivor, count=survivor.count - loss.count
-                    )
-            empires = state.empires
-            if ev.explored and ev.player in empires:
-                empire = empires[ev.player]
-                explored = tuple(sorted({*empire.explored, ev.system}))
-                empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
-            return msgspec.structs.replace(state, units=units, empires=empires)
+            return _system_explored(state, ev)
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
@@ -158,6 +153,62 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, notes=state.notes + 1)
         case _:
             return state
+
+
+def _next_turn(state: CampaignState, turn: int) -> CampaignState:
+    """Open turn `turn`: last turn's orders and battles are done with."""
+    return msgspec.structs.replace(
+        state,
+        turn=turn,
+        rolls_this_turn=0,
+        orders={},
+        landings={},
+        production={},
+        research={},
+        battle_locations={},
+        phase="orders",
+        pending_battles={},
+    )
+
+
+def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
+    units = dict(state.units)
+    for result in ev.results:
+        ship = units.get(result.unit)  # a player's view holds only his own ships
+        if ship is None:
+            continue
+        if result.fate == "destroyed":
+            del units[result.unit]
+            continue
+        hex_ = result.to_hex if result.fate == "jumped" else ship.hex
+        hull = ship.hull_lost + result.hull_lost
+        units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull)
+    pending = {k: v for k, v in state.pending_battles.items() if k != ev.battle.id}
+    return msgspec.structs.replace(state, units=units, pending_battles=pending)
+
+
+def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
+    units = _without(state.units, ev.losses)
+    empires = state.empires
+    if ev.explored and ev.player in empires:
+        empire = empires[ev.player]
+        explored = tuple(sorted({*empire.explored, ev.system}))
+        empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
+    return msgspec.structs.replace(state, units=units, empires=empires)
+
+
+def _without(units: dict[str, Unit], losses: Iterable[Loss]) -> dict[str, Unit]:
+    """Return `units` less the ships lost (a whole unit, or some of a transport group)."""
+    remaining = dict(units)
+    for loss in losses:
+        unit = remaining.get(loss.unit)
+        if unit is None:
+            continue
+        if loss.count >= unit.count:
+            del remaining[loss.unit]
+        else:
+            remaining[loss.unit] = msgspec.structs.replace(unit, count=unit.count - loss.count)
+    return remaining
 
 
 def apply(state: CampaignState, recorded: RecordedEvent) -> CampaignState:

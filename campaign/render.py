@@ -11,6 +11,8 @@ from rich.text import Text
 from rich.theme import Theme
 
 from campaign.events import (
+    BattleFought,
+    BattleRequested,
     CampaignCreated,
     ColonistsLanded,
     ColonyDetected,
@@ -27,10 +29,12 @@ from campaign.events import (
     TurnEnded,
     UmpireNoted,
     UnitMoved,
+    UnitsCaught,
 )
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
+from campaign.strategic import Battle
 
 THEME = Theme(
     {
@@ -91,6 +95,19 @@ def describe(ev: Event) -> str:
                 f"{ev.lost_ip} lost; built {built}; bought {techs}"
             )
             return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
+        case BattleRequested():
+            b = ev.battle
+            sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
+            return f"battle {b.id} at {b.system or b.hex}: {b.type}, {sides}, in {b.location}"
+        case BattleFought():
+            destroyed = [r.unit for r in ev.results if r.fate == "destroyed"]
+            gone = [r.unit for r in ev.results if r.fate in ("jumped", "disengaged")]
+            text = f"battle {ev.battle.id} fought ({ev.source}): "
+            text += f"destroyed {', '.join(destroyed) or 'none'}"
+            return text + (f"; left the battle {', '.join(gone)}" if gone else "")
+        case UnitsCaught():
+            caught = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses) or "none lost"
+            return f"{ev.player}'s unescorted ships caught by enemy warships: {caught}"
         case ColonyDetected():
             return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
         case MapChosen():
@@ -175,6 +192,22 @@ def report_view(report: PlayerReport) -> RenderableType:
         parts.append(colonies)
     parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
     return Group(*parts)
+
+
+def battles_table(battles: Sequence[Battle]) -> RenderableType:
+    """Return the battles awaiting an outcome."""
+    if not battles:
+        return Text("no battles await an outcome", style="umpire.dim")
+    table = Table(title="Battles awaiting an outcome", title_justify="left")
+    for column in ("battle", "where", "type", "location", "sides"):
+        table.add_column(column)
+    for b in battles:
+        sides = "\n".join(f"{s.player} ({s.order}): {', '.join(s.units)}" for s in b.sides)
+        kind = b.type + (f", {b.pursued} pursued" if b.pursued else "")
+        where = f"{b.system or 'deep space'} ({b.hex})"
+        chooser = f" (chosen by {b.chosen_by})" if b.chosen_by else ""
+        table.add_row(b.id, where, kind, b.location + chooser, Text(sides))
+    return table
 
 
 def _audience_text(recorded: RecordedEvent) -> Text:

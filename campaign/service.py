@@ -54,7 +54,7 @@ from campaign.projections import (
     evolve_all,
     fold,
 )
-from campaign.rules import core, orders, setup, turn
+from campaign.rules import combat, core, orders, setup, turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.rules.victory import Score, scores
 from campaign.store import (
@@ -66,7 +66,7 @@ from campaign.store import (
     Lineage,
     utc_now,
 )
-from campaign.strategic import Colony, Empire, Unit, unit_order
+from campaign.strategic import Battle, Colony, Empire, ShipResult, Unit, unit_order
 from maps import StarMap, label, mapfile
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
@@ -337,6 +337,22 @@ class CampaignService:
         recorded = self.store.append(lineage, state.version, batch)
         self._snapshot(lineage, fold(recorded, state))
         return recorded
+
+    def battles(self, lineage: Lineage, viewer: str = UMPIRE) -> list[Battle]:
+        """Return the battles awaiting an outcome (a player sees only his own)."""
+        self._check_viewer(lineage, viewer)
+        state = self.load(lineage, viewer=viewer)
+        return [state.pending_battles[k] for k in sorted(state.pending_battles)]
+
+    def record_battle(
+        self, lineage: Lineage, battle_id: str, results: tuple[ShipResult, ...]
+    ) -> list[RecordedEvent]:
+        """Record a battle's outcome by hand (a battle fought on a real table)."""
+        state = self.load(lineage)
+        batch = combat.decide_battle_result(
+            state, self.starmap(lineage), battle_id, results, source="umpire"
+        )
+        return self.store.append(lineage, state.version, batch)
 
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
         """Return what `player` knows: his empire, units and the news of a turn.

@@ -47,6 +47,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     captain: int | None = None  # warships: command level 1 (best) to 3 (004 section 6)
     order: CombatOrder = "stand-off"
     cet: bool = False  # transports built with Controlled Environment Technology (004 5.5)
+    hull_lost: int = 0  # warships: damage boxes carried from battle (004 5.3.6)
 
     @property
     def is_scout(self) -> bool:
@@ -177,3 +178,39 @@ class ProductionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     planet_shields: int = 0
     ships: tuple[ShipOrder, ...] = ()
     research: int = 0  # IP given to the empire's research pool
+
+
+BattleType = Literal["even", "pursuit"]
+Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
+LOCATIONS: tuple[Location, ...] = ("free-space", "dense-world", "gas-giant", "asteroid-field")
+ShipFate = Literal["survived", "destroyed", "disengaged", "jumped"]
+
+
+class BattleSide(msgspec.Struct, frozen=True):
+    """One side of a battle: a player's warships under one combat order."""
+
+    player: str
+    order: CombatOrder
+    units: tuple[str, ...]
+
+
+class Battle(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle the combat phase found (004 5.3), waiting for its outcome."""
+
+    id: str  # e.g. `t3-b1`
+    hex: str
+    system: str | None
+    type: BattleType
+    pursued: str | None = None  # the FTL-moving player in a pursuit battle
+    location: Location = "free-space"
+    chosen_by: str | None = None  # who chose the location, or None for the rules' choice
+    sides: tuple[BattleSide, BattleSide]
+
+
+class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What became of one warship in a battle."""
+
+    unit: str
+    fate: ShipFate = "survived"
+    to_hex: str | None = None  # where a jumping ship came out
+    hull_lost: int = 0  # damage boxes carried out of the battle (004 5.3.6)

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import msgspec
 
+from campaign.errors import IllegalCommandError
 from campaign.events import Audience, NewEvent, OrdersSubmitted
 from campaign.projections import CampaignState
 from campaign.rules.colonies import check_landings
 from campaign.rules.economy import Catalogue, check_production
 from campaign.rules.movement import OrdersError, plan_moves
 from campaign.rules.technology import ResearchOrder
-from campaign.strategic import Landing, Move, ProductionOrder, unit_order
+from campaign.strategic import Landing, Location, Move, ProductionOrder, unit_order
 from maps import StarMap
 
 
@@ -37,6 +38,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     landings: tuple[Landing, ...] = ()
     production: tuple[ProductionOrder, ...] = ()  # only after every fourth turn (004 5.7)
     research: tuple[ResearchOrder, ...] = ()
+    battle_locations: tuple[Location, ...] = ()  # where to fight when you choose (004 5.3)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -68,6 +70,10 @@ def decide_submit(
     catalogue: Catalogue,
 ) -> list[NewEvent]:
     """Record a player's orders once every move is legal; a later submission replaces it."""
+    if state.phase == "combat":
+        raise IllegalCommandError(
+            f"turn {state.turn} is being resolved (battles under way): orders are closed"
+        )
     problems: list[str] = []
     try:
         paths = plan_moves(state, starmap, player, document.moves)
@@ -90,6 +96,7 @@ def decide_submit(
         landings=document.landings,
         production=document.production,
         research=document.research,
+        battle_locations=document.battle_locations,
     )
     return [
         NewEvent(

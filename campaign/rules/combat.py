@@ -1,0 +1,257 @@
+"""Combat (004 section 5.3): which battles a turn brings, where they are fought, and after.
+
+When warships of two players end a move in the same hex, their orders decide (004 L123-128):
+
+| intruder \\ defender | Engage  | Stand Off | FTL Move |
+| Engage              | even    | even      | pursuit  |
+| Stand Off           | even    | none      | none     |
+| FTL Move            | pursuit | none      | none     |
+
+The table is symmetric, so it is read for each pair of (player, order) groups in the hex.
+Battles are fought Engage-vs-Engage first, then Engage-vs-Stand Off, then Engage-vs-FTL Move
+(004 L131-137). The location: the system's owner chooses for Engage-vs-Engage, else the
+initiative winner; the standing-off side chooses against Engage; FTL movers fight in free space.
+A chooser takes the first location of his preference list (orders file) the system offers.
+
+Scouts and colony transports never fight on the table (004 L110-112: scouts are "Stand Off/FTL").
+The Stellar Conquest engagement tables the rules cite are not in the seeds; see
+docs/rulings.md for what happens to them (`decide_aftermath`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import Audience, BattleFought, BattleRequested, NewEvent, UnitsCaught
+from campaign.projections import CampaignState
+from campaign.strategic import (
+    Battle,
+    BattleSide,
+    BattleType,
+    CombatOrder,
+    Location,
+    Loss,
+    ShipResult,
+)
+from maps import StarMap, parse_label
+
+# Precedence of the three kinds of battle (004 L131-137) and their types.
+_KINDS: dict[frozenset[CombatOrder], tuple[int, BattleType]] = {
+    frozenset({"engage"}): (0, "even"),
+    frozenset({"engage", "stand-off"}): (1, "even"),
+    frozenset({"engage", "ftl-move"}): (2, "pursuit"),
+}
+# Ruling (docs/rulings.md): a scout troop caught by enemy warships with Engage orders is lost
+# on this face of a d6; otherwise it withdraws before them (004 L110-112).
+SCOUT_CAUGHT_ON = frozenset({1})
+
+
+def find_battles(
+    state: CampaignState, starmap: StarMap, dice: DiceSource
+) -> tuple[list[Battle], list[Roll]]:
+    """Return the battles this turn's positions bring, in the order they are fought."""
+    groups: dict[str, dict[tuple[str, CombatOrder], list[str]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.kind == "warship" and unit.hex is not None:
+            groups[unit.hex][(unit.owner, unit.order)].append(unit.id)
+    found: list[tuple[int, str, Battle]] = []
+    rolls: list[Roll] = []
+    for hex_label in sorted(groups):
+        for a, b in combinations(sorted(groups[hex_label]), 2):
+            if a[0] == b[0]:
+                continue
+            kind = _KINDS.get(frozenset({a[1], b[1]}))
+            if kind is None:
+                continue
+            rank, battle_type = kind
+            system = starmap.system_at(parse_label(hex_label))
+            sides = (
+                BattleSide(player=a[0], order=a[1], units=tuple(groups[hex_label][a])),
+                BattleSide(player=b[0], order=b[1], units=tuple(groups[hex_label][b])),
+            )
+            battle = Battle(
+                id="",
+                hex=hex_label,
+                system=system.name if system else None,
+                type=battle_type,
+                pursued=next((s.player for s in sides if s.order == "ftl-move"), None),
+                sides=sides,
+            )
+            found.append((rank, hex_label, battle))
+    found.sort(key=lambda f: (f[0], f[1], f[2].sides[0].player, f[2].sides[1].player))
+    battles = []
+    for n, (rank, _, battle) in enumerate(found, start=1):
+        battle_id = f"t{state.turn}-b{n}"
+        chooser, location, initiative = _location(state, starmap, battle, rank, battle_id, dice)
+        rolls += initiative
+        battles.append(
+            Battle(
+                id=battle_id,
+                hex=battle.hex,
+                system=battle.system,
+                type=battle.type,
+                pursued=battle.pursued,
+                location=location,
+                chosen_by=chooser,
+                sides=battle.sides,
+            )
+        )
+    return battles, rolls
+
+
+def _location(
+    state: CampaignState,
+    starmap: StarMap,
+    battle: Battle,
+    rank: int,
+    battle_id: str,
+    dice: DiceSource,
+) -> tuple[str | None, Location, list[Roll]]:
+    if rank == 2:
+        return None, "free-space", []  # 004 L136-137: FTL movers must be in free space
+    players = [s.player for s in battle.sides]
+    rolls: list[Roll] = []
+    if rank == 1:
+        chooser = next(s.player for s in battle.sides if s.order == "stand-off")  # 004 L134
+    else:
+        owners = {c.owner for c in state.colonies.values() if c.hex == battle.hex} & set(players)
+        if len(owners) == 1:
+            chooser = owners.pop()  # 004 L132: the owner of the system chooses
+        else:
+            chooser, rolls = _initiative(players, battle_id, state.turn, dice)
+    system = starmap.system_at(parse_label(battle.hex))
+    offered = {"free-space", *(str(f) for f in (system.features if system else ()))}
+    for wanted in state.battle_locations.get(chooser, ()):
+        if wanted in offered:
+            return chooser, wanted, rolls
+    return chooser, "free-space", rolls
+
+
+def _initiative(
+    players: list[str], battle_id: str, turn: int, dice: DiceSource
+) -> tuple[str, list[Roll]]:
+    """Roll a d6 each until one is higher (004 L132: "roll Initiative")."""
+    rolls: list[Roll] = []
+    for attempt in range(20):
+        faces = []
+        for player in players:
+            key = DiceKey(
+                turn=turn, phase="initiative", subject=f"{battle_id}.{player}", index=attempt
+            )
+            roll = dice.roll(key)
+            rolls.append(roll)
+            faces.append(roll.value)
+        if faces[0] != faces[1]:
+            return players[faces.index(max(faces))], rolls
+    return sorted(players)[0], rolls  # twenty ties running: practically never
+
+
+def decide_battles(state: CampaignState, starmap: StarMap, dice: DiceSource) -> list[NewEvent]:
+    """Announce each battle to both sides; the turn waits until every one has an outcome."""
+    battles, rolls = find_battles(state, starmap, dice)
+    batch = []
+    for battle in battles:
+        mine = tuple(r for r in rolls if r.key.split("/")[2].startswith(f"{battle.id}."))
+        requested = BattleRequested(battle=battle, rolls=mine)
+        audience = Audience.players_([s.player for s in battle.sides])
+        batch.append(NewEvent(event=requested, audience=audience, turn=state.turn))
+    return batch
+
+
+def decide_battle_result(
+    state: CampaignState,
+    starmap: StarMap,
+    battle_id: str,
+    results: tuple[ShipResult, ...],
+    source: str,
+    journal: str | None = None,
+) -> list[NewEvent]:
+    """Record a battle's outcome, from the tactical engine or a table-top game.
+
+    Raises:
+        IllegalCommandError: no such battle waits for an outcome.
+        InvalidInputError: a result names a ship not in the battle, twice, or a bad hex.
+    """
+    battle = state.pending_battles.get(battle_id)
+    if battle is None:
+        waiting = ", ".join(sorted(state.pending_battles)) or "none"
+        raise IllegalCommandError(f"no battle {battle_id!r} awaits an outcome (waiting: {waiting})")
+    fighting = {u for side in battle.sides for u in side.units}
+    problems = []
+    seen: set[str] = set()
+    for result in results:
+        if result.unit not in fighting:
+            problems.append(f"{result.unit} did not fight in {battle_id}")
+        if result.unit in seen:
+            problems.append(f"{result.unit} is given twice")
+        seen.add(result.unit)
+        if result.fate == "jumped":
+            if result.to_hex is None:
+                problems.append(f"{result.unit} jumped: say where it came out (to_hex)")
+            else:
+                try:
+                    on_map = starmap.contains(parse_label(result.to_hex))
+                except ValueError:
+                    on_map = False
+                if not on_map:
+                    problems.append(
+                        f"{result.unit} jumped to {result.to_hex}, which is not on the map"
+                    )
+        if result.hull_lost < 0:
+            problems.append(f"{result.unit}: hull_lost cannot be negative")
+    if problems:
+        raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
+    complete = tuple(
+        next((r for r in results if r.unit == u), ShipResult(unit=u))
+        for side in battle.sides
+        for u in side.units
+    )
+    fought = BattleFought(battle=battle, results=complete, source=source, journal=journal)
+    audience = Audience.players_([s.player for s in battle.sides])
+    return [NewEvent(event=fought, audience=audience, turn=state.turn)]
+
+
+def decide_aftermath(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
+    """Scouts and transports caught where an enemy Engages and no friendly warship remains.
+
+    Ruling (the Stellar Conquest engagement tables are not in the seeds): each scout troop
+    rolls a d6 and is lost on a 1, else it withdraws; unescorted colony transports are lost.
+    """
+    engaging: dict[str, set[str]] = defaultdict(set)
+    warships: dict[str, set[str]] = defaultdict(set)
+    for unit in state.units.values():
+        if unit.kind == "warship" and unit.hex is not None:
+            warships[unit.hex].add(unit.owner)
+            if unit.order == "engage":
+                engaging[unit.hex].add(unit.owner)
+    caught: dict[str, list[tuple[str, int, Roll | None]]] = defaultdict(list)
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.kind == "warship" or unit.hex is None:
+            continue
+        enemies = engaging[unit.hex] - {unit.owner}
+        if not enemies or unit.owner in warships[unit.hex]:
+            continue
+        if unit.kind == "scout-troop":
+            key = DiceKey(turn=state.turn, phase="caught", subject=unit.id)
+            roll = dice.roll(key)
+            if roll.value in SCOUT_CAUGHT_ON:
+                caught[unit.owner].append((unit.id, unit.count, roll))
+            else:
+                caught[unit.owner].append((unit.id, 0, roll))
+        else:
+            caught[unit.owner].append((unit.id, unit.count, None))
+    batch = []
+    for player in sorted(caught):
+        entries = caught[player]
+        event = UnitsCaught(
+            player=player,
+            losses=tuple(Loss(unit=u, count=n) for u, n, _ in entries if n),
+            rolls=tuple(r for _, _, r in entries if r is not None),
+        )
+        batch.append(NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn))
+    return batch

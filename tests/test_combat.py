@@ -1,0 +1,255 @@
+"""Combat (004 section 5.3): the order matrix, locations, recording outcomes, the aftermath."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from campaign.dice import DiceKey, ScriptedDice
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import UnitsCaught
+from campaign.projections import CampaignState
+from campaign.rules.combat import decide_aftermath, find_battles
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.strategic import Colony, Empire, ShipResult, Unit
+from cli import app
+from maps import loads_map
+from tests.conftest import FixedClock
+from tests.test_strategic import orders
+
+# Red enters at 0101 and blue at 0301; both reach Alpha (0201, with a dense world) on turn 1.
+DUEL_MAP = """
+format = "stellar-umpire-map"
+version = 1
+name = "duel"
+title = "Duel"
+width = 4
+height = 3
+
+[[entries]]
+name = "1"
+hex = "0101"
+
+[[entries]]
+name = "2"
+hex = "0301"
+
+[[systems]]
+name = "Alpha"
+hex = "0201"
+colour = "yellow"
+features = ["dense-world"]
+"""
+DUEL = loads_map(DUEL_MAP)
+
+
+def warship(uid: str, order: str, hex_: str = "0201") -> Unit:
+    owner = uid.split("-", 1)[0]
+    return Unit(id=uid, owner=owner, kind="warship", hex=hex_, order=order, hull_class="cruiser")  # type: ignore[arg-type]
+
+
+def state_of(*units: Unit, **extra: object) -> CampaignState:
+    players = sorted({u.owner for u in units})
+    return CampaignState(
+        created=True,
+        turn=3,
+        players=tuple(players),
+        empires={p: Empire(player=p, entry="1") for p in players},
+        units={u.id: u for u in units},
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "expected"),
+    [
+        ("engage", "engage", ("even", None)),
+        ("engage", "stand-off", ("even", None)),
+        ("stand-off", "engage", ("even", None)),
+        ("engage", "ftl-move", ("pursuit", "blue")),
+        ("ftl-move", "engage", ("pursuit", "red")),
+        ("stand-off", "stand-off", None),
+        ("stand-off", "ftl-move", None),
+        ("ftl-move", "ftl-move", None),
+    ],
+)
+def test_the_order_matrix(red: str, blue: str, expected: tuple[str, str | None] | None) -> None:
+    """004 L123-128: intruder/defender orders decide the kind of engagement."""
+    state = state_of(warship("red-W1", red), warship("blue-W1", blue))
+    battles, _ = find_battles(state, DUEL, ScriptedDice([6, 1]))
+    assert ([(b.type, b.pursued) for b in battles] or [None]) == [expected]
+
+
+def test_battles_are_fought_engage_first_and_locations_chosen_by_the_rules() -> None:
+    """004 L131-137: Engage-vs-Engage, then vs Stand Off, then vs FTL Move."""
+    state = state_of(
+        warship("red-W1", "engage"),
+        warship("blue-W1", "ftl-move"),
+        warship("green-W1", "stand-off"),
+        warship("white-W1", "engage"),
+        battle_locations={"green": ("dense-world",), "red": ("asteroid-field", "dense-world")},
+    )
+    battles, rolls = find_battles(state, DUEL, ScriptedDice([2, 5]))
+    summary = [(b.id, {s.player for s in b.sides}, b.location, b.chosen_by) for b in battles]
+    assert summary == [
+        # Engage vs Engage: nobody owns Alpha, so initiative: red 2, white 5: white chooses,
+        # and white named no preference, so free space.
+        ("t3-b1", {"red", "white"}, "free-space", "white"),
+        # Engage vs Stand Off: the standing-off side chooses (the system has a dense world).
+        ("t3-b2", {"green", "red"}, "dense-world", "green"),
+        ("t3-b3", {"green", "white"}, "dense-world", "green"),
+        # Engage vs FTL Move: free space, nobody chooses (004 L136-137).
+        ("t3-b4", {"blue", "red"}, "free-space", None),
+        ("t3-b5", {"blue", "white"}, "free-space", None),
+    ]
+    assert [r.value for r in rolls] == [2, 5]
+
+
+def test_the_system_owner_chooses_for_engage_against_engage() -> None:
+    colony = Colony(
+        id="Alpha/3",
+        owner="blue",
+        system="Alpha",
+        hex="0201",
+        orbit=3,
+        planet_type="terran",
+        capacity=10,
+        population=5,
+    )
+    state = state_of(
+        warship("red-W1", "engage"),
+        warship("blue-W1", "engage"),
+        colonies={"Alpha/3": colony},
+        battle_locations={"blue": ("gas-giant", "dense-world")},
+    )
+    (battle,), rolls = find_battles(state, DUEL, ScriptedDice([]))
+    assert (battle.chosen_by, battle.location, rolls) == ("blue", "dense-world", [])
+
+
+def test_unescorted_scouts_and_transports_are_caught() -> None:
+    """Ruling: scouts lost on a 1, else they withdraw; unescorted transports are lost."""
+    state = state_of(
+        warship("blue-W1", "engage"),
+        Unit(id="red-S1", owner="red", kind="scout-troop", hex="0201", count=9),
+        Unit(id="red-S2", owner="red", kind="scout-troop", hex="0201", count=9),
+        Unit(id="red-T1", owner="red", kind="transports", hex="0201", count=20),
+        Unit(id="green-T1", owner="green", kind="transports", hex="0201", count=5),
+        warship("green-W1", "stand-off"),
+    )
+    (new,) = decide_aftermath(state, ScriptedDice([1, 4]))
+    ev = new.event
+    assert isinstance(ev, UnitsCaught)
+    assert ev.player == "red"
+    assert [(loss.unit, loss.count) for loss in ev.losses] == [("red-S1", 9), ("red-T1", 20)]
+    assert [r.key for r in ev.rolls] == [
+        str(DiceKey(3, "caught", "red-S1")),
+        str(DiceKey(3, "caught", "red-S2")),
+    ]
+
+
+def duel_dice(key: DiceKey, sides: int) -> int:
+    """Physical dice for the duel: 6 for everything, but red wins initiative 5 to 2."""
+    if key.phase == "initiative":
+        return 5 if key.subject.endswith(".red") else 2
+    return 6
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL_MAP)
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    plan = plan_campaign("d", ["red", "blue"], seed="s", dice_mode="manual", map_spec=str(path))
+    service.new_campaign(plan, ask=lambda key, sides: 6)
+    lineage = service.target("d")
+    red = orders("red", 1, ("red-W1", "0201", "engage")) + 'battle_locations = ["dense-world"]\n'
+    # TOML: the top-level key must come before the tables.
+    red = 'battle_locations = ["dense-world"]\n' + red.replace(
+        'battle_locations = ["dense-world"]\n', ""
+    )
+    service.submit_orders(lineage, "red", red)
+    service.submit_orders(lineage, "blue", orders("blue", 1, ("blue-W1", "0201", "engage")))
+    yield service, lineage
+    service.close()
+
+
+def test_a_battle_stops_the_turn_until_its_outcome_is_recorded(
+    duel: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = duel
+    first = service.resolve_turn(lineage, ask=duel_dice)
+    assert [e.type for e in first][-1] == "battle_requested"
+    (battle,) = service.battles(lineage)
+    assert (battle.id, battle.type, battle.location, battle.chosen_by) == (
+        "t1-b1",
+        "even",
+        "dense-world",
+        "red",
+    )
+    assert [b.id for b in service.battles(lineage, "blue")] == ["t1-b1"]
+    with pytest.raises(IllegalCommandError, match="t1-b1 await their outcomes"):
+        service.resolve_turn(lineage, ask=duel_dice)
+    with pytest.raises(IllegalCommandError, match="orders are closed"):
+        service.submit_orders(lineage, "red", orders("red", 1))
+    with pytest.raises(InvalidInputError, match="green-W1 did not fight in t1-b1"):
+        service.record_battle(lineage, "t1-b1", (ShipResult(unit="green-W1", fate="destroyed"),))
+    with pytest.raises(InvalidInputError, match="not on the map"):
+        service.record_battle(
+            lineage, "t1-b1", (ShipResult(unit="blue-W1", fate="jumped", to_hex="9999"),)
+        )
+    service.record_battle(
+        lineage,
+        "t1-b1",
+        (ShipResult(unit="blue-W1", fate="destroyed"), ShipResult(unit="red-W1", hull_lost=3)),
+    )
+    with pytest.raises(IllegalCommandError, match="no battle 't1-b1' awaits"):
+        service.record_battle(lineage, "t1-b1", ())
+    second = service.resolve_turn(lineage, ask=duel_dice)
+    assert [e.type for e in second][-1] == "turn_ended"
+    state = service.load(lineage)
+    assert "blue-W1" not in state.units
+    assert state.units["red-W1"].hull_lost == 3
+    assert state.turn == 2
+    # Each side's view folds the battle without knowing the other's units.
+    assert "blue-W1" not in service.state_at(lineage, viewer="blue").units
+    assert service.state_at(lineage, viewer="red").units["red-W1"].hull_lost == 3
+
+
+def test_battles_are_recorded_from_the_cli(tmp_path: Path) -> None:
+    map_file = tmp_path / "duel.toml"
+    map_file.write_text(DUEL_MAP)
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0, dice: str = "") -> str:
+        result = runner.invoke(app, [*args, "--db", db], input=dice)
+        assert result.exit_code == code, result.output
+        return result.output
+
+    captains = "6\n" * 28  # two empires of 14 warships: every captain rolled at a prompt
+    umpire(
+        "new",
+        "d",
+        "--players",
+        "red,blue",
+        "--map",
+        str(map_file),
+        "--dice",
+        "manual",
+        dice=captains,
+    )
+    for player in ("red", "blue"):
+        path = tmp_path / f"{player}.toml"
+        path.write_text(orders(player, 1, (f"{player}-W1", "0201", "engage")))
+        umpire("orders", "submit", str(path), "--player", player)
+    # Exploration: blue's and red's warships both survive (6, 6); initiative: blue 2, red 5.
+    umpire("turn", "resolve", dice="6\n6\n2\n5\n")
+    assert "t1-b1" in umpire("battles", "list")
+    assert "number of boxes" in umpire("battles", "record", "t1-b1", "--damage", "red-W1=x", code=2)
+    umpire("battles", "record", "t1-b1", "--destroyed", "blue-W1", "--damage", "red-W1=2")
+    assert "no battles await" in umpire("battles", "list")
+    assert "turn 1 ended" in umpire("turn", "resolve")
