@@ -977,6 +977,22 @@ def battle_list(
         out.print(render.battles_table(found))
 
 
+@battle_campaign_app.command("resolve")
+@user_errors
+def battle_resolve(
+    battle_id: Annotated[
+        str | None, typer.Argument(help="The battle (default: every one waiting, in order).")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Fight waiting battles with the Full Thrust engine; each side plays its campaign order."""
+    with _service(db) as service:
+        recorded = service.resolve_battles(service.target(campaign, branch), battle_id, _ask_die)
+    out.print(render.log_table(recorded, "Battles fought by the engine"))
+
+
 @battle_campaign_app.command("record")
 @user_errors
 def battle_record(

@@ -411,6 +411,7 @@ class BattleFought(Event, frozen=True, kw_only=True):
     results: tuple[ShipResult, ...]
     source: str
     journal: str | None = None
+    rolls: tuple[Roll, ...] = ()  # every die the engine rolled
 
 
 @event("units_caught", version=1)

@@ -54,7 +54,7 @@ from campaign.projections import (
     evolve_all,
     fold,
 )
-from campaign.rules import combat, core, orders, setup, turn
+from campaign.rules import battles, combat, core, orders, setup, turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.rules.victory import Score, scores
 from campaign.store import (
@@ -353,6 +353,36 @@ class CampaignService:
             state, self.starmap(lineage), battle_id, results, source="umpire"
         )
         return self.store.append(lineage, state.version, batch)
+
+    def resolve_battles(
+        self, lineage: Lineage, battle_id: str | None = None, ask: AskDie | None = None
+    ) -> list[RecordedEvent]:
+        """Fight one waiting battle (or all of them, in order) with the tactical engine."""
+        state = self.load(lineage)
+        waiting = sorted(state.pending_battles, key=lambda b: int(b.rpartition("b")[2]))
+        if battle_id is not None:
+            if battle_id not in state.pending_battles:
+                known = ", ".join(waiting) or "none"
+                raise IllegalCommandError(
+                    f"no battle {battle_id!r} awaits an outcome (waiting: {known})"
+                )
+            waiting = [battle_id]
+        if not waiting:
+            raise IllegalCommandError("no battles await an outcome")
+        starmap = self.starmap(lineage)
+        dice = self._dice(lineage, state, None, ask)
+        recorded: list[RecordedEvent] = []
+        for bid in waiting:
+            # Each battle sees the damage the ones before it did (004 5.3.6).
+            results, rolls, journal = battles.fight(
+                state, starmap, state.pending_battles[bid], dice
+            )
+            batch = combat.decide_battle_result(
+                state, starmap, bid, results, source="engine", journal=journal, rolls=rolls
+            )
+            recorded += self.store.append(lineage, state.version, batch)
+            state = fold(recorded[-len(batch) :], state)
+        return recorded
 
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
         """Return what `player` knows: his empire, units and the news of a turn.

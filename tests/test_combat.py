@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import UnitsCaught
+from campaign.events import BattleFought, UnitsCaught
 from campaign.projections import CampaignState
 from campaign.rules.combat import decide_aftermath, find_battles
 from campaign.service import CampaignService, plan_campaign
@@ -253,3 +253,27 @@ def test_battles_are_recorded_from_the_cli(tmp_path: Path) -> None:
     umpire("battles", "record", "t1-b1", "--destroyed", "blue-W1", "--damage", "red-W1=2")
     assert "no battles await" in umpire("battles", "list")
     assert "turn 1 ended" in umpire("turn", "resolve")
+
+
+def test_the_engine_fights_a_campaign_battle(duel: tuple[CampaignService, Lineage]) -> None:
+    """Red (Engage) meets blue (Engage) at Alpha; the Full Thrust engine fights it out."""
+    service, lineage = duel
+    service.resolve_turn(lineage, ask=duel_dice)
+    seeded = iter(range(10_000))
+
+    def dice(key: DiceKey, sides: int) -> int:
+        return 1 + (next(seeded) * 7 + len(str(key))) % sides  # varied, reproducible faces
+
+    (fought,) = service.resolve_battles(lineage, ask=dice)
+    ev = fought.event
+    assert isinstance(ev, BattleFought)
+    assert ev.source == "engine"
+    assert {r.unit for r in ev.results} == {"red-W1", "blue-W1"}
+    assert ev.rolls
+    assert all(r.key.split("/")[1] == "battle" for r in ev.rolls)
+    assert ev.journal is not None
+    assert '"request"' in ev.journal
+    assert '"journal"' in ev.journal
+    assert service.battles(lineage) == []
+    assert service.resolve_turn(lineage, ask=duel_dice)[-1].type == "turn_ended"
+    assert service.verify(lineage).ok

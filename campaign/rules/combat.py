@@ -170,6 +170,7 @@ def decide_battle_result(
     results: tuple[ShipResult, ...],
     source: str,
     journal: str | None = None,
+    rolls: tuple[Roll, ...] = (),
 ) -> list[NewEvent]:
     """Record a battle's outcome, from the tactical engine or a table-top game.
 
@@ -211,7 +212,9 @@ def decide_battle_result(
         for side in battle.sides
         for u in side.units
     )
-    fought = BattleFought(battle=battle, results=complete, source=source, journal=journal)
+    fought = BattleFought(
+        battle=battle, results=complete, source=source, journal=journal, rolls=rolls
+    )
     audience = Audience.players_([s.player for s in battle.sides])
     return [NewEvent(event=fought, audience=audience, turn=state.turn)]
 

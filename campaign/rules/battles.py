@@ -1,0 +1,124 @@
+"""Fighting a campaign battle with the tactical engine, and reading back what happened.
+
+The campaign's `Battle` becomes a `tactical.campaign_battle.CampaignBattle` (ships with the
+damage they carry, captains, orders, location); the engine fights it with the order
+commanders; its outcome becomes the campaign's `ShipResult`s. Every die the engine rolls is a
+campaign die keyed under the battle, recorded in the `battle_fought` event, and the engine's
+set-up and journal are stored with it so the battle can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.projections import CampaignState
+from campaign.strategic import Battle, ShipResult
+from maps import Hex, StarMap, label, parse_label
+from tactical.campaign_battle import (
+    CampaignBattle,
+    CampaignBattleOutcome,
+    CampaignShip,
+    CampaignSide,
+    ShipOutcome,
+    resolve_campaign_battle,
+)
+from tactical.designs import show_builtin
+from tactical.ship import apply_damage, fresh_state
+
+# The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
+_DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+class RecordingDice:
+    """The tactical engine's dice, drawn from the campaign's and remembered."""
+
+    def __init__(self, source: DiceSource, turn: int, battle_id: str) -> None:
+        self.source = source
+        self.turn = turn
+        self.battle_id = battle_id
+        self.rolls: list[Roll] = []
+
+    def roll(self, key: str, sides: int) -> int:
+        """Roll the engine's die `key` as campaign die `turn/battle/<battle>.<key>/0`."""
+        subject = f"{self.battle_id}.{key}".replace("/", ".")
+        roll = self.source.roll(DiceKey(turn=self.turn, phase="battle", subject=subject), sides)
+        self.rolls.append(roll)
+        return roll.value
+
+
+def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> CampaignBattle:
+    """Describe a campaign battle to the tactical engine."""
+    sides = []
+    for side in battle.sides:
+        ships = []
+        for uid in side.units:
+            unit = state.units[uid]
+            assert unit.design is not None
+            carried = None
+            if unit.hull_lost:
+                ship = show_builtin(unit.design, "ft2")
+                carried = apply_damage(ship, fresh_state(ship), unit.hull_lost).state
+            ships.append(
+                CampaignShip(id=uid, design=unit.design, state=carried, captain=unit.captain or 2)
+            )
+        sides.append(CampaignSide(name=side.player, order=side.order, ships=tuple(ships)))
+    return CampaignBattle(
+        sides=(sides[0], sides[1]),
+        battle=battle.type,
+        pursued=battle.pursued,
+        location=battle.location,
+        chosen_by=battle.chosen_by,
+        turn_limit=turn_limit,
+        key=battle.id,
+    )
+
+
+def fight(
+    state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource
+) -> tuple[tuple[ShipResult, ...], tuple[Roll, ...], str]:
+    """Fight `battle` with the engine; return the ships' results, the dice and the journal."""
+    recorder = RecordingDice(dice, state.turn, battle.id)
+    request = request_for(state, battle)
+    outcome = resolve_campaign_battle(request, recorder)
+    results = tuple(_result(starmap, battle, ship) for ship in outcome.ships)
+    return results, tuple(recorder.rolls), _journal(request, outcome)
+
+
+def _result(starmap: StarMap, battle: Battle, ship: ShipOutcome) -> ShipResult:
+    if ship.fate in ("destroyed", "lost"):
+        return ShipResult(unit=ship.id, fate="destroyed", hull_lost=ship.hull_lost)
+    if ship.fate == "fled":
+        return ShipResult(unit=ship.id, fate="disengaged", hull_lost=ship.hull_lost)
+    if ship.fate == "jumped":
+        return ShipResult(
+            unit=ship.id,
+            fate="jumped",
+            to_hex=_landing(starmap, battle.hex, ship.displaced),
+            hull_lost=ship.hull_lost,
+        )
+    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost)
+
+
+def _landing(starmap: StarMap, origin: str, displaced: tuple[int, int] | None) -> str:
+    """Where a jumping ship comes out: where it was, or an unplanned jump's d6 hexes off.
+
+    004 L137-138: an unplanned jump lands "d6 parsecs in a random direction"; a ship pushed
+    off the map stops at its edge (ruling).
+    """
+    if displaced is None:
+        return origin
+    distance, direction = displaced
+    dq, dr = _DIRECTIONS[(direction - 1) % 6]
+    cell = parse_label(origin)
+    for _ in range(distance):
+        step = Hex(cell.q + dq, cell.r + dr)
+        if not starmap.contains(step):
+            break
+        cell = step
+    return label(cell)
+
+
+def _journal(request: CampaignBattle, outcome: CampaignBattleOutcome) -> str:
+    record = {"request": request, "setup": outcome.setup, "journal": outcome.journal}
+    return msgspec.json.encode(record).decode()
