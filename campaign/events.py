@@ -423,6 +423,14 @@ class UnitsCaught(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
 
 
+@event("ships_repaired", version=1)
+class ShipsRepaired(Event, frozen=True, kw_only=True):
+    """Warships at a friendly colony had their hull and armour repaired (004 5.3.6)."""
+
+    player: str
+    units: tuple[str, ...]
+
+
 @event("unit_lost", version=1)
 class UnitLost(Event, frozen=True, kw_only=True):
     """A unit was destroyed, with the cause."""

@@ -25,6 +25,7 @@ from campaign.events import (
     ProductionResolved,
     RecordedEvent,
     SeedRevealed,
+    ShipsRepaired,
     SystemExplored,
     TurnEnded,
     UmpireNoted,
@@ -120,6 +121,12 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, phase="combat", pending_battles=pending)
         case BattleFought():
             return _battle_fought(state, ev)
+        case ShipsRepaired():
+            units = dict(state.units)
+            for uid in ev.units:
+                if uid in units:
+                    units[uid] = msgspec.structs.replace(units[uid], hull_lost=0)
+            return msgspec.structs.replace(state, units=units)
         case UnitsCaught():
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
         case ProductionResolved():

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import BattleFought, UnitsCaught
+from campaign.events import BattleFought, ShipsRepaired, UnitsCaught
 from campaign.projections import CampaignState
+from campaign.rules.colonies import decide_repairs
 from campaign.rules.combat import decide_aftermath, find_battles
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
@@ -277,3 +279,40 @@ def test_the_engine_fights_a_campaign_battle(duel: tuple[CampaignService, Lineag
     assert service.battles(lineage) == []
     assert service.resolve_turn(lineage, ask=duel_dice)[-1].type == "turn_ended"
     assert service.verify(lineage).ok
+
+
+def test_damaged_warships_are_repaired_at_a_friendly_colony() -> None:
+    """004 5.3.6: hull damage is repaired by ending the move at a colony of one's own,
+    but not at a world conquered this turn."""
+
+    def colony(cid: str, owner: str, hex_: str, conquered_turn: int | None = None) -> Colony:
+        return Colony(
+            id=cid,
+            owner=owner,
+            system=cid.split("/", 1)[0],
+            hex=hex_,
+            orbit=1,
+            planet_type="terran",
+            capacity=10,
+            population=5,
+            conquered_from="blue" if conquered_turn else None,
+            conquered_turn=conquered_turn,
+        )
+
+    ships = [
+        msgspec.structs.replace(warship("red-W1", "engage", "0201"), hull_lost=3),  # home
+        msgspec.structs.replace(warship("red-W2", "engage", "0301"), hull_lost=2),  # just taken
+        msgspec.structs.replace(warship("red-W3", "engage", "0101"), hull_lost=1),  # blue's world
+        warship("red-W4", "engage", "0201"),  # undamaged
+    ]
+    state = state_of(
+        *ships,
+        colonies={
+            "Alpha/1": colony("Alpha/1", "red", "0201"),
+            "Beta/1": colony("Beta/1", "red", "0301", conquered_turn=3),
+            "Gamma/1": colony("Gamma/1", "blue", "0101"),
+        },
+    )
+    (new,) = decide_repairs(state)
+    assert new.event == ShipsRepaired(player="red", units=("red-W1",))
+    assert str(new.audience) == "red"

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent
+from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent, ShipsRepaired
 from campaign.projections import CampaignState
 from campaign.rules.technology import has_cet
 from campaign.strategic import Colony, Landing, planet_id
@@ -126,6 +126,28 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                     NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn)
                 )
     return batch
+
+
+def decide_repairs(state: CampaignState) -> list[NewEvent]:
+    """Repair damaged warships that end the turn at one of their owner's colonies.
+
+    004 5.3.6: hull, armour and core damage need "a colony world controlled by that player";
+    a ship ending its move there "is fully repaired the following turn", but not at a world
+    conquered this turn. Repairs are recorded at the end of the turn, ready for the next.
+    """
+    havens = {(c.owner, c.hex) for c in state.colonies.values() if c.conquered_turn != state.turn}
+    damaged: dict[str, list[str]] = defaultdict(list)
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.hull_lost and (unit.owner, unit.hex) in havens:
+            damaged[unit.owner].append(unit.id)
+    return [
+        NewEvent(
+            event=ShipsRepaired(player=player, units=tuple(units)),
+            audience=Audience.players_([player]),
+            turn=state.turn,
+        )
+        for player, units in sorted(damaged.items())
+    ]
 
 
 def command_post_hexes(state: CampaignState, player: str) -> list[str]:

@@ -17,7 +17,7 @@ from campaign.dice import DiceSource
 from campaign.errors import IllegalCommandError
 from campaign.events import Audience, NewEvent, TurnEnded
 from campaign.projections import CampaignState, evolve_all
-from campaign.rules.colonies import decide_landings
+from campaign.rules.colonies import decide_landings, decide_repairs
 from campaign.rules.combat import decide_aftermath, decide_battles
 from campaign.rules.core import require_running
 from campaign.rules.economy import Catalogue, decide_production, is_production_turn
@@ -43,28 +43,37 @@ def decide_turn(
                 "`umpire battle record ID`"
             )
         return _finish(state, starmap, dice, catalogue)
-    batch = decide_movement(state, starmap, state.orders)
-    moved = evolve_all(state, (new.event for new in batch))
-    exploration = decide_exploration(moved, starmap, dice)
-    batch += exploration
-    explored = evolve_all(moved, (new.event for new in exploration))
-    battles = decide_battles(explored, starmap, dice)
+    phases = _Phases(state)
+    phases.add(decide_movement(state, starmap, state.orders))
+    phases.add(decide_exploration(phases.state, starmap, dice))
+    battles = decide_battles(phases.state, starmap, dice)
     if battles:
-        return batch + battles
-    return batch + _finish(explored, starmap, dice, catalogue)
+        return phases.events + battles
+    return phases.events + _finish(phases.state, starmap, dice, catalogue)
+
+
+class _Phases:
+    """The turn's events so far, and the state they lead to, one phase after another."""
+
+    def __init__(self, state: CampaignState) -> None:
+        self.state = state
+        self.events: list[NewEvent] = []
+
+    def add(self, events: list[NewEvent]) -> None:
+        self.events += events
+        self.state = evolve_all(self.state, (new.event for new in events))
 
 
 def _finish(
     state: CampaignState, starmap: StarMap, dice: DiceSource, catalogue: Catalogue
 ) -> list[NewEvent]:
-    batch = decide_aftermath(state, dice)
-    after = evolve_all(state, (new.event for new in batch))
-    landings = decide_landings(after, starmap)
-    batch += landings
+    phases = _Phases(state)
+    phases.add(decide_aftermath(phases.state, dice))
+    phases.add(decide_landings(phases.state, starmap))
     if is_production_turn(state.turn):
-        landed = evolve_all(after, (new.event for new in landings))
-        batch += decide_production(landed, landed.production, landed.research, catalogue, dice)
-    batch.append(
-        NewEvent(event=TurnEnded(turn=state.turn), audience=Audience.everyone(), turn=state.turn)
-    )
-    return batch
+        now = phases.state
+        phases.add(decide_production(now, now.production, now.research, catalogue, dice))
+    phases.add(decide_repairs(phases.state))
+    ended = TurnEnded(turn=state.turn)
+    phases.add([NewEvent(event=ended, audience=Audience.everyone(), turn=state.turn)])
+    return phases.events
