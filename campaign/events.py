@@ -22,6 +22,7 @@ from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
 from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
+    Attack,
     Battle,
     Colony,
     CombatOrder,
@@ -327,6 +328,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     production: tuple[ProductionOrder, ...] = ()
     research: tuple[ResearchOrder, ...] = ()
     battle_locations: tuple[Location, ...] = ()  # preference, best first (004 5.3)
+    attacks: tuple[Attack, ...] = ()
 
 
 @event("unit_moved", version=1)
@@ -421,6 +423,34 @@ class UnitsCaught(Event, frozen=True, kw_only=True):
     player: str
     losses: tuple[Loss, ...]
     rolls: tuple[Roll, ...] = ()
+
+
+@event("colony_conquered", version=1)
+class ColonyConquered(Event, frozen=True, kw_only=True):
+    """A colony surrendered or lost its last defences and changed hands (004 5.4)."""
+
+    colony: Colony  # as it stands after the conquest
+    previous_owner: str
+
+
+@event("colony_bombarded", version=1)
+class ColonyBombarded(Event, frozen=True, kw_only=True):
+    """Warships bombarded a colony from space (004 5.4: 250 points kill 1 million a turn)."""
+
+    colony: str
+    attacker: str
+    killed: int
+    population: int  # what is left
+    devastated: bool = False  # 10 million or more wiped out: never resettled, no points
+
+
+@event("attack_failed", version=1)
+class AttackFailed(Event, frozen=True, kw_only=True):
+    """An attack on a system's colonies could not be made, and why (004 5.4)."""
+
+    player: str
+    system: str
+    reason: str
 
 
 @event("ships_repaired", version=1)

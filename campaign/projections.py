@@ -16,6 +16,8 @@ from campaign.events import (
     BattleRequested,
     CampaignCreated,
     ColonistsLanded,
+    ColonyBombarded,
+    ColonyConquered,
     ColonyDetected,
     DiceRolled,
     EmpireFounded,
@@ -34,6 +36,7 @@ from campaign.events import (
 )
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
+    Attack,
     Battle,
     Colony,
     Empire,
@@ -43,11 +46,12 @@ from campaign.strategic import (
     Move,
     ProductionOrder,
     Unit,
+    parse_defence_id,
 )
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 6
+PROJECTION_VERSION = 7
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,7 +79,10 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     production: dict[str, tuple[ProductionOrder, ...]] = msgspec.field(default_factory=dict)
     research: dict[str, tuple[ResearchOrder, ...]] = msgspec.field(default_factory=dict)
     battle_locations: dict[str, tuple[Location, ...]] = msgspec.field(default_factory=dict)
-    phase: str = "orders"  # "combat" once the turn's movement is done and battles were found
+    attacks: dict[str, tuple[Attack, ...]] = msgspec.field(default_factory=dict)
+    assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
+    devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
+    phase: str = "orders"  # "combat" after movement found battles; "assault" for colonies
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
@@ -115,10 +122,22 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 production={**state.production, ev.player: ev.production},
                 research={**state.research, ev.player: ev.research},
                 battle_locations={**state.battle_locations, ev.player: ev.battle_locations},
+                attacks={**state.attacks, ev.player: ev.attacks},
             )
         case BattleRequested():
             pending = {**state.pending_battles, ev.battle.id: ev.battle}
-            return msgspec.structs.replace(state, phase="combat", pending_battles=pending)
+            if ev.battle.colony is None:
+                return msgspec.structs.replace(state, phase="combat", pending_battles=pending)
+            attacker = ev.battle.sides[0].player
+            assaults = {**state.assaults, ev.battle.colony: attacker}
+            return msgspec.structs.replace(
+                state, phase="assault", pending_battles=pending, assaults=assaults
+            )
+        case ColonyConquered():
+            colonies = {**state.colonies, ev.colony.id: ev.colony}
+            return msgspec.structs.replace(state, colonies=colonies)
+        case ColonyBombarded():
+            return _bombarded(state, ev)
         case BattleFought():
             return _battle_fought(state, ev)
         case ShipsRepaired():
@@ -173,6 +192,8 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         production={},
         research={},
         battle_locations={},
+        attacks={},
+        assaults={},
         phase="orders",
         pending_battles={},
     )
@@ -180,7 +201,14 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
 
 def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
     units = dict(state.units)
+    colonies = dict(state.colonies)
+    lost_defences: dict[tuple[str, str], int] = {}
     for result in ev.results:
+        defence = parse_defence_id(result.unit)
+        if defence is not None:
+            if result.fate == "destroyed":
+                lost_defences[defence] = lost_defences.get(defence, 0) + 1
+            continue
         ship = units.get(result.unit)  # a player's view holds only his own ships
         if ship is None:
             continue
@@ -190,8 +218,32 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         hex_ = result.to_hex if result.fate == "jumped" else ship.hex
         hull = ship.hull_lost + result.hull_lost
         units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull)
+    for (colony_id, kind), lost in lost_defences.items():
+        colony = colonies.get(colony_id)
+        if colony is None:
+            continue
+        if kind == "pdu":
+            colony = msgspec.structs.replace(colony, pdus=max(colony.pdus - lost, 0))
+        else:  # an advanced PDU fights as two superdreadnoughts: it stands while one does
+            ships = max(2 * colony.advanced_pdbs - lost, 0)
+            colony = msgspec.structs.replace(colony, advanced_pdbs=(ships + 1) // 2)
+        colonies[colony_id] = colony
     pending = {k: v for k, v in state.pending_battles.items() if k != ev.battle.id}
-    return msgspec.structs.replace(state, units=units, pending_battles=pending)
+    return msgspec.structs.replace(state, units=units, colonies=colonies, pending_battles=pending)
+
+
+def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
+    colonies = dict(state.colonies)
+    colony = colonies.get(ev.colony)
+    if colony is not None:
+        if ev.population > 0:
+            colonies[ev.colony] = msgspec.structs.replace(colony, population=ev.population)
+        else:
+            del colonies[ev.colony]
+    devastated = state.devastated
+    if ev.devastated:
+        devastated = tuple(sorted({*state.devastated, ev.colony}))
+    return msgspec.structs.replace(state, colonies=colonies, devastated=devastated)
 
 
 def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:

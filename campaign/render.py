@@ -11,10 +11,13 @@ from rich.text import Text
 from rich.theme import Theme
 
 from campaign.events import (
+    AttackFailed,
     BattleFought,
     BattleRequested,
     CampaignCreated,
     ColonistsLanded,
+    ColonyBombarded,
+    ColonyConquered,
     ColonyDetected,
     DiceRolled,
     EmpireFounded,
@@ -25,6 +28,7 @@ from campaign.events import (
     ProductionResolved,
     RecordedEvent,
     SeedRevealed,
+    ShipsRepaired,
     SystemExplored,
     TurnEnded,
     UmpireNoted,
@@ -108,6 +112,18 @@ def describe(ev: Event) -> str:
         case UnitsCaught():
             caught = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses) or "none lost"
             return f"{ev.player}'s unescorted ships caught by enemy warships: {caught}"
+        case ColonyConquered():
+            return f"{ev.colony.id} taken from {ev.previous_owner} by {ev.colony.owner}"
+        case ColonyBombarded():
+            ruin = "; the planet is devastated" if ev.devastated else ""
+            return (
+                f"{ev.attacker} bombarded {ev.colony}: {ev.killed}M killed, "
+                f"{ev.population}M left{ruin}"
+            )
+        case AttackFailed():
+            return f"{ev.player}'s attack on {ev.system} could not be made: {ev.reason}"
+        case ShipsRepaired():
+            return f"{ev.player}'s ships repaired at a friendly colony: {', '.join(ev.units)}"
         case ColonyDetected():
             return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
         case MapChosen():

@@ -88,6 +88,12 @@ class Status(msgspec.Struct, frozen=True):
     scores: tuple[Score, ...] = ()  # the running tally (004 section 1); final after the last turn
 
 
+def battle_order(battle_id: str) -> tuple[str, int]:
+    """Sort battle ids `t3-b2`, `t3-b10`, `t3-a1` by series, then number."""
+    tag = battle_id.rpartition("-")[2]
+    return tag[:1], int(tag[1:]) if tag[1:].isdigit() else 0
+
+
 class PlayerReport(msgspec.Struct, frozen=True):
     """A player's turn package: his empire and units now, and the news of a turn."""
 
@@ -359,7 +365,7 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Fight one waiting battle (or all of them, in order) with the tactical engine."""
         state = self.load(lineage)
-        waiting = sorted(state.pending_battles, key=lambda b: int(b.rpartition("b")[2]))
+        waiting = sorted(state.pending_battles, key=battle_order)
         if battle_id is not None:
             if battle_id not in state.pending_battles:
                 known = ", ".join(waiting) or "none"

@@ -205,6 +205,7 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     location: Location = "free-space"
     chosen_by: str | None = None  # who chose the location, or None for the rules' choice
     sides: tuple[BattleSide, BattleSide]
+    colony: str | None = None  # an assault on this colony's planetary defences (004 5.4)
 
 
 class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -214,3 +215,29 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     fate: ShipFate = "survived"
     to_hex: str | None = None  # where a jumping ship came out
     hull_lost: int = 0  # damage boxes carried out of the battle (004 5.3.6)
+
+
+AttackMode = Literal["conquer", "bombard"]
+# A planetary defence fights as a ship of this catalogue design (004 5.7.7: a PDU is
+# "Equivalent to a Battledreadnought", an advanced PDU "to two SuperDreadnoughts").
+DEFENCE_DESIGNS = {"pdu": "battledreadnought", "apdb": "superdreadnought"}
+
+
+class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An order to attack the enemy colonies in a system (004 5.4)."""
+
+    system: str
+    mode: AttackMode = "conquer"
+
+
+def defence_id(colony: str, kind: str, number: int) -> str:
+    """Return the battle id of a colony's planetary defence: `Alpha/3#pdu-1`."""
+    return f"{colony}#{kind}-{number}"
+
+
+def parse_defence_id(uid: str) -> tuple[str, str] | None:
+    """Return (colony, kind) for a planetary defence's battle id, or None for a ship."""
+    colony, sep, rest = uid.partition("#")
+    if not sep:
+        return None
+    return colony, rest.rpartition("-")[0]

@@ -13,7 +13,7 @@ import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.projections import CampaignState
-from campaign.strategic import Battle, ShipResult
+from campaign.strategic import DEFENCE_DESIGNS, Battle, ShipResult, parse_defence_id
 from maps import Hex, StarMap, label, parse_label
 from tactical.campaign_battle import (
     CampaignBattle,
@@ -53,6 +53,11 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
     for side in battle.sides:
         ships = []
         for uid in side.units:
+            defence = parse_defence_id(uid)
+            if defence is not None:
+                # 004 5.4: planetary defences fight as the ships 5.7.7 names (ids stay legal).
+                ships.append(CampaignShip(id=_engine_id(uid), design=DEFENCE_DESIGNS[defence[1]]))
+                continue
             unit = state.units[uid]
             assert unit.design is not None
             carried = None
@@ -81,8 +86,17 @@ def fight(
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
     outcome = resolve_campaign_battle(request, recorder)
-    results = tuple(_result(starmap, battle, ship) for ship in outcome.ships)
+    names = {_engine_id(u): u for side in battle.sides for u in side.units}
+    results = tuple(
+        msgspec.structs.replace(_result(starmap, battle, ship), unit=names[ship.id])
+        for ship in outcome.ships
+    )
     return results, tuple(recorder.rolls), _journal(request, outcome)
+
+
+def _engine_id(uid: str) -> str:
+    """Return an id the engine accepts: `Alpha/3#pdu-1` becomes `Alpha.3.pdu-1`."""
+    return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
 def _result(starmap: StarMap, battle: Battle, ship: ShipOutcome) -> ShipResult:

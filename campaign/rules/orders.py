@@ -21,11 +21,12 @@ import msgspec
 from campaign.errors import IllegalCommandError
 from campaign.events import Audience, NewEvent, OrdersSubmitted
 from campaign.projections import CampaignState
+from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
 from campaign.rules.economy import Catalogue, check_production
 from campaign.rules.movement import OrdersError, plan_moves
 from campaign.rules.technology import ResearchOrder
-from campaign.strategic import Landing, Location, Move, ProductionOrder, unit_order
+from campaign.strategic import Attack, Landing, Location, Move, ProductionOrder, unit_order
 from maps import StarMap
 
 
@@ -39,6 +40,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     production: tuple[ProductionOrder, ...] = ()  # only after every fourth turn (004 5.7)
     research: tuple[ResearchOrder, ...] = ()
     battle_locations: tuple[Location, ...] = ()  # where to fight when you choose (004 5.3)
+    attacks: tuple[Attack, ...] = ()  # enemy colonies to conquer or bombard (004 5.4)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -86,6 +88,7 @@ def decide_submit(
         if u.owner == player
     }
     problems += check_landings(state, starmap, player, document.landings, positions)
+    problems += check_attacks(state, starmap, player, document.attacks, positions)
     problems += check_production(state, player, document.production, document.research, catalogue)
     if problems:
         raise OrdersError(player, state.turn, problems)
@@ -97,6 +100,7 @@ def decide_submit(
         production=document.production,
         research=document.research,
         battle_locations=document.battle_locations,
+        attacks=document.attacks,
     )
     return [
         NewEvent(

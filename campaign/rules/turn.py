@@ -1,14 +1,14 @@
 """The strategic turn (004 section 5), phase by phase, as pure decisions.
 
-A turn resolves in one step when no battle is found, in two when one is:
+A turn resolves in one step when no battle is found, and stops for battles when one is:
 
-1. `decide_turn`: FTL movement (5.1), exploration (5.2) and the search for battles (5.3).
-   When battles are found, the turn stops there, each battle announced to its two sides.
-2. Each battle gets an outcome (the tactical engine, or an umpire recording a table-top game).
-3. `decide_turn` again: scouts and transports caught by enemy warships, disembarking colonists
-   (5.5), the production phase after every fourth turn (5.7), and the passage of the turn (5.6).
-
-Attacks on colonies (5.4) come in a later slice.
+1. FTL movement (5.1), exploration (5.2) and the search for battles (5.3). Battles found stop
+   the turn, each announced to its two sides; each then gets an outcome (the tactical engine,
+   or an umpire recording a table-top game), and `decide_turn` goes on.
+2. Scouts and transports caught by enemy warships, then attacks on colonies (5.4): shields,
+   surrender, bombardment; assaults on planetary defences stop the turn again the same way.
+3. Conquests, disembarking colonists (5.5), the production phase after every fourth turn
+   (5.7), repairs at friendly colonies (5.3.6), and the passage of the turn (5.6).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from campaign.dice import DiceSource
 from campaign.errors import IllegalCommandError
 from campaign.events import Audience, NewEvent, TurnEnded
 from campaign.projections import CampaignState, evolve_all
+from campaign.rules.assault import decide_attacks, decide_conquests
 from campaign.rules.colonies import decide_landings, decide_repairs
 from campaign.rules.combat import decide_aftermath, decide_battles
 from campaign.rules.core import require_running
@@ -35,20 +36,25 @@ def decide_turn(
         IllegalCommandError: battles found earlier still wait for their outcomes.
     """
     require_running(state)
-    if state.phase == "combat":
-        if state.pending_battles:
-            waiting = ", ".join(sorted(state.pending_battles))
-            raise IllegalCommandError(
-                f"battles {waiting} await their outcomes: `umpire battle resolve ID` or "
-                "`umpire battle record ID`"
-            )
-        return _finish(state, starmap, dice, catalogue)
+    if state.pending_battles:
+        waiting = ", ".join(sorted(state.pending_battles))
+        raise IllegalCommandError(
+            f"battles {waiting} await their outcomes: `umpire battles resolve` or "
+            "`umpire battles record ID`"
+        )
     phases = _Phases(state)
-    phases.add(decide_movement(state, starmap, state.orders))
-    phases.add(decide_exploration(phases.state, starmap, dice))
-    battles = decide_battles(phases.state, starmap, dice)
-    if battles:
-        return phases.events + battles
+    if state.phase == "orders":
+        phases.add(decide_movement(state, starmap, state.orders))
+        phases.add(decide_exploration(phases.state, starmap, dice))
+        battles = decide_battles(phases.state, starmap, dice)
+        if battles:
+            return phases.events + battles
+    if state.phase in ("orders", "combat"):
+        phases.add(decide_aftermath(phases.state, dice))
+        attacks = decide_attacks(phases.state, starmap)
+        phases.add(attacks)
+        if phases.state.pending_battles:
+            return phases.events  # assault battles on planetary defences come first
     return phases.events + _finish(phases.state, starmap, dice, catalogue)
 
 
@@ -68,7 +74,7 @@ def _finish(
     state: CampaignState, starmap: StarMap, dice: DiceSource, catalogue: Catalogue
 ) -> list[NewEvent]:
     phases = _Phases(state)
-    phases.add(decide_aftermath(phases.state, dice))
+    phases.add(decide_conquests(phases.state))
     phases.add(decide_landings(phases.state, starmap))
     if is_production_turn(state.turn):
         now = phases.state

@@ -1,0 +1,694 @@
+"""A random-legal-orders driver: whole campaigns played by dice, for tests and benchmarks.
+
+`random_orders` writes one player's orders file for the turn in progress from what that
+player knows: his own view of the campaign (`CampaignService.load(lineage, viewer=player)`)
+and the star map's board (hexes, clouds and where the stars are, as on the printed map).
+Planets are read only for systems the player has explored, which is what his exploration
+reports told him. Nothing of the umpire's state goes in, so an autoplayed player can never act
+on hidden information.
+
+It plays plausibly rather than well: scouts head for unexplored systems, warships roam within
+command range (often towards known enemy colonies) under random combat orders, colony
+transports settle known empty planets with room, and production phases spend each colony's
+Industrial Points on a random affordable mix. `autoplay` drives the service turn after turn:
+every player's orders, the turn, any battles (the tactical engine or a recorded draw), the
+turn's end, until the campaign ends.
+
+Every random choice comes from the `random.Random` passed in, through `Random.random()` only
+(the one method Python keeps stable across versions), so a seed replays the same campaign.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import msgspec
+
+from campaign.events import ProductionResolved, RecordedEvent
+from campaign.projections import CampaignState
+from campaign.rules import production, technology
+from campaign.rules.colonies import command_post_hexes
+from campaign.rules.economy import is_production_turn
+from campaign.rules.movement import OrdersError
+from campaign.rules.orders import OrdersDocument
+from campaign.rules.technology import TECHNOLOGIES, ResearchOrder, TechName
+from campaign.rules.victory import Score
+from campaign.strategic import (
+    LOCATIONS,
+    Battle,
+    Colony,
+    CombatOrder,
+    Empire,
+    Landing,
+    Move,
+    ProductionOrder,
+    ShipOrder,
+    ShipResult,
+    Unit,
+    planet_id,
+    unit_order,
+)
+from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
+from maps.model import PlanetType, StarSystem
+
+if TYPE_CHECKING:
+    from campaign.service import CampaignService
+    from campaign.store import Lineage
+
+T = TypeVar("T")
+
+# Warships the driver builds: the FT2 catalogue's small escorts (004 L277: 63 points per IP).
+SHIP_DESIGNS = ("frigate", "destroyer")
+# Most transports a driver lands from one group in one turn, and most factories per colony
+# and phase: limits that keep the random mix varied, not rules.
+MOST_FACTORIES = 6
+# How warships' combat orders are drawn (004 5.3); scouts and transports always stand off.
+WARSHIP_ORDERS: tuple[tuple[CombatOrder, int], ...] = (
+    ("engage", 5),
+    ("stand-off", 3),
+    ("ftl-move", 2),
+)
+
+
+# ---------------------------------------------------------------- dice for the driver
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """Return an int in ``range(n)`` using only ``Random.random()`` (stable across versions)."""
+    return min(int(rng.random() * n), n - 1)
+
+
+def _chance(rng: random.Random, percent: int) -> bool:
+    return _below(rng, 100) < percent
+
+
+def _pick(rng: random.Random, items: Sequence[T]) -> T:
+    return items[_below(rng, len(items))]
+
+
+def _between(rng: random.Random, low: int, high: int) -> int:
+    """Return an int in ``low..high`` inclusive."""
+    return low + _below(rng, high - low + 1)
+
+
+def _shuffled(rng: random.Random, items: Iterable[T]) -> list[T]:
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _weighted(rng: random.Random, table: Sequence[tuple[T, int]]) -> T:
+    roll = _below(rng, sum(w for _, w in table))
+    for value, weight in table:
+        if roll < weight:
+            return value
+        roll -= weight
+    raise AssertionError("unreachable: the roll is below the total weight")
+
+
+# ---------------------------------------------------------------- the orders file
+
+
+def format_orders(document: OrdersDocument) -> str:
+    """Write an orders document as the TOML file a player would submit.
+
+    `campaign.rules.orders.parse` reads it back to the same document.
+    """
+    lines = [f"player = {_toml(document.player)}", f"turn = {document.turn}"]
+    if document.battle_locations:
+        lines.append(f"battle_locations = {_toml(list(document.battle_locations))}")
+    for name in ("moves", "landings", "production", "research"):
+        for item in getattr(document, name):
+            lines += ["", f"[[{name}]]"]
+            for key, value in msgspec.structs.asdict(item).items():
+                if value is None or value == () or (value == 0 and name == "production"):
+                    continue
+                lines.append(f"{key} = {_toml(msgspec.to_builtins(value))}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: object) -> str:
+    """Return a TOML value for the plain data an orders document holds."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return msgspec.json.encode(value).decode()  # JSON string escapes are TOML's too
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+# ---------------------------------------------------------------- one player's orders
+
+
+def random_orders(view: CampaignState, starmap: StarMap, player: str, rng: random.Random) -> str:
+    """Return a legal orders file for `player`'s turn, drawn at random from his own view.
+
+    `view` must be that player's view of the campaign (`load(lineage, viewer=player)`): the
+    orders never depend on anything he could not know.
+    """
+    return format_orders(random_document(view, starmap, player, rng))
+
+
+def random_document(
+    view: CampaignState, starmap: StarMap, player: str, rng: random.Random
+) -> OrdersDocument:
+    """Return `random_orders`' document before it is written out (see there)."""
+    empire = view.empires.get(player)
+    if empire is None:
+        return OrdersDocument(player=player, turn=view.turn)
+    planner = _Planner(view, starmap, empire, rng)
+    moves, landings = planner.moves_and_landings()
+    orders: tuple[ProductionOrder, ...] = ()
+    research: tuple[ResearchOrder, ...] = ()
+    if is_production_turn(view.turn):
+        orders, research = planner.production_orders()
+    preferences = tuple(_shuffled(rng, LOCATIONS))[: _between(rng, 0, len(LOCATIONS))]
+    return OrdersDocument(
+        player=player,
+        turn=view.turn,
+        moves=moves,
+        landings=landings,
+        production=orders,
+        research=research,
+        battle_locations=preferences,
+    )
+
+
+class _Planner:
+    """One player's orders for one turn, worked out from his view and the board."""
+
+    def __init__(
+        self, view: CampaignState, starmap: StarMap, empire: Empire, rng: random.Random
+    ) -> None:
+        self.view = view
+        self.starmap = starmap
+        self.empire = empire
+        self.player = empire.player
+        self.rng = rng
+        self.units = sorted(
+            (u for u in view.units.values() if u.owner == self.player), key=unit_order
+        )
+        self.colonies = sorted(
+            (c for c in view.colonies.values() if c.owner == self.player), key=lambda c: c.id
+        )
+        posts = starmap.player_command_posts(
+            empire.entry, [parse_label(h) for h in command_post_hexes(view, self.player)]
+        )
+        self.in_command = starmap.command_range(posts, COMMAND_RADIUS)
+        self.explored = frozenset(empire.explored)
+        # Systems where someone else has a colony: which planet is unknown, so none is landed on.
+        self.foreign = frozenset(s for owner, s in view.known_colonies if owner != self.player)
+        self.targets = [
+            starmap.system(s).hex
+            for s in sorted(self.foreign)
+            if self._has_system(s)  # a detected colony names a system of the map
+        ]
+        self.room: dict[str, int] = {}  # planet id -> millions more it takes this turn
+
+    def _has_system(self, name: str) -> bool:
+        try:
+            self.starmap.system(name)
+        except KeyError:
+            return False
+        return True
+
+    # ------------------------------------------------------------ movement and landings
+
+    def moves_and_landings(self) -> tuple[tuple[Move, ...], tuple[Landing, ...]]:
+        moves: list[Move] = []
+        landings: list[Landing] = []
+        heading: set[Hex] = set()  # systems a scout troop already makes for this turn
+        for unit in self.units:
+            reach = self._reach(unit)
+            if unit.kind == "scout-troop":
+                goal = self._scout_goal(unit, reach, heading)
+                if goal is not None:
+                    heading.add(goal)
+                moves.append(self._move(unit, goal, "stand-off"))
+            elif unit.kind == "warship":
+                goal = self._warship_goal(unit, reach)
+                moves.append(self._move(unit, goal, _weighted(self.rng, WARSHIP_ORDERS)))
+            else:
+                goal, landing = self._transport_plan(unit, reach)
+                moves.append(self._move(unit, goal, "stand-off"))
+                if landing is not None:
+                    landings.append(landing)
+        return tuple(moves), tuple(landings)
+
+    def _move(self, unit: Unit, goal: Hex | None, order: CombatOrder) -> Move:
+        here = None if unit.hex is None else parse_label(unit.hex)
+        to = None if goal is None or goal == here else label(goal)
+        return Move(unit=unit.id, to=to, order=order)
+
+    def _reach(self, unit: Unit) -> dict[Hex, int]:
+        """Return the hexes the unit can end this turn's move in (004 5.1), with steps."""
+        allowed = None if unit.is_scout else self.in_command
+        speed = self.empire.speed
+        if unit.hex is None:
+            return self.starmap.reachable_from_entry(self.empire.entry, speed, allowed=allowed)
+        return self.starmap.reachable(parse_label(unit.hex), speed, allowed=allowed)
+
+    def _system(self, cell: Hex) -> StarSystem | None:
+        return self.starmap.system_at(cell)
+
+    def _unexplored(self, cell: Hex) -> bool:
+        system = self._system(cell)
+        return system is not None and system.name not in self.explored
+
+    def _scout_goal(self, unit: Unit, reach: dict[Hex, int], heading: set[Hex]) -> Hex | None:
+        if not reach:
+            return None
+        fresh = sorted(c for c in reach if self._unexplored(c) and c not in heading)
+        if fresh:
+            return _pick(self.rng, fresh)
+        # Nothing new within reach: close on the nearest unexplored system on the map.
+        unknown = [s.hex for s in self.starmap.systems if s.name not in self.explored]
+        if not unknown or _chance(self.rng, 10):
+            return _pick(self.rng, sorted(reach))
+        best = min(min(c.distance(u) for u in unknown) for c in reach)
+        closest = sorted(c for c in reach if min(c.distance(u) for u in unknown) == best)
+        return _pick(self.rng, closest)
+
+    def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
+        if not reach or (unit.hex is not None and _chance(self.rng, 40)):
+            return None  # hold position
+        if self.targets and _chance(self.rng, 50):
+            # Close on a known enemy colony (its command post is visible to all, 004 5.1).
+            target = _pick(self.rng, self.targets)
+            best = min(c.distance(target) for c in reach)
+            return _pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
+        systems = sorted(c for c in reach if self._system(c) is not None)
+        safe = [c for c in systems if not self._unexplored(c)]
+        # Warships risk unexplored systems (004 5.2: lost on 1-2) only now and then.
+        pool = safe or (systems if _chance(self.rng, 30) else [])
+        if pool and _chance(self.rng, 70):
+            return _pick(self.rng, pool)
+        return _pick(self.rng, sorted(reach))
+
+    def _transport_plan(
+        self, unit: Unit, reach: dict[Hex, int]
+    ) -> tuple[Hex | None, Landing | None]:
+        """Settle a known planet with room within reach, or make for one; never explore."""
+        here = None if unit.hex is None else parse_label(unit.hex)
+        settle = {c: p for c in reach if (p := self._landable(unit, c))}
+        if settle:
+            cell = _pick(self.rng, sorted(settle))
+            pid, room = _pick(self.rng, settle[cell])
+            colonists = _between(self.rng, 1, min(room, unit.count))
+            self.room[pid] = room - colonists
+            return cell, Landing(unit=unit.id, planet=pid, colonists=colonists)
+        if not reach or _chance(self.rng, 20):
+            return None, None
+        # Move on, without ending in an unexplored system (transports roll there, 004 5.2).
+        safe = sorted(c for c in reach if not self._unexplored(c))
+        havens = [s.hex for s in self.starmap.systems if s.name in self.explored]
+        if not safe:
+            return None, None
+        if havens:
+            best = min(min(c.distance(h) for h in havens) for c in safe)
+            near = [c for c in safe if min(c.distance(h) for h in havens) == best]
+            if here is None or here not in near or _chance(self.rng, 50):
+                return _pick(self.rng, near), None
+            return None, None
+        return (_pick(self.rng, safe) if here is None else None), None
+
+    def _landable(self, unit: Unit, cell: Hex) -> list[tuple[str, int]]:
+        """Return the planets in `cell` the transports could land on now, with their room.
+
+        004 5.5: an empty planet, or the player's own free colony, within capacity, in a
+        system he explored; barren ones only with C.E.T. and transports built with it.
+        """
+        system = self._system(cell)
+        if system is None or system.name not in self.explored or system.name in self.foreign:
+            return []
+        found = []
+        for planet in system.planets:
+            pid = planet_id(system.name, planet.orbit)
+            if planet.type == PlanetType.BARREN and not (
+                technology.has_cet(self.empire.techs) and unit.cet
+            ):
+                continue
+            if pid not in self.room:
+                colony = self.view.colonies.get(pid)
+                if colony is not None and (
+                    colony.owner != self.player or colony.conquered_from is not None
+                ):
+                    self.room[pid] = 0
+                else:
+                    present = colony.population if colony is not None else 0
+                    self.room[pid] = max(0, planet.capacity - present)
+            if self.room[pid] > 0:
+                found.append((pid, self.room[pid]))
+        return found
+
+    # ------------------------------------------------------------ production (004 5.7)
+
+    def production_orders(self) -> tuple[tuple[ProductionOrder, ...], tuple[ResearchOrder, ...]]:
+        """Spend each colony's IP on a random affordable mix; research first (see rulings)."""
+        owned = frozenset(self.empire.techs)
+        outputs = {c.id: production.produce(_production_colony(c), self.view.turn, owned)
+                   for c in self.colonies}  # fmt: skip
+        budget = {cid: out.industrial_points for cid, out in outputs.items()}
+        research, contributions, techs = self._research(owned, budget)
+        orders = []
+        for colony in self.colonies:
+            order = self._spend(
+                colony, outputs[colony.id], budget[colony.id], contributions[colony.id], techs
+            )
+            if order is not None:
+                orders.append(order)
+        return tuple(orders), research
+
+    def _research(
+        self, owned: frozenset[TechName], budget: dict[str, int]
+    ) -> tuple[tuple[ResearchOrder, ...], dict[str, int], frozenset[TechName]]:
+        """Choose technologies to buy in full this phase and which colonies pay for them."""
+        contributions: dict[str, int] = defaultdict(int)
+        total = sum(budget.values())
+        if not total or not _chance(self.rng, 50):
+            return (), contributions, owned
+        have = set(owned)
+        bought: list[ResearchOrder] = []
+        spend = 0
+        for _ in range(2):
+            options = sorted(
+                t
+                for t in TECHNOLOGIES
+                if t not in have
+                and technology.prerequisites_met(t, have)
+                and spend + technology.price(t, have) <= total
+            )
+            if not options:
+                break
+            tech = _pick(self.rng, options)
+            spend += technology.price(tech, have)
+            have.add(tech)
+            bought.append(ResearchOrder(tech=tech))
+            if not _chance(self.rng, 30):
+                break
+        if not bought:
+            return (), contributions, owned
+        # Research is the one purchase pooled across colonies (004 L266): the richest pay.
+        left = spend
+        for cid in sorted(budget, key=lambda c: (-budget[c], c)):
+            share = min(left, budget[cid])
+            contributions[cid] = share
+            budget[cid] -= share
+            left -= share
+        return tuple(bought), contributions, frozenset(have)
+
+    def _spend(
+        self,
+        colony: Colony,
+        output: production.ColonyOutput,
+        ip: int,
+        research: int,
+        techs: frozenset[TechName],
+    ) -> ProductionOrder | None:
+        rng = self.rng
+        available = output.population + output.excess
+        emigrants = transports = 0
+        # Emigrate the excess over capacity (lost otherwise, 004 L247-248), sometimes more.
+        if ip and available and (output.excess or _chance(rng, 40)):
+            most = min(available, ip, max(output.excess, 1 + available // 4))
+            emigrants = _between(rng, min(output.excess, most) or 1, most)
+            bonus = production.emigration_bonus(
+                emigrants, output.growth, conquered=colony.conquered_from is not None
+            )
+            transports = emigrants + _between(rng, 0, min(bonus, ip - emigrants))
+            ip -= transports
+        staying = output.population - max(0, emigrants - output.excess)
+        factories = robotic = scouts = pdus = 0
+        ships: list[ShipOrder] = []
+        points = 0
+        for item in _shuffled(rng, ("factories", "scouts", "ships", "pdus")):
+            if item == "factories":
+                allowance = technology.factory_allowance(techs)
+                if allowance.tech is None:
+                    continue
+                limit = allowance.limit(staying)
+                standing = colony.factories + colony.robotic_factories
+                room = MOST_FACTORIES if limit is None else min(MOST_FACTORIES, limit - standing)
+                robot = "robotic-industry" in techs
+                price = production.PRICES["robotic_factories" if robot else "factories"]
+                count = _between(rng, 0, max(0, min(room, ip // price)))
+                ip -= count * price
+                if robot:
+                    robotic = count
+                else:
+                    factories = count
+            elif item == "scouts" and _chance(rng, 30):
+                scouts = _between(rng, 0, min(1, ip // production.PRICES["scout_troops"]))
+                ip -= scouts * production.PRICES["scout_troops"]
+            elif item == "pdus" and "pdu" in techs and _chance(rng, 30):
+                pdus = _between(rng, 0, min(2, ip // production.PRICES["pdus"]))
+                ip -= pdus * production.PRICES["pdus"]
+            elif item == "ships" and _chance(rng, 60):
+                for design in _shuffled(rng, SHIP_DESIGNS):
+                    cost = _design_points(design)
+                    count = 0
+                    while _chance(rng, 60) and _extra_ip(points, cost) <= ip:
+                        ip -= _extra_ip(points, cost)
+                        points += cost
+                        count += 1
+                    if count:
+                        ships.append(ShipOrder(design=design, count=count))
+        order = ProductionOrder(
+            colony=colony.id,
+            colony_transports=transports,
+            emigrants=emigrants,
+            factories=factories,
+            robotic_factories=robotic,
+            scout_troops=scouts,
+            pdus=pdus,
+            ships=tuple(ships),
+            research=research,
+        )
+        return None if order == ProductionOrder(colony=colony.id) else order
+
+
+def _design_points(design: str) -> int:
+    from campaign.service import catalogue_ship  # the FT2 catalogue (004 L277)
+
+    return catalogue_ship(design).points
+
+
+def _extra_ip(points: int, more: int) -> int:
+    """Return the IP that `more` Full Thrust points add to a colony's starship bill."""
+    return production.starship_cost(points + more) - production.starship_cost(points)
+
+
+def _production_colony(colony: Colony) -> production.Colony:
+    """The colony as production sees it (as `campaign.rules.economy` builds it).
+
+    Whether enemy warships besiege it is not in the player's view; the driver assumes not.
+    """
+    return production.Colony(
+        name=colony.id,
+        planet_type=colony.planet_type,
+        population=colony.population,
+        capacity=colony.capacity,
+        factories=colony.factories + colony.robotic_factories,
+        mineral_rich=colony.mineral_rich,
+        conquered=colony.conquered_from is not None,
+        conquered_on_turn=colony.conquered_turn,
+        planet_shield=colony.shield,
+    )
+
+
+# ---------------------------------------------------------------- whole campaigns
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    """An autoplayed orders file the service refused, and why (a driver bug to fix)."""
+
+    turn: int
+    player: str
+    problem: str
+
+
+class AutoplayResult(msgspec.Struct, frozen=True):
+    """What an `autoplay` run did."""
+
+    campaign: str
+    branch: str
+    turns: tuple[int, ...]  # the turns resolved, in order
+    battles: int  # battles fought (or recorded) on the way
+    refusals: tuple[Refusal, ...]  # orders refused; a simpler file was sent instead
+    production_problems: tuple[str, ...]  # production orders that failed at resolution
+    turn: int  # the turn in progress now
+    max_turns: int
+    finished: bool
+    scores: tuple[Score, ...] = ()  # the running tally, or the final one (004 section 1)
+
+    def summary(self) -> str:
+        """Say in one line what was played and where the campaign stands."""
+        if self.turns:
+            span = (
+                f"turn {self.turns[0]}"
+                if len(self.turns) == 1
+                else (f"turns {self.turns[0]}-{self.turns[-1]}")
+            )
+            played = f"Played {span} of {self.campaign} ({self.branch})"
+        else:
+            played = f"Played no turns of {self.campaign} ({self.branch})"
+        facts = [f"{self.battles} battle{'s' * (self.battles != 1)}"]
+        facts.append(f"{len(self.refusals)} orders refused")
+        if self.scores:
+            leader = self.scores[0]
+            tally = f"{leader.player} {leader.points} point{'s' * (leader.points != 1)}"
+        else:
+            tally = "no scores"
+        if self.finished:
+            where = f"campaign over, winner {tally}"
+        else:
+            where = f"now turn {self.turn} of {self.max_turns}, leading {tally}"
+        return f"{played}: {', '.join(facts)}; {where}."
+
+
+def autoplay(
+    service: CampaignService,
+    lineage: Lineage,
+    turns: int,
+    seed: int | str,
+    resolve_battles: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> AutoplayResult:
+    """Play up to `turns` turns with random legal orders for every player; stop at the end.
+
+    Each player's orders come from `random_orders` on his own view, with dice seeded by
+    (`seed`, player, turn). Battles are fought by the tactical engine (`resolve_battles`) or
+    given a `random_outcome` recorded by hand, as for a table-top game. A refused orders file is counted and replaced by
+    a simpler one (no production, then no landings, then holding position). `progress` is
+    called with each turn resolved.
+    """
+    starmap = service.starmap(lineage)
+    state = service.load(lineage)
+    played: list[int] = []
+    battles = 0
+    refusals: list[Refusal] = []
+    problems: list[str] = []
+    for _ in range(max(0, turns)):
+        if state.finished:
+            break
+        turn = state.turn
+        if state.phase == "orders":
+            for player in state.players:
+                view = service.load(lineage, viewer=player)
+                rng = random.Random(f"autoplay/{seed}/{player}/{turn}")
+                refusals += _submit(service, lineage, player, view, starmap, rng)
+        recorded = _finish_turn(service, lineage, resolve_battles, seed)
+        battles += sum(1 for r in recorded if r.type == "battle_fought")
+        problems += [
+            f"turn {turn}, {r.event.player}: {p}"
+            for r in recorded
+            if isinstance(r.event, ProductionResolved)
+            for p in r.event.problems
+        ]
+        played.append(turn)
+        if progress is not None:
+            progress(turn)
+        state = service.load(lineage)
+    status = service.status(lineage)
+    return AutoplayResult(
+        campaign=lineage.campaign,
+        branch=lineage.branch,
+        turns=tuple(played),
+        battles=battles,
+        refusals=tuple(refusals),
+        production_problems=tuple(problems),
+        turn=state.turn,
+        max_turns=state.max_turns,
+        finished=state.finished,
+        scores=status.scores,
+    )
+
+
+def _submit(
+    service: CampaignService,
+    lineage: Lineage,
+    player: str,
+    view: CampaignState,
+    starmap: StarMap,
+    rng: random.Random,
+) -> list[Refusal]:
+    """Submit a player's random orders; on refusal, ever simpler ones. Return the refusals."""
+    document = random_document(view, starmap, player, rng)
+    fallbacks = [
+        document,
+        msgspec.structs.replace(document, production=(), research=()),
+        msgspec.structs.replace(document, production=(), research=(), landings=()),
+        OrdersDocument(player=player, turn=view.turn),
+    ]
+    refused: list[Refusal] = []
+    for attempt in fallbacks:
+        try:
+            service.submit_orders(lineage, player, format_orders(attempt))
+        except OrdersError as exc:
+            refused.append(Refusal(turn=view.turn, player=player, problem=str(exc)))
+            continue
+        return refused
+    raise AssertionError(f"even holding position was refused: {refused[-1].problem}")
+
+
+def _finish_turn(
+    service: CampaignService, lineage: Lineage, resolve_battles: bool, seed: int | str
+) -> list[RecordedEvent]:
+    """Resolve the turn in progress, fighting or recording any battles it brings."""
+    recorded: list[RecordedEvent] = []
+    if not service.load(lineage).pending_battles:
+        recorded += service.resolve_turn(lineage)
+    while service.load(lineage).phase == "combat":
+        waiting = service.battles(lineage)
+        if resolve_battles and waiting:
+            recorded += service.resolve_battles(lineage)
+        for battle in [] if resolve_battles else waiting:
+            rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
+            outcome = random_outcome(battle, service.starmap(lineage), rng)
+            recorded += service.record_battle(lineage, battle.id, outcome)
+        recorded += service.resolve_turn(lineage)
+    return recorded
+
+
+def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tuple[ShipResult, ...]:
+    """Return a random outcome for a battle, as an umpire might record a table-top game.
+
+    Each warship is destroyed on a d6 roll of 1-2, else survives (carrying 0-2 hull boxes of
+    damage), disengages or jumps out to a hex up to 3 away.
+    """
+    results = []
+    cell = parse_label(battle.hex)
+    for unit in sorted(u for side in battle.sides for u in side.units):
+        face = _between(rng, 1, 6)
+        if face <= 2:
+            results.append(ShipResult(unit=unit, fate="destroyed"))
+        elif face == 3:
+            results.append(ShipResult(unit=unit, fate="disengaged"))
+        elif face == 4:
+            near = sorted(c for c in starmap.reachable(cell, 3) if c != cell)
+            to = label(_pick(rng, near)) if near else battle.hex
+            results.append(ShipResult(unit=unit, fate="jumped", to_hex=to))
+        else:
+            results.append(ShipResult(unit=unit, hull_lost=_between(rng, 0, 2)))
+    return tuple(results)
+
+
+__all__ = [
+    "AutoplayResult",
+    "Refusal",
+    "autoplay",
+    "format_orders",
+    "random_document",
+    "random_orders",
+    "random_outcome",
+]

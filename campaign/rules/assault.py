@@ -1,0 +1,199 @@
+"""Attacks on colonies (004 section 5.4): surrender, assault, conquest and bombardment.
+
+A player orders attacks on the enemy colonies in a system. Once the turn's battles are over
+and no enemy warship remains there (004 L203-204), each colony is attacked:
+
+- a colony under a planet shield cannot be attacked at all (004 L222);
+- to conquer: an undefended colony surrenders at once (004 L204-205); a defended one brings an
+  assault battle against its planetary defences, a PDU fighting as a battledreadnought and an
+  advanced PDU as two superdreadnoughts (004 5.7.7); when the last defence falls and at least
+  one attacking warship remains, the colony is conquered (004 L206-208);
+- to bombard: 250 points of warships kill 1 million a turn (dedicated ortillery ships would
+  count triple, but the catalogue has none); wiping out a population of 10 million or more
+  devastates the planet: never resettled, no victory points (004 L219-221).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+from campaign.events import (
+    AttackFailed,
+    Audience,
+    BattleRequested,
+    ColonyBombarded,
+    ColonyConquered,
+    NewEvent,
+)
+from campaign.projections import CampaignState
+from campaign.strategic import (
+    Attack,
+    Battle,
+    BattleSide,
+    Colony,
+    defence_id,
+)
+from maps import StarMap, label
+
+BOMBARD_POINTS_PER_MILLION = 250  # 004 L219-220
+DEVASTATION_POPULATION = 10  # 004 L220-221: "at least 10 million is completely destroyed"
+
+
+def check_attacks(
+    state: CampaignState,
+    starmap: StarMap,
+    player: str,
+    attacks: tuple[Attack, ...],
+    positions: Mapping[str, str | None],
+) -> list[str]:
+    """Return every problem with a player's attack orders; `positions` are where units end."""
+    problems = []
+    for attack in attacks:
+        try:
+            system = starmap.system(attack.system)
+        except KeyError:
+            problems.append(f"attack on {attack.system}: no such star system")
+            continue
+        where = label(system.hex)
+        known = {owner for owner, name in state.known_colonies if name == system.name} - {player}
+        if not known:
+            problems.append(f"attack on {system.name}: {player} knows of no enemy colony there")
+        warships = [
+            u
+            for u in state.units.values()
+            if u.owner == player and u.kind == "warship" and positions.get(u.id) == where
+        ]
+        if not warships:
+            problems.append(f"attack on {system.name}: no warship of {player} will be there")
+    return problems
+
+
+def _warships(state: CampaignState, hex_: str, owner: str) -> list[str]:
+    return sorted(
+        u.id
+        for u in state.units.values()
+        if u.kind == "warship" and u.hex == hex_ and u.owner == owner
+    )
+
+
+def decide_attacks(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
+    """Carry out the attack orders; defended colonies bring assault battles (the turn waits)."""
+    batch: list[NewEvent] = []
+    assaults = 0
+    for player in sorted(state.attacks):
+        for attack in state.attacks[player]:
+            system = starmap.system(attack.system)
+            where = label(system.hex)
+            mine = _warships(state, where, player)
+            colonies = sorted(
+                (c for c in state.colonies.values() if c.hex == where and c.owner != player),
+                key=lambda c: c.id,
+            )
+            enemies = {
+                u.owner
+                for u in state.units.values()
+                if u.kind == "warship" and u.hex == where and u.owner != player
+            }
+            reason = None
+            if not mine:
+                reason = "none of the attacking warships is left in the system"
+            elif enemies:
+                reason = f"enemy warships ({', '.join(sorted(enemies))}) remain in the system"
+            elif not colonies:
+                reason = "no enemy colony is there"
+            if reason is not None:
+                failed = AttackFailed(player=player, system=system.name, reason=reason)
+                batch.append(
+                    NewEvent(event=failed, audience=Audience.players_([player]), turn=state.turn)
+                )
+                continue
+            for colony in colonies:
+                both = Audience.players_([player, colony.owner])
+                if colony.shield:
+                    failed = AttackFailed(
+                        player=player,
+                        system=system.name,
+                        reason=f"{colony.id} is under a planet shield",
+                    )
+                    batch.append(NewEvent(event=failed, audience=both, turn=state.turn))
+                elif attack.mode == "bombard":
+                    batch.append(
+                        NewEvent(
+                            event=_bombard(state, colony, player, mine),
+                            audience=both,
+                            turn=state.turn,
+                        )
+                    )
+                elif colony.pdus or colony.advanced_pdbs:
+                    assaults += 1
+                    battle = _assault(state, colony, player, mine, assaults)
+                    batch.append(
+                        NewEvent(
+                            event=BattleRequested(battle=battle), audience=both, turn=state.turn
+                        )
+                    )
+                else:
+                    batch.append(
+                        NewEvent(
+                            event=_conquer(state, colony, player), audience=both, turn=state.turn
+                        )
+                    )
+    return batch
+
+
+def decide_conquests(state: CampaignState) -> list[NewEvent]:
+    """Conquer the colonies whose last defence fell this turn, if an attacker remains."""
+    batch = []
+    for colony_id, attacker in sorted(state.assaults.items()):
+        colony = state.colonies.get(colony_id)
+        if colony is None or colony.owner == attacker or colony.pdus or colony.advanced_pdbs:
+            continue
+        if _warships(state, colony.hex, attacker):
+            both = Audience.players_([attacker, colony.owner])
+            batch.append(
+                NewEvent(event=_conquer(state, colony, attacker), audience=both, turn=state.turn)
+            )
+    return batch
+
+
+def _conquer(state: CampaignState, colony: Colony, attacker: str) -> ColonyConquered:
+    taken = msgspec.structs.replace(
+        colony,
+        owner=attacker,
+        conquered_from=colony.conquered_from or colony.owner,
+        conquered_turn=state.turn,
+    )
+    return ColonyConquered(colony=taken, previous_owner=colony.owner)
+
+
+def _bombard(
+    state: CampaignState, colony: Colony, attacker: str, ships: list[str]
+) -> ColonyBombarded:
+    points = sum(state.units[uid].points for uid in ships)
+    killed = min(colony.population, points // BOMBARD_POINTS_PER_MILLION)
+    left = colony.population - killed
+    devastated = left == 0 and killed > 0 and colony.population >= DEVASTATION_POPULATION
+    return ColonyBombarded(
+        colony=colony.id, attacker=attacker, killed=killed, population=left, devastated=devastated
+    )
+
+
+def _assault(
+    state: CampaignState, colony: Colony, attacker: str, ships: list[str], n: int
+) -> Battle:
+    defences = [defence_id(colony.id, "pdu", i) for i in range(1, colony.pdus + 1)]
+    # 004 5.7.7: an advanced PDU is "equivalent to two SuperDreadnoughts".
+    defences += [defence_id(colony.id, "apdb", i) for i in range(1, 2 * colony.advanced_pdbs + 1)]
+    return Battle(
+        id=f"t{state.turn}-a{n}",
+        hex=colony.hex,
+        system=colony.system,
+        type="even",
+        sides=(
+            BattleSide(player=attacker, order="engage", units=tuple(ships)),
+            BattleSide(player=colony.owner, order="engage", units=tuple(defences)),
+        ),
+        colony=colony.id,
+    )
