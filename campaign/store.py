@@ -12,6 +12,7 @@ following `position > last_seen` never skips a row.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
 
 from campaign import db
@@ -184,6 +186,7 @@ class EventStore:
         self.engine = engine
         self.clock = clock
         self.backend = engine.url.get_backend_name()
+        self._sql = _AppendSQL(engine)
 
     @classmethod
     def open(cls, url: str, clock: Clock = utc_now, create: bool = True) -> EventStore:
@@ -368,63 +371,60 @@ class EventStore:
         if not batch:
             return []
         now = self.clock()
+        sql = self._sql
+        stored_now = sql.recorded_at(now)
+        rows: list[tuple[Any, ...]] = []
         try:
-            with self._write() as conn:
-                head, prev_hash = self._head(conn, lineage)
+            with sql.write() as cursor:
+                head, prev_hash = self._raw_head(cursor, lineage)
                 if head != expected_version:
                     raise ConcurrencyError(
                         f"branch {lineage.branch!r} of {lineage.campaign!r} is at version {head}, "
                         f"not {expected_version}: another writer appended first; reload and retry"
                     )
-                rows = []
-                recorded = []
-                for offset, new in enumerate(batch):
+                for version, new in enumerate(batch, start=expected_version + 1):
                     payload = encode_payload(new.event).decode()
                     audience = new.audience.encode()
-                    version = expected_version + 1 + offset
                     ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
                     prev_hash = chain_hash(
                         prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
                     )
+                    # In _INSERT_COLUMNS order.
                     rows.append(
-                        {
-                            "stream_id": lineage.stream_id,
-                            "version": version,
-                            "type": ev_type,
-                            "schema_version": schema,
-                            "payload": payload,
-                            "audience": audience,
-                            "actor": new.actor,
-                            "turn": new.turn,
-                            "recorded_at": now,
-                            "hash": prev_hash,
-                        }
-                    )
-                    recorded.append(
-                        RecordedEvent(
-                            position=0,
-                            version=version,
-                            type=ev_type,
-                            schema_version=schema,
-                            audience=new.audience,
-                            actor=new.actor,
-                            turn=new.turn,
-                            recorded_at=now,
-                            hash=prev_hash,
-                            event=new.event,
+                        (
+                            lineage.stream_id,
+                            version,
+                            ev_type,
+                            schema,
+                            payload,
+                            audience,
+                            new.actor,
+                            new.turn,
+                            stored_now,
+                            prev_hash,
                         )
                     )
-                insert = events.insert().returning(events.c.position, sort_by_parameter_order=True)
-                positions = conn.execute(insert, rows).scalars().all()
-        except IntegrityError as exc:
+                positions = sql.insert(cursor, rows)
+        except sql.integrity_errors as exc:
             # The one place a lost race becomes a ConcurrencyError.
             raise ConcurrencyError(
                 f"branch {lineage.branch!r} of {lineage.campaign!r} moved past version "
                 f"{expected_version} while appending: reload and retry"
             ) from exc
         return [
-            msgspec.structs.replace(event, position=position)
-            for event, position in zip(recorded, positions, strict=True)
+            RecordedEvent(
+                position=position,
+                version=row[1],
+                type=row[2],
+                schema_version=row[3],
+                audience=new.audience,
+                actor=new.actor,
+                turn=new.turn,
+                recorded_at=now,
+                hash=row[9],
+                event=new.event,
+            )
+            for new, row, position in zip(batch, rows, positions, strict=True)
         ]
 
     # ------------------------------------------------------------ read
@@ -588,15 +588,18 @@ class EventStore:
         )
 
     def _head(self, conn: Connection, lineage: Lineage) -> tuple[int, str]:
-        row = conn.execute(
-            sa.select(events.c.version, events.c.hash)
-            .where(self._in_lineage(lineage))
-            .order_by(events.c.version.desc())
-            .limit(1)
-        ).first()
+        row = conn.exec_driver_sql(self._sql.head(lineage)).first()
         if row is None:
             return 0, GENESIS_HASH
-        return int(row.version), str(row.hash)
+        return int(row[0]), str(row[1])
+
+    def _raw_head(self, cursor: DBAPICursor, lineage: Lineage) -> tuple[int, str]:
+        """`_head` on the append path's DBAPI cursor (see `_AppendSQL`)."""
+        cursor.execute(self._sql.head(lineage))
+        row = cursor.fetchone()
+        if row is None:
+            return 0, GENESIS_HASH
+        return int(row[0]), str(row[1])
 
     def _owner_stream(self, lineage: Lineage, version: int) -> int:
         for seg in lineage.segments:
@@ -649,7 +652,7 @@ class EventStore:
     def _rows(self, query: sa.Select[Any], convert: Callable[[Row[Any]], T]) -> Iterator[T]:
         """Stream a query's rows, converted; the cursor closes even if the consumer fails."""
         with self.engine.connect() as conn:
-            result = conn.execution_options(yield_per=2000).execute(query)
+            result = conn.execution_options(yield_per=10_000).execute(query)
             try:
                 for row in result:
                     yield convert(row)
@@ -678,6 +681,114 @@ def database_revisions(url: str) -> tuple[str | None, str]:
         return db.current_revision(engine), db.head_revision()
     finally:
         engine.dispose()
+
+
+_INSERT_COLUMNS = tuple(c.name for c in events.c if c.name != "position")
+_INSERT_CHUNK = 1000  # rows per INSERT: 10,000 parameters, inside SQLite's and PostgreSQL's limits
+
+
+class _AppendSQL:
+    """The append path, on the pooled DBAPI connection, with its SQL built once per engine.
+
+    An append is a handful of statements on 1-50 rows. Run through SQLAlchemy Core, its
+    per-call work (the Connection/Transaction layers and their events, building the lineage
+    expression and its cache key, per-row bind processing, and on SQLite insertmanyvalues'
+    row-at-a-time fallback for `RETURNING ... sort_by_parameter_order`) cost more than the
+    database did. The statements here are still SQLAlchemy's (or plain, portable SQL), built
+    once; the transaction takes the same write lock as `_WriteTransaction`.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._dialect = engine.dialect
+        self._sqlite = engine.dialect.name == "sqlite"
+        # sqlite3 takes qmark; psycopg takes positional %s under its pyformat paramstyle.
+        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._values = "(" + ", ".join([mark] * len(_INSERT_COLUMNS)) + ")"
+        self._inserts: dict[int, str] = {}
+        self._heads: dict[Lineage, str] = {}
+        impl = events.c.recorded_at.type.dialect_impl(engine.dialect)
+        self._bind_recorded_at = impl.bind_processor(engine.dialect)
+        self.integrity_errors: tuple[type[Exception], ...] = (
+            IntegrityError,
+            engine.dialect.loaded_dbapi.IntegrityError,
+        )
+
+    def recorded_at(self, now: datetime) -> Any:
+        """Return `now` as the driver gets it for the column (SQLite: SQLAlchemy's text form)."""
+        return self._bind_recorded_at(now) if self._bind_recorded_at is not None else now
+
+    def write(self) -> _RawWriteTransaction:
+        """Open an append's write transaction (it holds the write lock from its start)."""
+        return _RawWriteTransaction(self._engine, self._sqlite)
+
+    def head(self, lineage: Lineage) -> str:
+        """Return the SQL of a branch's head query (the lineage's integers inlined)."""
+        sql = self._heads.get(lineage)
+        if sql is None:
+            stmt = (
+                sa.select(events.c.version, events.c.hash)
+                .where(EventStore._in_lineage(lineage))
+                .order_by(events.c.version.desc())
+                .limit(1)
+            )
+            # Only integers are inlined: stream ids and versions, nothing to quote.
+            sql = self._heads[lineage] = str(
+                stmt.compile(dialect=self._dialect, compile_kwargs={"literal_binds": True})
+            )
+        return sql
+
+    def insert(self, cursor: DBAPICursor, rows: list[tuple[Any, ...]]) -> list[int]:
+        """Insert rows (in `_INSERT_COLUMNS` order); return their positions, in row order."""
+        by_version: dict[int, int] = {}
+        for start in range(0, len(rows), _INSERT_CHUNK):
+            chunk = rows[start : start + _INSERT_CHUNK]
+            sql = self._inserts.get(len(chunk))
+            if sql is None:
+                sql = self._inserts[len(chunk)] = (
+                    f"INSERT INTO events ({', '.join(_INSERT_COLUMNS)}) VALUES "
+                    + ", ".join([self._values] * len(chunk))
+                    # RETURNING's row order is unspecified: the version names each row.
+                    + " RETURNING version, position"
+                )
+            cursor.execute(sql, tuple(value for row in chunk for value in row))
+            by_version.update(cursor.fetchall())
+        return [by_version[row[1]] for row in rows]
+
+
+class _RawWriteTransaction:
+    """`_WriteTransaction` on the pooled DBAPI connection: the same locks, in one cursor."""
+
+    def __init__(self, engine: Engine, sqlite: bool) -> None:
+        self._engine = engine
+        self._sqlite = sqlite
+
+    def __enter__(self) -> DBAPICursor:
+        self._conn = self._engine.raw_connection()  # pre-ping and connect events still apply
+        self._cursor = self._conn.cursor()
+        try:
+            # sqlite3 runs in autocommit mode (db.make_engine): begin, taking the write lock.
+            # psycopg begins implicitly; LOCK TABLE serialises writers as _WriteTransaction does.
+            self._cursor.execute(
+                "BEGIN IMMEDIATE" if self._sqlite else "LOCK TABLE events IN EXCLUSIVE MODE"
+            )
+        except BaseException:
+            self._end(commit=False)
+            raise
+        return self._cursor
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._end(commit=exc_type is None)
+
+    def _end(self, *, commit: bool) -> None:
+        try:
+            if commit:
+                self._conn.commit()
+            else:
+                self._conn.rollback()
+        finally:
+            self._cursor.close()
+            self._conn.close()  # back to the pool, which rolls back anything left open
 
 
 class _WriteTransaction:
@@ -709,18 +820,27 @@ class _WriteTransaction:
 
 
 def _recorded_event(row: Row[Any]) -> RecordedEvent:
+    # Unpacked once, in _query's column order: cheaper than ten attribute lookups.
+    fields: Sequence[Any] = row  # a Row unpacks like a tuple
+    position, version, type_, schema, payload, audience, actor, turn, recorded_at, hash_ = fields
     return RecordedEvent(
-        position=row.position,
-        version=row.version,
-        type=row.type,
-        schema_version=row.schema_version,
-        audience=Audience.decode(row.audience),
-        actor=row.actor,
-        turn=row.turn,
-        recorded_at=_utc(row.recorded_at),
-        hash=row.hash,
-        event=decode_payload(row.position, row.type, row.schema_version, row.payload),
+        position=position,
+        version=version,
+        type=type_,
+        schema_version=schema,
+        audience=_audience(audience),
+        actor=actor,
+        turn=turn,
+        recorded_at=_utc(recorded_at),
+        hash=hash_,
+        event=decode_payload(position, type_, schema, payload),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _audience(text: str) -> Audience:
+    """Audiences repeat: decode each stored form once (Audience is frozen)."""
+    return Audience.decode(text)
 
 
 def _stored_row(row: Row[Any]) -> StoredRow:

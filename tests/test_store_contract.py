@@ -64,13 +64,13 @@ def test_unique_constraint_is_translated_to_concurrency_error(
 ) -> None:
     """A writer that slipped past the head check still loses on UNIQUE(stream, version)."""
     store.append(main, 0, [note("first")])
-    real_head = store._head
-    store._head = lambda conn, lineage: (0, GENESIS_HASH)  # type: ignore[method-assign]
+    real_head = store._raw_head
+    store._raw_head = lambda cursor, lineage: (0, GENESIS_HASH)  # type: ignore[method-assign]
     try:
         with pytest.raises(ConcurrencyError, match="moved past version 0"):
             store.append(main, 0, [note("racer-1"), note("racer-2")])
     finally:
-        store._head = real_head  # type: ignore[method-assign]
+        store._raw_head = real_head  # type: ignore[method-assign]
     assert texts(store, main) == ["first"]
 
 
