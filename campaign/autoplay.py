@@ -543,7 +543,8 @@ class AutoplayResult(msgspec.Struct, frozen=True):
         else:
             played = f"Played no turns of {self.campaign} ({self.branch})"
         facts = [f"{self.battles} battle{'s' * (self.battles != 1)}"]
-        facts.append(f"{len(self.refusals)} orders refused")
+        refused = len(self.refusals)
+        facts.append(f"{refused} orders file{'s' * (refused != 1)} refused")
         if self.scores:
             leader = self.scores[0]
             tally = f"{leader.player} {leader.points} point{'s' * (leader.points != 1)}"
@@ -568,9 +569,9 @@ def autoplay(
 
     Each player's orders come from `random_orders` on his own view, with dice seeded by
     (`seed`, player, turn). Battles are fought by the tactical engine (`resolve_battles`) or
-    given a `random_outcome` recorded by hand, as for a table-top game. A refused orders file is counted and replaced by
-    a simpler one (no production, then no landings, then holding position). `progress` is
-    called with each turn resolved.
+    given a `random_outcome` recorded by hand, as for a table-top game. A refused orders file
+    is counted and replaced by a simpler one (no production, then no landings, then holding
+    position). `progress` is called with each turn resolved.
     """
     starmap = service.starmap(lineage)
     state = service.load(lineage)

@@ -151,3 +151,33 @@ def test_an_attack_needs_a_known_enemy_colony() -> None:
     state = msgspec.structs.replace(attacked(warship("red-W1", "engage")), known_colonies=())  # type: ignore[type-var]
     problems = check_attacks(state, DUEL, "red", (Attack(system="Alpha"),), {"red-W1": "0201"})
     assert problems == ["attack on Alpha: red knows of no enemy colony there"]
+
+
+def test_a_devastated_planet_cannot_be_resettled_or_scored() -> None:
+    """004 L220-221: devastated: may not be resettled, no victory points."""
+    from campaign.rules.colonies import check_landings
+    from campaign.rules.victory import scores
+    from maps import loads_map
+    from tests.test_strategic import TINY_MAP
+
+    tiny = loads_map(TINY_MAP)
+    transports = Unit(id="red-T1", owner="red", kind="transports", hex="0102", count=5)
+    guard = msgspec.structs.replace(warship("red-W1", "engage", "0102"), mass=14)
+    state = msgspec.structs.replace(state_of(transports, guard), devastated=("Alpha/3",))
+    red = msgspec.structs.replace(state.empires["red"], explored=("Alpha",))
+    state = msgspec.structs.replace(state, empires={"red": red})
+    from campaign.strategic import Landing
+
+    problems = check_landings(
+        state,
+        tiny,
+        "red",
+        (Landing(unit="red-T1", planet="Alpha/3", colonists=1),),
+        {"red-T1": "0102"},
+    )
+    assert problems == [
+        "red-T1 to Alpha/3: the planet is devastated and may not be resettled (004 5.4)"
+    ]
+    assert [(s.player, s.points) for s in scores(state, tiny)] == [("red", 0)]
+    alive = msgspec.structs.replace(state, devastated=())
+    assert [(s.player, s.points) for s in scores(alive, tiny)] == [("red", 3)]  # warships hold it

@@ -63,6 +63,8 @@ def check_landings(
             problems.append(f"{where}: {player} has not explored {system.name}")
         if positions.get(landing.unit) != _label(system):
             problems.append(f"{where}: the transports will not be in {system.name} this turn")
+        if landing.planet in state.devastated:
+            problems.append(f"{where}: the planet is devastated and may not be resettled (004 5.4)")
         colony = state.colonies.get(landing.planet)
         if colony is not None and (colony.owner != player or colony.conquered_from is not None):
             problems.append(

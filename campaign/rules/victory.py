@@ -50,6 +50,8 @@ def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
         where = label(system.hex)
         for planet in system.planets:
             pid = planet_id(system.name, planet.orbit)
+            if pid in state.devastated:
+                continue  # 004 L221: a devastated planet does not count towards victory
             owner = _controller(state, pid, where, warships, garrisons, colonists)
             if owner is not None and str(planet.type) in POINTS:
                 held.setdefault(owner, []).append(pid)
