@@ -467,16 +467,25 @@ def report(
     turn: Annotated[
         int | None, typer.Option(help="News of this turn (default: the last one resolved).")
     ] = None,
+    output: Annotated[
+        str, typer.Option("--format", help="terminal, md (Markdown), html or json.")
+    ] = "terminal",
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
     json: JsonOption = False,
 ) -> None:
     """Show a player's turn package: empire, units and news, only what he may know."""
+    if output not in ("terminal", "md", "html", "json"):
+        raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
     with _service(db) as service:
         result = service.report(service.target(campaign, branch), player, turn)
-    if json:
+    if json or output == "json":
         _print_json(result)
+    elif output == "md":
+        sys.stdout.write(render.report_markdown(result))
+    elif output == "html":
+        sys.stdout.write(render.report_html(result))
     else:
         out.print(render.report_view(result))
 

@@ -38,6 +38,8 @@ from campaign.rules.technology import TECHNOLOGIES, ResearchOrder, TechName
 from campaign.rules.victory import Score
 from campaign.strategic import (
     LOCATIONS,
+    Attack,
+    AttackMode,
     Battle,
     Colony,
     CombatOrder,
@@ -48,6 +50,7 @@ from campaign.strategic import (
     ShipOrder,
     ShipResult,
     Unit,
+    parse_defence_id,
     planet_id,
     unit_order,
 )
@@ -71,6 +74,10 @@ WARSHIP_ORDERS: tuple[tuple[CombatOrder, int], ...] = (
     ("stand-off", 3),
     ("ftl-move", 2),
 )
+
+
+# How attacks on colonies are drawn (004 5.4): mostly to conquer.
+ATTACK_MODES: tuple[tuple[AttackMode, int], ...] = (("conquer", 3), ("bombard", 1))
 
 
 # ---------------------------------------------------------------- dice for the driver
@@ -117,19 +124,24 @@ def _weighted(rng: random.Random, table: Sequence[tuple[T, int]]) -> T:
 def format_orders(document: OrdersDocument) -> str:
     """Write an orders document as the TOML file a player would submit.
 
-    `campaign.rules.orders.parse` reads it back to the same document.
+    `campaign.rules.orders.parse` reads it back to the same document. Plain values come first
+    (TOML puts them before any table); every list of orders is an array of tables.
     """
-    lines = [f"player = {_toml(document.player)}", f"turn = {document.turn}"]
-    if document.battle_locations:
-        lines.append(f"battle_locations = {_toml(list(document.battle_locations))}")
-    for name in ("moves", "landings", "production", "research"):
-        for item in getattr(document, name):
-            lines += ["", f"[[{name}]]"]
-            for key, value in msgspec.structs.asdict(item).items():
-                if value is None or value == () or (value == 0 and name == "production"):
-                    continue
-                lines.append(f"{key} = {_toml(msgspec.to_builtins(value))}")
-    return "\n".join(lines) + "\n"
+    lines: list[str] = []
+    tables: list[str] = []
+    for key, value in msgspec.structs.asdict(document).items():
+        items = value if isinstance(value, tuple) else ()
+        if items and isinstance(items[0], msgspec.Struct):
+            for item in items:
+                tables += ["", f"[[{key}]]"]
+                tables += [
+                    f"{name} = {_toml(msgspec.to_builtins(v))}"
+                    for name, v in msgspec.structs.asdict(item).items()
+                    if v is not None and v != () and not (v == 0 and key == "production")
+                ]
+        elif value != ():
+            lines.append(f"{key} = {_toml(msgspec.to_builtins(value))}")
+    return "\n".join(lines + tables) + "\n"
 
 
 def _toml(value: object) -> str:
@@ -181,6 +193,7 @@ def random_document(
         production=orders,
         research=research,
         battle_locations=preferences,
+        attacks=planner.attacks(moves),
     )
 
 
@@ -207,12 +220,10 @@ class _Planner:
         self.in_command = starmap.command_range(posts, COMMAND_RADIUS)
         self.explored = frozenset(empire.explored)
         # Systems where someone else has a colony: which planet is unknown, so none is landed on.
-        self.foreign = frozenset(s for owner, s in view.known_colonies if owner != self.player)
-        self.targets = [
-            starmap.system(s).hex
-            for s in sorted(self.foreign)
-            if self._has_system(s)  # a detected colony names a system of the map
-        ]
+        self.foreign = frozenset(
+            s for owner, s in view.known_colonies if owner != self.player and self._has_system(s)
+        )
+        self.targets = [starmap.system(s).hex for s in sorted(self.foreign)]
         self.room: dict[str, int] = {}  # planet id -> millions more it takes this turn
 
     def _has_system(self, name: str) -> bool:
@@ -244,6 +255,17 @@ class _Planner:
                 if landing is not None:
                     landings.append(landing)
         return tuple(moves), tuple(landings)
+
+    def attacks(self, moves: tuple[Move, ...]) -> tuple[Attack, ...]:
+        """Attack known enemy colonies where warships end the move, now and then (004 5.4)."""
+        warships = {u.id for u in self.units if u.kind == "warship"}
+        ending = {m.to or self.view.units[m.unit].hex for m in moves if m.unit in warships}
+        found = []
+        for name in sorted(self.foreign):
+            if label(self.starmap.system(name).hex) in ending and _chance(self.rng, 60):
+                mode = _weighted(self.rng, ATTACK_MODES)
+                found.append(Attack(system=name, mode=mode))
+        return tuple(found)
 
     def _move(self, unit: Unit, goal: Hex | None, order: CombatOrder) -> Move:
         here = None if unit.hex is None else parse_label(unit.hex)
@@ -334,6 +356,8 @@ class _Planner:
         found = []
         for planet in system.planets:
             pid = planet_id(system.name, planet.orbit)
+            if pid in self.view.devastated:
+                continue  # 004 5.4: never resettled
             if planet.type == PlanetType.BARREN and not (
                 technology.has_cet(self.empire.techs) and unit.cet
             ):
@@ -647,31 +671,38 @@ def _finish_turn(
 ) -> list[RecordedEvent]:
     """Resolve the turn in progress, fighting or recording any battles it brings."""
     recorded: list[RecordedEvent] = []
-    if not service.load(lineage).pending_battles:
-        recorded += service.resolve_turn(lineage)
-    while service.load(lineage).phase == "combat":
+    while True:
         waiting = service.battles(lineage)
-        if resolve_battles and waiting:
+        if not waiting:
+            batch = service.resolve_turn(lineage)
+            recorded += batch
+            if any(r.type == "turn_ended" for r in batch):
+                return recorded
+        elif resolve_battles:
             recorded += service.resolve_battles(lineage)
-        for battle in [] if resolve_battles else waiting:
-            rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
-            outcome = random_outcome(battle, service.starmap(lineage), rng)
-            recorded += service.record_battle(lineage, battle.id, outcome)
-        recorded += service.resolve_turn(lineage)
-    return recorded
+        else:
+            starmap = service.starmap(lineage)
+            for battle in waiting:
+                rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
+                outcome = random_outcome(battle, starmap, rng)
+                recorded += service.record_battle(lineage, battle.id, outcome)
 
 
 def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tuple[ShipResult, ...]:
     """Return a random outcome for a battle, as an umpire might record a table-top game.
 
     Each warship is destroyed on a d6 roll of 1-2, else survives (carrying 0-2 hull boxes of
-    damage), disengages or jumps out to a hex up to 3 away.
+    damage), disengages or jumps out to a hex up to 3 away. A planetary defence (004 5.4) is
+    destroyed on 1-3 and otherwise stands.
     """
     results = []
     cell = parse_label(battle.hex)
     for unit in sorted(u for side in battle.sides for u in side.units):
         face = _between(rng, 1, 6)
-        if face <= 2:
+        if parse_defence_id(unit) is not None:
+            if face <= 3:
+                results.append(ShipResult(unit=unit, fate="destroyed"))
+        elif face <= 2:
             results.append(ShipResult(unit=unit, fate="destroyed"))
         elif face == 3:
             results.append(ShipResult(unit=unit, fate="disengaged"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape as esc
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -38,7 +39,7 @@ from campaign.events import (
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
-from campaign.strategic import Battle
+from campaign.strategic import Battle, Colony, Empire, Unit
 
 THEME = Theme(
     {
@@ -159,52 +160,57 @@ def _explored_text(ev: SystemExplored) -> str:
     )
 
 
+UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
+COLONY_COLUMNS = ["planet", "hex", "type", "population", "factories"]
+
+
+def unit_row(unit: Unit) -> list[str]:
+    """Return a unit's cells in a report's forces table."""
+    what = (
+        f"{unit.design} ({unit.hull_class}, {unit.points} pts)"
+        if unit.design
+        else f"{unit.count} {unit.kind}"
+    )
+    captain = f"level {unit.captain}" if unit.captain else ""
+    return [unit.id, what, unit.hex or "entering", unit.order, captain]
+
+
+def colony_row(colony: Colony) -> list[str]:
+    """Return a colony's cells in a report's colonies table."""
+    kind = colony.planet_type + (" (mineral-rich)" if colony.mineral_rich else "")
+    population = f"{colony.population}M of {colony.capacity}M"
+    return [colony.id, colony.hex, kind, population, str(colony.factories)]
+
+
+def empire_facts(empire: Empire) -> list[tuple[str, str]]:
+    """Return the lines of a report's empire summary."""
+    return [
+        ("entry", empire.entry),
+        ("FTL speed", f"{empire.speed} hexes per turn"),
+        ("industrial points", str(empire.ip)),
+        ("technology", ", ".join(empire.techs) or "none yet"),
+        ("explored", ", ".join(empire.explored) or "nothing yet"),
+    ]
+
+
 def report_view(report: PlayerReport) -> RenderableType:
     """Return a player's turn package."""
     parts: list[RenderableType] = []
     if report.empire is not None:
-        empire = report.empire
-        parts.append(
-            _pairs(
-                f"{report.campaign}: {report.player}'s report, turn {report.turn}",
-                [
-                    ("entry", empire.entry),
-                    ("FTL speed", f"{empire.speed} hexes per turn"),
-                    ("industrial points", str(empire.ip)),
-                    ("technology", ", ".join(empire.techs) or "none yet"),
-                    ("explored", ", ".join(empire.explored) or "nothing yet"),
-                ],
-            )
-        )
+        title = f"{report.campaign}: {report.player}'s report, turn {report.turn}"
+        parts.append(_pairs(title, list(empire_facts(report.empire))))
     units = Table(title="Forces", title_justify="left")
-    for column in ("unit", "what", "hex", "order", "captain"):
+    for column in UNIT_COLUMNS:
         units.add_column(column)
     for unit in report.units:
-        what = (
-            f"{unit.design} ({unit.hull_class}, {unit.points} pts)"
-            if unit.design
-            else f"{unit.count} {unit.kind}"
-        )
-        units.add_row(
-            unit.id,
-            Text(what),
-            unit.hex or "entering",
-            unit.order,
-            f"level {unit.captain}" if unit.captain else "",
-        )
+        units.add_row(*(Text(cell) for cell in unit_row(unit)))
     parts.append(units)
     if report.colonies:
         colonies = Table(title="Colonies", title_justify="left")
-        for column in ("planet", "hex", "type", "population", "factories"):
+        for column in COLONY_COLUMNS:
             colonies.add_column(column)
         for colony in report.colonies:
-            colonies.add_row(
-                colony.id,
-                colony.hex,
-                colony.planet_type + (" (mineral-rich)" if colony.mineral_rich else ""),
-                f"{colony.population}M of {colony.capacity}M",
-                str(colony.factories),
-            )
+            colonies.add_row(*colony_row(colony))
         parts.append(colonies)
     parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
     return Group(*parts)
@@ -381,3 +387,57 @@ def campaigns_table(campaigns: Sequence[CampaignInfo]) -> RenderableType:
     if not campaigns:
         return Text("no campaigns yet: create one with `umpire new NAME`", style="umpire.dim")
     return table
+
+
+def report_markdown(report: PlayerReport) -> str:
+    """Return a player's turn package as Markdown (for mail or a shared folder)."""
+    lines = [f"# {report.campaign}: {report.player}'s report, turn {report.turn}", ""]
+    if report.empire is not None:
+        lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
+    lines += ["## Forces", "", *_md_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
+    if report.colonies:
+        rows = [colony_row(c) for c in report.colonies]
+        lines += ["", "## Colonies", "", *_md_table(COLONY_COLUMNS, rows)]
+    lines += ["", f"## News of turn {report.news_turn}", ""]
+    lines += [f"- {_md(describe(e.event))}" for e in report.news] or ["- nothing"]
+    return "\n".join(lines) + "\n"
+
+
+def report_html(report: PlayerReport) -> str:
+    """Return a player's turn package as a self-contained HTML page (all text escaped)."""
+    parts = [f"<h1>{esc(report.campaign)}: {esc(report.player)}'s report, turn {report.turn}</h1>"]
+    if report.empire is not None:
+        facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
+        parts.append(f"<ul>{facts}</ul>")
+    parts += ["<h2>Forces</h2>", _html_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
+    if report.colonies:
+        rows = [colony_row(c) for c in report.colonies]
+        parts += ["<h2>Colonies</h2>", _html_table(COLONY_COLUMNS, rows)]
+    news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
+    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news}</ul>"]
+    title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+        f"<style>{_HTML_STYLE}</style></head><body>{''.join(parts)}</body></html>\n"
+    )
+
+
+_HTML_STYLE = (
+    "body{font-family:sans-serif;max-width:60em;margin:auto}td,th{padding:0 .6em;text-align:left}"
+)
+
+
+def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+
+
+def _html_table(head: list[str], rows: list[list[str]]) -> str:
+    cells = "".join(f"<th>{esc(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _md(text: str) -> str:
+    """Escape the characters that would break a Markdown table cell."""
+    return text.replace("|", "\\|")

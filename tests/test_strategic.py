@@ -460,3 +460,22 @@ def test_production_orders_out_of_season_or_too_dear_are_refused(
     text = orders("red", 2) + '[[research]]\ntech = "speed-3"\n'
     with pytest.raises(OrdersError, match="turn 2 has no production phase"):
         service.submit_orders(lineage, "red", text)
+
+
+def test_reports_render_as_markdown_and_html(settled: tuple[CampaignService, Lineage]) -> None:
+    from campaign import render
+
+    service, lineage = settled
+    report = service.report(lineage, "red")
+    markdown = render.report_markdown(report)
+    assert markdown.startswith("# g: red's report, turn 2\n")
+    assert "| red-S1 | 9 scout-troop | 0102 | stand-off |  |" in markdown
+    assert "- explored: Alpha" in markdown
+    page = render.report_html(report)
+    assert page.startswith("<!doctype html>")
+    assert "<td>red-W1</td>" in page
+    assert "blue-" not in markdown + page
+    runner = CliRunner()
+    result = runner.invoke(app, ["report", "--player", "red", "--format", "pdf", "--db", "x.db"])
+    assert result.exit_code == 2
+    assert "--format 'pdf' must be terminal, md, html or json" in result.output
