@@ -82,6 +82,16 @@ PlayerOption = Annotated[
 DEFAULT_DB = "umpire.db"
 
 
+def _fail(lines: list[str], code: int = 2) -> typer.Exit:
+    """Print each problem as one `umpire: error:` line on stderr; return the exit to raise.
+
+    The one place user mistakes become output and exit codes, for every command group.
+    """
+    for line in lines:
+        err.print(f"umpire: error: {line}", style="umpire.error", markup=False, highlight=False)
+    return typer.Exit(code)
+
+
 def user_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn an `UmpireError` into one line on stderr and its exit code; never a traceback."""
 
@@ -90,8 +100,7 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except UmpireError as exc:
-            err.print(f"umpire: error: {exc}", style="umpire.error", markup=False, highlight=False)
-            raise typer.Exit(exc.exit_code) from None
+            raise _fail([str(exc)], exc.exit_code) from None
 
     return run
 
@@ -529,11 +538,8 @@ MapOption = Annotated[
 
 
 def _map_fail(message: str) -> typer.Exit:
-    """Print one line on stderr for a user mistake and return the exit to raise (code 2)."""
-    Console(stderr=True, soft_wrap=True).print(
-        f"umpire: error: {message}", markup=False, highlight=False
-    )
-    return typer.Exit(code=2)
+    """Report a map mistake through the CLI's one error path (code 2)."""
+    return _fail([message])
 
 
 def _map_console() -> Console:
@@ -647,21 +653,14 @@ ShipJsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scr
 
 
 def _ship_fail(lines: list[str]) -> typer.Exit:
-    """Print each problem as one line on stderr and return the exit to raise (code 2)."""
-    console = Console(stderr=True, soft_wrap=True)
-    for line in lines:
-        console.print(f"umpire: error: {line}", markup=False, highlight=False)
-    return typer.Exit(code=2)
+    """Report ship-design problems through the CLI's one error path (code 2)."""
+    return _fail(lines)
 
 
 def _ship_console() -> Console:
     from tactical.render import THEME as SHIP_THEME
 
     return Console(theme=SHIP_THEME, soft_wrap=False)
-
-
-def _ship_json(value: Any) -> None:
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
 @ship_app.command("list")
@@ -672,7 +671,7 @@ def ship_list(json: ShipJsonOption = False) -> None:
 
     ships = builtin_ships()
     if json:
-        _ship_json([{"id": ship_id, "ship": ship} for ship_id, ship in ships])
+        _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in ships])
         return
     _ship_console().print(design_table(ships))
 
@@ -695,7 +694,7 @@ def ship_show(
     except DesignError as exc:
         raise _ship_fail([f"{name}: {problem}" for problem in exc.problems]) from None
     if json:
-        _ship_json({"ship": ship, "state": fresh_state(ship)})
+        _print_json({"ship": ship, "state": fresh_state(ship)})
         return
     _ship_console().print(record_sheet(ship))
 
@@ -721,7 +720,7 @@ def ship_cost(
     if costing.problems:
         raise _ship_fail([f"{file}: {problem}" for problem in costing.problems])
     if json:
-        _ship_json(costing)
+        _print_json(costing)
         return
     _ship_console().print(cost_table(costing))
 
@@ -764,7 +763,7 @@ def battle_demo(
     )
     final = format_position(setup.rules, battle.state)
     if json:
-        _ship_json({"setup": setup, "journal": battle.journal, "final": final})
+        _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
     console = Console(soft_wrap=True)
     for line in describe_journal(battle.journal):
@@ -810,7 +809,7 @@ def battle_fight(
     play(battle, {side: closing_commander() for side in setup.sides}, SeededDice(seed))
     final = format_position(setup.rules, battle.state)
     if json:
-        _ship_json({"setup": setup, "journal": battle.journal, "final": final})
+        _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
     console = Console(soft_wrap=True)
     for line in describe_journal(battle.journal):
@@ -855,7 +854,7 @@ def battle_campaign(
     except SetupError as exc:
         raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
     if json:
-        _ship_json(outcome)
+        _print_json(outcome)
         return
     console = Console(soft_wrap=True)
     for line in describe_journal(outcome.journal):
@@ -919,7 +918,7 @@ def battle_odds(
     rates = {name: wins[name] / runs for name in names}
     losses = {name: lost[name] / runs for name in names}
     if json:
-        _ship_json(
+        _print_json(
             {"runs": runs, "seed": seed, "wins": rates, "draws": draws / runs, "losses": losses}
         )
         return
