@@ -35,6 +35,8 @@ from campaign.strategic import (
     ProductionOrder,
     ShipCount,
     ShipResult,
+    TaskForce,
+    TaskForceOrder,
     Unit,
 )
 
@@ -329,6 +331,19 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     research: tuple[ResearchOrder, ...] = ()
     battle_locations: tuple[Location, ...] = ()  # preference, best first (004 5.3)
     attacks: tuple[Attack, ...] = ()
+    task_forces: tuple[TaskForceOrder, ...] = ()
+
+
+@event("task_forces_set", version=1)
+class TaskForcesSet(Event, frozen=True, kw_only=True):
+    """A player's task forces as they stand after this turn's changes (004 5.1).
+
+    New task forces' admirals were rolled (004 section 6); the rolls are kept here.
+    """
+
+    player: str
+    task_forces: tuple[TaskForce, ...]
+    rolls: tuple[Roll, ...] = ()
 
 
 @event("unit_moved", version=1)

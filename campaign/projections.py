@@ -29,6 +29,7 @@ from campaign.events import (
     SeedRevealed,
     ShipsRepaired,
     SystemExplored,
+    TaskForcesSet,
     TurnEnded,
     UmpireNoted,
     UnitMoved,
@@ -45,13 +46,15 @@ from campaign.strategic import (
     Loss,
     Move,
     ProductionOrder,
+    TaskForce,
+    TaskForceOrder,
     Unit,
     parse_defence_id,
 )
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 7
+PROJECTION_VERSION = 8
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,6 +83,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     research: dict[str, tuple[ResearchOrder, ...]] = msgspec.field(default_factory=dict)
     battle_locations: dict[str, tuple[Location, ...]] = msgspec.field(default_factory=dict)
     attacks: dict[str, tuple[Attack, ...]] = msgspec.field(default_factory=dict)
+    task_force_orders: dict[str, tuple[TaskForceOrder, ...]] = msgspec.field(default_factory=dict)
+    task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
     phase: str = "orders"  # "combat" after movement found battles; "assault" for colonies
@@ -123,7 +128,10 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 research={**state.research, ev.player: ev.research},
                 battle_locations={**state.battle_locations, ev.player: ev.battle_locations},
                 attacks={**state.attacks, ev.player: ev.attacks},
+                task_force_orders={**state.task_force_orders, ev.player: ev.task_forces},
             )
+        case TaskForcesSet():
+            return _task_forces_set(state, ev)
         case BattleRequested():
             pending = {**state.pending_battles, ev.battle.id: ev.battle}
             if ev.battle.colony is None:
@@ -193,10 +201,22 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         research={},
         battle_locations={},
         attacks={},
+        task_force_orders={},
         assaults={},
         phase="orders",
         pending_battles={},
     )
+
+
+def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
+    forces = {k: v for k, v in state.task_forces.items() if v.owner != ev.player}
+    forces.update({tf.id: tf for tf in ev.task_forces})
+    member = {uid: tf.id for tf in ev.task_forces for uid in tf.units}
+    units = {
+        uid: (msgspec.structs.replace(u, task_force=member.get(uid)) if u.owner == ev.player else u)
+        for uid, u in state.units.items()
+    }
+    return msgspec.structs.replace(state, task_forces=forces, units=units)
 
 
 def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:

@@ -31,6 +31,7 @@ from campaign.events import (
     SeedRevealed,
     ShipsRepaired,
     SystemExplored,
+    TaskForcesSet,
     TurnEnded,
     UmpireNoted,
     UnitMoved,
@@ -82,6 +83,12 @@ def describe(ev: Event) -> str:
             )
         case OrdersSubmitted():
             return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
+        case TaskForcesSet():
+            forces = "; ".join(
+                f"{tf.id} ({', '.join(tf.units)}; admiral level {tf.admiral or '-'})"
+                for tf in ev.task_forces
+            )
+            return f"{ev.player}'s task forces: {forces or 'none'}"
         case UnitMoved():
             where = " > ".join(ev.path) if ev.path else "stays"
             return f"{ev.unit} {where}; order {ev.order}"

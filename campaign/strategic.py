@@ -48,6 +48,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     order: CombatOrder = "stand-off"
     cet: bool = False  # transports built with Controlled Environment Technology (004 5.5)
     hull_lost: int = 0  # warships: damage boxes carried from battle (004 5.3.6)
+    task_force: str | None = None  # warships: the task force it moves with
 
     @property
     def is_scout(self) -> bool:
@@ -192,6 +193,7 @@ class BattleSide(msgspec.Struct, frozen=True):
     player: str
     order: CombatOrder
     units: tuple[str, ...]
+    admiral: int | None = None  # the best admiral commanding these ships (004 section 6)
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -241,3 +243,24 @@ def parse_defence_id(uid: str) -> tuple[str, str] | None:
     if not sep:
         return None
     return colony, rest.rpartition("-")[0]
+
+
+class TaskForce(msgspec.Struct, frozen=True, kw_only=True):
+    """Warships moving and fighting together under an admiral (004 5.1, section 6).
+
+    The first unit is the flagship. `admiral` is the admiral's command level, or None when the
+    task force is under a captain (its admiral fell or is injured).
+    """
+
+    id: str  # e.g. `red-F1`
+    owner: str
+    units: tuple[str, ...]
+    admiral: int | None = None
+
+
+class TaskForceOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Form a task force (no `id`), reshape one (`id` and its new `units`), or disband one
+    (`id` and no units). The first unit listed is the flagship."""
+
+    id: str | None = None
+    units: tuple[str, ...] = ()

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from campaign.dice import ScriptedDice
+from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import InvalidInputError
 from campaign.events import EmpireFounded, ProductionResolved, SystemExplored
 from campaign.projections import CampaignState
@@ -479,3 +479,74 @@ def test_reports_render_as_markdown_and_html(settled: tuple[CampaignService, Lin
     result = runner.invoke(app, ["report", "--player", "red", "--format", "pdf", "--db", "x.db"])
     assert result.exit_code == 2
     assert "--format 'pdf' must be terminal, md, html or json" in result.output
+
+
+def tf_orders(turn: int, *forces: tuple[str | None, tuple[str, ...]], moves: str = "") -> str:
+    text = orders("red", turn)
+    for tf_id, units in forces:
+        text += "[[task_forces]]\n" + (f'id = "{tf_id}"\n' if tf_id else "")
+        text += "units = [" + ", ".join(f'"{u}"' for u in units) + "]\n"
+    return text + moves
+
+
+def test_task_forces_form_move_together_and_get_an_admiral(map_file: str) -> None:
+    """004 5.1: ships move singly or as task forces; section 6: the admiral is diced for."""
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("g", ["red", "blue"], seed="s", dice_mode="manual", map_spec=map_file)
+        service.new_campaign(plan, ask=sixes)
+        lineage = service.target("g")
+        move = '[[moves]]\nunit = "red-F1"\nto = "0102"\norder = "engage"\n'
+        service.submit_orders(
+            lineage, "red", tf_orders(1, (None, ("red-W2", "red-W1")), moves=move)
+        )
+
+        def dice(key: DiceKey, sides: int) -> int:
+            return 1 if key.phase == "admiral" else 6  # the admiral rolls a 1; all else 6
+
+        recorded = service.resolve_turn(lineage, ask=dice)
+        assert [e.type for e in recorded][:3] == ["task_forces_set", "unit_moved", "unit_moved"]
+        state = service.load(lineage)
+        force = state.task_forces["red-F1"]
+        assert (force.units, force.admiral) == (("red-W2", "red-W1"), 1)  # a 1: level 1 admiral
+        for uid in ("red-W1", "red-W2"):
+            unit = state.units[uid]
+            assert (unit.hex, unit.order, unit.task_force) == ("0102", "engage", "red-F1")
+        template = service.orders_template(lineage, "red")
+        assert 'unit = "red-F1"  # task force of 2, admiral level 1, at 0102' in template
+        assert 'unit = "red-W1"' not in template
+        with pytest.raises(OrdersError, match="red-W1: moves with task force red-F1"):
+            service.submit_orders(lineage, "red", orders("red", 2, ("red-W1", "0102", "engage")))
+        # Disbanding frees the ships.
+        service.submit_orders(lineage, "red", tf_orders(2, ("red-F1", ())))
+        service.resolve_turn(lineage, ask=sixes)
+        after = service.load(lineage)
+        assert after.task_forces == {}
+        assert after.units["red-W1"].task_force is None
+    finally:
+        service.close()
+
+
+def test_bad_task_force_orders_are_refused(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    with pytest.raises(OrdersError) as caught:
+        service.submit_orders(
+            lineage,
+            "red",
+            tf_orders(
+                1,
+                (None, ("red-W1",)),
+                (None, ("red-W2", "blue-W1")),
+                (None, ("red-W3", "red-S1")),
+                ("red-F9", ("red-W4", "red-W5")),
+                (None, ("red-W6", "red-W7")),
+                (None, ("red-W7", "red-W8")),
+            ),
+        )
+    assert caught.value.problems == [
+        "new task force: a task force needs at least two warships",
+        "new task force: blue-W1 is not a warship of red",
+        "new task force: red-S1 is not a warship of red",
+        "task force red-F9: not a task force of red",
+        "red-W7 would be in both red-F4 and red-F5",
+    ]

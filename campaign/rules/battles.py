@@ -67,7 +67,11 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
             ships.append(
                 CampaignShip(id=uid, design=unit.design, state=carried, captain=unit.captain or 2)
             )
-        sides.append(CampaignSide(name=side.player, order=side.order, ships=tuple(ships)))
+        sides.append(
+            CampaignSide(
+                name=side.player, order=side.order, ships=tuple(ships), admiral=side.admiral
+            )
+        )
     return CampaignBattle(
         sides=(sides[0], sides[1]),
         battle=battle.type,

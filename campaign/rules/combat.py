@@ -71,8 +71,8 @@ def find_battles(
             rank, battle_type = kind
             system = starmap.system_at(parse_label(hex_label))
             sides = (
-                BattleSide(player=a[0], order=a[1], units=tuple(groups[hex_label][a])),
-                BattleSide(player=b[0], order=b[1], units=tuple(groups[hex_label][b])),
+                _side(state, a[0], a[1], groups[hex_label][a]),
+                _side(state, b[0], b[1], groups[hex_label][b]),
             )
             battle = Battle(
                 id="",
@@ -102,6 +102,18 @@ def find_battles(
             )
         )
     return battles, rolls
+
+
+def _side(state: CampaignState, player: str, order: CombatOrder, units: list[str]) -> BattleSide:
+    """A side in battle, under the best admiral among its task forces (1 is the best)."""
+    levels = [
+        tf.admiral
+        for tf in state.task_forces.values()
+        if tf.admiral is not None and set(tf.units) & set(units)
+    ]
+    return BattleSide(
+        player=player, order=order, units=tuple(units), admiral=min(levels) if levels else None
+    )
 
 
 def _location(

@@ -43,8 +43,11 @@ def plan_moves(
     in_command = starmap.command_range(posts, COMMAND_RADIUS)
     seen: set[str] = set()
     paths: dict[str, tuple[str, ...]] = {}
+    forces = {tf.id: tf for tf in state.task_forces.values() if tf.owner == player}
     for move in moves:
-        unit = state.units.get(move.unit)
+        force = forces.get(move.unit)
+        # A task force moves as its flagship does, every ship with it (004 5.1).
+        unit = state.units.get(force.units[0]) if force else state.units.get(move.unit)
         if unit is None or unit.owner != player:
             problems.append(f"{move.unit}: not a unit of {player}")
             continue
@@ -52,6 +55,9 @@ def plan_moves(
             problems.append(f"{move.unit}: ordered twice")
             continue
         seen.add(move.unit)
+        if force is None and unit.task_force in forces:
+            problems.append(f"{move.unit}: moves with task force {unit.task_force}; order that")
+            continue
         if move.to is None:
             continue
         try:
@@ -74,6 +80,8 @@ def plan_moves(
             continue
         if path:
             paths[move.unit] = tuple(label(h) for h in path)
+            for member in force.units if force else ():
+                paths[member] = paths[move.unit]
     if problems:
         raise OrdersError(player, state.turn, problems)
     return paths
@@ -113,12 +121,17 @@ def decide_movement(
         moves = orders[player]
         paths = plan_moves(state, starmap, player, moves)
         for move in sorted(moves, key=lambda m: m.unit):
-            unit = state.units[move.unit]
-            path = paths.get(move.unit, ())
-            if not path and move.order == unit.order:
-                continue
-            moved = UnitMoved(unit=move.unit, path=path, order=move.order)
-            batch.append(
-                NewEvent(event=moved, audience=Audience.players_([player]), turn=state.turn)
-            )
+            force = state.task_forces.get(move.unit)
+            members = force.units if force is not None else (move.unit,)
+            for uid in members:
+                unit = state.units.get(uid)
+                if unit is None:
+                    continue
+                path = paths.get(uid, ())
+                if not path and move.order == unit.order:
+                    continue
+                moved = UnitMoved(unit=uid, path=path, order=move.order)
+                batch.append(
+                    NewEvent(event=moved, audience=Audience.players_([player]), turn=state.turn)
+                )
     return batch

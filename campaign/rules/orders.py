@@ -19,14 +19,23 @@ from __future__ import annotations
 import msgspec
 
 from campaign.errors import IllegalCommandError
-from campaign.events import Audience, NewEvent, OrdersSubmitted
-from campaign.projections import CampaignState
+from campaign.events import Audience, NewEvent, OrdersSubmitted, TaskForcesSet
+from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
 from campaign.rules.economy import Catalogue, check_production
 from campaign.rules.movement import OrdersError, plan_moves
+from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import ResearchOrder
-from campaign.strategic import Attack, Landing, Location, Move, ProductionOrder, unit_order
+from campaign.strategic import (
+    Attack,
+    Landing,
+    Location,
+    Move,
+    ProductionOrder,
+    TaskForceOrder,
+    unit_order,
+)
 from maps import StarMap
 
 
@@ -41,6 +50,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     research: tuple[ResearchOrder, ...] = ()
     battle_locations: tuple[Location, ...] = ()  # where to fight when you choose (004 5.3)
     attacks: tuple[Attack, ...] = ()  # enemy colonies to conquer or bombard (004 5.4)
+    task_forces: tuple[TaskForceOrder, ...] = ()  # form, reshape or disband (004 5.1)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -76,7 +86,10 @@ def decide_submit(
         raise IllegalCommandError(
             f"turn {state.turn} is being resolved (battles under way): orders are closed"
         )
-    problems: list[str] = []
+    forces, problems = plan_task_forces(state, player, document.task_forces)
+    if document.task_forces:
+        # Ships join and leave task forces before anyone moves: plan the moves on that.
+        state = evolve(state, TaskForcesSet(player=player, task_forces=tuple(forces)))
     try:
         paths = plan_moves(state, starmap, player, document.moves)
     except OrdersError as exc:
@@ -101,6 +114,7 @@ def decide_submit(
         research=document.research,
         battle_locations=document.battle_locations,
         attacks=document.attacks,
+        task_forces=document.task_forces,
     )
     return [
         NewEvent(
@@ -121,8 +135,21 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         f'player = "{player}"',
         f"turn = {state.turn}",
     ]
+    for force in sorted(state.task_forces.values(), key=lambda tf: tf.id):
+        if force.owner != player:
+            continue
+        flagship = state.units.get(force.units[0])
+        where = f"at {flagship.hex}" if flagship is not None and flagship.hex else "entering"
+        admiral = f"admiral level {force.admiral}" if force.admiral else "under a captain"
+        lines += [
+            "",
+            "[[moves]]",
+            f'unit = "{force.id}"  # task force of {len(force.units)}, {admiral}, {where}',
+        ]
+        lines.append(f'# to = "{flagship.hex if flagship and flagship.hex else entry_hex}"')
+        lines.append(f'order = "{flagship.order if flagship else "stand-off"}"')
     for unit in sorted(state.units.values(), key=unit_order):
-        if unit.owner != player:
+        if unit.owner != player or unit.task_force is not None:
             continue
         where = f"at {unit.hex}" if unit.hex else f"entering through {entry_hex}"
         what = unit.design or f"{unit.count} {unit.kind}"

@@ -1,0 +1,98 @@
+"""Task forces (004 5.1 and section 6): warships that move and fight together under an admiral.
+
+Ships join or leave task forces at the start of the movement phase (004 L71-72: "at any time
+during the movement phase"; ruling: before anyone moves). A task force is formed from two or
+more of a player's warships in one hex, the first of them its flagship; its admiral is rolled
+when it forms (004 L316-319). A move ordered for the task force moves every ship in it.
+"""
+
+from __future__ import annotations
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.events import Audience, NewEvent, TaskForcesSet
+from campaign.projections import CampaignState
+from campaign.rules.command import roll_admiral
+from campaign.strategic import TaskForce, TaskForceOrder
+
+
+def plan_task_forces(
+    state: CampaignState, player: str, orders: tuple[TaskForceOrder, ...]
+) -> tuple[list[TaskForce], list[str]]:
+    """Return the player's task forces after `orders` (new ones without admirals yet), and
+    every problem with the orders."""
+    problems: list[str] = []
+    forces = {
+        tf.id: TaskForce(
+            id=tf.id,
+            owner=tf.owner,
+            units=tuple(u for u in tf.units if u in state.units),  # the lost have left
+            admiral=tf.admiral,
+        )
+        for tf in state.task_forces.values()
+        if tf.owner == player
+    }
+    serial = max(
+        (int(i.rpartition("F")[2]) for i in forces if i.rpartition("F")[2].isdigit()), default=0
+    )
+    for order in orders:
+        if order.id is not None and order.id not in forces:
+            problems.append(f"task force {order.id}: not a task force of {player}")
+            continue
+        if order.id is not None and not order.units:
+            del forces[order.id]  # disbanded
+            continue
+        label = order.id or "new task force"
+        members = [state.units.get(uid) for uid in order.units]
+        if len(order.units) < 2:
+            problems.append(f"{label}: a task force needs at least two warships")
+        if len(set(order.units)) != len(order.units):
+            problems.append(f"{label}: a ship is listed twice")
+        for uid, unit in zip(order.units, members, strict=True):
+            if unit is None or unit.owner != player or unit.kind != "warship":
+                problems.append(f"{label}: {uid} is not a warship of {player}")
+        hexes = {u.hex for u in members if u is not None}
+        if len(hexes) > 1:
+            where = ", ".join(sorted(h or "entry" for h in hexes))
+            problems.append(f"{label}: its ships are not in one hex ({where})")
+        if order.id is None:
+            serial += 1
+            forces[f"{player}-F{serial}"] = TaskForce(
+                id=f"{player}-F{serial}", owner=player, units=order.units
+            )
+        else:
+            forces[order.id] = TaskForce(
+                id=order.id, owner=player, units=order.units, admiral=forces[order.id].admiral
+            )
+    seen: dict[str, str] = {}
+    for tf in forces.values():
+        for uid in tf.units:
+            if uid in seen:
+                problems.append(f"{uid} would be in both {seen[uid]} and {tf.id}")
+            seen[uid] = tf.id
+    kept = [tf for tf in forces.values() if tf.units]
+    return sorted(kept, key=lambda tf: tf.id), problems
+
+
+def decide_task_forces(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
+    """Form, reshape and disband task forces as ordered; roll each new one's admiral."""
+    batch = []
+    for player in sorted(state.task_force_orders):
+        orders = state.task_force_orders[player]
+        if not orders:
+            continue
+        forces, problems = plan_task_forces(state, player, orders)
+        if problems:
+            continue  # checked at submission; a force whose ships were since lost is skipped
+        rolls: list[Roll] = []
+        admirals = []
+        for tf in forces:
+            if tf.id in state.task_forces:
+                admirals.append(tf)
+                continue
+            key = DiceKey(turn=state.turn, phase="admiral", subject=tf.id)
+            level, roll = roll_admiral(dice, key)  # 004 section 6, "For Admirals"
+            rolls.append(roll)
+            admirals.append(TaskForce(id=tf.id, owner=tf.owner, units=tf.units, admiral=level))
+        event = TaskForcesSet(player=player, task_forces=tuple(admirals), rolls=tuple(rolls))
+        batch.append(NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn))
+    return batch
