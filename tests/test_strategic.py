@@ -550,3 +550,25 @@ def test_bad_task_force_orders_are_refused(game: tuple[CampaignService, Lineage]
         "task force red-F9: not a task force of red",
         "red-W7 would be in both red-F4 and red-F5",
     ]
+
+
+def test_two_players_landing_on_one_empty_planet() -> None:
+    """Both orders were legal when given; the first (by name) settles, the other stays aboard,
+    and nothing of the first colony reaches the second player."""
+    from campaign.rules.colonies import decide_landings
+    from campaign.strategic import Landing
+
+    blue = Unit(id="blue-T1", owner="blue", kind="transports", hex="0102", count=5)
+    red = Unit(id="red-T1", owner="red", kind="transports", hex="0102", count=5)
+    state = CampaignState(
+        created=True,
+        turn=2,
+        units={"blue-T1": blue, "red-T1": red},
+        landings={
+            "blue": (Landing(unit="blue-T1", planet="Alpha/3", colonists=5),),
+            "red": (Landing(unit="red-T1", planet="Alpha/3", colonists=5),),
+        },
+    )
+    events = decide_landings(state, TINY)
+    assert [type(e.event).__name__ for e in events] == ["ColonistsLanded", "ColonyDetected"]
+    assert {str(e.audience) for e in events} == {"blue", "all"}

@@ -89,7 +89,10 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
     """Land the colonists ordered this turn that are still aboard and in place.
 
     Transports lost earlier in the turn land nothing; a group that lost some ships lands what
-    it still carries. A new colony is detected by everyone (004 5.1: its command post shows).
+    it still carries. Orders were checked against the planets as they were; two players may
+    have aimed at the same empty planet: the first in name order settles it, and the other's
+    colonists stay aboard. A new colony is detected by everyone (004 5.1: its command post
+    shows).
     """
     batch: list[NewEvent] = []
     units = dict(state.units)
@@ -101,8 +104,13 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
             if unit is None or found is None or unit.hex != _label(found[0]):
                 continue
             system, planet = found
-            colonists = min(landing.colonists, unit.count)
             previous = colonies.get(landing.planet)
+            if previous is not None and (previous.owner != player or previous.conquered_from):
+                continue  # another player landed there first this turn (landings go by name)
+            room = planet.capacity - (previous.population if previous is not None else 0)
+            colonists = min(landing.colonists, unit.count, room)
+            if colonists <= 0 or landing.planet in state.devastated:
+                continue
             colony = previous or Colony(
                 id=planet_id(system.name, planet.orbit),
                 owner=player,
