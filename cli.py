@@ -582,27 +582,38 @@ def map_generate(
 
 
 @map_app.command("show")
+@user_errors
 def map_show(
-    map_spec: MapOption = "classic",
-    as_player: Annotated[
-        str | None, typer.Option("--as-player", help="Show only what this player knows.")
+    map_spec: Annotated[
+        str | None,
+        typer.Option(
+            "--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."
+        ),
     ] = None,
+    as_player: Annotated[
+        str | None,
+        typer.Option(
+            "--as-player",
+            help="A campaign's map as this player knows it: the public chart, and planets "
+            "only where he explored (uses --db/--campaign/--branch).",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
 ) -> None:
     """Draw a map in the terminal: the hex grid, a key and the star systems."""
     from maps.render import render_map
 
-    starmap = _load_map(map_spec)
     console = _map_console()
-    if as_player is not None:
-        # The campaign projections that give fog of war do not exist yet; render_map's
-        # `explored` argument is the hook they will feed.
-        console.print(
-            f"Note: fog of war arrives with the campaign projections; showing player "
-            f"{as_player} the full map.",
-            markup=False,
-            highlight=False,
-        )
-    console.print(render_map(starmap))
+    if as_player is None:
+        console.print(render_map(_load_map(map_spec or "classic")))
+        return
+    if map_spec is not None:
+        raise InvalidInputError("--as-player shows the campaign's own map: leave out --map")
+    with _service(db) as service:
+        starmap, explored = service.player_map(service.target(campaign, branch), as_player)
+    console.print(render_map(starmap, explored=explored))
 
 
 @map_app.command("export")
@@ -933,6 +944,53 @@ def battle_odds(
 
 
 # ---- battle commands (issue 4) end ----
+
+
+# ---- autoplay (issue 5) begin ----
+@app.command()
+@user_errors
+def autoplay(
+    turns: Annotated[
+        int, typer.Option(min=1, help="Turns to play (stops at the campaign's last turn).")
+    ] = 44,
+    seed: Annotated[
+        str, typer.Option(help="Seed of the players' random orders (not the campaign's dice).")
+    ] = "0",
+    engine: Annotated[
+        bool,
+        typer.Option(
+            "--engine/--record",
+            help="Fight battles with the tactical engine, or record random outcomes by hand.",
+        ),
+    ] = True,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Play turns with random legal orders for every player (for tests and benchmarks)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from campaign.autoplay import autoplay as play
+
+    with _service(db) as service:
+        lineage = service.target(campaign, branch)
+        state = service.load(lineage)
+        total = max(0, min(turns, state.max_turns - state.turn + 1))
+        columns = (TextColumn("turn {task.fields[turn]}"), BarColumn(), MofNCompleteColumn())
+        with Progress(*columns, console=err, transient=True) as progress:
+            task = progress.add_task("autoplay", total=total, turn=state.turn)
+            result = play(
+                service,
+                lineage,
+                turns,
+                seed,
+                resolve_battles=engine,
+                progress=lambda turn: progress.update(task, advance=1, turn=turn + 1),
+            )
+    out.print(result.summary(), markup=False, highlight=False, soft_wrap=True)
+
+
+# ---- autoplay (issue 5) end ----
 
 
 # ---- campaign battle commands (issue 5) begin ----

@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
-from campaign.events import ProductionResolved, RecordedEvent
-from campaign.projections import CampaignState
+from campaign.events import ProductionResolved, RecordedEvent, TaskForcesSet
+from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.economy import is_production_turn
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
+from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import TECHNOLOGIES, ResearchOrder, TechName
 from campaign.rules.victory import Score
 from campaign.strategic import (
@@ -49,6 +50,7 @@ from campaign.strategic import (
     ProductionOrder,
     ShipOrder,
     ShipResult,
+    TaskForceOrder,
     Unit,
     parse_defence_id,
     planet_id,
@@ -179,6 +181,7 @@ def random_document(
     if empire is None:
         return OrdersDocument(player=player, turn=view.turn)
     planner = _Planner(view, starmap, empire, rng)
+    task_forces = planner.task_force_orders()
     moves, landings = planner.moves_and_landings()
     orders: tuple[ProductionOrder, ...] = ()
     research: tuple[ResearchOrder, ...] = ()
@@ -193,7 +196,8 @@ def random_document(
         production=orders,
         research=research,
         battle_locations=preferences,
-        attacks=planner.attacks(moves),
+        attacks=planner.attacks(),
+        task_forces=task_forces,
     )
 
 
@@ -208,9 +212,7 @@ class _Planner:
         self.empire = empire
         self.player = empire.player
         self.rng = rng
-        self.units = sorted(
-            (u for u in view.units.values() if u.owner == self.player), key=unit_order
-        )
+        self.units = self._own_units()
         self.colonies = sorted(
             (c for c in view.colonies.values() if c.owner == self.player), key=lambda c: c.id
         )
@@ -225,6 +227,55 @@ class _Planner:
         )
         self.targets = [starmap.system(s).hex for s in sorted(self.foreign)]
         self.room: dict[str, int] = {}  # planet id -> millions more it takes this turn
+        self.warships_end: set[str | None] = set()  # where this turn's warship moves end
+
+    def _own_units(self) -> list[Unit]:
+        mine = (u for u in self.view.units.values() if u.owner == self.player)
+        return sorted(mine, key=unit_order)
+
+    # ------------------------------------------------------------ task forces (004 5.1)
+
+    def task_force_orders(self) -> tuple[TaskForceOrder, ...]:
+        """Disband broken task forces, and now and then others; form new ones at random.
+
+        A task force is broken when its flagship is lost, its ships are scattered or fewer than
+        two are left. Ships join and leave before anyone moves (see rulings), so the rest of
+        the orders are planned on the task forces these orders leave.
+        """
+        alive = {u.id: u for u in self.units}
+        orders: list[TaskForceOrder] = []
+        kept: set[str] = set()
+        forces = sorted(
+            (tf for tf in self.view.task_forces.values() if tf.owner == self.player),
+            key=lambda tf: tf.id,
+        )
+        for force in forces:
+            members = [uid for uid in force.units if uid in alive]
+            scattered = len({alive[uid].hex for uid in members}) > 1
+            if force.units[0] not in alive or scattered or len(members) < 2:
+                orders.append(TaskForceOrder(id=force.id))  # disband
+            elif _chance(self.rng, 10):
+                orders.append(TaskForceOrder(id=force.id))
+            else:
+                kept.update(members)
+        groups: dict[str | None, list[str]] = defaultdict(list)
+        for unit in self.units:
+            if unit.kind == "warship" and unit.id not in kept:
+                groups[unit.hex].append(unit.id)
+        for where in sorted(groups, key=lambda h: h or ""):
+            ships = groups[where]
+            if len(ships) >= 2 and _chance(self.rng, 25):
+                chosen = _shuffled(self.rng, ships)[: _between(self.rng, 2, len(ships))]
+                orders.append(TaskForceOrder(units=tuple(chosen)))
+        if not orders:
+            return ()
+        planned, problems = plan_task_forces(self.view, self.player, tuple(orders))
+        if problems:
+            return ()  # never expected: the orders above keep the rules of plan_task_forces
+        formed = TaskForcesSet(player=self.player, task_forces=tuple(planned))
+        self.view = evolve(self.view, formed)
+        self.units = self._own_units()
+        return tuple(orders)
 
     def _has_system(self, name: str) -> bool:
         try:
@@ -239,7 +290,20 @@ class _Planner:
         moves: list[Move] = []
         landings: list[Landing] = []
         heading: set[Hex] = set()  # systems a scout troop already makes for this turn
+        forces = sorted(
+            (tf for tf in self.view.task_forces.values() if tf.owner == self.player),
+            key=lambda tf: tf.id,
+        )
+        for force in forces:
+            # A task force moves as its flagship does, every ship with it (004 5.1).
+            flagship = self.view.units[force.units[0]]
+            goal = self._warship_goal(flagship, self._reach(flagship))
+            move = self._move(flagship, goal, _weighted(self.rng, WARSHIP_ORDERS))
+            moves.append(msgspec.structs.replace(move, unit=force.id))
+            self.warships_end.add(move.to or flagship.hex)
         for unit in self.units:
+            if unit.task_force is not None:
+                continue  # ordered with its task force
             reach = self._reach(unit)
             if unit.kind == "scout-troop":
                 goal = self._scout_goal(unit, reach, heading)
@@ -248,7 +312,9 @@ class _Planner:
                 moves.append(self._move(unit, goal, "stand-off"))
             elif unit.kind == "warship":
                 goal = self._warship_goal(unit, reach)
-                moves.append(self._move(unit, goal, _weighted(self.rng, WARSHIP_ORDERS)))
+                move = self._move(unit, goal, _weighted(self.rng, WARSHIP_ORDERS))
+                moves.append(move)
+                self.warships_end.add(move.to or unit.hex)
             else:
                 goal, landing = self._transport_plan(unit, reach)
                 moves.append(self._move(unit, goal, "stand-off"))
@@ -256,13 +322,12 @@ class _Planner:
                     landings.append(landing)
         return tuple(moves), tuple(landings)
 
-    def attacks(self, moves: tuple[Move, ...]) -> tuple[Attack, ...]:
+    def attacks(self) -> tuple[Attack, ...]:
         """Attack known enemy colonies where warships end the move, now and then (004 5.4)."""
-        warships = {u.id for u in self.units if u.kind == "warship"}
-        ending = {m.to or self.view.units[m.unit].hex for m in moves if m.unit in warships}
         found = []
         for name in sorted(self.foreign):
-            if label(self.starmap.system(name).hex) in ending and _chance(self.rng, 60):
+            where = label(self.starmap.system(name).hex)
+            if where in self.warships_end and _chance(self.rng, 80):
                 mode = _weighted(self.rng, ATTACK_MODES)
                 found.append(Attack(system=name, mode=mode))
         return tuple(found)
@@ -302,13 +367,15 @@ class _Planner:
         return _pick(self.rng, closest)
 
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
-        if not reach or (unit.hex is not None and _chance(self.rng, 40)):
-            return None  # hold position
-        if self.targets and _chance(self.rng, 50):
+        if not reach:
+            return None
+        if self.targets and _chance(self.rng, 65):
             # Close on a known enemy colony (its command post is visible to all, 004 5.1).
             target = _pick(self.rng, self.targets)
             best = min(c.distance(target) for c in reach)
             return _pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
+        if unit.hex is not None and _chance(self.rng, 35):
+            return None  # hold position
         systems = sorted(c for c in reach if self._system(c) is not None)
         safe = [c for c in systems if not self._unexplored(c)]
         # Warships risk unexplored systems (004 5.2: lost on 1-2) only now and then.
@@ -443,8 +510,9 @@ class _Planner:
         available = output.population + output.excess
         emigrants = transports = 0
         # Emigrate the excess over capacity (lost otherwise, 004 L247-248), sometimes more.
-        if ip and available and (output.excess or _chance(rng, 40)):
-            most = min(available, ip, max(output.excess, 1 + available // 4))
+        # A plausible player never empties a colony: at least 1M stays.
+        if ip and available > 1 and (output.excess or _chance(rng, 40)):
+            most = min(available - 1, ip, max(output.excess, 1 + available // 4))
             emigrants = _between(rng, min(output.excess, most) or 1, most)
             bonus = production.emigration_bonus(
                 emigrants, output.growth, conquered=colony.conquered_from is not None
@@ -653,6 +721,8 @@ def _submit(
         document,
         msgspec.structs.replace(document, production=(), research=()),
         msgspec.structs.replace(document, production=(), research=(), landings=()),
+        # Holding position: only what the task forces need (a broken one must be disbanded).
+        OrdersDocument(player=player, turn=view.turn, task_forces=document.task_forces),
         OrdersDocument(player=player, turn=view.turn),
     ]
     refused: list[Refusal] = []

@@ -24,6 +24,8 @@ from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
     Attack,
     Battle,
+    ChartEntry,
+    ChartStar,
     Colony,
     CombatOrder,
     Empire,
@@ -287,6 +289,20 @@ class MapChosen(Event, frozen=True, kw_only=True):
     title: str
     entries: int
     sha256: str
+
+
+@event("star_chart_published", version=1)
+class StarChartPublished(Event, frozen=True, kw_only=True):
+    """The public star chart: where the stars are and their colours, the clouds and the entry
+    hexes, as Stellar Conquest's board shows everyone. Planets are learnt by exploring."""
+
+    name: str
+    title: str
+    width: int
+    height: int
+    stars: tuple[ChartStar, ...]
+    clouds: tuple[str, ...]
+    entries: tuple[ChartEntry, ...]
 
 
 @event("map_loaded", version=1)

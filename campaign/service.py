@@ -40,6 +40,8 @@ from campaign.events import (
     NewEvent,
     RecordedEvent,
     SeedRevealed,
+    StarChartPublished,
+    SystemExplored,
     check_player_name,
     decode_payload,
     rolls_of,
@@ -66,8 +68,27 @@ from campaign.store import (
     Lineage,
     utc_now,
 )
-from campaign.strategic import Battle, Colony, Empire, ShipResult, Unit, unit_order
-from maps import StarMap, label, mapfile
+from campaign.strategic import (
+    Battle,
+    ChartEntry,
+    ChartStar,
+    Colony,
+    Empire,
+    ShipResult,
+    Unit,
+    unit_order,
+)
+from maps import (
+    Entry,
+    Planet,
+    PlanetType,
+    StarColour,
+    StarMap,
+    StarSystem,
+    label,
+    mapfile,
+    parse_label,
+)
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
 from tactical.designs import show_builtin
@@ -197,11 +218,21 @@ def _load_map(spec: str) -> core.CampaignMap:
         starmap = resolve_map(spec)
     except MapError as exc:
         raise InvalidInputError(f"map {spec!r}: {exc}") from None
+    chart = StarChartPublished(
+        name=starmap.name,
+        title=starmap.title,
+        width=starmap.width,
+        height=starmap.height,
+        stars=tuple(ChartStar(s.name, label(s.hex), str(s.colour)) for s in starmap.systems),
+        clouds=tuple(sorted(label(c) for c in starmap.clouds)),
+        entries=tuple(ChartEntry(e.name, label(e.hex)) for e in starmap.entries),
+    )
     return core.CampaignMap(
         name=starmap.name,
         title=starmap.title,
         entries=len(starmap.entries),
         text=mapfile.dumps(starmap),
+        chart=chart,
     )
 
 
@@ -307,6 +338,42 @@ class CampaignService:
         if not texts:
             raise IllegalCommandError("this campaign has no star map (create it with --map)")
         return _parse_map(texts[-1])
+
+    def player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
+        """Return the map as `player` knows it, and the systems he explored.
+
+        Built only from his events: the public chart, and his exploration reports' planets.
+        """
+        self._check_viewer(lineage, player)
+        chart = None
+        planets: dict[str, tuple[Planet, ...]] = {}
+        kinds = [StarChartPublished.TYPE, SystemExplored.TYPE]
+        for recorded in self.store.read(lineage, types=kinds, visible_to=player):
+            ev = recorded.event
+            if isinstance(ev, StarChartPublished):
+                chart = ev
+            elif isinstance(ev, SystemExplored) and ev.explored:
+                planets[ev.system] = tuple(
+                    Planet(p.orbit, PlanetType(p.type), p.capacity, p.mineral_rich)
+                    for p in ev.planets
+                )
+        if chart is None:
+            raise IllegalCommandError("this campaign has no star chart (create it with --map)")
+        starmap = StarMap(
+            name=chart.name,
+            title=chart.title,
+            width=chart.width,
+            height=chart.height,
+            systems=[
+                StarSystem(
+                    s.name, parse_label(s.hex), StarColour(s.colour), planets.get(s.name, ())
+                )
+                for s in chart.stars
+            ],
+            clouds=[parse_label(c) for c in chart.clouds],
+            entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
+        )
+        return starmap, tuple(sorted(planets))
 
     def orders_template(self, lineage: Lineage, player: str) -> str:
         """Return a filled-in orders file for `player`: every unit, staying where it is."""

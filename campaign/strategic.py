@@ -264,3 +264,18 @@ class TaskForceOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
     id: str | None = None
     units: tuple[str, ...] = ()
+
+
+class ChartStar(msgspec.Struct, frozen=True):
+    """A star as everyone's chart shows it: name, hex and colour (no planets)."""
+
+    name: str
+    hex: str
+    colour: str
+
+
+class ChartEntry(msgspec.Struct, frozen=True):
+    """A player entry hex on the public chart."""
+
+    name: str
+    hex: str

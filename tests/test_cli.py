@@ -176,17 +176,19 @@ def test_a_generated_map_file_is_used_by_new(tmp_path: Path) -> None:
     assert [e["type"] for e in events] == [
         "campaign_created",
         "map_chosen",
+        "star_chart_published",
         "map_loaded",
         "empire_founded",
         "empire_founded",
         "turn_ended",
     ]
-    assert events[2]["audience"] == {"public": False, "players": []}
+    assert events[3]["audience"] == {"public": False, "players": []}
     red = json.loads(umpire("log", "--json", "--as-player", "red", db=db))
     # The map's contents and blue's forces stay hidden from red.
     assert [e["type"] for e in red] == [
         "campaign_created",
         "map_chosen",
+        "star_chart_published",
         "empire_founded",
         "turn_ended",
     ]

@@ -572,3 +572,24 @@ def test_two_players_landing_on_one_empty_planet() -> None:
     events = decide_landings(state, TINY)
     assert [type(e.event).__name__ for e in events] == ["ColonistsLanded", "ColonyDetected"]
     assert {str(e.audience) for e in events} == {"blue", "all"}
+
+
+def test_a_players_map_shows_planets_only_where_he_explored(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    """Fog of war: the chart (stars, colours, clouds, entries) is public; planets are learnt
+    by exploring, and the map is built only from the player's own events."""
+    service, lineage = settled
+    red_map, red_explored = service.player_map(lineage, "red")
+    assert red_explored == ("Alpha",)
+    assert red_map.system("Alpha").planets[0].capacity == 60
+    assert red_map.system("Beta").planets == ()
+    assert all(red_map.is_cloud(c) for c in TINY.clouds)
+    blue_map, blue_explored = service.player_map(lineage, "blue")
+    assert (blue_explored, blue_map.system("Alpha").planets) == ((), ())
+    assert [e.type for e in service.log(lineage, viewer="blue", types=["star_chart_published"])]
+    runner = CliRunner()
+    assert (
+        runner.invoke(app, ["map", "show", "--as-player", "red", "--db", "missing.db"]).exit_code
+        == 2
+    )

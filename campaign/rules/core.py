@@ -22,6 +22,7 @@ from campaign.events import (
     MapLoaded,
     NewEvent,
     SeedRevealed,
+    StarChartPublished,
     TurnEnded,
     UmpireNoted,
     check_player_name,
@@ -56,12 +57,14 @@ class CreateCampaign(msgspec.Struct, frozen=True):
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
-    """A star map as the campaign records it: its name, title, entry count and canonical text."""
+    """A star map as the campaign records it: its name, title, entry count, canonical text,
+    and the public chart everyone sees."""
 
     name: str
     title: str
     entries: int
     text: str
+    chart: StarChartPublished | None = None
 
 
 class RollDice(msgspec.Struct, frozen=True):
@@ -124,6 +127,8 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             sha256=hashlib.sha256(starmap.text.encode()).hexdigest(),
         )
         batch.append(NewEvent(event=chosen, audience=Audience.everyone(), turn=0))
+        if starmap.chart is not None:
+            batch.append(NewEvent(event=starmap.chart, audience=Audience.everyone(), turn=0))
         batch.append(
             NewEvent(event=MapLoaded(text=starmap.text), audience=Audience.umpire_only(), turn=0)
         )

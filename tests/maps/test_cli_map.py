@@ -22,12 +22,12 @@ def test_show_draws_lafayette_and_classic() -> None:
         assert "Star systems" in result.stdout
 
 
-def test_show_as_player_notes_that_fog_of_war_is_not_there_yet() -> None:
-    result = runner.invoke(app, ["map", "show", "--map", "lafayette", "--as-player", "ESU"])
-    assert result.exit_code == 0
-    first = result.stdout.splitlines()[0]
-    assert first.startswith("Note: fog of war arrives with the campaign projections")
-    assert "Hudson" in result.stdout
+def test_show_as_player_takes_the_campaigns_map_not_a_map_option() -> None:
+    result = runner.invoke(
+        app, ["map", "show", "--map", "lafayette", "--as-player", "red", "--db", "nowhere.db"]
+    )
+    assert result.exit_code == 2
+    assert "leave out --map" in result.stderr
 
 
 def test_unknown_map_is_one_line_on_stderr_and_exit_2() -> None:
