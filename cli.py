@@ -1082,7 +1082,9 @@ def battle_record(
     """Record a battle's outcome by hand; ships not named survived undamaged."""
     results = _battle_results(destroyed, disengaged, jumped, damage)
     with _service(db) as service:
-        recorded = service.record_battle(service.target(campaign, branch), battle_id, results)
+        recorded = service.record_battle(
+            service.target(campaign, branch), battle_id, results, ask=_ask_die
+        )
     out.print(render.log_table(recorded, f"Battle {battle_id} recorded"))
 
 

@@ -447,6 +447,17 @@ class BattleFought(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()  # every die the engine rolled
 
 
+@event("officer_casualty", version=1)
+class OfficerCasualty(Event, frozen=True, kw_only=True):
+    """A task force's admiral was aboard a flagship lost in battle (004 section 6)."""
+
+    task_force: str
+    result: str  # dead / injured / unharmed
+    turns_out: int = 0
+    new_flagship: str | None = None
+    rolls: tuple[Roll, ...] = ()
+
+
 @event("units_caught", version=1)
 class UnitsCaught(Event, frozen=True, kw_only=True):
     """Scouts and transports caught by enemy warships with no warships of their own there."""

@@ -23,6 +23,7 @@ from campaign.events import (
     EmpireFounded,
     Event,
     MapChosen,
+    OfficerCasualty,
     OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
@@ -132,6 +133,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             )
         case TaskForcesSet():
             return _task_forces_set(state, ev)
+        case OfficerCasualty():
+            return _officer_casualty(state, ev)
         case BattleRequested():
             pending = {**state.pending_battles, ev.battle.id: ev.battle}
             if ev.battle.colony is None:
@@ -217,6 +220,21 @@ def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
         for uid, u in state.units.items()
     }
     return msgspec.structs.replace(state, task_forces=forces, units=units)
+
+
+def _officer_casualty(state: CampaignState, ev: OfficerCasualty) -> CampaignState:
+    force = state.task_forces.get(ev.task_force)
+    if force is None:
+        return state
+    units = tuple(u for u in force.units if u in state.units)
+    if ev.result == "dead":
+        force = msgspec.structs.replace(force, units=units, admiral=None, admiral_out_until=None)
+    elif ev.result == "injured":
+        back = state.turn + ev.turns_out + 1
+        force = msgspec.structs.replace(force, units=units, admiral_out_until=back)
+    else:
+        force = msgspec.structs.replace(force, units=units)
+    return msgspec.structs.replace(state, task_forces={**state.task_forces, force.id: force})
 
 
 def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:

@@ -418,12 +418,17 @@ class CampaignService:
         return [state.pending_battles[k] for k in sorted(state.pending_battles)]
 
     def record_battle(
-        self, lineage: Lineage, battle_id: str, results: tuple[ShipResult, ...]
+        self,
+        lineage: Lineage,
+        battle_id: str,
+        results: tuple[ShipResult, ...],
+        ask: AskDie | None = None,
     ) -> list[RecordedEvent]:
         """Record a battle's outcome by hand (a battle fought on a real table)."""
         state = self.load(lineage)
+        dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
-            state, self.starmap(lineage), battle_id, results, source="umpire"
+            state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
         )
         return self.store.append(lineage, state.version, batch)
 
@@ -451,7 +456,14 @@ class CampaignService:
                 state, starmap, state.pending_battles[bid], dice
             )
             batch = combat.decide_battle_result(
-                state, starmap, bid, results, source="engine", journal=journal, rolls=rolls
+                state,
+                starmap,
+                bid,
+                results,
+                source="engine",
+                journal=journal,
+                rolls=rolls,
+                dice=dice,
             )
             recorded += self.store.append(lineage, state.version, batch)
             state = fold(recorded[-len(batch) :], state)
@@ -661,11 +673,7 @@ class CampaignService:
         if results is not None:
             return ManualDice(results=results)
         if state.dice_mode == "manual":
-            if ask is None:
-                raise DiceError(
-                    "this campaign rolls physical dice: give the results (--results 4,2)"
-                )
-            return ManualDice(ask=ask)
+            return ManualDice(ask=ask or _nobody_to_ask)
         return SeededDice(self.store.campaign_seed(lineage.campaign))
 
     def _snapshot(self, lineage: Lineage, state: CampaignState) -> None:
@@ -738,6 +746,14 @@ class _DiceLedger:
 @lru_cache(maxsize=8)
 def _parse_map(text: str) -> StarMap:
     return mapfile.loads(text)
+
+
+def _nobody_to_ask(key: DiceKey, sides: int) -> int:
+    """Physical dice with no prompt: fail only if a die is really needed."""
+    raise DiceError(
+        f"this campaign rolls physical dice: a d{sides} is needed for {key}; run the command "
+        "where it can ask for the result (or give --results for `umpire roll`)"
+    )
 
 
 def _free_name(base: str, taken: set[str]) -> str:

@@ -15,6 +15,7 @@ from typing import Literal
 
 import msgspec
 
+from campaign.rules.command import CommandLevel
 from campaign.rules.production import PlanetType
 from campaign.rules.technology import TechName
 
@@ -44,7 +45,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     points: int = 0  # warships: Full Thrust points
     mass: int = 0  # warships: hull mass (a garrison must be a destroyer, mass 14, or larger)
     count: int = 1  # scouts in a troop, or transports (1 million colonists each)
-    captain: int | None = None  # warships: command level 1 (best) to 3 (004 section 6)
+    captain: CommandLevel | None = None  # warships: command level 1 (best) to 3 (004 s6)
     order: CombatOrder = "stand-off"
     cet: bool = False  # transports built with Controlled Environment Technology (004 5.5)
     hull_lost: int = 0  # warships: damage boxes carried from battle (004 5.3.6)
@@ -255,7 +256,14 @@ class TaskForce(msgspec.Struct, frozen=True, kw_only=True):
     id: str  # e.g. `red-F1`
     owner: str
     units: tuple[str, ...]
-    admiral: int | None = None
+    admiral: CommandLevel | None = None
+    admiral_out_until: int | None = None  # an injured admiral commands again from this turn
+
+    def admiral_at(self, turn: int) -> CommandLevel | None:
+        """Return the admiral's level if he is in command on `turn` (None: under a captain)."""
+        if self.admiral_out_until is not None and turn < self.admiral_out_until:
+            return None
+        return self.admiral
 
 
 class TaskForceOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

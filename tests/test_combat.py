@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import BattleFought, ShipsRepaired, UnitsCaught
+from campaign.events import BattleFought, OfficerCasualty, ShipsRepaired, UnitsCaught
 from campaign.projections import CampaignState
 from campaign.rules.colonies import decide_repairs
 from campaign.rules.combat import decide_aftermath, find_battles
@@ -316,3 +316,42 @@ def test_damaged_warships_are_repaired_at_a_friendly_colony() -> None:
     (new,) = decide_repairs(state)
     assert new.event == ShipsRepaired(player="red", units=("red-W1",))
     assert str(new.audience) == "red"
+
+
+def test_an_admiral_whose_flagship_is_lost_rolls_for_his_life(tmp_path: Path) -> None:
+    """004 section 6, Death and Injury: a die, -4 for a destroyed ship, +2 for a level 1
+    officer: a 6 reads 4, injured for 1 campaign turn; the flag passes to the next ship."""
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL_MAP)
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("d", ["red", "blue"], seed="s", dice_mode="manual", map_spec=str(path))
+        service.new_campaign(plan, ask=lambda key, sides: 6)
+        lineage = service.target("d")
+
+        def dice(key: DiceKey, sides: int) -> int:
+            return 1 if key.phase == "admiral" else duel_dice(key, sides)
+
+        red = orders("red", 1) + (
+            '[[task_forces]]\nunits = ["red-W1", "red-W2"]\n'
+            '[[moves]]\nunit = "red-F1"\nto = "0201"\norder = "engage"\n'
+        )
+        service.submit_orders(lineage, "red", red)
+        service.submit_orders(lineage, "blue", orders("blue", 1, ("blue-W1", "0201", "engage")))
+        service.resolve_turn(lineage, ask=dice)
+        assert service.load(lineage).task_forces["red-F1"].admiral == 1
+        recorded = service.record_battle(
+            lineage, "t1-b1", (ShipResult(unit="red-W1", fate="destroyed"),), ask=dice
+        )
+        casualty = recorded[-1].event
+        assert isinstance(casualty, OfficerCasualty)
+        assert (casualty.result, casualty.turns_out, casualty.new_flagship) == (
+            "injured",
+            1,
+            "red-W2",
+        )
+        force = service.load(lineage).task_forces["red-F1"]
+        assert force.units == ("red-W2",)
+        assert (force.admiral_at(1), force.admiral_at(2), force.admiral_at(3)) == (None, None, 1)
+    finally:
+        service.close()

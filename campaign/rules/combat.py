@@ -25,8 +25,16 @@ from itertools import combinations
 
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import Audience, BattleFought, BattleRequested, NewEvent, UnitsCaught
+from campaign.events import (
+    Audience,
+    BattleFought,
+    BattleRequested,
+    NewEvent,
+    OfficerCasualty,
+    UnitsCaught,
+)
 from campaign.projections import CampaignState
+from campaign.rules.command import roll_casualty
 from campaign.strategic import (
     Battle,
     BattleSide,
@@ -107,9 +115,9 @@ def find_battles(
 def _side(state: CampaignState, player: str, order: CombatOrder, units: list[str]) -> BattleSide:
     """A side in battle, under the best admiral among its task forces (1 is the best)."""
     levels = [
-        tf.admiral
+        level
         for tf in state.task_forces.values()
-        if tf.admiral is not None and set(tf.units) & set(units)
+        if (level := tf.admiral_at(state.turn)) is not None and set(tf.units) & set(units)
     ]
     return BattleSide(
         player=player, order=order, units=tuple(units), admiral=min(levels) if levels else None
@@ -183,6 +191,7 @@ def decide_battle_result(
     source: str,
     journal: str | None = None,
     rolls: tuple[Roll, ...] = (),
+    dice: DiceSource | None = None,
 ) -> list[NewEvent]:
     """Record a battle's outcome, from the tactical engine or a table-top game.
 
@@ -228,7 +237,41 @@ def decide_battle_result(
         battle=battle, results=complete, source=source, journal=journal, rolls=rolls
     )
     audience = Audience.players_([s.player for s in battle.sides])
-    return [NewEvent(event=fought, audience=audience, turn=state.turn)]
+    batch = [NewEvent(event=fought, audience=audience, turn=state.turn)]
+    if dice is not None:
+        batch += decide_officer_casualties(state, battle_id, complete, dice)
+    return batch
+
+
+def decide_officer_casualties(
+    state: CampaignState, battle_id: str, results: tuple[ShipResult, ...], dice: DiceSource
+) -> list[NewEvent]:
+    """Roll for each admiral whose flagship was destroyed (004 L361-370, section 6).
+
+    The engine has no Command Bridge system yet, so only a destroyed ship brings the roll.
+    Dead: the task force is under a captain. Injured: it is under a captain for the turns out.
+    Unharmed: the admiral shifts his flag. The next surviving ship becomes the flagship.
+    """
+    destroyed = {r.unit for r in results if r.fate == "destroyed"}
+    batch = []
+    for force in sorted(state.task_forces.values(), key=lambda tf: tf.id):
+        level = force.admiral_at(state.turn)
+        if not force.units or force.units[0] not in destroyed or level is None:
+            continue
+        key = DiceKey(turn=state.turn, phase="casualty", subject=f"{battle_id}.{force.id}")
+        hurt, roll = roll_casualty(dice, key, level, destroyed=True)
+        survivors = [u for u in force.units if u not in destroyed and u in state.units]
+        event = OfficerCasualty(
+            task_force=force.id,
+            result=hurt.result,
+            turns_out=hurt.turns_out,
+            new_flagship=survivors[0] if survivors else None,
+            rolls=(roll,),
+        )
+        batch.append(
+            NewEvent(event=event, audience=Audience.players_([force.owner]), turn=state.turn)
+        )
+    return batch
 
 
 def decide_aftermath(state: CampaignState, dice: DiceSource) -> list[NewEvent]:

@@ -8,6 +8,8 @@ when it forms (004 L316-319). A move ordered for the task force moves every ship
 
 from __future__ import annotations
 
+import msgspec
+
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, TaskForcesSet
 from campaign.projections import CampaignState
@@ -22,12 +24,8 @@ def plan_task_forces(
     every problem with the orders."""
     problems: list[str] = []
     forces = {
-        tf.id: TaskForce(
-            id=tf.id,
-            owner=tf.owner,
-            units=tuple(u for u in tf.units if u in state.units),  # the lost have left
-            admiral=tf.admiral,
-        )
+        # The lost have left their task forces.
+        tf.id: msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in state.units))
         for tf in state.task_forces.values()
         if tf.owner == player
     }
@@ -60,9 +58,7 @@ def plan_task_forces(
                 id=f"{player}-F{serial}", owner=player, units=order.units
             )
         else:
-            forces[order.id] = TaskForce(
-                id=order.id, owner=player, units=order.units, admiral=forces[order.id].admiral
-            )
+            forces[order.id] = msgspec.structs.replace(forces[order.id], units=order.units)
     seen: dict[str, str] = {}
     for tf in forces.values():
         for uid in tf.units:
