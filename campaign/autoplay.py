@@ -2,17 +2,18 @@
 
 `random_orders` writes one player's orders file for the turn in progress from what that
 player knows: his own view of the campaign (`CampaignService.load(lineage, viewer=player)`)
-and the star map's board (hexes, clouds and where the stars are, as on the printed map).
-Planets are read only for systems the player has explored, which is what his exploration
-reports told him. Nothing of the umpire's state goes in, so an autoplayed player can never act
-on hidden information.
+and the map as he knows it (`CampaignService.player_map`: the public star chart, with the
+planets of the systems he explored). Planets are read only for systems he explored in any
+case. Nothing of the umpire's state goes in, so an autoplayed player can never act on hidden
+information; the property tests check that the orders come out the same from the umpire's
+state and full map.
 
 It plays plausibly rather than well: scouts head for unexplored systems, warships roam within
 command range (often towards known enemy colonies) under random combat orders, colony
 transports settle known empty planets with room, and production phases spend each colony's
 Industrial Points on a random affordable mix. `autoplay` drives the service turn after turn:
-every player's orders, the turn, any battles (the tactical engine or a recorded draw), the
-turn's end, until the campaign ends.
+every player's orders, the turn, any battles (the tactical engine, or random outcomes
+recorded by hand), the turn's end, until the campaign ends.
 
 Every random choice comes from the `random.Random` passed in, through `Random.random()` only
 (the one method Python keeps stable across versions), so a seed replays the same campaign.
@@ -23,7 +24,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import msgspec
 
@@ -37,6 +38,8 @@ from campaign.rules.orders import OrdersDocument
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import TECHNOLOGIES, ResearchOrder, TechName
 from campaign.rules.victory import Score
+from campaign.service import CampaignService, catalogue_ship
+from campaign.store import Lineage
 from campaign.strategic import (
     LOCATIONS,
     Attack,
@@ -59,16 +62,12 @@ from campaign.strategic import (
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
 
-if TYPE_CHECKING:
-    from campaign.service import CampaignService
-    from campaign.store import Lineage
-
 T = TypeVar("T")
 
 # Warships the driver builds: the FT2 catalogue's small escorts (004 L277: 63 points per IP).
 SHIP_DESIGNS = ("frigate", "destroyer")
-# Most transports a driver lands from one group in one turn, and most factories per colony
-# and phase: limits that keep the random mix varied, not rules.
+# Most factories a colony buys in one phase: a limit that keeps the random mix varied, not a
+# rule (the technology's limit per million applies as well, 004 5.7.7).
 MOST_FACTORIES = 6
 # How warships' combat orders are drawn (004 5.3); scouts and transports always stand off.
 WARSHIP_ORDERS: tuple[tuple[CombatOrder, int], ...] = (
@@ -252,7 +251,7 @@ class _Planner:
         for force in forces:
             members = [uid for uid in force.units if uid in alive]
             scattered = len({alive[uid].hex for uid in members}) > 1
-            if force.units[0] not in alive or scattered or len(members) < 2:
+            if len(members) < 2 or scattered or force.units[0] not in alive:
                 orders.append(TaskForceOrder(id=force.id))  # disband
             elif _chance(self.rng, 10):
                 orders.append(TaskForceOrder(id=force.id))
@@ -570,9 +569,7 @@ class _Planner:
 
 
 def _design_points(design: str) -> int:
-    from campaign.service import catalogue_ship  # the FT2 catalogue (004 L277)
-
-    return catalogue_ship(design).points
+    return catalogue_ship(design).points  # the FT2 catalogue, as production prices it (004 L277)
 
 
 def _extra_ip(points: int, more: int) -> int:
@@ -659,14 +656,14 @@ def autoplay(
 ) -> AutoplayResult:
     """Play up to `turns` turns with random legal orders for every player; stop at the end.
 
-    Each player's orders come from `random_orders` on his own view, with dice seeded by
-    (`seed`, player, turn). Battles are fought by the tactical engine (`resolve_battles`) or
+    Each player's orders come from `random_orders` on his own view and map, with dice seeded
+    by (`seed`, player, turn). Battles are fought by the tactical engine (`resolve_battles`) or
     given a `random_outcome` recorded by hand, as for a table-top game. A refused orders file
     is counted and replaced by a simpler one (no production, then no landings, then holding
     position). `progress` is called with each turn resolved.
     """
-    starmap = service.starmap(lineage)
     state = service.load(lineage)
+    charts: dict[tuple[str, tuple[str, ...]], StarMap] = {}  # a player's map changes as he explores
     played: list[int] = []
     battles = 0
     refusals: list[Refusal] = []
@@ -678,8 +675,12 @@ def autoplay(
         if state.phase == "orders":
             for player in state.players:
                 view = service.load(lineage, viewer=player)
+                empire = view.empires.get(player)
+                known = (player, empire.explored if empire is not None else ())
+                if known not in charts:
+                    charts[known] = service.player_map(lineage, player)[0]
                 rng = random.Random(f"autoplay/{seed}/{player}/{turn}")
-                refusals += _submit(service, lineage, player, view, starmap, rng)
+                refusals += _submit(service, lineage, player, view, charts[known], rng)
         recorded = _finish_turn(service, lineage, resolve_battles, seed)
         battles += sum(1 for r in recorded if r.type == "battle_fought")
         problems += [
