@@ -161,6 +161,9 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
         case ProductionResolved():
             colonies = {**state.colonies, **{c.id: c for c in ev.colonies}}
+            for colony in ev.colonies:
+                if colony.population == 0:  # all emigrated: the colony is abandoned (ruling)
+                    del colonies[colony.id]
             units = {**state.units, **{u.id: u for u in ev.units}}
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)

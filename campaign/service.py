@@ -395,7 +395,9 @@ class CampaignService:
         self._check_viewer(lineage, player)
         state = self.load(lineage)
         document = orders.parse(text, player, state.turn)
-        batch = orders.decide_submit(state, self.starmap(lineage), player, document, catalogue_ship)
+        view = self.load(lineage, viewer=player)
+        known_map, _ = self.player_map(lineage, player)
+        batch = orders.decide_submit(state, view, known_map, player, document, catalogue_ship)
         return self.store.append(lineage, state.version, batch)
 
     def resolve_turn(self, lineage: Lineage, ask: AskDie | None = None) -> list[RecordedEvent]:

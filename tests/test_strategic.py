@@ -396,7 +396,7 @@ def test_bad_landings_are_refused_with_every_problem(
         "red-T1 to Alpha/3: red-T1 carries 35 million colonists in all",
         "red-T1 to Alpha/3: 61 million would exceed the planet's capacity of 60 million",
         "red-S1 to Alpha/3: not a transport group of red",
-        "red-T1 to Beta/1: no such planet (write System/orbit, e.g. Alpha/3)",
+        "red-T1 to Beta/1: red has not explored Beta",
         "red-T1 to Alpha/9: no such planet (write System/orbit, e.g. Alpha/3)",
     ]
     assert len(service.log(lineage)) == before

@@ -47,8 +47,27 @@ class RecordingDice:
         return roll.value
 
 
+def present(state: CampaignState, battle: Battle) -> Battle:
+    """Return the battle with only the ships still there (an earlier battle this turn may
+    have destroyed some; planetary defences stay until fought)."""
+    sides = tuple(
+        msgspec.structs.replace(
+            side,
+            units=tuple(
+                u for u in side.units if u in state.units or parse_defence_id(u) is not None
+            ),
+        )
+        for side in battle.sides
+    )
+    return msgspec.structs.replace(battle, sides=(sides[0], sides[1]))
+
+
 def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> CampaignBattle:
-    """Describe a campaign battle to the tactical engine."""
+    """Describe a campaign battle to the tactical engine.
+
+    Campaign warships are FT2 catalogue designs (priced under FT2, 004 section 3), so they
+    fight under the `ft2` preset, and the damage they carry is crossed off the FT2 sheet.
+    """
     sides = []
     for side in battle.sides:
         ships = []
@@ -63,7 +82,8 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
             carried = None
             if unit.hull_lost:
                 ship = show_builtin(unit.design, "ft2")
-                carried = apply_damage(ship, fresh_state(ship), unit.hull_lost).state
+                lost = min(unit.hull_lost, ship.hull_boxes - 1)  # it came out afloat
+                carried = apply_damage(ship, fresh_state(ship), lost, armour_first=False).state
             ships.append(
                 CampaignShip(id=uid, design=unit.design, state=carried, captain=unit.captain or 2)
             )
@@ -80,13 +100,22 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         chosen_by=battle.chosen_by,
         turn_limit=turn_limit,
         key=battle.id,
+        rules="ft2",
     )
 
 
 def fight(
     state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource
 ) -> tuple[tuple[ShipResult, ...], tuple[Roll, ...], str]:
-    """Fight `battle` with the engine; return the ships' results, the dice and the journal."""
+    """Fight `battle` with the engine; return the ships' results, the dice and the journal.
+
+    A side with no ship left (lost in an earlier battle this turn) means no battle: every
+    ship still there comes through, and nothing is rolled.
+    """
+    battle = present(state, battle)
+    if not all(side.units for side in battle.sides):
+        survivors = tuple(ShipResult(unit=u) for side in battle.sides for u in side.units)
+        return survivors, (), '{"no battle": "one side was already gone"}'
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
     outcome = resolve_campaign_battle(request, recorder)

@@ -51,7 +51,12 @@ def check_landings(
         if unit is None or unit.owner != player or unit.kind != "transports":
             problems.append(f"{where}: not a transport group of {player}")
             continue
+        system_name = landing.planet.rpartition("/")[0]
+        known = empire is not None and system_name in empire.explored
         found = find_planet(starmap, landing.planet)
+        if found is None and not known and _has_system(starmap, system_name):
+            problems.append(f"{where}: {player} has not explored {system_name}")
+            continue
         if found is None:
             problems.append(f"{where}: no such planet (write System/orbit, e.g. Alpha/3)")
             continue
@@ -59,7 +64,7 @@ def check_landings(
         landed[landing.unit] += landing.colonists
         if landing.colonists < 1 or landed[landing.unit] > unit.count:
             problems.append(f"{where}: {unit.id} carries {unit.count} million colonists in all")
-        if empire is None or system.name not in empire.explored:
+        if not known:
             problems.append(f"{where}: {player} has not explored {system.name}")
         if positions.get(landing.unit) != _label(system):
             problems.append(f"{where}: the transports will not be in {system.name} this turn")
@@ -163,6 +168,14 @@ def decide_repairs(state: CampaignState) -> list[NewEvent]:
 def command_post_hexes(state: CampaignState, player: str) -> list[str]:
     """Return the hexes of a player's colony command posts (004 5.1: any colony world)."""
     return sorted({c.hex for c in state.colonies.values() if c.owner == player})
+
+
+def _has_system(starmap: StarMap, name: str) -> bool:
+    try:
+        starmap.system(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _label(system: StarSystem) -> str:

@@ -140,7 +140,7 @@ def decide_production(
     batch = []
     for player in sorted(state.empires):
         empire = state.empires[player]
-        mine = orders.get(player, ())
+        mine, notes = _lift_sieged(state, orders.get(player, ()))
         wanted = research.get(player, ())
         colonies, colony_orders, problems = _inputs(state, player, mine, catalogue)
         owned = frozenset(empire.techs)
@@ -171,12 +171,39 @@ def decide_production(
             colonies=colony_states,
             units=units,
             rolls=rolls,
-            problems=tuple(problems),
+            problems=tuple(notes + problems),
         )
         batch.append(
             NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
         )
     return batch
+
+
+def _lift_sieged(
+    state: CampaignState, orders: tuple[ProductionOrder, ...]
+) -> tuple[tuple[ProductionOrder, ...], list[str]]:
+    """Drop what a besieged colony may not build (004 L211-214): starships and scout troops,
+    and colony transports (ruling). Its owner could not know of the siege when ordering, so
+    the rest of his production goes ahead; the IP meant for them are simply not spent."""
+    kept: list[ProductionOrder] = []
+    notes: list[str] = []
+    for order in orders:
+        colony = state.colonies.get(order.colony)
+        if colony is not None and _besieged(state, colony):
+            barred = order.ships or order.scout_troops or order.colony_transports
+            if barred:
+                notes.append(
+                    f"{order.colony} is under siege (004 5.4): its starships, scout troops and "
+                    "colony transports were not built"
+                )
+            kept.append(
+                msgspec.structs.replace(
+                    order, ships=(), scout_troops=0, colony_transports=0, emigrants=0
+                )
+            )
+            continue
+        kept.append(order)
+    return tuple(kept), notes
 
 
 def _grown(

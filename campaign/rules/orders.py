@@ -75,17 +75,24 @@ def parse(text: str, player: str, turn: int) -> OrdersDocument:
 
 
 def decide_submit(
-    state: CampaignState,
+    truth: CampaignState,
+    view: CampaignState,
     starmap: StarMap,
     player: str,
     document: OrdersDocument,
     catalogue: Catalogue,
 ) -> list[NewEvent]:
-    """Record a player's orders once every move is legal; a later submission replaces it."""
-    if state.phase == "combat":
+    """Record a player's orders once every move is legal; a later submission replaces it.
+
+    The orders are checked against `view`, the player's own knowledge, and `starmap`, the map
+    as he knows it: a refusal must never tell him what he could not know (an enemy siege, a
+    rival's colony, a planet he has not explored). Resolution checks them against the truth.
+    """
+    if truth.phase != "orders":
         raise IllegalCommandError(
-            f"turn {state.turn} is being resolved (battles under way): orders are closed"
+            f"turn {truth.turn} is being resolved (battles under way): orders are closed"
         )
+    state = view
     forces, problems = plan_task_forces(state, player, document.task_forces)
     if document.task_forces:
         # Ships join and leave task forces before anyone moves: plan the moves on that.
