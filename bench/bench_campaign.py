@@ -92,27 +92,36 @@ def main() -> int:
         finally:
             service.close()
 
-    table = Table(
-        title=f"{args.players} players, {len(turn_times)} turns, {args.stars} stars, {events} events"
-    )
+    _print(args, turn_times, events, played, result.battles, (full, snap, view), players[0])
+    Console().print(f"hash chain verifies: {'yes' if verified else 'NO'}")
+    return 0 if verified else 1
+
+
+def _print(
+    args: argparse.Namespace,
+    turn_times: list[float],
+    events: int,
+    played: float,
+    battles: int,
+    replays: tuple[float, float, float],
+    player: str,
+) -> None:
+    full, snap, view = replays
+    title = f"{args.players} players, {len(turn_times)} turns, {args.stars} stars, {events} events"
+    table = Table(title=title)
     table.add_column("measure")
     table.add_column("value", justify="right")
+    median = statistics.median(turn_times) * 1000
     table.add_row("whole campaign, autoplay incl. orders and battles", f"{played:.1f} s")
-    table.add_row("battles", str(result.battles))
-    table.add_row(
-        "per turn (orders + resolve + battles), median",
-        f"{statistics.median(turn_times) * 1000:.0f} ms",
-    )
+    table.add_row("battles", str(battles))
+    table.add_row("per turn (orders + resolve + battles), median", f"{median:.0f} ms")
     table.add_row("per turn, slowest", f"{max(turn_times) * 1000:.0f} ms")
-    table.add_row(
-        "full replay of the umpire's state", f"{full * 1000:.0f} ms ({events / full:,.0f} events/s)"
-    )
+    rate = f"{full * 1000:.0f} ms ({events / full:,.0f} events/s)"
+    table.add_row("full replay of the umpire's state", rate)
     table.add_row("snapshot + tail (peer)", f"{snap * 1000:.0f} ms")
     table.add_row("ratio full replay / snapshot", f"{full / snap:.1f}x")
-    table.add_row(f"{players[0]}'s view (his events only)", f"{view * 1000:.0f} ms")
-    table.add_row("hash chain verifies", "yes" if verified else "NO")
+    table.add_row(f"{player}'s view (his events only)", f"{view * 1000:.0f} ms")
     Console().print(table)
-    return 0 if verified else 1
 
 
 def _timed(fn: object) -> float:
