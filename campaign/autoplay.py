@@ -248,8 +248,12 @@ class _Planner:
             (tf for tf in self.view.task_forces.values() if tf.owner == self.player),
             key=lambda tf: tf.id,
         )
+        turn = self.view.turn
         for force in forces:
             members = [uid for uid in force.units if uid in alive]
+            if any(alive[uid].plotted(turn) for uid in members):
+                kept.update(members)  # bound by its plot: it stays as it is (004 section 6)
+                continue
             scattered = len({alive[uid].hex for uid in members}) > 1
             if len(members) < 2 or scattered or force.units[0] not in alive:
                 orders.append(TaskForceOrder(id=force.id))  # disband
@@ -259,7 +263,8 @@ class _Planner:
                 kept.update(members)
         groups: dict[str | None, list[str]] = defaultdict(list)
         for unit in self.units:
-            if unit.kind == "warship" and unit.id not in kept:
+            free = unit.id not in kept and not unit.plotted(turn)
+            if unit.kind == "warship" and free:
                 groups[unit.hex].append(unit.id)
         for where in sorted(groups, key=lambda h: h or ""):
             ships = groups[where]
@@ -293,9 +298,13 @@ class _Planner:
             (tf for tf in self.view.task_forces.values() if tf.owner == self.player),
             key=lambda tf: tf.id,
         )
+        turn = self.view.turn
         for force in forces:
             # A task force moves as its flagship does, every ship with it (004 5.1).
             flagship = self.view.units[force.units[0]]
+            if flagship.plotted(turn):  # it follows its plot (004 section 6)
+                self.warships_end.add(flagship.plot[0] if flagship.plot else flagship.hex)
+                continue
             goal = self._warship_goal(flagship, self._reach(flagship))
             move = self._move(flagship, goal, _weighted(self.rng, WARSHIP_ORDERS))
             moves.append(msgspec.structs.replace(move, unit=force.id))
@@ -303,6 +312,10 @@ class _Planner:
         for unit in self.units:
             if unit.task_force is not None:
                 continue  # ordered with its task force
+            if unit.plotted(turn):  # it follows its plot (004 section 6)
+                if unit.kind == "warship":
+                    self.warships_end.add(unit.plot[0] if unit.plot else unit.hex)
+                continue
             reach = self._reach(unit)
             if unit.kind == "scout-troop":
                 goal = self._scout_goal(unit, reach, heading)

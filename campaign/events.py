@@ -369,6 +369,8 @@ class UnitMoved(Event, frozen=True, kw_only=True):
     unit: str
     path: tuple[str, ...]  # the hexes entered, in order; the last is where it stopped
     order: CombatOrder
+    plot: tuple[str, ...] = ()  # where it must be at the end of each coming turn
+    plot_until: int | None = None  # the last turn the plot binds (004 section 6)
 
 
 @event("system_explored", version=1)

@@ -177,7 +177,9 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case UnitMoved():
             unit = state.units[ev.unit]
             hex_ = ev.path[-1] if ev.path else unit.hex
-            moved = msgspec.structs.replace(unit, hex=hex_, order=ev.order)
+            moved = msgspec.structs.replace(
+                unit, hex=hex_, order=ev.order, plot=ev.plot, plot_until=ev.plot_until
+            )
             return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
         case SystemExplored():
             return _system_explored(state, ev)
@@ -270,7 +272,13 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
             colony = msgspec.structs.replace(colony, advanced_pdbs=(ships + 1) // 2)
         colonies[colony_id] = colony
     pending = {k: v for k, v in state.pending_battles.items() if k != ev.battle.id}
-    return msgspec.structs.replace(state, units=units, colonies=colonies, pending_battles=pending)
+    return msgspec.structs.replace(
+        state,
+        units=units,
+        colonies=colonies,
+        pending_battles=pending,
+        task_forces=_pruned(state.task_forces, units),
+    )
 
 
 def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
@@ -294,7 +302,19 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
         empire = empires[ev.player]
         explored = tuple(sorted({*empire.explored, ev.system}))
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
-    return msgspec.structs.replace(state, units=units, empires=empires)
+    return msgspec.structs.replace(
+        state, units=units, empires=empires, task_forces=_pruned(state.task_forces, units)
+    )
+
+
+def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, TaskForce]:
+    """Drop lost ships from their task forces (the next one listed becomes the flagship)."""
+    if not forces:
+        return forces
+    return {
+        tf.id: msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
+        for tf in forces.values()
+    }
 
 
 def _without(units: dict[str, Unit], losses: Iterable[Loss]) -> dict[str, Unit]:

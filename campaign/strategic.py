@@ -50,6 +50,12 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     cet: bool = False  # transports built with Controlled Environment Technology (004 5.5)
     hull_lost: int = 0  # warships: damage boxes carried from battle (004 5.3.6)
     task_force: str | None = None  # warships: the task force it moves with
+    plot: tuple[str, ...] = ()  # where it must be at the end of each coming turn (004 s6)
+    plot_until: int | None = None  # the last turn its plot binds: no new orders until then
+
+    def plotted(self, turn: int) -> bool:
+        """Return whether the unit's pre-plotted move still binds on `turn` (004 section 6)."""
+        return self.plot_until is not None and turn <= self.plot_until
 
     @property
     def is_scout(self) -> bool:

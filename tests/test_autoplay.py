@@ -279,7 +279,7 @@ def test_random_campaigns_keep_every_invariant(seed: int, map_dir: Path) -> None
         service.close()
 
 
-@pytest.mark.parametrize("seed", [1, 3, 9, 13])
+@pytest.mark.parametrize("seed", [9, 11, 15, 17])
 def test_campaigns_with_battles_fought_by_the_engine(
     seed: int, map_dir: Path, service: CampaignService
 ) -> None:

@@ -140,7 +140,7 @@ def test_bad_orders_name_every_problem_and_store_nothing(
         ("red-S2", "9999", "stand-off"),
         ("red-S3", "0102", "stand-off"),
         ("red-S3", "0102", "stand-off"),
-        ("red-W1", "0201", "stand-off"),  # the cloud next to the entry: not on turn 1
+        ("red-S4", "0201", "stand-off"),  # the cloud next to the entry: not on turn 1
     )
     with pytest.raises(OrdersError) as caught:
         service.submit_orders(lineage, "red", text)
@@ -149,8 +149,7 @@ def test_bad_orders_name_every_problem_and_store_nothing(
         "red-S1: cannot reach 0302 this turn at speed 2 (004 section 5.1)",
         "red-S2: destination 9999 is off the map",
         "red-S3: ordered twice",
-        "red-W1: cannot reach 0201 this turn at speed 2 within 8 hexes of a command post "
-        "(004 section 5.1)",
+        "red-S4: cannot reach 0201 this turn at speed 2 (004 section 5.1)",
     ]
     for wrong, message in [
         (orders("blue", 1), "the file is blue's orders, not red's"),
@@ -593,3 +592,40 @@ def test_a_players_map_shows_planets_only_where_he_explored(
         runner.invoke(app, ["map", "show", "--as-player", "red", "--db", "missing.db"]).exit_code
         == 2
     )
+
+
+def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
+    """004 section 6: a level 3 captain plots 3 turns ahead; the plot cannot be changed
+    inside its horizon. Scout troops plot 1 turn."""
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("g", ["red", "blue"], seed="s", dice_mode="manual", map_spec=map_file)
+        service.new_campaign(plan, ask=sixes)  # every captain rolls a 6: level 3
+        lineage = service.target("g")
+        assert service.load(lineage).units["red-W1"].captain == 3
+        first = orders("red", 1, ("red-W1", "0302", "engage"), ("red-S1", "0102", "stand-off"))
+        service.submit_orders(lineage, "red", first)
+        service.resolve_turn(lineage, ask=sixes)
+        ship = service.load(lineage).units["red-W1"]
+        assert (ship.hex, ship.plot, ship.plot_until) == ("0102", ("0302", "0302"), 3)
+        scout = service.load(lineage).units["red-S1"]
+        assert (scout.plot, scout.plot_until) == ((), None)  # scouts plot one turn
+        with pytest.raises(OrdersError, match=r"red-W1: plotted to 0302 until turn 3"):
+            service.submit_orders(lineage, "red", orders("red", 2, ("red-W1", "0101", "engage")))
+        template = service.orders_template(lineage, "red")
+        assert "# red-W1 is plotted to 0302 until turn 3 (004 section 6)" in template
+        service.submit_orders(lineage, "red", template)  # the template is always acceptable
+        service.resolve_turn(lineage, ask=sixes)  # turn 2: no orders; the plot moves it on
+        ship = service.load(lineage).units["red-W1"]
+        assert (ship.hex, ship.plot, ship.order) == ("0302", ("0302",), "engage")
+        service.resolve_turn(lineage, ask=sixes)  # turn 3: it waits at Beta
+        assert service.load(lineage).units["red-W1"].hex == "0302"
+        # Turn 4: the plot has run out; it may be ordered again.
+        service.submit_orders(lineage, "red", orders("red", 4, ("red-W1", None, "stand-off")))
+        service.resolve_turn(lineage, ask=sixes)  # holding is a plot too: to turn 6
+        assert service.load(lineage).units["red-W1"].plot_until == 6
+        later = orders("red", 5) + '[[task_forces]]\nunits = ["red-W1", "red-W2"]\n'
+        with pytest.raises(OrdersError, match="red-W1 still bound by a plot"):
+            service.submit_orders(lineage, "red", later)
+    finally:
+        service.close()

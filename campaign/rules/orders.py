@@ -24,7 +24,7 @@ from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
 from campaign.rules.economy import Catalogue, check_production
-from campaign.rules.movement import OrdersError, plan_moves
+from campaign.rules.movement import OrdersError, Plan, plan_moves
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
@@ -34,6 +34,7 @@ from campaign.strategic import (
     Move,
     ProductionOrder,
     TaskForceOrder,
+    Unit,
     unit_order,
 )
 from maps import StarMap
@@ -102,11 +103,7 @@ def decide_submit(
     except OrdersError as exc:
         problems += exc.problems
         paths = {}
-    positions = {
-        u.id: (paths[u.id][-1] if u.id in paths else u.hex)
-        for u in state.units.values()
-        if u.owner == player
-    }
+    positions = {u.id: _end_of_turn(u, paths, state.turn) for u in state.units.values()}
     problems += check_landings(state, starmap, player, document.landings, positions)
     problems += check_attacks(state, starmap, player, document.attacks, positions)
     problems += check_production(state, player, document.production, document.research, catalogue)
@@ -133,6 +130,23 @@ def decide_submit(
     ]
 
 
+def _plotted_note(name: str, unit: Unit) -> str:
+    final = unit.plot[-1] if unit.plot else unit.hex
+    return (
+        f"# {name} is plotted to {final} until turn {unit.plot_until} (004 section 6): "
+        "it follows its plot and cannot be ordered"
+    )
+
+
+def _end_of_turn(unit: Unit, plans: dict[str, Plan], turn: int) -> str | None:
+    """Where a unit will be when the turn's moves are done: new orders, or its plot."""
+    if unit.id in plans and plans[unit.id].path:
+        return plans[unit.id].path[-1]
+    if unit.plotted(turn) and unit.plot:
+        return unit.plot[0]
+    return unit.hex
+
+
 def template(state: CampaignState, player: str, entry_hex: str) -> str:
     """Return an orders file listing all of `player`'s units, each holding position."""
     lines = [
@@ -143,9 +157,12 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         f"turn = {state.turn}",
     ]
     for force in sorted(state.task_forces.values(), key=lambda tf: tf.id):
-        if force.owner != player:
+        if force.owner != player or not force.units:
             continue
         flagship = state.units.get(force.units[0])
+        if flagship is not None and flagship.plotted(state.turn):
+            lines += ["", _plotted_note(force.id, flagship)]
+            continue
         where = f"at {flagship.hex}" if flagship is not None and flagship.hex else "entering"
         admiral = f"admiral level {force.admiral}" if force.admiral else "under a captain"
         lines += [
@@ -157,6 +174,9 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         lines.append(f'order = "{flagship.order if flagship else "stand-off"}"')
     for unit in sorted(state.units.values(), key=unit_order):
         if unit.owner != player or unit.task_force is not None:
+            continue
+        if unit.plotted(state.turn):
+            lines += ["", _plotted_note(unit.id, unit)]
             continue
         where = f"at {unit.hex}" if unit.hex else f"entering through {entry_hex}"
         what = unit.design or f"{unit.count} {unit.kind}"

@@ -36,6 +36,17 @@ def plan_task_forces(
         if order.id is not None and order.id not in forces:
             problems.append(f"task force {order.id}: not a task force of {player}")
             continue
+        touched = (*order.units, *(forces[order.id].units if order.id is not None else ()))
+        bound = sorted(
+            uid for uid in set(touched) if (u := state.units.get(uid)) and u.plotted(state.turn)
+        )
+        if bound:
+            # Ruling: a ship bound by its plot (004 section 6) cannot change its command.
+            problems.append(
+                f"{order.id or 'new task force'}: {', '.join(bound)} still bound by a plot "
+                "(004 section 6) cannot join or leave a task force"
+            )
+            continue
         if order.id is not None and not order.units:
             del forces[order.id]  # disbanded
             continue
