@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium chromium-driver)
 	touch $(STAMP)
 
 install: $(STAMP)

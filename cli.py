@@ -946,6 +946,101 @@ def battle_odds(
 # ---- battle commands (issue 4) end ----
 
 
+# ---- players and web (issue 6) begin ----
+player_app = typer.Typer(
+    help="Players' secrets for remote play: issue, rotate, list.", no_args_is_help=True
+)
+app.add_typer(player_app, name="player")
+PlayerName = Annotated[str, typer.Argument(help="A player of the campaign, e.g. red.")]
+
+
+def _show_secret(campaign: str, player: str, secret: str, json: bool) -> None:
+    if json:
+        _print_json({"campaign": campaign, "player": player, "secret": secret})
+        return
+    err.print(
+        f"Secret of {player} in {campaign}: shown this once and stored only as a hash; "
+        "hand it over privately.",
+        markup=False,
+        highlight=False,
+    )
+    sys.stdout.write(secret + "\n")  # alone on stdout, for scripts
+
+
+@player_app.command("add")
+@user_errors
+def player_add(
+    name: PlayerName,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Issue a player's secret for the web page (shown once; stored only as a hash)."""
+    from campaign.players import PlayerSecrets
+
+    with _service(db) as service:
+        chosen = service.store.resolve_campaign(campaign)
+        secret = PlayerSecrets(service.store).issue(chosen, name)
+    _show_secret(chosen, name, secret, json)
+
+
+@player_app.command("rotate")
+@user_errors
+def player_rotate(
+    name: PlayerName,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Replace a player's secret: the old one, and every session opened with it, stop working."""
+    from campaign.players import PlayerSecrets
+
+    with _service(db) as service:
+        chosen = service.store.resolve_campaign(campaign)
+        secret = PlayerSecrets(service.store).rotate(chosen, name)
+    _show_secret(chosen, name, secret, json)
+
+
+@player_app.command("list")
+@user_errors
+def player_list(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the campaign's players and whether each holds a secret (never the secrets)."""
+    from campaign.players import PlayerSecrets
+
+    with _service(db) as service:
+        chosen = service.store.resolve_campaign(campaign)
+        access = PlayerSecrets(service.store).access(chosen)
+    if json:
+        _print_json(access)
+    else:
+        out.print(render.players_table(chosen, access))
+
+
+@app.command()
+@user_errors
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Serve the players' web page: sign in with a secret, read the report, send orders.
+
+    Sessions are signed with UMPIRE_WEB_SECRET, or a key made for this run.
+    """
+    from campaign.web import serve as run
+
+    with _service(db) as service:
+        err.print(f"Players' page on http://{host}:{port}/ (Ctrl-C stops)", markup=False)
+        run(service, host, port)
+
+
+# ---- players and web (issue 6) end ----
+
+
 # ---- autoplay (issue 5) begin ----
 @app.command()
 @user_errors

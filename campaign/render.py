@@ -38,6 +38,7 @@ from campaign.events import (
     UnitMoved,
     UnitsCaught,
 )
+from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
@@ -453,3 +454,19 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
 def _md(text: str) -> str:
     """Escape the characters that would break a Markdown table cell."""
     return text.replace("|", "\\|")
+
+
+def players_table(campaign: str, access: Sequence[PlayerAccess]) -> RenderableType:
+    """Return a campaign's players and whether each holds a secret (never the secret)."""
+    table = Table(title=escape(f"Players of {campaign}"), title_justify="left")
+    table.add_column("player", style="umpire.key")
+    table.add_column("secret")
+    table.add_column("issued (UTC)")
+    table.add_column("rotations", justify="right")
+    for a in access:
+        issued = a.issued_at.strftime("%Y-%m-%d %H:%M") if a.issued_at else ""
+        held = Text("issued", style="umpire.ok") if a.has_secret else Text("none", "umpire.dim")
+        table.add_row(a.player, held, issued, str(a.rotations) if a.has_secret else "")
+    if not access:
+        return Text("this campaign has no players", style="umpire.dim")
+    return table

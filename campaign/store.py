@@ -104,6 +104,21 @@ snapshots = sa.Table(
     ),
 )
 
+# Players' secrets for remote play (issue 6): a slow salted hash per player, never the secret.
+player_secrets = sa.Table(
+    "player_secrets",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
+    sa.Column("player", sa.String(64), nullable=False),
+    sa.Column("kdf", sa.String(64), nullable=False),
+    sa.Column("salt", sa.String(64), nullable=False),
+    sa.Column("digest", sa.String(128), nullable=False),
+    sa.Column("issued_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("rotations", sa.Integer(), nullable=False),
+    sa.UniqueConstraint("campaign_id", "player", name="uq_player_secrets_campaign_player"),
+)
+
 MAIN_BRANCH = "main"
 
 

@@ -20,7 +20,7 @@ from tests.conftest import reset_postgres
 def test_a_new_database_is_created_at_head(backend_url: str) -> None:
     store = EventStore.open(backend_url)
     try:
-        assert db.current_revision(store.engine) == db.head_revision() == "0002"
+        assert db.current_revision(store.engine) == db.head_revision() == "0003"
     finally:
         store.close()
 
@@ -58,17 +58,17 @@ def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> 
     path = tmp_path / "old.db"
     _old_sqlite(path)
     with pytest.raises(
-        SchemaError, match=r"revision 0001 but this umpire needs 0002: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0001 but this umpire needs 0003: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
-    assert database_revisions(str(path)) == ("0001", "0002")
+    assert database_revisions(str(path)) == ("0001", "0003")
 
 
 def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     _old_sqlite(path)
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0001", "0002")
+    assert (before, after) == ("0001", "0003")
     assert backup is not None
     assert backup.parent == tmp_path
     assert backup.name.startswith("old.db.0001.")
@@ -83,7 +83,7 @@ def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
         assert len(list(store.read(lineage))) == 1
     finally:
         store.close()
-    assert upgrade_database(str(path)) == ("0002", "0002", None)
+    assert upgrade_database(str(path)) == ("0003", "0003", None)
 
 
 def test_postgres_upgrade_from_0001(pg_url: str) -> None:
@@ -91,13 +91,14 @@ def test_postgres_upgrade_from_0001(pg_url: str) -> None:
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:
         conn.exec_driver_sql(
-            "DROP TABLE IF EXISTS snapshots, events, streams, campaigns, alembic_version CASCADE"
+            "DROP TABLE IF EXISTS player_secrets, snapshots, events, streams, campaigns, "
+            "alembic_version CASCADE"
         )
     db.upgrade(engine, "0001")
     engine.dispose()
     with pytest.raises(SchemaError, match="umpire db upgrade"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0001", "0002", None)
+    assert upgrade_database(pg_url) == ("0001", "0003", None)
     EventStore.open(pg_url).close()
 
 

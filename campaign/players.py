@@ -1,0 +1,232 @@
+"""Players' secrets for remote play: issued once, stored only as a salted scrypt hash.
+
+`umpire player add NAME` issues a player's secret and `umpire player rotate NAME` replaces it;
+the umpire hands it over privately, and the player signs in to the web page with it. The
+database holds the key-derivation parameters, a random per-secret salt and the derived key,
+never the secret. Checking a secret always derives a key, even for a player or campaign that
+does not exist, and compares in constant time, so neither the answer nor its timing says
+whether the player exists.
+
+The `player_secrets` table is declared in `campaign/store.py` with the others (the schema
+test compares them all with the migrations); secrets are not events and never enter the hash
+chain. migrations/versions/0003 creates it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import UTC, datetime
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import CampaignCreated, check_player_name
+from campaign.store import EventStore, campaigns, player_secrets
+
+# Mirrors migrations/versions/0003_player_secrets.py (tests/test_migrations.py compares them).
+
+# scrypt with RFC 7914's interactive-login cost (16 MiB, some tens of milliseconds): slow
+# enough to make guessing a stolen table expensive, fast enough for a sign-in. Stored per row,
+# so the cost can be raised later without invalidating issued secrets.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+KDF = f"scrypt:n={SCRYPT_N},r={SCRYPT_R},p={SCRYPT_P}"
+SALT_BYTES = 16
+KEY_BYTES = 32
+SECRET_BYTES = 24  # 192 bits of randomness, 32 URL-safe characters
+
+# Derived for unknown players so that a miss costs as much as a wrong secret.
+_DUMMY_SALT = bytes(SALT_BYTES).hex()
+
+
+class _Stored(msgspec.Struct, frozen=True):
+    """A stored secret: how its key was derived, the salt, and the key."""
+
+    kdf: str
+    salt: str
+    digest: str
+
+
+class PlayerAccess(msgspec.Struct, frozen=True):
+    """Whether a player of a campaign holds a secret, and since when."""
+
+    player: str
+    has_secret: bool
+    issued_at: datetime | None = None
+    rotations: int = 0
+
+
+def derive(secret: str, salt_hex: str, kdf: str = KDF) -> str:
+    """Return the hex key `kdf` derives from `secret` and the salt.
+
+    >>> len(derive("s3cret", bytes(16).hex()))
+    64
+    """
+    n, r, p = _kdf_params(kdf)
+    key = hashlib.scrypt(
+        secret.encode(), salt=bytes.fromhex(salt_hex), n=n, r=r, p=p, dklen=KEY_BYTES
+    )
+    return key.hex()
+
+
+def _kdf_params(kdf: str) -> tuple[int, int, int]:
+    name, _, params = kdf.partition(":")
+    if name != "scrypt":
+        raise ValueError(f"unknown key derivation {kdf!r}")
+    values = dict(part.split("=", 1) for part in params.split(","))
+    return int(values["n"]), int(values["r"]), int(values["p"])
+
+
+class PlayerSecrets:
+    """Issue, rotate and check players' secrets in an event store's database."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def players(self, campaign: str) -> tuple[str, ...]:
+        """Return the campaign's players, from its creation event.
+
+        Raises:
+            CampaignNotFoundError: no such campaign.
+        """
+        name = self.store.resolve_campaign(campaign)
+        lineage = self.store.lineage(name, self.store.active_branch(name))
+        for recorded in self.store.read(lineage, types=[CampaignCreated.TYPE], upto_version=1):
+            if isinstance(recorded.event, CampaignCreated):
+                return tuple(recorded.event.players)
+        return ()
+
+    def issue(self, campaign: str, player: str) -> str:
+        """Issue `player`'s first secret and return it (the only time it is shown).
+
+        Raises:
+            InvalidInputError: `player` is not a player of the campaign.
+            IllegalCommandError: the player holds a secret already (rotate it instead).
+        """
+        campaign_id = self._campaign_id(campaign, player)
+        secret, row = self._new_secret()
+        try:
+            with self.store.engine.begin() as conn:
+                conn.execute(
+                    player_secrets.insert(),
+                    {**row, "campaign_id": campaign_id, "player": player, "rotations": 0},
+                )
+        except IntegrityError:
+            raise IllegalCommandError(
+                f"{player} of {campaign!r} holds a secret already: "
+                f"`umpire player rotate {player}` replaces it"
+            ) from None
+        return secret
+
+    def rotate(self, campaign: str, player: str) -> str:
+        """Replace `player`'s secret and return the new one; the old one stops working.
+
+        Raises:
+            InvalidInputError: `player` is not a player of the campaign.
+            IllegalCommandError: the player holds no secret yet (add him first).
+        """
+        campaign_id = self._campaign_id(campaign, player)
+        secret, row = self._new_secret()
+        with self.store.engine.begin() as conn:
+            updated = conn.execute(
+                player_secrets.update()
+                .where(
+                    player_secrets.c.campaign_id == campaign_id,
+                    player_secrets.c.player == player,
+                )
+                .values(**row, rotations=player_secrets.c.rotations + 1)
+            ).rowcount
+        if updated != 1:
+            raise IllegalCommandError(
+                f"{player} of {campaign!r} holds no secret yet: `umpire player add {player}` "
+                "issues one"
+            )
+        return secret
+
+    def verify(self, campaign: str, player: str, secret: str) -> bool:
+        """Return whether `secret` is `player`'s in `campaign`, in constant time.
+
+        Unknown campaigns and players derive a key all the same and answer False.
+        """
+        row = self._row(campaign, player)
+        kdf, salt, digest = (row.kdf, row.salt, row.digest) if row else (KDF, _DUMMY_SALT, "")
+        candidate = derive(secret, salt, kdf)
+        return hmac.compare_digest(candidate, digest) and row is not None
+
+    def session_tag(self, campaign: str, player: str) -> str | None:
+        """Return a tag that changes whenever the player's secret does (None: no secret).
+
+        A web session keeps the tag it signed in with; after a rotation it no longer matches,
+        so every session opened with the old secret ends.
+        """
+        row = self._row(campaign, player)
+        if row is None:
+            return None
+        return hashlib.sha256(f"{row.salt}:{row.digest}".encode()).hexdigest()[:32]
+
+    def access(self, campaign: str) -> list[PlayerAccess]:
+        """Return every player of the campaign, with or without a secret, in creation order."""
+        players = self.players(campaign)
+        name = self.store.resolve_campaign(campaign)
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    player_secrets.c.player, player_secrets.c.issued_at, player_secrets.c.rotations
+                )
+                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
+                .where(campaigns.c.name == name)
+            ).all()
+        held = {r.player: r for r in rows}
+        return [
+            PlayerAccess(
+                player=p,
+                has_secret=p in held,
+                issued_at=_utc(held[p].issued_at) if p in held else None,
+                rotations=held[p].rotations if p in held else 0,
+            )
+            for p in players
+        ]
+
+    # ------------------------------------------------------------ internals
+
+    def _campaign_id(self, campaign: str, player: str) -> int:
+        check_player_name(player)
+        players = self.players(campaign)
+        if player not in players:
+            raise InvalidInputError(
+                f"{player!r} is not a player of {campaign!r} "
+                f"(players: {', '.join(players) or 'none'})"
+            )
+        with self.store.engine.connect() as conn:
+            campaign_id: int = conn.execute(
+                sa.select(campaigns.c.id).where(campaigns.c.name == campaign)
+            ).scalar_one()
+        return campaign_id
+
+    def _new_secret(self) -> tuple[str, dict[str, object]]:
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        salt = secrets.token_bytes(SALT_BYTES).hex()
+        row = {
+            "kdf": KDF,
+            "salt": salt,
+            "digest": derive(secret, salt),
+            "issued_at": self.store.clock(),
+        }
+        return secret, row
+
+    def _row(self, campaign: str, player: str) -> _Stored | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(player_secrets.c.kdf, player_secrets.c.salt, player_secrets.c.digest)
+                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
+                .where(campaigns.c.name == campaign, player_secrets.c.player == player)
+            ).first()
+        return _Stored(kdf=row.kdf, salt=row.salt, digest=row.digest) if row else None
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite hands datetimes back naive; every stored time is UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

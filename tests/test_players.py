@@ -1,0 +1,254 @@
+"""Players' secrets (issue 6): issued once, stored only as a hash, rotated, never shared."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from campaign import db
+from campaign.errors import (
+    CampaignNotFoundError,
+    IllegalCommandError,
+    InvalidInputError,
+    SchemaError,
+)
+from campaign.players import PlayerSecrets, player_secrets
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import EventStore, upgrade_database
+from campaign.web import create_app
+from cli import app
+from tests.conftest import FixedClock, reset_postgres
+from tests.test_strategic import TINY_MAP, orders
+
+
+@pytest.fixture
+def map_file(tmp_path: Path) -> str:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_MAP)
+    return str(path)
+
+
+@pytest.fixture
+def game(backend_url: str, map_file: str) -> Iterator[CampaignService]:
+    """Campaign `g` (red, blue) on the tiny map, on each backend."""
+    service = CampaignService.open(backend_url, clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file))
+    yield service
+    service.close()
+
+
+def stored_rows(store: EventStore) -> list[tuple[object, ...]]:
+    with store.engine.connect() as conn:
+        return [tuple(row) for row in conn.execute(sa.select(player_secrets)).all()]
+
+
+def test_a_secret_is_issued_once_and_only_its_hash_is_stored(game: CampaignService) -> None:
+    keys = PlayerSecrets(game.store)
+    secret = keys.issue("g", "red")
+    assert len(secret) >= 32
+    assert keys.verify("g", "red", secret)
+    assert not keys.verify("g", "red", secret[:-1])
+    assert not keys.verify("g", "red", "")
+    with pytest.raises(IllegalCommandError, match="holds a secret already: `umpire player rotate"):
+        keys.issue("g", "red")
+    assert keys.verify("g", "red", secret)  # the refused issue changed nothing
+    rows = stored_rows(game.store)
+    assert len(rows) == 1
+    dump = repr(rows)
+    for form in (secret, secret.encode().hex(), secret.lower(), secret[:16]):
+        assert form not in dump
+    kdf, salt, digest = rows[0][3:6]
+    assert kdf == "scrypt:n=16384,r=8,p=1"
+    assert len(str(salt)) == 32
+    assert len(str(digest)) == 64
+
+
+def test_every_secret_has_its_own_salt(game: CampaignService) -> None:
+    keys = PlayerSecrets(game.store)
+    keys.issue("g", "red")
+    keys.issue("g", "blue")
+    salts = {row[4] for row in stored_rows(game.store)}
+    assert len(salts) == 2
+
+
+def test_rotation_invalidates_the_old_secret(game: CampaignService) -> None:
+    keys = PlayerSecrets(game.store)
+    old = keys.issue("g", "red")
+    old_tag = keys.session_tag("g", "red")
+    new = keys.rotate("g", "red")
+    assert new != old
+    assert not keys.verify("g", "red", old)
+    assert keys.verify("g", "red", new)
+    assert keys.session_tag("g", "red") not in (None, old_tag)
+    assert [(a.player, a.has_secret, a.rotations) for a in keys.access("g")] == [
+        ("red", True, 1),
+        ("blue", False, 0),
+    ]
+
+
+def test_only_players_of_the_campaign_hold_secrets(game: CampaignService) -> None:
+    keys = PlayerSecrets(game.store)
+    with pytest.raises(InvalidInputError, match=r"'green' is not a player of 'g' \(players: red"):
+        keys.issue("g", "green")
+    with pytest.raises(InvalidInputError, match="player name 'umpire'"):
+        keys.issue("g", "umpire")
+    with pytest.raises(IllegalCommandError, match="holds no secret yet: `umpire player add blue`"):
+        keys.rotate("g", "blue")
+    with pytest.raises(CampaignNotFoundError):
+        keys.issue("nope", "red")
+    assert stored_rows(game.store) == []
+
+
+def test_unknown_players_and_campaigns_are_refused_alike(game: CampaignService) -> None:
+    keys = PlayerSecrets(game.store)
+    secret = keys.issue("g", "red")
+    assert not keys.verify("g", "blue", secret)  # blue holds no secret
+    assert not keys.verify("g", "green", secret)  # no such player
+    assert not keys.verify("nope", "red", secret)  # no such campaign
+    assert keys.session_tag("g", "blue") is None
+
+
+def test_secrets_belong_to_one_campaign(game: CampaignService, map_file: str) -> None:
+    game.new_campaign(plan_campaign("h", ["red", "green"], seed="t", map_spec=map_file))
+    keys = PlayerSecrets(game.store)
+    in_g = keys.issue("g", "red")
+    in_h = keys.issue("h", "red")
+    assert keys.verify("g", "red", in_g)
+    assert keys.verify("h", "red", in_h)
+    assert not keys.verify("h", "red", in_g)
+    assert not keys.verify("g", "red", in_h)
+
+
+def sign_in(client: TestClient, campaign: str, player: str, secret: str) -> None:
+    response = client.post(
+        "/sign-in",
+        data={"campaign": campaign, "player": player, "secret": secret},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303, response.text
+    assert response.headers["location"] == "/report"
+
+
+def test_a_player_can_never_act_for_another_players_fleets_via_the_web(
+    game: CampaignService,
+) -> None:
+    keys = PlayerSecrets(game.store)
+    red = keys.issue("g", "red")
+    keys.issue("g", "blue")
+    lineage = game.target("g")
+    before = len(game.log(lineage))
+    with TestClient(create_app(game, secret_key="k")) as client:
+        sign_in(client, "g", "red", red)
+        attempts = {
+            # blue's own file, as red: the file names its player
+            orders("blue", 1, ("blue-W1", None, "engage")): "the file is blue&#x27;s orders",
+            # red's file moving blue's ships
+            orders("red", 1, ("blue-W1", None, "engage")): "blue-W1: not a unit of red",
+        }
+        for text, problem in attempts.items():
+            response = client.post("/orders", data={"orders": text})
+            assert response.status_code == 422
+            assert "Nothing was recorded" in response.text
+            assert problem in response.text
+        # A form field cannot name another player: the session decides whose orders these are.
+        response = client.post(
+            "/orders", data={"orders": orders("blue", 1), "player": "blue", "campaign": "g"}
+        )
+        assert response.status_code == 422
+    assert len(game.log(lineage)) == before
+    assert "blue" not in game.load(lineage).orders
+
+
+def test_the_cli_issues_rotates_and_lists_secrets(tmp_path: Path, map_file: str) -> None:
+    path = tmp_path / "u.db"
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0) -> tuple[str, str]:
+        result = runner.invoke(app, [*args, "--db", str(path)], catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.stdout, result.stderr
+
+    umpire("new", "g", "--players", "red,blue", "--map", map_file)
+    secret, note = umpire("player", "add", "red")
+    secret = secret.strip()
+    assert "shown this once and stored only as a hash" in note
+    _, problem = umpire("player", "add", "red", code=2)
+    assert problem.startswith("umpire: error: red of 'g' holds a secret already")
+    assert secret not in problem
+    rotated = json.loads(umpire("player", "rotate", "red", "--json")[0])
+    assert rotated["player"] == "red"
+    assert rotated["secret"] != secret
+    listing, _ = umpire("player", "list")
+    assert "red" in listing
+    assert "issued" in listing
+    assert secret not in listing
+    assert rotated["secret"] not in listing
+    access = json.loads(umpire("player", "list", "--json")[0])
+    assert [(a["player"], a["has_secret"], a["rotations"]) for a in access] == [
+        ("red", True, 1),
+        ("blue", False, 0),
+    ]
+    _, problem = umpire("player", "rotate", "green", code=2)
+    assert "'green' is not a player of 'g'" in problem
+    store = EventStore.open(str(path), create=False)
+    try:
+        keys = PlayerSecrets(store)
+        assert keys.verify("g", "red", rotated["secret"])
+        assert not keys.verify("g", "red", secret)
+    finally:
+        store.close()
+
+
+def _sqlite_at_0002(path: Path) -> None:
+    engine = db.make_engine(db.normalize_url(str(path)))
+    db.upgrade(engine, "0002")
+    engine.dispose()
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO campaigns (name, seed, active_branch, created_at) "
+        "VALUES ('old', 's', 'main', '2026-01-01 00:00:00')"
+    )
+    raw.commit()
+    raw.close()
+
+
+def test_a_0002_database_is_refused_and_upgraded_to_0003(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    _sqlite_at_0002(path)
+    with pytest.raises(
+        SchemaError, match=r"revision 0002 but this umpire needs 0003: run `umpire db upgrade`"
+    ):
+        EventStore.open(str(path))
+    before, after, backup = upgrade_database(str(path))
+    assert (before, after) == ("0002", "0003")
+    assert backup is not None
+    assert backup.name.startswith("old.db.0002.")
+    store = EventStore.open(str(path))
+    try:
+        assert stored_rows(store) == []
+        assert [c.name for c in store.campaigns()] == ["old"]
+    finally:
+        store.close()
+
+
+def test_postgres_upgrade_from_0002(pg_url: str) -> None:
+    reset_postgres(pg_url)
+    engine = sa.create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "DROP TABLE IF EXISTS player_secrets, snapshots, events, streams, campaigns, "
+            "alembic_version CASCADE"
+        )
+    db.upgrade(engine, "0002")
+    engine.dispose()
+    with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0003"):
+        EventStore.open(pg_url)
+    assert upgrade_database(pg_url) == ("0002", "0003", None)
+    EventStore.open(pg_url).close()

@@ -1,0 +1,390 @@
+"""The players' web page (issue 6): in-process with Starlette's TestClient, and end to end in
+headless Chromium (Debian's /usr/bin/chromium, driven by Playwright) against `umpire serve`.
+
+Every page and response a player gets is checked for the other player's unit ids.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from itsdangerous import TimestampSigner
+from playwright.sync_api import Page, Response, expect, sync_playwright
+from starlette.testclient import TestClient
+
+from campaign.players import PlayerSecrets
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.web import SIGN_IN_REFUSED, FailureLimiter, create_app
+from tests.conftest import FixedClock, reset_postgres
+from tests.test_strategic import TINY_MAP, orders
+
+CHROMIUM = "/usr/bin/chromium"
+# As the machine notes say: without the background-networking flags Chromium keeps trying
+# to reach Google's hosts, which this closed network refuses.
+CHROMIUM_FLAGS = [
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT_ENV = "UMPIRE_WEB_SCREENSHOT"  # e.g. docs/web-report.png to refresh the docs' picture
+
+
+class Game:
+    """A two-player campaign on the tiny map after one resolved turn, with both secrets."""
+
+    def __init__(self, url: str, folder: Path) -> None:
+        map_file = folder / "tiny.toml"
+        map_file.write_text(TINY_MAP)
+        self.url = url
+        self.service = CampaignService.open(self.url, clock=FixedClock(), create=True)
+        self.service.new_campaign(
+            plan_campaign("g", ["red", "blue"], seed="s", map_spec=str(map_file))
+        )
+        self.service.new_campaign(
+            plan_campaign("h", ["red", "green"], seed="t", map_spec=str(map_file))
+        )
+        self.lineage: Lineage = self.service.target("g")
+        # Turn 1: both players move and explore, so the umpire's log names both sides' units.
+        self.service.submit_orders(
+            self.lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off"))
+        )
+        self.service.submit_orders(
+            self.lineage, "blue", orders("blue", 1, ("blue-S1", "0604", "stand-off"))
+        )
+        self.service.resolve_turn(self.lineage)
+        keys = PlayerSecrets(self.service.store)
+        self.secrets = {
+            ("g", "red"): keys.issue("g", "red"),
+            ("g", "blue"): keys.issue("g", "blue"),
+            ("h", "red"): keys.issue("h", "red"),
+        }
+
+    def close(self) -> None:
+        self.service.close()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Game]:
+    made = Game(f"sqlite:///{tmp_path / 'web.db'}", tmp_path)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def client(game: Game) -> Iterator[TestClient]:
+    with TestClient(create_app(game.service, secret_key="test-key")) as opened:
+        yield opened
+
+
+def sign_in(client: TestClient, campaign: str, player: str, secret: str) -> None:
+    response = client.post(
+        "/sign-in",
+        data={"campaign": campaign, "player": player, "secret": secret},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303, response.text
+    assert response.headers["location"] == "/report"
+
+
+PAGES = ["/", "/report", "/map.svg", "/orders", "/log"]
+
+
+def test_the_umpire_log_names_both_sides(game: Game) -> None:
+    """The leak checks below mean something: the data they look for exists."""
+    text = " ".join(str(e.event) for e in game.service.log(game.lineage))
+    assert "red-S1" in text
+    assert "blue-S1" in text
+
+
+def test_signing_in_shows_the_players_report_and_map(game: Game, client: TestClient) -> None:
+    assert client.get("/report", follow_redirects=False).headers["location"] == "/"
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    report = client.get("/report")
+    assert report.status_code == 200
+    assert "g: red's report, turn 2" in report.text
+    assert "red-S1" in report.text
+    assert "<img class='map' src='/map.svg'" in report.text
+    assert "explored Alpha (0102)" in report.text  # the news of turn 1
+    assert report.headers["cache-control"] == "no-store"
+    assert "default-src 'none'" in report.headers["content-security-policy"]
+    svg = client.get("/map.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.startswith("<?xml")
+    assert "Alpha" in svg.text
+    log = client.get("/log")
+    assert "explored Alpha" in log.text
+    assert client.get("/", follow_redirects=False).headers["location"] == "/report"
+
+
+def test_wrong_secrets_are_refused_without_saying_why(game: Game, client: TestClient) -> None:
+    right = game.secrets["g", "red"]
+    answers = []
+    for campaign, player, secret in [
+        ("g", "red", right[:-1] + ("x" if right[-1] != "x" else "y")),  # wrong secret
+        ("g", "red", ""),  # no secret
+        ("g", "green", right),  # no such player
+        ("nope", "red", right),  # no such campaign
+        ("h", "red", right),  # red's secret of another campaign
+    ]:
+        response = client.post(
+            "/sign-in", data={"campaign": campaign, "player": player, "secret": secret}
+        )
+        assert response.status_code == 401
+        assert SIGN_IN_REFUSED in response.text
+        assert secret == "" or secret not in response.text
+        alert = re.search(r"<p class='problems'[^>]*>(.*?)</p>", response.text)
+        assert alert is not None
+        answers.append(alert.group(1))
+    assert len(set(answers)) == 1  # one answer, whoever asked
+    for page in PAGES[1:]:
+        response = client.get(page, follow_redirects=False)
+        assert (response.status_code, response.headers["location"]) == (303, "/")
+
+
+def test_failed_sign_ins_are_rate_limited(game: Game) -> None:
+    now = [0.0]
+    limiter = FailureLimiter(limit=3, window=60, clock=lambda: now[0])
+    right = game.secrets["g", "red"]
+    with TestClient(create_app(game.service, "k", limiter)) as client:
+        for _ in range(3):
+            response = client.post(
+                "/sign-in", data={"campaign": "g", "player": "red", "secret": "guess"}
+            )
+            assert response.status_code == 401
+        form = {"campaign": "g", "player": "red", "secret": right}
+        response = client.post("/sign-in", data=form)
+        assert response.status_code == 429  # even the right secret waits
+        now[0] = 61.0
+        response = client.post("/sign-in", data=form, follow_redirects=False)
+        assert response.status_code == 303
+
+
+def test_the_order_form_sends_the_template(game: Game, client: TestClient) -> None:
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    form = client.get("/orders")
+    assert form.status_code == 200
+    expected = game.service.orders_template(game.lineage, "red")
+    shown = re.search(r"<textarea[^>]*>(.*?)</textarea>", form.text, re.DOTALL)
+    assert shown is not None
+    text = shown.group(1).replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&")
+    assert text == expected
+    response = client.post("/orders", data={"orders": text})
+    assert response.status_code == 200
+    assert "Orders recorded" in response.text
+    assert "red&#x27;s orders for turn 2: 19 unit(s)" in response.text
+    assert len(game.service.load(game.lineage).orders["red"]) == 19
+
+
+def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: TestClient) -> None:
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    before = len(game.service.log(game.lineage))
+    text = orders("red", 2, ("red-S2", "9999", "stand-off"), ("red-S3", "0604", "engage"))
+    response = client.post("/orders", data={"orders": text})
+    assert response.status_code == 422
+    assert "Nothing was recorded: 2 problem(s)" in response.text
+    assert "<li>red-S2: destination 9999 is off the map</li>" in response.text
+    assert "<li>red-S3: cannot reach 0604 this turn" in response.text
+    assert "9999" in response.text.split("<textarea")[1]  # the player's text comes back
+    broken = client.post("/orders", data={"orders": 'player = "red"\nturn = "two"\n'})
+    assert broken.status_code == 422
+    assert "Expected `int`, got `str` - at `$.turn`" in broken.text
+    assert len(game.service.log(game.lineage)) == before
+    assert "red" not in game.service.load(game.lineage).orders
+
+
+def test_no_page_names_another_players_units(game: Game) -> None:
+    for player, other in (("red", "blue-"), ("blue", "red-")):
+        with TestClient(create_app(game.service, secret_key="k")) as client:
+            sign_in(client, "g", player, game.secrets["g", player])
+            client.post("/orders", data={"orders": client_template(game, player)})
+            for page in PAGES:
+                body = client.get(page).text
+                assert f"{player}-" in body or page in ("/", "/map.svg")
+                assert other not in body, f"{page} of {player} names {other}"
+
+
+def client_template(game: Game, player: str) -> str:
+    return game.service.orders_template(game.lineage, player)
+
+
+def test_rotating_a_secret_ends_its_sessions(game: Game, client: TestClient) -> None:
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    assert client.get("/report").status_code == 200
+    PlayerSecrets(game.service.store).rotate("g", "red")
+    response = client.get("/report", follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (303, "/")
+    assert client.get("/orders", follow_redirects=False).status_code == 303
+
+
+def test_one_server_serves_several_campaigns(game: Game, client: TestClient) -> None:
+    sign_in(client, "h", "red", game.secrets["h", "red"])
+    report = client.get("/report")
+    assert "h: red's report, turn 1" in report.text
+    assert "explored Alpha" not in report.text  # that was red's turn in campaign g
+    client.post("/sign-out")
+    assert client.get("/report", follow_redirects=False).status_code == 303
+
+
+def test_the_page_works_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    reset_postgres(pg_url)
+    hosted = Game(pg_url, tmp_path)
+    try:
+        with TestClient(create_app(hosted.service, secret_key="k")) as client:
+            sign_in(client, "g", "blue", hosted.secrets["g", "blue"])
+            assert "blue-S1" in client.get("/report").text
+            text = hosted.service.orders_template(hosted.lineage, "blue")
+            response = client.post("/orders", data={"orders": text})
+            assert "Orders recorded" in response.text
+            for page in PAGES:
+                assert "red-" not in client.get(page).text
+        assert len(hosted.service.load(hosted.lineage).orders["blue"]) == 19
+    finally:
+        hosted.close()
+
+
+def test_a_forged_session_is_ignored(game: Game, client: TestClient) -> None:
+    """A cookie not signed with the server's key names nobody, whatever it claims."""
+    tag = PlayerSecrets(game.service.store).session_tag("g", "blue")
+    payload = base64.b64encode(json.dumps({"campaign": "g", "player": "blue", "tag": tag}).encode())
+    forged = TimestampSigner("not-the-key").sign(payload).decode()
+    client.cookies.set("umpire_session", forged)
+    response = client.get("/report", follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (303, "/")
+
+
+def test_sign_out_ends_the_session(game: Game, client: TestClient) -> None:
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    response = client.post("/sign-out", follow_redirects=False)
+    assert response.headers["location"] == "/"
+    assert client.get("/report", follow_redirects=False).status_code == 303
+
+
+# ---------------------------------------------------------------- end to end, in Chromium
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def server(game: Game, tmp_path: Path) -> Iterator[str]:
+    """Run `umpire serve` on a free loopback port over the game's database."""
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            game.url,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=Path(__file__).parents[1],
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log.close()
+                    pytest.fail(
+                        "umpire serve did not start:\n" + (tmp_path / "serve.log").read_text()
+                    )
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+    served = (tmp_path / "serve.log").read_text()
+    for secret in game.secrets.values():
+        assert secret not in served  # no secret in the server's log
+
+
+def test_end_to_end_in_headless_chromium(game: Game, server: str, tmp_path: Path) -> None:
+    """Sign in, read the report and map, send bad then good orders; blue appears nowhere."""
+    seen: list[str] = []  # every response body and request body the browser exchanged
+
+    def keep(response: Response) -> None:
+        if response.request.post_data:
+            seen.append(response.request.post_data)
+        if not 300 <= response.status < 400:  # redirects have no body to read
+            seen.append(response.text())
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.on("response", keep)
+            browse_as_red(page, server, game, Path(os.environ.get(SCREENSHOT_ENV) or tmp_path))
+            seen.append(page.content())
+        finally:
+            browser.close()
+    recorded = game.service.load(game.lineage).orders["red"]
+    assert len(recorded) == 19
+    assert any(move.to == "0302" for move in recorded)
+    assert len(seen) >= 8
+    everything = "\n".join(seen)
+    assert "red-S1" in everything
+    assert "blue-" not in everything
+
+
+def browse_as_red(page: Page, server: str, game: Game, shots: Path) -> None:
+    """Sign in (once wrongly), read the report and map, send bad orders, then good ones."""
+    page.goto(server + "/")
+    page.fill("input[name=campaign]", "g")
+    page.fill("input[name=player]", "red")
+    page.fill("input[name=secret]", "wrong")
+    page.click("button[type=submit]")
+    expect(page.locator(".problems")).to_have_text(SIGN_IN_REFUSED)
+    page.fill("input[name=secret]", game.secrets["g", "red"])
+    page.click("button[type=submit]")
+    page.wait_for_url(server + "/report")
+    expect(page.locator("h1")).to_have_text("g: red's report, turn 2")
+    page.wait_for_function("document.querySelector('img.map').naturalWidth > 0")
+    shot = shots / "web-report.png" if shots.is_dir() else shots
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes().startswith(b"\x89PNG")
+
+    page.click("text=Orders")
+    page.wait_for_url(server + "/orders")
+    template = page.input_value("textarea")
+    assert template == game.service.orders_template(game.lineage, "red")
+    page.fill("textarea", orders("red", 2, ("red-S2", "9999", "stand-off")))
+    page.click("text=Send orders")
+    expect(page.locator(".problems")).to_contain_text("red-S2: destination 9999 is off the map")
+    page.fill("textarea", template.replace('# to = "0102"', 'to = "0302"', 1))
+    page.click("text=Send orders")
+    expect(page.locator("p.ok")).to_contain_text("Orders recorded")
+    page.click("text=Log")
+    page.wait_for_url(server + "/log")
+    expect(page.locator("main")).to_contain_text("explored Alpha")
