@@ -381,7 +381,7 @@ class SystemExplored(Event, frozen=True, kw_only=True):
     system: str
     hex: str
     planets: tuple[PlanetReport, ...]
-    enemy_colonies: tuple[str, ...] = ()  # owners of colonies seen
+    enemy_colonies: tuple[str, ...] = ()  # colonies seen, as `owner: planet`
     enemy_ships: tuple[ShipCount, ...] = ()  # per owner: counts by class only
     rolls: tuple[Roll, ...] = ()
     losses: tuple[Loss, ...] = ()  # ships lost to unknown hazards while exploring

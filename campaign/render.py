@@ -32,6 +32,7 @@ from campaign.events import (
     SeedRevealed,
     ShipsRepaired,
     SystemExplored,
+    SystemScouted,
     TaskForcesSet,
     TurnEnded,
     UmpireNoted,
@@ -138,6 +139,8 @@ def describe(ev: Event) -> str:
             return f"{ev.player}'s attack on {ev.system} could not be made: {ev.reason}"
         case ShipsRepaired():
             return f"{ev.player}'s ships repaired at a friendly colony: {', '.join(ev.units)}"
+        case SystemScouted():
+            return f"enemy ships scouted {ev.system}, where you have a colony"
         case ColonyDetected():
             return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
         case MapChosen():
@@ -168,6 +171,7 @@ def _explored_text(ev: SystemExplored) -> str:
     )
     return (
         f"explored {ev.system} ({ev.hex}): {planets}"
+        + (f"; enemy colonies {', '.join(ev.enemy_colonies)}" if ev.enemy_colonies else "")
         + (f"; enemy ships {enemies}" if enemies else "")
         + hazard
     )

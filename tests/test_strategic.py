@@ -629,3 +629,38 @@ def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
             service.submit_orders(lineage, "red", later)
     finally:
         service.close()
+
+
+def test_explorers_see_enemy_colonies_and_owners_learn_they_were_scouted() -> None:
+    """004 5.2: the report lists enemy colonies; their owner learns the system was scouted."""
+    from campaign.events import SystemScouted
+    from campaign.strategic import Colony
+
+    blue_colony = Colony(
+        id="Alpha/3",
+        owner="blue",
+        system="Alpha",
+        hex="0102",
+        orbit=3,
+        planet_type="terran",
+        capacity=60,
+        population=4,
+    )
+    state = msgspec.structs.replace(_state([SCOUTS]), colonies={"Alpha/3": blue_colony})
+    report, notice = decide_exploration(state, TINY, ScriptedDice([4]))
+    assert isinstance(report.event, SystemExplored)
+    assert report.event.enemy_colonies == ("blue: Alpha/3",)
+    assert notice.event == SystemScouted(system="Alpha", turn=3)
+    assert str(notice.audience) == "blue"
+
+
+def test_a_move_that_no_longer_holds_at_resolution_holds_position() -> None:
+    """Orders are checked against the player's knowledge; at resolution a move that meets what
+    he could not see is dropped (the unit holds) instead of stopping the turn."""
+    from campaign.rules.movement import decide_movement
+    from campaign.strategic import Move
+
+    ship = Unit(id="red-W1", owner="red", kind="warship", hex="0102", captain=1)
+    state = _state([ship])
+    moves = (Move(unit="red-W1", to="9999"), Move(unit="red-S9", to="0102"))
+    assert decide_movement(state, TINY, {"red": moves}) == []

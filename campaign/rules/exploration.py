@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from campaign.dice import DiceKey, DiceSource, Roll
-from campaign.events import Audience, NewEvent, SystemExplored
+from campaign.events import Audience, NewEvent, SystemExplored, SystemScouted
 from campaign.projections import CampaignState
 from campaign.strategic import Loss, PlanetReport, ShipCount, Unit
 from maps import StarMap, parse_label
@@ -59,11 +59,21 @@ def decide_exploration(state: CampaignState, starmap: StarMap, dice: DiceSource)
                 else ()
             ),
             enemy_ships=_enemy_ships(state, player, hex_label) if survivors else (),
+            enemy_colonies=_enemy_colonies(state, player, hex_label) if survivors else (),
             rolls=rolls,
             losses=losses,
             explored=bool(survivors),
         )
         batch.append(NewEvent(event=report, audience=Audience.players_([player]), turn=state.turn))
+        if survivors:
+            # 004 5.2: "The owner of any colonies in a system will receive a report that enemy
+            # ships have scouted the system" (not whose ships).
+            owners = {c.owner for c in state.colonies.values() if c.hex == hex_label} - {player}
+            for owner in sorted(owners):
+                scouted = SystemScouted(system=system.name, turn=state.turn)
+                batch.append(
+                    NewEvent(event=scouted, audience=Audience.players_([owner]), turn=state.turn)
+                )
     return batch
 
 
@@ -95,6 +105,17 @@ def _hazards(
         if unit.is_scout and unit.count > 1 and not dead:
             break  # the troop survived: the system is explored and the others are covered
     return tuple(rolls), tuple(losses)
+
+
+def _enemy_colonies(state: CampaignState, player: str, hex_label: str) -> tuple[str, ...]:
+    """Return the enemy colonies seen, as `owner: planet` (004 5.2: "enemy colonies")."""
+    return tuple(
+        sorted(
+            f"{c.owner}: {c.id}"
+            for c in state.colonies.values()
+            if c.hex == hex_label and c.owner != player
+        )
+    )
 
 
 def _enemy_ships(state: CampaignState, player: str, hex_label: str) -> tuple[ShipCount, ...]:

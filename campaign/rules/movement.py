@@ -158,7 +158,7 @@ def decide_movement(
     players = sorted({*orders, *(u.owner for u in state.units.values() if u.plot)})
     for player in players:
         moves = orders.get(player, ())
-        plans = plan_moves(state, starmap, player, moves) if moves else {}
+        plans = _plans_that_hold(state, starmap, player, moves)
         orders_of = {m.unit: m for m in moves}
         for uid in sorted(plans):
             unit = state.units[uid]
@@ -179,6 +179,25 @@ def decide_movement(
             )
         batch += _plotted_moves(state, starmap, player, set(plans))
     return batch
+
+
+def _plans_that_hold(
+    state: CampaignState, starmap: StarMap, player: str, moves: tuple[Move, ...]
+) -> dict[str, Plan]:
+    """Plan the moves at resolution; one that no longer holds (checked against the player's
+    knowledge, it may meet what he could not see) is dropped: that unit holds position."""
+    if not moves:
+        return {}
+    try:
+        return plan_moves(state, starmap, player, moves)
+    except OrdersError:
+        plans: dict[str, Plan] = {}
+        for move in moves:
+            try:
+                plans.update(plan_moves(state, starmap, player, (move,)))
+            except OrdersError:
+                continue
+        return plans
 
 
 def _plotted_moves(
