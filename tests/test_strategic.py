@@ -664,3 +664,25 @@ def test_a_move_that_no_longer_holds_at_resolution_holds_position() -> None:
     state = _state([ship])
     moves = (Move(unit="red-W1", to="9999"), Move(unit="red-S9", to="0102"))
     assert decide_movement(state, TINY, {"red": moves}) == []
+
+
+def test_a_besieged_colony_is_no_command_post() -> None:
+    """004 L211-213: a besieged colony "may not ... be used as a command post"."""
+    from campaign.rules.colonies import command_post_hexes
+    from campaign.strategic import Colony
+
+    colony = Colony(
+        id="Alpha/3",
+        owner="red",
+        system="Alpha",
+        hex="0102",
+        orbit=3,
+        planet_type="terran",
+        capacity=60,
+        population=4,
+    )
+    free = msgspec.structs.replace(_state([]), colonies={"Alpha/3": colony})
+    assert command_post_hexes(free, "red") == ["0102"]
+    enemy = Unit(id="blue-W1", owner="blue", kind="warship", hex="0102")
+    besieged = msgspec.structs.replace(free, units={"blue-W1": enemy})
+    assert command_post_hexes(besieged, "red") == []
