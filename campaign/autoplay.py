@@ -32,7 +32,7 @@ from campaign.events import ProductionResolved, RecordedEvent, TaskForcesSet
 from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
 from campaign.rules.colonies import command_post_hexes
-from campaign.rules.economy import is_production_turn
+from campaign.rules.economy import is_production_turn, production_colony
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
 from campaign.rules.taskforces import plan_task_forces
@@ -459,7 +459,7 @@ class _Planner:
     def production_orders(self) -> tuple[tuple[ProductionOrder, ...], tuple[ResearchOrder, ...]]:
         """Spend each colony's IP on a random affordable mix; research first (see rulings)."""
         owned = frozenset(self.empire.techs)
-        outputs = {c.id: production.produce(_production_colony(c), self.view.turn, owned)
+        outputs = {c.id: production.produce(production_colony(self.view, c), self.view.turn, owned)
                    for c in self.colonies}  # fmt: skip
         budget = {cid: out.industrial_points for cid, out in outputs.items()}
         research, contributions, techs = self._research(owned, budget)
@@ -588,24 +588,6 @@ def _design_points(design: str) -> int:
 def _extra_ip(points: int, more: int) -> int:
     """Return the IP that `more` Full Thrust points add to a colony's starship bill."""
     return production.starship_cost(points + more) - production.starship_cost(points)
-
-
-def _production_colony(colony: Colony) -> production.Colony:
-    """The colony as production sees it (as `campaign.rules.economy` builds it).
-
-    Whether enemy warships besiege it is not in the player's view; the driver assumes not.
-    """
-    return production.Colony(
-        name=colony.id,
-        planet_type=colony.planet_type,
-        population=colony.population,
-        capacity=colony.capacity,
-        factories=colony.factories + colony.robotic_factories,
-        mineral_rich=colony.mineral_rich,
-        conquered=colony.conquered_from is not None,
-        conquered_on_turn=colony.conquered_turn,
-        planet_shield=colony.shield,
-    )
 
 
 # ---------------------------------------------------------------- whole campaigns

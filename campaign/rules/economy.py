@@ -47,6 +47,25 @@ def _besieged(state: CampaignState, colony: Colony) -> bool:
     )
 
 
+def production_colony(state: CampaignState, colony: Colony) -> production.Colony:
+    """The colony as the production rules see it.
+
+    From a player's own view a siege he cannot see does not show (no enemy units in it).
+    """
+    return production.Colony(
+        name=colony.id,
+        planet_type=colony.planet_type,
+        population=colony.population,
+        capacity=colony.capacity,
+        factories=colony.factories + colony.robotic_factories,
+        mineral_rich=colony.mineral_rich,
+        conquered=colony.conquered_from is not None,
+        conquered_on_turn=colony.conquered_turn,
+        besieged=_besieged(state, colony),
+        planet_shield=colony.shield,
+    )
+
+
 def _inputs(
     state: CampaignState,
     player: str,
@@ -55,18 +74,7 @@ def _inputs(
 ) -> tuple[list[production.Colony], list[ColonyOrders], list[str]]:
     problems: list[str] = []
     colonies = [
-        production.Colony(
-            name=c.id,
-            planet_type=c.planet_type,
-            population=c.population,
-            capacity=c.capacity,
-            factories=c.factories + c.robotic_factories,
-            mineral_rich=c.mineral_rich,
-            conquered=c.conquered_from is not None,
-            conquered_on_turn=c.conquered_turn,
-            besieged=_besieged(state, c),
-            planet_shield=c.shield,
-        )
+        production_colony(state, c)
         for c in sorted(state.colonies.values(), key=lambda c: c.id)
         if c.owner == player
     ]
