@@ -39,6 +39,7 @@ from campaign.strategic import (
     ShipResult,
     TaskForce,
     TaskForceOrder,
+    TreasuryOrder,
     Unit,
 )
 
@@ -348,6 +349,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     battle_locations: tuple[Location, ...] = ()  # preference, best first (004 5.3)
     attacks: tuple[Attack, ...] = ()
     task_forces: tuple[TaskForceOrder, ...] = ()
+    treasury: TreasuryOrder | None = None
 
 
 @event("task_forces_set", version=1)

@@ -49,13 +49,14 @@ from campaign.strategic import (
     ProductionOrder,
     TaskForce,
     TaskForceOrder,
+    TreasuryOrder,
     Unit,
     parse_defence_id,
 )
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 8
+PROJECTION_VERSION = 9
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,6 +86,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     battle_locations: dict[str, tuple[Location, ...]] = msgspec.field(default_factory=dict)
     attacks: dict[str, tuple[Attack, ...]] = msgspec.field(default_factory=dict)
     task_force_orders: dict[str, tuple[TaskForceOrder, ...]] = msgspec.field(default_factory=dict)
+    treasury_orders: dict[str, TreasuryOrder] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
@@ -130,6 +132,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 battle_locations={**state.battle_locations, ev.player: ev.battle_locations},
                 attacks={**state.attacks, ev.player: ev.attacks},
                 task_force_orders={**state.task_force_orders, ev.player: ev.task_forces},
+                treasury_orders=_with(state.treasury_orders, ev.player, ev.treasury),
             )
         case TaskForcesSet():
             return _task_forces_set(state, ev)
@@ -210,10 +213,19 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         battle_locations={},
         attacks={},
         task_force_orders={},
+        treasury_orders={},
         assaults={},
         phase="orders",
         pending_battles={},
     )
+
+
+def _with(
+    orders: dict[str, TreasuryOrder], player: str, order: TreasuryOrder | None
+) -> dict[str, TreasuryOrder]:
+    """Replace a player's treasury order (a resubmission without one withdraws it)."""
+    kept = {p: o for p, o in orders.items() if p != player}
+    return kept if order is None else {**kept, player: order}
 
 
 def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:

@@ -204,7 +204,7 @@ def empire_facts(empire: Empire) -> list[tuple[str, str]]:
     return [
         ("entry", empire.entry),
         ("FTL speed", f"{empire.speed} hexes per turn"),
-        ("industrial points", str(empire.ip)),
+        ("starting IP left", str(empire.ip)),
         ("technology", ", ".join(empire.techs) or "none yet"),
         ("explored", ", ".join(empire.explored) or "nothing yet"),
     ]

@@ -172,6 +172,15 @@ class ShipOrder(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
 
 
+class TreasuryOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Spend the starting treasury (004 section 3: "25 Industrial Points which can be spent on
+    Technological Research or more ships"): research joins the phase's pool; ships appear at
+    the entry, off the map."""
+
+    research: int = 0
+    ships: tuple[ShipOrder, ...] = ()
+
+
 class ProductionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What one colony buys in a production phase (004 5.7.3-5.7.5)."""
 

@@ -686,3 +686,34 @@ def test_a_besieged_colony_is_no_command_post() -> None:
     enemy = Unit(id="blue-W1", owner="blue", kind="warship", hex="0102")
     besieged = msgspec.structs.replace(free, units={"blue-W1": enemy})
     assert command_post_hexes(besieged, "red") == []
+
+
+def test_the_starting_treasury_buys_research_and_ships(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    """004 section 3: 25 IP "which can be spent on Technological Research or more ships (at 63
+    Full Thrust Points per Industrial Point)". Ruling: kept until spent at a production phase."""
+    service, lineage = settled
+    service.resolve_turn(lineage, ask=sixes)  # turn 2
+    service.resolve_turn(lineage, ask=sixes)  # turn 3
+    too_early = orders("red", 4) + "[treasury]\nresearch = 30\n"
+    with pytest.raises(OrdersError, match="spending 30 IP but 25 are left"):
+        service.submit_orders(lineage, "red", too_early)
+    spend = orders("red", 4) + (
+        '[[research]]\ntech = "speed-3"\n'
+        '[treasury]\nresearch = 15\nships = [{design = "frigate"}]\n'
+    )
+    service.submit_orders(lineage, "red", spend)
+    recorded = service.resolve_turn(lineage, ask=sixes)
+    (red,) = [
+        e.event
+        for e in recorded
+        if isinstance(e.event, ProductionResolved) and e.event.player == "red"
+    ]
+    assert red.acquired == ("speed-3",)
+    assert red.empire.ip == 8  # 25 - 15 research - 2 (a 65-point frigate, 63 points per IP)
+    (frigate,) = red.units
+    assert (frigate.design, frigate.hex) == ("frigate", None)  # it enters at the entry
+    assert service.load(lineage).empires["red"].speed == 3
+    with pytest.raises(OrdersError, match="turn 5 has no production phase"):
+        service.submit_orders(lineage, "red", orders("red", 5) + "[treasury]\nresearch = 1\n")

@@ -25,6 +25,8 @@ from campaign.strategic import (
     Colony,
     Empire,
     ProductionOrder,
+    ShipOrder,
+    TreasuryOrder,
     Unit,
     UnitKind,
     unit_id,
@@ -116,20 +118,57 @@ def check_production(
     orders: tuple[ProductionOrder, ...],
     research: tuple[ResearchOrder, ...],
     catalogue: Catalogue,
+    treasury: TreasuryOrder | None = None,
 ) -> list[str]:
     """Return every problem with a player's production and research orders (a dry run)."""
-    if not orders and not research:
+    if not orders and not research and treasury is None:
         return []
     if not is_production_turn(state.turn):
         return [f"turn {state.turn} has no production phase (004 5.7: after every fourth turn)"]
     empire = state.empires[player]
     colonies, colony_orders, problems = _inputs(state, player, orders, catalogue)
+    problems += _treasury_problems(empire, treasury, catalogue)
     try:
         production.resolve_production(
-            state.turn, colonies, colony_orders, research, frozenset(empire.techs)
+            state.turn,
+            colonies,
+            colony_orders,
+            research,
+            frozenset(empire.techs),
+            treasury_research=treasury.research if treasury else 0,
         )
     except (ProductionOrderError, ResearchOrderError) as exc:
         problems += exc.problems
+    return problems
+
+
+def _treasury_cost(treasury: TreasuryOrder, catalogue: Catalogue) -> int:
+    points = sum(catalogue(s.design).points * s.count for s in treasury.ships)
+    return treasury.research + production.starship_cost(points)
+
+
+def _treasury_problems(
+    empire: Empire, treasury: TreasuryOrder | None, catalogue: Catalogue
+) -> list[str]:
+    if treasury is None:
+        return []
+    problems = []
+    for ship in treasury.ships:
+        try:
+            if not catalogue(ship.design).ftl:
+                problems.append(f"treasury: {ship.design} has no FTL drive")
+        except LookupError:
+            problems.append(f"treasury: no FT2 design {ship.design!r} in the catalogue")
+    if treasury.research < 0:
+        problems.append("treasury: research cannot be negative")
+    if problems:
+        return problems
+    cost = _treasury_cost(treasury, catalogue)
+    if cost > empire.ip:
+        problems.append(
+            f"treasury: spending {cost} IP but {empire.ip} are left of the starting "
+            "25 (004 section 3)"
+        )
     return problems
 
 
@@ -139,6 +178,7 @@ def decide_production(
     research: Mapping[str, tuple[ResearchOrder, ...]],
     catalogue: Catalogue,
     dice: DiceSource,
+    treasury: Mapping[str, TreasuryOrder] | None = None,
 ) -> list[NewEvent]:
     """Run every empire's production phase; an empire whose orders no longer hold spends nothing.
 
@@ -150,19 +190,27 @@ def decide_production(
         empire = state.empires[player]
         mine, notes = _lift_sieged(state, orders.get(player, ()))
         wanted = research.get(player, ())
+        spend = (treasury or {}).get(player)
         colonies, colony_orders, problems = _inputs(state, player, mine, catalogue)
+        problems += _treasury_problems(empire, spend, catalogue)
         owned = frozenset(empire.techs)
         try:
             if problems:
                 raise ProductionOrderError(problems)
             outcome = production.resolve_production(
-                state.turn, colonies, colony_orders, wanted, owned
+                state.turn,
+                colonies,
+                colony_orders,
+                wanted,
+                owned,
+                treasury_research=spend.research if spend else 0,
             )
         except (ProductionOrderError, ResearchOrderError) as exc:
             problems = list(exc.problems)
             outcome = production.resolve_production(state.turn, colonies, (), (), owned)
-            mine = ()
-        units, rolls, last_ids = _new_units(state, empire, mine, outcome, catalogue, dice)
+            mine, spend = (), None
+        units, rolls, last_ids = _new_units(state, empire, mine, outcome, catalogue, dice, spend)
+        left = empire.ip - (_treasury_cost(spend, catalogue) if spend else 0)
         colony_states = tuple(
             _grown(state.colonies[result.colony], result, mine) for result in outcome.colonies
         )
@@ -174,7 +222,11 @@ def decide_production(
             lost_ip=outcome.lost_ip,
             acquired=outcome.research.acquired,
             empire=msgspec.structs.replace(
-                empire, techs=techs, speed=technology.ftl_speed(techs), last_ids=last_ids
+                empire,
+                techs=techs,
+                speed=technology.ftl_speed(techs),
+                last_ids=last_ids,
+                ip=left,
             ),
             colonies=colony_states,
             units=units,
@@ -236,6 +288,7 @@ def _new_units(
     outcome: production.ProductionOutcome,
     catalogue: Catalogue,
     dice: DiceSource,
+    treasury: TreasuryOrder | None = None,
 ) -> tuple[tuple[Unit, ...], tuple[Roll, ...], dict[str, int]]:
     player = empire.player
     last = dict(empire.last_ids)
@@ -252,6 +305,30 @@ def _new_units(
 
     units: list[Unit] = []
     rolls: list[Roll] = []
+
+    def build(ships: tuple[ShipOrder, ...], where: str | None) -> None:
+        """Starships appear where they were built (004 L268); `None`: at the entry."""
+        for ship in ships:
+            built = catalogue(ship.design)
+            for _ in range(ship.count):
+                uid = next_id("warship")
+                key = DiceKey(turn=state.turn, phase="production", subject=f"{uid}.captain")
+                level, roll = roll_captain(dice, key)  # 004 section 6
+                rolls.append(roll)
+                units.append(
+                    Unit(
+                        id=uid,
+                        owner=player,
+                        kind="warship",
+                        hex=where,
+                        design=built.design,
+                        hull_class=built.hull_class,
+                        points=built.points,
+                        mass=built.mass,
+                        captain=level,
+                    )
+                )
+
     results = {r.colony: r for r in outcome.colonies}
     for order in orders:
         colony = state.colonies[order.colony]
@@ -277,24 +354,7 @@ def _new_units(
                     count=SCOUTS_PER_TROOP,
                 )
             )
-        for ship in order.ships:
-            built = catalogue(ship.design)
-            for _ in range(ship.count):
-                uid = next_id("warship")
-                key = DiceKey(turn=state.turn, phase="production", subject=f"{uid}.captain")
-                level, roll = roll_captain(dice, key)  # 004 section 6
-                rolls.append(roll)
-                units.append(
-                    Unit(
-                        id=uid,
-                        owner=player,
-                        kind="warship",
-                        hex=colony.hex,
-                        design=built.design,
-                        hull_class=built.hull_class,
-                        points=built.points,
-                        mass=built.mass,
-                        captain=level,
-                    )
-                )
+        build(order.ships, colony.hex)
+    if treasury is not None:
+        build(treasury.ships, None)  # bought with the starting IP: they enter at the entry
     return tuple(units), tuple(rolls), last

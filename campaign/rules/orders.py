@@ -34,6 +34,7 @@ from campaign.strategic import (
     Move,
     ProductionOrder,
     TaskForceOrder,
+    TreasuryOrder,
     Unit,
     unit_order,
 )
@@ -52,6 +53,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     battle_locations: tuple[Location, ...] = ()  # where to fight when you choose (004 5.3)
     attacks: tuple[Attack, ...] = ()  # enemy colonies to conquer or bombard (004 5.4)
     task_forces: tuple[TaskForceOrder, ...] = ()  # form, reshape or disband (004 5.1)
+    treasury: TreasuryOrder | None = None  # the starting IP (004 section 3), at production
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -106,7 +108,9 @@ def decide_submit(
     positions = {u.id: _end_of_turn(u, paths, state.turn) for u in state.units.values()}
     problems += check_landings(state, starmap, player, document.landings, positions)
     problems += check_attacks(state, starmap, player, document.attacks, positions)
-    problems += check_production(state, player, document.production, document.research, catalogue)
+    problems += check_production(
+        state, player, document.production, document.research, catalogue, document.treasury
+    )
     if problems:
         raise OrdersError(player, state.turn, problems)
     submitted = OrdersSubmitted(
@@ -119,6 +123,7 @@ def decide_submit(
         battle_locations=document.battle_locations,
         attacks=document.attacks,
         task_forces=document.task_forces,
+        treasury=document.treasury,
     )
     return [
         NewEvent(

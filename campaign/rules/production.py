@@ -473,8 +473,12 @@ def resolve_production(
     owned: frozenset[TechName] = frozenset(),
     invested: Mapping[TechName, int] | None = None,
     settings: ProductionSettings = DEFAULT_SETTINGS,
+    treasury_research: int = 0,
 ) -> ProductionOutcome:
     """Run one empire's production phase after turn `turn` (004 5.7).
+
+    `treasury_research` adds IP from the empire's starting treasury (004 section 3) to the
+    research pool.
 
     Colonies grow and produce; the research IP they contribute are pooled and spent on
     `research_orders` first, so that a technology bought now counts for this phase's purchases
@@ -500,7 +504,7 @@ def resolve_production(
         else:
             by_colony[order.colony] = order
 
-    pool = sum(max(0, o.research) for o in by_colony.values())
+    pool = sum(max(0, o.research) for o in by_colony.values()) + max(0, treasury_research)
     research, research_issues = check_research(
         owned, pool, research_orders, invested, settings.research_pooling
     )

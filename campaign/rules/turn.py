@@ -80,7 +80,11 @@ def _finish(
     phases.add(decide_landings(phases.state, starmap))
     if is_production_turn(state.turn):
         now = phases.state
-        phases.add(decide_production(now, now.production, now.research, catalogue, dice))
+        phases.add(
+            decide_production(
+                now, now.production, now.research, catalogue, dice, now.treasury_orders
+            )
+        )
     phases.add(decide_repairs(phases.state))
     ended = TurnEnded(turn=state.turn)
     phases.add([NewEvent(event=ended, audience=Audience.everyone(), turn=state.turn)])
