@@ -131,6 +131,16 @@ def format_orders(document: OrdersDocument) -> str:
     lines: list[str] = []
     tables: list[str] = []
     for key, value in msgspec.structs.asdict(document).items():
+        if value is None:
+            continue
+        if isinstance(value, msgspec.Struct):  # a single table, e.g. [treasury]
+            tables += ["", f"[{key}]"]
+            tables += [
+                f"{name} = {_toml(msgspec.to_builtins(v))}"
+                for name, v in msgspec.structs.asdict(value).items()
+                if v is not None and v != ()
+            ]
+            continue
         items = value if isinstance(value, tuple) else ()
         if items and isinstance(items[0], msgspec.Struct):
             for item in items:

@@ -364,6 +364,29 @@ class TaskForcesSet(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
 
 
+@event("orders_committed", version=1)
+class OrdersCommitted(Event, frozen=True, kw_only=True):
+    """A player handed in orders: everyone sees the commitment, nobody the orders (issue 6).
+
+    `sha256` is the hash of the `orders_submitted` payload as stored; when the turn resolves,
+    `orders_revealed` gives the player that payload, and anyone entitled can check the hash.
+    """
+
+    player: str
+    turn: int
+    sha256: str
+
+
+@event("orders_revealed", version=1)
+class OrdersRevealed(Event, frozen=True, kw_only=True):
+    """The orders a player's commitment stood for, revealed as the turn resolved."""
+
+    player: str
+    turn: int
+    sha256: str
+    payload: str  # the `orders_submitted` payload, byte for byte as stored
+
+
 @event("unit_moved", version=1)
 class UnitMoved(Event, frozen=True, kw_only=True):
     """A unit made its FTL move (004 section 5.1); only its owner (and the umpire) learn it."""

@@ -56,7 +56,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 9
+PROJECTION_VERSION = 10
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,14 +79,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     units: dict[str, Unit] = msgspec.field(default_factory=dict)
     colonies: dict[str, Colony] = msgspec.field(default_factory=dict)
     known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
-    orders: dict[str, tuple[Move, ...]] = msgspec.field(default_factory=dict)  # this turn's
-    landings: dict[str, tuple[Landing, ...]] = msgspec.field(default_factory=dict)
-    production: dict[str, tuple[ProductionOrder, ...]] = msgspec.field(default_factory=dict)
-    research: dict[str, tuple[ResearchOrder, ...]] = msgspec.field(default_factory=dict)
-    battle_locations: dict[str, tuple[Location, ...]] = msgspec.field(default_factory=dict)
-    attacks: dict[str, tuple[Attack, ...]] = msgspec.field(default_factory=dict)
-    task_force_orders: dict[str, tuple[TaskForceOrder, ...]] = msgspec.field(default_factory=dict)
-    treasury_orders: dict[str, TreasuryOrder] = msgspec.field(default_factory=dict)
+    # This turn's orders, the last submission of each player (umpire only until revealed).
+    submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
@@ -94,6 +88,46 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
+
+    @property
+    def orders(self) -> dict[str, tuple[Move, ...]]:
+        """Each player's moves this turn."""
+        return {p: s.moves for p, s in self.submitted.items()}
+
+    @property
+    def landings(self) -> dict[str, tuple[Landing, ...]]:
+        """Each player's landings this turn."""
+        return {p: s.landings for p, s in self.submitted.items()}
+
+    @property
+    def production(self) -> dict[str, tuple[ProductionOrder, ...]]:
+        """Each player's production orders this turn."""
+        return {p: s.production for p, s in self.submitted.items()}
+
+    @property
+    def research(self) -> dict[str, tuple[ResearchOrder, ...]]:
+        """Each player's research orders this turn."""
+        return {p: s.research for p, s in self.submitted.items()}
+
+    @property
+    def battle_locations(self) -> dict[str, tuple[Location, ...]]:
+        """Each player's battle-location preferences this turn."""
+        return {p: s.battle_locations for p, s in self.submitted.items()}
+
+    @property
+    def attacks(self) -> dict[str, tuple[Attack, ...]]:
+        """Each player's attack orders this turn."""
+        return {p: s.attacks for p, s in self.submitted.items()}
+
+    @property
+    def task_force_orders(self) -> dict[str, tuple[TaskForceOrder, ...]]:
+        """Each player's task-force orders this turn."""
+        return {p: s.task_forces for p, s in self.submitted.items()}
+
+    @property
+    def treasury_orders(self) -> dict[str, TreasuryOrder]:
+        """Each player's spending of his starting treasury this turn."""
+        return {p: s.treasury for p, s in self.submitted.items() if s.treasury is not None}
 
     @property
     def finished(self) -> bool:
@@ -123,17 +157,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             units = {**state.units, **{u.id: u for u in ev.units}}
             return msgspec.structs.replace(state, empires=empires, units=units)
         case OrdersSubmitted():
-            return msgspec.structs.replace(
-                state,
-                orders={**state.orders, ev.player: ev.moves},
-                landings={**state.landings, ev.player: ev.landings},
-                production={**state.production, ev.player: ev.production},
-                research={**state.research, ev.player: ev.research},
-                battle_locations={**state.battle_locations, ev.player: ev.battle_locations},
-                attacks={**state.attacks, ev.player: ev.attacks},
-                task_force_orders={**state.task_force_orders, ev.player: ev.task_forces},
-                treasury_orders=_with(state.treasury_orders, ev.player, ev.treasury),
-            )
+            return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
         case TaskForcesSet():
             return _task_forces_set(state, ev)
         case OfficerCasualty():
@@ -206,26 +230,11 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         state,
         turn=turn,
         rolls_this_turn=0,
-        orders={},
-        landings={},
-        production={},
-        research={},
-        battle_locations={},
-        attacks={},
-        task_force_orders={},
-        treasury_orders={},
+        submitted={},
         assaults={},
         phase="orders",
         pending_battles={},
     )
-
-
-def _with(
-    orders: dict[str, TreasuryOrder], player: str, order: TreasuryOrder | None
-) -> dict[str, TreasuryOrder]:
-    """Replace a player's treasury order (a resubmission without one withdraws it)."""
-    kept = {p: o for p, o in orders.items() if p != player}
-    return kept if order is None else {**kept, player: order}
 
 
 def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:

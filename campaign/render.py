@@ -26,6 +26,8 @@ from campaign.events import (
     MapChosen,
     MapLoaded,
     OfficerCasualty,
+    OrdersCommitted,
+    OrdersRevealed,
     OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
@@ -84,6 +86,12 @@ def describe(ev: Event) -> str:
                 f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
                 f"{len(ev.units)} units and {ev.empire.ip} IP"
             )
+        case OrdersCommitted():
+            return (
+                f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
+            )
+        case OrdersRevealed():
+            return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
         case OrdersSubmitted():
             return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
         case OfficerCasualty():
@@ -352,13 +360,27 @@ def verify_panel(report: VerifyReport) -> RenderableType:
     elif report.ok:
         verdict = Text("OK", style="umpire.ok")
     else:
-        verdict = Text("FAILED: dice do not match the revealed seed", style="umpire.bad")
+        what = (
+            "revealed orders do not match their commitments"
+            if report.orders_problems
+            else ("dice do not match the revealed seed")
+        )
+        verdict = Text(f"FAILED: {what}", style="umpire.bad")
     rows: list[tuple[str, str | Text]] = [
         ("campaign", f"{report.campaign} [{report.branch}]"),
         ("hash chain", verdict),
         ("events checked", str(report.events_checked)),
         ("head hash", report.head_hash),
     ]
+    if report.orders_revealed or report.orders_problems:
+        rows.append(
+            (
+                "orders",
+                f"{report.orders_revealed} revealed order file(s) checked against their "
+                "public commitments",
+            )
+        )
+        rows.extend(("orders problem", Text(p, style="umpire.bad")) for p in report.orders_problems)
     if report.dice_checked:
         rows.append(
             (

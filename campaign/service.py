@@ -8,6 +8,7 @@ atomically after the version it decided on. A concurrent writer makes that appen
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -38,6 +39,8 @@ from campaign.events import (
     Event,
     MapLoaded,
     NewEvent,
+    OrdersCommitted,
+    OrdersRevealed,
     RecordedEvent,
     SeedRevealed,
     StarChartPublished,
@@ -143,6 +146,8 @@ class VerifyReport(msgspec.Struct, frozen=True):
     seeded_rolls: int = 0
     manual_rolls: int = 0
     dice_problems: tuple[str, ...] = ()
+    orders_revealed: int = 0  # revealed orders checked against their public commitments
+    orders_problems: tuple[str, ...] = ()
 
 
 def plan_campaign(
@@ -618,6 +623,9 @@ class CampaignService:
         expected_prev = GENESIS_HASH
         checked = 0
         ledger = _DiceLedger()
+        commitments: dict[tuple[str, int], str] = {}
+        orders_problems: list[str] = []
+        reveals = 0
         for row in self.store.read_stored(lineage):
             fail = _report_failure(lineage, checked, expected_prev)
             if row.version != checked + 1:
@@ -642,6 +650,11 @@ class CampaignService:
                 return fail(row.position, row.version, exc.reason)
             checked += 1
             expected_prev = row.hash
+            if isinstance(ev, OrdersCommitted):
+                commitments[(ev.player, ev.turn)] = ev.sha256  # the last one counts
+            elif isinstance(ev, OrdersRevealed):
+                reveals += 1
+                orders_problems += _check_reveal(row.position, ev, commitments)
             if dice:
                 ledger.record(row.position, ev)
         report = VerifyReport(
@@ -649,14 +662,16 @@ class CampaignService:
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=True,
+            ok=not orders_problems,
+            orders_revealed=reveals,
+            orders_problems=tuple(orders_problems),
         )
         if not dice:
             return report
         problems = ledger.check()
         return msgspec.structs.replace(
             report,
-            ok=not problems,
+            ok=report.ok and not problems,
             dice_checked=True,
             seeded_rolls=len(ledger.seeded),
             manual_rolls=ledger.manual,
@@ -704,6 +719,20 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _check_reveal(
+    position: int, ev: OrdersRevealed, commitments: dict[tuple[str, int], str]
+) -> list[str]:
+    """Check revealed orders against the public commitment made for them (issue 6)."""
+    digest = hashlib.sha256(ev.payload.encode()).hexdigest()
+    committed = commitments.get((ev.player, ev.turn))
+    if digest != ev.sha256 or committed != digest:
+        return [
+            f"position {position}: {ev.player}'s orders for turn {ev.turn} do not match the "
+            "commitment made when they were handed in"
+        ]
+    return []
 
 
 class _DiceLedger:

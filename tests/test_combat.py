@@ -11,7 +11,13 @@ from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import BattleFought, OfficerCasualty, ShipsRepaired, UnitsCaught
+from campaign.events import (
+    BattleFought,
+    OfficerCasualty,
+    OrdersSubmitted,
+    ShipsRepaired,
+    UnitsCaught,
+)
 from campaign.projections import CampaignState
 from campaign.rules.colonies import decide_repairs
 from campaign.rules.combat import decide_aftermath, find_battles
@@ -54,14 +60,28 @@ def warship(uid: str, order: str, hex_: str = "0201") -> Unit:
     return Unit(id=uid, owner=owner, kind="warship", hex=hex_, order=order, hull_class="cruiser")  # type: ignore[arg-type]
 
 
-def state_of(*units: Unit, **extra: object) -> CampaignState:
+ORDER_FIELDS = ("landings", "battle_locations", "attacks")
+
+
+def state_of(*units: Unit, turn: int = 3, **extra: object) -> CampaignState:
+    """A turn in progress; `landings=`, `battle_locations=` and `attacks=` (by player) become
+    each player's submitted orders."""
     players = sorted({u.owner for u in units})
+    per_player: dict[str, dict[str, object]] = {}
+    for field in ORDER_FIELDS:
+        for player, value in extra.pop(field, {}).items():  # type: ignore[attr-defined]
+            per_player.setdefault(player, {})[field] = value
+    submitted = {
+        p: OrdersSubmitted(player=p, turn=turn, moves=(), **fields)  # type: ignore[arg-type]
+        for p, fields in per_player.items()
+    }
     return CampaignState(
         created=True,
-        turn=3,
+        turn=turn,
         players=tuple(players),
         empires={p: Empire(player=p, entry="1") for p in players},
         units={u.id: u for u in units},
+        submitted=submitted,
         **extra,  # type: ignore[arg-type]
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import InvalidInputError
-from campaign.events import EmpireFounded, ProductionResolved, SystemExplored
+from campaign.events import Audience, EmpireFounded, ProductionResolved, SystemExplored
 from campaign.projections import CampaignState
 from campaign.rules.exploration import decide_exploration
 from campaign.rules.movement import OrdersError
@@ -171,22 +172,29 @@ def test_a_turn_moves_units_and_explores(game: tuple[CampaignService, Lineage]) 
     )
     recorded = service.resolve_turn(lineage)
     types = [e.type for e in recorded]
-    assert types == ["unit_moved", "unit_moved", "system_explored", "turn_ended"]
+    assert types == [
+        "orders_revealed",
+        "unit_moved",
+        "unit_moved",
+        "system_explored",
+        "turn_ended",
+    ]
     state = service.load(lineage)
     assert (state.turn, state.units["red-S1"].hex, state.units["red-W1"].order) == (
         2,
         "0102",
         "engage",
     )
-    explored = recorded[2].event
+    explored = recorded[3].event
     assert isinstance(explored, SystemExplored)
-    assert str(recorded[2].audience) == "red"
+    assert str(recorded[3].audience) == "red"
     if explored.explored:
         assert state.empires["red"].explored == ("Alpha",)
         assert explored.planets[0].type == "terran"
     # Blue sent no orders: his units hold position, and he learns nothing of red's moves.
     assert all(u.hex is None for u in state.units.values() if u.owner == "blue")
-    assert [e.type for e in service.log(lineage, turn=1, viewer="blue")] == ["turn_ended"]
+    blue_saw = [e.type for e in service.log(lineage, turn=1, viewer="blue")]
+    assert blue_saw == ["orders_committed", "turn_ended"]  # that red sent orders, not which
 
 
 def _state(units: list[Unit], explored: tuple[str, ...] = ()) -> CampaignState:
@@ -352,7 +360,12 @@ def test_colonists_land_and_everyone_detects_the_colony(
     assert service.load(lineage).empires["red"].explored == ("Alpha",)
     service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
     recorded = service.resolve_turn(lineage, ask=sixes)
-    assert [e.type for e in recorded] == ["colonists_landed", "colony_detected", "turn_ended"]
+    assert [e.type for e in recorded] == [
+        "orders_revealed",
+        "colonists_landed",
+        "colony_detected",
+        "turn_ended",
+    ]
     state = service.load(lineage)
     colony = state.colonies["Alpha/3"]
     assert (colony.owner, colony.population, colony.capacity, colony.mineral_rich) == (
@@ -446,7 +459,8 @@ def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineag
     assert new["red-S5"].count == 9
     assert (new["red-W15"].design, new["red-W15"].captain) == ("frigate", 3)  # a 6: level 3
     blue_news = service.log(lineage, turn=4, viewer="blue")
-    assert [e.type for e in blue_news] == ["production_resolved", "turn_ended"]
+    # Blue sees red's public commitment to his orders, not the orders.
+    assert [e.type for e in blue_news] == ["orders_committed", "production_resolved", "turn_ended"]
     text = msgspec.json.encode(blue_news).decode()
     assert "red-" not in text
     assert "Alpha" not in text
@@ -504,7 +518,12 @@ def test_task_forces_form_move_together_and_get_an_admiral(map_file: str) -> Non
             return 1 if key.phase == "admiral" else 6  # the admiral rolls a 1; all else 6
 
         recorded = service.resolve_turn(lineage, ask=dice)
-        assert [e.type for e in recorded][:3] == ["task_forces_set", "unit_moved", "unit_moved"]
+        assert [e.type for e in recorded][:4] == [
+            "orders_revealed",
+            "task_forces_set",
+            "unit_moved",
+            "unit_moved",
+        ]
         state = service.load(lineage)
         force = state.task_forces["red-F1"]
         assert (force.units, force.admiral) == (("red-W2", "red-W1"), 1)  # a 1: level 1 admiral
@@ -556,13 +575,14 @@ def test_two_players_landing_on_one_empty_planet() -> None:
     and nothing of the first colony reaches the second player."""
     from campaign.rules.colonies import decide_landings
     from campaign.strategic import Landing
+    from tests.test_combat import state_of
 
     blue = Unit(id="blue-T1", owner="blue", kind="transports", hex="0102", count=5)
     red = Unit(id="red-T1", owner="red", kind="transports", hex="0102", count=5)
-    state = CampaignState(
-        created=True,
+    state = state_of(
+        blue,
+        red,
         turn=2,
-        units={"blue-T1": blue, "red-T1": red},
         landings={
             "blue": (Landing(unit="blue-T1", planet="Alpha/3", colonists=5),),
             "red": (Landing(unit="red-T1", planet="Alpha/3", colonists=5),),
@@ -717,3 +737,34 @@ def test_the_starting_treasury_buys_research_and_ships(
     assert service.load(lineage).empires["red"].speed == 3
     with pytest.raises(OrdersError, match="turn 5 has no production phase"):
         service.submit_orders(lineage, "red", orders("red", 5) + "[treasury]\nresearch = 1\n")
+
+
+def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage]) -> None:
+    """Issue 6: on submission only a public hash is recorded; the orders are umpire-only until
+    the turn resolves, then revealed to their player, and the reveal can be checked."""
+    from campaign.events import NewEvent, OrdersCommitted, OrdersRevealed
+
+    service, lineage = game
+    text = orders("red", 1, ("red-S1", "0102", "stand-off"))
+    service.submit_orders(lineage, "red", text)
+    service.submit_orders(lineage, "red", text.replace("stand-off", "engage"))  # the last counts
+    commits = [e.event for e in service.log(lineage, viewer="blue", types=["orders_committed"])]
+    assert [c.player for c in commits if isinstance(c, OrdersCommitted)] == ["red", "red"]
+    assert service.log(lineage, viewer="red", types=["orders_submitted"]) == []  # umpire only
+    service.resolve_turn(lineage)
+    (reveal,) = [e.event for e in service.log(lineage, viewer="red", types=["orders_revealed"])]
+    assert isinstance(reveal, OrdersRevealed)
+    last = commits[-1]
+    assert isinstance(last, OrdersCommitted)
+    assert reveal.sha256 == last.sha256 == hashlib.sha256(reveal.payload.encode()).hexdigest()
+    assert '"order":"engage"' in reveal.payload
+    assert service.log(lineage, viewer="blue", types=["orders_revealed"]) == []
+    report = service.verify(lineage)
+    assert (report.ok, report.orders_revealed) == (True, 1)
+    # A reveal that is not what was committed fails verification, even with a valid chain.
+    forged = OrdersRevealed(player="red", turn=1, sha256=reveal.sha256, payload="{}")
+    state = service.load(lineage)
+    service.append(lineage, state.version, [NewEvent(forged, Audience.players_(["red"]), 2)])
+    bad = service.verify(lineage)
+    assert not bad.ok
+    assert "red's orders for turn 1 do not match the commitment" in bad.orders_problems[0]

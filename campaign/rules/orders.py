@@ -16,10 +16,20 @@ colonists = 10       # millions, one transport each
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from campaign.errors import IllegalCommandError
-from campaign.events import Audience, NewEvent, OrdersSubmitted, TaskForcesSet
+from campaign.events import (
+    Audience,
+    NewEvent,
+    OrdersCommitted,
+    OrdersRevealed,
+    OrdersSubmitted,
+    TaskForcesSet,
+    encode_payload,
+)
 from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
@@ -125,13 +135,35 @@ def decide_submit(
         task_forces=document.task_forces,
         treasury=document.treasury,
     )
+    # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
+    # everyone sees the hash they will be checked against.
+    committed = OrdersCommitted(player=player, turn=state.turn, sha256=orders_hash(submitted))
+    actor = f"player:{player}"
+    return [
+        NewEvent(event=submitted, audience=Audience.umpire_only(), turn=state.turn, actor=actor),
+        NewEvent(event=committed, audience=Audience.everyone(), turn=state.turn, actor=actor),
+    ]
+
+
+def orders_hash(submitted: OrdersSubmitted) -> str:
+    """Return the commitment to a submission: the SHA-256 of its stored payload."""
+    return hashlib.sha256(encode_payload(submitted)).hexdigest()
+
+
+def decide_reveal(state: CampaignState) -> list[NewEvent]:
+    """Reveal each player's orders of the turn to him, as the turn resolves (issue 6)."""
     return [
         NewEvent(
-            event=submitted,
+            event=OrdersRevealed(
+                player=player,
+                turn=state.turn,
+                sha256=orders_hash(submitted),
+                payload=encode_payload(submitted).decode(),
+            ),
             audience=Audience.players_([player]),
             turn=state.turn,
-            actor=f"player:{player}",
         )
+        for player, submitted in sorted(state.submitted.items())
     ]
 
 

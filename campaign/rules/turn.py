@@ -24,6 +24,7 @@ from campaign.rules.core import require_running
 from campaign.rules.economy import Catalogue, decide_production, is_production_turn
 from campaign.rules.exploration import decide_exploration
 from campaign.rules.movement import decide_movement
+from campaign.rules.orders import decide_reveal
 from campaign.rules.taskforces import decide_task_forces
 from maps import StarMap
 
@@ -45,6 +46,7 @@ def decide_turn(
         )
     phases = _Phases(state)
     if state.phase == "orders":
+        phases.add(decide_reveal(state))
         phases.add(decide_task_forces(state, dice))
         phases.add(decide_movement(phases.state, starmap, state.orders))
         phases.add(decide_exploration(phases.state, starmap, dice))
