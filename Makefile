@@ -51,6 +51,10 @@ demo: $(STAMP)
 	$(UMPIRE) status
 	$(UMPIRE) reveal-seed --early
 	$(UMPIRE) verify --dice
+	$(UMPIRE) autoplay --turns 6
+	$(UMPIRE) report --player red --format md
+	$(UMPIRE) map show --as-player red
+	$(UMPIRE) status
 
 $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

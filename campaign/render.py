@@ -305,7 +305,7 @@ def _state_rows(state: CampaignState) -> list[tuple[str, str | Text]]:
         ("turn", turn),
         ("players", ", ".join(state.players) or "none"),
         ("map", state.map_name or "none chosen"),
-        ("dice", f"{state.dice_mode}; {state.dice_rolled} rolled so far"),
+        ("dice", f"{state.dice_mode}; {state.dice_rolled} rolled by the umpire's own `roll`"),
         ("seed commitment", state.seed_commitment),
         ("seed", seed),
         ("umpire notes", str(state.notes)),
