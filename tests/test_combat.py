@@ -375,3 +375,28 @@ def test_an_admiral_whose_flagship_is_lost_rolls_for_his_life(tmp_path: Path) ->
         assert (force.admiral_at(1), force.admiral_at(2), force.admiral_at(3)) == (None, None, 1)
     finally:
         service.close()
+
+
+def test_a_task_force_whose_admiral_died_promotes_its_flagships_captain() -> None:
+    """004 section 6, Promotion: a level 1 captain rolls 5 (+1 = 6): a level 1 admiral."""
+    from campaign.events import TaskForcesSet
+    from campaign.rules.taskforces import decide_task_forces
+    from campaign.strategic import TaskForce
+
+    flagship = msgspec.structs.replace(warship("red-W2", "engage"), captain=1)
+    escort = warship("red-W3", "engage")
+    force = TaskForce(id="red-F1", owner="red", units=("red-W2", "red-W3"), admiral=None)
+    state = msgspec.structs.replace(state_of(flagship, escort), task_forces={"red-F1": force})
+    (new,) = decide_task_forces(state, ScriptedDice([5]))
+    ev = new.event
+    assert isinstance(ev, TaskForcesSet)
+    assert ev.task_forces[0].admiral == 1
+    assert [r.key for r in ev.rolls] == ["3/promotion/red-F1/0"]
+    # A task force with its admiral in command is left alone.
+    assert decide_task_forces(evolve_state(state, ev), ScriptedDice([])) == []
+
+
+def evolve_state(state: CampaignState, ev: object) -> CampaignState:
+    from campaign.projections import evolve
+
+    return evolve(state, ev)  # type: ignore[arg-type]

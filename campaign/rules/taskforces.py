@@ -13,7 +13,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, TaskForcesSet
 from campaign.projections import CampaignState
-from campaign.rules.command import roll_admiral
+from campaign.rules.command import roll_admiral, roll_promotion
 from campaign.strategic import TaskForce, TaskForceOrder
 
 
@@ -81,25 +81,36 @@ def plan_task_forces(
 
 
 def decide_task_forces(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
-    """Form, reshape and disband task forces as ordered; roll each new one's admiral."""
+    """Form, reshape and disband task forces as ordered; roll each new one's admiral; promote
+    a captain to command a task force whose admiral was killed (004 section 6, Promotion)."""
     batch = []
-    for player in sorted(state.task_force_orders):
-        orders = state.task_force_orders[player]
-        if not orders:
-            continue
+    owners = {*state.task_force_orders, *(tf.owner for tf in state.task_forces.values())}
+    for player in sorted(owners):
+        orders = state.task_force_orders.get(player, ())
         forces, problems = plan_task_forces(state, player, orders)
         if problems:
-            continue  # checked at submission; a force whose ships were since lost is skipped
+            # Checked at submission; ships since lost make it fail: keep the forces as they are.
+            forces, _ = plan_task_forces(state, player, ())
         rolls: list[Roll] = []
-        admirals = []
+        commanded = []
+        changed = bool(orders) and not problems
         for tf in forces:
-            if tf.id in state.task_forces:
-                admirals.append(tf)
+            flagship = state.units.get(tf.units[0]) if tf.units else None
+            if tf.id not in state.task_forces:
+                key = DiceKey(turn=state.turn, phase="admiral", subject=tf.id)
+                level, roll = roll_admiral(dice, key)  # 004 section 6, "For Admirals"
+            elif tf.admiral is None and flagship is not None:
+                # The admiral was killed: the flagship's captain is promoted (004 L353-359).
+                key = DiceKey(turn=state.turn, phase="promotion", subject=tf.id)
+                level, roll = roll_promotion(dice, key, flagship.captain or 2)
+                changed = True
+            else:
+                commanded.append(tf)
                 continue
-            key = DiceKey(turn=state.turn, phase="admiral", subject=tf.id)
-            level, roll = roll_admiral(dice, key)  # 004 section 6, "For Admirals"
             rolls.append(roll)
-            admirals.append(TaskForce(id=tf.id, owner=tf.owner, units=tf.units, admiral=level))
-        event = TaskForcesSet(player=player, task_forces=tuple(admirals), rolls=tuple(rolls))
+            commanded.append(msgspec.structs.replace(tf, admiral=level))
+        if not changed:
+            continue
+        event = TaskForcesSet(player=player, task_forces=tuple(commanded), rolls=tuple(rolls))
         batch.append(NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn))
     return batch
