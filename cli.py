@@ -414,14 +414,63 @@ def turn_end(
 @turn_app.command("resolve")
 @user_errors
 def turn_resolve(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would happen; store nothing.")
+    ] = False,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Resolve the turn: FTL movement and exploration from the orders in, then end it."""
+    """Resolve the turn from the orders in (004 section 5); it stops for battles."""
     with _service(db) as service:
-        recorded = service.resolve_turn(service.target(campaign, branch), ask=_ask_die)
-    out.print(render.log_table(recorded, "Turn resolved"))
+        lineage = service.target(campaign, branch)
+        recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run)
+    title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
+    out.print(render.log_table(recorded, title))
+
+
+@turn_app.command("status")
+@user_errors
+def turn_status(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show the turn in progress: who has sent orders, who has not, what waits."""
+    with _service(db) as service:
+        result = service.turn_status(service.target(campaign, branch))
+    if json:
+        _print_json(result)
+    else:
+        out.print(render.turn_status_panel(result))
+
+
+@turn_app.command("hold")
+@user_errors
+def turn_hold(
+    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (every player is told).")],
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Hold the turn: it will not resolve until released."""
+    with _service(db) as service:
+        recorded = service.hold_turn(service.target(campaign, branch), reason)
+    out.print(render.log_table(recorded, "Turn held"))
+
+
+@turn_app.command("release")
+@user_errors
+def turn_release(
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Release a held turn."""
+    with _service(db) as service:
+        recorded = service.release_turn(service.target(campaign, branch))
+    out.print(render.log_table(recorded, "Turn released"))
 
 
 @orders_app.command("template")

@@ -387,6 +387,21 @@ class OrdersRevealed(Event, frozen=True, kw_only=True):
     payload: str  # the `orders_submitted` payload, byte for byte as stored
 
 
+@event("turn_held", version=1)
+class TurnHeld(Event, frozen=True, kw_only=True):
+    """The umpire held the turn: it will not resolve until released (issue 6)."""
+
+    turn: int
+    reason: str
+
+
+@event("turn_released", version=1)
+class TurnReleased(Event, frozen=True, kw_only=True):
+    """The umpire released a held turn."""
+
+    turn: int
+
+
 @event("unit_moved", version=1)
 class UnitMoved(Event, frozen=True, kw_only=True):
     """A unit made its FTL move (004 section 5.1); only its owner (and the umpire) learn it."""

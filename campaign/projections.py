@@ -32,6 +32,8 @@ from campaign.events import (
     SystemExplored,
     TaskForcesSet,
     TurnEnded,
+    TurnHeld,
+    TurnReleased,
     UmpireNoted,
     UnitMoved,
     UnitsCaught,
@@ -56,7 +58,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 10
+PROJECTION_VERSION = 11
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,6 +87,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
     phase: str = "orders"  # "combat" after movement found battles; "assault" for colonies
+    held: str | None = None  # why the umpire holds the turn, if he does
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
@@ -160,6 +163,10 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
         case TaskForcesSet():
             return _task_forces_set(state, ev)
+        case TurnHeld():
+            return msgspec.structs.replace(state, held=ev.reason)
+        case TurnReleased():
+            return msgspec.structs.replace(state, held=None)
         case OfficerCasualty():
             return _officer_casualty(state, ev)
         case BattleRequested():
@@ -232,6 +239,7 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         rolls_this_turn=0,
         submitted={},
         assaults={},
+        held=None,
         phase="orders",
         pending_battles={},
     )

@@ -37,13 +37,15 @@ from campaign.events import (
     SystemScouted,
     TaskForcesSet,
     TurnEnded,
+    TurnHeld,
+    TurnReleased,
     UmpireNoted,
     UnitMoved,
     UnitsCaught,
 )
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
-from campaign.service import PlayerReport, Status, VerifyReport
+from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, Unit
 
@@ -86,6 +88,10 @@ def describe(ev: Event) -> str:
                 f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
                 f"{len(ev.units)} units and {ev.empire.ip} IP"
             )
+        case TurnHeld():
+            return f"turn {ev.turn} held by the umpire: {ev.reason}"
+        case TurnReleased():
+            return f"turn {ev.turn} released"
         case OrdersCommitted():
             return (
                 f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
@@ -239,6 +245,23 @@ def report_view(report: PlayerReport) -> RenderableType:
         parts.append(colonies)
     parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
     return Group(*parts)
+
+
+def turn_status_panel(status: TurnStatus) -> RenderableType:
+    """Return where the turn in progress stands."""
+    waiting = Text(
+        ", ".join(status.waiting_for) or "nobody",
+        style="umpire.bad" if status.waiting_for else "umpire.ok",
+    )
+    rows: list[tuple[str, str | Text]] = [
+        ("turn", f"{status.turn} ({status.phase})"),
+        ("orders in", ", ".join(status.submitted) or "none yet"),
+        ("waiting for", waiting),
+        ("battles waiting", ", ".join(status.battles) or "none"),
+    ]
+    if status.held is not None:
+        rows.append(("held", Text(status.held, style="umpire.bad")))
+    return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)
 
 
 def battles_table(battles: Sequence[Battle]) -> RenderableType:

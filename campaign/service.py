@@ -45,6 +45,8 @@ from campaign.events import (
     SeedRevealed,
     StarChartPublished,
     SystemExplored,
+    TurnHeld,
+    TurnReleased,
     check_player_name,
     decode_payload,
     rolls_of,
@@ -116,6 +118,19 @@ def battle_order(battle_id: str) -> tuple[str, int]:
     """Sort battle ids `t3-b2`, `t3-b10`, `t3-a1` by series, then number."""
     tag = battle_id.rpartition("-")[2]
     return tag[:1], int(tag[1:]) if tag[1:].isdigit() else 0
+
+
+class TurnStatus(msgspec.Struct, frozen=True):
+    """What `umpire turn status` shows."""
+
+    campaign: str
+    branch: str
+    turn: int
+    phase: str
+    held: str | None
+    submitted: tuple[str, ...]
+    waiting_for: tuple[str, ...]
+    battles: tuple[str, ...]
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -405,18 +420,75 @@ class CampaignService:
         batch = orders.decide_submit(state, view, known_map, player, document, catalogue_ship)
         return self.store.append(lineage, state.version, batch)
 
-    def resolve_turn(self, lineage: Lineage, ask: AskDie | None = None) -> list[RecordedEvent]:
+    def resolve_turn(
+        self, lineage: Lineage, ask: AskDie | None = None, dry_run: bool = False
+    ) -> list[RecordedEvent]:
         """Resolve the turn in progress: movement, exploration, then the turn's end.
 
         A player who sent no orders holds position. Everything is appended in one batch.
+        With `dry_run` nothing is stored: the events are returned as they would be recorded
+        (positions 0, no hashes), from the same dice, so the real resolve gives the same.
         """
         state = self.load(lineage)
         starmap = self.starmap(lineage)
         dice = self._dice(lineage, state, None, ask)
         batch = turn.decide_turn(state, starmap, dice, catalogue_ship)
+        if dry_run:
+            return [
+                RecordedEvent(
+                    position=0,
+                    version=state.version + i,
+                    type=new.event.TYPE,
+                    schema_version=new.event.SCHEMA_VERSION,
+                    audience=new.audience,
+                    actor=new.actor,
+                    turn=new.turn,
+                    recorded_at=self.store.clock(),
+                    hash="",
+                    event=new.event,
+                )
+                for i, new in enumerate(batch, start=1)
+            ]
         recorded = self.store.append(lineage, state.version, batch)
         self._snapshot(lineage, fold(recorded, state))
         return recorded
+
+    def turn_status(self, lineage: Lineage) -> TurnStatus:
+        """Return where the turn in progress stands: who sent orders, what waits."""
+        state = self.load(lineage)
+        return TurnStatus(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            turn=state.turn,
+            phase=state.phase,
+            held=state.held,
+            submitted=tuple(sorted(state.submitted)),
+            waiting_for=tuple(p for p in state.players if p not in state.submitted),
+            battles=tuple(sorted(state.pending_battles)),
+        )
+
+    def hold_turn(self, lineage: Lineage, reason: str) -> list[RecordedEvent]:
+        """Hold the turn: it will not resolve until released (every player is told why)."""
+        state = self.load(lineage)
+        core.require_running(state)
+        if state.held is not None:
+            raise IllegalCommandError(f"turn {state.turn} is held already ({state.held})")
+        if not reason.strip():
+            raise InvalidInputError("say why the turn is held (--reason)")
+        held = TurnHeld(turn=state.turn, reason=reason.strip())
+        return self.store.append(
+            lineage, state.version, [NewEvent(held, Audience.everyone(), state.turn)]
+        )
+
+    def release_turn(self, lineage: Lineage) -> list[RecordedEvent]:
+        """Release a held turn."""
+        state = self.load(lineage)
+        if state.held is None:
+            raise IllegalCommandError(f"turn {state.turn} is not held")
+        released = TurnReleased(turn=state.turn)
+        return self.store.append(
+            lineage, state.version, [NewEvent(released, Audience.everyone(), state.turn)]
+        )
 
     def battles(self, lineage: Lineage, viewer: str = UMPIRE) -> list[Battle]:
         """Return the battles awaiting an outcome (a player sees only his own)."""

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from campaign.dice import DiceKey, ScriptedDice
-from campaign.errors import InvalidInputError
+from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import Audience, EmpireFounded, ProductionResolved, SystemExplored
 from campaign.projections import CampaignState
 from campaign.rules.exploration import decide_exploration
@@ -768,3 +768,28 @@ def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage
     bad = service.verify(lineage)
     assert not bad.ok
     assert "red's orders for turn 1 do not match the commitment" in bad.orders_problems[0]
+
+
+def test_the_umpires_pipeline_status_hold_release_and_dry_run(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """Issue 6: who has sent orders; a held turn does not resolve; a dry run stores nothing
+    and shows what the real resolution then does."""
+    service, lineage = game
+    status = service.turn_status(lineage)
+    assert (status.turn, status.submitted, status.waiting_for) == (1, (), ("red", "blue"))
+    service.submit_orders(lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
+    assert service.turn_status(lineage).waiting_for == ("blue",)
+    service.hold_turn(lineage, "waiting for blue's orders")
+    with pytest.raises(IllegalCommandError, match=r"held \(waiting for blue's orders\)"):
+        service.resolve_turn(lineage)
+    blue = service.log(lineage, viewer="blue", types=["turn_held"])
+    assert [e.event.reason for e in blue] == ["waiting for blue's orders"]  # type: ignore[attr-defined]
+    service.release_turn(lineage)
+    before = len(service.log(lineage))
+    preview = service.resolve_turn(lineage, dry_run=True)
+    assert len(service.log(lineage)) == before  # nothing stored
+    real = service.resolve_turn(lineage)
+    assert [(e.type, e.event) for e in preview] == [(e.type, e.event) for e in real]
+    with pytest.raises(IllegalCommandError, match="is not held"):
+        service.release_turn(lineage)

@@ -38,6 +38,10 @@ def decide_turn(
         IllegalCommandError: battles found earlier still wait for their outcomes.
     """
     require_running(state)
+    if state.held is not None:
+        raise IllegalCommandError(
+            f"turn {state.turn} is held ({state.held}): `umpire turn release` first"
+        )
     if state.pending_battles:
         waiting = ", ".join(sorted(state.pending_battles))
         raise IllegalCommandError(
