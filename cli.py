@@ -36,12 +36,17 @@ app = typer.Typer(
 )
 turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
 orders_app = typer.Typer(help="Players' orders: templates and submission.", no_args_is_help=True)
+ruling_app = typer.Typer(
+    help="The umpire's rulings and corrections: recorded with a reason, shown to the player.",
+    no_args_is_help=True,
+)
 battle_campaign_app = typer.Typer(
     help="The campaign's battles (004 5.3): list them and record outcomes.", no_args_is_help=True
 )
 db_app = typer.Typer(help="The database schema: status and upgrades.", no_args_is_help=True)
 app.add_typer(turn_app, name="turn")
 app.add_typer(orders_app, name="orders")
+app.add_typer(ruling_app, name="ruling")
 app.add_typer(battle_campaign_app, name="battles")
 app.add_typer(db_app, name="db")
 
@@ -427,6 +432,52 @@ def turn_resolve(
         recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run)
     title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
     out.print(render.log_table(recorded, title))
+
+
+ReasonOption = Annotated[
+    str, typer.Option("--reason", "-r", help="Why (the affected player reads it).")
+]
+
+
+@ruling_app.command("move")
+@user_errors
+def ruling_move(
+    unit: Annotated[str, typer.Argument(help="The unit, e.g. red-W3.")],
+    to: Annotated[str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")],
+    reason: ReasonOption,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Put a unit in another hex by ruling (its plot is void)."""
+    with _service(db) as service:
+        recorded = service.relocate_unit(service.target(campaign, branch), unit, to, reason)
+    out.print(render.log_table(recorded, "Ruling recorded"))
+
+
+@ruling_app.command("colony")
+@user_errors
+def ruling_colony(
+    colony: Annotated[str, typer.Argument(help="The colony, e.g. Alpha/3.")],
+    reason: ReasonOption,
+    population: Annotated[int | None, typer.Option(help="Millions.")] = None,
+    factories: Annotated[int | None, typer.Option()] = None,
+    pdus: Annotated[int | None, typer.Option(help="Planetary defence units.")] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Set a colony's population or buildings by ruling."""
+    with _service(db) as service:
+        recorded = service.adjust_colony(
+            service.target(campaign, branch),
+            colony,
+            reason,
+            population=population,
+            factories=factories,
+            pdus=pdus,
+        )
+    out.print(render.log_table(recorded, "Ruling recorded"))
 
 
 @turn_app.command("status")

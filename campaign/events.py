@@ -387,6 +387,23 @@ class OrdersRevealed(Event, frozen=True, kw_only=True):
     payload: str  # the `orders_submitted` payload, byte for byte as stored
 
 
+@event("unit_relocated", version=1)
+class UnitRelocated(Event, frozen=True, kw_only=True):
+    """By the umpire's ruling, a unit was put in another hex (its plot is void)."""
+
+    unit: str
+    hex: str | None  # None: back off the map at the entry
+    reason: str
+
+
+@event("colony_adjusted", version=1)
+class ColonyAdjusted(Event, frozen=True, kw_only=True):
+    """By the umpire's ruling, a colony's population or buildings were set."""
+
+    colony: Colony  # as it stands after the ruling
+    reason: str
+
+
 @event("turn_held", version=1)
 class TurnHeld(Event, frozen=True, kw_only=True):
     """The umpire held the turn: it will not resolve until released (issue 6)."""

@@ -16,6 +16,7 @@ from campaign.events import (
     BattleRequested,
     CampaignCreated,
     ColonistsLanded,
+    ColonyAdjusted,
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
@@ -36,6 +37,7 @@ from campaign.events import (
     TurnReleased,
     UmpireNoted,
     UnitMoved,
+    UnitRelocated,
     UnitsCaught,
 )
 from campaign.rules.technology import ResearchOrder
@@ -58,7 +60,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 11
+PROJECTION_VERSION = 12
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -163,10 +165,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
         case TaskForcesSet():
             return _task_forces_set(state, ev)
-        case TurnHeld():
-            return msgspec.structs.replace(state, held=ev.reason)
-        case TurnReleased():
-            return msgspec.structs.replace(state, held=None)
+        case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased():
+            return _umpires_hand(state, ev)
         case OfficerCasualty():
             return _officer_casualty(state, ev)
         case BattleRequested():
@@ -243,6 +243,28 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         phase="orders",
         pending_battles={},
     )
+
+
+def _umpires_hand(
+    state: CampaignState, ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased
+) -> CampaignState:
+    """The umpire's rulings and his control of the turn."""
+    match ev:
+        case UnitRelocated():
+            unit = state.units.get(ev.unit)
+            if unit is None:
+                return state
+            moved = msgspec.structs.replace(unit, hex=ev.hex, plot=(), plot_until=None)
+            return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
+        case ColonyAdjusted():
+            colonies = {**state.colonies, ev.colony.id: ev.colony}
+            if ev.colony.population == 0:
+                del colonies[ev.colony.id]
+            return msgspec.structs.replace(state, colonies=colonies)
+        case TurnHeld():
+            return msgspec.structs.replace(state, held=ev.reason)
+        case TurnReleased():
+            return msgspec.structs.replace(state, held=None)
 
 
 def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:

@@ -17,6 +17,7 @@ from campaign.events import (
     BattleRequested,
     CampaignCreated,
     ColonistsLanded,
+    ColonyAdjusted,
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
@@ -41,6 +42,7 @@ from campaign.events import (
     TurnReleased,
     UmpireNoted,
     UnitMoved,
+    UnitRelocated,
     UnitsCaught,
 )
 from campaign.players import PlayerAccess
@@ -88,16 +90,10 @@ def describe(ev: Event) -> str:
                 f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
                 f"{len(ev.units)} units and {ev.empire.ip} IP"
             )
-        case TurnHeld():
-            return f"turn {ev.turn} held by the umpire: {ev.reason}"
-        case TurnReleased():
-            return f"turn {ev.turn} released"
-        case OrdersCommitted():
-            return (
-                f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
-            )
-        case OrdersRevealed():
-            return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
+        case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased():
+            return _describe_umpires_hand(ev)
+        case OrdersCommitted() | OrdersRevealed():
+            return _describe_orders(ev)
         case OrdersSubmitted():
             return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
         case OfficerCasualty():
@@ -163,6 +159,29 @@ def describe(ev: Event) -> str:
             return f"umpire's copy of the star map loaded ({len(ev.text)} characters)"
         case _:
             return type(ev).__name__
+
+
+def _describe_umpires_hand(ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased) -> str:
+    match ev:
+        case UnitRelocated():
+            where = ev.hex or "the entry"
+            return f"by the umpire's ruling, {ev.unit} is now at {where}: {ev.reason}"
+        case ColonyAdjusted():
+            c = ev.colony
+            return (
+                f"by the umpire's ruling, {c.id} now holds {c.population}M, "
+                f"{c.factories} factories, {c.pdus} PDUs: {ev.reason}"
+            )
+        case TurnHeld():
+            return f"turn {ev.turn} held by the umpire: {ev.reason}"
+        case TurnReleased():
+            return f"turn {ev.turn} released"
+
+
+def _describe_orders(ev: OrdersCommitted | OrdersRevealed) -> str:
+    if isinstance(ev, OrdersCommitted):
+        return f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
+    return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
 
 
 def _explored_text(ev: SystemExplored) -> str:

@@ -36,6 +36,7 @@ from campaign.events import (
     UMPIRE,
     Audience,
     CampaignCreated,
+    ColonyAdjusted,
     Event,
     MapLoaded,
     NewEvent,
@@ -47,6 +48,7 @@ from campaign.events import (
     SystemExplored,
     TurnHeld,
     TurnReleased,
+    UnitRelocated,
     check_player_name,
     decode_payload,
     rolls_of,
@@ -467,6 +469,61 @@ class CampaignService:
             battles=tuple(sorted(state.pending_battles)),
         )
 
+    def relocate_unit(
+        self, lineage: Lineage, unit_id: str, hex_label: str | None, reason: str
+    ) -> list[RecordedEvent]:
+        """By ruling, put a unit in another hex (or back at the entry); its owner is told why."""
+        state = self.load(lineage)
+        unit = state.units.get(unit_id)
+        if unit is None:
+            raise InvalidInputError(f"no unit {unit_id!r} in this campaign")
+        if hex_label is not None:
+            try:
+                on_map = self.starmap(lineage).contains(parse_label(hex_label))
+            except ValueError:
+                on_map = False
+            if not on_map:
+                raise InvalidInputError(f"hex {hex_label!r} is not on the map")
+        event = UnitRelocated(unit=unit_id, hex=hex_label, reason=_reason(reason))
+        return self._ruling(lineage, state.version, event, unit.owner, state.turn)
+
+    def adjust_colony(
+        self,
+        lineage: Lineage,
+        colony_id: str,
+        reason: str,
+        population: int | None = None,
+        factories: int | None = None,
+        pdus: int | None = None,
+    ) -> list[RecordedEvent]:
+        """By ruling, set a colony's population or buildings; its owner is told why."""
+        state = self.load(lineage)
+        colony = state.colonies.get(colony_id)
+        if colony is None:
+            raise InvalidInputError(f"no colony {colony_id!r} in this campaign")
+        changes = {
+            k: v
+            for k, v in (("population", population), ("factories", factories), ("pdus", pdus))
+            if v is not None
+        }
+        if not changes:
+            raise InvalidInputError("say what to set: --population, --factories or --pdus")
+        if any(v < 0 for v in changes.values()):
+            raise InvalidInputError("a colony cannot hold fewer than none")
+        if changes.get("population", 0) > colony.capacity:
+            raise InvalidInputError(
+                f"{colony_id} holds at most {colony.capacity} million (its planet's capacity)"
+            )
+        adjusted = msgspec.structs.replace(colony, **changes)
+        event = ColonyAdjusted(colony=adjusted, reason=_reason(reason))
+        return self._ruling(lineage, state.version, event, colony.owner, state.turn)
+
+    def _ruling(
+        self, lineage: Lineage, version: int, event: Event, player: str, turn_number: int
+    ) -> list[RecordedEvent]:
+        new = NewEvent(event, Audience.players_([player]), turn_number, actor=UMPIRE)
+        return self.store.append(lineage, version, [new])
+
     def hold_turn(self, lineage: Lineage, reason: str) -> list[RecordedEvent]:
         """Hold the turn: it will not resolve until released (every player is told why)."""
         state = self.load(lineage)
@@ -849,6 +906,12 @@ class _DiceLedger:
 @lru_cache(maxsize=8)
 def _parse_map(text: str) -> StarMap:
     return mapfile.loads(text)
+
+
+def _reason(text: str) -> str:
+    if not text.strip():
+        raise InvalidInputError("a ruling needs its reason (--reason)")
+    return text.strip()
 
 
 def _nobody_to_ask(key: DiceKey, sides: int) -> int:

@@ -793,3 +793,33 @@ def test_the_umpires_pipeline_status_hold_release_and_dry_run(
     assert [(e.type, e.event) for e in preview] == [(e.type, e.event) for e in real]
     with pytest.raises(IllegalCommandError, match="is not held"):
         service.release_turn(lineage)
+
+
+def test_rulings_are_attributed_events_with_a_reason(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    """Issue 6: corrections are events with a reason, seen by the affected player only;
+    nothing is edited in place."""
+    service, lineage = settled
+    service.relocate_unit(lineage, "red-S1", "0302", "blown off course by the ion storm")
+    assert service.load(lineage).units["red-S1"].hex == "0302"
+    (ruling,) = service.log(lineage, viewer="red", types=["unit_relocated"])
+    assert ruling.actor == "umpire"
+    assert service.log(lineage, viewer="blue", types=["unit_relocated"]) == []
+    for bad, message in [
+        (("red-S1", "9999", "x"), "not on the map"),
+        (("red-Z9", "0302", "x"), "no unit"),
+        (("red-S1", "0302", " "), "needs its reason"),
+    ]:
+        with pytest.raises(InvalidInputError, match=message):
+            service.relocate_unit(lineage, *bad)
+    service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
+    service.resolve_turn(lineage, ask=sixes)
+    service.adjust_colony(lineage, "Alpha/3", "plague", population=7, factories=1)
+    colony = service.load(lineage).colonies["Alpha/3"]
+    assert (colony.population, colony.factories) == (7, 1)
+    with pytest.raises(InvalidInputError, match="at most 60 million"):
+        service.adjust_colony(lineage, "Alpha/3", "boom", population=61)
+    runner = CliRunner()
+    result = runner.invoke(app, ["ruling", "move", "red-S1", "--reason", "x", "--db", "missing.db"])
+    assert result.exit_code == 2
