@@ -43,6 +43,20 @@ from msgspec import Meta, Struct
 
 from tactical.designs import load_builtin
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
+from tactical.fighters import (
+    FIGHTER_RANGE_MU,
+    HOLD,
+    FighterGroup,
+    FlightOrder,
+    KillRoll,
+    bays,
+    defence_of,
+    format_flight,
+    group_id,
+    launch_limit,
+    parse_flight,
+    roll_kills,
+)
 from tactical.fire import (
     ThresholdOutcome,
     arc_of,
@@ -97,7 +111,13 @@ __all__ = [
     "BattleContext",
     "BattleSetup",
     "BattleState",
+    "DefenceFire",
+    "Dogfight",
     "Event",
+    "FighterAttack",
+    "FightersResolved",
+    "FlightWritten",
+    "GroupMoved",
     "Hit",
     "IllegalActionError",
     "Moved",
@@ -129,8 +149,10 @@ __all__ = [
     "fire_controls",
     "fire_options",
     "fire_ship",
+    "flight_targets",
     "ftl_blocked",
     "initial_state",
+    "launchable_bays",
     "order_limits",
     "repair",
     "repair_jobs",
@@ -138,13 +160,15 @@ __all__ = [
     "resolve",
     "sheet_for",
     "ships_to_fire",
+    "sides_to_fly",
     "sides_to_repair",
     "sides_to_write",
     "view",
+    "write_flight",
     "write_orders",
 ]
 
-Phase = Literal["orders", "movement", "fire", "end", "repair", "over"]
+Phase = Literal["orders", "movement", "flight", "fighters", "fire", "end", "repair", "over"]
 ShipStatus = Literal["active", "destroyed", "left", "away", "jumped"]
 """``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
 ``jumped``: gone into FTL (004 L137-142)."""
@@ -422,6 +446,11 @@ class BattleState(Struct, frozen=True, kw_only=True):
     winner: str | None = None
     table: tuple[float, float, float, float] | None = None
     """A campaign battle's table once fixed (004 L132-134); ``None`` while it floats."""
+    fighters: tuple[FighterGroup, ...] = ()
+    """Fighter groups in flight, in launch order."""
+    held: tuple[str, ...] = ()
+    """Ships with fighter bays that held course and speed this turn and may recover a
+    group (001 L761)."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -475,7 +504,7 @@ class Step(NamedTuple):
 
 def current_step(state: BattleState) -> Step:
     """Return what happens next."""
-    if state.phase in ("orders", "repair"):
+    if state.phase in ("orders", "flight", "repair"):
         return Step(StepKind.SIMULTANEOUS.value, state.phase)
     if state.phase == "fire":
         return Step(StepKind.PLAYER.value, "fire", state.to_fire)
@@ -629,7 +658,76 @@ class RepairsMade(Struct, frozen=True, kw_only=True, tag="repairs_made"):
     rolls: tuple[Roll, ...] = ()
 
 
-Event = OrdersWritten | ShipsMoved | ShipFired | TurnEnded | RepairsMade
+class FlightWritten(Struct, frozen=True, kw_only=True, tag="flight_written"):
+    """A side wrote the flight orders of its fighter groups in flight (secret until they fly)."""
+
+    turn: int
+    side: str
+    orders: str
+
+
+class GroupMoved(Struct, frozen=True, kw_only=True):
+    """Where one fighter group flew, and why its order was not carried out if it was not."""
+
+    group: str
+    order: str
+    x: float
+    y: float
+    void: str | None = None
+    recovered: bool = False
+
+
+class Dogfight(Struct, frozen=True, kw_only=True):
+    """One round of a dogfight: both groups' dice, rolled simultaneously (001 L810)."""
+
+    attacker: str
+    defender: str
+    attacker_roll: KillRoll
+    defender_roll: KillRoll
+
+
+class DefenceFire(Struct, frozen=True, kw_only=True):
+    """One point-defence system's die at a fighter group."""
+
+    ship: str
+    system: str
+    group: str
+    roll: KillRoll
+
+
+class FighterAttack(Struct, frozen=True, kw_only=True):
+    """A group's attack run on a ship: one die per fighter (001 L779; 000 L9160-9166)."""
+
+    group: str
+    target: str
+    faces: tuple[int, ...]
+    rerolls: tuple[int, ...] = ()
+    hit: Hit
+
+
+class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved"):
+    """The fighter groups flew, dogfought, met point defence and made their attack runs."""
+
+    turn: int
+    moves: tuple[GroupMoved, ...] = ()
+    dogfights: tuple[Dogfight, ...] = ()
+    defence: tuple[DefenceFire, ...] = ()
+    attacks: tuple[FighterAttack, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
+    lost: tuple[str, ...] = ()
+    """Groups wiped out."""
+    rolls: tuple[Roll, ...] = ()
+
+
+Event = (
+    OrdersWritten
+    | ShipsMoved
+    | ShipFired
+    | TurnEnded
+    | RepairsMade
+    | FlightWritten
+    | FightersResolved
+)
 
 
 def encode_journal(events: Sequence[Event]) -> bytes:
@@ -800,7 +898,7 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
     )
 
 
-def _movement(
+def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance step
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, ShipsMoved]:
     """Move every ship by its orders at once, then find who fires first (001 L250-262)."""
@@ -809,6 +907,8 @@ def _movement(
         written.update(parse_orders(side_orders.orders))
     moves: list[Moved] = []
     ships: list[ShipInPlay] = []
+    launched: list[FighterGroup] = []
+    held: list[str] = []
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -832,6 +932,8 @@ def _movement(
         )
         if order.jump and void is None:
             void = _jump_problem(ctx, ship)
+        if order.launch and void is None:
+            void = _launch_problem(ctx, state, ship, order.launch)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -859,6 +961,13 @@ def _movement(
                 returns=returns,
             )
         )
+        carried = NO_ORDER if void else order
+        if bays(ctx.sheets[ship.id]) and not left:
+            if (carried.turn, carried.accel, carried.pivot, carried.jump) == (0, 0, None, False):
+                held.append(ship.id)  # course and velocity held: it may recover (001 L761)
+            if carried.launch:
+                ship, groups = _launch(ctx, state, ship, carried.launch)  # noqa: PLW2901
+                launched.extend(groups)
         ships.append(
             msgspec.structs.replace(
                 ship,
@@ -871,13 +980,27 @@ def _movement(
                 jump=jump,
             )
         )
-    state = msgspec.structs.replace(state, ships=tuple(ships), written=())
-    first = _initiative(ctx, state, dice)
-    to_fire = None if first is None else _next_to_fire(ctx, state, _other(ctx, first))
     state = msgspec.structs.replace(
+        state,
+        ships=tuple(ships),
+        written=(),
+        fighters=state.fighters + tuple(launched),
+        held=tuple(held),
+    )
+    first = _initiative(ctx, state, dice)
+    if state.fighters:
+        # Fighters fly after the ships (001 L256-258; 000 L1053-1472 phases 4-10).
+        state = msgspec.structs.replace(state, phase="flight", first=first, to_fire=None)
+    else:
+        state = _to_fire_phase(ctx, state, first)
+    return state, ShipsMoved(turn=state.turn, moves=tuple(moves), first=first)
+
+
+def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
+    to_fire = None if first is None else _next_to_fire(ctx, state, _other(ctx, first))
+    return msgspec.structs.replace(
         state, phase="fire" if to_fire else "end", first=first, to_fire=to_fire
     )
-    return state, ShipsMoved(turn=state.turn, moves=tuple(moves), first=first)
 
 
 def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
@@ -963,6 +1086,405 @@ def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str
         if a != b:
             return first if a > b else second
     return first
+
+
+# ---------------------------------------------------------------- fighters
+
+
+def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
+    """Return the bays whose group is aboard and may launch: working, with fighters, in
+    record-sheet order."""
+    flying = {g.id for g in state.fighters}
+    return [
+        spec.id
+        for spec, sys_state in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if spec.bay_capacity
+        and spec.fighters
+        and sys_state.status == "ok"
+        and (sys_state.fighters or 0) > 0
+        and group_id(ship.id, spec.id) not in flying
+    ]
+
+
+def _launch_problem(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, groups: int
+) -> str | None:
+    """Return why a ship may not launch this many groups, or ``None``."""
+    if not launchable_bays(ctx, state, ship):
+        return "no fighter group aboard to launch (001 L753-759)"
+    limit = launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
+    if groups > limit:
+        return f"launches at most {limit} group{'s' if limit > 1 else ''} a turn (001 L759)"
+    return None
+
+
+def _launch(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, groups: int
+) -> tuple[ShipInPlay, list[FighterGroup]]:
+    """Launch groups from the first bays with fighters, at the halfway point of the carrier's
+    move (001 L757): the bays empty, the groups take to the table."""
+    dx, dy = heading_vector(ship.course)
+    x = round_mu(ship.x + dx * ship.speed / 2)
+    y = round_mu(ship.y + dy * ship.speed / 2)
+    record = ship.record
+    launched: list[FighterGroup] = []
+    for bay in launchable_bays(ctx, state, ship)[:groups]:
+        aboard = next(s.fighters or 0 for s in record.systems if s.id == bay)
+        launched.append(
+            FighterGroup(
+                side=ship.side,
+                carrier=ship.id,
+                bay=bay,
+                x=x,
+                y=y,
+                fighters=aboard,
+                endurance=ctx.rules.fighter_endurance,
+            )
+        )
+        systems = tuple(
+            msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in record.systems
+        )
+        record = msgspec.structs.replace(record, systems=systems)
+    return msgspec.structs.replace(ship, record=record), launched
+
+
+def sides_to_fly(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
+    """Return the sides that still have flight orders to write this turn."""
+    if state.phase != "flight":
+        return ()
+    done = {w.side for w in state.written}
+    present = {g.side for g in state.fighters}
+    return tuple(side for side in ctx.setup.sides if side in present and side not in done)
+
+
+def flight_targets(ctx: BattleContext, state: BattleState, group: FighterGroup) -> FlightTargets:
+    """Return what a group may be ordered at: enemy ships to attack, enemy groups to
+    dogfight, friendly ships to cover, and whether it may try to land (its carrier is in
+    play with its bay working)."""
+    enemy_ships = tuple(s.id for s in state.ships if s.side != group.side and _targetable(ctx, s))
+    friends = tuple(s.id for s in state.ships if s.side == group.side and _targetable(ctx, s))
+    enemy_groups = tuple(g.id for g in state.fighters if g.side != group.side)
+    return FlightTargets(attack=enemy_ships, dogfight=enemy_groups, cover=friends)
+
+
+class FlightTargets(NamedTuple):
+    """The targets open to one fighter group's flight order."""
+
+    attack: tuple[str, ...]
+    dogfight: tuple[str, ...]
+    cover: tuple[str, ...]
+
+
+def _group(state: BattleState, group: str) -> FighterGroup:
+    for g in state.fighters:
+        if g.id == group:
+            return g
+    raise KeyError(group)
+
+
+def write_flight(
+    ctx: BattleContext, state: BattleState, side: str, orders: Mapping[str, FlightOrder]
+) -> FlightWritten:
+    """Record one side's flight orders for its groups in flight; groups left out hold.
+
+    Raises:
+        IllegalActionError: not the flight step, the side has written already, or an order
+            is for a group that is not this side's or at a target it may not take.
+    """
+    where = f"flight {format_flight(orders)!r} for {side} on turn {state.turn}"
+    if state.phase != "flight":
+        raise IllegalActionError(f"{where}: it is the {state.phase} step")
+    if side not in sides_to_fly(ctx, state):
+        raise IllegalActionError(f"{where}: {side} has no flight orders to write now")
+    for group_name, order in orders.items():
+        try:
+            group = _group(state, group_name)
+        except KeyError:
+            raise IllegalActionError(f"{where}: there is no group {group_name!r}") from None
+        if group.side != side:
+            raise IllegalActionError(f"{where}: {group_name!r} is not {side}'s group")
+        targets = flight_targets(ctx, state, group)
+        allowed = {
+            "attack": targets.attack,
+            "dogfight": targets.dogfight,
+            "cover": targets.cover,
+        }.get(order.kind)
+        if allowed is not None and order.target not in allowed:
+            raise IllegalActionError(f"{where}: {group_name} cannot {order.kind} {order.target!r}")
+    return FlightWritten(turn=state.turn, side=side, orders=format_flight(orders))
+
+
+def _apply_flight(ctx: BattleContext, state: BattleState, event: FlightWritten) -> BattleState:
+    written = (*state.written, SideOrders(event.side, event.orders))
+    state = msgspec.structs.replace(state, written=written)
+    if not sides_to_fly(ctx, state):
+        state = msgspec.structs.replace(state, phase="fighters")
+    return state
+
+
+def _towards(x: float, y: float, tx: float, ty: float, reach: float) -> tuple[float, float, bool]:
+    """Fly from (x, y) towards (tx, ty) up to ``reach``; return where and whether it got there."""
+    distance = range_between(x, y, tx, ty)
+    if distance <= reach:
+        return tx, ty, True
+    return (
+        round_mu(x + (tx - x) * reach / distance),
+        round_mu(y + (ty - y) * reach / distance),
+        False,
+    )
+
+
+def _spend(group: FighterGroup) -> FighterGroup:
+    if group.endurance is None:
+        return group
+    return msgspec.structs.replace(group, endurance=group.endurance - 1)
+
+
+def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, FightersResolved]:
+    """Resolve the fighter step: groups fly by their orders, dogfights, point defence, then
+    attack runs with damage and threshold checks at once (000 L1053-1472 phases 4-10; see
+    docs/rulings.md for FT2's timing)."""
+    turn = state.turn
+    reach = float(ctx.rules.fighter_move)
+    orders: dict[str, FlightOrder] = {}
+    for side_orders in state.written:
+        orders.update(parse_flight(side_orders.orders))
+    groups = {g.id: g for g in state.fighters}
+    start = dict(groups)
+    engaged: dict[str, str] = {}  # group -> the group it dogfights
+    pairs: list[tuple[str, str]] = []  # (the group that made contact, the group it caught)
+    attacking: dict[str, str] = {}  # group -> the ship it attacks
+    recovered: set[str] = set()
+    landed_on: set[str] = set()
+    moves: list[GroupMoved] = []
+
+    def spent(group: FighterGroup) -> bool:
+        return group.endurance is not None and group.endurance <= 0
+
+    # Dogfights first: contact is measured to where the other group starts (see rulings).
+    for name in sorted(groups):
+        order = orders.get(name, HOLD)
+        group = groups[name]
+        if order.kind != "dogfight" or name in engaged:
+            continue
+        assert order.target is not None
+        other = start[order.target]
+        void = None
+        if spent(group):
+            void = "no combat endurance left (000 L8482-8484)"
+        elif order.target in engaged:
+            void = f"{order.target} is already in a dogfight"
+        x, y, met = _towards(group.x, group.y, other.x, other.y, reach)
+        if void is None and not met:
+            void = f"{order.target} is out of reach"
+        if void is None:
+            engaged[name], engaged[order.target] = order.target, name
+            pairs.append((name, order.target))
+        groups[name] = msgspec.structs.replace(group, x=x, y=y)
+        moves.append(GroupMoved(group=name, order=f"D>{order.target}", x=x, y=y, void=void))
+    for name in sorted(groups):
+        group = groups[name]
+        order = orders.get(name, HOLD)
+        if order.kind == "dogfight":
+            continue
+        text = "=" if order.kind == "hold" else ("R" if order.kind == "recover" else "")
+        if order.target is not None:
+            text = f"{order.kind[0].upper()}>{order.target}"
+        if name in engaged:
+            moves.append(
+                GroupMoved(
+                    group=name,
+                    order=text,
+                    x=group.x,
+                    y=group.y,
+                    void=f"caught in a dogfight by {engaged[name]} (001 L812)",
+                )
+            )
+            continue
+        void = None
+        x, y = group.x, group.y
+        landed = False
+        if order.kind in ("attack", "cover"):
+            assert order.target is not None
+            target = state.ship(order.target)
+            x, y, _ = _towards(x, y, target.x, target.y, reach)
+            in_range = range_between(x, y, target.x, target.y) <= FIGHTER_RANGE_MU
+            if order.kind == "attack":
+                if spent(group):
+                    void = "no combat endurance left (000 L8482-8484)"
+                elif not in_range:
+                    void = f"{order.target} is out of reach"
+                else:
+                    attacking[name] = order.target
+        elif order.kind == "recover":
+            carrier = state.ship(group.carrier)
+            x, y, met = _towards(x, y, carrier.x, carrier.y, reach)
+            bay_ok = any(s.id == group.bay and s.status == "ok" for s in carrier.record.systems)
+            if carrier.status != "active":
+                void = "its carrier is not in play"
+            elif not bay_ok:
+                void = "its bay is knocked out (001 L532-534)"
+            elif not met:
+                void = "the carrier is out of reach"
+            elif carrier.id not in state.held:
+                void = "the carrier changed course or speed (001 L761)"
+            elif carrier.id in landed_on:
+                void = "the carrier has recovered a group this turn (001 L761)"
+            else:
+                landed = True
+                landed_on.add(carrier.id)
+                recovered.add(name)
+        groups[name] = msgspec.structs.replace(group, x=x, y=y)
+        moves.append(GroupMoved(group=name, order=text, x=x, y=y, void=void, recovered=landed))
+
+    # Dogfight rounds, simultaneous (001 L810, L818).
+    dogfights: list[Dogfight] = []
+    reroll = ctx.rules.fighter_reroll
+    for name, partner in pairs:
+        a, b = groups[name], groups[partner]
+        a_roll = roll_kills(dice, f"t{turn}/dogfight/{name}", a.fighters, reroll=reroll)
+        b_roll = roll_kills(dice, f"t{turn}/dogfight/{partner}", b.fighters, reroll=reroll)
+        dogfights.append(
+            Dogfight(attacker=name, defender=partner, attacker_roll=a_roll, defender_roll=b_roll)
+        )
+        groups[name] = _spend(
+            msgspec.structs.replace(a, fighters=max(a.fighters - b_roll.kills, 0))
+        )
+        groups[partner] = _spend(
+            msgspec.structs.replace(b, fighters=max(b.fighters - a_roll.kills, 0))
+        )
+
+    # Point defence: each attacked ship's own PD, then area cover from friends within 6.
+    defence: list[DefenceFire] = []
+    used: set[tuple[str, str]] = set()
+    attacked = [s for s in state.ships if s.id in attacking.values()]
+
+    def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
+        raiders = sorted(g for g, t in attacking.items() if t == victim.id)
+        planned: dict[str, int] = dict.fromkeys(raiders, 0)
+        plan: list[tuple[str, str]] = []
+        for system in systems:
+            if (ship.id, system) in used:
+                continue
+            alive = [g for g in raiders if groups[g].fighters > 0]
+            if not alive:
+                return
+            # Announce every target before any die (000 L9071-9073): spread the systems so
+            # each group is met by dice in proportion to its fighters.
+            pick = max(alive, key=lambda g: (groups[g].fighters - 0.67 * planned[g], g))
+            planned[pick] += 1
+            plan.append((system, pick))
+            used.add((ship.id, system))
+        for system, pick in plan:
+            roll = roll_kills(dice, f"t{turn}/pd/{ship.id}/{system}", 1, reroll=reroll)
+            defence.append(DefenceFire(ship=ship.id, system=system, group=pick, roll=roll))
+            g = groups[pick]
+            groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
+
+    for victim in attacked:
+        own = defence_of(ctx.sheets[victim.id], victim.record)
+        allocate(victim, [*own.point, *own.area], victim)
+    covered: dict[str, int] = {}
+    for victim in attacked:
+        for friend in state.ships:
+            if (
+                friend.side != victim.side
+                or friend.id == victim.id
+                or not _targetable(ctx, friend)
+                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
+            ):
+                continue
+            spec = defence_of(ctx.sheets[friend.id], friend.record)
+            cover = list(spec.area)
+            if covered.get(friend.id, 0) < spec.controls:
+                # ADFC: its PDS covers one ally per ADFC (000 L9083-9086).
+                covered[friend.id] = covered.get(friend.id, 0) + 1
+                cover += list(spec.point)
+            allocate(friend, cover, victim)
+
+    # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166).
+    attacks: list[FighterAttack] = []
+    thresholds: list[Threshold] = []
+    for name in sorted(attacking):
+        group = groups[name]
+        target = state.ship(attacking[name])
+        if group.fighters <= 0 or not _targetable(ctx, target):
+            continue
+        sheet = ctx.sheets[target.id]
+        outcome = roll_beams(
+            dice,
+            f"t{turn}/fighters/{name}",
+            group.fighters,
+            screen_level(sheet, target.record),
+            reroll=reroll,
+        )
+        first = apply_damage(sheet, target.record, outcome.screened_damage)
+        second = apply_damage(sheet, first.state, outcome.reroll_damage, armour_first=False)
+        rows = first.rows_completed + second.rows_completed
+        record = second.state
+        status: ShipStatus = "destroyed" if second.destroyed else target.status
+        if not second.destroyed:
+            # Fighter damage is checked on the spot (001 L264; 000 L1053-1472 phase 10).
+            for row in rows:
+                record, result = threshold_check(
+                    sheet,
+                    record,
+                    dice,
+                    f"t{turn}/threshold/{target.id}/fighters/{name}/row{row}",
+                    row=row,
+                    lost_status=ctx.rules.lost_status,
+                    ftl=ctx.rules.ftl_threshold,
+                    permanent=PERMANENT_LOSSES,
+                )
+                thresholds.append(_threshold(target.id, row, 0, result))
+        attacks.append(
+            FighterAttack(
+                group=name,
+                target=target.id,
+                faces=tuple(outcome.faces),
+                rerolls=tuple(outcome.rerolls),
+                hit=Hit(
+                    target=target.id,
+                    damage=outcome.screened_damage + outcome.reroll_damage,
+                    to_armour=first.to_armour + second.to_armour,
+                    to_hull=first.to_hull + second.to_hull,
+                    rows=rows,
+                    destroyed=second.destroyed,
+                ),
+            )
+        )
+        groups[name] = _spend(group)
+        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+
+    # Recovered groups land in their bays; wiped-out groups leave the table.
+    for name in sorted(recovered):
+        group = groups[name]
+        carrier = state.ship(group.carrier)
+        systems = tuple(
+            msgspec.structs.replace(s, fighters=(s.fighters or 0) + group.fighters)
+            if s.id == group.bay
+            else s
+            for s in carrier.record.systems
+        )
+        record = msgspec.structs.replace(carrier.record, systems=systems)
+        state = _replace_ship(state, msgspec.structs.replace(carrier, record=record))
+    lost = tuple(g.id for g in state.fighters if groups[g.id].fighters <= 0)
+    flying = tuple(
+        groups[g.id] for g in state.fighters if groups[g.id].fighters > 0 and g.id not in recovered
+    )
+    state = msgspec.structs.replace(state, fighters=flying, written=())
+    state = _to_fire_phase(ctx, state, state.first)
+    return state, FightersResolved(
+        turn=turn,
+        moves=tuple(moves),
+        dogfights=tuple(dogfights),
+        defence=tuple(defence),
+        attacks=tuple(attacks),
+        thresholds=tuple(thresholds),
+        lost=lost,
+    )
 
 
 # ---------------------------------------------------------------- fire
@@ -1216,7 +1738,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         reason = f"{winner} alone remains" if winner else "no ship remains"
     elif turn >= ctx.setup.turn_limit:
         over, reason = True, f"turn limit {ctx.setup.turn_limit} reached"
-    state = msgspec.structs.replace(state, first=None, to_fire=None, winner=winner)
+    state = msgspec.structs.replace(state, first=None, to_fire=None, winner=winner, held=())
     if over:
         state = msgspec.structs.replace(state, phase="over")
     elif sides_to_repair(ctx, msgspec.structs.replace(state, phase="repair")):
@@ -1433,16 +1955,20 @@ def repair(
 # ---------------------------------------------------------------- decide and evolve
 
 
-def resolve(ctx: BattleContext, state: BattleState, dice: DiceSource) -> ShipsMoved | TurnEnded:
-    """Resolve a ``CHANCE`` step (movement, or the end of the turn) with these dice.
+def resolve(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> ShipsMoved | TurnEnded | FightersResolved:
+    """Resolve a ``CHANCE`` step (movement, the fighters, or the end of the turn).
 
     Raises:
         IllegalActionError: the step is not a chance step.
     """
     recording = RecordingDice(dice)
-    event: ShipsMoved | TurnEnded
+    event: ShipsMoved | TurnEnded | FightersResolved
     if state.phase == "movement":
         _state, event = _movement(ctx, state, recording)
+    elif state.phase == "fighters":
+        _state, event = _fighters(ctx, state, recording)
     elif state.phase == "end":
         _state, event = _end(ctx, state, recording)
     else:
@@ -1462,6 +1988,9 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
     if isinstance(event, OrdersWritten):
         write_orders(ctx, state, event.side, parse_orders(event.orders))
         return _apply_orders(ctx, state, event)
+    if isinstance(event, FlightWritten):
+        write_flight(ctx, state, event.side, parse_flight(event.orders))
+        return _apply_flight(ctx, state, event)
     dice = ReplayDice(event.rolls)
     if isinstance(event, ShipsMoved):
         if state.phase != "movement":
@@ -1471,6 +2000,12 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
         shots = tuple(Shot(s.weapon, s.target) for s in event.shots)
         _check_fire(ctx, state, event.ship, shots)
         state, _ = _fire(ctx, state, event.ship, shots, dice)
+    elif isinstance(event, FightersResolved):
+        if state.phase != "fighters":
+            raise IllegalActionError(
+                f"fighters_resolved on turn {event.turn} in the {state.phase} step"
+            )
+        state, _ = _fighters(ctx, state, dice)
     elif isinstance(event, RepairsMade):
         jobs: dict[str, dict[str, int]] = {}
         for job in event.repairs:
@@ -1529,6 +2064,10 @@ class Battle:
     def write_orders(self, side: str, orders: Mapping[str, Order]) -> Event:
         """Write one side's orders (see :func:`write_orders`)."""
         return self.record(write_orders(self.ctx, self.state, side, orders))
+
+    def fly(self, side: str, orders: Mapping[str, FlightOrder]) -> Event:
+        """Write one side's flight orders (see :func:`write_flight`)."""
+        return self.record(write_flight(self.ctx, self.state, side, orders))
 
     def resolve(self, dice: DiceSource) -> Event:
         """Resolve the chance step (see :func:`resolve`)."""

@@ -34,7 +34,9 @@ from msgspec import Meta, Struct
 from tactical.battle import (
     Battle,
     BattleSetup,
+    BattleState,
     Event,
+    FightersResolved,
     Identifier,
     SetupError,
     ShipFired,
@@ -483,12 +485,12 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         tactical.battle.IllegalActionError: an event does not fit the state.
     """
     ctx = context(setup)
-    state = replay(setup, journal)
+    state = _land_after_battle(replay(setup, journal))
     thresholds: dict[str, list[int]] = {}
     displaced: dict[str, tuple[int, int]] = {}
     reason = ""
     for event in journal:
-        if isinstance(event, ShipFired | TurnEnded):
+        if isinstance(event, ShipFired | TurnEnded | FightersResolved):
             for check in event.thresholds:
                 thresholds.setdefault(check.ship, []).append(check.row)
         if isinstance(event, ShipsMoved):
@@ -519,8 +521,10 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
                 systems_damaged=_newly(record, was, "damaged"),
                 systems_destroyed=_newly(record, was, "destroyed"),
                 munitions_spent=sum((was[s.id].ammo or 0) - (s.ammo or 0) for s in record.systems),
+                # Fighters aboard a destroyed carrier go down with it.
                 fighters_lost=sum(
-                    (was[s.id].fighters or 0) - (s.fighters or 0) for s in record.systems
+                    (was[s.id].fighters or 0) - (0 if fate == "destroyed" else s.fighters or 0)
+                    for s in record.systems
                 ),
                 returning=ship.returns if ship.status == "away" else None,
                 displaced=displaced.get(ship.id),
@@ -534,6 +538,29 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         winner=state.winner,
         reason=reason,
         turns=state.turn,
+    )
+
+
+def _land_after_battle(state: BattleState) -> BattleState:
+    """Land the groups still in flight on carriers still on the table with their bay working;
+    the rest are lost: fighters are not FTL-capable and cannot follow a carrier that jumped,
+    fled or was destroyed (001 L745; see docs/rulings.md). ``fighters_lost`` counts them."""
+    ships = {ship.id: ship for ship in state.ships}
+    for group in state.fighters:
+        carrier = ships[group.carrier]
+        if carrier.status != "active":
+            continue
+        systems = tuple(
+            msgspec.structs.replace(s, fighters=(s.fighters or 0) + group.fighters)
+            if s.id == group.bay and s.status == "ok"
+            else s
+            for s in carrier.record.systems
+        )
+        ships[carrier.id] = msgspec.structs.replace(
+            carrier, record=msgspec.structs.replace(carrier.record, systems=systems)
+        )
+    return msgspec.structs.replace(
+        state, ships=tuple(ships[s.id] for s in state.ships), fighters=()
     )
 
 

@@ -8,6 +8,13 @@ order commanders, which play a task force's campaign order (004 L105-112):
 - FTL Move runs from the enemy and from the no-FTL zones, powers up as soon as its ship is
   ready and clear (004 L139-142), and makes an unplanned jump when badly hurt or out of time.
 
+Fighters: Engage (and the closing commander) launch once an enemy is within
+:data:`LAUNCH_RANGE_MU` and send the groups at the nearest enemy ship; Stand Off launches for
+defence, dogfighting enemy groups in reach and otherwise covering the nearest friend; FTL
+Move keeps its groups aboard and calls any in flight home. A group low on fighters or
+endurance comes home, and its carrier holds course and speed so it can land (001 L761).
+Point defence fires by itself at the groups attacking (tactical.battle).
+
 The random commander's choices come from a ``random.Random`` the caller passes in; the order
 commanders are deterministic. The dice stay the battle's.
 """
@@ -29,21 +36,26 @@ from tactical.battle import (
     StepKind,
     fire_controls,
     fire_options,
+    flight_targets,
     ftl_blocked,
+    launchable_bays,
     order_limits,
     repair_jobs,
     ships_to_fire,
+    sides_to_fly,
     sides_to_repair,
     sides_to_write,
     view,
 )
 from tactical.dice import DiceSource
+from tactical.fighters import HOLD, FighterGroup, FlightOrder, launch_limit
 from tactical.fire import BAND_MU, BEAM_STRENGTH, arc_of, beam_dice, bearing, is_beam, range_between
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.ship import hull_remaining
 
 __all__ = [
+    "LAUNCH_RANGE_MU",
     "Commander",
     "closing_commander",
     "engage_commander",
@@ -51,13 +63,22 @@ __all__ = [
     "greedy_repairs",
     "order_commander",
     "play",
+    "posture_flight",
     "random_commander",
     "stand_off_commander",
+    "with_fighters",
 ]
 
 
 Jobs = dict[str, dict[str, int]]
 """Damage-control jobs: ship id to {system id or ``"drive"``: parties}."""
+Flight = dict[str, FlightOrder]
+"""Flight orders: group id to its order."""
+Posture = str
+"""What a commander does with fighters: ``attack``, ``defend`` or ``recover``."""
+
+LAUNCH_RANGE_MU = 48.0  # launch once an enemy is this close: two fighter moves and a bit
+HOME_FIGHTERS = 2  # a group down to this many fighters comes home
 
 
 def greedy_repairs(ctx: BattleContext, state: BattleState, side: str) -> Jobs:
@@ -86,18 +107,97 @@ def _repairable(ctx: BattleContext, ship: ShipInPlay) -> bool:
     )
 
 
+def _wants_home(ctx: BattleContext, group: FighterGroup, posture: Posture) -> bool:
+    spent = group.endurance is not None and group.endurance <= 1
+    return posture == "recover" or spent or group.fighters <= HOME_FIGHTERS
+
+
+def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, str], Flight]:
+    """Return flight orders for a posture: ``attack`` flies at the nearest enemy ship,
+    ``defend`` dogfights enemy groups in reach and otherwise covers the nearest friend,
+    ``recover`` calls every group home; any group low on fighters or endurance comes home."""
+
+    def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
+        orders: Flight = {}
+        reach = float(ctx.rules.fighter_move)
+        for group in state.fighters:
+            if group.side != side:
+                continue
+            targets = flight_targets(ctx, state, group)
+            carrier = state.ship(group.carrier)
+            if _wants_home(ctx, group, posture) and carrier.status == "active":
+                orders[group.id] = FlightOrder(kind="recover")
+                continue
+
+            def near(x: float, y: float, g: FighterGroup = group) -> float:
+                return range_between(g.x, g.y, x, y)
+
+            ships = {s.id: s for s in state.ships}
+            groups = {g.id: g for g in state.fighters}
+            raiders = [t for t in targets.dogfight if near(groups[t].x, groups[t].y) <= reach]
+            if posture == "defend" and raiders:
+                pick = min(raiders, key=lambda t: (near(groups[t].x, groups[t].y), t))
+                orders[group.id] = FlightOrder(kind="dogfight", target=pick)
+            elif posture == "attack" and targets.attack:
+                pick = min(targets.attack, key=lambda t: (near(ships[t].x, ships[t].y), t))
+                orders[group.id] = FlightOrder(kind="attack", target=pick)
+            elif targets.cover:
+                pick = min(targets.cover, key=lambda t: (near(ships[t].x, ships[t].y), t))
+                orders[group.id] = FlightOrder(kind="cover", target=pick)
+            else:
+                orders[group.id] = HOLD
+        return orders
+
+    return flight
+
+
+def with_fighters(
+    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]], posture: Posture
+) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    """Wrap a commander's movement orders with its fighter doctrine: a carrier launches
+    (``L1``/``L2``, no course or speed change, 001 L757-759) when an enemy is within
+    :data:`LAUNCH_RANGE_MU` and the posture fights, and holds course and speed when one of its
+    groups is coming home within reach (001 L761)."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        enemies = _enemies(state, side)
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active" or ship.jump != "none":
+                continue
+            homing = [
+                g for g in state.fighters if g.carrier == ship.id and _wants_home(ctx, g, posture)
+            ]
+            dx, dy = heading_vector(ship.course)
+            ex, ey = ship.x + dx * ship.speed, ship.y + dy * ship.speed
+            if any(range_between(g.x, g.y, ex, ey) <= ctx.rules.fighter_move for g in homing):
+                written[ship.id] = NO_ORDER
+                continue
+            close = any(range_between(ship.x, ship.y, e.x, e.y) <= LAUNCH_RANGE_MU for e in enemies)
+            if posture != "recover" and close and launchable_bays(ctx, state, ship):
+                written[ship.id] = Order(
+                    launch=launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
+                )
+        return written
+
+    return wrapped
+
+
 class Commander:
-    """A side's choices: the orders it writes, the firing turns it takes, its repairs."""
+    """A side's choices: the orders it writes, the firing turns it takes, its repairs and the
+    flight orders of its fighter groups."""
 
     def __init__(
         self,
         orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
         fire: Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]],
         repairs: Callable[[BattleContext, BattleState, str], Jobs] = greedy_repairs,
+        flight: Callable[[BattleContext, BattleState, str], Flight] | None = None,
     ) -> None:
         self.orders = orders
         self.fire = fire
         self.repairs = repairs
+        self.flight = flight or posture_flight("attack")
 
 
 def _random_order(rng: random.Random, thrust: int, limit: int, speed: int, pivot: bool) -> Order:
@@ -144,7 +244,25 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
             thrust, limit = order_limits(ctx, ship)
             pivot = ctx.rules.pivot_any_course
             written[ship.id] = _random_order(rng, thrust, limit, ship.speed, pivot)
+            if launchable_bays(ctx, state, ship) and rng.random() < 0.3:
+                written[ship.id] = Order(launch=rng.randint(1, 2))  # sometimes one too many
         return written
+
+    def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
+        orders: Flight = {}
+        for group in state.fighters:
+            if group.side != side or rng.random() < 0.1:
+                continue
+            targets = flight_targets(ctx, state, group)
+            choices = [
+                *(FlightOrder(kind="attack", target=t) for t in targets.attack),
+                *(FlightOrder(kind="dogfight", target=t) for t in targets.dogfight),
+                *(FlightOrder(kind="cover", target=t) for t in targets.cover),
+                FlightOrder(kind="recover"),
+                HOLD,
+            ]
+            orders[group.id] = rng.choice(choices)
+        return orders
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
         ship_id = rng.choice(ships_to_fire(ctx, state, side))
@@ -165,7 +283,7 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
             jobs[ship.id] = work
         return jobs
 
-    return Commander(orders, fire, repairs)
+    return Commander(orders, fire, repairs, flight)
 
 
 def closing_commander(cruise: int = 8) -> Commander:
@@ -206,7 +324,7 @@ def closing_commander(cruise: int = 8) -> Commander:
         ]
         return ship_id, shots
 
-    return Commander(orders, fire)
+    return Commander(with_fighters(orders, "attack"), fire)
 
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
@@ -219,6 +337,10 @@ def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> 
             for side in sides_to_repair(battle.ctx, battle.state):
                 jobs = commanders[side].repairs(battle.ctx, battle.state, side)
                 battle.repair(side, jobs, dice)
+        elif step.kind == StepKind.SIMULTANEOUS and step.phase == "flight":
+            for side in sides_to_fly(battle.ctx, battle.state):
+                seen = view(battle.state, side)
+                battle.fly(side, commanders[side].flight(battle.ctx, seen, side))
         elif step.kind == StepKind.SIMULTANEOUS:
             for side in sides_to_write(battle.ctx, battle.state):
                 seen = view(battle.state, side)  # the other side's orders stay secret
@@ -321,7 +443,9 @@ def engage_commander() -> Commander:
             written[ship.id] = _steer(ctx, ship, _angle_to(ship, target.x, target.y), speed)
         return written
 
-    return Commander(orders, _focused_fire)
+    return Commander(
+        with_fighters(orders, "attack"), _focused_fire, flight=posture_flight("attack")
+    )
 
 
 def _dice_on(
@@ -415,7 +539,9 @@ def stand_off_commander() -> Commander:
             )
         return written
 
-    return Commander(orders, _focused_fire)
+    return Commander(
+        with_fighters(orders, "defend"), _focused_fire, flight=posture_flight("defend")
+    )
 
 
 def _away_angle(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> float:
@@ -473,7 +599,9 @@ def ftl_move_commander() -> Commander:
             )
         return written
 
-    return Commander(orders, _focused_fire)
+    return Commander(
+        with_fighters(orders, "recover"), _focused_fire, flight=posture_flight("recover")
+    )
 
 
 def order_commander(order: str) -> Commander:

@@ -11,7 +11,7 @@ in a campaign battle (004 L139-142: no thrust that turn). A set of orders is ``i
 separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
 >>> parse_order("P2+4")
-Order(turn=-2, accel=4, pivot=None, jump=False)
+Order(turn=-2, accel=4, pivot=None, jump=False, launch=0)
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
 'f1:= lc1:P2+4'
 >>> m = move(MoveStart(x=0.0, y=0.0, course=7, speed=10), Order(turn=-3, accel=2), "halves")
@@ -62,13 +62,16 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     ``turn`` is course points, negative to port (anticlockwise) and positive to starboard;
     ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to; ``jump``
-    starts the final power-up for an FTL jump (004 L139-142), which spends no thrust.
+    starts the final power-up for an FTL jump (004 L139-142), which spends no thrust;
+    ``launch`` launches that many fighter groups at the halfway point of a move without a
+    course or velocity change (001 L757-759), written ``L1`` or ``L2``.
     """
 
     turn: int = 0
     accel: int = 0
     pivot: int | None = None
     jump: bool = False
+    launch: int = 0
 
 
 NO_ORDER = Order()
@@ -76,11 +79,12 @@ NO_ORDER = Order()
 
 _ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
 _PIVOT = re.compile(r"@(?P<course>\d{1,2})")
+_LAUNCH = re.compile(r"L(?P<groups>[1-9])")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def parse_order(text: str) -> Order:
-    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7`` or ``J``.
+    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J`` or ``L2``.
 
     Raises:
         OrderSyntaxError: the text is not an order.
@@ -89,6 +93,9 @@ def parse_order(text: str) -> Order:
         return NO_ORDER
     if text == "J":
         return Order(jump=True)
+    launch = _LAUNCH.fullmatch(text)
+    if launch:
+        return Order(launch=int(launch["groups"]))
     pivot = _PIVOT.fullmatch(text)
     if pivot:
         course = int(pivot["course"])
@@ -120,6 +127,8 @@ def format_order(order: Order) -> str:
     """
     if order.jump:
         return "J"
+    if order.launch:
+        return f"L{order.launch}"
     if order.pivot is not None:
         return f"@{order.pivot}"
     text = ""

@@ -17,7 +17,9 @@ Drive, FTL and systems are written only where they differ from the fresh record 
 parsing needs the design catalogue. Last come the orders sides have written this turn and
 not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
 damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
-``T:x_min,y_min,x_max,y_max``.
+``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
+``G:side:carrier:bay@x,y^fighters[/e<endurance>]``, written after the ships; ships with bays
+that held course and speed this turn (and may recover a group) are ``H:id,id``.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -41,6 +43,7 @@ from tactical.battle import (
     SideOrders,
     sheet_for,
 )
+from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
 from tactical.ship import DriveState, FtlState, ShipState, SystemState, fresh_state
@@ -52,11 +55,24 @@ _FTL: dict[FtlState, str] = {"ok": "o", "lost": "x"}
 _STATUS = {"ok": "o", "damaged": "d", "destroyed": "x"}
 _SHIP_STATUS: dict[ShipStatus, str] = {"destroyed": "X", "left": "L", "away": "B", "jumped": "W"}
 _JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
-_PHASES: tuple[Phase, ...] = ("orders", "movement", "fire", "end", "repair", "over")
+_PHASES: tuple[Phase, ...] = (
+    "orders",
+    "movement",
+    "flight",
+    "fighters",
+    "fire",
+    "end",
+    "repair",
+    "over",
+)
 
 _HEAD = re.compile(
     r"(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<design>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
+)
+_GROUP = re.compile(
+    r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
+    r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
 )
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
@@ -120,12 +136,38 @@ def format_position(rules_name: str, state: BattleState) -> str:
         state.first or "-",
         state.winner or "-",
         *(_ship_text(rules_name, ship) for ship in state.ships),
+        *(_group_text(group) for group in state.fighters),
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
     ]
+    if state.held:
+        fields.append("H:" + ",".join(state.held))
     if state.table is not None:
         fields.append("T:" + ",".join(format_mu(v) for v in state.table))
     return " ".join(fields)
+
+
+def _group_text(group: FighterGroup) -> str:
+    text = (
+        f"G:{group.side}:{group.carrier}:{group.bay}"
+        f"@{format_mu(group.x)},{format_mu(group.y)}^{group.fighters}"
+    )
+    return text if group.endurance is None else f"{text}/e{group.endurance}"
+
+
+def _parse_group(token: str) -> FighterGroup:
+    found = _GROUP.fullmatch(token)
+    if found is None:
+        raise NotationError(f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>]")
+    return FighterGroup(
+        side=found["side"],
+        carrier=found["carrier"],
+        bay=found["bay"],
+        x=float(found["x"]),
+        y=float(found["y"]),
+        fighters=int(found["fighters"]),
+        endurance=int(found["endurance"]) if found["endurance"] else None,
+    )
 
 
 def _int(text: str, what: str, where: str) -> int:
@@ -227,9 +269,15 @@ def parse_position(text: str) -> tuple[str, BattleState]:
     ships: list[ShipInPlay] = []
     written: list[SideOrders] = []
     repaired: list[str] = []
+    groups: list[FighterGroup] = []
+    held: tuple[str, ...] = ()
     table: tuple[float, float, float, float] | None = None
     for token in fields[5:]:
-        if token.startswith("T:"):
+        if token.startswith("G:"):
+            groups.append(_parse_group(token))
+        elif token.startswith("H:"):
+            held = tuple(token[2:].split(","))
+        elif token.startswith("T:"):
             bounds = token[2:].split(",")
             try:
                 x_min, y_min, x_max, y_max = (float(v) for v in bounds)
@@ -245,8 +293,11 @@ def parse_position(text: str) -> tuple[str, BattleState]:
             if not equals:
                 raise NotationError(f"written orders {token!r}: expected w:side=id:order,...")
             try:
-                parse_orders(orders.replace(",", " "))
-            except OrderSyntaxError as exc:
+                if phase in ("flight", "fighters"):
+                    parse_flight(orders.replace(",", " "))
+                else:
+                    parse_orders(orders.replace(",", " "))
+            except (OrderSyntaxError, FlightSyntaxError) as exc:
                 raise NotationError(f"written orders {token!r}: {exc}") from None
             written.append(SideOrders(side, orders.replace(",", " ")))
         else:
@@ -261,5 +312,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         to_fire=to_fire or None,
         winner=None if winner == "-" else winner,
         table=table,
+        fighters=tuple(groups),
+        held=held,
     )
     return rules_name, state

@@ -62,6 +62,19 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """What a failed threshold check leaves: FT2 systems are lost for the battle (001 L516);
     Continuum's are damaged, repairable by damage control (000 L10909-11000)."""
 
+    fighter_move: int = 12
+    """How far a fighter group moves in a turn: 12" (001 L763) or 24 MU (000 L8745-8748)."""
+    fighter_endurance: int | None = None
+    """Combat endurance (CEF) a group launches with, one spent per attack run or dogfight
+    round: FT2 has no limit (digest 3.1); Continuum 6 (000 L8482-8484)."""
+    fighter_reroll: bool = False
+    """A 6 of a fighter, PD or dogfight die earns a re-roll: Continuum (000 L9142-9148,
+    L9160-9166, L9219-9222); FT2 has none (001 L779, L789)."""
+    carrier_bays: int = 3
+    """Bays that make a ship a carrier, which launches two groups a turn, others one (001
+    L759): FT2 3 (no non-carrier class carries more than 2 groups, 001 L749-755); Continuum
+    2 (a carrier is any ship with 2 or more bays, 000 L772-960)."""
+
     def turn_limit(self, thrust: int) -> int:
         """Return how many course points a ship with this thrust may turn in one move.
 
@@ -98,6 +111,10 @@ BATTLE_RULES: dict[str, BattleRules] = {
         initiative="roll",
         damage_control="continuum",
         lost_status="damaged",
+        fighter_move=24,
+        fighter_endurance=6,
+        fighter_reroll=True,
+        carrier_bays=2,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": BattleRules(

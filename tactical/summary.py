@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 from tactical.battle import (
     Event,
+    FightersResolved,
+    FlightWritten,
     Hit,
     OrdersWritten,
     RepairsMade,
@@ -43,6 +45,35 @@ def _hit(hit: Hit) -> str:
     if hit.destroyed:
         text += ", destroyed"
     return text
+
+
+def _fighters(event: FightersResolved) -> list[str]:
+    lines = [f"turn {event.turn}: fighters fly"]
+    for moved in event.moves:
+        line = f"    {moved.group} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
+        if moved.void:
+            line += f" (order void: {moved.void})"
+        if moved.recovered:
+            line += ", lands"
+        lines.append(line)
+    for fight in event.dogfights:
+        a, b = fight.attacker_roll, fight.defender_roll
+        lines.append(
+            f"    dogfight {fight.attacker} {list(a.faces + a.rerolls)} kills {a.kills}, "
+            f"{fight.defender} {list(b.faces + b.rerolls)} kills {b.kills}"
+        )
+    for fire in event.defence:
+        faces = list(fire.roll.faces + fire.roll.rerolls)
+        lines.append(
+            f"    {fire.ship} {fire.system} at {fire.group} {faces} kills {fire.roll.kills}"
+        )
+    for attack in event.attacks:
+        rerolls = f" re-rolls {list(attack.rerolls)}" if attack.rerolls else ""
+        lines.append(f"    {attack.group} attacks {attack.target} {list(attack.faces)}{rerolls}")
+        lines.append(_hit(attack.hit))
+    lines.extend(_threshold(check) for check in event.thresholds)
+    lines.extend(f"    {group} is wiped out" for group in event.lost)
+    return lines
 
 
 def describe(event: Event) -> list[str]:
@@ -85,6 +116,10 @@ def describe(event: Event) -> list[str]:
         lines.extend(_hit(hit) for hit in event.hits)
         lines.extend(_threshold(check) for check in event.thresholds)
         return lines
+    if isinstance(event, FlightWritten):
+        return [f"turn {event.turn}: {event.side} writes flight orders"]
+    if isinstance(event, FightersResolved):
+        return _fighters(event)
     if isinstance(event, RepairsMade):
         if not event.repairs:
             return [f"  {event.side} makes no repairs"]

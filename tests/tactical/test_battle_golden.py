@@ -42,7 +42,28 @@ def continuum_duel() -> BattleSetup:
     )
 
 
-CASES = {"grendel": grendel, "continuum_duel": continuum_duel}
+def ft2_carrier_strike() -> BattleSetup:
+    """A light carrier and a frigate against an escort cruiser (ADAF) and a destroyer: launch,
+    dogfights, point defence and attack runs in a fixed journal."""
+    return BattleSetup(
+        name="a light carrier strike on an escort cruiser",
+        sides=("red", "blue"),
+        ships=(
+            ShipSetup(id="r1", side="red", design="light_carrier", x=0, y=0, course=12, speed=2),
+            ShipSetup(id="r2", side="red", design="frigate", x=8, y=0, course=12, speed=6),
+            ShipSetup(id="b1", side="blue", design="escort_cruiser", x=0, y=44, course=6, speed=4),
+            ShipSetup(id="b2", side="blue", design="destroyer", x=6, y=46, course=6, speed=6),
+        ),
+        rules="ft2",
+        turn_limit=12,
+    )
+
+
+CASES = {
+    "grendel": grendel,
+    "continuum_duel": continuum_duel,
+    "ft2_carrier_strike": ft2_carrier_strike,
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

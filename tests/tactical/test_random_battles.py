@@ -15,9 +15,11 @@ from tactical.battle import (
     Battle,
     BattleSetup,
     BattleState,
+    FightersResolved,
     RepairsMade,
     ShipSetup,
     replay,
+    sides_to_fly,
     sides_to_repair,
     sides_to_write,
 )
@@ -27,8 +29,8 @@ from tactical.notation import format_position, parse_position
 from tactical.ship import hull_remaining
 
 FLEETS = {
-    "ft2": ("light_cruiser", "frigate", "destroyer", "battleship"),
-    "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser"),
+    "ft2": ("light_cruiser", "frigate", "destroyer", "battleship", "light_carrier"),
+    "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
     "continuum": ("heavy_cruiser", "heavy_cruiser"),
 }
 MAX_STEPS = 5000
@@ -67,8 +69,14 @@ def check_invariants(battle: Battle) -> None:
         assert 0 <= record.armour_lost <= sheet.armour
         assert hull_remaining(sheet, record) >= 0
         assert all(s.ammo is None or s.ammo >= 0 for s in record.systems)
+        assert all(s.fighters is None or s.fighters >= 0 for s in record.systems)
         if ship.status == "active" and state.phase == "orders":
             assert hull_remaining(sheet, record) > 0
+    for group in state.fighters:
+        assert group.fighters > 0  # wiped-out groups leave the table
+        assert group.endurance is None or group.endurance >= 0
+        bay = next(s for s in state.ship(group.carrier).record.systems if s.id == group.bay)
+        assert bay.fighters == 0  # a group in flight is not also aboard
     rules, parsed = parse_position(format_position(battle.ctx.setup.rules, state))
     assert rules == battle.ctx.setup.rules
     assert parsed == state
@@ -86,6 +94,9 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
             for side in sides_to_repair(battle.ctx, battle.state):
                 jobs = commanders[side].repairs(battle.ctx, battle.state, side)
                 battle.repair(side, jobs, dice)
+        elif step.phase == "flight":
+            for side in sides_to_fly(battle.ctx, battle.state):
+                battle.fly(side, commanders[side].flight(battle.ctx, battle.state, side))
         elif step.kind == "simultaneous":
             for side in sides_to_write(battle.ctx, battle.state):
                 battle.write_orders(side, commanders[side].orders(battle.ctx, battle.state, side))
@@ -101,7 +112,7 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 @pytest.mark.parametrize("rules", sorted(FLEETS))
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
-    repairs = 0
+    repairs = flights = 0
     for seed in range(120):
         rng = random.Random(f"{rules}/{seed}")
         setup = random_setup(rules, rng)
@@ -120,6 +131,9 @@ def test_random_battles(rules: str) -> None:
         endings["decided" if len(present) < 2 else "turn limit"] += 1
         assert replay(setup, battle.journal) == state
         repairs += sum(1 for event in battle.journal if isinstance(event, RepairsMade))
+        flights += sum(1 for event in battle.journal if isinstance(event, FightersResolved))
     assert endings["decided"] > 10  # the commanders do fight
+    if rules.startswith("ft2"):
+        assert flights > 10  # carriers launch and their groups fly
     if rules == "continuum":
         assert repairs > 10  # damage control is exercised

@@ -1,0 +1,235 @@
+"""Fighters and point defence as pure functions: groups, flight orders, kill dice.
+
+A fighter group is its own counter on the table (:class:`FighterGroup`): launched from a bay,
+it flies by a written flight order each turn (:class:`FlightOrder`), and the battle
+(:mod:`tactical.battle`) resolves dogfights, point defence and attack runs in one chance step
+before ship fire. This module holds the rule tables and the dice; the battle decides when.
+
+>>> kills_of(4), kills_of(6), kills_of(3)  # 001 L789: 4-5 kill one, 6 kills two
+(1, 2, 0)
+>>> format_flight(parse_flight("r1.fighter_group-1:A>b1 r1.fighter_group-2:R"))
+'r1.fighter_group-1:A>b1 r1.fighter_group-2:R'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from msgspec import Struct
+
+from tactical.dice import DiceSource
+from tactical.fire import MAX_REROLLS
+from tactical.ship import Ship, ShipState, SystemSpec
+
+__all__ = [
+    "AREA_DEFENCE",
+    "AREA_FIRE_CONTROL",
+    "FIGHTER_RANGE_MU",
+    "HOLD",
+    "KILLS",
+    "POINT_DEFENCE",
+    "DefenceSpec",
+    "FighterGroup",
+    "FlightOrder",
+    "FlightSyntaxError",
+    "KillRoll",
+    "bays",
+    "defence_of",
+    "format_flight",
+    "format_flight_order",
+    "group_id",
+    "kills_of",
+    "launch_limit",
+    "parse_flight",
+    "parse_flight_order",
+    "roll_kills",
+]
+
+FIGHTER_RANGE_MU = 6.0  # fighter weapons, ADAF cover and ADFC cover reach 6 (001 L777, L785;
+# 000 L9099, L7323)
+KILLS = (0, 0, 0, 1, 1, 2)  # fighters killed per face 1..6, AF and dogfight (001 L789-793;
+# 000 L9142-9144, L9223-9224)
+POINT_DEFENCE = frozenset({"pdaf", "pds"})  # self-defence only (001 L783; 000 L9080-9082)
+AREA_DEFENCE = frozenset({"adaf", "ads"})  # any group within 6, or attacking a friend
+# within 6 (001 L785; 000 7.13)
+AREA_FIRE_CONTROL = frozenset({"adfc"})  # lets PDS cover one ally within 6 (000 L9083-9086)
+
+FlightKind = Literal["attack", "dogfight", "recover", "cover", "hold"]
+_LETTER: dict[FlightKind, str] = {
+    "attack": "A",
+    "dogfight": "D",
+    "recover": "R",
+    "cover": "C",
+    "hold": "=",
+}
+_TARGETED: frozenset[FlightKind] = frozenset({"attack", "dogfight", "cover"})
+
+
+class FlightSyntaxError(ValueError):
+    """A flight order is not in the notation; the message quotes it."""
+
+
+class FlightOrder(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One fighter group's order for the turn.
+
+    ``attack`` flies at an enemy ship and makes an attack run if it ends within 6 MU (001
+    L777); ``dogfight`` flies into contact with an enemy group (001 L810); ``recover`` flies
+    home to land (001 L761); ``cover`` flies to a friendly ship; ``hold`` stays put.
+    """
+
+    kind: FlightKind = "hold"
+    target: str | None = None
+
+
+HOLD = FlightOrder()
+
+
+class FighterGroup(Struct, frozen=True, kw_only=True):
+    """A fighter group in flight: its carrier and bay, where it is, fighters and endurance."""
+
+    side: str
+    carrier: str
+    bay: str
+    x: float
+    y: float
+    fighters: int
+    endurance: int | None = None
+    """Combat endurance left (Continuum CEF); ``None`` without an endurance rule."""
+
+    @property
+    def id(self) -> str:
+        """The group's id: its carrier and bay, ``carrier.bay``."""
+        return group_id(self.carrier, self.bay)
+
+
+def group_id(carrier: str, bay: str) -> str:
+    """Return the id of the group that flies from this carrier's bay.
+
+    >>> group_id("r1", "fighter_group-2")
+    'r1.fighter_group-2'
+    """
+    return f"{carrier}.{bay}"
+
+
+def bays(ship: Ship) -> tuple[SystemSpec, ...]:
+    """Return the ship's fighter bays (systems that hold fighters), in record-sheet order."""
+    return tuple(spec for spec in ship.systems if spec.bay_capacity and spec.fighters)
+
+
+def launch_limit(ship: Ship, carrier_bays: int) -> int:
+    """Return how many groups a ship may launch in one turn: a carrier two, others one (001
+    L759)."""
+    return 2 if len(bays(ship)) >= carrier_bays else 1
+
+
+class DefenceSpec(Struct, frozen=True, kw_only=True):
+    """A ship's working point defence: self-defence systems, area systems, area controls."""
+
+    point: tuple[str, ...]
+    area: tuple[str, ...]
+    controls: int
+
+
+def defence_of(ship: Ship, state: ShipState) -> DefenceSpec:
+    """Return the ship's working anti-fighter systems by role."""
+    point: list[str] = []
+    area: list[str] = []
+    controls = 0
+    for spec, sys_state in zip(ship.systems, state.systems, strict=True):
+        if sys_state.status != "ok":
+            continue
+        if spec.kind in POINT_DEFENCE:
+            point.append(spec.id)
+        elif spec.kind in AREA_DEFENCE:
+            area.append(spec.id)
+        elif spec.kind in AREA_FIRE_CONTROL:
+            controls += 1
+    return DefenceSpec(point=tuple(point), area=tuple(area), controls=controls)
+
+
+def kills_of(face: int) -> int:
+    """Return the fighters one AF or dogfight die kills (001 L789-793)."""
+    return KILLS[face - 1]
+
+
+class KillRoll(Struct, frozen=True, kw_only=True):
+    """Dice that kill fighters: the faces, any re-rolls and the kills."""
+
+    faces: tuple[int, ...]
+    rerolls: tuple[int, ...] = ()
+    kills: int = 0
+
+
+def roll_kills(dice: DiceSource, key: str, count: int, *, reroll: bool) -> KillRoll:
+    """Roll ``count`` kill dice (AF or dogfight); with ``reroll`` each 6 earns another die
+    (000 L9142-9144, L9223-9224). Keys ``{key}/{i}``, re-rolls ``{key}/r{j}``.
+
+    >>> from tactical.dice import ScriptedDice
+    >>> roll_kills(ScriptedDice([2, 2, 6, 4, 1]), "k", 5, reroll=False).kills  # 001 L818
+    3
+    """
+    faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+    kills = sum(kills_of(face) for face in faces)
+    rerolls: list[int] = []
+    pending = sum(1 for face in faces if face == 6) if reroll else 0
+    while pending and len(rerolls) < MAX_REROLLS:
+        face = dice.roll(f"{key}/r{len(rerolls)}", 6)
+        rerolls.append(face)
+        kills += kills_of(face)
+        pending += (face == 6) - 1
+    return KillRoll(faces=faces, rerolls=tuple(rerolls), kills=kills)
+
+
+# ---------------------------------------------------------------- flight order notation
+
+_TOKEN = re.compile(
+    r"(?P<group>[A-Za-z0-9_.\-]+):(?P<letter>[ADRC=])(?:>(?P<target>[A-Za-z0-9_.\-]+))?"
+)
+
+
+def format_flight_order(order: FlightOrder) -> str:
+    """Write one flight order: ``A>b1``, ``D>b1.fighter_group-1``, ``C>r2``, ``R`` or ``=``."""
+    letter = _LETTER[order.kind]
+    return f"{letter}>{order.target}" if order.target is not None else letter
+
+
+def parse_flight_order(text: str) -> FlightOrder:
+    """Parse one flight order written by :func:`format_flight_order`.
+
+    Raises:
+        FlightSyntaxError: the text is not a flight order.
+    """
+    found = _TOKEN.fullmatch(f"g:{text}")
+    if found is None:
+        raise FlightSyntaxError(
+            f"flight order {text!r} is not A>ship, D>group, C>ship, R (recover) or '=' (hold)"
+        )
+    kind = next(k for k, letter in _LETTER.items() if letter == found["letter"])
+    target = found["target"]
+    if (kind in _TARGETED) != (target is not None):
+        raise FlightSyntaxError(f"flight order {text!r}: A, D and C take a target, R and = none")
+    return FlightOrder(kind=kind, target=target)
+
+
+def parse_flight(text: str) -> dict[str, FlightOrder]:
+    """Parse a side's flight orders: ``group:order`` tokens separated by spaces.
+
+    Raises:
+        FlightSyntaxError: a token is malformed or a group has two orders.
+    """
+    orders: dict[str, FlightOrder] = {}
+    for token in text.split():
+        group, colon, order_text = token.partition(":")
+        if not colon or not group:
+            raise FlightSyntaxError(f"flight token {token!r} is not <group id>:<order>")
+        if group in orders:
+            raise FlightSyntaxError(f"flight orders {text!r} give {group!r} two orders")
+        orders[group] = parse_flight_order(order_text)
+    return orders
+
+
+def format_flight(orders: Mapping[str, FlightOrder]) -> str:
+    """Write a side's flight orders, groups sorted by id."""
+    return " ".join(f"{g}:{format_flight_order(orders[g])}" for g in sorted(orders))
