@@ -599,6 +599,40 @@ def report(
         out.print(render.report_view(result))
 
 
+@app.command()
+@user_errors
+def publish(
+    out_dir: Annotated[
+        str, typer.Option("--out", help="Folder to write (one sub-folder a player).")
+    ],
+    turn: Annotated[
+        int | None, typer.Option(help="The turn (default: the last one resolved).")
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Write every player's turn package: report (md, html, json) and his map (svg)."""
+    from pathlib import Path
+
+    folder = Path(out_dir)
+    written = 0
+    with _service(db) as service:
+        lineage = service.target(campaign, branch)
+        for player in service.load(lineage).players:
+            report_ = service.report(lineage, player, turn)
+            starmap, explored = service.player_map(lineage, player)
+            target = folder / player
+            try:
+                target.mkdir(parents=True, exist_ok=True)
+                for name, text in render.player_package(report_, starmap, explored).items():
+                    (target / name).write_text(text, encoding="utf-8")
+                    written += 1
+            except OSError as exc:
+                raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
+    out.print(f"Wrote {written} files under {folder}, one folder per player.", markup=False)
+
+
 @db_app.command("upgrade")
 @user_errors
 def db_upgrade(db: DbOption = DEFAULT_DB) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape as esc
 
+import msgspec
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
@@ -50,6 +51,8 @@ from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, Unit
+from maps import StarMap
+from maps.svg import to_svg
 
 THEME = Theme(
     {
@@ -482,6 +485,19 @@ def report_markdown(report: PlayerReport) -> str:
     lines += ["", f"## News of turn {report.news_turn}", ""]
     lines += [f"- {_md(describe(e.event))}" for e in report.news] or ["- nothing"]
     return "\n".join(lines) + "\n"
+
+
+def player_package(
+    report: PlayerReport, starmap: StarMap, explored: Collection[str]
+) -> dict[str, str]:
+    """Return a player's turn package as files: the report (Markdown, HTML, JSON) and the map
+    as he knows it (SVG)."""
+    return {
+        "report.md": report_markdown(report),
+        "report.html": report_html(report),
+        "report.json": msgspec.json.format(msgspec.json.encode(report)).decode() + "\n",
+        "map.svg": to_svg(starmap, explored=explored),
+    }
 
 
 def report_html(report: PlayerReport) -> str:

@@ -606,13 +606,17 @@ class CampaignService:
         return recorded
 
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
-        """Return what `player` knows: his empire, units and the news of a turn.
+        """Return what `player` knew at the end of a turn: his empire, units and its news.
 
-        Computed only from the events that player may see.
+        Default: the last turn resolved, with his forces as they stand now. A past turn gives
+        his report as it was then (his history). Computed only from the events he may see.
         """
         self._check_viewer(lineage, player)
-        current = self.load(lineage, viewer=player)
-        news_turn = turn_number if turn_number is not None else max(current.turn - 1, 0)
+        now = self.load(lineage, viewer=player)
+        news_turn = turn_number if turn_number is not None else max(now.turn - 1, 0)
+        if not 0 <= news_turn <= now.turn:
+            raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
+        current = now if turn_number is None else self.state_at(lineage, news_turn, player)
         news = list(self.store.read(lineage, turn=news_turn, visible_to=player))
         return PlayerReport(
             campaign=lineage.campaign,

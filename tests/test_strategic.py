@@ -823,3 +823,33 @@ def test_rulings_are_attributed_events_with_a_reason(
     runner = CliRunner()
     result = runner.invoke(app, ["ruling", "move", "red-S1", "--reason", "x", "--db", "missing.db"])
     assert result.exit_code == 2
+
+
+def test_players_read_their_history_and_packages_are_published(
+    settled: tuple[CampaignService, Lineage], tmp_path: Path, map_file: str
+) -> None:
+    """Issue 6: every past turn's report from the player's own events; one folder each."""
+    service, lineage = settled
+    service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
+    service.resolve_turn(lineage, ask=sixes)  # turn 2: the colony is founded
+    then = service.report(lineage, "red", 1)
+    now = service.report(lineage, "red")
+    assert (then.news_turn, then.colonies) == (1, ())  # at the end of turn 1: no colony yet
+    assert [c.id for c in now.colonies] == ["Alpha/3"]
+    with pytest.raises(InvalidInputError, match="turn 9 is not in this campaign"):
+        service.report(lineage, "red", 9)
+    db = tmp_path / "pub.db"
+    runner = CliRunner()
+    # Publish from the CLI on a file database holding the same campaign.
+    file_service = CampaignService.open(str(db), clock=FixedClock(), create=True)
+    try:
+        file_service.new_campaign(plan_campaign("p", ["red", "blue"], seed="s", map_spec=map_file))
+    finally:
+        file_service.close()
+    result = runner.invoke(app, ["publish", "--out", str(tmp_path / "out"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    for player, other in (("red", "blue"), ("blue", "red")):
+        names = sorted(p.name for p in (tmp_path / "out" / player).iterdir())
+        assert names == ["map.svg", "report.html", "report.json", "report.md"]
+        text = "".join(p.read_text() for p in (tmp_path / "out" / player).iterdir())
+        assert f"{other}-W" not in text
