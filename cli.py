@@ -165,11 +165,15 @@ def new(
         str | None,
         typer.Option(help="Starting-fleet TOML for every player (default: 1980 points of FT2)."),
     ] = None,
+    absent: Annotated[
+        str,
+        typer.Option(help="A player who sends no orders: hold, repeat (last orders) or autoplay."),
+    ] = "hold",
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
-    plan = plan_campaign(name, _csv(players), seed, dice, turns, map_spec, fleet)
+    plan = plan_campaign(name, _csv(players), seed, dice, turns, map_spec, fleet, absent)
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
     if json:

@@ -238,6 +238,7 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     seed_commitment: str
     dice_mode: str = "seeded"
     max_turns: int = 44  # 004 L12 (section 1): "At turn 44, players tally..."
+    absent: str = "hold"  # what happens to a player who sends no orders: hold, repeat, autoplay
 
 
 @event("seed_revealed", version=1)
@@ -402,6 +403,15 @@ class ColonyAdjusted(Event, frozen=True, kw_only=True):
 
     colony: Colony  # as it stands after the ruling
     reason: str
+
+
+@event("absent_player", version=1)
+class AbsentPlayer(Event, frozen=True, kw_only=True):
+    """A player sent no orders for the turn; the campaign's setting decided for him."""
+
+    player: str
+    turn: int
+    decision: str  # held position, repeated last turn's orders, or played by autoplay
 
 
 @event("turn_held", version=1)

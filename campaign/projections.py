@@ -60,7 +60,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 12
+PROJECTION_VERSION = 13
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,6 +74,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str = ""
     revealed_seed: str | None = None
     dice_mode: str = "seeded"
+    absent: str = "hold"
     map_name: str | None = None
     map_sha256: str | None = None
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
@@ -85,6 +86,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
     # This turn's orders, the last submission of each player (umpire only until revealed).
     submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
+    last_submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
@@ -152,11 +154,13 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 seed_commitment=ev.seed_commitment,
                 dice_mode=ev.dice_mode,
                 max_turns=ev.max_turns,
+                absent=ev.absent,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
         case TurnEnded():
-            return _next_turn(state, ev.turn + 1)
+            last = {**state.last_submitted, **state.submitted}
+            return msgspec.structs.replace(_next_turn(state, ev.turn + 1), last_submitted=last)
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}

@@ -13,6 +13,7 @@ from rich.text import Text
 from rich.theme import Theme
 
 from campaign.events import (
+    AbsentPlayer,
     AttackFailed,
     BattleFought,
     BattleRequested,
@@ -93,7 +94,7 @@ def describe(ev: Event) -> str:
                 f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
                 f"{len(ev.units)} units and {ev.empire.ip} IP"
             )
-        case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased():
+        case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased() | AbsentPlayer():
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
             return _describe_orders(ev)
@@ -164,7 +165,9 @@ def describe(ev: Event) -> str:
             return type(ev).__name__
 
 
-def _describe_umpires_hand(ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased) -> str:
+def _describe_umpires_hand(
+    ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased | AbsentPlayer,
+) -> str:
     match ev:
         case UnitRelocated():
             where = ev.hex or "the entry"
@@ -177,6 +180,8 @@ def _describe_umpires_hand(ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnR
             )
         case TurnHeld():
             return f"turn {ev.turn} held by the umpire: {ev.reason}"
+        case AbsentPlayer():
+            return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
             return f"turn {ev.turn} released"
 

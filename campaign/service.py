@@ -9,6 +9,7 @@ atomically after the version it decided on. A concurrent writer makes that appen
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -34,6 +35,7 @@ from campaign.errors import (
 from campaign.events import (
     EVENT_TYPES,
     UMPIRE,
+    AbsentPlayer,
     Audience,
     CampaignCreated,
     ColonyAdjusted,
@@ -175,6 +177,7 @@ def plan_campaign(
     max_turns: int = 44,
     map_spec: str | None = None,
     fleet_file: str | None = None,
+    absent: str = "hold",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -188,6 +191,7 @@ def plan_campaign(
         max_turns=max_turns,
         map=_load_map(map_spec) if map_spec is not None else None,
         fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
+        absent=absent,
     )
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
@@ -434,7 +438,9 @@ class CampaignService:
         state = self.load(lineage)
         starmap = self.starmap(lineage)
         dice = self._dice(lineage, state, None, ask)
-        batch = turn.decide_turn(state, starmap, dice, catalogue_ship)
+        absentees = self._absentees(lineage, state) if state.held is None else []
+        ready = evolve_all(state, (new.event for new in absentees))
+        batch = absentees + turn.decide_turn(ready, starmap, dice, catalogue_ship)
         if dry_run:
             return [
                 RecordedEvent(
@@ -454,6 +460,50 @@ class CampaignService:
         recorded = self.store.append(lineage, state.version, batch)
         self._snapshot(lineage, fold(recorded, state))
         return recorded
+
+    def _absentees(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
+        """Decide for the players who sent no orders, by the campaign's setting (issue 6).
+
+        hold: they hold position. repeat: last turn's standing orders (moves, combat orders,
+        battle locations, attacks) are handed in again if they still hold. autoplay: orders
+        drawn from the player's own view. Each decision is an event for that player.
+        """
+        if state.phase != "orders" or not state.empires:
+            return []
+        batch: list[NewEvent] = []
+        for player in state.players:
+            if player in state.submitted or player not in state.empires:
+                continue
+            view = self.load(lineage, viewer=player)
+            known, _ = self.player_map(lineage, player)
+            document = None
+            decision = "held position"
+            if state.absent == "repeat" and player in state.last_submitted:
+                last = state.last_submitted[player]
+                document = orders.OrdersDocument(
+                    player=player,
+                    turn=state.turn,
+                    moves=last.moves,
+                    battle_locations=last.battle_locations,
+                    attacks=last.attacks,
+                )
+                decision = "repeated last turn's standing orders"
+            elif state.absent == "autoplay":
+                from campaign.autoplay import random_document
+
+                rng = random.Random(f"{state.seed_commitment}/{state.turn}/absent/{player}")
+                document = random_document(view, known, player, rng)
+                decision = "played by autoplay from his own view"
+            if document is not None:
+                try:
+                    batch += orders.decide_submit(
+                        state, view, known, player, document, catalogue_ship
+                    )
+                except InvalidInputError:
+                    decision = "held position (the repeated orders no longer hold)"
+            absent = AbsentPlayer(player=player, turn=state.turn, decision=decision)
+            batch.append(NewEvent(absent, Audience.players_([player]), state.turn))
+        return batch
 
     def turn_status(self, lineage: Lineage) -> TurnStatus:
         """Return where the turn in progress stands: who sent orders, what waits."""

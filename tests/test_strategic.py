@@ -173,6 +173,7 @@ def test_a_turn_moves_units_and_explores(game: tuple[CampaignService, Lineage]) 
     recorded = service.resolve_turn(lineage)
     types = [e.type for e in recorded]
     assert types == [
+        "absent_player",  # blue sent nothing: he holds position (the campaign's setting)
         "orders_revealed",
         "unit_moved",
         "unit_moved",
@@ -185,16 +186,17 @@ def test_a_turn_moves_units_and_explores(game: tuple[CampaignService, Lineage]) 
         "0102",
         "engage",
     )
-    explored = recorded[3].event
+    explored = recorded[4].event
     assert isinstance(explored, SystemExplored)
-    assert str(recorded[3].audience) == "red"
+    assert str(recorded[4].audience) == "red"
     if explored.explored:
         assert state.empires["red"].explored == ("Alpha",)
         assert explored.planets[0].type == "terran"
     # Blue sent no orders: his units hold position, and he learns nothing of red's moves.
     assert all(u.hex is None for u in state.units.values() if u.owner == "blue")
     blue_saw = [e.type for e in service.log(lineage, turn=1, viewer="blue")]
-    assert blue_saw == ["orders_committed", "turn_ended"]  # that red sent orders, not which
+    # That red sent orders (not which), and that blue, sending none, held position.
+    assert blue_saw == ["orders_committed", "absent_player", "turn_ended"]
 
 
 def _state(units: list[Unit], explored: tuple[str, ...] = ()) -> CampaignState:
@@ -361,6 +363,7 @@ def test_colonists_land_and_everyone_detects_the_colony(
     service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
     recorded = service.resolve_turn(lineage, ask=sixes)
     assert [e.type for e in recorded] == [
+        "absent_player",
         "orders_revealed",
         "colonists_landed",
         "colony_detected",
@@ -460,7 +463,12 @@ def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineag
     assert (new["red-W15"].design, new["red-W15"].captain) == ("frigate", 3)  # a 6: level 3
     blue_news = service.log(lineage, turn=4, viewer="blue")
     # Blue sees red's public commitment to his orders, not the orders.
-    assert [e.type for e in blue_news] == ["orders_committed", "production_resolved", "turn_ended"]
+    assert [e.type for e in blue_news] == [
+        "orders_committed",
+        "absent_player",  # blue's own: he sent no orders
+        "production_resolved",
+        "turn_ended",
+    ]
     text = msgspec.json.encode(blue_news).decode()
     assert "red-" not in text
     assert "Alpha" not in text
@@ -518,7 +526,8 @@ def test_task_forces_form_move_together_and_get_an_admiral(map_file: str) -> Non
             return 1 if key.phase == "admiral" else 6  # the admiral rolls a 1; all else 6
 
         recorded = service.resolve_turn(lineage, ask=dice)
-        assert [e.type for e in recorded][:4] == [
+        assert [e.type for e in recorded][:5] == [
+            "absent_player",
             "orders_revealed",
             "task_forces_set",
             "unit_moved",
@@ -853,3 +862,41 @@ def test_players_read_their_history_and_packages_are_published(
         assert names == ["map.svg", "report.html", "report.json", "report.md"]
         text = "".join(p.read_text() for p in (tmp_path / "out" / player).iterdir())
         assert f"{other}-W" not in text
+
+
+@pytest.mark.parametrize(
+    ("absent", "decision"),
+    [
+        ("hold", "held position"),
+        ("repeat", "repeated last turn's standing orders"),
+        ("autoplay", "played by autoplay from his own view"),
+    ],
+)
+def test_a_player_who_sends_no_orders(map_file: str, absent: str, decision: str) -> None:
+    """Issue 6: the campaign's setting decides for an absent player, and says so in an event
+    for him; repeated or autoplayed orders are committed and revealed like any others."""
+    from campaign.events import AbsentPlayer
+
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file, absent=absent)
+        service.new_campaign(plan)
+        lineage = service.target("g")
+        for player in ("red", "blue"):
+            service.submit_orders(lineage, player, orders(player, 1))
+        service.resolve_turn(lineage)  # turn 1: both hand in (empty) orders
+        service.submit_orders(lineage, "red", orders("red", 2))
+        recorded = service.resolve_turn(lineage)  # turn 2: blue sends nothing
+        (absence,) = [e for e in recorded if isinstance(e.event, AbsentPlayer)]
+        assert absence.event == AbsentPlayer(player="blue", turn=2, decision=decision)
+        assert str(absence.audience) == "blue"
+        committed = [e.event.player for e in recorded if e.type == "orders_committed"]  # type: ignore[attr-defined]
+        assert committed == ([] if absent == "hold" else ["blue"])
+        assert service.verify(lineage).ok
+    finally:
+        service.close()
+
+
+def test_an_unknown_absent_setting_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="absent-player setting 'vanish'"):
+        plan_campaign("g", ["red"], absent="vanish")

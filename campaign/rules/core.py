@@ -32,6 +32,7 @@ from campaign.rules.setup import FleetShip
 
 _CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 DICE_MODES = ("seeded", "manual")
+ABSENT_POLICIES = ("hold", "repeat", "autoplay")
 
 
 def check_campaign_name(name: str) -> str:
@@ -53,6 +54,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     dice_mode: str = "seeded"
     max_turns: int = 44  # 004 L12
     map: CampaignMap | None = None
+    absent: str = "hold"
     fleet: tuple[FleetShip, ...] = ()
 
 
@@ -103,6 +105,10 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         raise InvalidInputError(
             f"dice mode {command.dice_mode!r} must be one of {', '.join(DICE_MODES)}"
         )
+    if command.absent not in ABSENT_POLICIES:
+        raise InvalidInputError(
+            f"absent-player setting {command.absent!r} must be one of {', '.join(ABSENT_POLICIES)}"
+        )
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(
@@ -111,6 +117,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         seed_commitment=seed_commitment(command.seed),
         dice_mode=command.dice_mode,
         max_turns=command.max_turns,
+        absent=command.absent,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.map is not None:
