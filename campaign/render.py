@@ -255,7 +255,7 @@ def report_view(report: PlayerReport) -> RenderableType:
     """Return a player's turn package."""
     parts: list[RenderableType] = []
     if report.empire is not None:
-        title = f"{report.campaign}: {report.player}'s report, turn {report.turn}"
+        title = report.title
         parts.append(_pairs(title, list(empire_facts(report.empire))))
     units = Table(title="Forces", title_justify="left")
     for column in UNIT_COLUMNS:
@@ -480,7 +480,7 @@ def campaigns_table(campaigns: Sequence[CampaignInfo]) -> RenderableType:
 
 def report_markdown(report: PlayerReport) -> str:
     """Return a player's turn package as Markdown (for mail or a shared folder)."""
-    lines = [f"# {report.campaign}: {report.player}'s report, turn {report.turn}", ""]
+    lines = [f"# {report.title}", ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
     lines += ["## Forces", "", *_md_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
@@ -507,7 +507,7 @@ def player_package(
 
 def report_html(report: PlayerReport) -> str:
     """Return a player's turn package as a self-contained HTML page (all text escaped)."""
-    parts = [f"<h1>{esc(report.campaign)}: {esc(report.player)}'s report, turn {report.turn}</h1>"]
+    parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")

@@ -148,6 +148,13 @@ class PlayerReport(msgspec.Struct, frozen=True):
     units: tuple[Unit, ...]
     colonies: tuple[Colony, ...]
     news: tuple[RecordedEvent, ...]
+    finished: bool = False  # the campaign is over: this is the final report
+
+    @property
+    def title(self) -> str:
+        """The report's heading."""
+        when = "final report" if self.finished else f"report, turn {self.turn}"
+        return f"{self.campaign}: {self.player}'s {when}"
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -677,6 +684,7 @@ class CampaignService:
             units=tuple(sorted(current.units.values(), key=unit_order)),
             colonies=tuple(sorted(current.colonies.values(), key=lambda c: c.id)),
             news=tuple(news),
+            finished=now.finished and turn_number is None,
         )
 
     def rewind(self, lineage: Lineage, to_turn: int, new_branch: str | None = None) -> BranchInfo:

@@ -328,7 +328,7 @@ def _sign_in_html(campaign: str = "", player: str = "", problem: str | None = No
 
 
 def _report_html(report: PlayerReport, has_map: bool) -> str:
-    parts = [f"<h1>{esc(report.campaign)}: {esc(report.player)}'s report, turn {report.turn}</h1>"]
+    parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
     if report.empire is not None:
         facts = "".join(
             f"<li>{esc(key)}: {esc(value)}</li>" for key, value in empire_facts(report.empire)

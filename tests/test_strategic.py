@@ -900,3 +900,16 @@ def test_a_player_who_sends_no_orders(map_file: str, absent: str, decision: str)
 def test_an_unknown_absent_setting_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="absent-player setting 'vanish'"):
         plan_campaign("g", ["red"], absent="vanish")
+
+
+def test_the_last_report_is_the_final_one(map_file: str) -> None:
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file, max_turns=1)
+        service.new_campaign(plan)
+        lineage = service.target("g")
+        assert service.report(lineage, "red").title == "g: red's report, turn 1"
+        service.resolve_turn(lineage)
+        assert service.report(lineage, "red").title == "g: red's final report"
+    finally:
+        service.close()
