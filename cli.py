@@ -501,6 +501,29 @@ def turn_status(
         out.print(render.turn_status_panel(result))
 
 
+@turn_app.command("deadline")
+@user_errors
+def turn_deadline(
+    when: Annotated[str, typer.Argument(help="When orders are due, UTC: 2026-11-28T18:00.")],
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Set when orders for the turn are due; later orders are refused (the absent setting
+    then decides for whoever is late)."""
+    from datetime import datetime
+
+    try:
+        deadline = datetime.fromisoformat(when)
+    except ValueError:
+        raise InvalidInputError(
+            f"deadline {when!r} is not a date and time like 2026-11-28T18:00"
+        ) from None
+    with _service(db) as service:
+        recorded = service.set_deadline(service.target(campaign, branch), deadline)
+    out.print(render.log_table(recorded, "Deadline set"))
+
+
 @turn_app.command("hold")
 @user_errors
 def turn_hold(

@@ -414,6 +414,14 @@ class AbsentPlayer(Event, frozen=True, kw_only=True):
     decision: str  # held position, repeated last turn's orders, or played by autoplay
 
 
+@event("deadline_set", version=1)
+class DeadlineSet(Event, frozen=True, kw_only=True):
+    """The umpire set the time by which orders for a turn must be in (UTC)."""
+
+    turn: int
+    deadline: datetime
+
+
 @event("turn_held", version=1)
 class TurnHeld(Event, frozen=True, kw_only=True):
     """The umpire held the turn: it will not resolve until released (issue 6)."""

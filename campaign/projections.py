@@ -8,6 +8,7 @@ fold over only the events that player may see.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 import msgspec
 
@@ -20,6 +21,7 @@ from campaign.events import (
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
+    DeadlineSet,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -60,7 +62,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 13
+PROJECTION_VERSION = 14
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,6 +94,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
     phase: str = "orders"  # "combat" after movement found battles; "assault" for colonies
     held: str | None = None  # why the umpire holds the turn, if he does
+    deadline: datetime | None = None  # orders for this turn must be in by then (UTC)
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
@@ -171,6 +174,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return _task_forces_set(state, ev)
         case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased():
             return _umpires_hand(state, ev)
+        case DeadlineSet():
+            return msgspec.structs.replace(state, deadline=ev.deadline)
         case OfficerCasualty():
             return _officer_casualty(state, ev)
         case BattleRequested():
@@ -244,6 +249,7 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         submitted={},
         assaults={},
         held=None,
+        deadline=None,
         phase="orders",
         pending_battles={},
     )

@@ -23,6 +23,7 @@ from campaign.events import (
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
+    DeadlineSet,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -94,7 +95,14 @@ def describe(ev: Event) -> str:
                 f"{ev.empire.player}'s empire founded at entry {ev.empire.entry} with "
                 f"{len(ev.units)} units and {ev.empire.ip} IP"
             )
-        case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased() | AbsentPlayer():
+        case (
+            UnitRelocated()
+            | ColonyAdjusted()
+            | TurnHeld()
+            | TurnReleased()
+            | AbsentPlayer()
+            | DeadlineSet()
+        ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
             return _describe_orders(ev)
@@ -166,7 +174,7 @@ def describe(ev: Event) -> str:
 
 
 def _describe_umpires_hand(
-    ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased | AbsentPlayer,
+    ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased | AbsentPlayer | DeadlineSet,
 ) -> str:
     match ev:
         case UnitRelocated():
@@ -180,6 +188,8 @@ def _describe_umpires_hand(
             )
         case TurnHeld():
             return f"turn {ev.turn} held by the umpire: {ev.reason}"
+        case DeadlineSet():
+            return f"orders for turn {ev.turn} are due by {ev.deadline:%Y-%m-%d %H:%M} UTC"
         case AbsentPlayer():
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
@@ -286,6 +296,11 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
         ("waiting for", waiting),
         ("battles waiting", ", ".join(status.battles) or "none"),
     ]
+    if status.deadline is not None:
+        due = f"{status.deadline:%Y-%m-%d %H:%M} UTC"
+        rows.append(
+            ("deadline", Text(f"{due} (passed)", style="umpire.bad") if status.late else due)
+        )
     if status.held is not None:
         rows.append(("held", Text(status.held, style="umpire.bad")))
     return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)

@@ -12,6 +12,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from campaign.events import (
     Audience,
     CampaignCreated,
     ColonyAdjusted,
+    DeadlineSet,
     Event,
     MapLoaded,
     NewEvent,
@@ -132,6 +134,8 @@ class TurnStatus(msgspec.Struct, frozen=True):
     turn: int
     phase: str
     held: str | None
+    deadline: datetime | None
+    late: bool  # the deadline has passed
     submitted: tuple[str, ...]
     waiting_for: tuple[str, ...]
     battles: tuple[str, ...]
@@ -427,6 +431,10 @@ class CampaignService:
         """
         self._check_viewer(lineage, player)
         state = self.load(lineage)
+        if state.deadline is not None and self.store.clock() > state.deadline:
+            raise IllegalCommandError(
+                f"orders for turn {state.turn} were due by {state.deadline:%Y-%m-%d %H:%M} UTC"
+            )
         document = orders.parse(text, player, state.turn)
         view = self.load(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
@@ -521,6 +529,8 @@ class CampaignService:
             turn=state.turn,
             phase=state.phase,
             held=state.held,
+            deadline=state.deadline,
+            late=state.deadline is not None and self.store.clock() > state.deadline,
             submitted=tuple(sorted(state.submitted)),
             waiting_for=tuple(p for p in state.players if p not in state.submitted),
             battles=tuple(sorted(state.pending_battles)),
@@ -580,6 +590,16 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         new = NewEvent(event, Audience.players_([player]), turn_number, actor=UMPIRE)
         return self.store.append(lineage, version, [new])
+
+    def set_deadline(self, lineage: Lineage, deadline: datetime) -> list[RecordedEvent]:
+        """Set when orders for the turn in progress are due (everyone is told)."""
+        state = self.load(lineage)
+        core.require_running(state)
+        when = deadline if deadline.tzinfo is not None else deadline.replace(tzinfo=UTC)
+        event = DeadlineSet(turn=state.turn, deadline=when.astimezone(UTC))
+        return self.store.append(
+            lineage, state.version, [NewEvent(event, Audience.everyone(), state.turn)]
+        )
 
     def hold_turn(self, lineage: Lineage, reason: str) -> list[RecordedEvent]:
         """Hold the turn: it will not resolve until released (every player is told why)."""

@@ -913,3 +913,28 @@ def test_the_last_report_is_the_final_one(map_file: str) -> None:
         assert service.report(lineage, "red").title == "g: red's final report"
     finally:
         service.close()
+
+
+def test_orders_after_the_deadline_are_refused(map_file: str) -> None:
+    """Issue 6: a player may resubmit until the deadline; the status says who is late."""
+    from datetime import UTC, datetime
+
+    clock = FixedClock()  # 2026-01-01 00:00:01 and one second more at every reading
+    service = CampaignService.open("sqlite://", clock=clock, create=True)
+    try:
+        service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file))
+        lineage = service.target("g")
+        service.set_deadline(lineage, datetime(2026, 1, 2, 18, 0))  # naive: taken as UTC
+        service.submit_orders(lineage, "red", orders("red", 1))
+        status = service.turn_status(lineage)
+        assert (status.deadline, status.late) == (datetime(2026, 1, 2, 18, 0, tzinfo=UTC), False)
+        clock.now = datetime(2026, 1, 3, tzinfo=UTC)
+        with pytest.raises(IllegalCommandError, match="were due by 2026-01-02 18:00 UTC"):
+            service.submit_orders(lineage, "blue", orders("blue", 1))
+        assert service.turn_status(lineage).late
+        assert service.turn_status(lineage).waiting_for == ("blue",)
+        recorded = service.resolve_turn(lineage)  # blue is decided for by the absent setting
+        assert "absent_player" in [e.type for e in recorded]
+        assert service.turn_status(lineage).deadline is None  # a new turn, no deadline yet
+    finally:
+        service.close()
