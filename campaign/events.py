@@ -351,6 +351,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     attacks: tuple[Attack, ...] = ()
     task_forces: tuple[TaskForceOrder, ...] = ()
     treasury: TreasuryOrder | None = None
+    scorch: tuple[str, ...] = ()  # colonies whose factories go if they are assaulted (004 5.4)
 
 
 @event("task_forces_set", version=1)
@@ -561,6 +562,14 @@ class ColonyBombarded(Event, frozen=True, kw_only=True):
     killed: int
     population: int  # what is left
     devastated: bool = False  # 10 million or more wiped out: never resettled, no points
+
+
+@event("factories_destroyed", version=1)
+class FactoriesDestroyed(Event, frozen=True, kw_only=True):
+    """The defender of an assaulted colony destroyed its factories (004 5.4)."""
+
+    colony: str
+    factories: int
 
 
 @event("attack_failed", version=1)

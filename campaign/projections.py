@@ -25,6 +25,7 @@ from campaign.events import (
     DiceRolled,
     EmpireFounded,
     Event,
+    FactoriesDestroyed,
     MapChosen,
     OfficerCasualty,
     OrdersSubmitted,
@@ -62,7 +63,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 14
+PROJECTION_VERSION = 15
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -187,11 +188,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(
                 state, phase="assault", pending_battles=pending, assaults=assaults
             )
-        case ColonyConquered():
-            colonies = {**state.colonies, ev.colony.id: ev.colony}
-            return msgspec.structs.replace(state, colonies=colonies)
-        case ColonyBombarded():
-            return _bombarded(state, ev)
+        case FactoriesDestroyed() | ColonyConquered() | ColonyBombarded():
+            return _colony_fate(state, ev)
         case BattleFought():
             return _battle_fought(state, ev)
         case ShipsRepaired():
@@ -340,6 +338,24 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         pending_battles=pending,
         task_forces=_pruned(state.task_forces, units),
     )
+
+
+def _colony_fate(
+    state: CampaignState, ev: FactoriesDestroyed | ColonyConquered | ColonyBombarded
+) -> CampaignState:
+    """What attacks on colonies do to them (004 5.4)."""
+    match ev:
+        case FactoriesDestroyed():
+            colony = state.colonies.get(ev.colony)
+            if colony is None:
+                return state
+            razed = msgspec.structs.replace(colony, factories=0, robotic_factories=0)
+            return msgspec.structs.replace(state, colonies={**state.colonies, ev.colony: razed})
+        case ColonyConquered():
+            colonies = {**state.colonies, ev.colony.id: ev.colony}
+            return msgspec.structs.replace(state, colonies=colonies)
+        case ColonyBombarded():
+            return _bombarded(state, ev)
 
 
 def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:

@@ -27,6 +27,7 @@ from campaign.events import (
     DiceRolled,
     EmpireFounded,
     Event,
+    FactoriesDestroyed,
     MapChosen,
     MapLoaded,
     OfficerCasualty,
@@ -151,6 +152,8 @@ def describe(ev: Event) -> str:
             return f"{ev.player}'s unescorted ships caught by enemy warships: {caught}"
         case ColonyConquered():
             return f"{ev.colony.id} taken from {ev.previous_owner} by {ev.colony.owner}"
+        case FactoriesDestroyed():
+            return f"the defender of {ev.colony} destroyed its {ev.factories} factories"
         case ColonyBombarded():
             ruin = "; the planet is devastated" if ev.devastated else ""
             return (

@@ -12,6 +12,7 @@ from campaign.events import (
     BattleRequested,
     ColonyBombarded,
     ColonyConquered,
+    FactoriesDestroyed,
 )
 from campaign.projections import evolve
 from campaign.rules.assault import check_attacks, decide_attacks, decide_conquests
@@ -181,3 +182,28 @@ def test_a_devastated_planet_cannot_be_resettled_or_scored() -> None:
     assert [(s.player, s.points) for s in scores(state, tiny)] == [("red", 0)]
     alive = msgspec.structs.replace(state, devastated=())
     assert [(s.player, s.points) for s in scores(alive, tiny)] == [("red", 3)]  # warships hold it
+
+
+def test_the_defender_scorches_his_factories_before_the_colony_falls() -> None:
+    """004 L208-209: "The defender has the option of destroying any or all factories present
+    on the planet after each round of combat while the colony remains unconquered"."""
+    target = colony(pdus=1, factories=3)
+    state = state_of(
+        warship("red-W1", "engage"),
+        colonies={target.id: target},
+        attacks={"red": (Attack(system="Alpha"),)},
+        scorch={"blue": ("Alpha/1",)},
+        known_colonies=(("blue", "Alpha"),),
+    )
+    requested = only_event(state)
+    assert isinstance(requested, BattleRequested)
+    state = evolve(state, requested)
+    fought = BattleFought(
+        battle=requested.battle,
+        results=(ShipResult(unit="Alpha/1#pdu-1", fate="destroyed"),),
+        source="umpire",
+    )
+    razed, conquest = decide_conquests(evolve(state, fought))
+    assert razed.event == FactoriesDestroyed(colony="Alpha/1", factories=3)
+    assert isinstance(conquest.event, ColonyConquered)
+    assert (conquest.event.colony.owner, conquest.event.colony.factories) == ("red", 0)

@@ -25,9 +25,10 @@ from campaign.events import (
     BattleRequested,
     ColonyBombarded,
     ColonyConquered,
+    FactoriesDestroyed,
     NewEvent,
 )
-from campaign.projections import CampaignState
+from campaign.projections import CampaignState, evolve_all
 from campaign.strategic import (
     Attack,
     Battle,
@@ -144,8 +145,26 @@ def decide_attacks(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
 
 
 def decide_conquests(state: CampaignState) -> list[NewEvent]:
-    """Conquer the colonies whose last defence fell this turn, if an attacker remains."""
+    """After the assaults: the defender scorches what he ordered (004 L208-209, "after each
+    round of combat while the colony remains unconquered"), then colonies whose last defence
+    fell are conquered, if an attacker remains."""
     batch = []
+    for colony_id, attacker in sorted(state.assaults.items()):
+        colony = state.colonies.get(colony_id)
+        if colony is None or colony.owner == attacker:
+            continue
+        orders = state.submitted.get(colony.owner)
+        if (
+            orders is not None
+            and colony_id in orders.scorch
+            and colony.factories + colony.robotic_factories
+        ):
+            razed = FactoriesDestroyed(
+                colony=colony_id, factories=colony.factories + colony.robotic_factories
+            )
+            both = Audience.players_([attacker, colony.owner])
+            batch.append(NewEvent(event=razed, audience=both, turn=state.turn))
+    state = evolve_all(state, (new.event for new in batch))  # conquered as scorched
     for colony_id, attacker in sorted(state.assaults.items()):
         colony = state.colonies.get(colony_id)
         if colony is None or colony.owner == attacker or colony.pdus or colony.advanced_pdbs:

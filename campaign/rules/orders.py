@@ -64,6 +64,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacks: tuple[Attack, ...] = ()  # enemy colonies to conquer or bombard (004 5.4)
     task_forces: tuple[TaskForceOrder, ...] = ()  # form, reshape or disband (004 5.1)
     treasury: TreasuryOrder | None = None  # the starting IP (004 section 3), at production
+    scorch: tuple[str, ...] = ()  # your colonies whose factories go if assaulted (004 5.4)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -118,6 +119,11 @@ def decide_submit(
     positions = {u.id: _end_of_turn(u, paths, state.turn) for u in state.units.values()}
     problems += check_landings(state, starmap, player, document.landings, positions)
     problems += check_attacks(state, starmap, player, document.attacks, positions)
+    problems += [
+        f"scorch {cid}: not a colony of {player}"
+        for cid in document.scorch
+        if (c := state.colonies.get(cid)) is None or c.owner != player
+    ]
     problems += check_production(
         state, player, document.production, document.research, catalogue, document.treasury
     )
@@ -134,6 +140,7 @@ def decide_submit(
         attacks=document.attacks,
         task_forces=document.task_forces,
         treasury=document.treasury,
+        scorch=document.scorch,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
     # everyone sees the hash they will be checked against.
