@@ -459,6 +459,27 @@ def ruling_move(
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
+@ruling_app.command("orders")
+@user_errors
+def ruling_orders(
+    file: Annotated[str, typer.Argument(help="The orders file (TOML) to hand in for him.")],
+    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    reason: ReasonOption,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Replace a player's orders by ruling (checked like his own; he is told why)."""
+    try:
+        with open(file, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    with _service(db) as service:
+        recorded = service.replace_orders(service.target(campaign, branch), player, text, reason)
+    out.print(render.log_table(recorded, f"Orders of {player} replaced by ruling"))
+
+
 @ruling_app.command("colony")
 @user_errors
 def ruling_colony(

@@ -52,6 +52,7 @@ from campaign.events import (
     SystemExplored,
     TurnHeld,
     TurnReleased,
+    UmpireNoted,
     UnitRelocated,
     check_player_name,
     decode_payload,
@@ -429,16 +430,37 @@ class CampaignService:
             InvalidInputError: the file does not decode, or any order breaks the rules; every
                 problem is named and nothing is stored.
         """
+        return self._submit(lineage, player, text, ruling=None)
+
+    def replace_orders(
+        self, lineage: Lineage, player: str, text: str, reason: str
+    ) -> list[RecordedEvent]:
+        """By ruling, hand in orders for a player (they replace his); he is told why.
+
+        Checked like his own, against his own knowledge; the deadline does not bind the umpire.
+        """
+        return self._submit(lineage, player, text, ruling=_reason(reason))
+
+    def _submit(
+        self, lineage: Lineage, player: str, text: str, ruling: str | None
+    ) -> list[RecordedEvent]:
         self._check_viewer(lineage, player)
         state = self.load(lineage)
-        if state.deadline is not None and self.store.clock() > state.deadline:
+        deadline = state.deadline
+        if ruling is None and deadline is not None and self.store.clock() > deadline:
             raise IllegalCommandError(
-                f"orders for turn {state.turn} were due by {state.deadline:%Y-%m-%d %H:%M} UTC"
+                f"orders for turn {state.turn} were due by {deadline:%Y-%m-%d %H:%M} UTC"
             )
         document = orders.parse(text, player, state.turn)
         view = self.load(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
         batch = orders.decide_submit(state, view, known_map, player, document, catalogue_ship)
+        if ruling is not None:
+            batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
+            note = UmpireNoted(
+                text=f"by ruling, your orders for turn {state.turn} were replaced: {ruling}"
+            )
+            batch.append(NewEvent(note, Audience.players_([player]), state.turn))
         return self.store.append(lineage, state.version, batch)
 
     def resolve_turn(

@@ -938,3 +938,20 @@ def test_orders_after_the_deadline_are_refused(map_file: str) -> None:
         assert service.turn_status(lineage).deadline is None  # a new turn, no deadline yet
     finally:
         service.close()
+
+
+def test_the_umpire_replaces_a_players_orders_by_ruling(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = game
+    service.submit_orders(lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
+    recorded = service.replace_orders(
+        lineage, "red", orders("red", 1), "the scouts were grounded by a mutiny"
+    )
+    assert all(e.actor == "umpire" for e in recorded)
+    notes = [e.event.text for e in service.log(lineage, viewer="red", types=["umpire_noted"])]  # type: ignore[attr-defined]
+    assert notes == [
+        "by ruling, your orders for turn 1 were replaced: the scouts were grounded by a mutiny"
+    ]
+    assert service.load(lineage).submitted["red"].moves == ()
+    assert service.log(lineage, viewer="blue", types=["umpire_noted"]) == []
