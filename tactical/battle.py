@@ -58,6 +58,9 @@ from tactical.fighters import (
     roll_kills,
 )
 from tactical.fire import (
+    NEEDLE_GRAZE,
+    NEEDLE_KILL,
+    BeamOutcome,
     ThresholdOutcome,
     arc_of,
     beam_dice,
@@ -65,7 +68,9 @@ from tactical.fire import (
     is_beam,
     range_between,
     roll_beams,
+    submunition_dice,
     threshold_check,
+    torpedo_to_hit,
 )
 from tactical.movement import (
     NO_ORDER,
@@ -99,6 +104,7 @@ from tactical.ship import (
     apply_damage,
     current_thrust,
     fresh_state,
+    hit_drive,
     hull_remaining,
     screen_level,
     with_system_status,
@@ -107,6 +113,9 @@ from tactical.ship import (
 __all__ = [
     "AFT",
     "DRIVE",
+    "NEEDLE",
+    "SUBMUNITION",
+    "TORPEDO",
     "Battle",
     "BattleContext",
     "BattleSetup",
@@ -149,10 +158,12 @@ __all__ = [
     "fire_controls",
     "fire_options",
     "fire_ship",
+    "firecons_needed",
     "flight_targets",
     "ftl_blocked",
     "initial_state",
     "launchable_bays",
+    "needle_aims",
     "order_limits",
     "repair",
     "repair_jobs",
@@ -538,19 +549,30 @@ def sides_to_write(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
 
 
 class Shot(Struct, frozen=True, array_like=True):
-    """One declared shot: a weapon of the firing ship and the ship it fires at."""
+    """One declared shot: a weapon of the firing ship and the ship it fires at.
+
+    A needle beam also names the system it aims at: a system id or ``"drive"`` (001 L848).
+    """
 
     weapon: str
     target: str
+    aim: str | None = None
 
 
 class ShotRoll(Struct, frozen=True, kw_only=True):
-    """One weapon's dice against its target."""
+    """One weapon's dice against its target.
+
+    A beam's ``faces`` are its damage dice; a pulse torpedo's are its to-hit die, and
+    ``damage`` holds the second D6 of a hit (001 L840).
+    """
 
     weapon: str
     target: str
     faces: tuple[int, ...]
     rerolls: tuple[int, ...] = ()
+    damage: tuple[int, ...] = ()
+    aim: str | None = None
+    """The system a needle beam aimed at; its one face of 6 knocked it out (001 L848)."""
 
 
 class Hit(Struct, frozen=True, kw_only=True):
@@ -1490,26 +1512,46 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
 # ---------------------------------------------------------------- fire
 
 
+TORPEDO = "pulse_torpedo"
+NEEDLE = "needle"
+SUBMUNITION = "submunition"
+
+
+def _reach(ctx: BattleContext, kind: str, distance: float) -> bool:
+    """Return whether a weapon of this kind reaches this far."""
+    if is_beam(kind):
+        return beam_dice(kind, distance) > 0
+    if kind == TORPEDO:
+        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
+    if kind == NEEDLE:
+        return distance <= ctx.rules.needle_range
+    if kind == SUBMUNITION:
+        return submunition_dice(distance) > 0
+    return False
+
+
 def fire_options(
     ctx: BattleContext, state: BattleState, ship_id: str
 ) -> dict[str, tuple[str, ...]]:
     """Return, for each weapon that can fire now, the targets it can reach.
 
     A beam fires at an enemy in play inside one of its arcs, never aft (001 L404, L443), and
-    within range (001 L456-462).
+    within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
+    L829-838; Continuum's projectile table to 30 MU), a needle beam to 9" (001 L848), a
+    submunition pack not yet fired to 18" (001 L858-862).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
     options: dict[str, tuple[str, ...]] = {}
     targets = [s for s in state.ships if s.side != ship.side and _targetable(ctx, s)]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
-        if not is_beam(spec.kind) or sys_state.status != "ok":
-            continue
+        if sys_state.status != "ok" or sys_state.ammo == 0:
+            continue  # a fired submunition pack is crossed off (001 L858)
         reachable: list[str] = []
         for target in targets:
             arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
             distance = range_between(ship.x, ship.y, target.x, target.y)
-            if arc != AFT and arc in spec.arcs and beam_dice(spec.kind, distance) > 0:
+            if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance):
                 reachable.append(target.id)
         if reachable:
             options[spec.id] = tuple(reachable)
@@ -1524,6 +1566,41 @@ def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
         for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
         if spec.kind == "firecon" and sys_state.status == "ok"
     )
+
+
+def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> int:
+    """Return the FireCons a set of shots takes: one per target for the beams, and another
+    per target for the torpedoes, since a FireCon directing torpedoes directs no beams that
+    turn, even at the same target (001 L829; digest 1.6).
+    """
+    sheet = ctx.sheets[ship_id]
+    return len(
+        {(shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot)) for shot in shots}
+    )
+
+
+def _firecon_use(kind: str, shot: Shot) -> str:
+    """What a FireCon directs: beams, torpedoes, or needles at one system (001 L829, L850)."""
+    if kind == TORPEDO:
+        return "torpedoes"
+    if kind == NEEDLE:
+        return f"needles at {shot.aim}"
+    return "beams"
+
+
+def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple[str, ...]:
+    """Return what a needle beam may aim at on a ship: any working system, or the drive
+    until it is disabled (001 L848-854)."""
+    target = state.ship(target_id)
+    sheet = ctx.sheets[target_id]
+    aims = [
+        spec.id
+        for spec, sys_state in zip(sheet.systems, target.record.systems, strict=True)
+        if sys_state.status == "ok"
+    ]
+    if target.record.drive != "disabled":
+        aims.append(DRIVE)
+    return tuple(aims)
 
 
 def _check_fire(
@@ -1550,13 +1627,21 @@ def _check_fire(
         if shot.target not in options.get(shot.weapon, ()):
             raise IllegalActionError(
                 f"{where}: {shot.weapon} cannot reach {shot.target} "
-                "(not a working beam, out of arc or out of range)"
+                "(not a working weapon, out of arc or out of range)"
             )
-    targets = {shot.target for shot in shots}
-    if len(targets) > fire_controls(ctx, ship):
+        needle = ctx.sheets[ship_id].system(shot.weapon).kind == NEEDLE
+        if needle and shot.aim not in needle_aims(ctx, state, shot.target):
+            raise IllegalActionError(
+                f"{where}: {shot.weapon} must aim at a working system of {shot.target} or its "
+                f"drive, not {shot.aim!r} (001 L848)"
+            )
+        if not needle and shot.aim is not None:
+            raise IllegalActionError(f"{where}: only a needle beam aims at a system")
+    needed = firecons_needed(ctx, ship_id, shots)
+    if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
-            f"{where}: {len(targets)} targets and {fire_controls(ctx, ship)} working FireCons "
-            "(001 L380)"
+            f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
+            "(001 L380; torpedoes take a FireCon apart from beams, L829)"
         )
 
 
@@ -1594,25 +1679,28 @@ def _fire(
     rolled: list[ShotRoll] = []
     hits: list[Hit] = []
     thresholds: list[Threshold] = []
-    order: list[str] = []
-    for shot in shots:
-        if shot.target not in order:
-            order.append(shot.target)
+    order = list(dict.fromkeys(shot.target for shot in shots))  # in declaration order
+    state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
     for target_id in order:
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
         screen = screen_level(sheet, target.record)
         screened = rerolled = 0
+        torpedoes: list[int] = []
+        record = target.record
         for shot in (s for s in shots if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
-            outcome = roll_beams(
-                dice,
-                f"t{turn}/fire/{ship_id}/{shot.weapon}",
-                beam_dice(kind, distance),
-                screen,
-                reroll=ctx.rules.beam_reroll,
-            )
+            if kind == TORPEDO:
+                rolled.append(_torpedo(ctx, dice, f"t{turn}/fire/{ship_id}", shot, distance))
+                torpedoes.extend(rolled[-1].damage)
+                continue
+            if kind == NEEDLE:
+                record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
+                rolled.append(needled)
+                rerolled += 1 if ctx.rules.needle_hull and needled.faces[0] >= NEEDLE_GRAZE else 0
+                continue
+            outcome = _beams(ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen)
             rolled.append(
                 ShotRoll(
                     weapon=shot.weapon,
@@ -1623,22 +1711,10 @@ def _fire(
             )
             screened += outcome.screened_damage
             rerolled += outcome.reroll_damage
-        first = apply_damage(sheet, target.record, screened)
-        # Re-roll damage ignores armour (000 L2864-2968, L3033-3077).
-        second = apply_damage(sheet, first.state, rerolled, armour_first=False)
-        rows = first.rows_completed + second.rows_completed
-        record = second.state
-        destroyed = second.destroyed
-        hits.append(
-            Hit(
-                target=target_id,
-                damage=screened + rerolled,
-                to_armour=first.to_armour + second.to_armour,
-                to_hull=first.to_hull + second.to_hull,
-                rows=rows,
-                destroyed=destroyed,
-            )
-        )
+        record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled)
+        hits.append(hit)
+        rows = hit.rows
+        destroyed = hit.destroyed
         status: ShipStatus = target.status
         pending = target.rows
         if destroyed:
@@ -1673,6 +1749,106 @@ def _fire(
         thresholds=tuple(thresholds),
     )
     return state, event
+
+
+def _damage(
+    sheet: Ship,
+    record: ShipState,
+    target_id: str,
+    screened: int,
+    torpedoes: Sequence[int],
+    rerolled: int,
+) -> tuple[ShipState, Hit]:
+    """Cross off one firer's damage to one target (digest A11).
+
+    Beam damage goes armour first; each torpedo hit is semi-armour-piercing, half (rounded up)
+    to armour (000 L3078-3167; FT2 ships have no armour, so it is all hull); re-roll damage
+    ignores armour (000 L2864-2968, L3033-3077).
+    """
+    parts = [(screened, True)]
+    for points in torpedoes:
+        parts += [((points + 1) // 2, True), (points // 2, False)]
+    parts.append((rerolled, False))
+    rows: tuple[int, ...] = ()
+    to_armour = to_hull = 0
+    destroyed = False
+    for points, armour_first in parts:
+        result = apply_damage(sheet, record, points, armour_first=armour_first)
+        record = result.state
+        rows += result.rows_completed
+        to_armour += result.to_armour
+        to_hull += result.to_hull
+        destroyed = result.destroyed
+    hit = Hit(
+        target=target_id,
+        damage=screened + rerolled + sum(torpedoes),
+        to_armour=to_armour,
+        to_hull=to_hull,
+        rows=rows,
+        destroyed=destroyed,
+    )
+    return record, hit
+
+
+def _beams(
+    ctx: BattleContext,
+    dice: DiceSource,
+    key: str,
+    kind: str,
+    shot: Shot,
+    distance: float,
+    screen: int,
+) -> BeamOutcome:
+    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864)."""
+    if kind == SUBMUNITION:
+        count, screen = submunition_dice(distance), 0
+    else:
+        count = beam_dice(kind, distance)
+    return roll_beams(dice, f"{key}/{shot.weapon}", count, screen, reroll=ctx.rules.beam_reroll)
+
+
+def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
+    """Cross off a round of every one-shot weapon fired (001 L858)."""
+    fired = {shot.weapon for shot in shots if sheet.system(shot.weapon).ammo is not None}
+    if not fired:
+        return firer
+    systems = tuple(
+        msgspec.structs.replace(now, ammo=max((now.ammo or 0) - 1, 0)) if now.id in fired else now
+        for now in firer.record.systems
+    )
+    return msgspec.structs.replace(
+        firer, record=msgspec.structs.replace(firer.record, systems=systems)
+    )
+
+
+def _needle(
+    dice: DiceSource, key: str, shot: Shot, record: ShipState
+) -> tuple[ShipState, ShotRoll]:
+    """Roll one needle beam: on a 6 its nominated system is knocked out as a failed threshold
+    would; the drive halves, then fails (001 L848, L854). Needle kills are not repairable
+    (index 5.13). Under ``needle_hull`` a 5 or 6 also does a point of hull damage (past
+    screens and armour), which the caller adds."""
+    face = dice.roll(f"{key}/{shot.weapon}/needle", 6)
+    rolled = ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), aim=shot.aim)
+    if face < NEEDLE_KILL:
+        return record, rolled
+    if shot.aim == DRIVE:
+        return hit_drive(record), rolled
+    if shot.aim is None:  # checked before firing
+        raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
+    return with_system_status(record, shot.aim, "destroyed"), rolled
+
+
+def _torpedo(
+    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float
+) -> ShotRoll:
+    """Roll one pulse torpedo: a D6 to hit by range, then a D6 of damage (001 L833-842)."""
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance)
+    if need is None:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
+    damage = (dice.roll(f"{key}/{shot.weapon}/damage", 6),) if face >= need else ()
+    return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)
 
 
 def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) -> Threshold:
@@ -1997,7 +2173,7 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
             raise IllegalActionError(f"ships_moved on turn {event.turn} in the {state.phase} step")
         state, _ = _movement(ctx, state, dice)
     elif isinstance(event, ShipFired):
-        shots = tuple(Shot(s.weapon, s.target) for s in event.shots)
+        shots = tuple(Shot(s.weapon, s.target, s.aim) for s in event.shots)
         _check_fire(ctx, state, event.ship, shots)
         state, _ = _fire(ctx, state, event.ship, shots, dice)
     elif isinstance(event, FightersResolved):

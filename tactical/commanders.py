@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tactical.battle import (
     AFT,
     DRIVE,
+    NEEDLE,
+    SUBMUNITION,
+    TORPEDO,
     Battle,
     BattleContext,
     BattleState,
@@ -36,9 +39,11 @@ from tactical.battle import (
     StepKind,
     fire_controls,
     fire_options,
+    firecons_needed,
     flight_targets,
     ftl_blocked,
     launchable_bays,
+    needle_aims,
     order_limits,
     repair_jobs,
     ships_to_fire,
@@ -49,7 +54,16 @@ from tactical.battle import (
 )
 from tactical.dice import DiceSource
 from tactical.fighters import HOLD, FighterGroup, FlightOrder, launch_limit
-from tactical.fire import BAND_MU, BEAM_STRENGTH, arc_of, beam_dice, bearing, is_beam, range_between
+from tactical.fire import (
+    BAND_MU,
+    BEAM_STRENGTH,
+    TORPEDO_BAND_MU,
+    arc_of,
+    beam_dice,
+    bearing,
+    is_beam,
+    range_between,
+)
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.ship import hull_remaining
@@ -222,8 +236,88 @@ def _random_shots(
     for weapon, targets in options.items():
         allowed = [t for t in targets if t in chosen]
         if allowed and rng.random() < 0.9:
-            shots.append(Shot(weapon, rng.choice(allowed)))
-    return shots
+            target = rng.choice(allowed)
+            aim = None
+            if ctx.sheets[ship_id].system(weapon).kind == NEEDLE:
+                aims = needle_aims(ctx, state, target)
+                if not aims:
+                    continue
+                aim = rng.choice(aims)
+            shots.append(Shot(weapon, target, aim))
+    return _within_firecons(ctx, state, ship_id, shots)
+
+
+def _within_firecons(
+    ctx: BattleContext, state: BattleState, ship_id: str, shots: list[Shot]
+) -> list[Shot]:
+    """Keep the shots, in order, that the ship's FireCons can direct (001 L380, L829).
+
+    Torpedoes need a FireCon of their own, so a caller lists them first where they matter
+    most: at 6" a torpedo averages 2.3 damage against any screens, a C battery 0.7 at best.
+    """
+    limit = fire_controls(ctx, state.ship(ship_id))
+    kept: list[Shot] = []
+    for shot in shots:
+        if firecons_needed(ctx, ship_id, [*kept, shot]) <= limit:
+            kept.append(shot)
+    return kept
+
+
+def _aimed(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    options: dict[str, tuple[str, ...]],
+    chosen: Sequence[str],
+) -> list[Shot]:
+    """Aim every weapon at the first chosen target it reaches, torpedoes first, within the
+    ship's FireCons."""
+    sheet = ctx.sheets[ship_id]
+    here = state.ship(ship_id)
+    shots: list[Shot] = []
+    for weapon, reach in options.items():
+        targets = reach
+        if sheet.system(weapon).kind == SUBMUNITION:  # one shot: keep it for all 3 dice
+            targets = tuple(
+                t for t in reach if range_between(here.x, here.y, *_xy(state, t)) <= PACK_CLOSE
+            )
+        target = next((t for t in chosen if t in targets), None)
+        if target is None:
+            continue
+        needle = sheet.system(weapon).kind == NEEDLE
+        aim = _needle_aim(ctx, state, target) if needle else None
+        if not needle or aim is not None:
+            shots.append(Shot(weapon, target, aim))
+    # Torpedoes first, needles last: a needle's 1 in 6 is worth less than a beam's dice.
+    rank = {TORPEDO: 0, NEEDLE: 2}
+    shots.sort(key=lambda shot: rank.get(sheet.system(shot.weapon).kind, 1))
+    return _within_firecons(ctx, state, ship_id, shots)
+
+
+PACK_CLOSE = 6.0  # a submunition pack rolls 3 dice to 6" (001 L860); Engage saves it for that
+
+
+def _xy(state: BattleState, ship_id: str) -> tuple[float, float]:
+    ship = state.ship(ship_id)
+    return ship.x, ship.y
+
+
+def _needle_aim(ctx: BattleContext, state: BattleState, target_id: str) -> str | None:
+    """Aim a needle where a kill silences the most: a lone FireCon (001 L380), else the
+    heaviest working gun, else the drive."""
+    aims = needle_aims(ctx, state, target_id)
+    sheet = ctx.sheets[target_id]
+    kinds = {spec.id: spec.kind for spec in sheet.systems}
+    firecons = [a for a in aims if kinds.get(a) == "firecon"]
+    if len(firecons) == 1:
+        return firecons[0]
+    guns = [a for a in aims if kinds.get(a) in BEAM_STRENGTH or kinds.get(a) == TORPEDO]
+    if guns:
+        # A torpedo (1D6 a hit) ranks with an A battery (3 dice close in).
+        return max(guns, key=lambda a: (BEAM_STRENGTH.get(kinds[a], 3), a))
+    if DRIVE in aims:
+        return DRIVE
+    return aims[0] if aims else None
 
 
 def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Commander:
@@ -317,12 +411,7 @@ def closing_commander(cruise: int = 8) -> Commander:
             ),
         )
         chosen = reachable[: fire_controls(ctx, ship)]
-        shots = [
-            Shot(weapon, next(t for t in chosen if t in targets))
-            for weapon, targets in options.items()
-            if any(t in chosen for t in targets)
-        ]
-        return ship_id, shots
+        return ship_id, _aimed(ctx, state, ship_id, options, chosen)
 
     return Commander(with_fighters(orders, "attack"), fire)
 
@@ -392,13 +481,14 @@ def _angle_to(ship: ShipInPlay, x: float, y: float) -> float:
 
 
 def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
-    """The longest range at which the ship's working beams roll a die."""
+    """The longest range at which the ship's working beams or torpedoes roll a die."""
     sheet = ctx.sheets[ship.id]
+    torpedo = len(ctx.rules.torpedo_to_hit) * TORPEDO_BAND_MU
     return max(
         (
-            BEAM_STRENGTH[spec.kind] * BAND_MU
+            BEAM_STRENGTH[spec.kind] * BAND_MU if spec.kind in BEAM_STRENGTH else torpedo
             for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
-            if spec.kind in BEAM_STRENGTH and now.status == "ok"
+            if (spec.kind in BEAM_STRENGTH or spec.kind == TORPEDO) and now.status == "ok"
         ),
         default=0.0,
     )
@@ -419,12 +509,7 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
         ),
     )
     chosen = reachable[: fire_controls(ctx, ship)]
-    shots = [
-        Shot(weapon, next(t for t in chosen if t in targets))
-        for weapon, targets in options.items()
-        if any(t in chosen for t in targets)
-    ]
-    return ship_id, shots
+    return ship_id, _aimed(ctx, state, ship_id, options, chosen)
 
 
 def engage_commander() -> Commander:

@@ -23,7 +23,13 @@ __all__ = [
     "BEAM_DAMAGE",
     "BEAM_STRENGTH",
     "MAX_REROLLS",
+    "NEEDLE_GRAZE",
+    "NEEDLE_KILL",
+    "SUBMUNITION_DICE",
     "THRESHOLD_FAIL",
+    "TORPEDO_BAND_MU",
+    "TORPEDO_TO_HIT_CONTINUUM",
+    "TORPEDO_TO_HIT_FT2",
     "BeamOutcome",
     "ThresholdOutcome",
     "arc_of",
@@ -33,7 +39,9 @@ __all__ = [
     "range_between",
     "roll_beams",
     "score_beam_die",
+    "submunition_dice",
     "threshold_check",
+    "torpedo_to_hit",
 ]
 
 BEAM_STRENGTH: dict[str, int] = {
@@ -63,6 +71,21 @@ BEAM_DAMAGE: dict[int, tuple[int, int, int, int, int, int]] = {
 THRESHOLD_FAIL: dict[int, int] = {1: 6, 2: 5, 3: 4}
 # A system is lost at the k-th threshold on this face or more (001 L518-522; 002 L57;
 # 000 L3194-3397). Rows past the third (Continuum 5- and 6-row hulls) use the third's 4+.
+
+TORPEDO_BAND_MU = 6  # pulse torpedo to-hit bands are 6" / 6 MU, upper limit included
+TORPEDO_TO_HIT_FT2: tuple[int, ...] = (3, 4, 5, 6)
+# Pulse torpedo to-hit by 6" band out to 24" (001 L833-838); a hit does a second D6 of
+# damage, screens ignored (001 L840-842).
+TORPEDO_TO_HIT_CONTINUUM: tuple[int, ...] = (2, 3, 4, 5, 6)
+# Continuum's projectile table, standard row, out to 30 MU (000 L4612-4802 names it; the
+# Quick Reference Sheet gives it, 000 L20332-20436; index 5.14).
+
+SUBMUNITION_DICE: tuple[int, ...] = (3, 2, 1)
+# A submunition pack rolls 3, 2 or 1 beam dice at 0-6", 6-12", 12-18", screens ignored
+# (001 L860-864; 000 L4804-4830 the same, with 6s re-rolled).
+
+NEEDLE_KILL = 6  # a needle knocks out its nominated system on a 6 (001 L848; index 5.13)
+NEEDLE_GRAZE = 5  # FB1: a 5 does 1 hull damage (index 5.13), under ``needle_hull``
 
 MAX_REROLLS = 100  # a safety stop for a chain of natural 6s (000 L2864-2968 sets no limit)
 
@@ -124,6 +147,28 @@ def beam_dice(kind: str, distance: float) -> int:
     """
     band = max(1, math.ceil(distance / BAND_MU))
     return max(BEAM_STRENGTH[kind] + 1 - band, 0)
+
+
+def torpedo_to_hit(table: tuple[int, ...], distance: float) -> int | None:
+    """Return the face a pulse torpedo needs to hit at this range; ``None`` out of range.
+
+    The bands are 6" wide with the upper limit included, like the beam bands (001 L831-838).
+
+    >>> [torpedo_to_hit(TORPEDO_TO_HIT_FT2, d) for d in (0.0, 6.0, 6.5, 18.0, 24.0, 24.5)]
+    [3, 3, 4, 5, 6, None]
+    """
+    band = max(1, math.ceil(distance / TORPEDO_BAND_MU))
+    return table[band - 1] if band <= len(table) else None
+
+
+def submunition_dice(distance: float) -> int:
+    """Return how many dice a submunition pack rolls at this range; 0 out of range.
+
+    >>> [submunition_dice(d) for d in (0.0, 6.0, 6.5, 12.0, 18.0, 18.5)]
+    [3, 3, 2, 2, 1, 0]
+    """
+    band = max(1, math.ceil(distance / TORPEDO_BAND_MU))
+    return SUBMUNITION_DICE[band - 1] if band <= len(SUBMUNITION_DICE) else 0
 
 
 def score_beam_die(face: int, screen: int) -> int:

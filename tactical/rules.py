@@ -75,6 +75,16 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     L759): FT2 3 (no non-carrier class carries more than 2 groups, 001 L749-755); Continuum
     2 (a carrier is any ship with 2 or more bays, 000 L772-960)."""
 
+    torpedo_to_hit: tuple[int, ...] = (3, 4, 5, 6)
+    """The face a pulse torpedo needs in each 6" band: FT2's 3+ to 6 out to 24" (001 L833-838)
+    or Continuum's projectile table, 2+ to 6 out to 30 MU (000 L20332-20436)."""
+    needle_range: int = 9
+    """How far a needle beam reaches: 9" (001 L848) or FB1's 12 MU, the version Continuum's
+    campaign names (index 5.13, Ambiguity 28)."""
+    needle_hull: bool = False
+    """FB1's needle: a 5 does 1 hull damage and a 6 adds it to the system kill, past screens
+    and armour (index 5.13); FT2's does nothing but the kill on a 6 (001 L848)."""
+
     def turn_limit(self, thrust: int) -> int:
         """Return how many course points a ship with this thrust may turn in one move.
 
@@ -115,6 +125,9 @@ BATTLE_RULES: dict[str, BattleRules] = {
         fighter_endurance=6,
         fighter_reroll=True,
         carrier_bays=2,
+        torpedo_to_hit=(2, 3, 4, 5, 6),
+        needle_range=12,
+        needle_hull=True,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": BattleRules(

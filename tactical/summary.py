@@ -110,6 +110,7 @@ def describe(event: Event) -> list[str]:
         shots = "; ".join(
             f"{shot.weapon} at {shot.target} {list(shot.faces)}"
             + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
+            + (f" damage {list(shot.damage)}" if shot.damage else "")
             for shot in event.shots
         )
         lines = [f"  {event.ship} fires: {shots}"]

@@ -17,6 +17,7 @@ from tactical.battle import (
     BattleState,
     FightersResolved,
     RepairsMade,
+    ShipFired,
     ShipSetup,
     replay,
     sides_to_fly,
@@ -29,7 +30,16 @@ from tactical.notation import format_position, parse_position
 from tactical.ship import hull_remaining
 
 FLEETS = {
-    "ft2": ("light_cruiser", "frigate", "destroyer", "battleship", "light_carrier"),
+    "ft2": (
+        "light_cruiser",
+        "frigate",
+        "destroyer",
+        "battleship",
+        "light_carrier",
+        "missile_destroyer",
+        "needle_cruiser",
+        "fast_missile_boat",
+    ),
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
     "continuum": ("heavy_cruiser", "heavy_cruiser"),
 }
@@ -112,7 +122,7 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 @pytest.mark.parametrize("rules", sorted(FLEETS))
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
-    repairs = flights = 0
+    repairs = flights = torpedoes = 0
     for seed in range(120):
         rng = random.Random(f"{rules}/{seed}")
         setup = random_setup(rules, rng)
@@ -132,8 +142,17 @@ def test_random_battles(rules: str) -> None:
         assert replay(setup, battle.journal) == state
         repairs += sum(1 for event in battle.journal if isinstance(event, RepairsMade))
         flights += sum(1 for event in battle.journal if isinstance(event, FightersResolved))
+        torpedoes += sum(
+            1
+            for event in battle.journal
+            if isinstance(event, ShipFired)
+            for shot in event.shots
+            if shot.weapon.startswith(("pulse_torpedo", "needle", "submunition"))
+        )
     assert endings["decided"] > 10  # the commanders do fight
     if rules.startswith("ft2"):
         assert flights > 10  # carriers launch and their groups fly
+    if rules == "ft2":
+        assert torpedoes > 10  # torpedoes, needles and packs are fired
     if rules == "continuum":
         assert repairs > 10  # damage control is exercised
