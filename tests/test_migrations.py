@@ -36,10 +36,10 @@ def test_store_tables_match_the_migrated_schema(backend_url: str) -> None:
         store.close()
 
 
-def _old_sqlite(path: Path) -> None:
-    """Build a database at revision 0001 holding one campaign, as an old umpire left it."""
+def old_sqlite(path: Path, revision: str = "0001") -> None:
+    """Build a database at `revision` holding one campaign, as an old umpire left it."""
     engine = db.make_engine(db.normalize_url(str(path)))
-    db.upgrade(engine, "0001")
+    db.upgrade(engine, revision)
     engine.dispose()
     raw = sqlite3.connect(path)
     raw.execute(
@@ -56,7 +56,7 @@ def _old_sqlite(path: Path) -> None:
 
 def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    _old_sqlite(path)
+    old_sqlite(path)
     with pytest.raises(
         SchemaError, match=r"revision 0001 but this umpire needs 0003: run `umpire db upgrade`"
     ):
@@ -66,7 +66,7 @@ def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> 
 
 def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    _old_sqlite(path)
+    old_sqlite(path)
     before, after, backup = upgrade_database(str(path))
     assert (before, after) == ("0001", "0003")
     assert backup is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from campaign.store import EventStore, upgrade_database
 from campaign.web import create_app
 from cli import app
 from tests.conftest import FixedClock, reset_postgres
+from tests.test_migrations import old_sqlite
 from tests.test_strategic import TINY_MAP, orders
 
 
@@ -206,22 +206,9 @@ def test_the_cli_issues_rotates_and_lists_secrets(tmp_path: Path, map_file: str)
         store.close()
 
 
-def _sqlite_at_0002(path: Path) -> None:
-    engine = db.make_engine(db.normalize_url(str(path)))
-    db.upgrade(engine, "0002")
-    engine.dispose()
-    raw = sqlite3.connect(path)
-    raw.execute(
-        "INSERT INTO campaigns (name, seed, active_branch, created_at) "
-        "VALUES ('old', 's', 'main', '2026-01-01 00:00:00')"
-    )
-    raw.commit()
-    raw.close()
-
-
 def test_a_0002_database_is_refused_and_upgraded_to_0003(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    _sqlite_at_0002(path)
+    old_sqlite(path, "0002")
     with pytest.raises(
         SchemaError, match=r"revision 0002 but this umpire needs 0003: run `umpire db upgrade`"
     ):
