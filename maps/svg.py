@@ -22,6 +22,7 @@ SIZE = 26.0  # hex radius (centre to corner) in px
 MARGIN = 16.0
 TOP = 34.0  # room for the title
 LEGEND = 46.0  # room for the key
+LEGEND_WIDTH = 640  # the legend's longest line, in px, with the margins
 
 STAR_FILL: dict[StarColour, str] = {
     StarColour.BLUE: "#7aa8ff",
@@ -86,7 +87,8 @@ def to_svg(
     `maps.render.render_map`. ``markers`` draws tags (fleets) on hexes; ``control`` maps a system
     name to a CSS colour drawn as a ring round the star.
     """
-    width = 2 * MARGIN + SIZE * (1.5 * starmap.width + 0.5)
+    # A small map is still as wide as its legend's longest line.
+    width = max(2 * MARGIN + SIZE * (1.5 * starmap.width + 0.5), LEGEND_WIDTH)
     height = TOP + math.sqrt(3) * SIZE * (starmap.height + 0.5) + MARGIN + LEGEND
     out: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
