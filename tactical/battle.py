@@ -46,6 +46,7 @@ from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
     FIGHTER_RANGE_MU,
     HOLD,
+    DefenceSpec,
     FighterGroup,
     FlightOrder,
     KillRoll,
@@ -60,12 +61,15 @@ from tactical.fighters import (
 from tactical.fire import (
     NEEDLE_GRAZE,
     NEEDLE_KILL,
+    NOVA_ARMING_MU,
+    NOVA_STAGES,
     BeamOutcome,
     ThresholdOutcome,
     arc_of,
     beam_dice,
     bearing,
     is_beam,
+    nova_touches,
     range_between,
     roll_beams,
     submunition_dice,
@@ -114,6 +118,8 @@ __all__ = [
     "AFT",
     "DRIVE",
     "NEEDLE",
+    "NOVA",
+    "NOVA_LINE",
     "SUBMUNITION",
     "TORPEDO",
     "Battle",
@@ -130,6 +136,8 @@ __all__ = [
     "Hit",
     "IllegalActionError",
     "Moved",
+    "NovaBlast",
+    "NovaHit",
     "OrdersWritten",
     "Phase",
     "Repair",
@@ -432,6 +440,23 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     rows: tuple[int, ...] = ()
     """Rows completed this fire phase, waiting for an end-of-phase threshold check."""
     jump: JumpState = "none"
+    nova: bool = False
+    """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
+
+
+class NovaBlast(Struct, frozen=True, kw_only=True):
+    """A nova cannon's reaction on the table after it was fired (001 L915-927).
+
+    ``x``, ``y`` is where its template was left, ``course`` its line of flight and ``stage``
+    the index in :data:`~tactical.fire.NOVA_STAGES` of its next move, at the start of the
+    next turn's firing.
+    """
+
+    ship: str
+    x: float
+    y: float
+    course: int
+    stage: int
 
 
 class SideOrders(Struct, frozen=True):
@@ -462,6 +487,8 @@ class BattleState(Struct, frozen=True, kw_only=True):
     held: tuple[str, ...] = ()
     """Ships with fighter bays that held course and speed this turn and may recover a
     group (001 L761)."""
+    novas: tuple[NovaBlast, ...] = ()
+    """Nova cannon templates still burning, in the order they were fired (001 L917-927)."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -597,6 +624,16 @@ class Threshold(Struct, frozen=True, kw_only=True):
     ftl: bool = False
 
 
+class NovaHit(Struct, frozen=True, kw_only=True):
+    """One ship a nova template touched: the stage, its dice at face value and the damage."""
+
+    ship: str
+    """The ship that fired the nova cannon."""
+    stage: int
+    faces: tuple[int, ...]
+    hit: Hit
+
+
 class Moved(Struct, frozen=True, kw_only=True):
     """Where one ship went, and why its written order was not carried out if it was not."""
 
@@ -629,6 +666,10 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     turn: int
     moves: tuple[Moved, ...]
     first: str | None
+    nova: tuple[NovaHit, ...] = ()
+    """Nova templates moved on at the start of the firing (001 L917-921), with no fighters
+    in flight to resolve first."""
+    thresholds: tuple[Threshold, ...] = ()
     rolls: tuple[Roll, ...] = ()
 
 
@@ -640,6 +681,8 @@ class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
     shots: tuple[ShotRoll, ...]
     hits: tuple[Hit, ...] = ()
     thresholds: tuple[Threshold, ...] = ()
+    nova: tuple[NovaHit, ...] = ()
+    """What the ship's nova cannon template touched as it was fired (001 L915-917)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -738,6 +781,8 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     thresholds: tuple[Threshold, ...] = ()
     lost: tuple[str, ...] = ()
     """Groups wiped out."""
+    nova: tuple[NovaHit, ...] = ()
+    """Nova templates moved on at the start of the firing, after the fighters (001 L917)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -772,6 +817,19 @@ def decode_journal(data: bytes | str) -> list[Event]:
 def _replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
     ships = tuple(ship if s.id == ship.id else s for s in state.ships)
     return msgspec.structs.replace(state, ships=ships)
+
+
+def _screen(ctx: BattleContext, ship: ShipInPlay) -> int:
+    """Return a ship's working screen level: none while its nova cannon is armed (001 L910)."""
+    return 0 if ship.nova else screen_level(ctx.sheets[ship.id], ship.record)
+
+
+def _defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
+    """Return a ship's working point defence: none while its nova cannon is armed, since it
+    may fire no other weapon that turn (001 L910)."""
+    if ship.nova:
+        return DefenceSpec(point=(), area=(), controls=0)
+    return defence_of(ctx.sheets[ship.id], ship.record)
 
 
 def _other(ctx: BattleContext, side: str) -> str:
@@ -956,6 +1014,8 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
             void = _jump_problem(ctx, ship)
         if order.launch and void is None:
             void = _launch_problem(ctx, state, ship, order.launch)
+        if order.nova and void is None:
+            void = _nova_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -1000,6 +1060,7 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
                 status=("away" if returns else "left") if left else "active",
                 returns=returns,
                 jump=jump,
+                nova=carried.nova and not left,
             )
         )
     state = msgspec.structs.replace(
@@ -1010,12 +1071,21 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
         held=tuple(held),
     )
     first = _initiative(ctx, state, dice)
+    nova: list[NovaHit] = []
+    thresholds: list[Threshold] = []
     if state.fighters:
         # Fighters fly after the ships (001 L256-258; 000 L1053-1472 phases 4-10).
         state = msgspec.structs.replace(state, phase="flight", first=first, to_fire=None)
     else:
+        state = _advance_novas(ctx, state, dice, nova, thresholds)
         state = _to_fire_phase(ctx, state, first)
-    return state, ShipsMoved(turn=state.turn, moves=tuple(moves), first=first)
+    return state, ShipsMoved(
+        turn=state.turn,
+        moves=tuple(moves),
+        first=first,
+        nova=tuple(nova),
+        thresholds=tuple(thresholds),
+    )
 
 
 def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
@@ -1023,6 +1093,17 @@ def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) ->
     return msgspec.structs.replace(
         state, phase="fire" if to_fire else "end", first=first, to_fire=to_fire
     )
+
+
+def _nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not arm a nova cannon this turn, or ``None``."""
+    sheet = ctx.sheets[ship.id]
+    if not any(
+        spec.kind == NOVA and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    ):
+        return "the ship has no working nova cannon to arm (001 L906)"
+    return None
 
 
 def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
@@ -1406,7 +1487,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
     for victim in attacked:
-        own = defence_of(ctx.sheets[victim.id], victim.record)
+        own = _defence(ctx, victim)
         allocate(victim, [*own.point, *own.area], victim)
     covered: dict[str, int] = {}
     for victim in attacked:
@@ -1418,7 +1499,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                 or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
             ):
                 continue
-            spec = defence_of(ctx.sheets[friend.id], friend.record)
+            spec = _defence(ctx, friend)
             cover = list(spec.area)
             if covered.get(friend.id, 0) < spec.controls:
                 # ADFC: its PDS covers one ally per ADFC (000 L9083-9086).
@@ -1439,7 +1520,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             dice,
             f"t{turn}/fighters/{name}",
             group.fighters,
-            screen_level(sheet, target.record),
+            _screen(ctx, target),
             reroll=reroll,
         )
         first = apply_damage(sheet, target.record, outcome.screened_damage)
@@ -1497,6 +1578,8 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         groups[g.id] for g in state.fighters if groups[g.id].fighters > 0 and g.id not in recovered
     )
     state = msgspec.structs.replace(state, fighters=flying, written=())
+    nova: list[NovaHit] = []
+    state = _advance_novas(ctx, state, dice, nova, thresholds)
     state = _to_fire_phase(ctx, state, state.first)
     return state, FightersResolved(
         turn=turn,
@@ -1506,6 +1589,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         attacks=tuple(attacks),
         thresholds=tuple(thresholds),
         lost=lost,
+        nova=tuple(nova),
     )
 
 
@@ -1515,6 +1599,9 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
 TORPEDO = "pulse_torpedo"
 NEEDLE = "needle"
 SUBMUNITION = "submunition"
+NOVA = "nova_cannon"
+NOVA_LINE = "bow"
+"""The target a nova cannon's shot names: it fires along the bow's line, at no ship (001 L906)."""
 
 
 def _reach(ctx: BattleContext, kind: str, distance: float) -> bool:
@@ -1538,11 +1625,17 @@ def fire_options(
     A beam fires at an enemy in play inside one of its arcs, never aft (001 L404, L443), and
     within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
     L829-838; Continuum's projectile table to 30 MU), a needle beam to 9" (001 L848), a
-    submunition pack not yet fired to 18" (001 L858-862).
+    submunition pack not yet fired to 18" (001 L858-862). A ship whose nova cannon is armed
+    may fire that alone, along its bow's line (001 L906-911).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
     options: dict[str, tuple[str, ...]] = {}
+    if ship.nova:
+        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+            if spec.kind == NOVA and sys_state.status == "ok":
+                options[spec.id] = (NOVA_LINE,)
+        return options
     targets = [s for s in state.ships if s.side != ship.side and _targetable(ctx, s)]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if sys_state.status != "ok" or sys_state.ammo == 0:
@@ -1575,7 +1668,11 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     """
     sheet = ctx.sheets[ship_id]
     return len(
-        {(shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot)) for shot in shots}
+        {
+            (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
+            for shot in shots
+            if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
+        }
     )
 
 
@@ -1672,23 +1769,36 @@ def _fire(
     shots: tuple[Shot, ...],
     dice: DiceSource,
 ) -> tuple[BattleState, ShipFired]:
-    """Resolve a checked firing turn target by target, in declaration order (digest A11)."""
+    """Resolve a checked firing turn target by target, in declaration order (digest A11);
+    a nova cannon's template first, since it fires alone (001 L910)."""
     turn = state.turn
     firer = state.ship(ship_id)
     firer_sheet = ctx.sheets[ship_id]
     rolled: list[ShotRoll] = []
     hits: list[Hit] = []
     thresholds: list[Threshold] = []
-    order = list(dict.fromkeys(shot.target for shot in shots))  # in declaration order
+    novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
+    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA]
+    order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    nova: list[NovaHit] = []
+    for shot in novas:
+        # The round flies 6" out, then the 2" template moves 18" on (001 L913-917).
+        dx, dy = heading_vector(firer.course)
+        start = (firer.x + dx * NOVA_ARMING_MU, firer.y + dy * NOVA_ARMING_MU)
+        blast = NovaBlast(ship=ship_id, x=start[0], y=start[1], course=firer.course, stage=0)
+        state, after = _nova_pass(ctx, state, blast, dice, nova, thresholds)
+        if after is not None:
+            state = msgspec.structs.replace(state, novas=(*state.novas, after))
+        rolled.append(ShotRoll(weapon=shot.weapon, target=NOVA_LINE, faces=()))
     for target_id in order:
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
-        screen = screen_level(sheet, target.record)
+        screen = _screen(ctx, target)
         screened = rerolled = 0
         torpedoes: list[int] = []
         record = target.record
-        for shot in (s for s in shots if s.target == target_id):
+        for shot in (s for s in aimed if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
             if kind == TORPEDO:
@@ -1713,31 +1823,7 @@ def _fire(
             rerolled += outcome.reroll_damage
         record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled)
         hits.append(hit)
-        rows = hit.rows
-        destroyed = hit.destroyed
-        status: ShipStatus = target.status
-        pending = target.rows
-        if destroyed:
-            if not ctx.rules.destroyed_fire:
-                status = "destroyed"  # removed at once (001 L476)
-        elif ctx.rules.threshold_timing == "immediate":
-            for row in rows:  # one check per row crossed, in order (002 L57; digest B10)
-                record, result = threshold_check(
-                    sheet,
-                    record,
-                    dice,
-                    f"t{turn}/threshold/{target_id}/row{row}",
-                    row=row,
-                    lost_status=ctx.rules.lost_status,
-                    ftl=ctx.rules.ftl_threshold,
-                    permanent=PERMANENT_LOSSES,
-                )
-                thresholds.append(_threshold(target_id, row, 0, result))
-        else:
-            pending = pending + rows
-        state = _replace_ship(
-            state, msgspec.structs.replace(target, record=record, status=status, rows=pending)
-        )
+        state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
     state = _replace_ship(state, msgspec.structs.replace(state.ship(ship_id), fired=True))
     to_fire = _next_to_fire(ctx, state, firer.side)
     state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire" if to_fire else "end")
@@ -1747,8 +1833,98 @@ def _fire(
         shots=tuple(rolled),
         hits=tuple(hits),
         thresholds=tuple(thresholds),
+        nova=tuple(nova),
     )
     return state, event
+
+
+def _apply_hit(
+    ctx: BattleContext,
+    state: BattleState,
+    target: ShipInPlay,
+    record: ShipState,
+    hit: Hit,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> BattleState:
+    """Put a damaged record on its ship: a wreck is removed at once (001 L476) and each row
+    crossed is checked now or at the end of the phase, as the rules say."""
+    status: ShipStatus = target.status
+    pending = target.rows
+    if hit.destroyed:
+        if not ctx.rules.destroyed_fire:
+            status = "destroyed"  # removed at once (001 L476)
+    elif ctx.rules.threshold_timing == "immediate":
+        for row in hit.rows:  # one check per row crossed, in order (002 L57; digest B10)
+            record, result = threshold_check(
+                ctx.sheets[target.id],
+                record,
+                dice,
+                f"t{state.turn}/threshold/{target.id}/row{row}",
+                row=row,
+                lost_status=ctx.rules.lost_status,
+                ftl=ctx.rules.ftl_threshold,
+                permanent=PERMANENT_LOSSES,
+            )
+            thresholds.append(_threshold(target.id, row, 0, result))
+    else:
+        pending = pending + hit.rows
+    return _replace_ship(
+        state, msgspec.structs.replace(target, record=record, status=status, rows=pending)
+    )
+
+
+def _nova_pass(
+    ctx: BattleContext,
+    state: BattleState,
+    blast: NovaBlast,
+    dice: DiceSource,
+    nova: list[NovaHit],
+    thresholds: list[Threshold],
+) -> tuple[BattleState, NovaBlast | None]:
+    """Move a nova template one stage on from where it lies and damage every ship it
+    touches, friend or foe (001 L915-927).
+
+    Each ship touched takes the stage's dice at face value, screens ignored (001 L923-927),
+    in the order ships stand in the battle. Returns the blast as it lies for its next stage,
+    or ``None`` once it has burnt out.
+    """
+    diameter, flight, count = NOVA_STAGES[blast.stage]
+    dx, dy = heading_vector(blast.course)
+    start = (blast.x, blast.y)
+    end = (round_mu(blast.x + dx * flight), round_mu(blast.y + dy * flight))
+    key = f"t{state.turn}/nova/{blast.ship}/s{blast.stage + 1}"
+    for target in state.ships:
+        if not _targetable(ctx, target) or not nova_touches(
+            start, end, diameter, target.x, target.y
+        ):
+            continue
+        faces = tuple(dice.roll(f"{key}/{target.id}/{i}", 6) for i in range(count))
+        record, hit = _damage(ctx.sheets[target.id], target.record, target.id, sum(faces), (), 0)
+        nova.append(NovaHit(ship=blast.ship, stage=blast.stage + 1, faces=faces, hit=hit))
+        state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
+    if blast.stage + 1 >= len(NOVA_STAGES):
+        return state, None  # burnt out after its third move (001 L921)
+    after = NovaBlast(
+        ship=blast.ship, x=end[0], y=end[1], course=blast.course, stage=blast.stage + 1
+    )
+    return state, after
+
+
+def _advance_novas(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    nova: list[NovaHit],
+    thresholds: list[Threshold],
+) -> BattleState:
+    """Move every burning nova template on at the start of the firing (001 L917-921)."""
+    burning: list[NovaBlast] = []
+    for blast in state.novas:
+        state, after = _nova_pass(ctx, state, blast, dice, nova, thresholds)
+        if after is not None:
+            burning.append(after)
+    return msgspec.structs.replace(state, novas=tuple(burning))
 
 
 def _damage(
@@ -1894,7 +2070,10 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
             )
             thresholds.append(_threshold(ship.id, row, modifier, result))
         ships.append(
-            msgspec.structs.replace(ship, record=record, status=status, fired=False, rows=())
+            # An armed nova cannon not fired this turn loses its arming (001 L911).
+            msgspec.structs.replace(
+                ship, record=record, status=status, fired=False, rows=(), nova=False
+            )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))
     ready: tuple[str, ...] = ()

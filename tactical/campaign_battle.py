@@ -490,7 +490,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
     displaced: dict[str, tuple[int, int]] = {}
     reason = ""
     for event in journal:
-        if isinstance(event, ShipFired | TurnEnded | FightersResolved):
+        if isinstance(event, ShipFired | TurnEnded | FightersResolved | ShipsMoved):
             for check in event.thresholds:
                 thresholds.setdefault(check.ship, []).append(check.row)
         if isinstance(event, ShipsMoved):

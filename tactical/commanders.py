@@ -29,6 +29,8 @@ from tactical.battle import (
     AFT,
     DRIVE,
     NEEDLE,
+    NOVA,
+    NOVA_LINE,
     SUBMUNITION,
     TORPEDO,
     Battle,
@@ -57,11 +59,14 @@ from tactical.fighters import HOLD, FighterGroup, FlightOrder, launch_limit
 from tactical.fire import (
     BAND_MU,
     BEAM_STRENGTH,
+    NOVA_ARMING_MU,
+    NOVA_STAGES,
     TORPEDO_BAND_MU,
     arc_of,
     beam_dice,
     bearing,
     is_beam,
+    nova_touches,
     range_between,
 )
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
@@ -340,6 +345,8 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
             written[ship.id] = _random_order(rng, thrust, limit, ship.speed, pivot)
             if launchable_bays(ctx, state, ship) and rng.random() < 0.3:
                 written[ship.id] = Order(launch=rng.randint(1, 2))  # sometimes one too many
+            if _has_nova(ctx, ship) and rng.random() < 0.3:
+                written[ship.id] = Order(nova=True)
         return written
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
@@ -402,6 +409,8 @@ def closing_commander(cruise: int = 8) -> Commander:
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
         ship_id = ships_to_fire(ctx, state, side)[0]
         ship = state.ship(ship_id)
+        if ship.nova:
+            return ship_id, _nova_shots(ctx, state, ship_id)
         options = fire_options(ctx, state, ship_id)
         reachable = sorted(
             {t for targets in options.values() for t in targets},
@@ -495,8 +504,26 @@ def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
 
 
 def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
-    """Fire the ship with the most guns bearing, at the targets with least hull left."""
+    """Fire the ship with the most guns bearing, at the targets with least hull left.
+
+    A ship with its nova cannon armed fires first, and only if more enemies than friends lie
+    in the corridor its three templates will sweep; it holds fire otherwise (its arming is
+    lost either way, 001 L911).
+    """
     ready = ships_to_fire(ctx, state, side)
+    armed = [s for s in ready if state.ship(s).nova]
+    if armed:
+        ship = state.ship(armed[0])
+        dx, dy = heading_vector(ship.course)
+        reach = NOVA_ARMING_MU + sum(flight for _d, flight, _n in NOVA_STAGES)
+        corridor = (
+            (ship.x + dx * NOVA_ARMING_MU, ship.y + dy * NOVA_ARMING_MU),
+            (ship.x + dx * reach, ship.y + dy * reach),
+        )
+        widest = max(diameter for diameter, _f, _n in NOVA_STAGES)
+        enemies, friends = _nova_count(state, ship, corridor, widest)
+        shots = _nova_shots(ctx, state, ship.id) if enemies > friends else []
+        return ship.id, shots
     ship_id = max(ready, key=lambda s: (len(fire_options(ctx, state, s)), s))
     ship = state.ship(ship_id)
     options = fire_options(ctx, state, ship_id)
@@ -512,14 +539,84 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
     return ship_id, _aimed(ctx, state, ship_id, options, chosen)
 
 
+NOVA_AIM_SLACK_MU = 3.0
+"""How far off the nova's line an Engage ship still counts an enemy (forecast flying straight
+on) as caught: the enemy may turn, but the later 4" and 6" templates sweep wider."""
+
+
+def _has_nova(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    sheet = ctx.sheets[ship.id]
+    return any(
+        spec.kind == NOVA and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    )
+
+
+def _nova_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:
+    """The armed nova cannon's shot along the bow, if it can fire (001 L906)."""
+    return [Shot(weapon, NOVA_LINE) for weapon in fire_options(ctx, state, ship_id)]
+
+
+def _nova_path(
+    x: float, y: float, course: int, advance: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The first template's sweep from a ship ``advance`` MU further on (001 L913-917)."""
+    dx, dy = heading_vector(course)
+    near, far = advance + NOVA_ARMING_MU, advance + NOVA_ARMING_MU + NOVA_STAGES[0][1]
+    return (x + dx * near, y + dy * near), (x + dx * far, y + dy * far)
+
+
+def _nova_count(
+    state: BattleState,
+    ship: ShipInPlay,
+    path: tuple[tuple[float, float], tuple[float, float]],
+    diameter: float,
+    *,
+    forecast: bool = False,
+) -> tuple[int, int]:
+    """Count the enemies and the friends the first template would touch; with ``forecast``,
+    other ships are taken where they will be after flying straight on."""
+    enemies = friends = 0
+    for other in state.ships:
+        if other.id == ship.id or other.status != "active":
+            continue
+        x, y = other.x, other.y
+        if forecast:
+            dx, dy = heading_vector(other.course)
+            x, y = x + dx * other.speed, y + dy * other.speed
+        if nova_touches(path[0], path[1], diameter, x, y):
+            if other.side == ship.side:
+                friends += 1
+            else:
+                enemies += 1
+    return enemies, friends
+
+
+def _arm_nova(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether an Engage ship arms its nova cannon: an enemy is forecast on the line of fire
+    after the straight move arming forces on it, and no friend is (001 L908-917)."""
+    if not _has_nova(ctx, ship):
+        return False
+    path = _nova_path(ship.x, ship.y, ship.course, ship.speed)
+    width = NOVA_STAGES[0][0] + 2 * NOVA_AIM_SLACK_MU
+    enemies, friends = _nova_count(state, ship, path, width, forecast=True)
+    return enemies > 0 and friends == 0
+
+
 def engage_commander() -> Commander:
-    """Return the Engage commander: close on the nearest enemy and fight (004 L107)."""
+    """Return the Engage commander: close on the nearest enemy and fight (004 L107).
+
+    A ship with a nova cannon arms it when an enemy is forecast on its bow's line.
+    """
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = _enemies(state, side)
         for ship in state.ships:
             if ship.side != side or ship.status != "active" or not enemies:
+                continue
+            if _arm_nova(ctx, state, ship):
+                written[ship.id] = Order(nova=True)
                 continue
             target = min(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id))
             distance = range_between(ship.x, ship.y, target.x, target.y)

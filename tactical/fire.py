@@ -25,6 +25,8 @@ __all__ = [
     "MAX_REROLLS",
     "NEEDLE_GRAZE",
     "NEEDLE_KILL",
+    "NOVA_ARMING_MU",
+    "NOVA_STAGES",
     "SUBMUNITION_DICE",
     "THRESHOLD_FAIL",
     "TORPEDO_BAND_MU",
@@ -36,6 +38,7 @@ __all__ = [
     "beam_dice",
     "bearing",
     "is_beam",
+    "nova_touches",
     "range_between",
     "roll_beams",
     "score_beam_die",
@@ -87,6 +90,13 @@ SUBMUNITION_DICE: tuple[int, ...] = (3, 2, 1)
 NEEDLE_KILL = 6  # a needle knocks out its nominated system on a 6 (001 L848; index 5.13)
 NEEDLE_GRAZE = 5  # FB1: a 5 does 1 hull damage (index 5.13), under ``needle_hull``
 
+NOVA_ARMING_MU = 6.0
+# The nova round is hurled 6" ahead of the bow before its template is placed (001 L913-915).
+NOVA_STAGES: tuple[tuple[float, float, int], ...] = ((2.0, 18.0, 6), (4.0, 24.0, 4), (6.0, 24.0, 2))
+# Each stage's template diameter, its move along the line of flight and its damage dice, read
+# at face value past screens: 2" for 18" at 6D6 as fired, then 4" for 24" at 4D6 the next turn
+# and 6" for 24" at 2D6 the turn after, then it burns out (001 L915-929).
+
 MAX_REROLLS = 100  # a safety stop for a chain of natural 6s (000 L2864-2968 sets no limit)
 
 ARC_TIE_TOLERANCE = 1e-9  # degrees: a target this close to an arc line sits on it (001 L408)
@@ -134,6 +144,28 @@ def arc_of(relative: float, arcs: tuple[str, ...]) -> str:
         upper = (lower - 1) % len(arcs)
         return arcs[min(lower, upper, key=lambda i: min(i, len(arcs) - i))]
     return arcs[index]
+
+
+def nova_touches(
+    start: tuple[float, float], end: tuple[float, float], diameter: float, x: float, y: float
+) -> bool:
+    """Return whether a round template of this diameter, moved in a straight line from
+    ``start`` to ``end``, touches a ship whose model centre is at ``(x, y)`` (001 L915-917).
+
+    Ships are points here as for range (001 L415), so the template touches a ship when the
+    ship lies within half its diameter of the line swept (see docs/rulings.md).
+
+    >>> nova_touches((0.0, 6.0), (0.0, 24.0), 2.0, 1.0, 24.0)
+    True
+    >>> nova_touches((0.0, 6.0), (0.0, 24.0), 2.0, 0.0, 25.5)
+    False
+    """
+    (sx, sy), (ex, ey) = start, end
+    dx, dy = ex - sx, ey - sy
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - sx) * dx + (y - sy) * dy) / length2))
+    gap = math.hypot(x - (sx + t * dx), y - (sy + t * dy))
+    return gap <= diameter / 2 + ARC_TIE_TOLERANCE
 
 
 def beam_dice(kind: str, distance: float) -> int:

@@ -11,7 +11,7 @@ in a campaign battle (004 L139-142: no thrust that turn). A set of orders is ``i
 separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
 >>> parse_order("P2+4")
-Order(turn=-2, accel=4, pivot=None, jump=False, launch=0)
+Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False)
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
 'f1:= lc1:P2+4'
 >>> m = move(MoveStart(x=0.0, y=0.0, course=7, speed=10), Order(turn=-3, accel=2), "halves")
@@ -64,7 +64,8 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to; ``jump``
     starts the final power-up for an FTL jump (004 L139-142), which spends no thrust;
     ``launch`` launches that many fighter groups at the halfway point of a move without a
-    course or velocity change (001 L757-759), written ``L1`` or ``L2``.
+    course or velocity change (001 L757-759), written ``L1`` or ``L2``; ``nova`` arms the
+    spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
     """
 
     turn: int = 0
@@ -72,6 +73,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     pivot: int | None = None
     jump: bool = False
     launch: int = 0
+    nova: bool = False
 
 
 NO_ORDER = Order()
@@ -84,7 +86,7 @@ _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def parse_order(text: str) -> Order:
-    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J`` or ``L2``.
+    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J``, ``L2`` or ``N``.
 
     Raises:
         OrderSyntaxError: the text is not an order.
@@ -93,6 +95,8 @@ def parse_order(text: str) -> Order:
         return NO_ORDER
     if text == "J":
         return Order(jump=True)
+    if text == "N":
+        return Order(nova=True)
     launch = _LAUNCH.fullmatch(text)
     if launch:
         return Order(launch=int(launch["groups"]))
@@ -106,7 +110,8 @@ def parse_order(text: str) -> Order:
     if not text or found is None:
         raise OrderSyntaxError(
             f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
-            "like P2+4, '=' for no change, @<course> to pivot or J to power up for a jump"
+            "like P2+4, '=' for no change, @<course> to pivot, J to power up for a jump or "
+            "N to arm a nova cannon"
         )
     turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
     accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
@@ -127,6 +132,8 @@ def format_order(order: Order) -> str:
     """
     if order.jump:
         return "J"
+    if order.nova:
+        return "N"
     if order.launch:
         return f"L{order.launch}"
     if order.pivot is not None:
@@ -183,8 +190,8 @@ def order_problem(
     captain's command level, 004 L329-335). A ``J`` order spends no thrust; whether the ship
     may power up is the battle's to judge.
     """
-    if order.jump:
-        return None
+    if order.jump or order.nova:
+        return None  # no thrust spent; whether the ship may is the battle's to judge
     if order.pivot is not None:
         if not rules.pivot_any_course:
             return "these rules have no free pivot; turn with P or S (000 L1934-2037)"

@@ -11,7 +11,7 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
         [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
-        for a planned or an unplanned jump]
+        for a planned or an unplanned jump] [/N nova cannon armed this turn]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
@@ -19,7 +19,9 @@ not yet carried out, as ``w:side=id:order,id:order``, the sides that have made t
 damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
 ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
 ``G:side:carrier:bay@x,y^fighters[/e<endurance>]``, written after the ships; ships with bays
-that held course and speed this turn (and may recover a group) are ``H:id,id``.
+that held course and speed this turn (and may recover a group) are ``H:id,id``. A nova
+cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
+the ship that fired it, where its template lies, its line of flight and its next stage.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -37,6 +39,7 @@ import msgspec
 from tactical.battle import (
     BattleState,
     JumpState,
+    NovaBlast,
     Phase,
     ShipInPlay,
     ShipStatus,
@@ -73,6 +76,10 @@ _HEAD = re.compile(
 _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
+)
+_NOVA = re.compile(
+    r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
+    r">(?P<course>\d+)s(?P<stage>\d+)"
 )
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
@@ -123,6 +130,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("r" + ".".join(str(n) for n in ship.rows))
     if ship.jump != "none":
         parts.append(f"J{_JUMP[ship.jump]}")
+    if ship.nova:
+        parts.append("N")
     return "/".join(parts)
 
 
@@ -137,6 +146,10 @@ def format_position(rules_name: str, state: BattleState) -> str:
         state.winner or "-",
         *(_ship_text(rules_name, ship) for ship in state.ships),
         *(_group_text(group) for group in state.fighters),
+        *(
+            f"N:{b.ship}@{format_mu(b.x)},{format_mu(b.y)}>{b.course}s{b.stage}"
+            for b in state.novas
+        ),
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
     ]
@@ -195,7 +208,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    fired = False
+    flags: set[str] = set()  # F fired this turn, N nova cannon armed
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     reverse_jump = {v: k for k, v in _JUMP.items()}
@@ -225,8 +238,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part == "F":
-            fired = True
+        elif part in ("F", "N"):
+            flags.add(part)
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
         else:
@@ -243,9 +256,10 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
         record=record,
         status=status,
         returns=returns,
-        fired=fired,
+        fired="F" in flags,
         rows=rows,
         jump=jump,
+        nova="N" in flags,
     )
 
 
@@ -272,8 +286,20 @@ def parse_position(text: str) -> tuple[str, BattleState]:
     groups: list[FighterGroup] = []
     held: tuple[str, ...] = ()
     table: tuple[float, float, float, float] | None = None
+    novas: list[NovaBlast] = []
     for token in fields[5:]:
-        if token.startswith("G:"):
+        blast = _NOVA.fullmatch(token)
+        if blast is not None:
+            novas.append(
+                NovaBlast(
+                    ship=blast["ship"],
+                    x=float(blast["x"]),
+                    y=float(blast["y"]),
+                    course=int(blast["course"]),
+                    stage=int(blast["stage"]),
+                )
+            )
+        elif token.startswith("G:"):
             groups.append(_parse_group(token))
         elif token.startswith("H:"):
             held = tuple(token[2:].split(","))
@@ -314,5 +340,6 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         table=table,
         fighters=tuple(groups),
         held=held,
+        novas=tuple(novas),
     )
     return rules_name, state

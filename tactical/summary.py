@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from tactical.battle import (
     Event,
     FightersResolved,
     FlightWritten,
     Hit,
+    NovaHit,
     OrdersWritten,
     RepairsMade,
     ShipFired,
@@ -47,6 +48,14 @@ def _hit(hit: Hit) -> str:
     return text
 
 
+def _nova(hits: Sequence[NovaHit]) -> list[str]:
+    lines: list[str] = []
+    for nova in hits:
+        lines.append(f"    {nova.ship}'s nova template (stage {nova.stage}) {list(nova.faces)}")
+        lines.append(_hit(nova.hit))
+    return lines
+
+
 def _fighters(event: FightersResolved) -> list[str]:
     lines = [f"turn {event.turn}: fighters fly"]
     for moved in event.moves:
@@ -71,6 +80,7 @@ def _fighters(event: FightersResolved) -> list[str]:
         rerolls = f" re-rolls {list(attack.rerolls)}" if attack.rerolls else ""
         lines.append(f"    {attack.group} attacks {attack.target} {list(attack.faces)}{rerolls}")
         lines.append(_hit(attack.hit))
+    lines.extend(_nova(event.nova))
     lines.extend(_threshold(check) for check in event.thresholds)
     lines.extend(f"    {group} is wiped out" for group in event.lost)
     return lines
@@ -103,6 +113,8 @@ def describe(event: Event) -> list[str]:
             lines.append(line)
         if event.first:
             lines.append(f"    {event.first} fires first")
+        lines.extend(_nova(event.nova))
+        lines.extend(_threshold(check) for check in event.thresholds)
         return lines
     if isinstance(event, ShipFired):
         if not event.shots:
@@ -114,6 +126,7 @@ def describe(event: Event) -> list[str]:
             for shot in event.shots
         )
         lines = [f"  {event.ship} fires: {shots}"]
+        lines.extend(_nova(event.nova))
         lines.extend(_hit(hit) for hit in event.hits)
         lines.extend(_threshold(check) for check in event.thresholds)
         return lines

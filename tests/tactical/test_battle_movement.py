@@ -34,7 +34,9 @@ def orders() -> st.SearchStrategy[Order]:
     """Every order the notation can write."""
     moves = st.builds(Order, turn=st.integers(-99, 99), accel=st.integers(-999, 999))
     pivots = st.builds(Order, pivot=st.integers(1, 12))
-    return moves | pivots | st.just(Order(jump=True))  # J: power up for a jump (004 L141)
+    launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
+    specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L141), N (001 L908)
+    return moves | pivots | launches | specials
 
 
 @given(orders())

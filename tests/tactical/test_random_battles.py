@@ -39,6 +39,7 @@ FLEETS = {
         "missile_destroyer",
         "needle_cruiser",
         "fast_missile_boat",
+        "nova_dreadnought",
     ),
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
     "continuum": ("heavy_cruiser", "heavy_cruiser"),
@@ -122,7 +123,7 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 @pytest.mark.parametrize("rules", sorted(FLEETS))
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
-    repairs = flights = torpedoes = 0
+    repairs = flights = torpedoes = novas = 0
     for seed in range(120):
         rng = random.Random(f"{rules}/{seed}")
         setup = random_setup(rules, rng)
@@ -149,10 +150,18 @@ def test_random_battles(rules: str) -> None:
             for shot in event.shots
             if shot.weapon.startswith(("pulse_torpedo", "needle", "submunition"))
         )
+        novas += sum(
+            1
+            for event in battle.journal
+            if isinstance(event, ShipFired)
+            for shot in event.shots
+            if shot.weapon.startswith("nova_cannon")
+        )
     assert endings["decided"] > 10  # the commanders do fight
     if rules.startswith("ft2"):
         assert flights > 10  # carriers launch and their groups fly
     if rules == "ft2":
         assert torpedoes > 10  # torpedoes, needles and packs are fired
+        assert novas > 5  # nova cannons are armed and fired (001 L908-917)
     if rules == "continuum":
         assert repairs > 10  # damage control is exercised
