@@ -159,12 +159,14 @@ def cost_table(costing: Costing) -> RenderableType:
 
 def design_table(ships: Iterable[tuple[str, Ship]]) -> RenderableType:
     """Return a table of built-in designs; Fit says whether the fit is the rules text or ours."""
-    table = Table(header_style="sheet.label", box=None, padding=(0, 2, 0, 0))
-    for name in ("Id", "Name", "Rules", "Class", "Mass", "Thrust", "Points", "Fit"):
+    table = Table(header_style="sheet.label", box=None, padding=(0, 1, 0, 0))
+    # Short numeric headers keep the table inside 80 columns; names then wrap at word breaks.
+    for name in ("Id", "Name", "Rules", "Class", "Mass", "Thr", "Pts", "Fit"):
         table.add_column(
             name,
-            justify="right" if name in ("Mass", "Thrust", "Points") else "left",
+            justify="right" if name in ("Mass", "Thr", "Pts") else "left",
             no_wrap=name != "Name",
+            min_width=len("Battledreadnought") if name == "Name" else None,
         )
     for design_id, ship in ships:
         source = "project" if ship.provenance.startswith("project design") else "text"

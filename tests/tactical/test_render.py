@@ -15,9 +15,9 @@ from tactical.ship import PRESETS, apply_damage, fresh_state, hit_drive, with_sy
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def render(renderable: RenderableType) -> str:
+def render(renderable: RenderableType, width: int = 100) -> str:
     buffer = io.StringIO()
-    console = Console(file=buffer, width=100, color_system=None, theme=THEME)
+    console = Console(file=buffer, width=width, color_system=None, theme=THEME)
     console.print(renderable)
     return buffer.getvalue()
 
@@ -48,3 +48,12 @@ def test_cost_table() -> None:
 def test_design_table_lists_every_builtin() -> None:
     text = render(design_table(builtin_ships()))
     assert text == golden("design_list.txt")
+
+
+def test_design_table_fits_an_80_column_terminal() -> None:
+    text = render(design_table(builtin_ships()), width=80)
+    assert "\N{HORIZONTAL ELLIPSIS}" not in text
+    words = text.split()
+    for design_id, ship in builtin_ships():
+        assert design_id in words
+        assert all(word in words for word in ship.name.split()), ship.name
