@@ -264,6 +264,17 @@ def empire_facts(empire: Empire) -> list[tuple[str, str]]:
     ]
 
 
+CHANGES_TITLE = "Since the turn before"
+
+
+def changes_html(changes: Sequence[str]) -> str:
+    """Return the report's "since the turn before" section as HTML (empty if nothing changed)."""
+    if not changes:
+        return ""
+    items = "".join(f"<li>{esc(change)}</li>" for change in changes)
+    return f"<h2>{esc(CHANGES_TITLE)}</h2><ul>{items}</ul>"
+
+
 def report_view(report: PlayerReport) -> RenderableType:
     """Return a player's turn package."""
     parts: list[RenderableType] = []
@@ -283,6 +294,12 @@ def report_view(report: PlayerReport) -> RenderableType:
         for colony in report.colonies:
             colonies.add_row(*colony_row(colony))
         parts.append(colonies)
+    if report.changes:
+        changed = Table(title=CHANGES_TITLE, title_justify="left", show_header=False)
+        changed.add_column("change")
+        for change in report.changes:
+            changed.add_row(Text(change))
+        parts.append(changed)
     parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
     return Group(*parts)
 
@@ -505,6 +522,8 @@ def report_markdown(report: PlayerReport) -> str:
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         lines += ["", "## Colonies", "", *_md_table(COLONY_COLUMNS, rows)]
+    if report.changes:
+        lines += ["", f"## {CHANGES_TITLE}", "", *(f"- {_md(c)}" for c in report.changes)]
     lines += ["", f"## News of turn {report.news_turn}", ""]
     lines += [f"- {_md(describe(e.event))}" for e in report.news] or ["- nothing"]
     return "\n".join(lines) + "\n"
@@ -533,6 +552,7 @@ def report_html(report: PlayerReport) -> str:
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", _html_table(COLONY_COLUMNS, rows)]
+    parts.append(changes_html(report.changes))
     news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
     parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news}</ul>"]
     title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")

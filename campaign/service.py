@@ -18,6 +18,7 @@ from pathlib import Path
 
 import msgspec
 
+from campaign.changes import changes_since
 from campaign.dice import (
     DiceKey,
     DiceSource,
@@ -154,6 +155,7 @@ class PlayerReport(msgspec.Struct, frozen=True):
     colonies: tuple[Colony, ...]
     news: tuple[RecordedEvent, ...]
     finished: bool = False  # the campaign is over: this is the final report
+    changes: tuple[str, ...] = ()  # what changed in his view since the turn before the news
 
     @property
     def title(self) -> str:
@@ -717,6 +719,7 @@ class CampaignService:
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
         current = now if turn_number is None else self.state_at(lineage, news_turn, player)
         news = list(self.store.read(lineage, turn=news_turn, visible_to=player))
+        before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
         return PlayerReport(
             campaign=lineage.campaign,
             player=player,
@@ -727,6 +730,7 @@ class CampaignService:
             colonies=tuple(sorted(current.colonies.values(), key=lambda c: c.id)),
             news=tuple(news),
             finished=now.finished and turn_number is None,
+            changes=changes_since(before, current, player) if before is not None else (),
         )
 
     def rewind(self, lineage: Lineage, to_turn: int, new_branch: str | None = None) -> BranchInfo:

@@ -35,6 +35,7 @@ from campaign.players import PlayerSecrets
 from campaign.render import (
     COLONY_COLUMNS,
     UNIT_COLUMNS,
+    changes_html,
     colony_row,
     describe,
     empire_facts,
@@ -343,6 +344,7 @@ def _report_html(report: PlayerReport, has_map: bool) -> str:
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", _table(COLONY_COLUMNS, rows)]
+    parts.append(changes_html(report.changes))
     news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
     parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or '<li>nothing</li>'}</ul>"]
     return "".join(parts)
