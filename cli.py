@@ -602,18 +602,39 @@ def orders_template(
 def orders_submit(
     file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
     player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    secret: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_SECRET",
+            help="The player's secret, if he holds one (prefer the UMPIRE_SECRET variable: "
+            "an option shows in the process list). Asked for at a terminal.",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Check a player's orders completely and record them; a resubmission replaces them."""
+    """Check a player's orders completely and record them; a resubmission replaces them.
+
+    A player who holds a secret (`umpire player add`) must give it; the umpire hands orders in
+    for him with `umpire ruling orders` instead, with a reason he is shown.
+    """
+    from campaign.players import PlayerSecrets
+
     try:
         with open(file, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
     with _service(db) as service:
-        recorded = service.submit_orders(service.target(campaign, branch), player, text)
+        lineage = service.target(campaign, branch)
+        secrets_ = PlayerSecrets(service.store)
+        at_terminal = sys.stdin.isatty()
+        if secret is None and at_terminal and secrets_.holds_secret(lineage.campaign, player):
+            secret = typer.prompt(f"{player}'s secret", hide_input=True)
+        secrets_.require(lineage.campaign, player, secret)
+        recorded = service.submit_orders(lineage, player, text)
     out.print(render.log_table(recorded, f"Orders of {player} recorded"))
 
 

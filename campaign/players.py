@@ -156,6 +156,28 @@ class PlayerSecrets:
         candidate = derive(secret, salt, kdf)
         return hmac.compare_digest(candidate, digest) and row is not None
 
+    def holds_secret(self, campaign: str, player: str) -> bool:
+        """Return whether `player` of `campaign` has been issued a secret."""
+        return self._row(campaign, player) is not None
+
+    def require(self, campaign: str, player: str, secret: str | None) -> None:
+        """Check that an act in `player`'s name carries his secret, if he holds one.
+
+        A player without a secret (a table-top campaign) needs none.
+
+        Raises:
+            IllegalCommandError: he holds a secret and `secret` is missing or not his.
+        """
+        if not self.holds_secret(campaign, player):
+            return
+        if not secret:
+            raise IllegalCommandError(
+                f"{player} holds a secret: orders in his name need it "
+                "(the umpire hands orders in for him by ruling)"
+            )
+        if not self.verify(campaign, player, secret):
+            raise IllegalCommandError(f"that is not {player}'s secret: nothing was recorded")
+
     def session_tag(self, campaign: str, player: str) -> str | None:
         """Return a tag that changes whenever the player's secret does (None: no secret).
 

@@ -239,3 +239,37 @@ def test_postgres_upgrade_from_0002(pg_url: str) -> None:
         EventStore.open(pg_url)
     assert upgrade_database(pg_url) == ("0002", "0003", None)
     EventStore.open(pg_url).close()
+
+
+def test_cli_orders_in_a_players_name_need_his_secret(tmp_path: Path, map_file: str) -> None:
+    """Issue 6: orders need the player's secret; nobody can act for another player's fleets."""
+    path = tmp_path / "u.db"
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0, secret: str | None = None) -> str:
+        env = {"UMPIRE_SECRET": secret} if secret is not None else {}
+        result = runner.invoke(app, [*args, "--db", str(path)], env=env, catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.stdout + result.stderr
+
+    def log_length() -> int:
+        return len(json.loads(umpire("log", "--json")))
+
+    umpire("new", "g", "--players", "red,blue", "--map", map_file)
+    red = umpire("player", "add", "red").split()[0]
+    blue = umpire("player", "add", "blue").split()[0]
+    red_orders = tmp_path / "red.toml"
+    red_orders.write_text(orders("red", 1))
+    submit = ("orders", "submit", str(red_orders), "--player", "red")
+    before = log_length()
+    assert "red holds a secret: orders in his name need it" in umpire(*submit, code=2)
+    assert "that is not red's secret" in umpire(*submit, code=2, secret=blue)
+    assert "that is not red's secret" in umpire(*submit, "--secret", red + "x", code=2)
+    assert log_length() == before
+    assert "Orders of red recorded" in umpire(*submit, secret=red)
+    assert log_length() > before
+    blue_orders = tmp_path / "blue.toml"
+    blue_orders.write_text(orders("blue", 1))
+    refused = umpire("orders", "submit", str(blue_orders), "--player", "blue", code=2, secret=red)
+    assert "that is not blue's secret" in refused
+    umpire("orders", "submit", str(blue_orders), "--player", "blue", "--secret", blue)
