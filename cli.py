@@ -993,18 +993,29 @@ def battle_fight(
     seed: Annotated[
         int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
     ] = 1,
+    commander: Annotated[
+        str,
+        typer.Option(
+            "--commander",
+            help="Who commands both sides: closing (close and fire) or engage (the campaign's "
+            "Engage order: fighters, torpedoes, the nova cannon).",
+        ),
+    ] = "closing",
     json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Fight a set-up with closing commanders on both sides; print the journal and the result."""
+    """Fight a set-up with the same commander on both sides; print the journal and the result."""
     from pathlib import Path
 
     from tactical.battle import Battle, SetupError, decode_setup
-    from tactical.commanders import closing_commander, play
+    from tactical.commanders import closing_commander, engage_commander, play
     from tactical.dice import SeededDice
     from tactical.notation import format_position
     from tactical.scenarios import SCENARIOS
     from tactical.summary import describe_journal
 
+    commanders = {"closing": closing_commander, "engage": engage_commander}
+    if commander not in commanders:
+        raise _ship_fail([f"--commander {commander!r} must be one of {', '.join(commanders)}"])
     try:
         if setup_name in SCENARIOS:
             setup = SCENARIOS[setup_name]()
@@ -1020,7 +1031,7 @@ def battle_fight(
         battle = Battle(setup)
     except SetupError as exc:
         raise _ship_fail([f"{setup_name}: {problem}" for problem in exc.problems]) from None
-    play(battle, {side: closing_commander() for side in setup.sides}, SeededDice(seed))
+    play(battle, {side: commanders[commander]() for side in setup.sides}, SeededDice(seed))
     final = format_position(setup.rules, battle.state)
     if json:
         _print_json({"setup": setup, "journal": battle.journal, "final": final})

@@ -84,3 +84,30 @@ def test_battle_fight_reports_every_setup_problem(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["battle", "fight", str(tmp_path / "none.toml")])
     assert missing.exit_code == 2
     assert "cannot read" in missing.stderr
+
+
+def test_battle_fight_with_engage_commanders_fires_the_nova_cannon(tmp_path: Path) -> None:
+    """The closing commander never arms a nova cannon (001 L908); Engage does."""
+    path = tmp_path / "nova.toml"
+    path.write_text(
+        'sides = ["red", "blue"]\nturn_limit = 2\nrules = "ft2"\n\n'
+        '[[ships]]\nid = "n1"\nside = "red"\ndesign = "nova_dreadnought"\nx = 0.0\ny = 0.0\n'
+        "course = 12\nspeed = 0\n\n"
+        '[[ships]]\nid = "b1"\nside = "blue"\ndesign = "battleship"\nx = 0.0\ny = 16.0\n'
+        "course = 6\nspeed = 0\n",
+        encoding="utf-8",
+    )
+    fights = {
+        commander: runner.invoke(
+            app, ["battle", "fight", str(path), "--seed", "4", "--commander", commander]
+        )
+        for commander in ("closing", "engage")
+    }
+    assert all(result.exit_code == 0 for result in fights.values())
+    assert "n1's nova template (stage 1)" in fights["engage"].stdout
+    assert "nova template" not in fights["closing"].stdout
+    unknown = runner.invoke(app, ["battle", "fight", str(path), "--commander", "timid"])
+    assert unknown.exit_code == 2
+    assert unknown.stderr.strip() == (
+        "umpire: error: --commander 'timid' must be one of closing, engage"
+    )
