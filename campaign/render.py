@@ -544,22 +544,31 @@ def player_package(
 
 def report_html(report: PlayerReport) -> str:
     """Return a player's turn package as a self-contained HTML page (all text escaped)."""
+    title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}</body></html>\n"
+    )
+
+
+def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = "") -> str:
+    """Return a report's HTML body (all text escaped): the published page and the web page's.
+
+    `map_html` goes after the empire's facts; `no_news` stands in an empty news list.
+    """
     parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")
-    parts += ["<h2>Forces</h2>", _html_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
+    parts += [map_html, "<h2>Forces</h2>"]
+    parts.append(html_table(UNIT_COLUMNS, [unit_row(u) for u in report.units]))
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
-        parts += ["<h2>Colonies</h2>", _html_table(COLONY_COLUMNS, rows)]
+        parts += ["<h2>Colonies</h2>", html_table(COLONY_COLUMNS, rows)]
     parts.append(changes_html(report.changes))
     news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
-    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news}</ul>"]
-    title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_HTML_STYLE}</style></head><body>{''.join(parts)}</body></html>\n"
-    )
+    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or no_news}</ul>"]
+    return "".join(parts)
 
 
 _HTML_STYLE = (
@@ -572,7 +581,8 @@ def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
 
 
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
+def html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Return an HTML table, every cell escaped."""
     cells = "".join(f"<th>{esc(h)}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"

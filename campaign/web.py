@@ -32,15 +32,7 @@ from starlette.routing import Route
 
 from campaign.errors import IllegalCommandError, UmpireError
 from campaign.players import PlayerSecrets
-from campaign.render import (
-    COLONY_COLUMNS,
-    UNIT_COLUMNS,
-    changes_html,
-    colony_row,
-    describe,
-    empire_facts,
-    unit_row,
-)
+from campaign.render import describe, html_table, report_body_html
 from campaign.rules.movement import OrdersError
 from campaign.service import CampaignService, PlayerReport
 from campaign.store import Lineage
@@ -263,7 +255,7 @@ class _Pages:
     async def log(self, request: Request, who: _Player) -> Response:
         events = await self._call(self.service.log, who.lineage, viewer=who.name)
         rows = [[str(e.turn), e.type, describe(e.event)] for e in events]
-        body = "<h1>What you have been told</h1>" + _table(["turn", "type", "what"], rows)
+        body = "<h1>What you have been told</h1>" + html_table(["turn", "type", "what"], rows)
         return _page("Log", body, player=f"{who.name} of {who.campaign}")
 
     # ------------------------------------------------------------ internals
@@ -329,25 +321,13 @@ def _sign_in_html(campaign: str = "", player: str = "", problem: str | None = No
 
 
 def _report_html(report: PlayerReport, has_map: bool) -> str:
-    parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
-    if report.empire is not None:
-        facts = "".join(
-            f"<li>{esc(key)}: {esc(value)}</li>" for key, value in empire_facts(report.empire)
-        )
-        parts.append(f"<ul>{facts}</ul>")
-    if has_map:
-        parts.append(
-            "<h2>Your map</h2><img class='map' src='/map.svg' "
-            "alt='The star map as you know it, with your units'>"
-        )
-    parts += ["<h2>Forces</h2>", _table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
-    if report.colonies:
-        rows = [colony_row(c) for c in report.colonies]
-        parts += ["<h2>Colonies</h2>", _table(COLONY_COLUMNS, rows)]
-    parts.append(changes_html(report.changes))
-    news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
-    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or '<li>nothing</li>'}</ul>"]
-    return "".join(parts)
+    map_html = (
+        "<h2>Your map</h2><img class='map' src='/map.svg' "
+        "alt='The star map as you know it, with your units'>"
+        if has_map
+        else ""
+    )
+    return report_body_html(report, map_html=map_html, no_news="<li>nothing</li>")
 
 
 def _orders_html(text: str, problems: Sequence[str] = ()) -> str:
@@ -366,9 +346,3 @@ def _orders_html(text: str, problems: Sequence[str] = ()) -> str:
         f"<textarea name='orders' rows='30' spellcheck='false'>{esc(text)}</textarea>"
         "<p><button type='submit'>Send orders</button></p></form>"
     )
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    cells = "".join(f"<th>{esc(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
