@@ -410,13 +410,8 @@ def decode_setup(text: str | bytes, source: str = "<set-up>") -> BattleSetup:
     """
     try:
         return msgspec.toml.decode(text, type=BattleSetup)
-    except msgspec.ValidationError as exc:
-        message, _, where = str(exc).rpartition(" - at `")
-        if not message:
-            message, where = str(exc), "$`"
-        raise SetupError(source, [Problem(where.rstrip("`"), message)]) from None
     except msgspec.DecodeError as exc:
-        raise SetupError(source, [Problem("$", f"not valid TOML: {exc}")]) from None
+        raise SetupError(source, [Problem.from_decode_error(exc)]) from None
 
 
 # ---------------------------------------------------------------- state

@@ -273,13 +273,8 @@ def decode_request(text: str | bytes, source: str = "<request>") -> CampaignBatt
     """
     try:
         request = msgspec.toml.decode(text, type=CampaignBattle)
-    except msgspec.ValidationError as exc:
-        message, _, where = str(exc).rpartition(" - at `")
-        if not message:
-            message, where = str(exc), "$`"
-        raise SetupError(source, [Problem(where.rstrip("`"), message)]) from None
     except msgspec.DecodeError as exc:
-        raise SetupError(source, [Problem("$", f"not valid TOML: {exc}")]) from None
+        raise SetupError(source, [Problem.from_decode_error(exc)]) from None
     problems = check_request(request)
     if problems:
         raise SetupError(source, problems)

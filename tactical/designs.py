@@ -86,17 +86,8 @@ def decode_design(text: str | bytes, source: str = "<design>") -> Design:
     """
     try:
         return msgspec.toml.decode(text, type=Design)
-    except msgspec.ValidationError as exc:
-        message = str(exc)
-        path = "$"
-        if " - at `" in message:
-            message, _, where = message.rpartition(" - at `")
-            path = where.rstrip("`")
-        raise DesignFileError(source, (Problem(path=path, reason=message),)) from None
     except msgspec.DecodeError as exc:
-        raise DesignFileError(
-            source, (Problem(path="$", reason=f"not valid TOML: {exc}"),)
-        ) from None
+        raise DesignFileError(source, (Problem.from_decode_error(exc),)) from None
 
 
 def read_design_file(path: Path) -> Design:

@@ -166,6 +166,16 @@ class Problem(Struct, frozen=True):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+    @classmethod
+    def from_decode_error(cls, exc: msgspec.DecodeError) -> Problem:
+        """Return the problem a TOML decode names: its field path (``$`` if none) and why."""
+        if not isinstance(exc, msgspec.ValidationError):
+            return cls(path="$", reason=f"not valid TOML: {exc}")
+        reason, _, where = str(exc).rpartition(" - at `")
+        if not reason:
+            return cls(path="$", reason=str(exc))
+        return cls(path=where.rstrip("`"), reason=reason)
+
 
 class DesignError(ValueError):
     """A design broke the construction rules; ``problems`` lists every error found."""
