@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable
 
 import msgspec
 
@@ -61,8 +60,7 @@ from campaign.strategic import (
 )
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
-
-T = TypeVar("T")
+from maps.stable_random import between, percent, pick, shuffled, weighted
 
 # Warships the driver builds: the FT2 catalogue's small escorts (004 L277: 63 points per IP).
 SHIP_DESIGNS = ("frigate", "destroyer")
@@ -79,44 +77,6 @@ WARSHIP_ORDERS: tuple[tuple[CombatOrder, int], ...] = (
 
 # How attacks on colonies are drawn (004 5.4): mostly to conquer.
 ATTACK_MODES: tuple[tuple[AttackMode, int], ...] = (("conquer", 3), ("bombard", 1))
-
-
-# ---------------------------------------------------------------- dice for the driver
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """Return an int in ``range(n)`` using only ``Random.random()`` (stable across versions)."""
-    return min(int(rng.random() * n), n - 1)
-
-
-def _chance(rng: random.Random, percent: int) -> bool:
-    return _below(rng, 100) < percent
-
-
-def _pick(rng: random.Random, items: Sequence[T]) -> T:
-    return items[_below(rng, len(items))]
-
-
-def _between(rng: random.Random, low: int, high: int) -> int:
-    """Return an int in ``low..high`` inclusive."""
-    return low + _below(rng, high - low + 1)
-
-
-def _shuffled(rng: random.Random, items: Iterable[T]) -> list[T]:
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def _weighted(rng: random.Random, table: Sequence[tuple[T, int]]) -> T:
-    roll = _below(rng, sum(w for _, w in table))
-    for value, weight in table:
-        if roll < weight:
-            return value
-        roll -= weight
-    raise AssertionError("unreachable: the roll is below the total weight")
 
 
 # ---------------------------------------------------------------- the orders file
@@ -196,7 +156,7 @@ def random_document(
     research: tuple[ResearchOrder, ...] = ()
     if is_production_turn(view.turn):
         orders, research = planner.production_orders()
-    preferences = tuple(_shuffled(rng, LOCATIONS))[: _between(rng, 0, len(LOCATIONS))]
+    preferences = tuple(shuffled(rng, LOCATIONS))[: between(rng, 0, len(LOCATIONS))]
     return OrdersDocument(
         player=player,
         turn=view.turn,
@@ -267,7 +227,7 @@ class _Planner:
             scattered = len({alive[uid].hex for uid in members}) > 1
             if len(members) < 2 or scattered or force.units[0] not in alive:
                 orders.append(TaskForceOrder(id=force.id))  # disband
-            elif _chance(self.rng, 10):
+            elif percent(self.rng, 10):
                 orders.append(TaskForceOrder(id=force.id))
             else:
                 kept.update(members)
@@ -278,8 +238,8 @@ class _Planner:
                 groups[unit.hex].append(unit.id)
         for where in sorted(groups, key=lambda h: h or ""):
             ships = groups[where]
-            if len(ships) >= 2 and _chance(self.rng, 25):
-                chosen = _shuffled(self.rng, ships)[: _between(self.rng, 2, len(ships))]
+            if len(ships) >= 2 and percent(self.rng, 25):
+                chosen = shuffled(self.rng, ships)[: between(self.rng, 2, len(ships))]
                 orders.append(TaskForceOrder(units=tuple(chosen)))
         if not orders:
             return ()
@@ -316,7 +276,7 @@ class _Planner:
                 self.warships_end.add(flagship.plot[0] if flagship.plot else flagship.hex)
                 continue
             goal = self._warship_goal(flagship, self._reach(flagship))
-            move = self._move(flagship, goal, _weighted(self.rng, WARSHIP_ORDERS))
+            move = self._move(flagship, goal, weighted(self.rng, WARSHIP_ORDERS))
             moves.append(msgspec.structs.replace(move, unit=force.id))
             self.warships_end.add(move.to or flagship.hex)
         for unit in self.units:
@@ -334,7 +294,7 @@ class _Planner:
                 moves.append(self._move(unit, goal, "stand-off"))
             elif unit.kind == "warship":
                 goal = self._warship_goal(unit, reach)
-                move = self._move(unit, goal, _weighted(self.rng, WARSHIP_ORDERS))
+                move = self._move(unit, goal, weighted(self.rng, WARSHIP_ORDERS))
                 moves.append(move)
                 self.warships_end.add(move.to or unit.hex)
             else:
@@ -349,8 +309,8 @@ class _Planner:
         found = []
         for name in sorted(self.foreign):
             where = label(self.starmap.system(name).hex)
-            if where in self.warships_end and _chance(self.rng, 80):
-                mode = _weighted(self.rng, ATTACK_MODES)
+            if where in self.warships_end and percent(self.rng, 80):
+                mode = weighted(self.rng, ATTACK_MODES)
                 found.append(Attack(system=name, mode=mode))
         return tuple(found)
 
@@ -379,32 +339,32 @@ class _Planner:
             return None
         fresh = sorted(c for c in reach if self._unexplored(c) and c not in heading)
         if fresh:
-            return _pick(self.rng, fresh)
+            return pick(self.rng, fresh)
         # Nothing new within reach: close on the nearest unexplored system on the map.
         unknown = [s.hex for s in self.starmap.systems if s.name not in self.explored]
-        if not unknown or _chance(self.rng, 10):
-            return _pick(self.rng, sorted(reach))
+        if not unknown or percent(self.rng, 10):
+            return pick(self.rng, sorted(reach))
         best = min(min(c.distance(u) for u in unknown) for c in reach)
         closest = sorted(c for c in reach if min(c.distance(u) for u in unknown) == best)
-        return _pick(self.rng, closest)
+        return pick(self.rng, closest)
 
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
         if not reach:
             return None
-        if self.targets and _chance(self.rng, 65):
+        if self.targets and percent(self.rng, 65):
             # Close on a known enemy colony (its command post is visible to all, 004 5.1).
-            target = _pick(self.rng, self.targets)
+            target = pick(self.rng, self.targets)
             best = min(c.distance(target) for c in reach)
-            return _pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
-        if unit.hex is not None and _chance(self.rng, 35):
+            return pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
+        if unit.hex is not None and percent(self.rng, 35):
             return None  # hold position
         systems = sorted(c for c in reach if self._system(c) is not None)
         safe = [c for c in systems if not self._unexplored(c)]
         # Warships risk unexplored systems (004 5.2: lost on 1-2) only now and then.
-        pool = safe or (systems if _chance(self.rng, 30) else [])
-        if pool and _chance(self.rng, 70):
-            return _pick(self.rng, pool)
-        return _pick(self.rng, sorted(reach))
+        pool = safe or (systems if percent(self.rng, 30) else [])
+        if pool and percent(self.rng, 70):
+            return pick(self.rng, pool)
+        return pick(self.rng, sorted(reach))
 
     def _transport_plan(
         self, unit: Unit, reach: dict[Hex, int]
@@ -413,12 +373,12 @@ class _Planner:
         here = None if unit.hex is None else parse_label(unit.hex)
         settle = {c: p for c in reach if (p := self._landable(unit, c))}
         if settle:
-            cell = _pick(self.rng, sorted(settle))
-            pid, room = _pick(self.rng, settle[cell])
-            colonists = _between(self.rng, 1, min(room, unit.count))
+            cell = pick(self.rng, sorted(settle))
+            pid, room = pick(self.rng, settle[cell])
+            colonists = between(self.rng, 1, min(room, unit.count))
             self.room[pid] = room - colonists
             return cell, Landing(unit=unit.id, planet=pid, colonists=colonists)
-        if not reach or _chance(self.rng, 20):
+        if not reach or percent(self.rng, 20):
             return None, None
         # Move on, without ending in an unexplored system (transports roll there, 004 5.2).
         safe = sorted(c for c in reach if not self._unexplored(c))
@@ -428,10 +388,10 @@ class _Planner:
         if havens:
             best = min(min(c.distance(h) for h in havens) for c in safe)
             near = [c for c in safe if min(c.distance(h) for h in havens) == best]
-            if here is None or here not in near or _chance(self.rng, 50):
-                return _pick(self.rng, near), None
+            if here is None or here not in near or percent(self.rng, 50):
+                return pick(self.rng, near), None
             return None, None
-        return (_pick(self.rng, safe) if here is None else None), None
+        return (pick(self.rng, safe) if here is None else None), None
 
     def _landable(self, unit: Unit, cell: Hex) -> list[tuple[str, int]]:
         """Return the planets in `cell` the transports could land on now, with their room.
@@ -488,7 +448,7 @@ class _Planner:
         """Choose technologies to buy in full this phase and which colonies pay for them."""
         contributions: dict[str, int] = defaultdict(int)
         total = sum(budget.values())
-        if not total or not _chance(self.rng, 50):
+        if not total or not percent(self.rng, 50):
             return (), contributions, owned
         have = set(owned)
         bought: list[ResearchOrder] = []
@@ -503,11 +463,11 @@ class _Planner:
             )
             if not options:
                 break
-            tech = _pick(self.rng, options)
+            tech = pick(self.rng, options)
             spend += technology.price(tech, have)
             have.add(tech)
             bought.append(ResearchOrder(tech=tech))
-            if not _chance(self.rng, 30):
+            if not percent(self.rng, 30):
                 break
         if not bought:
             return (), contributions, owned
@@ -533,19 +493,19 @@ class _Planner:
         emigrants = transports = 0
         # Emigrate the excess over capacity (lost otherwise, 004 L247-248), sometimes more.
         # A plausible player never empties a colony: at least 1M stays.
-        if ip and available > 1 and (output.excess or _chance(rng, 40)):
+        if ip and available > 1 and (output.excess or percent(rng, 40)):
             most = min(available - 1, ip, max(output.excess, 1 + available // 4))
-            emigrants = _between(rng, min(output.excess, most) or 1, most)
+            emigrants = between(rng, min(output.excess, most) or 1, most)
             bonus = production.emigration_bonus(
                 emigrants, output.growth, conquered=colony.conquered_from is not None
             )
-            transports = emigrants + _between(rng, 0, min(bonus, ip - emigrants))
+            transports = emigrants + between(rng, 0, min(bonus, ip - emigrants))
             ip -= transports
         staying = output.population - max(0, emigrants - output.excess)
         factories = robotic = scouts = pdus = 0
         ships: list[ShipOrder] = []
         points = 0
-        for item in _shuffled(rng, ("factories", "scouts", "ships", "pdus")):
+        for item in shuffled(rng, ("factories", "scouts", "ships", "pdus")):
             if item == "factories":
                 allowance = technology.factory_allowance(techs)
                 if allowance.tech is None:
@@ -555,23 +515,23 @@ class _Planner:
                 room = MOST_FACTORIES if limit is None else min(MOST_FACTORIES, limit - standing)
                 robot = "robotic-industry" in techs
                 price = production.PRICES["robotic_factories" if robot else "factories"]
-                count = _between(rng, 0, max(0, min(room, ip // price)))
+                count = between(rng, 0, max(0, min(room, ip // price)))
                 ip -= count * price
                 if robot:
                     robotic = count
                 else:
                     factories = count
-            elif item == "scouts" and _chance(rng, 30):
-                scouts = _between(rng, 0, min(1, ip // production.PRICES["scout_troops"]))
+            elif item == "scouts" and percent(rng, 30):
+                scouts = between(rng, 0, min(1, ip // production.PRICES["scout_troops"]))
                 ip -= scouts * production.PRICES["scout_troops"]
-            elif item == "pdus" and "pdu" in techs and _chance(rng, 30):
-                pdus = _between(rng, 0, min(2, ip // production.PRICES["pdus"]))
+            elif item == "pdus" and "pdu" in techs and percent(rng, 30):
+                pdus = between(rng, 0, min(2, ip // production.PRICES["pdus"]))
                 ip -= pdus * production.PRICES["pdus"]
-            elif item == "ships" and _chance(rng, 60):
-                for design in _shuffled(rng, SHIP_DESIGNS):
+            elif item == "ships" and percent(rng, 60):
+                for design in shuffled(rng, SHIP_DESIGNS):
                     cost = _design_points(design)
                     count = 0
-                    while _chance(rng, 60) and _extra_ip(points, cost) <= ip:
+                    while percent(rng, 60) and _extra_ip(points, cost) <= ip:
                         ip -= _extra_ip(points, cost)
                         points += cost
                         count += 1
@@ -774,7 +734,7 @@ def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tupl
     results = []
     cell = parse_label(battle.hex)
     for unit in sorted(u for side in battle.sides for u in side.units):
-        face = _between(rng, 1, 6)
+        face = between(rng, 1, 6)
         if parse_defence_id(unit) is not None:
             if face <= 3:
                 results.append(ShipResult(unit=unit, fate="destroyed"))
@@ -784,10 +744,10 @@ def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tupl
             results.append(ShipResult(unit=unit, fate="disengaged"))
         elif face == 4:
             near = sorted(c for c in starmap.reachable(cell, 3) if c != cell)
-            to = label(_pick(rng, near)) if near else battle.hex
+            to = label(pick(rng, near)) if near else battle.hex
             results.append(ShipResult(unit=unit, fate="jumped", to_hex=to))
         else:
-            results.append(ShipResult(unit=unit, hull_lost=_between(rng, 0, 2)))
+            results.append(ShipResult(unit=unit, hull_lost=between(rng, 0, 2)))
     return tuple(results)
 
 

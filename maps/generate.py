@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from maps.hexes import Hex, from_offset
 from maps.model import Entry, Feature, Planet, PlanetType, StarColour, StarSystem
+from maps.stable_random import below, percent, shuffled, weighted
 from maps.starmap import StarMap
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "generate",
 ]
 
-T = TypeVar("T")
 
 # Star colours by frequency (ruling; Stellar Conquest's board is mostly yellow, orange and red).
 COLOUR_WEIGHTS: tuple[tuple[StarColour, int], ...] = (
@@ -107,32 +105,6 @@ def default_stars(players: int) -> int:
     return DEFAULT_STARS[players]
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """Return an int in ``range(n)`` using only ``Random.random()`` (stable across versions)."""
-    return min(int(rng.random() * n), n - 1)
-
-
-def _percent(rng: random.Random, chance: int) -> bool:
-    return _below(rng, 100) < chance
-
-
-def _weighted(rng: random.Random, table: Sequence[tuple[T, int]]) -> T:
-    roll = _below(rng, sum(w for _, w in table))
-    for value, weight in table:
-        if roll < weight:
-            return value
-        roll -= weight
-    raise AssertionError("unreachable: roll below the total weight")
-
-
-def _shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def _size(stars: int) -> tuple[int, int]:
     """Return (width, height) for a star count: about 5:4 and CELLS_PER_STAR cells a star."""
     cells = max(stars * CELLS_PER_STAR, 120)
@@ -171,14 +143,14 @@ def _entry_hexes(width: int, height: int, players: int) -> list[Hex]:
 
 
 def _system(rng: random.Random, name: str, cell: Hex) -> StarSystem:
-    colour = _weighted(rng, COLOUR_WEIGHTS)
+    colour = weighted(rng, COLOUR_WEIGHTS)
     odds = PLANET_TABLE[colour]
-    count = _weighted(rng, list(enumerate(odds.planet_count)))
-    orbits = sorted(_shuffled(rng, range(1, 9))[:count])
+    count = weighted(rng, list(enumerate(odds.planet_count)))
+    orbits = sorted(shuffled(rng, range(1, 9))[:count])
     planets: list[Planet] = []
     dense = False
     for orbit in orbits:
-        kind = _weighted(
+        kind = weighted(
             rng,
             (
                 (PlanetType.TERRAN, odds.terran),
@@ -188,27 +160,27 @@ def _system(rng: random.Random, name: str, cell: Hex) -> StarSystem:
             ),
         )
         sizes = CAPACITY[kind]
-        capacity = sizes[_below(rng, len(sizes))]
-        planets.append(Planet(orbit, kind, capacity, _percent(rng, odds.mineral_rich)))
-        if kind in (PlanetType.TERRAN, PlanetType.SUB_TERRAN) and _percent(rng, DENSE_WORLD):
+        capacity = sizes[below(rng, len(sizes))]
+        planets.append(Planet(orbit, kind, capacity, percent(rng, odds.mineral_rich)))
+        if kind in (PlanetType.TERRAN, PlanetType.SUB_TERRAN) and percent(rng, DENSE_WORLD):
             dense = True
     features: list[Feature] = []
     if dense:
         features.append(Feature.DENSE_WORLD)
-    if _percent(rng, odds.gas_giant):
+    if percent(rng, odds.gas_giant):
         features.append(Feature.GAS_GIANT)
-    if _percent(rng, odds.asteroid_field):
+    if percent(rng, odds.asteroid_field):
         features.append(Feature.ASTEROID_FIELD)
     return StarSystem(name, cell, colour, tuple(planets), tuple(features))
 
 
 def _names(rng: random.Random, count: int) -> list[str]:
-    names = _shuffled(rng, STAR_NAMES)[:count]
+    names = shuffled(rng, STAR_NAMES)[:count]
     # Past the named stars, catalogue numbers like the Lafayette sector's "HR-1306".
-    serial = 100 + _below(rng, 800)
+    serial = 100 + below(rng, 800)
     while len(names) < count:
         names.append(f"HR-{serial}")
-        serial += 1 + _below(rng, 40)
+        serial += 1 + below(rng, 40)
     return names
 
 
@@ -272,7 +244,7 @@ def _place_stars(rng: random.Random, cells: list[Hex], entries: list[Hex], stars
     for e in entries:
         blocked.update((e, *e.neighbours()))
     placed: list[Hex] = []
-    for cell in _shuffled(rng, cells):
+    for cell in shuffled(rng, cells):
         if len(placed) == stars:
             break
         if cell in blocked:
@@ -302,19 +274,19 @@ def _clouds(
         forbidden.update(e.neighbours())
     clouds: set[Hex] = set()
     for _ in range(max(1, len(cells) // 100)):
-        col, row = _below(rng, width), _below(rng, height)
+        col, row = below(rng, width), below(rng, height)
         seed_cell = from_offset(col, row)
         if seed_cell in forbidden or seed_cell in clouds:
             continue
         blob = [seed_cell]
-        target = 3 + _below(rng, 6)
+        target = 3 + below(rng, 6)
         while len(blob) < target:
-            base = blob[_below(rng, len(blob))]
+            base = blob[below(rng, len(blob))]
             options = [
                 n for n in base.neighbours() if n in on_map and n not in forbidden and n not in blob
             ]
             if not options:
                 break
-            blob.append(options[_below(rng, len(options))])
+            blob.append(options[below(rng, len(options))])
         clouds.update(blob)
     return sorted(clouds)
