@@ -26,6 +26,7 @@ from cli import app
 from tests.conftest import FixedClock, reset_postgres
 from tests.test_migrations import old_sqlite
 from tests.test_strategic import TINY_MAP, orders
+from tests.test_web import sign_in
 
 
 @pytest.fixture
@@ -124,16 +125,6 @@ def test_secrets_belong_to_one_campaign(game: CampaignService, map_file: str) ->
     assert keys.verify("h", "red", in_h)
     assert not keys.verify("h", "red", in_g)
     assert not keys.verify("g", "red", in_h)
-
-
-def sign_in(client: TestClient, campaign: str, player: str, secret: str) -> None:
-    response = client.post(
-        "/sign-in",
-        data={"campaign": campaign, "player": player, "secret": secret},
-        follow_redirects=False,
-    )
-    assert response.status_code == 303, response.text
-    assert response.headers["location"] == "/report"
 
 
 def test_a_player_can_never_act_for_another_players_fleets_via_the_web(
