@@ -86,7 +86,8 @@ def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     assert upgrade_database(str(path)) == ("0003", "0003", None)
 
 
-def test_postgres_upgrade_from_0001(pg_url: str) -> None:
+def old_postgres(pg_url: str, revision: str) -> None:
+    """Leave the PostgreSQL test database empty at schema `revision`."""
     reset_postgres(pg_url)
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:
@@ -94,8 +95,12 @@ def test_postgres_upgrade_from_0001(pg_url: str) -> None:
             "DROP TABLE IF EXISTS player_secrets, snapshots, events, streams, campaigns, "
             "alembic_version CASCADE"
         )
-    db.upgrade(engine, "0001")
+    db.upgrade(engine, revision)
     engine.dispose()
+
+
+def test_postgres_upgrade_from_0001(pg_url: str) -> None:
+    old_postgres(pg_url, "0001")
     with pytest.raises(SchemaError, match="umpire db upgrade"):
         EventStore.open(pg_url)
     assert upgrade_database(pg_url) == ("0001", "0003", None)

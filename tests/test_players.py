@@ -11,7 +11,6 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from campaign import db
 from campaign.errors import (
     CampaignNotFoundError,
     IllegalCommandError,
@@ -23,8 +22,8 @@ from campaign.service import CampaignService, plan_campaign
 from campaign.store import EventStore, upgrade_database
 from campaign.web import create_app
 from cli import app
-from tests.conftest import FixedClock, reset_postgres
-from tests.test_migrations import old_sqlite
+from tests.conftest import FixedClock
+from tests.test_migrations import old_postgres, old_sqlite
 from tests.test_strategic import TINY_MAP, orders
 from tests.test_web import sign_in
 
@@ -217,15 +216,7 @@ def test_a_0002_database_is_refused_and_upgraded_to_0003(tmp_path: Path) -> None
 
 
 def test_postgres_upgrade_from_0002(pg_url: str) -> None:
-    reset_postgres(pg_url)
-    engine = sa.create_engine(pg_url)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "DROP TABLE IF EXISTS player_secrets, snapshots, events, streams, campaigns, "
-            "alembic_version CASCADE"
-        )
-    db.upgrade(engine, "0002")
-    engine.dispose()
+    old_postgres(pg_url, "0002")
     with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0003"):
         EventStore.open(pg_url)
     assert upgrade_database(pg_url) == ("0002", "0003", None)
