@@ -393,6 +393,18 @@ class StarMap:
         self._check_move(start, speed)
         return self._turn(start, speed, allowed)[0]
 
+    def _usable_entry(self, entry: str, speed: int, allowed: Collection[Hex] | None) -> Hex | None:
+        """Return an entry's hex, or None if `allowed` excludes it.
+
+        Raises:
+            KeyError: if there is no such entry.
+            ValueError: if ``speed`` is below 1.
+        """
+        cell = self.entry(entry).hex
+        if speed < 1:
+            raise ValueError(f"entering the map needs speed >= 1, got {speed}")
+        return cell if allowed is None or cell in allowed else None
+
     def reachable_from_entry(
         self, entry: str, speed: int, *, allowed: Collection[Hex] | None = None
     ) -> dict[Hex, int]:
@@ -405,10 +417,8 @@ class StarMap:
             KeyError: if there is no such entry.
             ValueError: if ``speed`` is below 1.
         """
-        cell = self.entry(entry).hex
-        if speed < 1:
-            raise ValueError(f"entering the map needs speed >= 1, got {speed}")
-        if allowed is not None and cell not in allowed:
+        cell = self._usable_entry(entry, speed, allowed)
+        if cell is None:
             return {}
         return self._turn(cell, speed, allowed, first_step_taken=True)[0]
 
@@ -468,10 +478,8 @@ class StarMap:
             KeyError: if there is no such entry.
             ValueError: if ``speed`` is below 1.
         """
-        cell = self.entry(entry).hex
-        if speed < 1:
-            raise ValueError(f"entering the map needs speed >= 1, got {speed}")
-        if allowed is not None and cell not in allowed:
+        cell = self._usable_entry(entry, speed, allowed)
+        if cell is None:
             return None
         post = self.initial_command_post(entry)
         if goal == cell:
