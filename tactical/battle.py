@@ -901,6 +901,16 @@ def _apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) 
     return state
 
 
+def _next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
+    """Start the next turn: its orders step, or straight to movement when no ship is on the
+    table to write orders for (every ship away, off the table until a later turn, 001 L538).
+    """
+    state = msgspec.structs.replace(state, phase="orders", turn=state.turn + 1)
+    if sides_to_write(ctx, state):
+        return state
+    return msgspec.structs.replace(state, phase="movement")
+
+
 def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     """Return a ship's thrust now and its course-change limit.
 
@@ -2094,7 +2104,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
     elif sides_to_repair(ctx, msgspec.structs.replace(state, phase="repair")):
         state = msgspec.structs.replace(state, phase="repair")
     else:
-        state = msgspec.structs.replace(state, phase="orders", turn=turn + 1)
+        state = _next_turn(ctx, state)
     return state, TurnEnded(
         turn=turn,
         thresholds=tuple(thresholds),
@@ -2275,7 +2285,7 @@ def _repairs(
         state = _replace_ship(state, msgspec.structs.replace(ship, record=record))
     state = msgspec.structs.replace(state, repaired=(*state.repaired, side))
     if not sides_to_repair(ctx, state):
-        state = msgspec.structs.replace(state, phase="orders", turn=state.turn + 1, repaired=())
+        state = _next_turn(ctx, msgspec.structs.replace(state, repaired=()))
     return state, RepairsMade(turn=turn, side=side, repairs=tuple(made))
 
 

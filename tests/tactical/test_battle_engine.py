@@ -9,6 +9,7 @@ from tactical.battle import (
     Battle,
     BattleSetup,
     IllegalActionError,
+    OrdersWritten,
     SetupError,
     ShipFired,
     ShipSetup,
@@ -481,3 +482,24 @@ speed = 8
         decode_setup('colour = "red"\n' + text, "duel.toml")
     with pytest.raises(SetupError, match="not valid TOML"):
         decode_setup("sides = [", "duel.toml")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_turn_with_every_ship_off_the_table_still_passes(seed: int) -> None:
+    """Two Stand Off commanders on grendel both leave the table (001 L538); with nobody on it
+    the turns must run on to the returns and the turn limit (this once looped for ever)."""
+    from tactical.commanders import play, stand_off_commander
+    from tactical.dice import SeededDice
+    from tactical.scenarios import SCENARIOS
+
+    setup = SCENARIOS["grendel"]()
+    battle = play(
+        Battle(setup), {side: stand_off_commander() for side in setup.sides}, SeededDice(seed)
+    )
+    assert battle.step().kind == StepKind.TERMINAL
+    ordered = {e.turn for e in battle.journal if isinstance(e, OrdersWritten)}
+    ended = [e.turn for e in battle.journal if isinstance(e, TurnEnded)]
+    assert ended == list(range(1, len(ended) + 1))
+    if seed == 1:  # on this seed every ship is away on some turns
+        assert set(ended) - ordered
+    assert replay(setup, battle.journal) == battle.state
