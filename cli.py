@@ -35,7 +35,10 @@ app = typer.Typer(
     add_completion=False,
 )
 turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
-orders_app = typer.Typer(help="Players' orders: templates and submission.", no_args_is_help=True)
+orders_app = typer.Typer(
+    help="Players' orders: templates, submission, signed files and the inbox.",
+    no_args_is_help=True,
+)
 ruling_app = typer.Typer(
     help="The umpire's rulings and corrections: recorded with a reason, shown to the player.",
     no_args_is_help=True,
@@ -597,20 +600,23 @@ def orders_template(
     out.print(f"Wrote {out_file}", markup=False)
 
 
+SecretOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar="UMPIRE_SECRET",
+        help="The player's secret, if he holds one (prefer the UMPIRE_SECRET variable: "
+        "an option shows in the process list). Asked for at a terminal.",
+        show_default=False,
+    ),
+]
+
+
 @orders_app.command("submit")
 @user_errors
 def orders_submit(
     file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
     player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
-    secret: Annotated[
-        str | None,
-        typer.Option(
-            envvar="UMPIRE_SECRET",
-            help="The player's secret, if he holds one (prefer the UMPIRE_SECRET variable: "
-            "an option shows in the process list). Asked for at a terminal.",
-            show_default=False,
-        ),
-    ] = None,
+    secret: SecretOption = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -636,6 +642,83 @@ def orders_submit(
         secrets_.require(lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
     out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+
+
+@orders_app.command("sign")
+@user_errors
+def orders_sign(
+    file: Annotated[str, typer.Argument(help="The orders file (TOML) to sign.")],
+    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders (yours).")],
+    campaign: Annotated[
+        str,
+        typer.Option(
+            "--campaign", "-c", envvar="UMPIRE_CAMPAIGN", help="The campaign they are for."
+        ),
+    ],
+    secret: SecretOption = None,
+    out_file: Annotated[
+        str | None, typer.Option("--out", help="Write the signed file here, not in place.")
+    ] = None,
+) -> None:
+    """Sign an orders file with your secret for the umpire's inbox (needs no database).
+
+    The signature is a last comment line covering the campaign, the player and every byte
+    above it; signing again replaces it. A wrong secret signs all the same: the inbox refuses
+    the file.
+    """
+    from pathlib import Path
+
+    from campaign import signing
+
+    source = Path(file)
+    try:
+        data = source.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    if secret is None and sys.stdin.isatty():
+        secret = typer.prompt(f"{player}'s secret", hide_input=True)
+    if not secret:
+        raise InvalidInputError(
+            f"signing needs {player}'s secret: set UMPIRE_SECRET or give --secret"
+        )
+    signed = signing.sign(data, secret, campaign, player)
+    target = Path(out_file) if out_file is not None else source
+    try:
+        target.write_bytes(signed)
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
+    message = f"Signed {target} for {player} of {campaign}"
+    out.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+@orders_app.command("inbox")
+@user_errors
+def orders_inbox(
+    folder: Annotated[str, typer.Argument(help="The folder of signed orders files (*.toml).")],
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Record every signed orders file in a folder, in name order, each checked completely.
+
+    Accepted files move to FOLDER/done/, refused ones to FOLDER/rejected/ beside NAME.reason.txt.
+    Exits 0 when every file was accepted, 1 when any was refused, 3 when a concurrent write
+    left one in the folder to retry.
+    """
+    from pathlib import Path
+
+    from campaign.inbox import exit_code, process_inbox
+
+    with _service(db) as service:
+        results = process_inbox(service, service.target(campaign, branch), Path(folder))
+    if json:
+        _print_json(results)
+    else:
+        out.print(render.inbox_table(folder, results))
+    code = exit_code(results)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()
@@ -985,6 +1068,68 @@ def battle_demo(
     console.print(f"final position: {final}", markup=False, highlight=False)
 
 
+def _battle_file(name: str) -> Any:
+    """A built-in scenario's set-up, or a battle file: a set-up or a campaign battle request.
+
+    Exits 2 with one line per problem.
+    """
+    from pathlib import Path
+
+    from tactical.battle import BattleSetup, SetupError, context
+    from tactical.odds import decode_battle
+    from tactical.scenarios import SCENARIOS
+
+    if name in SCENARIOS:
+        return SCENARIOS[name]()
+    try:
+        text = Path(name).read_bytes()
+    except OSError as exc:
+        known = ", ".join(sorted(SCENARIOS))
+        raise _ship_fail([f"{name}: cannot read ({exc.strerror}); scenarios are {known}"]) from None
+    try:
+        battle = decode_battle(text, name)
+        if isinstance(battle, BattleSetup):
+            context(battle, name)  # every problem of a set-up, before anything is fought
+    except SetupError as exc:
+        raise _ship_fail([f"{name}: {problem}" for problem in exc.problems]) from None
+    return battle
+
+
+def _side_commanders(sides: tuple[str, ...], given: list[str] | None) -> dict[str, str]:
+    """Each side's commander from ``--commander NAME`` (every side) or ``SIDE=NAME``."""
+    from tactical.commanders import COMMANDER_NAMES
+
+    chosen = dict.fromkeys(sides, "closing")
+    known = ", ".join(COMMANDER_NAMES)
+    for value in given or []:
+        side, _, name = value.rpartition("=")
+        if name not in COMMANDER_NAMES:
+            raise _ship_fail([f"--commander {value!r}: no commander {name!r}; use {known}"])
+        if side and side not in sides:
+            raise _ship_fail(
+                [f"--commander {value!r}: no side {side!r}; sides are " + ", ".join(sides)]
+            )
+        for each in [side] if side else sides:
+            chosen[each] = name
+    return chosen
+
+
+WATCH_QUIET = (" holds fire", " writes orders")
+"""Journal lines --watch leaves out: the turn's table shows the same."""
+
+CommanderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--commander",
+        metavar="[SIDE=]NAME",
+        help="Who commands: closing (close and fire; the default), engage (the campaign's "
+        "Engage order: fighters, torpedoes, the nova cannon), stand-off or ftl-move. A bare "
+        "name commands every side; SIDE=NAME one side. Repeat for several.",
+        show_default=False,
+    ),
+]
+
+
 @battle_app.command("fight")
 def battle_fight(
     setup_name: Annotated[
@@ -993,52 +1138,61 @@ def battle_fight(
     seed: Annotated[
         int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
     ] = 1,
-    commander: Annotated[
-        str,
-        typer.Option(
-            "--commander",
-            help="Who commands both sides: closing (close and fire) or engage (the campaign's "
-            "Engage order: fighters, torpedoes, the nova cannon).",
-        ),
-    ] = "closing",
+    commander: CommanderOption = None,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Show every turn: what happened and where ships are.")
+    ] = False,
     json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Fight a set-up with the same commander on both sides; print the journal and the result."""
-    from pathlib import Path
+    """Fight a set-up with a computer commander on each side and print the result.
 
-    from tactical.battle import Battle, SetupError, decode_setup
-    from tactical.commanders import closing_commander, engage_commander, play
+    --watch shows the battle turn by turn; --json prints the set-up, the journal (which replays
+    to the result) and the final position.
+    """
+    from tactical.battle import Battle, BattleSetup, TurnEnded, context
+    from tactical.commanders import named_commander, play
     from tactical.dice import SeededDice
     from tactical.notation import format_position
-    from tactical.scenarios import SCENARIOS
-    from tactical.summary import describe_journal
+    from tactical.render import THEME, battle_plot, battle_table
+    from tactical.summary import turn_by_turn
 
-    commanders = {"closing": closing_commander, "engage": engage_commander}
-    if commander not in commanders:
-        raise _ship_fail([f"--commander {commander!r} must be one of {', '.join(commanders)}"])
-    try:
-        if setup_name in SCENARIOS:
-            setup = SCENARIOS[setup_name]()
-        else:
-            try:
-                text = Path(setup_name).read_bytes()
-            except OSError as exc:
-                known = ", ".join(sorted(SCENARIOS))
-                raise _ship_fail(
-                    [f"{setup_name}: cannot read ({exc.strerror}); scenarios are {known}"]
-                ) from None
-            setup = decode_setup(text, setup_name)
-        battle = Battle(setup)
-    except SetupError as exc:
-        raise _ship_fail([f"{setup_name}: {problem}" for problem in exc.problems]) from None
-    play(battle, {side: commanders[commander]() for side in setup.sides}, SeededDice(seed))
+    setup = _battle_file(setup_name)
+    if not isinstance(setup, BattleSetup):
+        raise _ship_fail(
+            [f"{setup_name}: a campaign battle request; fight it with `umpire battle campaign`"]
+        )
+    chosen = _side_commanders(setup.sides, commander)
+    battle = play(
+        Battle(setup),
+        {side: named_commander(chosen[side]) for side in setup.sides},
+        SeededDice(seed),
+    )
     final = format_position(setup.rules, battle.state)
     if json:
         _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
-    console = Console(soft_wrap=True)
-    for line in describe_journal(battle.journal):
-        console.print(line, markup=False, highlight=False)
+    console = Console(theme=THEME, soft_wrap=True)
+    ctx = context(setup)
+    if watch:
+        for played in turn_by_turn(setup, battle.journal):
+            console.rule(f"turn {played.turn}", align="left")
+            for line in played.lines:
+                if not line.endswith(WATCH_QUIET):
+                    console.print(line, markup=False, highlight=False)
+            console.print(battle_plot(ctx, played.state))
+            console.print(battle_table(ctx, played.state))
+    state = battle.state
+    who = f"{state.winner} wins" if state.winner else "no winner"
+    reason = next(
+        (e.reason for e in reversed(battle.journal) if isinstance(e, TurnEnded) and e.over), ""
+    )
+    console.print(
+        f"result after {state.turn} turns: {who}" + (f" ({reason})" if reason else ""),
+        markup=False,
+        highlight=False,
+    )
+    if not watch:
+        console.print(battle_table(ctx, state))
     console.print(f"final position: {final}", markup=False, highlight=False)
 
 
@@ -1106,55 +1260,65 @@ def battle_campaign(
 
 @battle_app.command("odds")
 def battle_odds(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A campaign battle request (TOML).")],
+    setup_name: Annotated[
+        str,
+        typer.Argument(
+            metavar="SETUP",
+            help="A set-up file, a campaign battle request (TOML) or a built-in scenario.",
+        ),
+    ],
     runs: Annotated[
         int, typer.Option("--runs", min=1, max=1_000_000, help="Battles to fight.")
-    ] = 100,
+    ] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed, the same odds.")] = 1,
+    commander: CommanderOption = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", min=1, max=64, help="Worker processes; the figures do not depend on it."
+        ),
+    ] = 1,
     json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Fight a campaign battle many times with seeded dice; print each side's win and draw rate."""
-    from rich.progress import Progress
+    """Fight a battle many times with seeded dice: each side's win rate and losses.
 
-    from tactical.battle import SetupError
-    from tactical.campaign_battle import resolve_campaign_battle
-    from tactical.dice import SeededDice
+    Losses are ships and points destroyed, on average and their spread (standard deviation).
+    A campaign request's sides fight under their campaign orders; a set-up's under
+    --commander. Run i rolls from seed/i: the same seed and runs give the same figures.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    request = _campaign_request(file)
-    names = [side.name for side in request.sides]
-    wins = dict.fromkeys(names, 0)
-    lost = dict.fromkeys(names, 0)
-    draws = 0
-    show = runs >= 50 and not json  # a progress bar on long runs, on stderr
-    with Progress(console=Console(stderr=True), disable=not show, transient=True) as progress:
+    from tactical.battle import BattleSetup
+    from tactical.odds import Fight, RequestBattle, TableBattle, odds
+    from tactical.render import THEME, odds_table
+
+    battle = _battle_file(setup_name)
+    if isinstance(battle, BattleSetup):
+        sides = battle.sides
+        fight: Fight = TableBattle(battle, _side_commanders(sides, commander))
+    elif commander:
+        raise _ship_fail(
+            [f"{setup_name}: a campaign request's sides fight under their orders; drop --commander"]
+        )
+    else:
+        sides = tuple(side.name for side in battle.sides)
+        fight = RequestBattle(battle)
+    show = runs >= 20 and not json  # a progress bar on long runs, on stderr
+    columns = (
+        *Progress.get_default_columns()[:1],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(
+        *columns, console=Console(stderr=True), disable=not show, transient=True
+    ) as progress:
         task = progress.add_task("battles", total=runs)
-        for run in range(runs):
-            try:
-                outcome = resolve_campaign_battle(request, SeededDice(f"{seed}/{run}"))
-            except SetupError as exc:
-                raise _ship_fail([f"{file}: {problem}" for problem in exc.problems]) from None
-            for ship in outcome.ships:
-                lost[ship.side] += ship.fate in ("destroyed", "lost")
-            if outcome.winner is None:
-                draws += 1
-            else:
-                wins[outcome.winner] += 1
-            progress.advance(task)
-    rates = {name: wins[name] / runs for name in names}
-    losses = {name: lost[name] / runs for name in names}
+        figures = odds(fight, sides, runs, seed, lambda: progress.advance(task), jobs)
     if json:
-        _print_json(
-            {"runs": runs, "seed": seed, "wins": rates, "draws": draws / runs, "losses": losses}
-        )
+        _print_json(figures)
         return
-    console = Console(soft_wrap=True)
-    for name in names:
-        console.print(
-            f"{name}: wins {rates[name]:.1%}, ships lost {losses[name]:.2f} on average",
-            markup=False,
-            highlight=False,
-        )
-    console.print(f"draws: {draws / runs:.1%} of {runs} battles", markup=False, highlight=False)
+    Console(theme=THEME, soft_wrap=True).print(odds_table(figures))
 
 
 # ---- battle commands (issue 4) end ----
@@ -1239,17 +1403,44 @@ def player_list(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    https_only: Annotated[
+        bool,
+        typer.Option(
+            "--https-only",
+            help="Behind a proxy that ends TLS: the session cookie is sent over HTTPS only, "
+            "and browsers are told to keep to HTTPS.",
+        ),
+    ] = False,
+    certfile: Annotated[
+        str | None,
+        typer.Option(
+            "--certfile", help="Serve HTTPS with this certificate (PEM); needs --keyfile."
+        ),
+    ] = None,
+    keyfile: Annotated[
+        str | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
+    ] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Serve the players' web page: sign in with a secret, read the report, send orders.
 
-    Sessions are signed with UMPIRE_WEB_SECRET, or a key made for this run.
+    Sessions are signed with UMPIRE_WEB_SECRET, or a key made for this run. A hosted server
+    should serve HTTPS: --certfile/--keyfile, or --https-only behind a TLS proxy.
     """
+    from pathlib import Path
+
     from campaign.web import serve as run
 
+    if (certfile is None) != (keyfile is None):
+        raise InvalidInputError("--certfile and --keyfile go together")
+    for path in (certfile, keyfile):
+        if path is not None and not Path(path).is_file():
+            raise InvalidInputError(f"no such file {path}")
+    tls = (certfile, keyfile) if certfile and keyfile else None
+    scheme = "https" if tls else "http"
     with _service(db) as service:
-        err.print(f"Players' page on http://{host}:{port}/ (Ctrl-C stops)", markup=False)
-        run(service, host, port)
+        err.print(f"Players' page on {scheme}://{host}:{port}/ (Ctrl-C stops)", markup=False)
+        run(service, host, port, https_only=https_only, tls=tls)
 
 
 # ---- players and web (issue 6) end ----

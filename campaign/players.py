@@ -7,9 +7,14 @@ never the secret. Checking a secret always derives a key, even for a player or c
 does not exist, and compares in constant time, so neither the answer nor its timing says
 whether the player exists.
 
+Issuing or rotating a secret also stores the public half of the player's orders-signing key
+(`campaign/signing.py`), derived from the secret: the inbox checks signed orders files with it,
+and the private half exists only where the secret is. Secrets issued before migration 0004
+have no such key until they are rotated.
+
 The `player_secrets` table is declared in `campaign/store.py` with the others (the schema
 test compares them all with the migrations); secrets are not events and never enter the hash
-chain. migrations/versions/0003 creates it.
+chain. migrations/versions/0003 creates it; 0004 adds `signing_key`.
 """
 
 from __future__ import annotations
@@ -23,11 +28,14 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from campaign import signing
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import CampaignCreated, check_player_name
+from campaign.signing import SignatureError, SignedOrders
 from campaign.store import EventStore, campaigns, player_secrets
 
-# Mirrors migrations/versions/0003_player_secrets.py (tests/test_migrations.py compares them).
+# Mirrors migrations/versions/0003_player_secrets.py and 0004_signing_keys.py
+# (tests/test_migrations.py compares them).
 
 # scrypt with RFC 7914's interactive-login cost (16 MiB, some tens of milliseconds): slow
 # enough to make guessing a stolen table expensive, fast enough for a sign-in. Stored per row,
@@ -41,6 +49,11 @@ SECRET_BYTES = 24  # 192 bits of randomness, 32 URL-safe characters
 # Derived for unknown players so that a miss costs as much as a wrong secret.
 _DUMMY_SALT = bytes(SALT_BYTES).hex()
 
+# One answer for a bad signature, an unknown player and a player without a secret, so that the
+# inbox's answer does not say which players hold secrets.
+DOES_NOT_VERIFY = "signature does not verify"
+NO_SIGNING_KEY = "no signing key on record: rotate the player's secret"
+
 
 class _Stored(msgspec.Struct, frozen=True):
     """A stored secret: how its key was derived, the salt, and the key."""
@@ -48,6 +61,7 @@ class _Stored(msgspec.Struct, frozen=True):
     kdf: str
     salt: str
     digest: str
+    signing_key: str | None = None
 
 
 class PlayerAccess(msgspec.Struct, frozen=True):
@@ -57,6 +71,7 @@ class PlayerAccess(msgspec.Struct, frozen=True):
     has_secret: bool
     issued_at: datetime | None = None
     rotations: int = 0
+    signs_orders: bool = False  # holds a signing key (secrets issued before 0004 do not)
 
 
 def derive(secret: str, salt_hex: str, kdf: str = KDF) -> str:
@@ -107,7 +122,7 @@ class PlayerSecrets:
             IllegalCommandError: the player holds a secret already (rotate it instead).
         """
         campaign_id = self._campaign_id(campaign, player)
-        secret, row = self._new_secret()
+        secret, row = self._new_secret(campaign, player)
         try:
             with self.store.engine.begin() as conn:
                 conn.execute(
@@ -129,7 +144,7 @@ class PlayerSecrets:
             IllegalCommandError: the player holds no secret yet (add him first).
         """
         campaign_id = self._campaign_id(campaign, player)
-        secret, row = self._new_secret()
+        secret, row = self._new_secret(campaign, player)
         with self.store.engine.begin() as conn:
             updated = conn.execute(
                 player_secrets.update()
@@ -178,6 +193,21 @@ class PlayerSecrets:
         if not self.verify(campaign, player, secret):
             raise IllegalCommandError(f"that is not {player}'s secret: nothing was recorded")
 
+    def check_signature(self, signed: SignedOrders) -> None:
+        """Check that a signed orders file verifies with its player's public signing key.
+
+        A bad signature, an unknown campaign or player, and a player without a secret get the
+        same answer; only a player whose secret predates signing keys is told to rotate it.
+
+        Raises:
+            SignatureError: the signature does not verify, or the player has no signing key.
+        """
+        row = self._row(signed.campaign, signed.player)
+        if row is not None and row.signing_key is None:
+            raise SignatureError([NO_SIGNING_KEY])
+        if not signing.verifies(signed, row.signing_key if row else None):
+            raise SignatureError([DOES_NOT_VERIFY])
+
     def session_tag(self, campaign: str, player: str) -> str | None:
         """Return a tag that changes whenever the player's secret does (None: no secret).
 
@@ -196,7 +226,10 @@ class PlayerSecrets:
         with self.store.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(
-                    player_secrets.c.player, player_secrets.c.issued_at, player_secrets.c.rotations
+                    player_secrets.c.player,
+                    player_secrets.c.issued_at,
+                    player_secrets.c.rotations,
+                    player_secrets.c.signing_key,
                 )
                 .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
                 .where(campaigns.c.name == name)
@@ -208,6 +241,7 @@ class PlayerSecrets:
                 has_secret=p in held,
                 issued_at=_utc(held[p].issued_at) if p in held else None,
                 rotations=held[p].rotations if p in held else 0,
+                signs_orders=p in held and held[p].signing_key is not None,
             )
             for p in players
         ]
@@ -228,13 +262,14 @@ class PlayerSecrets:
             ).scalar_one()
         return campaign_id
 
-    def _new_secret(self) -> tuple[str, dict[str, object]]:
+    def _new_secret(self, campaign: str, player: str) -> tuple[str, dict[str, object]]:
         secret = secrets.token_urlsafe(SECRET_BYTES)
         salt = secrets.token_bytes(SALT_BYTES).hex()
         row = {
             "kdf": KDF,
             "salt": salt,
             "digest": derive(secret, salt),
+            "signing_key": signing.public_key(secret, campaign, player),
             "issued_at": self.store.clock(),
         }
         return secret, row
@@ -242,11 +277,18 @@ class PlayerSecrets:
     def _row(self, campaign: str, player: str) -> _Stored | None:
         with self.store.engine.connect() as conn:
             row = conn.execute(
-                sa.select(player_secrets.c.kdf, player_secrets.c.salt, player_secrets.c.digest)
+                sa.select(
+                    player_secrets.c.kdf,
+                    player_secrets.c.salt,
+                    player_secrets.c.digest,
+                    player_secrets.c.signing_key,
+                )
                 .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
                 .where(campaigns.c.name == campaign, player_secrets.c.player == player)
             ).first()
-        return _Stored(kdf=row.kdf, salt=row.salt, digest=row.digest) if row else None
+        if row is None:
+            return None
+        return _Stored(kdf=row.kdf, salt=row.salt, digest=row.digest, signing_key=row.signing_key)
 
 
 def _utc(value: datetime) -> datetime:

@@ -49,6 +49,7 @@ from campaign.events import (
     UnitRelocated,
     UnitsCaught,
 )
+from campaign.inbox import InboxResult, Outcome
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
@@ -140,7 +141,8 @@ def describe(ev: Event) -> str:
         case BattleRequested():
             b = ev.battle
             sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
-            return f"battle {b.id} at {b.system or b.hex}: {b.type}, {sides}, in {b.location}"
+            kind = f"{b.type} of {b.pursued}'s ships leaving" if b.departure else b.type
+            return f"battle {b.id} at {b.system or b.hex}: {kind}, {sides}, in {b.location}"
         case BattleFought():
             destroyed = [r.unit for r in ev.results if r.fate == "destroyed"]
             gone = [r.unit for r in ev.results if r.fate in ("jumped", "disengaged")]
@@ -336,6 +338,7 @@ def battles_table(battles: Sequence[Battle]) -> RenderableType:
     for b in battles:
         sides = "\n".join(f"{s.player} ({s.order}): {', '.join(s.units)}" for s in b.sides)
         kind = b.type + (f", {b.pursued} pursued" if b.pursued else "")
+        kind += ", leaving" if b.departure else ""
         where = f"{b.system or 'deep space'} ({b.hex})"
         chooser = f" (chosen by {b.chosen_by})" if b.chosen_by else ""
         table.add_row(b.id, where, kind, b.location + chooser, Text(sides))
@@ -600,10 +603,43 @@ def players_table(campaign: str, access: Sequence[PlayerAccess]) -> RenderableTy
     table.add_column("secret")
     table.add_column("issued (UTC)")
     table.add_column("rotations", justify="right")
+    table.add_column("signs orders")
     for a in access:
         issued = a.issued_at.strftime("%Y-%m-%d %H:%M") if a.issued_at else ""
         held = Text("issued", style="umpire.ok") if a.has_secret else Text("none", "umpire.dim")
-        table.add_row(a.player, held, issued, str(a.rotations) if a.has_secret else "")
+        if a.signs_orders:
+            signs = Text("yes", style="umpire.ok")
+        else:  # a secret from before signing keys: rotating it makes one
+            signs = Text("rotate for a key", "umpire.bad") if a.has_secret else Text("")
+        table.add_row(a.player, held, issued, str(a.rotations) if a.has_secret else "", signs)
     if not access:
         return Text("this campaign has no players", style="umpire.dim")
+    return table
+
+
+_OUTCOME_STYLE = {
+    Outcome.ACCEPTED: "umpire.ok",
+    Outcome.REJECTED: "umpire.bad",
+    Outcome.RETRY: "umpire.dim",
+}
+
+
+def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
+    """Return what the inbox did with each signed orders file, and why a file was refused."""
+    if not results:
+        return Text(f"no orders files (*.toml) in {folder}", style="umpire.dim")
+    table = Table(title=escape(f"Inbox {folder}"), title_justify="left")
+    table.add_column("file", style="umpire.key")
+    table.add_column("player")
+    table.add_column("result")
+    table.add_column("reason")
+    for r in results:
+        renamed = r.moved_to.rpartition("/")[2] if r.moved_to else r.file
+        result = f"{r.outcome} as {renamed}" if renamed != r.file else str(r.outcome)
+        table.add_row(
+            Text(r.file),
+            Text(r.player or ""),
+            Text(result, style=_OUTCOME_STYLE[r.outcome]),
+            Text("\n".join(r.problems)),
+        )
     return table

@@ -116,6 +116,9 @@ player_secrets = sa.Table(
     sa.Column("digest", sa.String(128), nullable=False),
     sa.Column("issued_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("rotations", sa.Integer(), nullable=False),
+    # The public half of the player's orders-signing key (hex); NULL for secrets issued before
+    # migration 0004, until they are rotated.
+    sa.Column("signing_key", sa.String(64), nullable=True),
     sa.UniqueConstraint("campaign_id", "player", name="uq_player_secrets_campaign_player"),
 )
 

@@ -110,11 +110,14 @@ def create_app(
     service: CampaignService,
     secret_key: str | None = None,
     limiter: FailureLimiter | None = None,
+    https_only: bool = False,
 ) -> Starlette:
     """Return the players' web app over `service`.
 
     The session cookie is signed with `secret_key`, else UMPIRE_WEB_SECRET, else a key made
-    for this server's lifetime (sessions then end when it restarts).
+    for this server's lifetime (sessions then end when it restarts). `https_only` is for a
+    hosted server: the cookie is marked Secure (browsers send it over HTTPS only) and every
+    response tells browsers to keep to HTTPS (Strict-Transport-Security).
     """
     key = secret_key or os.environ.get(SECRET_ENV) or secrets.token_urlsafe(32)
     pages = _Pages(service, PlayerSecrets(service.store), limiter or FailureLimiter())
@@ -135,14 +138,59 @@ def create_app(
             session_cookie="umpire_session",
             same_site="strict",  # no cross-site request carries the session (CSRF)
             max_age=12 * 3600,
+            https_only=https_only,
         )
     ]
+    if https_only:
+        middleware.append(Middleware(_StrictTransport))
     return Starlette(routes=routes, middleware=middleware, max_body_size=MAX_BODY)
 
 
-def serve(service: CampaignService, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the players' web page until interrupted."""
-    uvicorn.run(create_app(service), host=host, port=port, log_level="info")
+def serve(
+    service: CampaignService,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    https_only: bool = False,
+    tls: tuple[str, str] | None = None,
+) -> None:
+    """Serve the players' web page until interrupted.
+
+    `tls` (certificate file, key file) serves HTTPS itself, which implies `https_only`; behind
+    a proxy that ends TLS, pass `https_only` alone.
+    """
+    certfile, keyfile = tls or (None, None)
+    uvicorn.run(
+        create_app(service, https_only=https_only or tls is not None),
+        host=host,
+        port=port,
+        log_level="info",
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+    )
+
+
+HSTS = "max-age=31536000"  # a year; no includeSubDomains: the host may share a domain
+
+
+class _StrictTransport:
+    """ASGI middleware: add Strict-Transport-Security to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_hsts(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"strict-transport-security", HSTS.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_hsts)
 
 
 class _Player:

@@ -6,8 +6,9 @@ state says what happens next (:func:`current_step`):
 
 - ``SIMULTANEOUS`` (phase ``orders``): every side secretly writes movement orders
   (:func:`write_orders`, 001 L248);
-- ``CHANCE`` (phase ``movement``): all ships move at once, then the first side to fire is
-  found (:func:`resolve`, 001 L250-262);
+- ``CHANCE`` (phase ``movement``): all ships move at once, laying mines, sweeping and
+  meeting the mines in their way (001 L868-898), then the first side to fire is found
+  (:func:`resolve`, 001 L250-262);
 - ``PLAYER`` (phase ``fire``): the side to play picks one of its ships that has not fired and
   declares all its shots, which are rolled and applied at once (:func:`fire_ship`, 001
   L262-276); sides alternate, and a side with ships left over fires them after the other's last;
@@ -76,6 +77,18 @@ from tactical.fire import (
     threshold_check,
     torpedo_to_hit,
 )
+from tactical.mines import (
+    MINE_RADIUS_MU,
+    MINE_TENTHS,
+    MINELAYER,
+    MINESWEEPER,
+    Mine,
+    Path,
+    first_contact,
+    mine_id,
+    point_along,
+    sweep_result,
+)
 from tactical.movement import (
     NO_ORDER,
     MoveStart,
@@ -135,6 +148,11 @@ __all__ = [
     "GroupMoved",
     "Hit",
     "IllegalActionError",
+    "MineDetonated",
+    "MineEvent",
+    "MineLaid",
+    "MineSetup",
+    "MineSwept",
     "Moved",
     "NovaBlast",
     "NovaHit",
@@ -171,6 +189,8 @@ __all__ = [
     "ftl_blocked",
     "initial_state",
     "launchable_bays",
+    "mine_layers",
+    "move_path",
     "needle_aims",
     "order_limits",
     "repair",
@@ -182,6 +202,7 @@ __all__ = [
     "sides_to_fly",
     "sides_to_repair",
     "sides_to_write",
+    "sweeper_working",
     "view",
     "write_flight",
     "write_orders",
@@ -220,6 +241,15 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     speed: Annotated[int, Meta(ge=0, le=1000)] = 0
     state: ShipState | None = None
     """Record state carried in from the campaign; fresh when left out."""
+
+
+class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A mine on the table at the start, active from the first turn (001 L868-872)."""
+
+    id: Identifier
+    side: Identifier
+    x: float
+    y: float
 
 
 class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -279,6 +309,8 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     name: str = ""
     theatre: Theatre | None = None
     """A campaign battle's floating table, FTL escape, gravity and asteroids (004 5.3)."""
+    mines: tuple[MineSetup, ...] = ()
+    """Mines laid before the battle, each a side's (001 L868-888)."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -397,9 +429,32 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         if ship.state is not None:
             problems.extend(_record_problems(sheet, ship.state, f"{path}.state"))
         sheets.setdefault(ship.id, sheet)
+    problems.extend(_mine_problems(setup))
     if problems:
         raise SetupError(source, problems)
     return BattleContext(setup=setup, rules=rules, sheets=sheets)
+
+
+def _mine_problems(setup: BattleSetup) -> list[Problem]:
+    """Check the set-up's mines: a side of the battle each, ids unique and unlike the names of
+    mines laid in battle (``ship.layer.tN``)."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for index, mine in enumerate(setup.mines):
+        path = f"$.mines[{index}]"
+        if mine.id in seen:
+            problems.append(Problem(f"{path}.id", f"two mines have the id {mine.id!r}"))
+        seen.add(mine.id)
+        if "." in mine.id:
+            problems.append(
+                Problem(
+                    f"{path}.id",
+                    "a set-up mine's id has no '.': mines laid in battle are named ship.layer.tN",
+                )
+            )
+        if mine.side not in setup.sides:
+            problems.append(Problem(f"{path}.side", f"{mine.side!r} is not one of {setup.sides}"))
+    return problems
 
 
 def decode_setup(text: str | bytes, source: str = "<set-up>") -> BattleSetup:
@@ -437,6 +492,8 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     jump: JumpState = "none"
     nova: bool = False
     """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
+    sweeping: bool = False
+    """Its minesweeper is active this turn: no offensive fire (001 L898)."""
 
 
 class NovaBlast(Struct, frozen=True, kw_only=True):
@@ -484,6 +541,8 @@ class BattleState(Struct, frozen=True, kw_only=True):
     group (001 L761)."""
     novas: tuple[NovaBlast, ...] = ()
     """Nova cannon templates still burning, in the order they were fired (001 L917-927)."""
+    mines: tuple[Mine, ...] = ()
+    """Mines on the table, in the order they were placed or laid (001 L868-888)."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -514,7 +573,10 @@ def initial_state(ctx: BattleContext) -> BattleState:
                 ),
             )
             for s in ctx.setup.ships
-        )
+        ),
+        mines=tuple(
+            Mine(id=m.id, side=m.side, x=round_mu(m.x), y=round_mu(m.y)) for m in ctx.setup.mines
+        ),
     )
 
 
@@ -647,6 +709,44 @@ class Moved(Struct, frozen=True, kw_only=True):
     """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L137-138)."""
 
 
+class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid"):
+    """A minelayer dropped a mine along its move, active from the next turn (001 L876-888)."""
+
+    mine: str
+    ship: str
+    layer: str
+    x: float
+    y: float
+
+
+class MineSwept(Struct, frozen=True, kw_only=True, tag="mine_swept"):
+    """An active minesweeper passed within 3" of an enemy mine and rolled its D6: on a 2 the
+    mine stays, on 3-6 it is removed (001 L896)."""
+
+    mine: str
+    ship: str
+    face: int
+    cleared: bool
+
+
+class MineDetonated(Struct, frozen=True, kw_only=True, tag="mine_detonated"):
+    """A mine fired its beam dice at an enemy ship within 3" and was removed (001 L872).
+
+    ``sweep`` is the sweep die of 1 that set it off against a minesweeper (001 L896).
+    """
+
+    mine: str
+    ship: str
+    faces: tuple[int, ...]
+    rerolls: tuple[int, ...] = ()
+    hit: Hit
+    sweep: int | None = None
+
+
+MineEvent = MineLaid | MineSwept | MineDetonated
+"""What happened with a mine during the ships' move."""
+
+
 class OrdersWritten(Struct, frozen=True, kw_only=True, tag="orders_written"):
     """A side wrote its movement orders for the turn (secret until movement)."""
 
@@ -665,6 +765,8 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     """Nova templates moved on at the start of the firing (001 L917-921), with no fighters
     in flight to resolve first."""
     thresholds: tuple[Threshold, ...] = ()
+    mines: tuple[MineEvent, ...] = ()
+    """Mines laid, swept and set off during the move, in the order they happened."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -843,6 +945,8 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     """
     if ship.status != "active" or ship.fired or ship.jump in ("powering", "unplanned"):
         return False  # no offensive fire in the final power-up turn (004 L141)
+    if ship.sweeping:
+        return False  # an active minesweeper fires no offensive weapon (001 L898)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
     return any(s.side != ship.side and _targetable(ctx, s) for s in state.ships)
@@ -983,10 +1087,11 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
     )
 
 
-def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance step
+def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one step
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, ShipsMoved]:
-    """Move every ship by its orders at once, then find who fires first (001 L250-262)."""
+    """Move every ship by its orders at once, meeting mines on the way, then find who fires
+    first (001 L250-262, L868-898)."""
     written: dict[str, Order] = {}
     for side_orders in state.written:
         written.update(parse_orders(side_orders.orders))
@@ -994,6 +1099,9 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
     ships: list[ShipInPlay] = []
     launched: list[FighterGroup] = []
     held: list[str] = []
+    paths: dict[str, Path] = {}
+    drops: dict[str, tuple[int, ...]] = {}
+    sweeps: set[str] = set()
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -1005,6 +1113,7 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
             moved, after = _jump(ctx, state, ship, order, dice)
             moves.append(moved)
             ships.append(after)
+            paths[ship.id] = ((ship.x, ship.y), (after.x, after.y))
             continue
         thrust, limit = order_limits(ctx, ship)
         void = order_problem(
@@ -1021,6 +1130,8 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
             void = _launch_problem(ctx, state, ship, order.launch)
         if order.nova and void is None:
             void = _nova_problem(ctx, ship)
+        if (order.mines or order.sweep) and void is None:
+            void = _mine_problem(ctx, ship, order)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -1049,6 +1160,10 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
             )
         )
         carried = NO_ORDER if void else order
+        paths[ship.id] = ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
+        drops[ship.id] = carried.mines
+        if carried.sweep:
+            sweeps.add(ship.id)
         if bays(ctx.sheets[ship.id]) and not left:
             if (carried.turn, carried.accel, carried.pivot, carried.jump) == (0, 0, None, False):
                 held.append(ship.id)  # course and velocity held: it may recover (001 L761)
@@ -1066,6 +1181,7 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
                 returns=returns,
                 jump=jump,
                 nova=carried.nova and not left,
+                sweeping=carried.sweep and not left,
             )
         )
     state = msgspec.structs.replace(
@@ -1075,9 +1191,10 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
         fighters=state.fighters + tuple(launched),
         held=tuple(held),
     )
+    thresholds: list[Threshold] = []
+    state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     first = _initiative(ctx, state, dice)
     nova: list[NovaHit] = []
-    thresholds: list[Threshold] = []
     if state.fighters:
         # Fighters fly after the ships (001 L256-258; 000 L1053-1472 phases 4-10).
         state = msgspec.structs.replace(state, phase="flight", first=first, to_fire=None)
@@ -1090,6 +1207,7 @@ def _movement(  # noqa: PLR0915 - ships, launches and initiative in one chance s
         first=first,
         nova=tuple(nova),
         thresholds=tuple(thresholds),
+        mines=tuple(mines),
     )
 
 
@@ -1109,6 +1227,184 @@ def _nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     ):
         return "the ship has no working nova cannon to arm (001 L906)"
     return None
+
+
+def mine_layers(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
+    """Return the ship's working minelayers with mines left, in record-sheet order: each
+    may drop one mine this turn (001 L884-886)."""
+    return tuple(
+        spec.id
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if spec.kind == MINELAYER and now.status == "ok" and (now.ammo or 0) > 0
+    )
+
+
+def sweeper_working(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Return whether the ship has a working minesweeper to activate (001 L894)."""
+    return any(
+        spec.kind == MINESWEEPER and now.status == "ok"
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+    )
+
+
+def move_path(ctx: BattleContext, ship: ShipInPlay, order: Order) -> Path:
+    """Return the points a ship flies through carrying out a legal order: its start, the
+    mid-move turn and its end (001 L346-358)."""
+    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+    end = move(start, order, ctx.rules.split_velocity)
+    return ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
+
+
+def _mine_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
+    """Return why a ship may not lay these mines or sweep this turn, or ``None``."""
+    if order.nova:
+        return "an armed nova cannon leaves no power for mines or sweeping (001 L910)"
+    layers = mine_layers(ctx, ship)
+    if order.mines and not layers:
+        return "no working minelayer with mines left (001 L876-886)"
+    if len(order.mines) > len(layers):
+        return (
+            f"{len(order.mines)} mines and {len(layers)} working minelayers with mines: one "
+            "mine per minelayer a turn (001 L884)"
+        )
+    if order.sweep and not sweeper_working(ctx, ship):
+        return "no working minesweeper to activate (001 L894)"
+    return None
+
+
+def _mines(
+    ctx: BattleContext,
+    state: BattleState,
+    paths: Mapping[str, Path],
+    drops: Mapping[str, tuple[int, ...]],
+    sweeps: set[str],
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, list[MineEvent]]:
+    """Lay, sweep and set off mines along the ships' moves, in the order they happen.
+
+    Ships move at once and at an even pace, so how far through its move a ship is tells the
+    time: the first enemy to come within 3" of an active mine meets it (001 L872), and a
+    mine swept or set off earlier in the move is gone for those that come later (see
+    docs/rulings.md). A minelayer drops each mine at the point of its move its order names;
+    the mine is active from the next turn (001 L884-888). An active minesweeper passing an
+    enemy mine rolls its D6 instead of being attacked (001 L896). Mine damage and its
+    threshold checks are resolved on the spot, as for fighters (000 L1241).
+    """
+    turn = state.turn
+    order = {s.id: i for i, s in enumerate(state.ships)}
+    happenings: list[tuple[float, int, int, str]] = []  # when, drop 0 / contact 1, ship, name
+    for ship_id, path in paths.items():
+        ship = state.ship(ship_id)
+        for tenth, layer in zip(drops.get(ship_id, ()), mine_layers(ctx, ship), strict=False):
+            happenings.append((tenth / MINE_TENTHS, 0, order[ship_id], layer))
+        for placed in state.mines:
+            if placed.side == ship.side or not placed.active(turn):
+                continue  # mines never attack their own side's ships (001 L870)
+            when = first_contact(path, placed.x, placed.y, MINE_RADIUS_MU)
+            if when is not None:
+                happenings.append((when, 1, order[ship_id], placed.id))
+    events: list[MineEvent] = []
+    for when, kind, index, name in sorted(happenings):
+        ship = state.ships[index]
+        sheet = ctx.sheets[ship.id]
+        if ship.status == "destroyed" or hull_remaining(sheet, ship.record) <= 0:
+            continue
+        if kind == 0:
+            if name not in mine_layers(ctx, ship):
+                continue  # knocked out earlier in the move
+            x, y = point_along(paths[ship.id], when)
+            laid = Mine(
+                id=mine_id(ship.id, name, turn),
+                side=ship.side,
+                x=round_mu(x),
+                y=round_mu(y),
+                laid=turn,
+            )
+            systems = tuple(
+                msgspec.structs.replace(now, ammo=(now.ammo or 0) - 1) if now.id == name else now
+                for now in ship.record.systems
+            )
+            record = msgspec.structs.replace(ship.record, systems=systems)
+            state = _replace_ship(state, msgspec.structs.replace(ship, record=record))
+            state = msgspec.structs.replace(state, mines=(*state.mines, laid))
+            events.append(MineLaid(mine=laid.id, ship=ship.id, layer=name, x=laid.x, y=laid.y))
+            continue
+        mine = next((m for m in state.mines if m.id == name), None)
+        if mine is None:
+            continue  # swept or set off earlier in the move
+        sweep = None
+        if ship.id in sweeps and sweeper_working(ctx, ship):
+            sweep = dice.roll(f"t{turn}/sweep/{ship.id}/{mine.id}", 6)
+            result = sweep_result(sweep)
+            if result != "detonated":
+                events.append(
+                    MineSwept(mine=mine.id, ship=ship.id, face=sweep, cleared=result == "cleared")
+                )
+                if result == "cleared":
+                    state = _without_mine(state, mine.id)
+                continue
+        state, detonated = _detonate(ctx, state, ship, mine, sweep, dice, thresholds)
+        events.append(detonated)
+    return state, events
+
+
+def _without_mine(state: BattleState, mine: str) -> BattleState:
+    return msgspec.structs.replace(state, mines=tuple(m for m in state.mines if m.id != mine))
+
+
+def _detonate(
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    mine: Mine,
+    sweep: int | None,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, MineDetonated]:
+    """Fire a mine at a ship and remove it: beam dice against its screens (001 L872; 4 under
+    Continuum, 000 L6737-6739), with threshold checks at once."""
+    turn = state.turn
+    sheet = ctx.sheets[ship.id]
+    outcome = roll_beams(
+        dice,
+        f"t{turn}/mine/{mine.id}",
+        ctx.rules.mine_dice,
+        _screen(ctx, ship),
+        reroll=ctx.rules.beam_reroll,
+    )
+    record, hit = _damage(
+        sheet, ship.record, ship.id, outcome.screened_damage, (), outcome.reroll_damage
+    )
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, result = threshold_check(
+                sheet,
+                record,
+                dice,
+                f"t{turn}/threshold/{ship.id}/mine/{mine.id}/row{row}",
+                row=row,
+                lost_status=ctx.rules.lost_status,
+                ftl=ctx.rules.ftl_threshold,
+                permanent=PERMANENT_LOSSES,
+            )
+            thresholds.append(_threshold(ship.id, row, 0, result))
+    hurt = msgspec.structs.replace(
+        ship,
+        record=record,
+        status="destroyed" if hit.destroyed else ship.status,
+        returns=None if hit.destroyed else ship.returns,
+    )
+    state = _without_mine(_replace_ship(state, hurt), mine.id)
+    event = MineDetonated(
+        mine=mine.id,
+        ship=ship.id,
+        faces=tuple(outcome.faces),
+        rerolls=tuple(outcome.rerolls),
+        hit=hit,
+        sweep=sweep,
+    )
+    return state, event
 
 
 def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
@@ -1631,11 +1927,14 @@ def fire_options(
     within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
     L829-838; Continuum's projectile table to 30 MU), a needle beam to 9" (001 L848), a
     submunition pack not yet fired to 18" (001 L858-862). A ship whose nova cannon is armed
-    may fire that alone, along its bow's line (001 L906-911).
+    may fire that alone, along its bow's line (001 L906-911); one whose minesweeper is active
+    fires nothing (001 L898).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
     options: dict[str, tuple[str, ...]] = {}
+    if ship.sweeping:
+        return options  # no offensive weapon while the minesweeper is active (001 L898)
     if ship.nova:
         for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
             if spec.kind == NOVA and sys_state.status == "ok":
@@ -2077,7 +2376,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         ships.append(
             # An armed nova cannon not fired this turn loses its arming (001 L911).
             msgspec.structs.replace(
-                ship, record=record, status=status, fired=False, rows=(), nova=False
+                ship, record=record, status=status, fired=False, rows=(), nova=False, sweeping=False
             )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))

@@ -15,6 +15,12 @@ Move keeps its groups aboard and calls any in flight home. A group low on fighte
 endurance comes home, and its carrier holds course and speed so it can land (001 L761).
 Point defence fires by itself at the groups attacking (tactical.battle).
 
+Mines (:func:`with_mines`, every commander but the random one): a ship whose move would take it
+within 3" of a known enemy mine turns aside if an order that misses every mine ends close to
+where it meant to go; a minesweeper sweeps instead when it has no enemy in reach to shoot or
+no way round; a minelayer drops its mines where an enemy is forecast to fly the next turn,
+when they are active.
+
 The random commander's choices come from a ``random.Random`` the caller passes in; the order
 commanders are deterministic. The dice stay the battle's.
 """
@@ -24,6 +30,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+
+import msgspec
 
 from tactical.battle import (
     AFT,
@@ -45,6 +53,8 @@ from tactical.battle import (
     flight_targets,
     ftl_blocked,
     launchable_bays,
+    mine_layers,
+    move_path,
     needle_aims,
     order_limits,
     repair_jobs,
@@ -52,6 +62,7 @@ from tactical.battle import (
     sides_to_fly,
     sides_to_repair,
     sides_to_write,
+    sweeper_working,
     view,
 )
 from tactical.dice import DiceSource
@@ -69,6 +80,7 @@ from tactical.fire import (
     nova_touches,
     range_between,
 )
+from tactical.mines import MINE_RADIUS_MU, MINE_TENTHS, Mine, Path, first_contact, point_along
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.ship import hull_remaining
@@ -86,6 +98,7 @@ __all__ = [
     "random_commander",
     "stand_off_commander",
     "with_fighters",
+    "with_mines",
 ]
 
 
@@ -197,6 +210,148 @@ def with_fighters(
                 written[ship.id] = Order(
                     launch=launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
                 )
+        return written
+
+    return wrapped
+
+
+MINE_DETOUR_MU = 6.0
+"""How far from where it meant to end its move a ship will end to miss a known enemy mine."""
+MINE_LAY_REACH_MU = 6.0
+"""How near an enemy's forecast path a minelayer drops a mine: the mine's 3" radius and as
+much again for the enemy's turns (001 L872)."""
+
+
+def _enemy_mines(state: BattleState, side: str) -> list[Mine]:
+    """The enemy mines that are active this turn: every marker is on the open table."""
+    return [m for m in state.mines if m.side != side and m.active(state.turn)]
+
+
+def _met(path: Path, mines: Sequence[Mine]) -> list[Mine]:
+    """The mines a ship flying ``path`` would come within 3" of (001 L872)."""
+    return [m for m in mines if first_contact(path, m.x, m.y, MINE_RADIUS_MU) is not None]
+
+
+def _gap(x: float, y: float, start: tuple[float, float], end: tuple[float, float]) -> float:
+    """The distance from a point to a segment."""
+    (sx, sy), (ex, ey) = start, end
+    dx, dy = ex - sx, ey - sy
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - sx) * dx + (y - sy) * dy) / length2))
+    return math.hypot(x - (sx + t * dx), y - (sy + t * dy))
+
+
+def _enemy_forecasts(
+    state: BattleState, side: str, bait: tuple[float, float]
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Where each enemy may fly next turn, when a mine laid now is active (001 L888): on
+    straight after flying straight this turn, or a move's length towards ``bait``."""
+    forecasts: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for enemy in _enemies(state, side):
+        dx, dy = heading_vector(enemy.course)
+        here = (enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed)
+        forecasts.append((here, (here[0] + dx * enemy.speed, here[1] + dy * enemy.speed)))
+        gap = range_between(here[0], here[1], bait[0], bait[1])
+        share = min(enemy.speed, gap) / gap if gap else 0.0
+        chase = (here[0] + (bait[0] - here[0]) * share, here[1] + (bait[1] - here[1]) * share)
+        forecasts.append((here, chase))
+    return forecasts
+
+
+def _mine_drops(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, path: Path
+) -> tuple[int, ...]:
+    """Where along its move a minelayer drops its mines, in tenths: the points nearest an
+    enemy's forecast path, within :data:`MINE_LAY_REACH_MU`, a few tenths apart."""
+    layers = len(mine_layers(ctx, ship))
+    forecasts = _enemy_forecasts(state, ship.side, path[-1]) if layers else []
+    if not forecasts:
+        return ()
+    scored: list[tuple[float, int]] = []
+    for tenth in range(MINE_TENTHS + 1):
+        x, y = point_along(path, tenth / MINE_TENTHS)
+        gap = min(_gap(x, y, start, end) for start, end in forecasts)
+        if gap <= MINE_LAY_REACH_MU:
+            scored.append((gap, tenth))
+    chosen: list[int] = []
+    for _gap_mu, tenth in sorted(scored):
+        if len(chosen) < layers and all(abs(tenth - c) >= MINE_TENTHS // 3 for c in chosen):
+            chosen.append(tenth)
+    return tuple(sorted(chosen))
+
+
+def _detour(
+    ctx: BattleContext, ship: ShipInPlay, order: Order, mines: Sequence[Mine]
+) -> Order | None:
+    """The legal order that misses every mine and ends nearest where ``order`` would, if
+    within :data:`MINE_DETOUR_MU`; ties go to the order's text, so the choice is stable."""
+    if order.launch or order.pivot is not None:
+        return None  # a launch holds course and speed (001 L757); a pivot goes nowhere
+    goal = move_path(ctx, ship, order)[-1]
+    thrust, limit = order_limits(ctx, ship)
+    candidates = [
+        Order(turn=turn, accel=accel)
+        for turn in range(-limit, limit + 1)
+        for accel in range(-(thrust - abs(turn)), thrust - abs(turn) + 1)
+        if ship.speed + accel >= 0
+    ]
+    best: tuple[tuple[float, str], Order] | None = None
+    for candidate in candidates:
+        path = move_path(ctx, ship, candidate)
+        miss = range_between(path[-1][0], path[-1][1], goal[0], goal[1])
+        if miss > MINE_DETOUR_MU or _met(path, mines):
+            continue
+        key = (miss, format_order(candidate))
+        if best is None or key < best[0]:
+            best = (key, candidate)
+    return None if best is None else best[1]
+
+
+def _in_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay, path: Path) -> bool:
+    """Whether an enemy lies within the ship's gun reach of where its move ends."""
+    reach = _reach(ctx, ship)
+    x, y = path[-1]
+    return any(range_between(x, y, e.x, e.y) <= reach for e in _enemies(state, ship.side))
+
+
+def with_mines(
+    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
+) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    """Wrap a commander's movement orders with its mine doctrine (001 L868-898).
+
+    A ship whose move meets a known enemy mine sweeps it if it has a working minesweeper and
+    no enemy in gun reach (sweeping forbids offensive fire, 001 L898); otherwise it turns
+    aside (:func:`_detour`), and sweeps after all if it cannot. A carrier holding course for a
+    group coming home does not turn aside. Then each minelayer drops its mines where an enemy
+    is forecast to fly next turn (:func:`_mine_drops`).
+    """
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        mines = _enemy_mines(state, side)
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active" or ship.jump != "none":
+                continue
+            order = given = written.get(ship.id, NO_ORDER)
+            if order.nova or order.jump:
+                continue  # no power for mines (001 L910); entering jump (004 L141)
+            path = move_path(ctx, ship, order)
+            danger = _met(path, mines)
+            sweeper = sweeper_working(ctx, ship)
+            homing = order == NO_ORDER and any(g.carrier == ship.id for g in state.fighters)
+            if danger and sweeper and not _in_reach(ctx, state, ship, path):
+                order = msgspec.structs.replace(order, sweep=True)
+            elif danger and not homing:
+                better = _detour(ctx, ship, order, mines)
+                if better is not None:
+                    order, path = better, move_path(ctx, ship, better)
+                elif sweeper:
+                    order = msgspec.structs.replace(order, sweep=True)
+            drops = _mine_drops(ctx, state, ship, path)
+            if drops:
+                order = msgspec.structs.replace(order, mines=drops)
+            if order != given:
+                written[ship.id] = order
         return written
 
     return wrapped
@@ -347,6 +502,13 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
                 written[ship.id] = Order(launch=rng.randint(1, 2))  # sometimes one too many
             if _has_nova(ctx, ship) and rng.random() < 0.3:
                 written[ship.id] = Order(nova=True)
+            layers = len(mine_layers(ctx, ship))
+            if layers and rng.random() < 0.4:
+                count = rng.randint(1, layers + 1)  # sometimes one too many
+                mines = tuple(rng.randint(0, MINE_TENTHS) for _ in range(count))
+                written[ship.id] = msgspec.structs.replace(written[ship.id], mines=mines)
+            if sweeper_working(ctx, ship) and rng.random() < 0.4:
+                written[ship.id] = msgspec.structs.replace(written[ship.id], sweep=True)
         return written
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
@@ -422,7 +584,7 @@ def closing_commander(cruise: int = 8) -> Commander:
         chosen = reachable[: fire_controls(ctx, ship)]
         return ship_id, _aimed(ctx, state, ship_id, options, chosen)
 
-    return Commander(with_fighters(orders, "attack"), fire)
+    return Commander(with_mines(with_fighters(orders, "attack")), fire)
 
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
@@ -626,7 +788,7 @@ def engage_commander() -> Commander:
         return written
 
     return Commander(
-        with_fighters(orders, "attack"), _focused_fire, flight=posture_flight("attack")
+        with_mines(with_fighters(orders, "attack")), _focused_fire, flight=posture_flight("attack")
     )
 
 
@@ -782,7 +944,9 @@ def ftl_move_commander() -> Commander:
         return written
 
     return Commander(
-        with_fighters(orders, "recover"), _focused_fire, flight=posture_flight("recover")
+        with_mines(with_fighters(orders, "recover")),
+        _focused_fire,
+        flight=posture_flight("recover"),
     )
 
 
@@ -799,4 +963,26 @@ def order_commander(order: str) -> Commander:
     }
     if order not in makers:
         raise ValueError(f"no campaign order {order!r}; orders are {', '.join(makers)}")
-    return makers[order]()
+    commander = makers[order]()
+    if order == "stand-off":
+        # Engage and FTL Move carry the mine doctrine themselves; Stand Off's is added here.
+        commander.orders = with_mines(commander.orders)
+    return commander
+
+
+COMMANDER_NAMES = ("closing", "engage", "stand-off", "ftl-move")
+"""The commanders a table battle can put on a side: the closing commander of the demo and the
+campaign's three order commanders."""
+
+
+def named_commander(name: str) -> Commander:
+    """Return the commander called ``name``, one of :data:`COMMANDER_NAMES`.
+
+    Raises:
+        ValueError: no such commander; the message lists them.
+    """
+    if name == "closing":
+        return closing_commander()
+    if name not in COMMANDER_NAMES:
+        raise ValueError(f"no commander {name!r}; commanders are {', '.join(COMMANDER_NAMES)}")
+    return order_commander(name)

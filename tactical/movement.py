@@ -7,11 +7,16 @@ rounded to 0.001 MU so that a position is exactly what its text notation says.
 Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4; ``S1``,
 ``-3`` and ``S3-1`` likewise; ``=`` is "no order" (straight ahead at the same speed); ``@7``
 pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
-in a campaign battle (004 L139-142: no thrust that turn). A set of orders is ``id:order`` tokens
-separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
+in a campaign battle (004 L139-142: no thrust that turn). Any order may end with mines to lay,
+``M<tenths>`` each (001 L882-884: ``M5`` drops one half way along the move, ``M`` alone at its
+end), then ``W`` to sweep for mines (001 L894): ``P1+2M0M10W``, or ``M`` alone with no change
+of course or speed. A set of orders is ``id:order`` tokens separated by spaces, e.g.
+``"lc1:P2+4 f1:="``.
 
 >>> parse_order("P2+4")
-Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False)
+Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False)
+>>> format_order(parse_order("S1M5M"))
+'S1M5M10'
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
 'f1:= lc1:P2+4'
 >>> m = move(MoveStart(x=0.0, y=0.0, course=7, speed=10), Order(turn=-3, accel=2), "halves")
@@ -25,8 +30,10 @@ import math
 import re
 from collections.abc import Mapping
 
+import msgspec
 from msgspec import Struct
 
+from tactical.mines import MINE_TENTHS as MINE_END
 from tactical.rules import BattleRules
 
 __all__ = [
@@ -66,6 +73,9 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``launch`` launches that many fighter groups at the halfway point of a move without a
     course or velocity change (001 L757-759), written ``L1`` or ``L2``; ``nova`` arms the
     spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
+    ``mines`` drops one mine at each of these points of the move, in tenths from its start
+    (001 L882-884), one for each working minelayer; ``sweep`` activates the minesweeper
+    (001 L894). Both go with any other order.
     """
 
     turn: int = 0
@@ -74,6 +84,8 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     jump: bool = False
     launch: int = 0
     nova: bool = False
+    mines: tuple[int, ...] = ()
+    sweep: bool = False
 
 
 NO_ORDER = Order()
@@ -82,15 +94,41 @@ NO_ORDER = Order()
 _ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
 _PIVOT = re.compile(r"@(?P<course>\d{1,2})")
 _LAUNCH = re.compile(r"L(?P<groups>[1-9])")
+_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)$")
+_MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def parse_order(text: str) -> Order:
-    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J``, ``L2`` or ``N``.
+    """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J``, ``L2`` or ``N``, and
+    mines to lay and a sweep after it: ``P2+4M5W``.
 
     Raises:
         OrderSyntaxError: the text is not an order.
     """
+    flags = _FLAGS.search(text)
+    assert flags is not None  # every text ends in a (maybe empty) run of flags
+    if not flags.group(0):
+        return _parse_base(text)
+    base = text[: flags.start()]
+    mines = tuple(int(n or MINE_END) for n in _MINE.findall(flags["mines"]))
+    if any(tenth > MINE_END for tenth in mines):
+        raise OrderSyntaxError(
+            f"order {text!r}: a mine is laid 0 to {MINE_END} tenths along the move"
+        )
+    if base == "=":
+        raise OrderSyntaxError(f"order {text!r}: write the mines or sweep without '='")
+    try:
+        order = _parse_base(base) if base else NO_ORDER
+    except OrderSyntaxError:
+        raise OrderSyntaxError(
+            f"order {text!r}: {base!r} is not an order; mines (M<tenths>) and then W come last"
+        ) from None
+    return msgspec.structs.replace(order, mines=mines, sweep=bool(flags["sweep"]))
+
+
+def _parse_base(text: str) -> Order:
+    """Parse an order without its mines and sweep."""
     if text == "=":
         return NO_ORDER
     if text == "J":
@@ -110,8 +148,8 @@ def parse_order(text: str) -> Order:
     if not text or found is None:
         raise OrderSyntaxError(
             f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
-            "like P2+4, '=' for no change, @<course> to pivot, J to power up for a jump or "
-            "N to arm a nova cannon"
+            "like P2+4, '=' for no change, @<course> to pivot, J to power up for a jump, "
+            "N to arm a nova cannon, each maybe followed by M<tenths> mines and W to sweep"
         )
     turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
     accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
@@ -129,7 +167,13 @@ def format_order(order: Order) -> str:
 
     >>> format_order(Order(turn=2, accel=-1)), format_order(NO_ORDER), format_order(Order(pivot=3))
     ('S2-1', '=', '@3')
+    >>> format_order(Order(mines=(0, 10), sweep=True))
+    'M0M10W'
     """
+    flags = "".join(f"M{tenth}" for tenth in order.mines) + ("W" if order.sweep else "")
+    if flags:
+        base = format_order(msgspec.structs.replace(order, mines=(), sweep=False))
+        return flags if base == "=" else base + flags
     if order.jump:
         return "J"
     if order.nova:

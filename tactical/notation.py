@@ -12,6 +12,7 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
+        [/M minesweeper active this turn]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
@@ -21,7 +22,9 @@ damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed tab
 ``G:side:carrier:bay@x,y^fighters[/e<endurance>]``, written after the ships; ships with bays
 that held course and speed this turn (and may recover a group) are ``H:id,id``. A nova
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
-the ship that fired it, where its template lies, its line of flight and its next stage.
+the ship that fired it, where its template lies, its line of flight and its next stage. A mine
+on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
+active from the turn after); set-up mines have none.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -47,6 +50,7 @@ from tactical.battle import (
     sheet_for,
 )
 from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
+from tactical.mines import Mine
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
 from tactical.ship import DriveState, FtlState, ShipState, SystemState, fresh_state
@@ -80,6 +84,10 @@ _GROUP = re.compile(
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
     r">(?P<course>\d+)s(?P<stage>\d+)"
+)
+_MINE = re.compile(
+    r"M:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
+    r"(?:/t(?P<laid>\d+))?"
 )
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
@@ -132,6 +140,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append(f"J{_JUMP[ship.jump]}")
     if ship.nova:
         parts.append("N")
+    if ship.sweeping:
+        parts.append("M")
     return "/".join(parts)
 
 
@@ -150,6 +160,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
             f"N:{b.ship}@{format_mu(b.x)},{format_mu(b.y)}>{b.course}s{b.stage}"
             for b in state.novas
         ),
+        *(_mine_text(mine) for mine in state.mines),
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
     ]
@@ -166,6 +177,39 @@ def _group_text(group: FighterGroup) -> str:
         f"@{format_mu(group.x)},{format_mu(group.y)}^{group.fighters}"
     )
     return text if group.endurance is None else f"{text}/e{group.endurance}"
+
+
+def _mine_text(mine: Mine) -> str:
+    text = f"M:{mine.side}:{mine.id}@{format_mu(mine.x)},{format_mu(mine.y)}"
+    return f"{text}/t{mine.laid}" if mine.laid else text
+
+
+def _parse_nova(token: str) -> NovaBlast | None:
+    """Read a burning nova template, or return ``None`` if the token is not one."""
+    found = _NOVA.fullmatch(token)
+    if found is None:
+        return None
+    return NovaBlast(
+        ship=found["ship"],
+        x=float(found["x"]),
+        y=float(found["y"]),
+        course=int(found["course"]),
+        stage=int(found["stage"]),
+    )
+
+
+def _parse_mine(token: str) -> Mine | None:
+    """Read a mine counter, or return ``None`` if the token is not one."""
+    found = _MINE.fullmatch(token)
+    if found is None:
+        return None
+    return Mine(
+        id=found["id"],
+        side=found["side"],
+        x=float(found["x"]),
+        y=float(found["y"]),
+        laid=int(found["laid"] or 0),
+    )
 
 
 def _parse_group(token: str) -> FighterGroup:
@@ -208,7 +252,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired this turn, N nova cannon armed
+    flags: set[str] = set()  # F fired this turn, N nova cannon armed, M sweeping
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     reverse_jump = {v: k for k, v in _JUMP.items()}
@@ -238,7 +282,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N"):
+        elif part in ("F", "N", "M"):
             flags.add(part)
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
@@ -260,7 +304,23 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
         rows=rows,
         jump=jump,
         nova="N" in flags,
+        sweeping="M" in flags,
     )
+
+
+def _parse_written(token: str, phase: str) -> SideOrders:
+    """Read one side's written orders, flight orders in the flight and fighters steps."""
+    side, equals, orders = token[2:].partition("=")
+    if not equals:
+        raise NotationError(f"written orders {token!r}: expected w:side=id:order,...")
+    try:
+        if phase in ("flight", "fighters"):
+            parse_flight(orders.replace(",", " "))
+        else:
+            parse_orders(orders.replace(",", " "))
+    except (OrderSyntaxError, FlightSyntaxError) as exc:
+        raise NotationError(f"written orders {token!r}: {exc}") from None
+    return SideOrders(side, orders.replace(",", " "))
 
 
 def parse_position(text: str) -> tuple[str, BattleState]:
@@ -287,18 +347,14 @@ def parse_position(text: str) -> tuple[str, BattleState]:
     held: tuple[str, ...] = ()
     table: tuple[float, float, float, float] | None = None
     novas: list[NovaBlast] = []
+    mines: list[Mine] = []
     for token in fields[5:]:
-        blast = _NOVA.fullmatch(token)
-        if blast is not None:
-            novas.append(
-                NovaBlast(
-                    ship=blast["ship"],
-                    x=float(blast["x"]),
-                    y=float(blast["y"]),
-                    course=int(blast["course"]),
-                    stage=int(blast["stage"]),
-                )
-            )
+        blast = _parse_nova(token)
+        mine = _parse_mine(token)
+        if mine is not None:
+            mines.append(mine)
+        elif blast is not None:
+            novas.append(blast)
         elif token.startswith("G:"):
             groups.append(_parse_group(token))
         elif token.startswith("H:"):
@@ -315,17 +371,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         elif token.startswith("R:"):
             repaired.append(token[2:])
         elif token.startswith("w:"):
-            side, equals, orders = token[2:].partition("=")
-            if not equals:
-                raise NotationError(f"written orders {token!r}: expected w:side=id:order,...")
-            try:
-                if phase in ("flight", "fighters"):
-                    parse_flight(orders.replace(",", " "))
-                else:
-                    parse_orders(orders.replace(",", " "))
-            except (OrderSyntaxError, FlightSyntaxError) as exc:
-                raise NotationError(f"written orders {token!r}: {exc}") from None
-            written.append(SideOrders(side, orders.replace(",", " ")))
+            written.append(_parse_written(token, phase))
         else:
             ships.append(_parse_ship(rules_name, token))
     state = BattleState(
@@ -341,5 +387,6 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         fighters=tuple(groups),
         held=held,
         novas=tuple(novas),
+        mines=tuple(mines),
     )
     return rules_name, state

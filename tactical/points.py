@@ -352,6 +352,9 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "launch_tube": _pc("Launch tube", 3, "000 L14870", per_mass=3),
     "combined_bay": _pc("Combined bay", 9, "000 L14945-14947", per_mass=3, bay=6),
     "minesweeper": _pc("Minesweeper", 5, "000 L16041", flat=15),
+    # A mine rack is 2 mass at 3 per mass and carries its mines as loads, 1 mass and 2 points
+    # each, at least 2 (000 L6799-6802, L16809-16813).
+    "minelayer": _pc("Mine layer", 2, "000 L6799-6802, L16809-16813", per_mass=3),
     "ecm": _pc("ECM", 1, "000 L16030", flat=3),
     "area_ecm": _pc("Area ECM", 2, "000 L16032", flat=6),
     "enhanced_sensors": _pc("Enhanced sensors", 2, "000 L16051"),  # priced by preset
@@ -371,6 +374,9 @@ PC_WEASEL_COSTS: dict[str, dict[str, tuple[int, int]]] = {
     "ft2": {"weasel_cruiser": (1, 20), "weasel_capital": (1, 40)},  # 001 L963-967
     "continuum": {"weasel_cruiser": (2, 8), "weasel_capital": (4, 16)},  # 000 L16055-16057
 }
+PC_MINE_MASS, PC_MINE_POINTS = 1, 2  # 000 L6801-6802: each mine a rack carries
+PC_MIN_MINES = 2  # 000 L6802: "2 mines min per rack"
+PC_LOADED = frozenset({"magazine", "magazine_er", "minelayer"})  # systems that take ``loads``
 PC_CREW_EXTRAS = frozenset({"dcp", "marines"})  # 000 L15112-15122: together <= crew factor
 PC_BEAM2_BROADSIDES = (frozenset({"FP", "AP"}), frozenset({"FS", "AS"}))  # 000 L3747-3755, L3775
 PC_BAYS = frozenset({"hangar_bay", "combined_bay"})
@@ -707,7 +713,12 @@ def _assess_ft2(a: _Assessment) -> None:
 # ---------------------------------------------------------------- Continuum
 
 
-def _pc_system_points(kind: str, rule: PcSystem, mass: int, preset: Preset) -> Fraction:
+def _pc_system_points(
+    kind: str, rule: PcSystem, mass: int, preset: Preset, loads: int | None
+) -> Fraction:
+    if kind == "minelayer":
+        rack = rule.mass(0) * (rule.per_mass or 0)
+        return Fraction(rack + PC_MINE_POINTS * (loads or 0))
     if kind == "afc":
         return Fraction(preset.afc_points)
     if kind in PC_SENSOR_COSTS["summary"]:
@@ -729,6 +740,8 @@ def _pc_system_mass(
         return 1  # 000 L3775-3777: broadside Beam-2
     if kind in ("magazine", "magazine_er"):
         return rule.mass(0) * (mount.loads or 0)
+    if kind == "minelayer":
+        return rule.mass(0) + PC_MINE_MASS * (mount.loads or 0)
     if kind in PC_SENSOR_COSTS["summary"]:
         return PC_SENSOR_COSTS[a.preset.sensor_costs][kind][0]
     if kind in PC_WEASEL_COSTS["ft2"]:
@@ -883,10 +896,15 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
         a.problem(f"{path}.kind", f"unknown Continuum system {mount.kind!r}; known: {known}")
         return
     arcs = _pc_arcs(a, f"{path}.arcs", mount, rule)
-    magazine = mount.kind in ("magazine", "magazine_er")
-    if magazine and mount.loads is None:
+    if mount.kind == "minelayer" and (mount.loads or 0) < PC_MIN_MINES:
+        a.problem(
+            f"{path}.loads",
+            f"say how many mines the mine layer carries: loads = {PC_MIN_MINES} or more "
+            "(000 L6801-6802)",
+        )
+    elif mount.kind in PC_LOADED and mount.loads is None:
         a.problem(f"{path}.loads", "say how many salvos the magazine holds (loads = N)")
-    elif not magazine and mount.loads is not None:
+    elif mount.kind not in PC_LOADED and mount.loads is not None:
         a.problem(f"{path}.loads", f"a {rule.label} takes no loads")
     if mount.fighters is not None and mount.kind not in PC_BAYS:
         a.problem(
@@ -902,7 +920,7 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
             "000 L8120-8122, index F51)",
         )
     mass = _pc_system_mass(mount.kind, rule, arcs, mount, a)
-    points = _pc_system_points(mount.kind, rule, mass, a.preset)
+    points = _pc_system_points(mount.kind, rule, mass, a.preset, mount.loads)
     label = mount.label or rule.label
     if mount.loads is not None:
         label = f"{label} ({mount.loads} loads)"

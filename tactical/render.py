@@ -1,4 +1,5 @@
-"""Rich renderables for ships: the record sheet, a points breakdown and the design list.
+"""Rich renderables for ships and battles: the record sheet, a points breakdown, the design
+list, a battle's ships turn by turn and a battle's odds.
 
 The only tactical module that imports rich. Colours come from :data:`THEME` by name; give it to
 the console (``Console(theme=THEME)``).
@@ -14,10 +15,19 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
+from tactical.battle import BattleContext, BattleState, ShipInPlay
+from tactical.odds import Odds
 from tactical.points import Costing
 from tactical.ship import CostLine, Ship, ShipState, fresh_state
 
-__all__ = ["THEME", "cost_table", "design_table", "record_sheet"]
+__all__ = [
+    "THEME",
+    "battle_table",
+    "cost_table",
+    "design_table",
+    "odds_table",
+    "record_sheet",
+]
 
 THEME = Theme(
     {
@@ -31,6 +41,9 @@ THEME = Theme(
         "sheet.status.ok": "green",
         "sheet.status.damaged": "yellow",
         "sheet.status.destroyed": "red",
+        "battle.active": "green",
+        "battle.away": "yellow",
+        "battle.gone": "red",
     }
 )
 
@@ -181,3 +194,124 @@ def design_table(ships: Iterable[tuple[str, Ship]]) -> RenderableType:
             source,
         )
     return table
+
+
+_STATUS_STYLE = {"active": "battle.active", "away": "battle.away", "destroyed": "battle.gone"}
+
+
+def _status(ship: ShipInPlay) -> Text:
+    away = ship.status == "away" and ship.returns is not None
+    text = f"away to turn {ship.returns}" if away else ship.status
+    return Text(text, style=_STATUS_STYLE.get(ship.status, ""))
+
+
+def _at(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def _damage(ship: ShipInPlay) -> Text:
+    """The drive's state and the systems hit: destroyed ones in red, damaged ones in yellow."""
+    parts: list[tuple[str, str]] = []
+    if ship.record.drive != "ok":
+        parts.append((f"drive {ship.record.drive}", "sheet.status.damaged"))
+    for system in ship.record.systems:
+        if system.status != "ok":
+            parts.append((system.id, f"sheet.status.{system.status}"))
+    text = Text()
+    for index, (words, style) in enumerate(parts):
+        text.append(", " if index else "")
+        text.append(words, style=style)
+    return text
+
+
+def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Table:
+    """Return every ship of a battle, side by side: status, hull boxes left, where it is and
+    its damage (a ship off the table or destroyed has no place)."""
+    table = Table(
+        title=title or None,
+        title_justify="left",
+        header_style="sheet.label",
+        box=None,
+        padding=(0, 1, 0, 0),
+    )
+    for name in ("Side", "Ship", "Design", "Status", "Hull", "At", "Crs", "Spd"):
+        table.add_column(
+            name, justify="right" if name in ("Hull", "Crs", "Spd") else "left", no_wrap=True
+        )
+    table.add_column("Systems hit", min_width=12)
+    order = {side: index for index, side in enumerate(ctx.setup.sides)}
+    for ship in sorted(state.ships, key=lambda s: order[s.side]):
+        sheet = ctx.sheets[ship.id]
+        on_table = ship.status == "active"
+        table.add_row(
+            ship.side,
+            ship.id,
+            ship.design,
+            _status(ship),
+            f"{sheet.hull_boxes - sum(ship.record.hull_lost)}/{sheet.hull_boxes}",
+            f"{_at(ship.x)},{_at(ship.y)}" if on_table else "",
+            str(ship.course) if on_table else "",
+            str(ship.speed) if on_table else "",
+            _damage(ship),
+        )
+    return table
+
+
+def odds_table(figures: Odds) -> Table:
+    """Return each side's win rate and losses (mean ± standard deviation) over the runs."""
+    table = Table(
+        title=f"{figures.runs} battles from seed {figures.seed}",
+        title_justify="left",
+        header_style="sheet.label",
+        caption=f"draws {figures.draws:.1%} · {figures.turns:.1f} turns on average",
+        caption_justify="left",
+    )
+    for name in ("Side", "Wins", "Ships lost", "Points lost"):
+        table.add_column(name, justify="left" if name == "Side" else "right")
+    for side in figures.sides:
+        table.add_row(
+            side.side,
+            f"{side.wins:.1%}",
+            f"{side.ships_lost:.2f} ± {side.ships_lost_sd:.2f}",
+            f"{side.points_lost:.0f} ± {side.points_lost_sd:.0f}",
+        )
+    return table
+
+
+def battle_plot(ctx: BattleContext, state: BattleState, width: int = 64, height: int = 12) -> Text:
+    """Return a rough plot of the ships on the table, north up: each ship is its side's
+    initial in the side's colour (``*`` where ships of both sides share a cell), framed by the
+    extent of the ships, which the caption gives in MU."""
+    on_table = [ship for ship in state.ships if ship.status == "active"]
+    if not on_table:
+        return Text("no ship on the table", style="sheet.dim")
+    xs = [ship.x for ship in on_table]
+    ys = [ship.y for ship in on_table]
+    left, bottom = min(xs), min(ys)
+    # MU per column; a row is two columns high, as terminal cells are about twice as tall.
+    scale = max((max(xs) - left) / (width - 1), (max(ys) - bottom) / (2 * (height - 1)), 0.25)
+    cells: dict[tuple[int, int], set[str]] = {}
+    for ship in on_table:
+        column = round((ship.x - left) / scale)
+        row = height - 1 - round((ship.y - bottom) / (2 * scale))
+        cells.setdefault((row, column), set()).add(ship.side)
+    styles = ("green", "red", "cyan", "magenta", "yellow", "blue")
+    colour = {side: styles[index % len(styles)] for index, side in enumerate(ctx.setup.sides)}
+    text = Text()
+    for row in range(height):
+        for column in range(width):
+            sides = cells.get((row, column))
+            if not sides:
+                text.append("·" if row % 4 == 0 and column % 8 == 0 else " ", style="sheet.dim")
+            elif len(sides) > 1:
+                text.append("*", style="bold")
+            else:
+                (side,) = sides
+                text.append(side[0], style=f"bold {colour[side]}")
+        text.append("\n")
+    text.append(
+        f"x {_at(left)} to {_at(left + scale * (width - 1))} MU, "
+        f"y {_at(bottom)} to {_at(bottom + 2 * scale * (height - 1))} MU",
+        style="sheet.dim",
+    )
+    return text

@@ -84,6 +84,10 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     needle_hull: bool = False
     """FB1's needle: a 5 does 1 hull damage and a 6 adds it to the system kill, past screens
     and armour (index 5.13); FT2's does nothing but the kill on a 6 (001 L848)."""
+    mine_dice: int = 2
+    """The beam dice a mine fires at an enemy ship within 3", screens applying: FT2's 2D6,
+    "a close-range hit from a 'B' class Beam Battery" (001 L870-872), or Continuum's 4D6
+    (000 L6737-6739)."""
 
     def turn_limit(self, thrust: int) -> int:
         """Return how many course points a ship with this thrust may turn in one move.
@@ -128,6 +132,7 @@ BATTLE_RULES: dict[str, BattleRules] = {
         torpedo_to_hit=(2, 3, 4, 5, 6),
         needle_range=12,
         needle_hull=True,
+        mine_dice=4,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": BattleRules(

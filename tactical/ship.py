@@ -66,8 +66,8 @@ class Mount(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_
 
     ``kind`` names an entry of the rules' system table (see :mod:`tactical.points`), e.g.
     ``beam_b`` under FT2 or ``beam3`` under Continuum. ``arcs`` lists the fire arcs for
-    directional systems. ``loads`` is a magazine's salvo count; ``fighters`` the fighter type a
-    Continuum bay carries.
+    directional systems. ``loads`` is a magazine's salvo count or a Continuum mine layer's mines;
+    ``fighters`` the fighter type a Continuum bay carries.
     """
 
     kind: str

@@ -7,23 +7,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from tactical.battle import (
+    BattleContext,
+    BattleSetup,
+    BattleState,
     Event,
     FightersResolved,
     FlightWritten,
     Hit,
+    MineDetonated,
+    MineEvent,
+    MineLaid,
     NovaHit,
     OrdersWritten,
     RepairsMade,
     ShipFired,
     ShipsMoved,
     Threshold,
+    TurnEnded,
+    context,
+    evolve,
+    initial_state,
 )
 from tactical.movement import format_mu
 
-__all__ = ["describe", "describe_journal"]
+__all__ = ["TurnPlayed", "describe", "describe_journal", "turn_by_turn"]
 
 
 def _threshold(check: Threshold) -> str:
@@ -54,6 +65,24 @@ def _nova(hits: Sequence[NovaHit]) -> list[str]:
         lines.append(f"    {nova.ship}'s nova template (stage {nova.stage}) {list(nova.faces)}")
         lines.append(_hit(nova.hit))
     return lines
+
+
+def _mine(event: MineEvent) -> list[str]:
+    """Tell what one mine did during the move (001 L868-898)."""
+    if isinstance(event, MineLaid):
+        where = f"{format_mu(event.x)},{format_mu(event.y)}"
+        return [f"    {event.ship} lays mine {event.mine} at {where}, active next turn"]
+    if isinstance(event, MineDetonated):
+        rerolls = f" re-rolls {list(event.rerolls)}" if event.rerolls else ""
+        fires = f"fires on {event.ship} {list(event.faces)}{rerolls}"
+        attack = f"mine {event.mine} {fires}"
+        if event.sweep is not None:
+            attack = (
+                f"{event.ship} sweeps mine {event.mine}: rolls {event.sweep}, and the mine {fires}"
+            )
+        return [f"    {attack}", _hit(event.hit)]
+    outcome = "cleared" if event.cleared else "the mine stays"
+    return [f"    {event.ship} sweeps mine {event.mine}: rolls {event.face}, {outcome}"]
 
 
 def _fighters(event: FightersResolved) -> list[str]:
@@ -111,6 +140,7 @@ def describe(event: Event) -> list[str]:
             elif moved.left:
                 line += ", leaves the table for good"
             lines.append(line)
+        lines.extend(line for mine in event.mines for line in _mine(mine))
         if event.first:
             lines.append(f"    {event.first} fires first")
         lines.extend(_nova(event.nova))
@@ -155,3 +185,32 @@ def describe(event: Event) -> list[str]:
 def describe_journal(journal: Iterable[Event]) -> list[str]:
     """Return the lines for a whole journal."""
     return [line for event in journal for line in describe(event)]
+
+
+class TurnPlayed(NamedTuple):
+    """One turn of a battle: its events, told in lines, and the state at its end."""
+
+    turn: int
+    lines: list[str]
+    state: BattleState
+
+
+def turn_by_turn(setup: BattleSetup, journal: Iterable[Event]) -> Iterator[TurnPlayed]:
+    """Replay a journal and yield each turn as it ends (a last, unfinished turn too).
+
+    Raises:
+        SetupError, IllegalActionError, DiceError: as :func:`tactical.battle.replay`.
+    """
+    ctx: BattleContext = context(setup)
+    state = initial_state(ctx)
+    lines: list[str] = []
+    turn = state.turn
+    for event in journal:
+        state = evolve(ctx, state, event)
+        lines.extend(describe(event))
+        if isinstance(event, TurnEnded):
+            yield TurnPlayed(event.turn, lines, state)
+            lines = []
+            turn = state.turn
+    if lines:
+        yield TurnPlayed(turn, lines, state)

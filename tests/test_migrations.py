@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 from campaign import db
@@ -20,7 +22,7 @@ from tests.conftest import reset_postgres
 def test_a_new_database_is_created_at_head(backend_url: str) -> None:
     store = EventStore.open(backend_url)
     try:
-        assert db.current_revision(store.engine) == db.head_revision() == "0003"
+        assert db.current_revision(store.engine) == db.head_revision() == "0004"
     finally:
         store.close()
 
@@ -58,17 +60,17 @@ def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> 
     path = tmp_path / "old.db"
     old_sqlite(path)
     with pytest.raises(
-        SchemaError, match=r"revision 0001 but this umpire needs 0003: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0001 but this umpire needs 0004: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
-    assert database_revisions(str(path)) == ("0001", "0003")
+    assert database_revisions(str(path)) == ("0001", "0004")
 
 
 def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old_sqlite(path)
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0001", "0003")
+    assert (before, after) == ("0001", "0004")
     assert backup is not None
     assert backup.parent == tmp_path
     assert backup.name.startswith("old.db.0001.")
@@ -83,7 +85,7 @@ def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
         assert len(list(store.read(lineage))) == 1
     finally:
         store.close()
-    assert upgrade_database(str(path)) == ("0003", "0003", None)
+    assert upgrade_database(str(path)) == ("0004", "0004", None)
 
 
 def old_postgres(pg_url: str, revision: str) -> None:
@@ -103,7 +105,86 @@ def test_postgres_upgrade_from_0001(pg_url: str) -> None:
     old_postgres(pg_url, "0001")
     with pytest.raises(SchemaError, match="umpire db upgrade"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0001", "0003", None)
+    assert upgrade_database(pg_url) == ("0001", "0004", None)
+    EventStore.open(pg_url).close()
+
+
+OLD_SECRET = (
+    "INSERT INTO player_secrets (campaign_id, player, kdf, salt, digest, issued_at, rotations) "
+    "VALUES (1, 'red', 'scrypt:n=16384,r=8,p=1', 'aa', 'bb', '2026-01-01 00:00:00', 2)"
+)
+
+
+def secret_rows(engine: sa.Engine) -> list[tuple[object, ...]]:
+    with engine.connect() as conn:
+        columns = [c["name"] for c in sa.inspect(conn).get_columns("player_secrets")]
+        wanted = [c for c in ("player", "salt", "rotations", "signing_key") if c in columns]
+        rows = conn.exec_driver_sql(f"SELECT {', '.join(wanted)} FROM player_secrets").all()
+    return [tuple(row) for row in rows]
+
+
+def test_0004_keeps_older_secrets_without_a_signing_key(tmp_path: Path) -> None:
+    """Secrets issued before 0004 survive the upgrade, with no signing key until rotated."""
+    path = tmp_path / "old.db"
+    old_sqlite(path, "0003")
+    raw = sqlite3.connect(path)
+    raw.execute(OLD_SECRET)
+    raw.commit()
+    raw.close()
+    with pytest.raises(SchemaError, match=r"revision 0003 but this umpire needs 0004"):
+        EventStore.open(str(path))
+    before, after, backup = upgrade_database(str(path))
+    assert (before, after) == ("0003", "0004")
+    assert backup is not None
+    assert backup.name.startswith("old.db.0003.")
+    store = EventStore.open(str(path))
+    try:
+        assert secret_rows(store.engine) == [("red", "aa", 2, None)]
+    finally:
+        store.close()
+
+
+def downgrade(engine: sa.Engine, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, revision)
+
+
+def test_0004_downgrades_and_upgrades_again(backend_url: str) -> None:
+    store = EventStore.open(backend_url)
+    try:
+        store.create_campaign("old", seed="s")
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(OLD_SECRET)
+            conn.exec_driver_sql("UPDATE player_secrets SET signing_key = 'cc'")
+        assert secret_rows(store.engine) == [("red", "aa", 2, "cc")]
+        downgrade(store.engine, "0003")
+        assert db.current_revision(store.engine) == "0003"
+        assert secret_rows(store.engine) == [("red", "aa", 2)]
+        db.upgrade(store.engine)
+        assert secret_rows(store.engine) == [("red", "aa", 2, None)]
+    finally:
+        store.close()
+
+
+def test_postgres_upgrade_from_0003_keeps_secrets(pg_url: str) -> None:
+    old_postgres(pg_url, "0003")
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO campaigns (name, seed, active_branch, created_at) "
+                "VALUES ('old', 's', 'main', '2026-01-01 00:00:00+00')"
+            )
+            conn.exec_driver_sql(OLD_SECRET)
+        with pytest.raises(SchemaError, match="revision 0003 but this umpire needs 0004"):
+            EventStore.open(pg_url)
+        assert upgrade_database(pg_url) == ("0003", "0004", None)
+        assert secret_rows(engine) == [("red", "aa", 2, None)]
+    finally:
+        engine.dispose()
     EventStore.open(pg_url).close()
 
 

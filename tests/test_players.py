@@ -196,15 +196,15 @@ def test_the_cli_issues_rotates_and_lists_secrets(tmp_path: Path, map_file: str)
         store.close()
 
 
-def test_a_0002_database_is_refused_and_upgraded_to_0003(tmp_path: Path) -> None:
+def test_a_0002_database_is_refused_and_upgraded_to_head(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old_sqlite(path, "0002")
     with pytest.raises(
-        SchemaError, match=r"revision 0002 but this umpire needs 0003: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0002 but this umpire needs 0004: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0002", "0003")
+    assert (before, after) == ("0002", "0004")
     assert backup is not None
     assert backup.name.startswith("old.db.0002.")
     store = EventStore.open(str(path))
@@ -217,9 +217,9 @@ def test_a_0002_database_is_refused_and_upgraded_to_0003(tmp_path: Path) -> None
 
 def test_postgres_upgrade_from_0002(pg_url: str) -> None:
     old_postgres(pg_url, "0002")
-    with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0003"):
+    with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0004"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0002", "0003", None)
+    assert upgrade_database(pg_url) == ("0002", "0004", None)
     EventStore.open(pg_url).close()
 
 

@@ -388,3 +388,46 @@ def browse_as_red(page: Page, server: str, game: Game, shots: Path) -> None:
     page.click("text=Log")
     page.wait_for_url(server + "/log")
     expect(page.locator("main")).to_contain_text("explored Alpha")
+
+
+def test_https_only_marks_the_cookie_secure_and_asks_for_https(game: Game) -> None:
+    """A hosted server (`umpire serve --https-only` or --certfile): the session cookie goes
+    over HTTPS only, and browsers are told to keep to HTTPS."""
+    app = create_app(game.service, secret_key="k", https_only=True)
+    with TestClient(app, base_url="https://testserver") as client:
+        response = client.post(
+            "/sign-in",
+            data={"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]},
+            follow_redirects=False,
+        )
+        cookie = response.headers["set-cookie"].lower()
+        assert "secure" in cookie.split("; ")
+        assert response.headers["strict-transport-security"] == "max-age=31536000"
+        assert client.get("/report").status_code == 200
+    with TestClient(create_app(game.service, secret_key="k")) as plain:
+        response = plain.post(
+            "/sign-in",
+            data={"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]},
+            follow_redirects=False,
+        )
+        assert "secure" not in response.headers["set-cookie"].lower().split("; ")
+        assert "strict-transport-security" not in response.headers
+
+
+def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path / 'none.db'}"
+    half = runner.invoke(app, ["serve", "--certfile", str(tmp_path / "c.pem"), "--db", db])
+    assert half.exit_code == 2
+    assert "--certfile and --keyfile go together" in half.stderr
+    (tmp_path / "c.pem").write_text("x")
+    missing = runner.invoke(
+        app,
+        ["serve", "--certfile", str(tmp_path / "c.pem"), "--keyfile", "k.pem", "--db", db],
+    )
+    assert missing.exit_code == 2
+    assert "no such file k.pem" in missing.stderr

@@ -11,6 +11,7 @@ import tactical.battle
 import tactical.campaign_battle
 import tactical.dice
 import tactical.fire
+import tactical.mines
 import tactical.movement
 import tactical.notation
 import tactical.repair
@@ -25,6 +26,7 @@ import tactical.summary
         tactical.campaign_battle,
         tactical.dice,
         tactical.fire,
+        tactical.mines,
         tactical.movement,
         tactical.notation,
         tactical.repair,

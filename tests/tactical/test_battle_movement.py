@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,7 +37,14 @@ def orders() -> st.SearchStrategy[Order]:
     pivots = st.builds(Order, pivot=st.integers(1, 12))
     launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
     specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L141), N (001 L908)
-    return moves | pivots | launches | specials
+    # Any of them may lay mines along the move and sweep (001 L882-884, L894): M<tenths>, W.
+    mines = st.lists(st.integers(0, 10), max_size=3).map(tuple)
+    return st.builds(
+        lambda order, laid, sweep: msgspec.structs.replace(order, mines=laid, sweep=sweep),
+        moves | pivots | launches | specials,
+        mines,
+        st.booleans(),
+    )
 
 
 @given(orders())
@@ -57,9 +65,20 @@ def test_order_notation() -> None:
     assert parse_order("=") == NO_ORDER
     assert parse_order("@7") == Order(pivot=7)
     assert parse_orders("lc1:P2+4 f1:=") == {"lc1": Order(turn=-2, accel=4), "f1": NO_ORDER}
+    # 001 L882: "an 'M' in the order box"; here with where along the move, in tenths.
+    assert parse_order("P1+2M0M10W") == Order(turn=-1, accel=2, mines=(0, 10), sweep=True)
+    assert parse_order("M") == Order(mines=(10,))  # M alone: at the end of the move
+    assert parse_order("W") == Order(sweep=True)
+    assert format_order(Order(launch=1, mines=(5,))) == "L1M5"
 
 
-@pytest.mark.parametrize("text", ["", "P", "P0", "+0", "X2", "P2+", "@13", "@0", "2+P", "p2"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("", "P", "P0", "+0", "X2", "P2+", "@13", "@0", "2+P", "p2"),
+        *("M11", "=M5", "WM5", "WW", "P2W+1"),  # mines and sweep come last, once each
+    ],
+)
 def test_bad_orders_quote_the_text(text: str) -> None:
     with pytest.raises(OrderSyntaxError, match=repr(text).replace("+", r"\+")):
         parse_order(text)

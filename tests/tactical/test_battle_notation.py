@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tactical.battle import BattleState, context, initial_state, sheet_for
+from tactical.mines import Mine
 from tactical.notation import NotationError, format_position, parse_position
 from tactical.scenarios import grendel
 from tactical.ship import apply_damage, hit_drive, with_system_status
@@ -66,6 +67,28 @@ def test_round_trip(damage: int, drive_hits: int, lost: list[int], x: int, y: in
     changed: BattleState = msgspec.structs.replace(
         state, ships=(*state.ships[:3], moved, *state.ships[4:])
     )
+    assert parse_position(format_position("ft2", changed)) == ("ft2", changed)
+
+
+@given(
+    mines=st.lists(
+        st.builds(
+            Mine,
+            id=st.from_regex(r"[A-Za-z0-9_.\-]{1,12}", fullmatch=True),
+            side=st.sampled_from(["nac", "esu"]),
+            x=st.integers(-(10**6), 10**6).map(lambda n: n / 1000),
+            y=st.integers(-(10**6), 10**6).map(lambda n: n / 1000),
+            laid=st.integers(0, 40),
+        ),
+        max_size=5,
+    ),
+    sweeping=st.booleans(),
+)
+def test_mines_round_trip(mines: list[Mine], sweeping: bool) -> None:
+    # Mines are counters of their own (001 L868-888); a sweeping ship carries /M (001 L898).
+    state = initial_state(context(grendel()))
+    ships = (msgspec.structs.replace(state.ships[0], sweeping=sweeping), *state.ships[1:])
+    changed = msgspec.structs.replace(state, ships=ships, mines=tuple(mines))
     assert parse_position(format_position("ft2", changed)) == ("ft2", changed)
 
 

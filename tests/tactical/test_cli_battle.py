@@ -1,8 +1,9 @@
-"""`umpire battle demo`: a seeded battle told turn by turn; the same seed, the same battle."""
+"""`umpire battle demo` and `umpire battle fight`: the same seed gives the same battle."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -14,6 +15,16 @@ from tactical.scenarios import grendel
 from tactical.summary import describe
 
 runner = CliRunner()
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, text: str) -> None:
+    """Compare with a golden file; UPDATE_GOLDEN=1 rewrites it (review the diff)."""
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"missing golden file {path}: run with UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8")
 
 
 def test_battle_demo_tells_the_battle() -> None:
@@ -57,7 +68,12 @@ def test_battle_fight_a_setup_file(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["battle", "fight", str(path), "--seed", "9"])
     assert result.exit_code == 0, result.output
-    assert "the battle is over" in result.stdout
+    assert result.stdout.startswith("result after ")
+    assert "the battle is over" not in result.stdout  # the journal only with --watch
+    watched = runner.invoke(app, ["battle", "fight", str(path), "--seed", "9", "--watch"])
+    assert watched.exit_code == 0, watched.output
+    assert "the battle is over" in watched.stdout
+    assert watched.stdout.count("turn 1 ─") == 1
 
 
 def test_battle_fight_grendel_reaches_a_result() -> None:
@@ -99,7 +115,8 @@ def test_battle_fight_with_engage_commanders_fires_the_nova_cannon(tmp_path: Pat
     )
     fights = {
         commander: runner.invoke(
-            app, ["battle", "fight", str(path), "--seed", "4", "--commander", commander]
+            app,
+            ["battle", "fight", str(path), "--seed", "4", "--commander", commander, "--watch"],
         )
         for commander in ("closing", "engage")
     }
@@ -109,5 +126,30 @@ def test_battle_fight_with_engage_commanders_fires_the_nova_cannon(tmp_path: Pat
     unknown = runner.invoke(app, ["battle", "fight", str(path), "--commander", "timid"])
     assert unknown.exit_code == 2
     assert unknown.stderr.strip() == (
-        "umpire: error: --commander 'timid' must be one of closing, engage"
+        "umpire: error: --commander 'timid': no commander 'timid'; "
+        "use closing, engage, stand-off, ftl-move"
     )
+    no_side = runner.invoke(app, ["battle", "fight", str(path), "--commander", "green=engage"])
+    assert no_side.exit_code == 2
+    assert no_side.stderr.strip() == (
+        "umpire: error: --commander 'green=engage': no side 'green'; sides are red, blue"
+    )
+
+
+def test_battle_fight_one_commander_per_side(tmp_path: Path) -> None:
+    """SIDE=NAME puts a commander on one side: Engage fires the nova cannon for red only."""
+    args = ["battle", "fight", "grendel", "--seed", "3", "--json"]
+    mixed = runner.invoke(app, [*args, "--commander", "nac=engage", "--commander", "esu=stand-off"])
+    both = runner.invoke(app, [*args, "--commander", "engage"])
+    assert (mixed.exit_code, both.exit_code) == (0, 0), mixed.output + both.output
+    assert json.loads(mixed.stdout)["journal"] != json.loads(both.stdout)["journal"]
+
+
+def test_battle_fight_output_is_golden() -> None:
+    """The result table and the turn-by-turn view of grendel, seed 2 (80 columns)."""
+    for args, name in (([], "fight_grendel_2.txt"), (["--watch"], "fight_grendel_2_watch.txt")):
+        result = runner.invoke(
+            app, ["battle", "fight", "grendel", "--seed", "2", *args], env={"COLUMNS": "80"}
+        )
+        assert result.exit_code == 0, result.output
+        check_golden(name, result.stdout)

@@ -80,9 +80,19 @@ def test_odds_are_stable(tmp_path: Path) -> None:
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
     assert data["runs"] == 12
-    assert abs(sum(data["wins"].values()) + data["draws"] - 1.0) < 1e-9
+    assert [side["side"] for side in data["sides"]] == ["red", "blue"]
+    assert abs(sum(side["wins"] for side in data["sides"]) + data["draws"] - 1.0) < 1e-9
     assert runner.invoke(app, args).stdout == first.stdout
-    text = runner.invoke(app, ["battle", "odds", file, "--runs", "60", "--seed", "4"])
+    text = runner.invoke(
+        app, ["battle", "odds", file, "--runs", "30", "--seed", "4"], env={"COLUMNS": "80"}
+    )
     assert text.exit_code == 0, text.output
-    assert "red: wins" in text.stdout
-    assert "draws:" in text.stdout
+    assert text.stdout.startswith("30 battles from seed 4")
+    assert "Points lost" in text.stdout
+    assert "draws " in text.stdout
+
+
+def test_odds_of_a_request_take_no_commander(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["battle", "odds", write(tmp_path), "--commander", "engage"])
+    assert result.exit_code == 2
+    assert "fight under their orders" in result.stderr

@@ -8,11 +8,15 @@ from types import ModuleType
 import pytest
 
 import tactical.designs
+import tactical.odds
 import tactical.points
 import tactical.ship
+import tactical.summary
 
 
-@pytest.mark.parametrize("module", [tactical.ship, tactical.points, tactical.designs])
+@pytest.mark.parametrize(
+    "module", [tactical.ship, tactical.points, tactical.designs, tactical.odds, tactical.summary]
+)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

@@ -2,7 +2,8 @@
 
 No negative boxes or ammunition, no more boxes lost than a row holds, the battle ends by the turn
 limit or a side gone, every position's notation round-trips, and replaying the journal (which
-never rolls) gives the live final state exactly.
+never rolls) gives the live final state exactly. FT2 and Continuum battles start with mines
+between the fleets, and FT2 fleets lay and sweep more.
 """
 
 from __future__ import annotations
@@ -16,9 +17,14 @@ from tactical.battle import (
     BattleSetup,
     BattleState,
     FightersResolved,
+    MineDetonated,
+    MineLaid,
+    MineSetup,
+    MineSwept,
     RepairsMade,
     ShipFired,
     ShipSetup,
+    ShipsMoved,
     replay,
     sides_to_fly,
     sides_to_repair,
@@ -44,11 +50,15 @@ FLEETS = {
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
     "continuum": ("heavy_cruiser", "heavy_cruiser"),
 }
+MINE_SHIPS = {"ft2": ("minelaying_destroyer", "minesweeping_destroyer")}
+"""Designs that join a fleet when the battle starts with mines."""
 MAX_STEPS = 5000
 
 
-def random_setup(rules: str, rng: random.Random) -> BattleSetup:
-    """Two fleets a few dozen MU apart with random courses and speeds."""
+def random_setup(rules: str, rng: random.Random, mines: int = 0) -> BattleSetup:
+    """Two fleets a few dozen MU apart with random courses and speeds, and ``mines`` mines of
+    either side between them (then minelayers and minesweepers may join the fleets)."""
+    designs = FLEETS[rules] + (MINE_SHIPS.get(rules, ()) if mines else ())
     ships: list[ShipSetup] = []
     for side, base in (("red", 0.0), ("blue", rng.uniform(20, 60))):
         for index in range(rng.randint(1, 3)):
@@ -56,7 +66,7 @@ def random_setup(rules: str, rng: random.Random) -> BattleSetup:
                 ShipSetup(
                     id=f"{side[0]}{index}",
                     side=side,
-                    design=rng.choice(FLEETS[rules]),
+                    design=rng.choice(designs),
                     x=rng.uniform(-20, 20),
                     y=base + rng.uniform(-5, 5),
                     course=rng.randint(1, 12),
@@ -64,8 +74,22 @@ def random_setup(rules: str, rng: random.Random) -> BattleSetup:
                 )
             )
     table = (-200.0, -200.0, 200.0, 200.0) if rng.random() < 0.3 else None
+    laid = tuple(
+        MineSetup(
+            id=f"m{index}",
+            side=rng.choice(("red", "blue")),
+            x=rng.uniform(-25, 25),
+            y=rng.uniform(-5, 60),
+        )
+        for index in range(mines)
+    )
     return BattleSetup(
-        sides=("red", "blue"), ships=tuple(ships), rules=rules, turn_limit=12, table=table
+        sides=("red", "blue"),
+        ships=tuple(ships),
+        rules=rules,
+        turn_limit=12,
+        table=table,
+        mines=laid,
     )
 
 
@@ -124,9 +148,10 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
     repairs = flights = torpedoes = novas = 0
+    mines: dict[type, int] = {MineLaid: 0, MineSwept: 0, MineDetonated: 0}
     for seed in range(120):
         rng = random.Random(f"{rules}/{seed}")
-        setup = random_setup(rules, rng)
+        setup = random_setup(rules, rng, mines=0 if rules == "ft2_reroll" else 4)
         commanders = {"red": random_commander(rng), "blue": random_commander(rng)}
         if seed % 3 == 0:
             commanders["blue"] = closing_commander(cruise=rng.randint(4, 10))
@@ -157,11 +182,21 @@ def test_random_battles(rules: str) -> None:
             for shot in event.shots
             if shot.weapon.startswith("nova_cannon")
         )
+        for event in battle.journal:
+            if isinstance(event, ShipsMoved):
+                for happened in event.mines:
+                    mines[type(happened)] += 1
     assert endings["decided"] > 10  # the commanders do fight
     if rules.startswith("ft2"):
         assert flights > 10  # carriers launch and their groups fly
     if rules == "ft2":
         assert torpedoes > 10  # torpedoes, needles and packs are fired
         assert novas > 5  # nova cannons are armed and fired (001 L908-917)
+        # Mines are laid and set off (001 L868-898), and swept, more rarely: a random sweeper
+        # must happen to fly past one.
+        assert mines[MineLaid] > 10
+        assert mines[MineDetonated] > 10
+        assert mines[MineSwept] > 2
     if rules == "continuum":
+        assert mines[MineDetonated] > 10  # the set-up's mines fire their 4D6
         assert repairs > 10  # damage control is exercised

@@ -1,0 +1,219 @@
+"""Signed orders files (issue 6): signed on the player's machine, checked by the umpire's inbox.
+
+A player's orders-signing key is an Ed25519 key pair derived from his secret, the campaign's
+name and his own name alone, so `umpire orders sign` needs no database:
+
+    seed = scrypt(secret, salt="stellar-umpire/orders-signing/v1/<campaign>/<player>",
+                  n=2**14, r=8, p=1, dklen=32)
+
+and the seed is the Ed25519 private key. The umpire's database stores only the public half
+(`player_secrets.signing_key`, written when the secret is issued or rotated), so a leaked
+database cannot forge orders. Campaign and player names never contain `/` or white space
+(`check_campaign_name`, `check_player_name`), so the salt and the signature line below are
+unambiguous.
+
+A signed file is the orders file followed by one last line,
+
+    # umpire-signature: v1 campaign=<campaign> player=<player> sig=<base64>
+
+a TOML comment, so the signed file is still a valid orders file. The signature covers
+
+    b"stellar-umpire/orders/v1\\n" + campaign + b"\\n" + player + b"\\n" + body
+
+where `body` is every byte of the file above that line. Ed25519 signatures are deterministic:
+the same secret, names and body always give the same line. Everything in this module is pure:
+bytes in, bytes out.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+
+import msgspec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from campaign.errors import InvalidInputError
+from campaign.events import check_player_name
+from campaign.rules.core import check_campaign_name
+
+VERSION = "v1"
+SIGNATURE_PREFIX = "# umpire-signature:"
+# Part of format v1: changing any of these invalidates every signing key, so it needs a v2.
+_KEY_SALT = "stellar-umpire/orders-signing/v1/"
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+_MESSAGE_PREFIX = b"stellar-umpire/orders/v1\n"
+_SIGNATURE_BYTES = 64
+_FIELDS = ("campaign", "player", "sig")
+
+# Checked against when a player has no key, so that a miss does the same work as a bad
+# signature (the private half is public knowledge: it signs nothing anyone accepts).
+_NOBODY = Ed25519PrivateKey.from_private_bytes(bytes(32)).public_key()
+
+
+class SignatureError(InvalidInputError):
+    """A file's signature is missing, malformed or does not verify; `problems` lists each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class SignedOrders(msgspec.Struct, frozen=True):
+    """An orders file's signature line, read but not yet verified, and the body it covers."""
+
+    campaign: str
+    player: str
+    body: bytes
+    signature: bytes
+
+    def text(self) -> str:
+        """Return the body as text (orders files are UTF-8).
+
+        Raises:
+            SignatureError: the body is not UTF-8.
+        """
+        try:
+            return self.body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SignatureError(["the orders are not UTF-8 text"]) from None
+
+
+def private_key(secret: str, campaign: str, player: str) -> Ed25519PrivateKey:
+    """Derive a player's orders-signing key from his secret and the two names.
+
+    Raises:
+        InvalidInputError: a name is not a valid campaign or player name.
+    """
+    check_campaign_name(campaign)
+    check_player_name(player)
+    seed = hashlib.scrypt(
+        secret.encode(),
+        salt=f"{_KEY_SALT}{campaign}/{player}".encode(),
+        n=_SCRYPT_N,
+        r=_SCRYPT_R,
+        p=_SCRYPT_P,
+        dklen=32,
+    )
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def public_key(secret: str, campaign: str, player: str) -> str:
+    """Return the hex public key that checks what `secret` signs for `player` of `campaign`.
+
+    >>> len(public_key("s3cret", "g", "red"))
+    64
+    """
+    raw = private_key(secret, campaign, player).public_key()
+    return raw.public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def sign(data: bytes, secret: str, campaign: str, player: str) -> bytes:
+    """Return the orders file `data` signed for `player` of `campaign`.
+
+    An existing signature line is replaced, so signing twice gives the same file. A body that
+    does not end with a newline gets one before the signature line.
+
+    Raises:
+        InvalidInputError: the secret is empty, a name is invalid or `data` is not UTF-8.
+    """
+    if not secret:
+        raise InvalidInputError(f"signing needs {player}'s secret")
+    body = unsigned(data)
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInputError("an orders file must be UTF-8 text") from None
+    if body and not body.endswith(b"\n"):
+        body += b"\n"
+    signature = private_key(secret, campaign, player).sign(_message(campaign, player, body))
+    encoded = base64.b64encode(signature).decode("ascii")
+    line = f"{SIGNATURE_PREFIX} {VERSION} campaign={campaign} player={player} sig={encoded}\n"
+    return body + line.encode("ascii")
+
+
+def unsigned(data: bytes) -> bytes:
+    """Return `data` without its signature line (and what follows it), if it has one."""
+    index = _last_line(data)
+    return data if index is None else data[:index]
+
+
+def read(data: bytes) -> SignedOrders:
+    """Read a signed file's last line: who signed it, for which campaign, and the body.
+
+    Raises:
+        SignatureError: no signature line, or one that does not read; names every problem.
+    """
+    index = _last_line(data)
+    if index is None:
+        raise SignatureError(
+            [f"not signed: no `{SIGNATURE_PREFIX}` last line (sign it with `umpire orders sign`)"]
+        )
+    try:
+        line = data[index:].decode("ascii")
+    except UnicodeDecodeError:
+        raise SignatureError(["malformed signature line: not ASCII"]) from None
+    version, *tokens = line[len(SIGNATURE_PREFIX) :].split() or [""]
+    if version != VERSION:
+        raise SignatureError([f"unknown signature format {version!r} (this umpire reads v1)"])
+    fields: dict[str, str] = {}
+    problems = []
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep or key not in _FIELDS:
+            problems.append(f"malformed signature line: unexpected {token!r}")
+        elif key in fields:
+            problems.append(f"malformed signature line: {key} given twice")
+        else:
+            fields[key] = value
+    problems += [f"malformed signature line: no {key}=" for key in _FIELDS if key not in fields]
+    for key, check in (("campaign", check_campaign_name), ("player", check_player_name)):
+        try:
+            if key in fields:
+                check(fields[key])
+        except InvalidInputError as exc:
+            problems.append(f"malformed signature line: {exc}")
+    signature = _decode_signature(fields["sig"], problems) if "sig" in fields else b""
+    if problems:
+        raise SignatureError(problems)
+    return SignedOrders(fields["campaign"], fields["player"], data[:index], signature)
+
+
+def verifies(signed: SignedOrders, key: str | None) -> bool:
+    """Return whether `signed` verifies with the hex public `key` (None: nobody's key).
+
+    A missing key is checked against a key nobody holds, so it costs the same and says False.
+    """
+    public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)) if key else _NOBODY
+    try:
+        public.verify(signed.signature, _message(signed.campaign, signed.player, signed.body))
+    except InvalidSignature:
+        return False
+    return key is not None
+
+
+def _message(campaign: str, player: str, body: bytes) -> bytes:
+    return _MESSAGE_PREFIX + f"{campaign}\n{player}\n".encode() + body
+
+
+def _last_line(data: bytes) -> int | None:
+    """Return where the signature line starts: the last line that is not blank, if it is one."""
+    stripped = data.rstrip()
+    start = stripped.rfind(b"\n") + 1
+    if stripped[start:].startswith(SIGNATURE_PREFIX.encode()):
+        return start
+    return None
+
+
+def _decode_signature(text: str, problems: list[str]) -> bytes:
+    try:
+        signature = base64.b64decode(text, validate=True)
+    except binascii.Error:
+        problems.append("malformed signature line: sig is not base64")
+        return b""
+    if len(signature) != _SIGNATURE_BYTES:
+        problems.append(f"malformed signature line: sig is {len(signature)} bytes, not 64")
+    return signature
