@@ -450,8 +450,10 @@ ReasonOption = Annotated[
 @user_errors
 def ruling_move(
     unit: Annotated[str, typer.Argument(help="The unit, e.g. red-W3.")],
-    to: Annotated[str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")],
     reason: ReasonOption,
+    to: Annotated[
+        str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
