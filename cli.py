@@ -87,6 +87,10 @@ PlayerOption = Annotated[
     str | None,
     typer.Option("--as-player", help="Show only what this player may see."),
 ]
+DiceOption = Annotated[
+    bool,
+    typer.Option("--dice", help="List every die rolled, by key (for `umpire ruling reroll`)."),
+]
 DEFAULT_DB = "umpire.db"
 
 
@@ -225,6 +229,7 @@ def log(
     ] = None,
     as_player: PlayerOption = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
+    dice: DiceOption = False,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -239,8 +244,9 @@ def log(
         _print_json(events)
         return
     who = f"player {viewer}" if as_player else "umpire"
+    title = f"{lineage.campaign} [{lineage.branch}] as the {who} sees it"
     out.print(
-        render.log_table(events, f"{lineage.campaign} [{lineage.branch}] as the {who} sees it")
+        render.dice_table(events, f"Dice of {title}") if dice else render.log_table(events, title)
     )
 
 
@@ -324,8 +330,14 @@ def reveal_seed(
 @user_errors
 def rewind(
     to_turn: Annotated[
-        int, typer.Option("--to-turn", help="Keep history up to the end of this turn.")
-    ],
+        int | None, typer.Option("--to-turn", help="Keep history up to the end of this turn.")
+    ] = None,
+    to_version: Annotated[
+        int | None,
+        typer.Option(
+            "--to-version", help="Or up to this branch version (e.g. before a turn resolved)."
+        ),
+    ] = None,
     new_branch: Annotated[
         str | None,
         typer.Option("--branch", "-b", help="Name of the new branch (default: FROM-tN)."),
@@ -339,10 +351,13 @@ def rewind(
 ) -> None:
     """Start a new branch from the end of a turn; the original branch stays as it was."""
     with _service(db) as service:
-        created = service.rewind(service.target(campaign, from_branch), to_turn, new_branch)
+        created = service.rewind(
+            service.target(campaign, from_branch), to_turn, new_branch, to_version=to_version
+        )
+    where = f" (end of turn {to_turn})" if to_turn is not None else ""
     out.print(
         f"Branch [bold]{created.name}[/] starts from {created.parent} at version "
-        f"{created.fork_version} (end of turn {to_turn}) and is now the active branch."
+        f"{created.fork_version}{where} and is now the active branch."
     )
 
 
@@ -429,6 +444,7 @@ def turn_resolve(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what would happen; store nothing.")
     ] = False,
+    dice: DiceOption = False,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -437,8 +453,18 @@ def turn_resolve(
     with _service(db) as service:
         lineage = service.target(campaign, branch)
         recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run)
+        unrolled = (
+            service.unrolled_rerolls(lineage, recorded[0].turn, recorded if dry_run else ())
+            if recorded
+            else ()
+        )
     title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
     out.print(render.log_table(recorded, title))
+    if dice:
+        out.print(render.dice_table(recorded, "Dice rolled" + (" (dry run)" if dry_run else "")))
+    ended = any(e.type == "turn_ended" for e in recorded)
+    for key in unrolled:
+        out.print(render.unrolled_reroll(key, ended))
 
 
 ReasonOption = Annotated[
@@ -461,6 +487,30 @@ def ruling_move(
     """Put a unit in another hex by ruling (its plot is void)."""
     with _service(db) as service:
         recorded = service.relocate_unit(service.target(campaign, branch), unit, to, reason)
+    out.print(render.log_table(recorded, "Ruling recorded"))
+
+
+@ruling_app.command("reroll")
+@user_errors
+def ruling_reroll(
+    keys: Annotated[
+        list[str],
+        typer.Argument(
+            help="The dice by key, e.g. 3/exploration/Beta.red-S1/0 "
+            "(`umpire turn resolve --dry-run --dice` lists them)."
+        ),
+    ],
+    # Required, but checked by the service so that a missing reason is one line like the rest.
+    reason: Annotated[
+        str, typer.Option("--reason", "-r", help="Why (the players who read the dice see it).")
+    ] = "",
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Roll dice of the turn in progress again by ruling, when the turn's next step rolls them."""
+    with _service(db) as service:
+        recorded = service.reroll_dice(service.target(campaign, branch), keys, reason)
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
@@ -1156,7 +1206,7 @@ def battle_fight(
     from tactical.dice import SeededDice
     from tactical.notation import format_position
     from tactical.render import THEME, battle_plot, battle_table
-    from tactical.summary import turn_by_turn
+    from tactical.summary import describe_contacts, turn_by_turn
 
     setup = _battle_file(setup_name)
     if not isinstance(setup, BattleSetup):
@@ -1183,6 +1233,10 @@ def battle_fight(
                     console.print(line, markup=False, highlight=False)
             console.print(battle_plot(ctx, played.state))
             console.print(battle_table(ctx, played.state))
+            if ctx.rules.bogeys:  # each side's long-range picture (001 L939)
+                for side in setup.sides:
+                    line = describe_contacts(ctx, played.state, side)
+                    console.print(line, markup=False, highlight=False)
     state = battle.state
     who = f"{state.winner} wins" if state.winner else "no winner"
     reason = next(

@@ -5,6 +5,9 @@ A seeded roll is a pure function of the campaign seed and a stable key naming th
 shifts a roll, and once the seed is revealed anyone can recompute every seeded roll from the
 log. Rules never roll on replay: each outcome is stored in the event that used it.
 
+A die the umpire rules rolled again (issue 6) is rolled under its key's next generation
+(`1/exploration/fleet-7/0#2`): its face is still a pure function of the seed and the key.
+
 >>> dice = SeededDice("demo-seed")
 >>> roll = dice.roll(DiceKey(turn=1, phase="exploration", subject="fleet-7"), sides=6)
 >>> roll == dice.roll(DiceKey(turn=1, phase="exploration", subject="fleet-7"), sides=6)
@@ -19,7 +22,7 @@ import hashlib
 import hmac
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Literal, Protocol
 
 import msgspec
@@ -29,6 +32,10 @@ from campaign.errors import DiceError, InvalidInputError
 RollSource = Literal["seeded", "manual", "scripted"]
 
 _KEY_PART = re.compile(r"^[A-Za-z0-9_.:-]+$")
+_KEY_TEXT = re.compile(
+    r"(\d+)/([A-Za-z0-9_.:-]+)/([A-Za-z0-9_.:-]+)/(\d+)"  # turn/phase/subject/index
+    r"(?:#([2-9]|[1-9]\d+))?"  # a re-roll's generation: the first roll has no `#1`
+)
 _DICE_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 SEED_COMMITMENT_PREFIX = b"stellar-umpire/seed/v1:"
 
@@ -36,32 +43,58 @@ SEED_COMMITMENT_PREFIX = b"stellar-umpire/seed/v1:"
 class DiceKey(msgspec.Struct, frozen=True):
     """The stable name of one die: which turn, which phase, whose roll, which die.
 
+    `generation` counts the times the die was rolled by the umpire's rulings: 1 is the die as
+    the rules roll it, and its key has no suffix, so every key rolled before re-rolls existed
+    derives its face exactly as it did. A re-roll is generation 2, 3... (`#2` in the key).
+
     >>> str(DiceKey(turn=3, phase="exploration", subject="fleet-12", index=1))
     '3/exploration/fleet-12/1'
+    >>> str(DiceKey(turn=3, phase="exploration", subject="fleet-12", index=1, generation=2))
+    '3/exploration/fleet-12/1#2'
     """
 
     turn: int
     phase: str
     subject: str
     index: int = 0
+    generation: int = 1
 
     def __post_init__(self) -> None:
         for part in (self.phase, self.subject):
             if not _KEY_PART.match(part):
                 raise InvalidInputError(f"dice key part {part!r} must be letters, digits or _.:-")
+        if self.generation < 1:
+            raise InvalidInputError(f"a die's generation is 1 or more, not {self.generation}")
 
     def __str__(self) -> str:
-        return f"{self.turn}/{self.phase}/{self.subject}/{self.index}"
+        key = f"{self.turn}/{self.phase}/{self.subject}/{self.index}"
+        return key if self.generation == 1 else f"{key}#{self.generation}"
+
+    @property
+    def first(self) -> DiceKey:
+        """Return the key of this die as the rules first roll it (generation 1)."""
+        return msgspec.structs.replace(self, generation=1)
 
     @classmethod
     def parse(cls, text: str) -> DiceKey:
-        """Read a key back from its `turn/phase/subject/index` form."""
-        parts = text.split("/")
-        if len(parts) != 4 or not parts[0].isdigit() or not parts[3].isdigit():
+        """Read a key back from its `turn/phase/subject/index[#generation]` form.
+
+        >>> DiceKey.parse("3/exploration/fleet-12/1#2").generation
+        2
+        """
+        match = _KEY_TEXT.fullmatch(text)
+        if not match:
             raise InvalidInputError(
-                f"dice key {text!r} is not of the form turn/phase/subject/index"
+                f"dice key {text!r} is not of the form turn/phase/subject/index[#generation]"
             )
-        return cls(turn=int(parts[0]), phase=parts[1], subject=parts[2], index=int(parts[3]))
+        turn, phase, subject, index, generation = match.groups()
+        return cls(
+            turn=int(turn),
+            phase=phase,
+            subject=subject,
+            index=int(index),
+            generation=int(generation) if generation is not None else 1,
+        )
 
 
 class Roll(msgspec.Struct, frozen=True):
@@ -91,6 +124,7 @@ def seeded_value(seed: str, key: str, sides: int) -> int:
 
     The key is mixed into the seed with HMAC-SHA256 and the face drawn with
     `Random.random()`, the one `random` method Python promises to keep stable across versions.
+    A re-roll's key carries its generation (`...#2`), so it draws a new, equally checkable face.
     """
     digest = hmac.new(seed.encode(), f"{key}#d{sides}".encode(), hashlib.sha256).digest()
     return 1 + int(random.Random(int.from_bytes(digest, "big")).random() * sides)
@@ -106,6 +140,28 @@ class SeededDice:
         """Roll the die named `key`; the same key always gives the same face."""
         _check_sides(sides)
         return Roll(key=str(key), sides=sides, value=seeded_value(self._seed, str(key), sides))
+
+
+class RerolledDice:
+    """Roll the dice the umpire ruled rolled again at their new generation, the rest as given.
+
+    `generations` maps a die's first key to the generation it is rolled at now (issue 6).
+
+    >>> dice = RerolledDice(SeededDice("demo-seed"), {"1/exploration/fleet-7/0": 2})
+    >>> dice.roll(DiceKey(turn=1, phase="exploration", subject="fleet-7")).key
+    '1/exploration/fleet-7/0#2'
+    """
+
+    def __init__(self, source: DiceSource, generations: Mapping[str, int]) -> None:
+        self._source = source
+        self._generations = dict(generations)
+
+    def roll(self, key: DiceKey, sides: int = 6) -> Roll:
+        """Roll `key` on the wrapped source, at the generation a ruling gave it, if any."""
+        generation = self._generations.get(str(key.first))
+        if generation is not None:
+            key = msgspec.structs.replace(key, generation=generation)
+        return self._source.roll(key, sides)
 
 
 class ScriptedDice:

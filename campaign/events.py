@@ -406,6 +406,21 @@ class ColonyAdjusted(Event, frozen=True, kw_only=True):
     reason: str
 
 
+@event("dice_reroll_ruled", version=1)
+class DiceRerollRuled(Event, frozen=True, kw_only=True):
+    """By the umpire's ruling, dice of the turn in progress will be rolled again (issue 6).
+
+    Each key names a die at its new generation (`3/exploration/Beta.red-S1/0#2`): the turn's
+    resolution rolls that key instead of the earlier one, so the new face is a pure function
+    of the seed and the key, recorded like any roll and checked by `verify --dice`. Addressed
+    to whoever reads the die in his news, so it names nothing he would not see there.
+    """
+
+    turn: int
+    keys: tuple[str, ...]
+    reason: str
+
+
 @event("absent_player", version=1)
 class AbsentPlayer(Event, frozen=True, kw_only=True):
     """A player sent no orders for the turn; the campaign's setting decided for him."""

@@ -63,7 +63,7 @@ from campaign.strategic import (
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 15
+PROJECTION_VERSION = 16
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -317,7 +317,10 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         if result.fate == "destroyed":
             del units[result.unit]
             continue
-        hex_ = result.to_hex if result.fate == "jumped" else ship.hex
+        # A ship leaving the hex (a departure battle) jumps on to where it is bound: there
+        # already, unless its owner is told otherwise (a `unit_moved` after this).
+        jumped_to = result.to_hex if result.fate == "jumped" else None
+        hex_ = jumped_to if jumped_to is not None else ship.hex
         hull = ship.hull_lost + result.hull_lost
         units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull)
     for (colony_id, kind), lost in lost_defences.items():

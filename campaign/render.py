@@ -24,6 +24,7 @@ from campaign.events import (
     ColonyConquered,
     ColonyDetected,
     DeadlineSet,
+    DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -48,6 +49,7 @@ from campaign.events import (
     UnitMoved,
     UnitRelocated,
     UnitsCaught,
+    rolls_of,
 )
 from campaign.inbox import InboxResult, Outcome
 from campaign.players import PlayerAccess
@@ -100,6 +102,7 @@ def describe(ev: Event) -> str:
         case (
             UnitRelocated()
             | ColonyAdjusted()
+            | DiceRerollRuled()
             | TurnHeld()
             | TurnReleased()
             | AbsentPlayer()
@@ -179,9 +182,21 @@ def describe(ev: Event) -> str:
 
 
 def _describe_umpires_hand(
-    ev: UnitRelocated | ColonyAdjusted | TurnHeld | TurnReleased | AbsentPlayer | DeadlineSet,
+    ev: UnitRelocated
+    | ColonyAdjusted
+    | DiceRerollRuled
+    | TurnHeld
+    | TurnReleased
+    | AbsentPlayer
+    | DeadlineSet,
 ) -> str:
     match ev:
+        case DiceRerollRuled():
+            dice = "die" if len(ev.keys) == 1 else "dice"
+            return (
+                f"by the umpire's ruling, {dice} {', '.join(ev.keys)} will be rolled again "
+                f"as turn {ev.turn} resolves: {ev.reason}"
+            )
         case UnitRelocated():
             where = ev.hex or "the entry"
             return f"by the umpire's ruling, {ev.unit} is now at {where}: {ev.reason}"
@@ -358,7 +373,7 @@ def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
     table.add_column("turn", justify="right")
     table.add_column("type", style="umpire.key")
     table.add_column("seen by")
-    table.add_column("what happened")
+    table.add_column("what happened", overflow="fold")  # a long key is shown whole
     for recorded in events:
         table.add_row(
             str(recorded.position),
@@ -371,6 +386,36 @@ def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
     if not events:
         return Group(table, Text("no events match", style="umpire.dim"))
     return table
+
+
+def dice_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
+    """Return every die the events recorded, one row each, with the key that names it."""
+    table = Table(title=escape(title), title_justify="left", expand=False)
+    table.add_column("ver", justify="right")
+    table.add_column("seen by")
+    table.add_column("die", style="umpire.key", overflow="fold")  # whole, to copy
+    table.add_column("face", justify="right", no_wrap=True)
+    for recorded in events:
+        for roll in rolls_of(recorded.event):
+            physical = " (physical)" if roll.source == "manual" else ""
+            table.add_row(
+                str(recorded.version),
+                _audience_text(recorded),
+                Text(roll.key),
+                f"{roll.value} on d{roll.sides}{physical}",
+            )
+    if not table.row_count:
+        return Group(table, Text("no dice rolled", style="umpire.dim"))
+    return table
+
+
+def unrolled_reroll(key: str, turn_ended: bool) -> Text:
+    """Return the warning that a die the umpire ruled rolled again was not rolled."""
+    if turn_ended:
+        text = f"die {key} was ruled rolled again, but the turn ends without rolling it"
+    else:
+        text = f"die {key} was ruled rolled again, but this step does not roll it (a later may)"
+    return Text(text, style="umpire.bad")
 
 
 def _pairs(title: str, rows: Sequence[tuple[str, str | Text]]) -> Table:

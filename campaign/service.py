@@ -23,6 +23,7 @@ from campaign.dice import (
     DiceKey,
     DiceSource,
     ManualDice,
+    RerolledDice,
     Roll,
     SeededDice,
     seed_commitment,
@@ -42,6 +43,7 @@ from campaign.events import (
     CampaignCreated,
     ColonyAdjusted,
     DeadlineSet,
+    DiceRerollRuled,
     Event,
     MapLoaded,
     NewEvent,
@@ -475,11 +477,8 @@ class CampaignService:
         (positions 0, no hashes), from the same dice, so the real resolve gives the same.
         """
         state = self.load(lineage)
-        starmap = self.starmap(lineage)
         dice = self._dice(lineage, state, None, ask)
-        absentees = self._absentees(lineage, state) if state.held is None else []
-        ready = evolve_all(state, (new.event for new in absentees))
-        batch = absentees + turn.decide_turn(ready, starmap, dice, catalogue_ship)
+        batch = self._turn_batch(lineage, state, self.starmap(lineage), dice)
         if dry_run:
             return [
                 RecordedEvent(
@@ -499,6 +498,14 @@ class CampaignService:
         recorded = self.store.append(lineage, state.version, batch)
         self._snapshot(lineage, fold(recorded, state))
         return recorded
+
+    def _turn_batch(
+        self, lineage: Lineage, state: CampaignState, starmap: StarMap, dice: DiceSource
+    ) -> list[NewEvent]:
+        """Decide the next step of the turn: the absent players first, then the phases."""
+        absentees = self._absentees(lineage, state) if state.held is None else []
+        ready = evolve_all(state, (new.event for new in absentees))
+        return absentees + turn.decide_turn(ready, starmap, dice, catalogue_ship)
 
     def _absentees(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
         """Decide for the players who sent no orders, by the campaign's setting (issue 6).
@@ -608,6 +615,147 @@ class CampaignService:
         adjusted = msgspec.structs.replace(colony, **changes)
         event = ColonyAdjusted(colony=adjusted, reason=_reason(reason))
         return self._ruling(lineage, state.version, event, colony.owner, state.turn)
+
+    def reroll_dice(
+        self, lineage: Lineage, keys: Sequence[str], reason: str
+    ) -> list[RecordedEvent]:
+        """By ruling, have dice of the turn in progress rolled again (issue 6).
+
+        Each die must be one the turn's next step rolls (`umpire turn resolve --dry-run --dice`
+        lists them; while battles wait, the step is fighting them with the engine) and not one
+        rolled already this turn. That step rolls it at its next generation. The ruling is
+        addressed to whoever will read the die in his news: one event per audience, in one
+        batch.
+
+        Raises:
+            InvalidInputError: no reason or no dice; a malformed key; a die of another turn,
+                named twice, or not at its latest generation.
+            IllegalCommandError: physical dice; a die rolled already this turn, or one the next
+                step does not roll.
+        """
+        why = _reason(reason)
+        state = self.load(lineage)
+        core.require_running(state)
+        if state.dice_mode == "manual":
+            raise IllegalCommandError(
+                "this campaign rolls physical dice: a re-roll is rolled at the table "
+                "(record why with `umpire note`)"
+            )
+        if not keys:
+            raise InvalidInputError("name the dice to roll again by their keys")
+        generations = self._rerolls(lineage, state)
+        wanted: list[DiceKey] = []
+        for text in keys:
+            key = DiceKey.parse(text.strip())
+            if key.turn != state.turn:
+                raise InvalidInputError(
+                    f"die {text} is of turn {key.turn}, not of the turn in progress "
+                    f"({state.turn}): to roll it again, rewind to before it was rolled"
+                )
+            current = generations.get(str(key.first), 1)
+            if key.generation not in (1, current):
+                latest = msgspec.structs.replace(key, generation=current)
+                raise InvalidInputError(f"die {text} is not the die's latest roll ({latest})")
+            if key.first in wanted:
+                raise InvalidInputError(f"die {key.first} is named twice")
+            wanted.append(key.first)
+        rolled: dict[str, int] = {}
+        for recorded in self.store.read(lineage, turn=state.turn, upto_version=state.version):
+            for roll in rolls_of(recorded.event):
+                rolled.setdefault(roll.key.partition("#")[0], recorded.position)
+        for key in wanted:
+            if str(key) in rolled:
+                raise IllegalCommandError(
+                    f"die {key} was rolled already this turn (position {rolled[str(key)]}): "
+                    "to roll it again, rewind to before it was rolled (`umpire rewind "
+                    "--to-version`) and rule there"
+                )
+        seen: dict[str, Audience] = {}  # each die the next step rolls: who reads it
+        for new in self._next_step(lineage, state):
+            for roll in rolls_of(new.event):
+                seen.setdefault(roll.key, new.audience)
+        by_audience: dict[Audience, list[str]] = {}
+        for key in wanted:
+            current = generations.get(str(key), 1)
+            audience = seen.get(str(msgspec.structs.replace(key, generation=current)))
+            if audience is None:
+                raise IllegalCommandError(
+                    f"the turn's next step does not roll die {key} "
+                    "(`umpire turn resolve --dry-run --dice` lists the dice it rolls)"
+                )
+            again = msgspec.structs.replace(key, generation=current + 1)
+            by_audience.setdefault(audience, []).append(str(again))
+        batch = [
+            NewEvent(
+                DiceRerollRuled(turn=state.turn, keys=tuple(ruled), reason=why),
+                audience,
+                state.turn,
+                actor=UMPIRE,
+            )
+            for audience, ruled in by_audience.items()
+        ]
+        return self.store.append(lineage, state.version, batch)
+
+    def unrolled_rerolls(
+        self, lineage: Lineage, turn_number: int, preview: Sequence[RecordedEvent] = ()
+    ) -> tuple[str, ...]:
+        """Return the dice ruled rolled again in a turn that none of its events rolled (yet).
+
+        `preview` adds the events of a dry run, which are stored nowhere. A die ruled rolled
+        again twice counts at its latest generation only.
+        """
+        latest: dict[str, str] = {}
+        rolled: set[str] = set()
+        for recorded in [*self.store.read(lineage, turn=turn_number), *preview]:
+            if isinstance(recorded.event, DiceRerollRuled):
+                for text in recorded.event.keys:
+                    latest[str(DiceKey.parse(text).first)] = text
+            rolled.update(roll.key for roll in rolls_of(recorded.event))
+        return tuple(key for key in latest.values() if key not in rolled)
+
+    def _rerolls(self, lineage: Lineage, state: CampaignState) -> dict[str, int]:
+        """Return the dice ruled rolled again this turn: first key -> the generation to roll."""
+        generations: dict[str, int] = {}
+        ruled = self.store.read(
+            lineage, turn=state.turn, upto_version=state.version, types=[DiceRerollRuled.TYPE]
+        )
+        for recorded in ruled:
+            assert isinstance(recorded.event, DiceRerollRuled)
+            for text in recorded.event.keys:
+                key = DiceKey.parse(text)
+                generations[str(key.first)] = key.generation
+        return generations
+
+    def _next_step(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
+        """Decide the turn's next step from the same dice, and store nothing.
+
+        While battles wait, the step fights them with the engine, in order, as
+        `resolve_battles` does; otherwise it is the turn's resolution, as its dry run shows.
+        A held turn is decided as if released: a ruling may come while it waits.
+        """
+        starmap = self.starmap(lineage)
+        dice = self._dice(lineage, state, None, None)
+        if not state.pending_battles:
+            released = msgspec.structs.replace(state, held=None)
+            return self._turn_batch(lineage, released, starmap, dice)
+        batch: list[NewEvent] = []
+        for bid in sorted(state.pending_battles, key=battle_order):
+            results, rolls, journal = battles.fight(
+                state, starmap, state.pending_battles[bid], dice
+            )
+            step = combat.decide_battle_result(
+                state,
+                starmap,
+                bid,
+                results,
+                source="engine",
+                journal=journal,
+                rolls=rolls,
+                dice=dice,
+            )
+            batch += step
+            state = evolve_all(state, (new.event for new in step))
+        return batch
 
     def _ruling(
         self, lineage: Lineage, version: int, event: Event, player: str, turn_number: int
@@ -733,21 +881,40 @@ class CampaignService:
             changes=changes_since(before, current, player) if before is not None else (),
         )
 
-    def rewind(self, lineage: Lineage, to_turn: int, new_branch: str | None = None) -> BranchInfo:
-        """Start a branch sharing history up to the end of `to_turn`, and make it active.
+    def rewind(
+        self,
+        lineage: Lineage,
+        to_turn: int | None,
+        new_branch: str | None = None,
+        to_version: int | None = None,
+    ) -> BranchInfo:
+        """Start a branch sharing history up to the end of `to_turn` (or up to branch version
+        `to_version`, e.g. just before a turn resolved), and make it active.
 
         Nothing is deleted: the original branch stays as it was.
         """
-        state = self.load(lineage)
-        if not 0 <= to_turn <= state.turn:
-            raise InvalidInputError(
-                f"cannot rewind to turn {to_turn}: "
-                f"branch {lineage.branch!r} is in turn {state.turn}"
-            )
+        if (to_turn is None) == (to_version is None):
+            raise InvalidInputError("rewind to the end of a turn or to a version (one of them)")
+        if to_version is not None:
+            head = self.store.head(lineage)[0]
+            if not 1 <= to_version <= head:
+                raise InvalidInputError(
+                    f"cannot rewind to version {to_version}: "
+                    f"branch {lineage.branch!r} has versions 1-{head}"
+                )
+            fork, suffix = to_version, f"v{to_version}"
+        else:
+            assert to_turn is not None
+            state = self.load(lineage)
+            if not 0 <= to_turn <= state.turn:
+                raise InvalidInputError(
+                    f"cannot rewind to turn {to_turn}: "
+                    f"branch {lineage.branch!r} is in turn {state.turn}"
+                )
+            fork, suffix = self.store.last_version_of_turn(lineage, to_turn), f"t{to_turn}"
         existing = {b.name for b in self.store.branches(lineage.campaign)}
-        name = new_branch or _free_name(f"{lineage.branch}-t{to_turn}", existing)
+        name = new_branch or _free_name(f"{lineage.branch}-{suffix}", existing)
         core.check_campaign_name(name)
-        fork = self.store.last_version_of_turn(lineage, to_turn)
         self.store.create_branch(lineage.campaign, name, lineage.branch, fork)
         self.store.set_active_branch(lineage.campaign, name)
         return next(b for b in self.store.branches(lineage.campaign) if b.name == name)
@@ -926,9 +1093,13 @@ class CampaignService:
     ) -> DiceSource:
         if results is not None:
             return ManualDice(results=results)
+        source: DiceSource
         if state.dice_mode == "manual":
-            return ManualDice(ask=ask or _nobody_to_ask)
-        return SeededDice(self.store.campaign_seed(lineage.campaign))
+            source = ManualDice(ask=ask or _nobody_to_ask)
+        else:
+            source = SeededDice(self.store.campaign_seed(lineage.campaign))
+        rerolls = self._rerolls(lineage, state)  # the umpire's rulings this turn (issue 6)
+        return RerolledDice(source, rerolls) if rerolls else source
 
     def _snapshot(self, lineage: Lineage, state: CampaignState) -> None:
         self.store.save_snapshot(
@@ -980,13 +1151,21 @@ class _DiceLedger:
         self.revealed: str | None = None
         self.seeded: list[tuple[int, Roll]] = []
         self.manual = 0
+        self.ruled: set[str] = set()  # the keys re-rolls were ruled for (issue 6)
+        self.unruled: list[str] = []
 
     def record(self, position: int, ev: Event) -> None:
         if isinstance(ev, CampaignCreated):
             self.commitment = ev.seed_commitment
         elif isinstance(ev, SeedRevealed):
             self.revealed = ev.seed
+        elif isinstance(ev, DiceRerollRuled):
+            self.ruled.update(ev.keys)
         for roll in rolls_of(ev):
+            if "#" in roll.key and roll.key not in self.ruled:
+                self.unruled.append(
+                    f"position {position}: roll {roll.key} is a re-roll no ruling ordered"
+                )
             if roll.source == "seeded":
                 self.seeded.append((position, roll))
             else:
@@ -1001,6 +1180,7 @@ class _DiceLedger:
         problems = []
         if self.commitment is None or seed_commitment(self.revealed) != self.commitment:
             problems.append("the revealed seed does not match the commitment made at creation")
+        problems += self.unruled
         for position, roll in self.seeded:
             value = seeded_value(self.revealed, roll.key, roll.sides)
             if value != roll.value:

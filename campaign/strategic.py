@@ -94,7 +94,11 @@ def unit_id(player: str, kind: UnitKind, number: int) -> str:
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One unit's order for a turn: where it moves (None: it stays) and its combat order."""
+    """One unit's order for a turn: where it moves (None: it stays) and its combat order.
+
+    The combat order holds where the unit ends the turn; in the hex it leaves, it is under FTL
+    Move (004 L72), and pursued there by enemies who Engage (`rules.combat.departures`).
+    """
 
     unit: str
     to: str | None = None
@@ -224,6 +228,16 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     chosen_by: str | None = None  # who chose the location, or None for the rules' choice
     sides: tuple[BattleSide, BattleSide]
     colony: str | None = None  # an assault on this colony's planetary defences (004 5.4)
+    # A pursuit of the `pursued` side's ships as they leave this hex under FTL Move (004
+    # L72): they are already at their destinations, and go on there if they get away.
+    departure: bool = False
+
+    @property
+    def leaving(self) -> frozenset[str]:
+        """Return the ships leaving the hex: the pursued side of a departure battle."""
+        if not self.departure:
+            return frozenset()
+        return frozenset(u for s in self.sides if s.player == self.pursued for u in s.units)
 
 
 class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -231,7 +245,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
 
     unit: str
     fate: ShipFate = "survived"
-    to_hex: str | None = None  # where a jumping ship came out
+    # Where a jumping ship came out. A ship leaving the hex (a departure battle) may leave it
+    # out: it jumped for where it was going; its owner alone learns where it came out.
+    to_hex: str | None = None
     hull_lost: int = 0  # damage boxes carried out of the battle (004 5.3.6)
 
 

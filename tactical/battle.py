@@ -111,10 +111,24 @@ from tactical.repair import (
     repair_succeeds,
 )
 from tactical.rules import BattleRules, rules_named
+from tactical.sensors import (
+    ACTIVE_RANGE_MU,
+    ACTIVE_SCANS,
+    DUMMY_SIGNATURE,
+    DUMMY_THRUST,
+    PASSIVE_RANGE_MU,
+    SCANNING_HULLS,
+    Bogey,
+    Dummy,
+    Sensed,
+    bogey_labels,
+    signature,
+)
 from tactical.ship import (
     PRESETS,
     DesignError,
     DriveState,
+    HullClass,
     Problem,
     Ship,
     ShipState,
@@ -141,6 +155,7 @@ __all__ = [
     "BattleState",
     "DefenceFire",
     "Dogfight",
+    "DummySetup",
     "Event",
     "FighterAttack",
     "FightersResolved",
@@ -197,6 +212,7 @@ __all__ = [
     "repair_jobs",
     "replay",
     "resolve",
+    "scan_limit",
     "sheet_for",
     "ships_to_fire",
     "sides_to_fly",
@@ -250,6 +266,17 @@ class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     side: Identifier
     x: float
     y: float
+
+
+class DummySetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One dummy bogey at the start: a drone showing an escort's signature (001 L955-957)."""
+
+    id: Identifier
+    side: Identifier
+    x: float
+    y: float
+    course: Annotated[int, Meta(ge=1, le=12)]
+    speed: Annotated[int, Meta(ge=0, le=1000)] = 0
 
 
 class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -311,6 +338,10 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """A campaign battle's floating table, FTL escape, gravity and asteroids (004 5.3)."""
     mines: tuple[MineSetup, ...] = ()
     """Mines laid before the battle, each a side's (001 L868-888)."""
+    bogeys: bool = False
+    """Play with sensors and bogeys (001 L933-951): turns the rules' ``bogeys`` option on."""
+    dummies: tuple[DummySetup, ...] = ()
+    """Dummy bogeys, at most one per real ship of their side (001 L955-959); needs ``bogeys``."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -430,9 +461,40 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
             problems.extend(_record_problems(sheet, ship.state, f"{path}.state"))
         sheets.setdefault(ship.id, sheet)
     problems.extend(_mine_problems(setup))
+    problems.extend(_dummy_problems(setup, seen))
     if problems:
         raise SetupError(source, problems)
+    if setup.bogeys:
+        rules = msgspec.structs.replace(rules, bogeys=True)
     return BattleContext(setup=setup, rules=rules, sheets=sheets)
+
+
+def _dummy_problems(setup: BattleSetup, ship_ids: set[str]) -> list[Problem]:
+    """Check the set-up's dummy bogeys: only with bogeys on, ids unlike every ship's, a side
+    of the battle each, no more than the side's real ships (001 L959)."""
+    problems: list[Problem] = []
+    seen = set(ship_ids)
+    for index, dummy in enumerate(setup.dummies):
+        path = f"$.dummies[{index}]"
+        if not setup.bogeys:
+            problems.append(Problem(path, "dummy bogeys need bogeys = true (001 L955)"))
+        if dummy.id in seen:
+            problems.append(Problem(f"{path}.id", f"the id {dummy.id!r} is taken"))
+        seen.add(dummy.id)
+        if dummy.side not in setup.sides:
+            problems.append(Problem(f"{path}.side", f"{dummy.side!r} is not one of {setup.sides}"))
+    for side in setup.sides:
+        dummies = sum(1 for d in setup.dummies if d.side == side)
+        ships = sum(1 for s in setup.ships if s.side == side)
+        if dummies > ships:
+            problems.append(
+                Problem(
+                    "$.dummies",
+                    f"{side} has {dummies} dummies and {ships} ships: at most one dummy per "
+                    "real ship (001 L959)",
+                )
+            )
+    return problems
 
 
 def _mine_problems(setup: BattleSetup) -> list[Problem]:
@@ -494,6 +556,12 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
     sweeping: bool = False
     """Its minesweeper is active this turn: no offensive fire (001 L898)."""
+    bogey: str | None = None
+    """While the enemy has not identified it (the ``bogeys`` option): the label its bogey
+    counter goes by (001 L941); ``None`` once revealed, or without bogeys."""
+    shows: HullClass | None = None
+    """While a bogey: the class its drive signature shows, or its weasel emitter fakes (001
+    L939, L969)."""
 
 
 class NovaBlast(Struct, frozen=True, kw_only=True):
@@ -543,6 +611,11 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """Nova cannon templates still burning, in the order they were fired (001 L917-927)."""
     mines: tuple[Mine, ...] = ()
     """Mines on the table, in the order they were placed or laid (001 L868-888)."""
+    dummies: tuple[Dummy, ...] = ()
+    """Dummy bogeys still on the table (001 L955-957); in a side's view, only its own."""
+    bogeys: tuple[Bogey, ...] = ()
+    """Only in a side's :func:`view`: the enemy contacts it has not identified, by label.
+    The umpire's state keeps none: its ships carry their ``bogey`` label instead."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -557,8 +630,9 @@ class BattleState(Struct, frozen=True, kw_only=True):
 
 
 def initial_state(ctx: BattleContext) -> BattleState:
-    """Return the state before the first orders."""
-    return BattleState(
+    """Return the state before the first orders: with bogeys, every ship and dummy a bogey
+    but those the enemy's passive sensors already reach (001 L937-947)."""
+    state = BattleState(
         ships=tuple(
             ShipInPlay(
                 id=s.id,
@@ -576,6 +650,40 @@ def initial_state(ctx: BattleContext) -> BattleState:
         ),
         mines=tuple(
             Mine(id=m.id, side=m.side, x=round_mu(m.x), y=round_mu(m.y)) for m in ctx.setup.mines
+        ),
+    )
+    if not ctx.rules.bogeys:
+        return state
+    state, _sensed = _sensors(ctx, _as_bogeys(ctx, state), (), ())
+    return state
+
+
+def _as_bogeys(ctx: BattleContext, state: BattleState) -> BattleState:
+    """Put every ship and dummy on the table as a bogey with its label (001 L937-941)."""
+    dummies = [
+        (d.id, d.side, round_mu(d.x), round_mu(d.y), d.course, d.speed) for d in ctx.setup.dummies
+    ]
+    labels = bogey_labels(
+        [(s.side, s.id, s.x, s.y) for s in state.ships]
+        + [(side, name, x, y) for name, side, x, y, _c, _v in dummies],
+        ctx.setup.sides,
+    )
+    ships = tuple(
+        msgspec.structs.replace(
+            ship,
+            bogey=labels[ship.id],
+            shows=signature(
+                ctx.sheets[ship.id].hull_class, (spec.kind for spec in ctx.sheets[ship.id].systems)
+            ),
+        )
+        for ship in state.ships
+    )
+    return msgspec.structs.replace(
+        state,
+        ships=ships,
+        dummies=tuple(
+            Dummy(id=name, side=side, label=labels[name], x=x, y=y, course=c, speed=v)
+            for name, side, x, y, c, v in dummies
         ),
     )
 
@@ -609,12 +717,46 @@ def current_step(state: BattleState) -> Step:
 
 
 def view(state: BattleState, side: str) -> BattleState:
-    """Return the state as one side may see it: other sides' written orders are blanked.
+    """Return the state as one side may see it: other sides' written orders are blanked, and
+    enemy ships not yet identified and enemy dummies are only :class:`~tactical.sensors.Bogey`
+    contacts in ``bogeys``, sorted by label.
 
-    Orders are secret until ships move (001 L248); everything else is open-book in this slice.
+    Orders are secret until ships move (001 L248). A bogey shows its label, place, course,
+    speed and the class its signature shows, nothing else (001 L939-945); an unidentified
+    enemy ship off the table is not seen at all. Identified ships are open-book.
     """
     written = tuple(w if w.side == side else SideOrders(w.side, "") for w in state.written)
-    return msgspec.structs.replace(state, written=written)
+    hidden = {s.id for s in state.ships if s.side != side and s.bogey is not None}
+    if not hidden and not state.dummies:
+        return msgspec.structs.replace(state, written=written)
+    contacts = [
+        Bogey(
+            label=s.bogey, side=s.side, shows=s.shows, x=s.x, y=s.y, course=s.course, speed=s.speed
+        )
+        for s in state.ships
+        if s.id in hidden and s.status == "active" and s.bogey is not None and s.shows is not None
+    ] + [
+        Bogey(
+            label=d.label,
+            side=d.side,
+            shows=DUMMY_SIGNATURE,
+            x=d.x,
+            y=d.y,
+            course=d.course,
+            speed=d.speed,
+        )
+        for d in state.dummies
+        if d.side != side
+    ]
+    return msgspec.structs.replace(
+        state,
+        written=written,
+        ships=tuple(s for s in state.ships if s.id not in hidden),
+        dummies=tuple(d for d in state.dummies if d.side == side),
+        bogeys=tuple(sorted(contacts, key=lambda b: (len(b.label), b.label))),
+        held=tuple(h for h in state.held if h not in hidden),
+        fighters=tuple(g for g in state.fighters if g.carrier not in hidden),
+    )
 
 
 def _moves_this_turn(ship: ShipInPlay, turn: int) -> bool:
@@ -767,6 +909,11 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     thresholds: tuple[Threshold, ...] = ()
     mines: tuple[MineEvent, ...] = ()
     """Mines laid, swept and set off during the move, in the order they happened."""
+    decoys: tuple[Moved, ...] = ()
+    """Dummy bogeys moved by their orders; ``left`` ones are gone (001 L957)."""
+    sensed: tuple[Sensed, ...] = ()
+    """Bogeys identified at the end of the move, in order: self-revealed, passive, active
+    (001 L945-951); a dummy identified is removed (001 L957)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -949,7 +1096,13 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
         return False  # an active minesweeper fires no offensive weapon (001 L898)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
-    return any(s.side != ship.side and _targetable(ctx, s) for s in state.ships)
+    return any(_enemy_in_sight(ctx, ship.side, s) for s in state.ships)
+
+
+def _enemy_in_sight(ctx: BattleContext, side: str, ship: ShipInPlay) -> bool:
+    """An enemy ship in play that has been identified: only those are fired on or attacked
+    (see docs/rulings.md, "Tactical: sensors and bogeys")."""
+    return ship.side != side and ship.bogey is None and _targetable(ctx, ship)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -988,6 +1141,11 @@ def write_orders(
     if side not in sides_to_write(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no orders to write now")
     for ship_id in orders:
+        dummy = next((d for d in state.dummies if d.id == ship_id), None)
+        if dummy is not None:
+            if dummy.side != side:
+                raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s dummy")
+            continue
         try:
             ship = state.ship(ship_id)
         except KeyError:
@@ -1102,6 +1260,8 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
     paths: dict[str, Path] = {}
     drops: dict[str, tuple[int, ...]] = {}
     sweeps: set[str] = set()
+    scanners: list[str] = []
+    revealers: list[str] = []
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -1132,6 +1292,8 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
             void = _nova_problem(ctx, ship)
         if (order.mines or order.sweep) and void is None:
             void = _mine_problem(ctx, ship, order)
+        if order.scan and void is None:
+            void = _scan_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -1160,6 +1322,10 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
             )
         )
         carried = NO_ORDER if void else order
+        if not left and carried != _course_and_speed(carried):
+            revealers.append(ship.id)  # scanning or any other system gives it away
+        if carried.scan and not left:
+            scanners.append(ship.id)
         paths[ship.id] = ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
         drops[ship.id] = carried.mines
         if carried.sweep:
@@ -1191,8 +1357,12 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
         fighters=state.fighters + tuple(launched),
         held=tuple(held),
     )
+    state, decoys = _move_dummies(ctx, state, written)
     thresholds: list[Threshold] = []
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
+    sensed: list[Sensed] = []
+    if ctx.rules.bogeys:
+        state, sensed = _sensors(ctx, state, scanners, revealers)
     first = _initiative(ctx, state, dice)
     nova: list[NovaHit] = []
     if state.fighters:
@@ -1208,7 +1378,133 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
         nova=tuple(nova),
         thresholds=tuple(thresholds),
         mines=tuple(mines),
+        decoys=tuple(decoys),
+        sensed=tuple(sensed),
     )
+
+
+def _course_and_speed(order: Order) -> Order:
+    """The order's course and speed change alone: what a bogey may do unseen."""
+    return Order(turn=order.turn, accel=order.accel, pivot=order.pivot)
+
+
+def _identified(ship: ShipInPlay) -> ShipInPlay:
+    return msgspec.structs.replace(ship, bogey=None, shows=None)
+
+
+def scan_limit(ctx: BattleContext, ship: ShipInPlay) -> int:
+    """Return how many bogeys the ship's active sensors may identify this turn: escort 1,
+    cruiser 2, capital 3 (001 L951), or one per working FireCon under the ``active_scans``
+    option (000 12.1); none for a civilian hull, which has passive sensors only (001 L949)."""
+    sheet = ctx.sheets[ship.id]
+    if sheet.hull not in SCANNING_HULLS:
+        return 0
+    if ctx.rules.active_scans == "firecon":
+        return fire_controls(ctx, ship)
+    return ACTIVE_SCANS.get(sheet.hull_class, 1)  # a Q-ship's merchant hull scans one
+
+
+def _scan_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not make an active scan this turn, or ``None``."""
+    if not ctx.rules.bogeys:
+        return "there are no bogeys to scan: the battle is played without sensors (001 L933)"
+    if scan_limit(ctx, ship) == 0:
+        return "only military vessels carry active sensors (001 L949)"
+    return None
+
+
+def _move_dummies(
+    ctx: BattleContext, state: BattleState, written: Mapping[str, Order]
+) -> tuple[BattleState, list[Moved]]:
+    """Move every dummy bogey by its orders, with a scoutship's thrust (001 L957). A dummy
+    only moves; any other order is void. One that leaves the table is gone."""
+    moves: list[Moved] = []
+    kept: list[Dummy] = []
+    for dummy in state.dummies:
+        order = written.get(dummy.id, NO_ORDER)
+        void = order_problem(
+            order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
+        )
+        if void is None and order != _course_and_speed(order):
+            void = "a dummy bogey only moves (001 L957)"
+        start = MoveStart(x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed)
+        end = move(start, NO_ORDER if void else order, ctx.rules.split_velocity)
+        left = _in_well(ctx, end.x) or _off_table(ctx, state, end.x, end.y)
+        moves.append(
+            Moved(
+                ship=dummy.id,
+                order=format_order(order),
+                x=end.x,
+                y=end.y,
+                course=end.course,
+                speed=end.speed,
+                void=void,
+                left=left,
+            )
+        )
+        if not left:
+            kept.append(
+                msgspec.structs.replace(dummy, x=end.x, y=end.y, course=end.course, speed=end.speed)
+            )
+    return msgspec.structs.replace(state, dummies=tuple(kept)), moves
+
+
+def _sensors(
+    ctx: BattleContext, state: BattleState, scanners: Sequence[str], revealers: Sequence[str]
+) -> tuple[BattleState, list[Sensed]]:
+    """Identify bogeys at the end of the move (digest A17): ships that gave themselves away,
+    then every enemy bogey within 36" of a ship in play, both at once when both are bogeys
+    (001 L947), then each active scan's nearest bogeys within 54", up to its limit (001 L951).
+
+    Passive sensors go first, so that no scan is spent on a bogey they identify anyway; the
+    scanner takes the nearest bogeys left, the labels settling ties (see docs/rulings.md).
+    A dummy identified is removed (001 L957).
+    """
+    sensed: list[Sensed] = []
+    done: set[str] = set()
+
+    def bogeys_of(side: str) -> list[tuple[str, str, float, float, bool]]:
+        ships = [
+            (s.bogey, s.id, s.x, s.y, False)
+            for s in state.ships
+            if s.side != side and s.status == "active" and s.bogey is not None
+        ]
+        dummies = [(d.label, d.id, d.x, d.y, True) for d in state.dummies if d.side != side]
+        return [c for c in ships + dummies if c[1] not in done]
+
+    for ship_id in revealers:
+        if state.ship(ship_id).bogey is not None:
+            done.add(ship_id)
+            sensed.append(Sensed(counter=ship_id, how="self"))
+    sensors = [s for s in state.ships if s.status == "active"]
+    passive: list[Sensed] = []
+    for side in ctx.setup.sides:
+        for _label, name, x, y, dummy in bogeys_of(side):
+            near = [
+                (range_between(s.x, s.y, x, y), s.id)
+                for s in sensors
+                if s.side == side and range_between(s.x, s.y, x, y) <= PASSIVE_RANGE_MU
+            ]
+            if near:
+                passive.append(Sensed(counter=name, how="passive", by=min(near)[1], dummy=dummy))
+    done.update(p.counter for p in passive)
+    sensed.extend(passive)
+    for scanner_id in scanners:
+        scanner = state.ship(scanner_id)
+        if scanner.status != "active":
+            continue
+        in_range = sorted(
+            (range_between(scanner.x, scanner.y, x, y), len(label), label, name, dummy)
+            for label, name, x, y, dummy in bogeys_of(scanner.side)
+            if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU
+        )
+        for _r, _n, _label, name, dummy in in_range[: scan_limit(ctx, scanner)]:
+            done.add(name)
+            sensed.append(Sensed(counter=name, how="active", by=scanner_id, dummy=dummy))
+    gone = {s.counter for s in sensed if s.dummy}
+    ships = tuple(_identified(s) if s.id in done else s for s in state.ships)
+    dummies = tuple(d for d in state.dummies if d.id not in gone)
+    return msgspec.structs.replace(state, ships=ships, dummies=dummies), sensed
 
 
 def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
@@ -1565,7 +1861,7 @@ def flight_targets(ctx: BattleContext, state: BattleState, group: FighterGroup) 
     """Return what a group may be ordered at: enemy ships to attack, enemy groups to
     dogfight, friendly ships to cover, and whether it may try to land (its carrier is in
     play with its bay working)."""
-    enemy_ships = tuple(s.id for s in state.ships if s.side != group.side and _targetable(ctx, s))
+    enemy_ships = tuple(s.id for s in state.ships if _enemy_in_sight(ctx, group.side, s))
     friends = tuple(s.id for s in state.ships if s.side == group.side and _targetable(ctx, s))
     enemy_groups = tuple(g.id for g in state.fighters if g.side != group.side)
     return FlightTargets(attack=enemy_ships, dogfight=enemy_groups, cover=friends)
@@ -1940,7 +2236,7 @@ def fire_options(
             if spec.kind == NOVA and sys_state.status == "ok":
                 options[spec.id] = (NOVA_LINE,)
         return options
-    targets = [s for s in state.ships if s.side != ship.side and _targetable(ctx, s)]
+    targets = [s for s in state.ships if _enemy_in_sight(ctx, ship.side, s)]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if sys_state.status != "ok" or sys_state.ammo == 0:
             continue  # a fired submunition pack is crossed off (001 L858)
@@ -2085,6 +2381,9 @@ def _fire(
     aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA]
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    if shots and firer.bogey is not None:
+        # A ship that fires gives itself away (see docs/rulings.md).
+        state = _replace_ship(state, _identified(state.ship(ship_id)))
     nova: list[NovaHit] = []
     for shot in novas:
         # The round flies 6" out, then the 2" template moves 18" on (001 L913-917).

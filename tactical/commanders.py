@@ -58,6 +58,7 @@ from tactical.battle import (
     needle_aims,
     order_limits,
     repair_jobs,
+    scan_limit,
     ships_to_fire,
     sides_to_fly,
     sides_to_repair,
@@ -83,6 +84,7 @@ from tactical.fire import (
 from tactical.mines import MINE_RADIUS_MU, MINE_TENTHS, Mine, Path, first_contact, point_along
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
+from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
 from tactical.ship import hull_remaining
 
 __all__ = [
@@ -99,6 +101,7 @@ __all__ = [
     "stand_off_commander",
     "with_fighters",
     "with_mines",
+    "with_sensors",
 ]
 
 
@@ -210,6 +213,42 @@ def with_fighters(
                 written[ship.id] = Order(
                     launch=launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
                 )
+        return written
+
+    return wrapped
+
+
+SEEK_SPEED = 8
+"""The speed a ship seeking bogeys steers at while no enemy is identified."""
+
+
+def with_sensors(
+    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
+) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    """Wrap a commander's movement orders with a doctrine for bogeys (001 L933-951), seen
+    only in its view's ``bogeys``: while no enemy ship is identified, a ship steers at the
+    nearest bogey; a ship with active sensors scans (``A``) when a bogey lies beyond its
+    passive reach but within the scan's 54", giving itself away for it (001 L949-951)."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        contacts = [b for b in state.bogeys if b.side != side]
+        if not contacts:
+            return written
+        seeking = not _enemies(state, side)
+        for ship in state.ships:
+            if ship.side != side or ship.status != "active" or ship.jump != "none":
+                continue
+            order = written.get(ship.id, NO_ORDER)
+            ranges = [range_between(ship.x, ship.y, b.x, b.y) for b in contacts]
+            if seeking and order == NO_ORDER:
+                near = contacts[ranges.index(min(ranges))]
+                order = _steer(ctx, ship, _angle_to(ship, near.x, near.y), SEEK_SPEED)
+            far = any(PASSIVE_RANGE_MU < r <= ACTIVE_RANGE_MU for r in ranges)
+            if far and scan_limit(ctx, ship) and not (order.nova or order.jump):
+                order = msgspec.structs.replace(order, scan=True)
+            if order != NO_ORDER:
+                written[ship.id] = order
         return written
 
     return wrapped
@@ -584,7 +623,7 @@ def closing_commander(cruise: int = 8) -> Commander:
         chosen = reachable[: fire_controls(ctx, ship)]
         return ship_id, _aimed(ctx, state, ship_id, options, chosen)
 
-    return Commander(with_mines(with_fighters(orders, "attack")), fire)
+    return Commander(with_mines(with_fighters(with_sensors(orders), "attack")), fire)
 
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
@@ -609,7 +648,8 @@ def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> 
             battle.resolve(dice)
         else:
             assert step.side is not None
-            ship_id, shots = commanders[step.side].fire(battle.ctx, battle.state, step.side)
+            seen = view(battle.state, step.side)  # no shot at a ship it has not identified
+            ship_id, shots = commanders[step.side].fire(battle.ctx, seen, step.side)
             battle.fire(ship_id, shots, dice)
 
 
@@ -788,7 +828,9 @@ def engage_commander() -> Commander:
         return written
 
     return Commander(
-        with_mines(with_fighters(orders, "attack")), _focused_fire, flight=posture_flight("attack")
+        with_mines(with_fighters(with_sensors(orders), "attack")),
+        _focused_fire,
+        flight=posture_flight("attack"),
     )
 
 
@@ -884,7 +926,9 @@ def stand_off_commander() -> Commander:
         return written
 
     return Commander(
-        with_fighters(orders, "defend"), _focused_fire, flight=posture_flight("defend")
+        with_fighters(with_sensors(orders), "defend"),
+        _focused_fire,
+        flight=posture_flight("defend"),
     )
 
 

@@ -9,12 +9,13 @@ Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4
 pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
 in a campaign battle (004 L139-142: no thrust that turn). Any order may end with mines to lay,
 ``M<tenths>`` each (001 L882-884: ``M5`` drops one half way along the move, ``M`` alone at its
-end), then ``W`` to sweep for mines (001 L894): ``P1+2M0M10W``, or ``M`` alone with no change
-of course or speed. A set of orders is ``id:order`` tokens separated by spaces, e.g.
-``"lc1:P2+4 f1:="``.
+end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951):
+``P1+2M0M10WA``, or ``M`` or ``A`` alone with no change of course or speed. A set of orders is
+``id:order`` tokens separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
->>> parse_order("P2+4")
-Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False)
+>>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
+Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
+      scan=False)
 >>> format_order(parse_order("S1M5M"))
 'S1M5M10'
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
@@ -75,7 +76,8 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
     ``mines`` drops one mine at each of these points of the move, in tenths from its start
     (001 L882-884), one for each working minelayer; ``sweep`` activates the minesweeper
-    (001 L894). Both go with any other order.
+    (001 L894); ``scan`` makes an active sensor scan, written ``A`` (001 L951). All three go
+    with any other order.
     """
 
     turn: int = 0
@@ -86,6 +88,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     nova: bool = False
     mines: tuple[int, ...] = ()
     sweep: bool = False
+    scan: bool = False
 
 
 NO_ORDER = Order()
@@ -94,7 +97,7 @@ NO_ORDER = Order()
 _ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
 _PIVOT = re.compile(r"@(?P<course>\d{1,2})")
 _LAUNCH = re.compile(r"L(?P<groups>[1-9])")
-_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)$")
+_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>A?)$")
 _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
@@ -117,14 +120,16 @@ def parse_order(text: str) -> Order:
             f"order {text!r}: a mine is laid 0 to {MINE_END} tenths along the move"
         )
     if base == "=":
-        raise OrderSyntaxError(f"order {text!r}: write the mines or sweep without '='")
+        raise OrderSyntaxError(f"order {text!r}: write the mines, sweep or scan without '='")
     try:
         order = _parse_base(base) if base else NO_ORDER
     except OrderSyntaxError:
         raise OrderSyntaxError(
-            f"order {text!r}: {base!r} is not an order; mines (M<tenths>) and then W come last"
+            f"order {text!r}: {base!r} is not an order; mines (M<tenths>), W and A come last"
         ) from None
-    return msgspec.structs.replace(order, mines=mines, sweep=bool(flags["sweep"]))
+    return msgspec.structs.replace(
+        order, mines=mines, sweep=bool(flags["sweep"]), scan=bool(flags["scan"])
+    )
 
 
 def _parse_base(text: str) -> Order:
@@ -149,7 +154,7 @@ def _parse_base(text: str) -> Order:
         raise OrderSyntaxError(
             f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
             "like P2+4, '=' for no change, @<course> to pivot, J to power up for a jump, "
-            "N to arm a nova cannon, each maybe followed by M<tenths> mines and W to sweep"
+            "N to arm a nova cannon, each maybe followed by M<tenths> mines, W to sweep, A to scan"
         )
     turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
     accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
@@ -171,8 +176,9 @@ def format_order(order: Order) -> str:
     'M0M10W'
     """
     flags = "".join(f"M{tenth}" for tenth in order.mines) + ("W" if order.sweep else "")
+    flags += "A" if order.scan else ""
     if flags:
-        base = format_order(msgspec.structs.replace(order, mines=(), sweep=False))
+        base = format_order(msgspec.structs.replace(order, mines=(), sweep=False, scan=False))
         return flags if base == "=" else base + flags
     if order.jump:
         return "J"

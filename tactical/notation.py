@@ -12,7 +12,8 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
-        [/M minesweeper active this turn]
+        [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
+        its signature shows]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
@@ -24,7 +25,9 @@ that held course and speed this turn (and may recover a group) are ``H:id,id``. 
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
 the ship that fired it, where its template lies, its line of flight and its next stage. A mine
 on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
-active from the turn after); set-up mines have none.
+active from the turn after); set-up mines have none. With sensors and bogeys, a dummy bogey is
+``D:side:id:label@x,y>course v speed`` (written without the space), and in one side's view an
+enemy contact it has not identified is ``?:side:label:class@x,y>course v speed``.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -53,7 +56,8 @@ from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
 from tactical.mines import Mine
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
-from tactical.ship import DriveState, FtlState, ShipState, SystemState, fresh_state
+from tactical.sensors import Bogey, Dummy
+from tactical.ship import DriveState, FtlState, HullClass, ShipState, SystemState, fresh_state
 
 __all__ = ["NotationError", "format_position", "parse_position"]
 
@@ -89,6 +93,12 @@ _MINE = re.compile(
     r"M:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
     r"(?:/t(?P<laid>\d+))?"
 )
+_PLACE = r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
+_DUMMY = re.compile(r"D:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<label>[\w.\-]+)" + _PLACE)
+_BOGEY = re.compile(
+    r"\?:(?P<side>[\w.\-]+):(?P<label>[\w.\-]+):(?P<shows>escort|cruiser|capital|merchant)" + _PLACE
+)
+_SHOWS: tuple[HullClass, ...] = ("escort", "cruiser", "capital", "merchant")
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
 )
@@ -142,7 +152,41 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("N")
     if ship.sweeping:
         parts.append("M")
+    if ship.bogey is not None:
+        parts.append(f"?{ship.bogey}={ship.shows}")
     return "/".join(parts)
+
+
+def _place(x: float, y: float, course: int, speed: int) -> str:
+    return f"@{format_mu(x)},{format_mu(y)}>{course}v{speed}"
+
+
+def _parse_counter(token: str) -> Dummy | Bogey | None:
+    """Read a dummy bogey or a view's enemy contact, or return ``None`` if the token is
+    neither."""
+    found = _DUMMY.fullmatch(token)
+    if found is not None:
+        return Dummy(
+            id=found["id"],
+            side=found["side"],
+            label=found["label"],
+            x=float(found["x"]),
+            y=float(found["y"]),
+            course=int(found["course"]),
+            speed=int(found["speed"]),
+        )
+    found = _BOGEY.fullmatch(token)
+    if found is not None:
+        return Bogey(
+            label=found["label"],
+            side=found["side"],
+            shows=_SHOWS[_SHOWS.index(found["shows"])],
+            x=float(found["x"]),
+            y=float(found["y"]),
+            course=int(found["course"]),
+            speed=int(found["speed"]),
+        )
+    return None
 
 
 def format_position(rules_name: str, state: BattleState) -> str:
@@ -161,6 +205,14 @@ def format_position(rules_name: str, state: BattleState) -> str:
             for b in state.novas
         ),
         *(_mine_text(mine) for mine in state.mines),
+        *(
+            f"D:{d.side}:{d.id}:{d.label}{_place(d.x, d.y, d.course, d.speed)}"
+            for d in state.dummies
+        ),
+        *(
+            f"?:{b.side}:{b.label}:{b.shows}{_place(b.x, b.y, b.course, b.speed)}"
+            for b in state.bogeys
+        ),
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
     ]
@@ -233,7 +285,7 @@ def _int(text: str, what: str, where: str) -> int:
     return int(text)
 
 
-def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
+def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - one field a branch
     parts = token.split("/")
     head = _HEAD.fullmatch(parts[0])
     if head is None:
@@ -253,6 +305,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
     status: ShipStatus = "active"
     returns: int | None = None
     flags: set[str] = set()  # F fired this turn, N nova cannon armed, M sweeping
+    bogey: str | None = None
+    shows: HullClass | None = None
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     reverse_jump = {v: k for k, v in _JUMP.items()}
@@ -284,6 +338,11 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
             returns = _int(part[1:], "return turn", token)
         elif part in ("F", "N", "M"):
             flags.add(part)
+        elif part.startswith("?"):
+            label, equals, shown = part[1:].partition("=")
+            if not equals or not label or shown not in _SHOWS:
+                raise NotationError(f"ship {token!r}: bad bogey field {part!r}")
+            bogey, shows = label, _SHOWS[_SHOWS.index(shown)]
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
         else:
@@ -305,6 +364,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:
         jump=jump,
         nova="N" in flags,
         sweeping="M" in flags,
+        bogey=bogey,
+        shows=shows,
     )
 
 
@@ -323,7 +384,7 @@ def _parse_written(token: str, phase: str) -> SideOrders:
     return SideOrders(side, orders.replace(",", " "))
 
 
-def parse_position(text: str) -> tuple[str, BattleState]:
+def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one counter a branch
     """Read a position written by :func:`format_position`: its rules preset and state.
 
     Raises:
@@ -348,10 +409,19 @@ def parse_position(text: str) -> tuple[str, BattleState]:
     table: tuple[float, float, float, float] | None = None
     novas: list[NovaBlast] = []
     mines: list[Mine] = []
+    dummies: list[Dummy] = []
+    bogeys: list[Bogey] = []
     for token in fields[5:]:
         blast = _parse_nova(token)
         mine = _parse_mine(token)
-        if mine is not None:
+        counter = _parse_counter(token)
+        if isinstance(counter, Dummy):
+            dummies.append(counter)
+        elif isinstance(counter, Bogey):
+            bogeys.append(counter)
+        elif token.startswith(("D:", "?:")):
+            raise NotationError(f"counter {token!r}: expected D:side:id:label@x,y>cvs or ?:...")
+        elif mine is not None:
             mines.append(mine)
         elif blast is not None:
             novas.append(blast)
@@ -388,5 +458,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:
         held=held,
         novas=tuple(novas),
         mines=tuple(mines),
+        dummies=tuple(dummies),
+        bogeys=tuple(bogeys),
     )
     return rules_name, state

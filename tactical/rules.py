@@ -89,6 +89,15 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     "a close-range hit from a 'B' class Beam Battery" (001 L870-872), or Continuum's 4D6
     (000 L6737-6739)."""
 
+    bogeys: bool = False
+    """Sensors and bogeys: ships start as bogeys that the enemy sees only as a class, revealed
+    by passive sensors at 36" or an active scan to 54" (001 L933-951; 000 12.1). An option
+    of the battle's set-up (``bogeys = true``), off in every preset."""
+    active_scans: Literal["class", "firecon"] = "class"
+    """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
+    L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
+    the campaign's named source (index, Ambiguity 39)."""
+
     def turn_limit(self, thrust: int) -> int:
         """Return how many course points a ship with this thrust may turn in one move.
 

@@ -31,10 +31,65 @@ from tactical.battle import (
     context,
     evolve,
     initial_state,
+    view,
 )
 from tactical.movement import format_mu
+from tactical.sensors import Sensed
+from tactical.ship import HullClass
 
-__all__ = ["TurnPlayed", "describe", "describe_journal", "turn_by_turn"]
+__all__ = [
+    "TurnPlayed",
+    "contact_report",
+    "describe",
+    "describe_contacts",
+    "describe_journal",
+    "turn_by_turn",
+]
+
+CLASSES: tuple[HullClass, ...] = ("capital", "cruiser", "escort", "merchant")
+
+
+def contact_report(ctx: BattleContext, state: BattleState, side: str) -> dict[HullClass, int]:
+    """Count what ``side`` sees of the enemy on the table by class, all it learns from long
+    range (001 L939; 004's long-range scan): a bogey counts as the class its signature shows,
+    a dummy as an escort, an identified ship as its own class. Only ``view(state, side)`` is
+    read, so the counts tell nothing the side may not know.
+
+    >>> from tactical.battle import BattleSetup, ShipSetup
+    >>> setup = BattleSetup(sides=("red", "blue"), bogeys=True, ships=(
+    ...     ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12),
+    ...     ShipSetup(id="b1", side="blue", design="weasel_scout", x=0, y=50, course=6)))
+    >>> ctx = context(setup)
+    >>> contact_report(ctx, initial_state(ctx), "red")
+    {'capital': 1}
+    """
+    seen = view(state, side)
+    counts: dict[HullClass, int] = {}
+    for bogey in seen.bogeys:
+        counts[bogey.shows] = counts.get(bogey.shows, 0) + 1
+    for ship in seen.ships:
+        if ship.side != side and ship.status == "active":
+            shown = ctx.sheets[ship.id].hull_class
+            counts[shown] = counts.get(shown, 0) + 1
+    return {c: counts[c] for c in CLASSES if c in counts}
+
+
+def describe_contacts(ctx: BattleContext, state: BattleState, side: str) -> str:
+    """Return one line: what ``side`` sees of the enemy, by class, and how much of it is
+    unidentified (:func:`contact_report`)."""
+    counts = contact_report(ctx, state, side)
+    listed = ", ".join(f"{n} {shown}" for shown, n in counts.items()) or "nothing"
+    bogeys = len(view(state, side).bogeys)
+    return f"{side} sees {listed} ({bogeys} unidentified)"
+
+
+def _sensed(event: Sensed) -> str:
+    if event.how == "self":
+        return f"    {event.counter} gives itself away"
+    what = "dummy bogey " if event.dummy else ""
+    means = "passive sensors" if event.how == "passive" else "active scan"
+    text = f"    {what}{event.counter} identified by {event.by}'s {means}"
+    return text + ", removed" if event.dummy else text
 
 
 def _threshold(check: Threshold) -> str:
@@ -140,7 +195,14 @@ def describe(event: Event) -> list[str]:
             elif moved.left:
                 line += ", leaves the table for good"
             lines.append(line)
+        lines.extend(
+            f"    dummy {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
+            + (f" (order void: {moved.void})" if moved.void else "")
+            + (", leaves the table" if moved.left else "")
+            for moved in event.decoys
+        )
         lines.extend(line for mine in event.mines for line in _mine(mine))
+        lines.extend(_sensed(sensed) for sensed in event.sensed)
         if event.first:
             lines.append(f"    {event.first} fires first")
         lines.extend(_nova(event.nova))

@@ -16,6 +16,7 @@ from campaign.events import (
     OfficerCasualty,
     OrdersSubmitted,
     ShipsRepaired,
+    UnitMoved,
     UnitsCaught,
 )
 from campaign.projections import CampaignState
@@ -400,3 +401,310 @@ def evolve_state(state: CampaignState, ev: object) -> CampaignState:
     from campaign.projections import evolve
 
     return evolve(state, ev)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- ships leaving (004 5.1)
+
+
+def moved(unit: Unit, hex_: str, order: str | None = None) -> Unit:
+    """The unit after this turn's movement: in `hex_`, with this turn's combat order."""
+    return msgspec.structs.replace(unit, hex=hex_, order=order or unit.order)
+
+
+Found = tuple[str, str, str, bool, str | None, tuple[tuple[str, str, tuple[str, ...]], ...]]
+
+
+def departures_of(before: list[Unit], after: list[Unit]) -> list[Found]:
+    """The battles found after movement, as (id, hex, type, departure, pursued, sides)."""
+    start = state_of(*before)
+    now = state_of(*after)
+    battles, _ = find_battles(now, DUEL, ScriptedDice([6, 1]), start=start)
+    return [
+        (
+            b.id,
+            b.hex,
+            b.type,
+            b.departure,
+            b.pursued,
+            tuple((s.player, s.order, s.units) for s in b.sides),
+        )
+        for b in battles
+    ]
+
+
+def test_a_ship_leaving_where_an_enemy_engages_is_pursued_there() -> None:
+    """004 L72: a ship moving out is under FTL Move; Engage vs FTL Move is a pursuit (L119-122),
+    fought in the hex it left, in free space (L136-137), whatever order it has for where it
+    goes."""
+    red, blue = warship("red-W1", "stand-off"), warship("blue-W1", "engage")
+    found = departures_of([red, blue], [moved(red, "0101", "engage"), blue])
+    assert found == [
+        (
+            "t3-b1",
+            "0201",
+            "pursuit",
+            True,
+            "red",
+            (("blue", "engage", ("blue-W1",)), ("red", "ftl-move", ("red-W1",))),
+        )
+    ]
+    start = state_of(red, blue)
+    now = state_of(moved(red, "0101", "engage"), blue)
+    (battle,), rolls = find_battles(now, DUEL, ScriptedDice([]), start=start)
+    assert (battle.location, battle.chosen_by, rolls) == ("free-space", None, [])
+    assert battle.leaving == {"red-W1"}
+    # Without the turn's start nobody left: the two are in different hexes, no battle.
+    assert find_battles(now, DUEL, ScriptedDice([]))[0] == []
+
+
+@pytest.mark.parametrize(
+    ("blue_before", "blue_after"),
+    [
+        # Stand Off against FTL Move is no battle (004 L121).
+        (warship("blue-W1", "engage"), warship("blue-W1", "stand-off")),
+        # Both leave: nobody stays to pursue.
+        (warship("blue-W1", "engage"), warship("blue-W1", "engage", "0301")),
+        # Arriving this turn under Engage comes too late to catch a ship that left.
+        (warship("blue-W1", "engage", "0301"), warship("blue-W1", "engage")),
+        # The same player's ships never fight each other.
+        (warship("red-W9", "engage"), warship("red-W9", "engage")),
+    ],
+)
+def test_no_pursuit_without_an_enemy_that_stays_and_engages(
+    blue_before: Unit, blue_after: Unit
+) -> None:
+    red = warship("red-W1", "stand-off")
+    assert departures_of([red, blue_before], [moved(red, "0101"), blue_after]) == []
+
+
+def test_scouts_and_transports_leaving_are_not_pursued() -> None:
+    """Ruling: scouts and transports never fight on the table (004 L112)."""
+    scouts = Unit(id="red-S1", owner="red", kind="scout-troop", hex="0201", count=9)
+    transports = Unit(id="red-T1", owner="red", kind="transports", hex="0201", count=5)
+    blue = warship("blue-W1", "engage")
+    after = [moved(scouts, "0101"), moved(transports, "0101"), blue]
+    assert departures_of([scouts, transports, blue], after) == []
+
+
+def test_a_task_force_leaving_is_one_side_under_its_admiral() -> None:
+    from campaign.strategic import TaskForce
+
+    force = TaskForce(id="red-F1", owner="red", units=("red-W2", "red-W1"), admiral=1)
+    ships = [
+        msgspec.structs.replace(warship(uid, "engage"), task_force="red-F1")
+        for uid in ("red-W1", "red-W2")
+    ]
+    blue = warship("blue-W1", "engage")
+    start = msgspec.structs.replace(state_of(*ships, blue), task_forces={"red-F1": force})
+    now = msgspec.structs.replace(
+        state_of(*(moved(s, "0101") for s in ships), blue), task_forces={"red-F1": force}
+    )
+    (battle,), _ = find_battles(now, DUEL, ScriptedDice([]), start=start)
+    red_side = next(s for s in battle.sides if s.player == "red")
+    assert (red_side.order, red_side.units, red_side.admiral) == (
+        "ftl-move",
+        ("red-W1", "red-W2"),
+        1,
+    )
+    assert battle.departure
+
+
+def test_a_departure_pursuit_comes_in_004s_order_with_the_other_battles() -> None:
+    """004 L131-137: Engage vs Engage (red arriving at 0101, where green Engages) is fought
+    before Engage vs FTL Move (red caught leaving 0201); in a hex, the pursuit of ships
+    staying under FTL Move comes before that of the ships leaving."""
+    red = warship("red-W1", "stand-off")
+    stayer = warship("red-W2", "ftl-move")
+    blue = warship("blue-W1", "engage")
+    green = warship("green-W1", "engage", "0101")
+    found = departures_of(
+        [red, stayer, blue, green], [moved(red, "0101", "engage"), stayer, blue, green]
+    )
+    assert [(f[0], f[1], f[2], f[3]) for f in found] == [
+        ("t3-b1", "0101", "even", False),
+        ("t3-b2", "0201", "pursuit", False),
+        ("t3-b3", "0201", "pursuit", True),
+    ]
+
+
+def test_a_planned_jump_takes_a_ship_leaving_where_it_was_going() -> None:
+    """004 L139-141: an unplanned jump lands d6 parsecs "from the desired target point": for a
+    ship leaving, its destination; a planned jump leaves it there."""
+    from campaign.rules.battles import _result
+    from campaign.strategic import Battle, BattleSide
+    from tactical.campaign_battle import ShipOutcome
+    from tactical.designs import show_builtin
+    from tactical.ship import fresh_state
+
+    record = fresh_state(show_builtin("frigate", "ft2"))
+    battle = Battle(
+        id="t3-b1",
+        hex="0201",
+        system="Alpha",
+        type="pursuit",
+        pursued="red",
+        departure=True,
+        sides=(
+            BattleSide(player="blue", order="engage", units=("blue-W1",)),
+            BattleSide(player="red", order="ftl-move", units=("red-W1",)),
+        ),
+    )
+
+    def jump(displaced: tuple[int, int] | None, bound_for: str | None) -> str | None:
+        ship = ShipOutcome(
+            id="red-W1",
+            side="red",
+            design="frigate",
+            fate="jumped",
+            record=record,
+            hull_lost=0,
+            displaced=displaced,
+        )
+        return _result(DUEL, battle, ship, bound_for).to_hex
+
+    assert jump(None, "0101") is None  # on to 0101, where it already is
+    assert jump((1, 4), "0101") == "0102"  # one hex "south" of its destination
+    assert jump(None, None) == "0201"  # a ship not leaving stays in the hex
+    assert jump((1, 4), None) == "0202"
+
+
+# Red enters at 0101 and blue at 0301; both reach 0201, empty space, on turn 1 (no hazards).
+LANE_MAP = DUEL_MAP.split("[[systems]]", maxsplit=1)[0].replace('name = "duel"', 'name = "lane"')
+# Under this seed red-W2, red-W11 and blue-W2 have level 1 captains: they plot one turn.
+LANE_SEED = "pursuit"
+
+
+def lane_until_the_departure(tmp_path: Path) -> tuple[CampaignService, Lineage]:
+    """Turn 1: red's W2 and W11 and blue's W2 meet at 0201, all Standing Off: no battle.
+    Turn 2: red forms them into a task force and leaves for 0101 (to Engage there); blue
+    stays and Engages. The turn stops for the pursuit at 0201."""
+    path = tmp_path / "lane.toml"
+    path.write_text(LANE_MAP)
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("lane", ["red", "blue"], seed=LANE_SEED, map_spec=str(path)))
+    lineage = service.target("lane")
+    units = service.load(lineage).units
+    assert {units[u].captain for u in ("red-W2", "red-W11", "blue-W2")} == {1}
+    red = orders("red", 1, ("red-W2", "0201", "stand-off"), ("red-W11", "0201", "stand-off"))
+    service.submit_orders(lineage, "red", red)
+    service.submit_orders(lineage, "blue", orders("blue", 1, ("blue-W2", "0201", "stand-off")))
+    assert service.resolve_turn(lineage)[-1].type == "turn_ended"
+    red = orders("red", 2, ("red-F1", "0101", "engage")) + (
+        '[[task_forces]]\nunits = ["red-W2", "red-W11"]\n'
+    )
+    service.submit_orders(lineage, "red", red)
+    service.submit_orders(lineage, "blue", orders("blue", 2, ("blue-W2", None, "engage")))
+    assert service.resolve_turn(lineage)[-1].type == "battle_requested"
+    return service, lineage
+
+
+def test_a_task_force_leaving_is_pursued_and_the_engine_fights_it(tmp_path: Path) -> None:
+    service, lineage = lane_until_the_departure(tmp_path)
+    try:
+        (battle,) = service.battles(lineage)
+        assert (battle.id, battle.hex, battle.type, battle.pursued, battle.departure) == (
+            "t2-b1",
+            "0201",
+            "pursuit",
+            "red",
+            True,
+        )
+        assert [(s.player, s.order, s.units) for s in battle.sides] == [
+            ("blue", "engage", ("blue-W2",)),
+            ("red", "ftl-move", ("red-W11", "red-W2")),
+        ]
+        assert battle.sides[1].admiral == service.load(lineage).task_forces["red-F1"].admiral
+        # Both sides are told of it; the leavers are at their destination meanwhile.
+        assert [b.id for b in service.battles(lineage, "blue")] == ["t2-b1"]
+        assert service.state_at(lineage, viewer="red").units["red-W2"].hex == "0101"
+        fought = service.resolve_battles(lineage)
+        ev = fought[0].event
+        assert isinstance(ev, BattleFought)
+        assert ev.source == "engine"
+        # Where a leaver's jump took it is never in the event both sides see.
+        assert all(r.to_hex is None for r in ev.results if r.unit.startswith("red-"))
+        assert service.resolve_turn(lineage)[-1].type == "turn_ended"
+        state = service.load(lineage)
+        fates = {r.unit: r.fate for r in ev.results}
+        # An unplanned jump lands off the destination; only red is told where.
+        landed = {r.event.unit: r.event.path[-1] for r in fought if isinstance(r.event, UnitMoved)}
+        assert {str(r.audience) for r in fought if isinstance(r.event, UnitMoved)} <= {"red"}
+        assert set(landed) <= {u for u, fate in fates.items() if fate == "jumped"}
+        red = service.state_at(lineage, viewer="red").units
+        for uid in ("red-W2", "red-W11"):
+            if fates[uid] == "destroyed":
+                assert uid not in state.units
+            else:  # got away: on at its destination, or where an unplanned jump took it
+                assert state.units[uid].hex == red[uid].hex == landed.get(uid, "0101")
+        assert state.units.get("blue-W2") is None or state.units["blue-W2"].hex == "0201"
+        assert service.verify(lineage).ok
+    finally:
+        service.close()
+
+
+def test_a_departure_is_decided_the_same_way_twice(tmp_path: Path) -> None:
+    """Same seed, same orders: the same events, battle and all."""
+
+    def play(folder: Path) -> list[tuple[str, str, bytes]]:
+        folder.mkdir()
+        service, lineage = lane_until_the_departure(folder)
+        try:
+            service.resolve_battles(lineage)
+            service.resolve_turn(lineage)
+            return [
+                (e.type, str(e.audience), msgspec.json.encode(e.event))
+                for e in service.log(lineage)
+            ]
+        finally:
+            service.close()
+
+    first = play(tmp_path / "one")
+    assert "battle_fought" in [t for t, _, _ in first]
+    assert play(tmp_path / "two") == first
+
+
+def test_where_a_leaver_came_out_is_told_to_its_owner_alone(tmp_path: Path) -> None:
+    """A table-top outcome: red-W2 jumped out to 0102, red-W11 jumped on to its destination,
+    blue-W2 came through. Blue learns that they jumped, not where to."""
+    service, lineage = lane_until_the_departure(tmp_path)
+    try:
+        with pytest.raises(InvalidInputError, match="blue-W2 jumped: say where it came out"):
+            service.record_battle(lineage, "t2-b1", (ShipResult(unit="blue-W2", fate="jumped"),))
+        before = service.load(lineage).units["red-W2"]
+        recorded = service.record_battle(
+            lineage,
+            "t2-b1",
+            (
+                ShipResult(unit="red-W2", fate="jumped", to_hex="0102", hull_lost=1),
+                ShipResult(unit="red-W11", fate="jumped"),
+            ),
+        )
+        assert [(r.type, str(r.audience)) for r in recorded] == [
+            ("battle_fought", "blue,red"),
+            ("unit_moved", "red"),
+        ]
+        fought = recorded[0].event
+        assert isinstance(fought, BattleFought)
+        assert [(r.unit, r.fate, r.to_hex) for r in fought.results] == [
+            ("blue-W2", "survived", None),
+            ("red-W11", "jumped", None),
+            ("red-W2", "jumped", None),
+        ]
+        # The jump keeps its plot, as any ship a battle displaces does.
+        assert recorded[1].event == UnitMoved(
+            unit="red-W2",
+            path=("0102",),
+            order="engage",
+            plot=before.plot,
+            plot_until=before.plot_until,
+        )
+        red = service.state_at(lineage, viewer="red")
+        assert (red.units["red-W2"].hex, red.units["red-W2"].hull_lost) == ("0102", 1)
+        assert red.units["red-W11"].hex == "0101"
+        truth = service.load(lineage).units
+        assert {u: truth[u] for u in red.units} == red.units
+        blue = [e.event for e in service.log(lineage, viewer="blue")]
+        assert not [ev for ev in blue if isinstance(ev, UnitMoved) and ev.unit.startswith("red")]
+        assert service.resolve_turn(lineage)[-1].type == "turn_ended"
+    finally:
+        service.close()

@@ -120,8 +120,12 @@ def fight(
     request = request_for(state, battle)
     outcome = resolve_campaign_battle(request, recorder)
     names = {_engine_id(u): u for side in battle.sides for u in side.units}
+    # Ships leaving the hex (a departure battle) are bound for where they are now.
+    bound = {u: state.units[u].hex for u in battle.leaving}
     results = tuple(
-        msgspec.structs.replace(_result(starmap, battle, ship), unit=names[ship.id])
+        msgspec.structs.replace(
+            _result(starmap, battle, ship, bound.get(names[ship.id])), unit=names[ship.id]
+        )
         for ship in outcome.ships
     )
     return results, tuple(recorder.rolls), _journal(request, outcome)
@@ -132,18 +136,22 @@ def _engine_id(uid: str) -> str:
     return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
-def _result(starmap: StarMap, battle: Battle, ship: ShipOutcome) -> ShipResult:
+def _result(
+    starmap: StarMap, battle: Battle, ship: ShipOutcome, bound_for: str | None
+) -> ShipResult:
+    """Read one ship's fate; `bound_for` is the destination of a ship leaving the hex."""
     if ship.fate in ("destroyed", "lost"):
         return ShipResult(unit=ship.id, fate="destroyed", hull_lost=ship.hull_lost)
     if ship.fate == "fled":
         return ShipResult(unit=ship.id, fate="disengaged", hull_lost=ship.hull_lost)
     if ship.fate == "jumped":
-        return ShipResult(
-            unit=ship.id,
-            fate="jumped",
-            to_hex=_landing(starmap, battle.hex, ship.displaced),
-            hull_lost=ship.hull_lost,
-        )
+        if bound_for is None:
+            to_hex: str | None = _landing(starmap, battle.hex, ship.displaced)
+        elif ship.displaced is None:
+            to_hex = None  # a planned jump takes a ship leaving to where it was going
+        else:  # 004 L139-141: "d6 parsecs in a random direction from the desired target"
+            to_hex = _landing(starmap, bound_for, ship.displaced)
+        return ShipResult(unit=ship.id, fate="jumped", to_hex=to_hex, hull_lost=ship.hull_lost)
     return ShipResult(unit=ship.id, hull_lost=ship.hull_lost)
 
 

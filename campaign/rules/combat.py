@@ -13,6 +13,12 @@ Battles are fought Engage-vs-Engage first, then Engage-vs-Stand Off, then Engage
 initiative winner; the standing-off side chooses against Engage; FTL movers fight in free space.
 A chooser takes the first location of his preference list (orders file) the system offers.
 
+Ships leaving a hex are under FTL Move there (004 L72, "All ships instructed to move out from a
+system must be given the order 'FTL Move'"), whatever order they carry for where they end the
+turn: warships that leave a hex where enemy warships were at the start of the turn and stay
+under Engage orders fight them there, in a pursuit battle (`departure`), among the other
+Engage-vs-FTL Move battles. See docs/rulings.md.
+
 Scouts and colony transports never fight on the table (004 L110-112: scouts are "Stand Off/FTL").
 The Stellar Conquest engagement tables the rules cite are not in the seeds; see
 docs/rulings.md for what happens to them (`decide_aftermath`).
@@ -23,6 +29,8 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import combinations
 
+import msgspec
+
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -31,6 +39,7 @@ from campaign.events import (
     BattleRequested,
     NewEvent,
     OfficerCasualty,
+    UnitMoved,
     UnitsCaught,
 )
 from campaign.projections import CampaignState
@@ -52,15 +61,23 @@ _KINDS: dict[frozenset[CombatOrder], tuple[int, BattleType]] = {
     frozenset({"engage", "stand-off"}): (1, "even"),
     frozenset({"engage", "ftl-move"}): (2, "pursuit"),
 }
+_PURSUIT: frozenset[CombatOrder] = frozenset({"engage", "ftl-move"})
 # Ruling (docs/rulings.md): a scout troop caught by enemy warships with Engage orders is lost
 # on this face of a d6; otherwise it withdraws before them (004 L110-112).
 SCOUT_CAUGHT_ON = frozenset({1})
 
 
 def find_battles(
-    state: CampaignState, starmap: StarMap, dice: DiceSource
+    state: CampaignState,
+    starmap: StarMap,
+    dice: DiceSource,
+    start: CampaignState | None = None,
 ) -> tuple[list[Battle], list[Roll]]:
-    """Return the battles this turn's positions bring, in the order they are fought."""
+    """Return the battles this turn's positions bring, in the order they are fought.
+
+    `start` is the state at the start of the turn, before anyone moved: warships that have
+    left a hex since are pursued there (`departures`). Without it, nobody left.
+    """
     groups: dict[str, dict[tuple[str, CombatOrder], list[str]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -91,25 +108,67 @@ def find_battles(
                 sides=sides,
             )
             found.append((rank, hex_label, battle))
-    found.sort(key=lambda f: (f[0], f[1], f[2].sides[0].player, f[2].sides[1].player))
+    if start is not None:
+        found += [(_KINDS[_PURSUIT][0], b.hex, b) for b in departures(start, state, starmap)]
+    # In a hex, the pursuits of ships staying under FTL Move come before those of the ships
+    # leaving it (a tie 004 L131-137 leaves open).
+    found.sort(
+        key=lambda f: (f[0], f[1], f[2].departure, f[2].sides[0].player, f[2].sides[1].player)
+    )
     battles = []
     for n, (rank, _, battle) in enumerate(found, start=1):
         battle_id = f"t{state.turn}-b{n}"
         chooser, location, initiative = _location(state, starmap, battle, rank, battle_id, dice)
         rolls += initiative
         battles.append(
-            Battle(
-                id=battle_id,
-                hex=battle.hex,
-                system=battle.system,
-                type=battle.type,
-                pursued=battle.pursued,
-                location=location,
-                chosen_by=chooser,
-                sides=battle.sides,
-            )
+            msgspec.structs.replace(battle, id=battle_id, location=location, chosen_by=chooser)
         )
     return battles, rolls
+
+
+def departures(start: CampaignState, state: CampaignState, starmap: StarMap) -> list[Battle]:
+    """Return the pursuits of warships leaving hexes held by enemies under Engage orders.
+
+    004 L72: "All ships instructed to move out from a system must be given the order 'FTL
+    Move'", so a ship leaving is under FTL Move in the hex it leaves, whatever order it
+    carries for the hex where it ends the turn; 004 L119-122 makes Engage against FTL Move a
+    pursuit battle. A warship has left a hex when it was there at the start of the turn
+    (`start`) and is elsewhere after movement (`state`). Its pursuers are the enemy warships
+    that were there at the start, are there still and have Engage orders this turn: ships
+    arriving meanwhile come too late. One side is all of a player's warships leaving one hex.
+    Scouts and transports are never pursued (004 L112, docs/rulings.md).
+    """
+    leaving: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    staying: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        before = start.units.get(unit.id)
+        if unit.kind != "warship" or before is None or before.hex is None:
+            continue
+        if unit.hex != before.hex:
+            leaving[before.hex][unit.owner].append(unit.id)
+        elif unit.order == "engage":
+            staying[unit.hex][unit.owner].append(unit.id)
+    battles = []
+    for hex_label in sorted(leaving):
+        system = starmap.system_at(parse_label(hex_label))
+        for quarry, ships in sorted(leaving[hex_label].items()):
+            for hunter, pursuers in sorted(staying.get(hex_label, {}).items()):
+                if hunter == quarry:
+                    continue
+                one = _side(state, quarry, "ftl-move", ships)
+                other = _side(state, hunter, "engage", pursuers)
+                battles.append(
+                    Battle(
+                        id="",
+                        hex=hex_label,
+                        system=system.name if system else None,
+                        type="pursuit",
+                        pursued=quarry,
+                        sides=(one, other) if quarry < hunter else (other, one),
+                        departure=True,
+                    )
+                )
+    return battles
 
 
 def _side(state: CampaignState, player: str, order: CombatOrder, units: list[str]) -> BattleSide:
@@ -171,9 +230,17 @@ def _initiative(
     return sorted(players)[0], rolls  # twenty ties running: practically never
 
 
-def decide_battles(state: CampaignState, starmap: StarMap, dice: DiceSource) -> list[NewEvent]:
-    """Announce each battle to both sides; the turn waits until every one has an outcome."""
-    battles, rolls = find_battles(state, starmap, dice)
+def decide_battles(
+    state: CampaignState,
+    starmap: StarMap,
+    dice: DiceSource,
+    start: CampaignState | None = None,
+) -> list[NewEvent]:
+    """Announce each battle to both sides; the turn waits until every one has an outcome.
+
+    `start` is the state at the start of the turn, to find the ships that left a hex.
+    """
+    battles, rolls = find_battles(state, starmap, dice, start)
     batch = []
     for battle in battles:
         mine = tuple(r for r in rolls if r.key.split("/")[2].startswith(f"{battle.id}."))
@@ -195,6 +262,10 @@ def decide_battle_result(
 ) -> list[NewEvent]:
     """Record a battle's outcome, from the tactical engine or a table-top game.
 
+    In a departure battle the ships leaving are at their destinations already; whatever
+    becomes of them is told to both sides, but where a jump took one (`to_hex`; left out,
+    where it was going) only to its owner, since that is near where it was going.
+
     Raises:
         IllegalCommandError: no such battle waits for an outcome.
         InvalidInputError: a result names a ship not in the battle, twice, or a bad hex.
@@ -204,6 +275,7 @@ def decide_battle_result(
         waiting = ", ".join(sorted(state.pending_battles)) or "none"
         raise IllegalCommandError(f"no battle {battle_id!r} awaits an outcome (waiting: {waiting})")
     fighting = {u for side in battle.sides for u in side.units}
+    leaving = battle.leaving
     problems = []
     seen: set[str] = set()
     for result in results:
@@ -214,7 +286,8 @@ def decide_battle_result(
         seen.add(result.unit)
         if result.fate == "jumped":
             if result.to_hex is None:
-                problems.append(f"{result.unit} jumped: say where it came out (to_hex)")
+                if result.unit not in leaving:
+                    problems.append(f"{result.unit} jumped: say where it came out (to_hex)")
             else:
                 try:
                     on_map = starmap.contains(parse_label(result.to_hex))
@@ -233,11 +306,30 @@ def decide_battle_result(
         for side in battle.sides
         for u in side.units
     )
-    fought = BattleFought(
-        battle=battle, results=complete, source=source, journal=journal, rolls=rolls
+    told = tuple(
+        msgspec.structs.replace(r, to_hex=None) if r.unit in leaving else r for r in complete
     )
+    fought = BattleFought(battle=battle, results=told, source=source, journal=journal, rolls=rolls)
     audience = Audience.players_([s.player for s in battle.sides])
     batch = [NewEvent(event=fought, audience=audience, turn=state.turn)]
+    for result in complete:
+        unit = state.units.get(result.unit)
+        if result.unit not in leaving or result.to_hex is None or unit is None:
+            continue
+        if result.fate != "jumped" or result.to_hex == unit.hex:
+            continue
+        # 004 L139-141: an unplanned jump lands off "the desired target point"; its plot
+        # stands, as for any ship a battle displaces (docs/rulings.md).
+        moved = UnitMoved(
+            unit=unit.id,
+            path=(result.to_hex,),
+            order=unit.order,
+            plot=unit.plot,
+            plot_until=unit.plot_until,
+        )
+        batch.append(
+            NewEvent(event=moved, audience=Audience.players_([unit.owner]), turn=state.turn)
+        )
     if dice is not None:
         batch += decide_officer_casualties(state, battle_id, complete, dice)
     return batch

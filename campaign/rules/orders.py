@@ -6,7 +6,8 @@ turn = 1
 [[moves]]
 unit = "red-S1"      # every unit is listed; `to` absent means it stays
 to = "0305"          # destination hex this turn (004 section 5.1)
-order = "stand-off"  # engage | stand-off | ftl-move (004 section 5.3)
+order = "stand-off"  # engage | stand-off | ftl-move where it ends the turn (004 section 5.3);
+                     # leaving its hex it is under FTL Move there (004 section 5.1)
 
 [[landings]]         # disembark colonists where the transports end the move (004 5.5)
 unit = "red-T1"
@@ -195,7 +196,8 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
     """Return an orders file listing all of `player`'s units, each holding position."""
     lines = [
         f'# Orders of {player} for turn {state.turn}. Give a unit `to = "CCRR"` to move it;',
-        "# order is engage, stand-off or ftl-move (004 section 5.3). To land colonists where",
+        "# order is engage, stand-off or ftl-move (004 section 5.3) where the unit ends the",
+        "# turn; leaving a hex it is under FTL Move there (004 5.1). To land colonists where",
         "# transports end their move, add [[landings]] unit, planet (System/orbit), colonists.",
         f'player = "{player}"',
         f"turn = {state.turn}",

@@ -2,9 +2,10 @@
 
 A turn resolves in one step when no battle is found, and stops for battles when one is:
 
-1. FTL movement (5.1), exploration (5.2) and the search for battles (5.3). Battles found stop
-   the turn, each announced to its two sides; each then gets an outcome (the tactical engine,
-   or an umpire recording a table-top game), and `decide_turn` goes on.
+1. FTL movement (5.1), exploration (5.2) and the search for battles (5.3), including the
+   pursuits of ships leaving hexes where enemies Engage (5.1). Battles found stop the turn,
+   each announced to its two sides; each then gets an outcome (the tactical engine, or an
+   umpire recording a table-top game), and `decide_turn` goes on.
 2. Scouts and transports caught by enemy warships, then attacks on colonies (5.4): shields,
    surrender, bombardment; assaults on planetary defences stop the turn again the same way.
 3. Conquests, disembarking colonists (5.5), the production phase after every fourth turn
@@ -54,7 +55,8 @@ def decide_turn(
         phases.add(decide_task_forces(state, dice))
         phases.add(decide_movement(phases.state, starmap, state.orders))
         phases.add(decide_exploration(phases.state, starmap, dice))
-        battles = decide_battles(phases.state, starmap, dice)
+        # The turn's start shows who left a hex: they are pursued there (004 L72).
+        battles = decide_battles(phases.state, starmap, dice, start=state)
         if battles:
             return phases.events + battles
     if state.phase in ("orders", "combat"):

@@ -37,12 +37,16 @@ def orders() -> st.SearchStrategy[Order]:
     pivots = st.builds(Order, pivot=st.integers(1, 12))
     launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
     specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L141), N (001 L908)
-    # Any of them may lay mines along the move and sweep (001 L882-884, L894): M<tenths>, W.
+    # Any of them may lay mines along the move, sweep (001 L882-884, L894) and make an active
+    # sensor scan (001 L951): M<tenths>, W, A.
     mines = st.lists(st.integers(0, 10), max_size=3).map(tuple)
     return st.builds(
-        lambda order, laid, sweep: msgspec.structs.replace(order, mines=laid, sweep=sweep),
+        lambda order, laid, sweep, scan: msgspec.structs.replace(
+            order, mines=laid, sweep=sweep, scan=scan
+        ),
         moves | pivots | launches | specials,
         mines,
+        st.booleans(),
         st.booleans(),
     )
 

@@ -1,0 +1,120 @@
+"""Issue 5's done-when, through the command line: a 4-player campaign on `classic` runs its 44
+turns with orders files, battles fought by the engine or recorded by hand, production every
+4th turn and a winner by 004 section 1; every player's report shows only what he may know.
+
+Each player's orders are drawn at random from his own view (`campaign.autoplay`), written to a
+file and handed in with `umpire orders submit`; a refused file is simplified and sent again,
+as a player would. After every turn the autoplay referee checks the invariants and that no
+report, log or view holds anything its player could not know.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import msgspec
+from typer.testing import CliRunner
+
+from campaign.autoplay import format_orders, random_document
+from campaign.rules.orders import OrdersDocument
+from campaign.service import CampaignService
+from cli import app
+from tests.test_autoplay import Referee
+
+runner = CliRunner()
+PLAYERS = ("red", "blue", "green", "white")
+CAMPAIGN = "classic4"
+SEED = "done-when-5"
+
+
+def umpire(db: str, *args: str, code: int | None = 0) -> str:
+    result = runner.invoke(app, [*args, "--db", db, "--campaign", CAMPAIGN])
+    if code is not None:
+        assert result.exit_code == code, result.stdout + result.stderr
+    return result.stdout + result.stderr
+
+
+def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -> None:  # noqa: PLR0915
+    db = f"sqlite:///{tmp_path / 'classic.db'}"
+    created = runner.invoke(
+        app,
+        [
+            "new",
+            CAMPAIGN,
+            "--players",
+            ",".join(PLAYERS),
+            "--map",
+            "classic",
+            "--seed",
+            SEED,
+            "--db",
+            db,
+        ],
+    )
+    assert created.exit_code == 0, created.output
+    service = CampaignService.open(db)
+    lineage = service.target(CAMPAIGN)
+    referee = Referee(service, lineage)
+    recorded_by_hand = fought = refused = 0
+    try:
+        while not service.load(lineage).finished:
+            turn = service.load(lineage).turn
+            for player in PLAYERS:
+                view = service.load(lineage, viewer=player)
+                chart = service.player_map(lineage, player)[0]
+                document = random_document(view, chart, player, random.Random(f"{player}{turn}"))
+                simpler = [
+                    document,
+                    msgspec.structs.replace(document, production=(), research=()),
+                    OrdersDocument(player=player, turn=turn, task_forces=document.task_forces),
+                ]
+                for number, attempt in enumerate(simpler):
+                    path = tmp_path / f"{player}-{turn}-{number}.toml"
+                    path.write_text(format_orders(attempt))
+                    args = ("orders", "submit", str(path), "--player", player)
+                    if runner.invoke(app, [*args, "--db", db, "--campaign", CAMPAIGN]).exit_code:
+                        refused += 1
+                        continue
+                    break
+                else:
+                    raise AssertionError(f"{player} could not hand in orders on turn {turn}")
+            while service.load(lineage).turn == turn:
+                waiting = json.loads(umpire(db, "battles", "list", "--json"))
+                if not waiting:
+                    umpire(db, "turn", "resolve")  # stops again if it brings battles
+                elif (recorded_by_hand + fought) % 2:
+                    umpire(db, "battles", "record", waiting[0]["id"])  # a table-top draw
+                    recorded_by_hand += 1
+                else:
+                    fought += len(waiting)
+                    umpire(db, "battles", "resolve")
+            referee(turn)
+        state = service.load(lineage)
+        log = service.log(lineage)
+        production = sorted({r.turn for r in log if r.type == "production_resolved"})
+        status = json.loads(umpire(db, "status", "--json"))
+        shown = umpire(db, "status")
+        reports = {
+            player: json.loads(umpire(db, "report", "--player", player, "--format", "json"))
+            for player in PLAYERS
+        }
+    finally:
+        service.close()
+    assert state.max_turns == 44
+    assert state.turn == 45  # the turn after the last: none is left to play
+    assert referee.turns == list(range(1, 45))
+    assert production == list(range(4, 45, 4))  # after every 4th turn (004 5.7)
+    assert fought > 0
+    assert recorded_by_hand > 0
+    assert status["state"]["turn"] > status["state"]["max_turns"]  # finished
+    scores = {entry["player"]: entry["points"] for entry in status["scores"]}
+    assert set(scores) == set(PLAYERS)
+    best = max(scores.values())
+    assert best > 0
+    winners = sorted(p for p, points in scores.items() if points == best)
+    assert f"Winner: {' and '.join(winners)}" in " ".join(shown.split())
+    for player, report in reports.items():
+        assert report["player"] == player
+    assert refused < len(PLAYERS) * 44  # most random orders pass as drawn
