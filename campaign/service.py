@@ -740,19 +740,7 @@ class CampaignService:
             return self._turn_batch(lineage, released, starmap, dice)
         batch: list[NewEvent] = []
         for bid in sorted(state.pending_battles, key=battle_order):
-            results, rolls, journal = battles.fight(
-                state, starmap, state.pending_battles[bid], dice
-            )
-            step = combat.decide_battle_result(
-                state,
-                starmap,
-                bid,
-                results,
-                source="engine",
-                journal=journal,
-                rolls=rolls,
-                dice=dice,
-            )
+            step = _fight(state, starmap, bid, dice)
             batch += step
             state = evolve_all(state, (new.event for new in step))
         return batch
@@ -837,19 +825,7 @@ class CampaignService:
         recorded: list[RecordedEvent] = []
         for bid in waiting:
             # Each battle sees the damage the ones before it did (004 5.3.6).
-            results, rolls, journal = battles.fight(
-                state, starmap, state.pending_battles[bid], dice
-            )
-            batch = combat.decide_battle_result(
-                state,
-                starmap,
-                bid,
-                results,
-                source="engine",
-                journal=journal,
-                rolls=rolls,
-                dice=dice,
-            )
+            batch = _fight(state, starmap, bid, dice)
             recorded += self.store.append(lineage, state.version, batch)
             state = fold(recorded[-len(batch) :], state)
         return recorded
@@ -1235,3 +1211,20 @@ def _report_failure(
         )
 
     return fail
+
+
+def _fight(
+    state: CampaignState, starmap: StarMap, battle_id: str, dice: DiceSource
+) -> list[NewEvent]:
+    """Fight a waiting battle with the Full Thrust engine and decide its result's events."""
+    results, rolls, journal = battles.fight(state, starmap, state.pending_battles[battle_id], dice)
+    return combat.decide_battle_result(
+        state,
+        starmap,
+        battle_id,
+        results,
+        source="engine",
+        journal=journal,
+        rolls=rolls,
+        dice=dice,
+    )
