@@ -81,9 +81,14 @@ def start(service: CampaignService, seed: int, map_spec: str, players: int) -> L
 class Referee:
     """Checks every invariant after each turn; `autoplay` calls it as its progress hook."""
 
-    def __init__(self, service: CampaignService, lineage: Lineage) -> None:
+    def __init__(
+        self, service: CampaignService, lineage: Lineage, web_secrets: dict[str, str] | None = None
+    ) -> None:
+        """`web_secrets` (player -> secret) also has every page of the players' web page
+        checked, each player signed in with his own secret."""
         self.service = service
         self.lineage = lineage
+        self.web_secrets = web_secrets or {}
         self.starmap: StarMap = service.starmap(lineage)
         state = service.load(lineage)
         self.players = state.players
@@ -214,8 +219,28 @@ class Referee:
         assert all(c.owner == player or c.id in lost for c in report.colonies)
         assert all(e.audience.may_see(player) for e in report.news)
         text = msgspec.json.encode(report).decode()
+        # His history too: the report of the turn before, as it was then (issue 6).
+        if report.turn > 1:
+            history = self.service.report(self.lineage, player, report.turn - 1)
+            text += msgspec.json.encode(history).decode()
+        if player in self.web_secrets:
+            text += "".join(self.web_pages(player))
         leaked = set(_foreign_ids(player, self.players).findall(text)) - met
         assert not leaked, (player, sorted(leaked))
+
+    def web_pages(self, player: str) -> list[str]:
+        """Every page of the players' web page, as `player` signed in sees them."""
+        from starlette.testclient import TestClient
+
+        from campaign.web import create_app
+        from tests.test_web import sign_in
+
+        app = create_app(self.service, secret_key="referee")
+        with TestClient(app) as client:
+            sign_in(client, self.lineage.campaign, player, self.web_secrets[player])
+            pages = [client.get(page) for page in ("/report", "/map.svg", "/orders", "/log")]
+        assert all(page.status_code == 200 for page in pages), player
+        return [page.text for page in pages]
 
     def orders_ignore_hidden_information(
         self, player: str, state: CampaignState, view: CampaignState

@@ -56,7 +56,10 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
     assert created.exit_code == 0, created.output
     service = CampaignService.open(db)
     lineage = service.target(CAMPAIGN)
-    referee = Referee(service, lineage)
+    secrets = {
+        player: umpire(db, "player", "add", player).split()[0] for player in PLAYERS
+    }  # the referee reads every player's web page with his secret
+    referee = Referee(service, lineage, web_secrets=secrets)
     recorded_by_hand = fought = refused = 0
     try:
         while not service.load(lineage).finished:
@@ -74,7 +77,9 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
                     path = tmp_path / f"{player}-{turn}-{number}.toml"
                     path.write_text(format_orders(attempt))
                     args = ("orders", "submit", str(path), "--player", player)
-                    if runner.invoke(app, [*args, "--db", db, "--campaign", CAMPAIGN]).exit_code:
+                    env = {"UMPIRE_SECRET": secrets[player]}
+                    argv = [*args, "--db", db, "--campaign", CAMPAIGN]
+                    if runner.invoke(app, argv, env=env).exit_code:
                         refused += 1
                         continue
                     break
