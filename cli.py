@@ -176,11 +176,20 @@ def new(
         str,
         typer.Option(help="A player who sends no orders: hold, repeat (last orders) or autoplay."),
     ] = "hold",
+    contested_planets: Annotated[
+        str,
+        typer.Option(
+            help="An uncolonised planet two players could claim (004 L17-19): "
+            "nobody holds it, or shared (each scores it)."
+        ),
+    ] = "nobody",
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
-    plan = plan_campaign(name, _csv(players), seed, dice, turns, map_spec, fleet, absent)
+    plan = plan_campaign(
+        name, _csv(players), seed, dice, turns, map_spec, fleet, absent, contested_planets
+    )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
     if json:
@@ -1201,7 +1210,7 @@ def battle_fight(
     --watch shows the battle turn by turn; --json prints the set-up, the journal (which replays
     to the result) and the final position.
     """
-    from tactical.battle import Battle, BattleSetup, TurnEnded, context
+    from tactical.battle import Battle, BattleSetup, CoreSystemsRolled, TurnEnded, context
     from tactical.commanders import named_commander, play
     from tactical.dice import SeededDice
     from tactical.notation import format_position
@@ -1240,7 +1249,12 @@ def battle_fight(
     state = battle.state
     who = f"{state.winner} wins" if state.winner else "no winner"
     reason = next(
-        (e.reason for e in reversed(battle.journal) if isinstance(e, TurnEnded) and e.over), ""
+        (
+            e.reason
+            for e in reversed(battle.journal)
+            if isinstance(e, TurnEnded | CoreSystemsRolled) and e.over
+        ),
+        "",
     )
     console.print(
         f"result after {state.turn} turns: {who}" + (f" ({reason})" if reason else ""),
@@ -1571,8 +1585,13 @@ def _battle_results(
         fates[unit] = ShipResult(unit=unit, fate="destroyed")
     for unit in _csv(disengaged):
         fates[unit] = ShipResult(unit=unit, fate="disengaged")
-    for unit, to_hex in _pairs_of(jumped, "hex").items():
-        fates[unit] = ShipResult(unit=unit, fate="jumped", to_hex=to_hex)
+    for value in jumped or []:
+        # UNIT=HEX: where it came out; a ship leaving the hex may be given as UNIT alone: it
+        # jumped on to its destination (the service refuses that for any other ship).
+        unit, sep, to_hex = (part.strip() for part in value.partition("="))
+        if not unit or (sep and not to_hex):
+            raise InvalidInputError(f"jumped {value!r} must look like UNIT or UNIT=HEX")
+        fates[unit] = ShipResult(unit=unit, fate="jumped", to_hex=to_hex or None)
     for unit, boxes in _pairs_of(damage, "boxes").items():
         if not boxes.isdigit():
             raise InvalidInputError(f"damage for {unit} must be a number of boxes, not {boxes!r}")
@@ -1626,7 +1645,11 @@ def battle_record(
         str | None, typer.Option(help="Ships that left the table and did not return.")
     ] = None,
     jumped: Annotated[
-        list[str] | None, typer.Option(help="A ship that jumped out, and where: blue-W2=0507.")
+        list[str] | None,
+        typer.Option(
+            help="A ship that jumped out, and where it came out: blue-W2=0507. A ship leaving "
+            "the hex (a pursuit) may be given alone, blue-W2: it jumped on to its destination."
+        ),
     ] = None,
     damage: Annotated[
         list[str] | None, typer.Option(help="Hull boxes a surviving ship lost: red-W1=3.")

@@ -239,6 +239,8 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     dice_mode: str = "seeded"
     max_turns: int = 44  # 004 L12 (section 1): "At turn 44, players tally..."
     absent: str = "hold"  # what happens to a player who sends no orders: hold, repeat, autoplay
+    # Uncolonised planets two players could claim (004 L17-19): "nobody" or "shared".
+    contested_planets: str = "nobody"
 
 
 @event("seed_revealed", version=1)
@@ -542,7 +544,8 @@ class BattleFought(Event, frozen=True, kw_only=True):
 
 @event("officer_casualty", version=1)
 class OfficerCasualty(Event, frozen=True, kw_only=True):
-    """A task force's admiral was aboard a flagship lost in battle (004 section 6)."""
+    """A task force's admiral was aboard a flagship lost in battle, or whose Command Bridge
+    failed a threshold check (004 section 6); ``result`` is the worst of his rolls."""
 
     task_force: str
     result: str  # dead / injured / unharmed

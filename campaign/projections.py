@@ -78,6 +78,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     revealed_seed: str | None = None
     dice_mode: str = "seeded"
     absent: str = "hold"
+    contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     map_name: str | None = None
     map_sha256: str | None = None
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
@@ -159,6 +160,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 dice_mode=ev.dice_mode,
                 max_turns=ev.max_turns,
                 absent=ev.absent,
+                contested_planets=ev.contested_planets,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)

@@ -194,6 +194,7 @@ def plan_campaign(
     map_spec: str | None = None,
     fleet_file: str | None = None,
     absent: str = "hold",
+    contested_planets: str = "nobody",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -208,6 +209,7 @@ def plan_campaign(
         map=_load_map(map_spec) if map_spec is not None else None,
         fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
         absent=absent,
+        contested_planets=contested_planets,
     )
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
@@ -228,6 +230,7 @@ def catalogue_ship(design: str) -> FleetShip:
         points=ship.points,
         ftl=ship.ftl,
         mass=ship.mass,
+        ortillery=ship.ortillery,
     )
 
 

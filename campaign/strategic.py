@@ -31,6 +31,10 @@ STARTING_TRANSPORTS = 35  # each carrying 1 million colonists
 STARTING_IP = 25
 # 004 section 5.1: every ship starts with an FTL movement rate of 2 hexes per turn.
 BASE_FTL_SPEED = 2
+# 004 L16: a conquered colony is held by "an orbital garrison of at least one destroyer or
+# larger". Ruling: a warship of the FT2 destroyer's mass (001 L1413) or more, whatever class
+# the catalogue gives it (a frigate, mass 10, is an escort but no destroyer).
+GARRISON_MIN_MASS = 14
 
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,7 +47,8 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     design: str | None = None  # warships: the tactical catalogue's design id
     hull_class: str | None = None  # warships: escort / cruiser / capital (what reports show)
     points: int = 0  # warships: Full Thrust points
-    mass: int = 0  # warships: hull mass (a garrison must be a destroyer, mass 14, or larger)
+    mass: int = 0  # warships: hull mass (see `can_garrison`)
+    ortillery: bool = False  # warships: a dedicated ortillery vessel (004 L221), by its design
     count: int = 1  # scouts in a troop, or transports (1 million colonists each)
     captain: CommandLevel | None = None  # warships: command level 1 (best) to 3 (004 s6)
     order: CombatOrder = "stand-off"
@@ -61,6 +66,12 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     def is_scout(self) -> bool:
         """Return whether command radius limits do not apply (004 section 5.1)."""
         return self.kind == "scout-troop"
+
+    @property
+    def can_garrison(self) -> bool:
+        """Return whether it may garrison a conquered colony: "a destroyer or larger" (004 L16),
+        a warship of `GARRISON_MIN_MASS` or more."""
+        return self.kind == "warship" and self.mass >= GARRISON_MIN_MASS
 
 
 class Empire(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,11 +109,14 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
     The combat order holds where the unit ends the turn; in the hex it leaves, it is under FTL
     Move (004 L72), and pursued there by enemies who Engage (`rules.combat.departures`).
+    Without one (None) the unit keeps the order it had, a task force its flagship's, as a unit
+    given no move at all does (docs/rulings.md, "Combat orders"). Moves stored before the
+    default was None always carry their order, so they read as they always did.
     """
 
     unit: str
     to: str | None = None
-    order: CombatOrder = "stand-off"
+    order: CombatOrder | None = None
 
 
 class PlanetReport(msgspec.Struct, frozen=True):
@@ -249,6 +263,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # out: it jumped for where it was going; its owner alone learns where it came out.
     to_hex: str | None = None
     hull_lost: int = 0  # damage boxes carried out of the battle (004 5.3.6)
+    # The threshold level of every check at which its Command Bridge failed (core systems,
+    # 004 L44); each brings a casualty roll for the officers aboard (004 L361-370).
+    bridge_failures: tuple[int, ...] = ()
 
 
 AttackMode = Literal["conquer", "bombard"]

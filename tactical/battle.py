@@ -16,6 +16,9 @@ state says what happens next (:func:`current_step`):
   removed, the battle ended by a side gone or the turn limit (:func:`resolve`);
 - ``SIMULTANEOUS`` (phase ``repair``, under rules with damage control): each side with damaged
   systems and parties to spare assigns them and rolls (:func:`repair`, 000 10.4, phase 14);
+- ``CHANCE`` (phase ``core``, under the ``core_systems`` option, when a ship has a core system
+  out): damaged power cores roll to explode, failed life support and lost control count down
+  (:func:`resolve`, 000 10.3, phase 15);
 - ``TERMINAL`` (phase ``over``).
 
 Every command is ``decide``-shaped: it checks the command, raises :class:`IllegalActionError`
@@ -60,6 +63,7 @@ from tactical.fighters import (
     roll_kills,
 )
 from tactical.fire import (
+    CORE_SYSTEMS,
     NEEDLE_GRAZE,
     NEEDLE_KILL,
     NOVA_ARMING_MU,
@@ -104,6 +108,7 @@ from tactical.movement import (
     round_mu,
 )
 from tactical.points import build
+from tactical.ramming import RAM_ON, contact, in_reach, proceeds, ram_damage
 from tactical.repair import (
     MAX_PARTIES_PER_JOB,
     PERMANENT_LOSSES,
@@ -125,6 +130,8 @@ from tactical.sensors import (
     signature,
 )
 from tactical.ship import (
+    FOR_THE_BATTLE,
+    GIVEN_OUT,
     PRESETS,
     DesignError,
     DriveState,
@@ -133,6 +140,7 @@ from tactical.ship import (
     Ship,
     ShipState,
     apply_damage,
+    core_damaged,
     current_thrust,
     fresh_state,
     hit_drive,
@@ -153,6 +161,9 @@ __all__ = [
     "BattleContext",
     "BattleSetup",
     "BattleState",
+    "Breach",
+    "CoreRoll",
+    "CoreSystemsRolled",
     "DefenceFire",
     "Dogfight",
     "DummySetup",
@@ -173,6 +184,7 @@ __all__ = [
     "NovaHit",
     "OrdersWritten",
     "Phase",
+    "Rammed",
     "Repair",
     "RepairsMade",
     "SetupError",
@@ -208,6 +220,7 @@ __all__ = [
     "move_path",
     "needle_aims",
     "order_limits",
+    "ram_need",
     "repair",
     "repair_jobs",
     "replay",
@@ -224,10 +237,11 @@ __all__ = [
     "write_orders",
 ]
 
-Phase = Literal["orders", "movement", "flight", "fighters", "fire", "end", "repair", "over"]
-ShipStatus = Literal["active", "destroyed", "left", "away", "jumped"]
+Phase = Literal["orders", "movement", "flight", "fighters", "fire", "end", "repair", "core", "over"]
+ShipStatus = Literal["active", "destroyed", "left", "away", "jumped", "abandoned"]
 """``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
-``jumped``: gone into FTL (004 L137-142)."""
+``jumped``: gone into FTL (004 L137-142); ``abandoned``: its life support gave out and its crew
+abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197)."""
 JumpState = Literal["none", "ready", "powering", "unplanned"]
 """A campaign ship's FTL jump: ``ready`` after its 6 (004 L139-140); ``powering`` or
 ``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L137-142)."""
@@ -342,6 +356,13 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Play with sensors and bogeys (001 L933-951): turns the rules' ``bogeys`` option on."""
     dummies: tuple[DummySetup, ...] = ()
     """Dummy bogeys, at most one per real ship of their side (001 L955-959); needs ``bogeys``."""
+    core_systems: bool = False
+    """Play with core systems (000 10.3): turns the rules' ``core_systems`` option on."""
+    reactor_breach: bool = False
+    """Power cores that explode breach (000 L11217-11254); needs ``core_systems``."""
+    ram_on: dict[Identifier, Annotated[int, Meta(ge=1, le=6)]] = msgspec.field(default_factory=dict)
+    """Per side, the D6 face its rams need to go on, for a scenario or a race that rams more
+    readily (001 L979's special option); a side left out needs the rules' 6."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -427,6 +448,10 @@ def _record_problems(sheet: Ship, state: ShipState, path: str) -> list[Problem]:
         for s in state.systems
     ):
         problems.append(Problem(f"{path}.systems", "ammunition and fighters must be >= 0"))
+    if state.out_of_control < FOR_THE_BATTLE:
+        problems.append(Problem(f"{path}.out_of_control", "turns must be >= 0, or -1 for good"))
+    if state.life_support < 0:
+        problems.append(Problem(f"{path}.life_support", "a ship with no life support is a hulk"))
     return problems
 
 
@@ -459,13 +484,26 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
             continue
         if ship.state is not None:
             problems.extend(_record_problems(sheet, ship.state, f"{path}.state"))
+            if not (setup.core_systems or rules.core_systems) and core_damaged(ship.state):
+                problems.append(Problem(f"{path}.state", "core-system damage needs core_systems"))
         sheets.setdefault(ship.id, sheet)
     problems.extend(_mine_problems(setup))
     problems.extend(_dummy_problems(setup, seen))
+    if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
+        problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
+    problems.extend(
+        Problem(f"$.ram_on.{side}", f"{side!r} is not one of {setup.sides}")
+        for side in setup.ram_on
+        if side not in setup.sides
+    )
     if problems:
         raise SetupError(source, problems)
     if setup.bogeys:
         rules = msgspec.structs.replace(rules, bogeys=True)
+    if setup.core_systems:
+        rules = msgspec.structs.replace(rules, core_systems=True)
+    if setup.reactor_breach:
+        rules = msgspec.structs.replace(rules, reactor_breach=True)
     return BattleContext(setup=setup, rules=rules, sheets=sheets)
 
 
@@ -813,7 +851,12 @@ class Hit(Struct, frozen=True, kw_only=True):
 
 
 class Threshold(Struct, frozen=True, kw_only=True):
-    """One threshold check and what it knocked out."""
+    """One threshold check and what it knocked out.
+
+    With core systems (000 10.3): ``bridge`` is the D6 of turns out of control after a bridge
+    hit (6: the rest of the battle), ``power_core`` a power core hit, ``life_support`` the D6
+    of turns before a failed life support gives out.
+    """
 
     ship: str
     row: int
@@ -821,6 +864,9 @@ class Threshold(Struct, frozen=True, kw_only=True):
     lost: tuple[str, ...] = ()
     drive: bool = False
     ftl: bool = False
+    bridge: int | None = None
+    power_core: bool = False
+    life_support: int | None = None
 
 
 class NovaHit(Struct, frozen=True, kw_only=True):
@@ -889,6 +935,36 @@ MineEvent = MineLaid | MineSwept | MineDetonated
 """What happened with a mine during the ships' move."""
 
 
+class Rammed(Struct, frozen=True, kw_only=True):
+    """A ram a ship's orders named, tried after every ship had moved (001 L977-995).
+
+    ``reason`` says why it never came to the dice: the target beyond 2" at ``distance`` (001
+    L981), or either ship no longer in play. Else ``proceed`` is the rammer's D6, which needed
+    ``need`` (001 L979); ``attack`` and ``evade`` the two ships' D6, added to their thrust now,
+    ``attack_thrust`` and ``evade_thrust`` (L993); on ``contact``, ``impact`` is the
+    rammer's D6, times its ``ship_points`` (damage points left) dealt to the target, and
+    ``recoil`` the target's, times its ``target_points`` dealt to the rammer (L995). ``hits``
+    are the damage: the target's, then the rammer's.
+    """
+
+    ship: str
+    target: str
+    distance: float | None = None
+    reason: str | None = None
+    need: int = RAM_ON
+    proceed: int | None = None
+    attack: int | None = None
+    attack_thrust: int = 0
+    evade: int | None = None
+    evade_thrust: int = 0
+    contact: bool = False
+    impact: int | None = None
+    ship_points: int = 0
+    recoil: int | None = None
+    target_points: int = 0
+    hits: tuple[Hit, ...] = ()
+
+
 class OrdersWritten(Struct, frozen=True, kw_only=True, tag="orders_written"):
     """A side wrote its movement orders for the turn (secret until movement)."""
 
@@ -914,6 +990,9 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     sensed: tuple[Sensed, ...] = ()
     """Bogeys identified at the end of the move, in order: self-revealed, passive, active
     (001 L945-951); a dummy identified is removed (001 L957)."""
+    rams: tuple[Rammed, ...] = ()
+    """The rams the orders named, tried after the move and the sensors, before initiative
+    (001 L977-995), in the order the ships stand; their thresholds are in ``thresholds``."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -945,6 +1024,46 @@ class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
     """Ships the gas giant's gravity drew off the table for good (004 L162-166)."""
     table: tuple[float, float, float, float] | None = None
     """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L132)."""
+    rolls: tuple[Roll, ...] = ()
+
+
+class CoreRoll(Struct, frozen=True, kw_only=True):
+    """A damaged power core's D6 at the end of the turn: on 5-6 it explodes and destroys the
+    ship (000 L11207-11211)."""
+
+    ship: str
+    face: int
+    exploded: bool
+
+
+class Breach(Struct, frozen=True, kw_only=True):
+    """An exploding power core's blast on one ship within 3 MU: 1D6 per 25 mass of the ship
+    that exploded, at face value, semi-armour-piercing and past screens (000 L11217-11254)."""
+
+    ship: str
+    """The ship whose power core exploded."""
+    faces: tuple[int, ...]
+    hit: Hit
+
+
+class CoreSystemsRolled(Struct, frozen=True, kw_only=True, tag="core_systems_rolled"):
+    """The core systems at the end of the turn, after damage control (000 phase 15): damaged
+    power cores rolled, failed life support counted down, lost control counted down."""
+
+    turn: int
+    cores: tuple[CoreRoll, ...] = ()
+    breaches: tuple[Breach, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
+    """The threshold checks the breaches' damage made at once (000 phase 15)."""
+    destroyed: tuple[str, ...] = ()
+    """Ships destroyed: by their own power core, or by a breach."""
+    abandoned: tuple[str, ...] = ()
+    """Ships whose life support gave out: their crews abandoned them (000 L11189-11197)."""
+    control: tuple[str, ...] = ()
+    """Ships back under control, their turns out of control over (000 L11161-11165)."""
+    over: bool = False
+    winner: str | None = None
+    reason: str = ""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1038,6 +1157,7 @@ Event = (
     | RepairsMade
     | FlightWritten
     | FightersResolved
+    | CoreSystemsRolled
 )
 
 
@@ -1071,7 +1191,8 @@ def _screen(ctx: BattleContext, ship: ShipInPlay) -> int:
 def _defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
     """Return a ship's working point defence: none while its nova cannon is armed, since it
     may fire no other weapon that turn (001 L910)."""
-    if ship.nova:
+    if ship.nova or ship.record.out_of_control:
+        # Nor while out of control: active defences are down (000 L11157-11159).
         return DefenceSpec(point=(), area=(), controls=0)
     return defence_of(ctx.sheets[ship.id], ship.record)
 
@@ -1094,6 +1215,8 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
         return False  # no offensive fire in the final power-up turn (004 L141)
     if ship.sweeping:
         return False  # an active minesweeper fires no offensive weapon (001 L898)
+    if ship.record.out_of_control:
+        return False  # out of control: no weapons fire (000 L11151-11157)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
     return any(_enemy_in_sight(ctx, ship.side, s) for s in state.ships)
@@ -1245,11 +1368,11 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
     )
 
 
-def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one step
+def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in one step
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, ShipsMoved]:
-    """Move every ship by its orders at once, meeting mines on the way, then find who fires
-    first (001 L250-262, L868-898)."""
+    """Move every ship by its orders at once, meeting mines on the way, then try the rams the
+    orders named and find who fires first (001 L250-262, L868-898, L977-995)."""
     written: dict[str, Order] = {}
     for side_orders in state.written:
         written.update(parse_orders(side_orders.orders))
@@ -1260,8 +1383,9 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
     paths: dict[str, Path] = {}
     drops: dict[str, tuple[int, ...]] = {}
     sweeps: set[str] = set()
-    scanners: list[str] = []
+    scanners: list[tuple[str, tuple[str, ...]]] = []
     revealers: list[str] = []
+    rams: list[tuple[str, str]] = []
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -1284,6 +1408,8 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
             rules=ctx.rules,
             limit=limit,
         )
+        if ship.record.out_of_control and order != NO_ORDER:
+            void = "out of control: it keeps its course and speed (000 L11151-11157)"
         if order.jump and void is None:
             void = _jump_problem(ctx, ship)
         if order.launch and void is None:
@@ -1293,7 +1419,9 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
         if (order.mines or order.sweep) and void is None:
             void = _mine_problem(ctx, ship, order)
         if order.scan and void is None:
-            void = _scan_problem(ctx, ship)
+            void = _scan_problem(ctx, state, ship, order.scan_for)
+        if order.ram is not None and void is None:
+            void = _ram_problem(state, ship, order.ram)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -1322,10 +1450,12 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
             )
         )
         carried = NO_ORDER if void else order
-        if not left and carried != _course_and_speed(carried):
+        if not left and msgspec.structs.replace(carried, ram=None) != _course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
+        if carried.ram is not None:
+            rams.append((ship.id, carried.ram))  # a ram gives nothing away until it is tried
         if carried.scan and not left:
-            scanners.append(ship.id)
+            scanners.append((ship.id, carried.scan_for))
         paths[ship.id] = ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
         drops[ship.id] = carried.mines
         if carried.sweep:
@@ -1363,6 +1493,10 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
         state, sensed = _sensors(ctx, state, scanners, revealers)
+    rammed: list[Rammed] = []
+    for rammer, target in rams:  # after the move, before the firing (see docs/rulings.md)
+        state, tried = _ram(ctx, state, rammer, target, dice, thresholds)
+        rammed.append(tried)
     first = _initiative(ctx, state, dice)
     nova: list[NovaHit] = []
     if state.fighters:
@@ -1380,6 +1514,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines and initiative in one s
         mines=tuple(mines),
         decoys=tuple(decoys),
         sensed=tuple(sensed),
+        rams=tuple(rammed),
     )
 
 
@@ -1404,12 +1539,25 @@ def scan_limit(ctx: BattleContext, ship: ShipInPlay) -> int:
     return ACTIVE_SCANS.get(sheet.hull_class, 1)  # a Q-ship's merchant hull scans one
 
 
-def _scan_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
-    """Return why a ship may not make an active scan this turn, or ``None``."""
+def _scan_problem(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, names: Sequence[str]
+) -> str | None:
+    """Return why a ship may not make this active scan this turn, or ``None``: the bogeys it
+    names must be enemy bogeys on the table as the orders were written, no more than it may
+    scan (001 L951)."""
     if not ctx.rules.bogeys:
         return "there are no bogeys to scan: the battle is played without sensors (001 L933)"
-    if scan_limit(ctx, ship) == 0:
+    limit = scan_limit(ctx, ship)
+    if limit == 0:
         return "only military vessels carry active sensors (001 L949)"
+    if len(names) > limit:
+        return f"the scan names {len(names)} bogeys and this ship may scan {limit} (001 L951)"
+    contacts = {
+        s.bogey for s in state.ships if s.side != ship.side and s.status == "active" and s.bogey
+    } | {d.label for d in state.dummies if d.side != ship.side}
+    unknown = [name for name in names if name not in contacts]
+    if unknown:
+        return f"{', '.join(unknown)} is no enemy bogey on the table (001 L951)"
     return None
 
 
@@ -1450,15 +1598,20 @@ def _move_dummies(
 
 
 def _sensors(
-    ctx: BattleContext, state: BattleState, scanners: Sequence[str], revealers: Sequence[str]
+    ctx: BattleContext,
+    state: BattleState,
+    scanners: Sequence[tuple[str, tuple[str, ...]]],
+    revealers: Sequence[str],
 ) -> tuple[BattleState, list[Sensed]]:
     """Identify bogeys at the end of the move (digest A17): ships that gave themselves away,
     then every enemy bogey within 36" of a ship in play, both at once when both are bogeys
-    (001 L947), then each active scan's nearest bogeys within 54", up to its limit (001 L951).
+    (001 L947), then each active scan's bogeys within 54", up to its limit (001 L951): those
+    its order names, in the order named, else the nearest.
 
-    Passive sensors go first, so that no scan is spent on a bogey they identify anyway; the
-    scanner takes the nearest bogeys left, the labels settling ties (see docs/rulings.md).
-    A dummy identified is removed (001 L957).
+    Passive sensors go first, so that no scan is spent on a bogey they identify anyway; a scan
+    naming no bogeys takes the nearest left, the labels settling ties, and one naming bogeys
+    takes only those still unidentified within 54" (see docs/rulings.md). A dummy identified
+    is removed (001 L957).
     """
     sensed: list[Sensed] = []
     done: set[str] = set()
@@ -1489,7 +1642,7 @@ def _sensors(
                 passive.append(Sensed(counter=name, how="passive", by=min(near)[1], dummy=dummy))
     done.update(p.counter for p in passive)
     sensed.extend(passive)
-    for scanner_id in scanners:
+    for scanner_id, named in scanners:
         scanner = state.ship(scanner_id)
         if scanner.status != "active":
             continue
@@ -1498,6 +1651,10 @@ def _sensors(
             for label, name, x, y, dummy in bogeys_of(scanner.side)
             if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU
         )
+        if named:  # the player chooses which bogeys he scans (001 L951)
+            in_range = sorted(
+                (c for c in in_range if c[2] in named), key=lambda c: named.index(c[2])
+            )
         for _r, _n, _label, name, dummy in in_range[: scan_limit(ctx, scanner)]:
             done.add(name)
             sensed.append(Sensed(counter=name, how="active", by=scanner_id, dummy=dummy))
@@ -1683,6 +1840,7 @@ def _detonate(
                 lost_status=ctx.rules.lost_status,
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
+                core=ctx.rules.core_systems,
             )
             thresholds.append(_threshold(ship.id, row, 0, result))
     hurt = msgspec.structs.replace(
@@ -1701,6 +1859,133 @@ def _detonate(
         sweep=sweep,
     )
     return state, event
+
+
+def ram_need(ctx: BattleContext, side: str) -> int:
+    """Return the D6 face a side's rams need to go on: the rules' 6 (001 L979), or what the
+    set-up's special option gives the side."""
+    return ctx.setup.ram_on.get(side, ctx.rules.ram_on)
+
+
+def _ram_problem(state: BattleState, ship: ShipInPlay, target_id: str) -> str | None:
+    """Return why a ship may not mean to ram this target this turn, or ``None``: only an
+    enemy ship in play that its side has identified may be named (001 L977-979)."""
+    try:
+        target = state.ship(target_id)
+    except KeyError:
+        return f"there is no ship {target_id!r} to ram (a dummy bogey is no ship, 001 L957)"
+    if target.side == ship.side:
+        return f"{target_id} is no enemy: only an enemy ship is rammed (001 L977)"
+    if not _moves_this_turn(target, state.turn):
+        return f"{target_id} is not in play"
+    if target.bogey is not None:
+        return f"{target_id} is a bogey its side has not identified (001 L941)"
+    return None
+
+
+def _ram(
+    ctx: BattleContext,
+    state: BattleState,
+    rammer_id: str,
+    target_id: str,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Rammed]:
+    """Try one ram after the move (001 L979-995): within 2" of the target, the rammer's D6 to
+    go on, D6 + current thrust each to make contact, then D6 x damage points left each way.
+
+    Both ships' damage is rolled from the damage points they had before the ram, since they
+    hit each other at once; it goes armour first and ignores screens (digest A14), and its
+    threshold checks are made at once, as for mines (see docs/rulings.md).
+    """
+    rammer, target = state.ship(rammer_id), state.ship(target_id)
+    for ship in (rammer, target):
+        if not _targetable(ctx, ship):
+            reason = f"{ship.id} is no longer in play"
+            return state, Rammed(ship=rammer_id, target=target_id, reason=reason)
+    distance = round_mu(range_between(rammer.x, rammer.y, target.x, target.y))
+    tried = Rammed(ship=rammer_id, target=target_id, distance=distance)
+    if not in_reach(distance):
+        reason = f"{target_id} is {format_mu(distance)} MU away, more than 2 (001 L981)"
+        return state, msgspec.structs.replace(tried, reason=reason)
+    key = f"t{state.turn}/ram/{rammer_id}"
+    need = ram_need(ctx, rammer.side)
+    face = dice.roll(f"{key}/proceed", 6)
+    tried = msgspec.structs.replace(tried, need=need, proceed=face)
+    if not proceeds(face, need):
+        return state, tried
+    rammer_sheet, target_sheet = ctx.sheets[rammer_id], ctx.sheets[target_id]
+    attack, evade = dice.roll(f"{key}/attack", 6), dice.roll(f"{key}/evade", 6)
+    attack_thrust = current_thrust(rammer_sheet, rammer.record)
+    evade_thrust = current_thrust(target_sheet, target.record)
+    tried = msgspec.structs.replace(
+        tried,
+        attack=attack,
+        attack_thrust=attack_thrust,
+        evade=evade,
+        evade_thrust=evade_thrust,
+    )
+    if not contact(
+        attack=attack, attack_thrust=attack_thrust, evade=evade, evade_thrust=evade_thrust
+    ):
+        return state, tried
+    impact, recoil = dice.roll(f"{key}/impact", 6), dice.roll(f"{key}/recoil", 6)
+    ship_points = hull_remaining(rammer_sheet, rammer.record)
+    target_points = hull_remaining(target_sheet, target.record)
+    hits: list[Hit] = []
+    for victim, points in (
+        (target_id, ram_damage(face=impact, points=ship_points)),
+        (rammer_id, ram_damage(face=recoil, points=target_points)),
+    ):
+        state, hit = _crash(ctx, state, victim, points, f"ram/{rammer_id}", dice, thresholds)
+        hits.append(hit)
+    return state, msgspec.structs.replace(
+        tried,
+        contact=True,
+        impact=impact,
+        ship_points=ship_points,
+        recoil=recoil,
+        target_points=target_points,
+        hits=tuple(hits),
+    )
+
+
+def _crash(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    points: int,
+    cause: str,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Hit]:
+    """Cross off ``points`` of unscreened damage during the move, armour first, with its
+    threshold checks at once and a wreck removed at once, as for a mine (001 L476)."""
+    turn = state.turn
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    record, hit = _damage(sheet, ship.record, ship_id, points, (), 0)
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, result = threshold_check(
+                sheet,
+                record,
+                dice,
+                f"t{turn}/threshold/{ship_id}/{cause}/row{row}",
+                row=row,
+                lost_status=ctx.rules.lost_status,
+                ftl=ctx.rules.ftl_threshold,
+                permanent=PERMANENT_LOSSES,
+                core=ctx.rules.core_systems,
+            )
+            thresholds.append(_threshold(ship_id, row, 0, result))
+    hurt = msgspec.structs.replace(
+        ship,
+        record=record,
+        status="destroyed" if hit.destroyed else ship.status,
+        returns=None if hit.destroyed else ship.returns,
+    )
+    return _replace_ship(state, hurt), hit
 
 
 def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
@@ -2137,6 +2422,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                     lost_status=ctx.rules.lost_status,
                     ftl=ctx.rules.ftl_threshold,
                     permanent=PERMANENT_LOSSES,
+                    core=ctx.rules.core_systems,
                 )
                 thresholds.append(_threshold(target.id, row, 0, result))
         attacks.append(
@@ -2229,8 +2515,10 @@ def fire_options(
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
     options: dict[str, tuple[str, ...]] = {}
-    if ship.sweeping:
-        return options  # no offensive weapon while the minesweeper is active (001 L898)
+    if ship.sweeping or ship.record.out_of_control:
+        # No offensive weapon while the minesweeper is active (001 L898) or out of control
+        # (000 L11151-11157).
+        return options
     if ship.nova:
         for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
             if spec.kind == NOVA and sys_state.status == "ok":
@@ -2313,6 +2601,10 @@ def _check_fire(
         raise IllegalActionError(f"{where}: there is no such ship") from None
     if ship.side != state.to_fire:
         raise IllegalActionError(f"{where}: it is {state.to_fire}'s turn to fire")
+    if ship.record.out_of_control:
+        raise IllegalActionError(
+            f"{where}: the ship is out of control and fires no weapon (000 L11151-11157)"
+        )
     if not _may_fire(ctx, state, ship):
         raise IllegalActionError(f"{where}: the ship has fired or cannot fire this turn")
     options = fire_options(ctx, state, ship_id)
@@ -2327,6 +2619,11 @@ def _check_fire(
                 "(not a working weapon, out of arc or out of range)"
             )
         needle = ctx.sheets[ship_id].system(shot.weapon).kind == NEEDLE
+        if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
+            raise IllegalActionError(
+                f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
+                "beams fire only at surface features (000 L11115-11121)"
+            )
         if needle and shot.aim not in needle_aims(ctx, state, shot.target):
             raise IllegalActionError(
                 f"{where}: {shot.weapon} must aim at a working system of {shot.target} or its "
@@ -2468,6 +2765,7 @@ def _apply_hit(
                 lost_status=ctx.rules.lost_status,
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
+                core=ctx.rules.core_systems,
             )
             thresholds.append(_threshold(target.id, row, 0, result))
     else:
@@ -2638,6 +2936,9 @@ def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) 
         lost=tuple(result.lost),
         drive=result.drive,
         ftl=result.ftl,
+        bridge=result.bridge,
+        power_core=result.power_core,
+        life_support=result.life_support,
     )
 
 
@@ -2670,6 +2971,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 lost_status=ctx.rules.lost_status,
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
+                core=ctx.rules.core_systems,
             )
             thresholds.append(_threshold(ship.id, row, modifier, result))
         ships.append(
@@ -2702,7 +3004,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
     elif sides_to_repair(ctx, msgspec.structs.replace(state, phase="repair")):
         state = msgspec.structs.replace(state, phase="repair")
     else:
-        state = _next_turn(ctx, state)
+        state = _after_repairs(ctx, state)
     return state, TurnEnded(
         turn=turn,
         thresholds=tuple(thresholds),
@@ -2714,6 +3016,155 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         fell=fell,
         table=state.table,
     )
+
+
+def _after_repairs(ctx: BattleContext, state: BattleState) -> BattleState:
+    """After damage control: the core systems' step if a ship in play has one out, else the
+    next turn (000 L1053-1472, phases 14-15)."""
+    if ctx.rules.core_systems and any(
+        ship.status in IN_PLAY and core_damaged(ship.record) for ship in state.ships
+    ):
+        return msgspec.structs.replace(state, phase="core")
+    return _next_turn(ctx, state)
+
+
+IN_PLAY: tuple[ShipStatus, ...] = ("active", "away")
+"""A ship on the table or due back: still in the battle."""
+CORE_EXPLODES = 5  # a damaged power core explodes on a 5 or 6 (000 L11207-11211)
+BREACH_RADIUS_MU = 3.0  # a breach reaches every ship within 3 MU (000 L11223-11225)
+BREACH_MASS = 25  # 1D6 for every 25 mass of the exploding ship (000 L11225-11227; 130 -> 5D6)
+
+
+def _core_step(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, CoreSystemsRolled]:
+    """The end of the turn, after damage control (000 phase 15): each power core still
+    damaged rolls a D6 and explodes on 5-6, destroying its ship (000 L11207-11211), with a
+    breach if the option is on; then each failed life support counts down a turn and, at 0,
+    gives out: the crew abandons ship (L11189-11197); then each ship out of control counts
+    down a turn, and at 0 is back under control (L11161-11165). Ships in battle order; the
+    cores rolled are those damaged when the step begins (a breach's damage rolls next turn).
+    """
+    turn = state.turn
+    cores: list[CoreRoll] = []
+    breaches: list[Breach] = []
+    thresholds: list[Threshold] = []
+    destroyed: list[str] = []
+    abandoned: list[str] = []
+    control: list[str] = []
+    damaged = [s.id for s in state.ships if s.status in IN_PLAY and s.record.power_core != "ok"]
+    for ship_id in damaged:
+        ship = state.ship(ship_id)
+        if ship.status not in IN_PLAY:
+            continue  # destroyed by a breach earlier in the step
+        face = dice.roll(f"t{turn}/core/{ship_id}/power_core", 6)
+        exploded = face >= CORE_EXPLODES
+        cores.append(CoreRoll(ship=ship_id, face=face, exploded=exploded))
+        if not exploded:
+            continue
+        destroyed.append(ship_id)
+        gone = msgspec.structs.replace(ship, status="destroyed", returns=None)
+        state = _replace_ship(state, gone)
+        if ctx.rules.reactor_breach and ship.status == "active":
+            state = _breach(ctx, state, ship, dice, breaches, thresholds, destroyed)
+    for ship in state.ships:
+        if ship.status not in IN_PLAY:
+            continue
+        record = ship.record
+        status: ShipStatus = ship.status
+        if record.life_support > 0:
+            left = record.life_support - 1
+            record = msgspec.structs.replace(record, life_support=left or GIVEN_OUT)
+            if not left:
+                status = "abandoned"
+                abandoned.append(ship.id)
+        if record.out_of_control > 0 and status != "abandoned":
+            record = msgspec.structs.replace(record, out_of_control=record.out_of_control - 1)
+            if record.out_of_control == 0:
+                control.append(ship.id)
+        returns = None if status == "abandoned" else ship.returns
+        state = _replace_ship(
+            state, msgspec.structs.replace(ship, record=record, status=status, returns=returns)
+        )
+    present = [
+        side
+        for side in ctx.setup.sides
+        if any(s.side == side and s.status in IN_PLAY for s in state.ships)
+    ]
+    over, winner, reason = False, None, ""
+    if len(present) < len(ctx.setup.sides):
+        over = True
+        winner = present[0] if present else None
+        reason = f"{winner} alone remains" if winner else "no ship remains"
+        state = msgspec.structs.replace(state, phase="over", winner=winner)
+    else:
+        state = _next_turn(ctx, state)
+    return state, CoreSystemsRolled(
+        turn=turn,
+        cores=tuple(cores),
+        breaches=tuple(breaches),
+        thresholds=tuple(thresholds),
+        destroyed=tuple(destroyed),
+        abandoned=tuple(abandoned),
+        control=tuple(control),
+        over=over,
+        winner=winner,
+        reason=reason,
+    )
+
+
+def _breach(
+    ctx: BattleContext,
+    state: BattleState,
+    exploded: ShipInPlay,
+    dice: DiceSource,
+    breaches: list[Breach],
+    thresholds: list[Threshold],
+    destroyed: list[str],
+) -> BattleState:
+    """A reactor breach (000 L11217-11254): every other ship in play within 3 MU of the
+    exploding ship takes 1D6 per 25 mass of it, at face value, half (rounded up) to armour
+    and the rest to the hull past armour and screens, like a torpedo's semi-armour-piercing
+    damage (000 L3078-3167), with threshold checks at once (000 phase 15): one per row under
+    immediate thresholds, else one at the last row's level, +1 per extra row."""
+    count = ctx.sheets[exploded.id].mass // BREACH_MASS
+    if count == 0:
+        return state
+    turn = state.turn
+    for target in state.ships:
+        distance = range_between(exploded.x, exploded.y, target.x, target.y)
+        if not _targetable(ctx, target) or distance > BREACH_RADIUS_MU:
+            continue
+        key = f"t{turn}/breach/{exploded.id}/{target.id}"
+        faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+        sheet = ctx.sheets[target.id]
+        record, hit = _damage(sheet, target.record, target.id, 0, (sum(faces),), 0)
+        breaches.append(Breach(ship=exploded.id, faces=faces, hit=hit))
+        status: ShipStatus = target.status
+        if hit.destroyed:
+            status = "destroyed"
+            destroyed.append(target.id)
+        elif hit.rows:
+            if ctx.rules.threshold_timing == "immediate":
+                checks = [(row, 0, f"/row{row}") for row in hit.rows]
+            else:
+                checks = [(max(hit.rows), len(hit.rows) - 1, "")]
+            for row, modifier, suffix in checks:
+                record, result = threshold_check(
+                    sheet,
+                    record,
+                    dice,
+                    f"t{turn}/threshold/{target.id}/breach/{exploded.id}{suffix}",
+                    row=row,
+                    modifier=modifier,
+                    lost_status=ctx.rules.lost_status,
+                    ftl=ctx.rules.ftl_threshold,
+                    permanent=PERMANENT_LOSSES,
+                    core=True,
+                )
+                thresholds.append(_threshold(target.id, row, modifier, result))
+        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+    return state
 
 
 def _theatre_end(
@@ -2782,19 +3233,24 @@ DRIVE = "drive"  # the repair job that mends the main drive one step
 
 
 def repair_jobs(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
-    """Return what damage control could mend on this ship: damaged systems, then the drive.
+    """Return what damage control could mend on this ship: damaged systems, then the drive,
+    then the core systems out: ``bridge`` (restores control, 000 L11161-11171),
+    ``power_core`` (stabilises it, L11258-11270) and ``life_support`` (L11185-11189).
 
     Destroyed systems stay lost (001 L516; 000 L10909-10999); so does a lost FTL drive
     (see docs/rulings.md).
     """
     sheet = ctx.sheets[ship.id]
+    record = ship.record
     jobs = [
         spec.id
-        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
+        for spec, sys_state in zip(sheet.systems, record.systems, strict=True)
         if sys_state.status == "damaged"
     ]
-    if ship.record.drive != "ok" and sheet.thrust > 0:
+    if record.drive != "ok" and sheet.thrust > 0:
         jobs.append(DRIVE)
+    out = (record.out_of_control != 0, record.power_core != "ok", record.life_support > 0)
+    jobs.extend(name for name, hit in zip(CORE_SYSTEMS, out, strict=True) if hit)
     return tuple(jobs)
 
 
@@ -2878,16 +3334,28 @@ def _repairs(
             )
             if success and target == DRIVE:
                 record = msgspec.structs.replace(record, drive=_DRIVE_MENDED[record.drive])
+            elif success and target in CORE_SYSTEMS:
+                record = _core_mended(record, target)
             elif success:
                 record = with_system_status(record, target, "ok")
         state = _replace_ship(state, msgspec.structs.replace(ship, record=record))
     state = msgspec.structs.replace(state, repaired=(*state.repaired, side))
     if not sides_to_repair(ctx, state):
-        state = _next_turn(ctx, msgspec.structs.replace(state, repaired=()))
+        state = _after_repairs(ctx, msgspec.structs.replace(state, repaired=()))
     return state, RepairsMade(turn=turn, side=side, repairs=tuple(made))
 
 
 _DRIVE_MENDED: dict[DriveState, DriveState] = {"disabled": "half", "half": "ok", "ok": "ok"}
+
+
+def _core_mended(record: ShipState, target: str) -> ShipState:
+    """A successful repair of a core system: control restored (000 L11161-11171), the power
+    core stabilised until it is hit again (L11258-11270), the life support mended (L11185)."""
+    if target == "bridge":
+        return msgspec.structs.replace(record, out_of_control=0)
+    if target == "power_core":
+        return msgspec.structs.replace(record, power_core="ok")
+    return msgspec.structs.replace(record, life_support=0)
 
 
 def repair(
@@ -2915,20 +3383,23 @@ def repair(
 
 def resolve(
     ctx: BattleContext, state: BattleState, dice: DiceSource
-) -> ShipsMoved | TurnEnded | FightersResolved:
-    """Resolve a ``CHANCE`` step (movement, the fighters, or the end of the turn).
+) -> ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled:
+    """Resolve a ``CHANCE`` step (movement, the fighters, the end of the turn, or the core
+    systems after damage control).
 
     Raises:
         IllegalActionError: the step is not a chance step.
     """
     recording = RecordingDice(dice)
-    event: ShipsMoved | TurnEnded | FightersResolved
+    event: ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled
     if state.phase == "movement":
         _state, event = _movement(ctx, state, recording)
     elif state.phase == "fighters":
         _state, event = _fighters(ctx, state, recording)
     elif state.phase == "end":
         _state, event = _end(ctx, state, recording)
+    elif state.phase == "core":
+        _state, event = _core_step(ctx, state, recording)
     else:
         raise IllegalActionError(
             f"resolve on turn {state.turn}: the {state.phase} step is no chance step"
@@ -2970,6 +3441,12 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
             jobs.setdefault(job.ship, {})[job.target] = job.parties
         _check_repairs(ctx, state, event.side, jobs)
         state, _ = _repairs(ctx, state, event.side, jobs, dice)
+    elif isinstance(event, CoreSystemsRolled):
+        if state.phase != "core":
+            raise IllegalActionError(
+                f"core_systems_rolled on turn {event.turn} in the {state.phase} step"
+            )
+        state, _ = _core_step(ctx, state, dice)
     else:
         if state.phase != "end":
             raise IllegalActionError(f"turn_ended on turn {event.turn} in the {state.phase} step")

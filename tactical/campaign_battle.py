@@ -35,6 +35,7 @@ from tactical.battle import (
     Battle,
     BattleSetup,
     BattleState,
+    CoreSystemsRolled,
     Event,
     FightersResolved,
     Identifier,
@@ -88,7 +89,8 @@ Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
 """Where in a system the battle is fought (004 L124-125)."""
 Fate = Literal["destroyed", "fled", "jumped", "present", "lost"]
 """A ship's fate: ``fled`` left the fixed table (disengaged, 004 L135), ``lost`` had no drive
-to hold altitude over a gas giant at the end (004 L171)."""
+to hold altitude over a gas giant at the end (004 L171), or was abandoned by its crew when its
+life support gave out (000 L11189-11197; the campaign has no salvage, see docs/rulings.md)."""
 
 SIDE_GAP_MU = 60.0  # our layout: the fleets' centres start 60 MU apart (004 leaves it open)
 FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L167, L175: a fleet's ships within 20 MU of each other
@@ -176,8 +178,9 @@ class ShipOutcome(Struct, frozen=True, kw_only=True):
     thresholds: tuple[int, ...] = ()
     """The row level of every threshold check it made (for the campaign's officer rolls)."""
     bridge_failures: tuple[int, ...] = ()
-    """Threshold levels at which its Command Bridge failed (004 L361-370); the engine has no
-    bridge system yet, so always empty (docs/rulings.md)."""
+    """The threshold level (row) of every check at which its Command Bridge failed, in order
+    (core systems, 000 L11133-11147): each brings the campaign's officer-casualty roll, -1 at
+    level 2 and -2 at level 3 (004 L361-370)."""
 
 
 class CampaignBattleOutcome(Struct, frozen=True, kw_only=True):
@@ -443,6 +446,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         rules=preset,
         turn_limit=request.turn_limit,
         theatre=theatre,
+        core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
     )
     context(setup)  # every design and record state checked; raises SetupError
     return setup
@@ -482,17 +486,22 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
     ctx = context(setup)
     state = _land_after_battle(replay(setup, journal))
     thresholds: dict[str, list[int]] = {}
+    bridges: dict[str, list[int]] = {}
     displaced: dict[str, tuple[int, int]] = {}
     reason = ""
     for event in journal:
-        if isinstance(event, ShipFired | TurnEnded | FightersResolved | ShipsMoved):
+        if isinstance(
+            event, ShipFired | TurnEnded | FightersResolved | ShipsMoved | CoreSystemsRolled
+        ):
             for check in event.thresholds:
                 thresholds.setdefault(check.ship, []).append(check.row)
+                if check.bridge is not None:
+                    bridges.setdefault(check.ship, []).append(check.row)
         if isinstance(event, ShipsMoved):
             for moved in event.moves:
                 if moved.displaced is not None:
                     displaced[moved.ship] = moved.displaced
-        if isinstance(event, TurnEnded):
+        if isinstance(event, TurnEnded | CoreSystemsRolled):
             reason = event.reason
     gravity = setup.theatre.gravity if setup.theatre else 0
     start = {s.id: s for s in setup.ships}
@@ -524,6 +533,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
                 returning=ship.returns if ship.status == "away" else None,
                 displaced=displaced.get(ship.id),
                 thresholds=tuple(thresholds.get(ship.id, ())),
+                bridge_failures=tuple(bridges.get(ship.id, ())),
             )
         )
     return CampaignBattleOutcome(
@@ -565,6 +575,7 @@ _FATES: dict[ShipStatus, Fate] = {
     "away": "fled",
     "jumped": "jumped",
     "active": "present",
+    "abandoned": "lost",
 }
 
 

@@ -21,6 +21,12 @@ where it meant to go; a minesweeper sweeps instead when it has no enemy in reach
 no way round; a minelayer drops its mines where an enemy is forecast to fly the next turn,
 when they are active.
 
+Ramming (001 L977-995): the random commander now and then means to ram an enemy near it,
+steering for where the enemy will be if it flies straight on (:func:`ram_course`), and
+sometimes names a ship it may not ram, to exercise void orders; Engage rams only as a
+desperate act, with a warship whose guns are all gone that can end its move within 2" of an
+enemy's forecast place. The others never ram.
+
 The random commander's choices come from a ``random.Random`` the caller passes in; the order
 commanders are deterministic. The dice stay the battle's.
 """
@@ -83,6 +89,7 @@ from tactical.fire import (
 )
 from tactical.mines import MINE_RADIUS_MU, MINE_TENTHS, Mine, Path, first_contact, point_along
 from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
+from tactical.ramming import RAM_RANGE_MU
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
 from tactical.ship import hull_remaining
@@ -97,6 +104,7 @@ __all__ = [
     "order_commander",
     "play",
     "posture_flight",
+    "ram_course",
     "random_commander",
     "stand_off_commander",
     "with_fighters",
@@ -113,11 +121,24 @@ Posture = str
 """What a commander does with fighters: ``attack``, ``defend`` or ``recover``."""
 
 LAUNCH_RANGE_MU = 48.0  # launch once an enemy is this close: two fighter moves and a bit
+RAM_ODDS = 0.15
+"""How often a random commander's ship with an enemy near means to ram it."""
+RAM_LOOK_MU = 20.0
+"""How near an enemy must be for a random commander's ship to think of ramming it."""
+RANDOM_SCAN_ODDS = 0.3
+"""How often a random commander's ship with bogeys in sight makes an active scan."""
 HOME_FIGHTERS = 2  # a group down to this many fighters comes home
 
 
+REPAIR_FIRST: dict[str, int] = {"power_core": 0, "life_support": 1, "bridge": 2, DRIVE: 3}
+"""Damage control's order: a damaged power core may blow the ship up at the end of this turn
+(000 L11207-11211), a failed life support loses it in a few (L11189-11193), the bridge gives
+back control (L11161-11171); then the drive, then systems in record-sheet order."""
+
+
 def greedy_repairs(ctx: BattleContext, state: BattleState, side: str) -> Jobs:
-    """Put parties on the drive first, then on systems in record-sheet order, three a job."""
+    """Put parties on the core systems out (:data:`REPAIR_FIRST`), then the drive, then on
+    systems in record-sheet order, three a job."""
     jobs: Jobs = {}
     for ship in state.ships:
         if ship.side != side or not _repairable(ctx, ship):
@@ -125,7 +146,7 @@ def greedy_repairs(ctx: BattleContext, state: BattleState, side: str) -> Jobs:
         left = damage_control_parties(ctx.sheets[ship.id], ship.record)
         work: dict[str, int] = {}
         targets = repair_jobs(ctx, ship)
-        for target in sorted(targets, key=lambda t: t != DRIVE):
+        for target in sorted(targets, key=lambda t: REPAIR_FIRST.get(t, len(REPAIR_FIRST))):
             if left <= 0:
                 break
             work[target] = min(MAX_PARTIES_PER_JOB, left)
@@ -398,7 +419,11 @@ def with_mines(
 
 class Commander:
     """A side's choices: the orders it writes, the firing turns it takes, its repairs and the
-    flight orders of its fighter groups."""
+    flight orders of its fighter groups.
+
+    Whatever ``orders`` writes, a ship out of control (core systems) is left out: it keeps its
+    course and speed whatever it is told (000 L11151-11157), so no order is written for it.
+    """
 
     def __init__(
         self,
@@ -407,10 +432,25 @@ class Commander:
         repairs: Callable[[BattleContext, BattleState, str], Jobs] = greedy_repairs,
         flight: Callable[[BattleContext, BattleState, str], Flight] | None = None,
     ) -> None:
-        self.orders = orders
+        self.orders = _in_control(orders)
         self.fire = fire
         self.repairs = repairs
         self.flight = flight or posture_flight("attack")
+
+
+def _in_control(
+    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
+) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    """Leave out the orders for the side's ships out of control (000 L11151-11157)."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        adrift = {ship.id for ship in state.ships if ship.record.out_of_control}
+        if not adrift:
+            return written
+        return {ship_id: order for ship_id, order in written.items() if ship_id not in adrift}
+
+    return wrapped
 
 
 def _random_order(rng: random.Random, thrust: int, limit: int, speed: int, pivot: bool) -> Order:
@@ -519,11 +559,15 @@ def _needle_aim(ctx: BattleContext, state: BattleState, target_id: str) -> str |
     return aims[0] if aims else None
 
 
-def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Commander:
+def random_commander(
+    rng: random.Random, *, impossible: float = 0.05, ram: float = RAM_ODDS
+) -> Commander:
     """Return a commander that writes random orders and fires random legal shots.
 
     With probability ``impossible`` an order is over the ship's thrust, to exercise the "no
-    order" rule (001 L364).
+    order" rule (001 L364), and a fifth of that a ram names any ship in sight, friend, foe or
+    wreck. With probability ``ram`` a ship with an enemy within :data:`RAM_LOOK_MU` steers to
+    ram one of them (:func:`ram_course`).
     """
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
@@ -548,6 +592,9 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
                 written[ship.id] = msgspec.structs.replace(written[ship.id], mines=mines)
             if sweeper_working(ctx, ship) and rng.random() < 0.4:
                 written[ship.id] = msgspec.structs.replace(written[ship.id], sweep=True)
+            written[ship.id] = _random_ram(ctx, state, ship, written[ship.id], rng, ram, impossible)
+            if state.bogeys and rng.random() < RANDOM_SCAN_ODDS:
+                written[ship.id] = _random_scan(ctx, state, ship, written[ship.id], rng)
         return written
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
@@ -586,6 +633,32 @@ def random_commander(rng: random.Random, *, impossible: float = 0.05) -> Command
         return jobs
 
     return Commander(orders, fire, repairs, flight)
+
+
+def _random_ram(
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    order: Order,
+    rng: random.Random,
+    odds: float,
+    impossible: float,
+) -> Order:
+    """Now and then turn a random order into a ram on an enemy near (keeping its mines and
+    sweep), or name any ship in sight to ram, which may be void."""
+    near = [
+        e
+        for e in _enemies(state, ship.side)
+        if range_between(ship.x, ship.y, e.x, e.y) <= RAM_LOOK_MU
+    ]
+    chance = rng.random()
+    if near and chance < odds:
+        steer = ram_course(ctx, ship, rng.choice(near))
+        return msgspec.structs.replace(steer, mines=order.mines, sweep=order.sweep)
+    if chance > 1 - impossible / 5:
+        victim = rng.choice(state.ships).id  # maybe itself, a friend or a wreck: void
+        return msgspec.structs.replace(order, ram=victim)
+    return order
 
 
 def closing_commander(cruise: int = 8) -> Commander:
@@ -664,6 +737,60 @@ UNPLANNED_TURNS_LEFT = 2  # ... or when this few turns are left to get away
 
 def _enemies(state: BattleState, side: str) -> list[ShipInPlay]:
     return [s for s in state.ships if s.side != side and s.status == "active"]
+
+
+def _random_scan(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, rng: random.Random
+) -> Order:
+    """Add an active scan to a random order: of the nearest bogeys, or naming up to one more
+    of the bogeys in sight than the ship may scan (001 L951), which is void."""
+    labels = [b.label for b in state.bogeys if b.side != ship.side]
+    count = rng.randint(0, min(len(labels), scan_limit(ctx, ship) + 1))
+    return msgspec.structs.replace(order, scan=True, scan_for=tuple(rng.sample(labels, count)))
+
+
+def ram_course(ctx: BattleContext, ship: ShipInPlay, target: ShipInPlay) -> Order:
+    """Return the legal order that ends the ship's move nearest where ``target`` will be if it
+    flies straight on, with the ram on it written (001 L979-981); the order's text breaks ties.
+    """
+    dx, dy = heading_vector(target.course)
+    tx, ty = target.x + dx * target.speed, target.y + dy * target.speed
+    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+
+    def miss(order: Order) -> tuple[float, str]:
+        end = move(start, order, ctx.rules.split_velocity)
+        return range_between(end.x, end.y, tx, ty), format_order(order)
+
+    thrust, limit = order_limits(ctx, ship)
+    candidates = [
+        Order(turn=turn, accel=accel)
+        for turn in range(-limit, limit + 1)
+        for accel in range(-(thrust - abs(turn)), thrust - abs(turn) + 1)
+        if ship.speed + accel >= 0
+    ]
+    return msgspec.structs.replace(min(candidates, key=miss), ram=target.id)
+
+
+def _desperate_ram(
+    ctx: BattleContext, ship: ShipInPlay, enemies: Sequence[ShipInPlay]
+) -> Order | None:
+    """Return a ram for a warship whose guns are all gone, on the nearest enemy it can end its
+    move within 2" of, flown straight on (001 L981), or ``None``: ramming is a suicide attack,
+    "rarely attempted" (001 L977), so Engage keeps it for a ship with nothing else to fight
+    with."""
+    sheet = ctx.sheets[ship.id]
+    armed = any(spec.kind in BEAM_STRENGTH or spec.kind == TORPEDO for spec in sheet.systems)
+    if not armed or _reach(ctx, ship) > 0:
+        return None
+    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+    for enemy in sorted(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id)):
+        order = ram_course(ctx, ship, enemy)
+        end = move(start, order, ctx.rules.split_velocity)
+        dx, dy = heading_vector(enemy.course)
+        ex, ey = enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed
+        if range_between(end.x, end.y, ex, ey) <= RAM_RANGE_MU:
+            return order
+    return None
 
 
 def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> Order:
@@ -819,6 +946,10 @@ def engage_commander() -> Commander:
                 continue
             if _arm_nova(ctx, state, ship):
                 written[ship.id] = Order(nova=True)
+                continue
+            ram = _desperate_ram(ctx, ship, enemies)
+            if ram is not None:
+                written[ship.id] = ram
                 continue
             target = min(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id))
             distance = range_between(ship.x, ship.y, target.x, target.y)

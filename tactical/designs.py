@@ -164,6 +164,7 @@ _TOP_ORDER = (
     "armour",
     "screens",
     "fire_controls",
+    "ortillery",
     "notes",
 )
 

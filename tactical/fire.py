@@ -16,12 +16,22 @@ import math
 import msgspec
 
 from tactical.dice import DiceSource
-from tactical.ship import Ship, ShipState, SystemStatus, hit_drive, with_system_status
+from tactical.ship import (
+    FOR_THE_BATTLE,
+    Ship,
+    ShipState,
+    SystemStatus,
+    hit_drive,
+    with_system_status,
+)
 
 __all__ = [
     "BAND_MU",
     "BEAM_DAMAGE",
     "BEAM_STRENGTH",
+    "BRIDGE_FOR_GOOD",
+    "CORE_MODIFIER",
+    "CORE_SYSTEMS",
     "MAX_REROLLS",
     "NEEDLE_GRAZE",
     "NEEDLE_KILL",
@@ -37,6 +47,7 @@ __all__ = [
     "arc_of",
     "beam_dice",
     "bearing",
+    "core_need",
     "is_beam",
     "nova_touches",
     "range_between",
@@ -74,6 +85,15 @@ BEAM_DAMAGE: dict[int, tuple[int, int, int, int, int, int]] = {
 THRESHOLD_FAIL: dict[int, int] = {1: 6, 2: 5, 3: 4}
 # A system is lost at the k-th threshold on this face or more (001 L518-522; 002 L57;
 # 000 L3194-3397). Rows past the third (Continuum 5- and 6-row hulls) use the third's 4+.
+
+CORE_SYSTEMS: tuple[str, ...] = ("bridge", "power_core", "life_support")
+# The core systems, boxed together on the record sheet (000 L11065-11075); also the names of
+# their damage-control jobs.
+CORE_MODIFIER = -1
+# Each core system is rolled at every threshold with 1 off the die (000 L11079-11101): it fails
+# if d6 - 1 + the extra-row modifier reaches the target number, so never at the first threshold.
+BRIDGE_FOR_GOOD = 6  # a bridge hit's D6: 1-5 turns out of control, 6 the rest of the battle
+# (000 L11133-11147)
 
 TORPEDO_BAND_MU = 6  # pulse torpedo to-hit bands are 6" / 6 MU, upper limit included
 TORPEDO_TO_HIT_FT2: tuple[int, ...] = (3, 4, 5, 6)
@@ -248,14 +268,31 @@ def roll_beams(dice: DiceSource, key: str, count: int, screen: int, *, reroll: b
 
 
 class ThresholdOutcome:
-    """What one threshold check knocked out."""
+    """What one threshold check knocked out.
 
-    __slots__ = ("drive", "ftl", "lost")
+    Core systems: ``bridge`` is the D6 of turns out of control after a bridge hit,
+    ``life_support`` the D6 of turns before a failed life support gives out.
+    """
+
+    __slots__ = ("bridge", "drive", "ftl", "life_support", "lost", "power_core")
 
     def __init__(self) -> None:
         self.lost: list[str] = []
         self.drive = False
         self.ftl = False
+        self.bridge: int | None = None
+        self.power_core = False
+        self.life_support: int | None = None
+
+
+def core_need(row: int, modifier: int = 0) -> int:
+    """Return the face a core system fails on at the ``row``-th threshold: d6 - 1 + modifier
+    must reach the target number (000 L11079-11101; index 10.3). Over 6 it cannot fail.
+
+    >>> [core_need(row) for row in (1, 2, 3)], core_need(2, modifier=1)
+    ([7, 6, 5], 5)
+    """
+    return max(THRESHOLD_FAIL[min(row, 3)] - CORE_MODIFIER - modifier, 2)
 
 
 def threshold_check(
@@ -269,13 +306,15 @@ def threshold_check(
     lost_status: SystemStatus = "destroyed",
     ftl: bool = True,
     permanent: frozenset[str] = frozenset(),
+    core: bool = False,
 ) -> tuple[ShipState, ThresholdOutcome]:
     """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
 
     At the ``row``-th threshold a system fails on :data:`THRESHOLD_FAIL` or more, less
     ``modifier`` (Continuum's +1 per extra row passed, 000 L3194-3397). The drive halves, then
     fails (001 L528). Systems already knocked out are not rolled (001 L516). A failed system
-    is left ``lost_status``, except kinds in ``permanent``, which are destroyed.
+    is left ``lost_status``, except kinds in ``permanent``, which are destroyed. With ``core``
+    the core systems are rolled too (:func:`_core_check`).
     """
     need = max(THRESHOLD_FAIL[min(row, 3)] - modifier, 2)
     outcome = ThresholdOutcome()
@@ -294,4 +333,35 @@ def threshold_check(
     if ftl and state.ftl == "ok" and dice.roll(f"{key}/ftl", 6) >= need:
         outcome.ftl = True
         state = msgspec.structs.replace(state, ftl="lost")
+    if core:
+        state = _core_check(state, dice, key, core_need(row, modifier), outcome)
     return state, outcome
+
+
+def _core_check(
+    state: ShipState, dice: DiceSource, key: str, need: int, outcome: ThresholdOutcome
+) -> ShipState:
+    """Roll the core systems still working at a threshold, each failing on ``need`` or more
+    (none is rolled when ``need`` is over 6, 000 L11083-11089), with their keys
+    ``{key}/bridge``, ``{key}/power_core`` and ``{key}/life_support``.
+
+    A bridge hit rolls a D6 at once (``{key}/bridge/turns``): out of control for that many
+    turns, the current one included, or for the rest of the battle on a 6 (000 L11133-11147).
+    A life support hit rolls the D6 of turns before it gives out (``{key}/life_support/turns``,
+    000 L11175-11181). A power core hit leaves it damaged (000 L11201-11207).
+    """
+    if need > 6:  # a six-sided die cannot reach it
+        return state
+    if state.out_of_control == 0 and dice.roll(f"{key}/bridge", 6) >= need:
+        face = dice.roll(f"{key}/bridge/turns", 6)
+        outcome.bridge = face
+        turns = FOR_THE_BATTLE if face == BRIDGE_FOR_GOOD else face
+        state = msgspec.structs.replace(state, out_of_control=turns)
+    if state.power_core == "ok" and dice.roll(f"{key}/power_core", 6) >= need:
+        outcome.power_core = True
+        state = msgspec.structs.replace(state, power_core="damaged")
+    if state.life_support == 0 and dice.roll(f"{key}/life_support", 6) >= need:
+        face = dice.roll(f"{key}/life_support/turns", 6)
+        outcome.life_support = face
+        state = msgspec.structs.replace(state, life_support=face)
+    return state

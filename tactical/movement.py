@@ -9,13 +9,17 @@ Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4
 pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
 in a campaign battle (004 L139-142: no thrust that turn). Any order may end with mines to lay,
 ``M<tenths>`` each (001 L882-884: ``M5`` drops one half way along the move, ``M`` alone at its
-end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951):
-``P1+2M0M10WA``, or ``M`` or ``A`` alone with no change of course or speed. A set of orders is
-``id:order`` tokens separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
+end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951),
+maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the nearest):
+``P1+2M0M10WA``, or ``M`` or ``A`` alone with no change of course or speed. Last of all,
+``R<ship id>`` notes a ram intended on that ship (001 L979): ``S1+2Rb1``, or ``Rb1`` alone. A set
+of orders is ``id:order`` tokens separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False)
+      scan=False, scan_for=(), ram=None)
+>>> parse_order("S1+2Rb1").ram
+'b1'
 >>> format_order(parse_order("S1M5M"))
 'S1M5M10'
 >>> format_orders(parse_orders("f1:= lc1:P2+4"))
@@ -76,8 +80,12 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
     ``mines`` drops one mine at each of these points of the move, in tenths from its start
     (001 L882-884), one for each working minelayer; ``sweep`` activates the minesweeper
-    (001 L894); ``scan`` makes an active sensor scan, written ``A`` (001 L951). All three go
-    with any other order.
+    (001 L894); ``scan`` makes an active sensor scan, written ``A`` (001 L951), and
+    ``scan_for`` names the bogeys it scans by label, in the order named (``AB2B3``: "the player
+    chooses which of the enemy Bogeys he will scan", L951), only with ``scan``; without them
+    it scans the nearest. All three go with any other order. ``ram`` names the enemy ship this
+    ship means to ram at the end of its move, written ``R<ship id>`` after everything else
+    (001 L979); it too goes with any order.
     """
 
     turn: int = 0
@@ -89,6 +97,8 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     mines: tuple[int, ...] = ()
     sweep: bool = False
     scan: bool = False
+    scan_for: tuple[str, ...] = ()
+    ram: str | None = None
 
 
 NO_ORDER = Order()
@@ -97,18 +107,32 @@ NO_ORDER = Order()
 _ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
 _PIVOT = re.compile(r"@(?P<course>\d{1,2})")
 _LAUNCH = re.compile(r"L(?P<groups>[1-9])")
-_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>A?)$")
+_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>(?:A(?:B[1-9]\d*)*)?)$")
+_LABEL = re.compile(r"B[1-9]\d*")  # a bogey's label (tactical.sensors.bogey_labels)
 _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def parse_order(text: str) -> Order:
     """Parse one order: ``P2+4``, ``S1``, ``-3``, ``=``, ``@7``, ``J``, ``L2`` or ``N``, and
-    mines to lay and a sweep after it: ``P2+4M5W``.
+    mines to lay, a sweep, a scan and a ram after it: ``P2+4M5WARb1``.
 
     Raises:
         OrderSyntaxError: the text is not an order.
     """
+    head, ram, target = text.partition("R")  # no other part of an order has an R
+    if ram:
+        if not _SHIP_ID.fullmatch(target):
+            raise OrderSyntaxError(f"order {text!r}: R names the ship to ram, R<ship id>")
+        if head == "=":
+            raise OrderSyntaxError(f"order {text!r}: write the ram without '='")
+        try:
+            order = parse_order(head) if head else NO_ORDER
+        except OrderSyntaxError:
+            raise OrderSyntaxError(
+                f"order {text!r}: {head!r} is not an order; the ram (R<ship id>) comes last"
+            ) from None
+        return msgspec.structs.replace(order, ram=target)
     flags = _FLAGS.search(text)
     assert flags is not None  # every text ends in a (maybe empty) run of flags
     if not flags.group(0):
@@ -127,8 +151,15 @@ def parse_order(text: str) -> Order:
         raise OrderSyntaxError(
             f"order {text!r}: {base!r} is not an order; mines (M<tenths>), W and A come last"
         ) from None
+    labels = tuple(_LABEL.findall(flags["scan"]))
+    if len(set(labels)) < len(labels):
+        raise OrderSyntaxError(f"order {text!r}: the scan names a bogey twice")
     return msgspec.structs.replace(
-        order, mines=mines, sweep=bool(flags["sweep"]), scan=bool(flags["scan"])
+        order,
+        mines=mines,
+        sweep=bool(flags["sweep"]),
+        scan=bool(flags["scan"]),
+        scan_for=labels,
     )
 
 
@@ -154,7 +185,8 @@ def _parse_base(text: str) -> Order:
         raise OrderSyntaxError(
             f"order {text!r} is not P<n>, S<n>, +<n>, -<n>, a turn then a speed change "
             "like P2+4, '=' for no change, @<course> to pivot, J to power up for a jump, "
-            "N to arm a nova cannon, each maybe followed by M<tenths> mines, W to sweep, A to scan"
+            "N to arm a nova cannon, each maybe followed by M<tenths> mines, W to sweep, A to "
+            "scan, R<ship id> to ram"
         )
     turn = int(found["points"] or 0) * (-1 if found["side"] == "P" else 1)
     accel = int(found["dv"] or 0) * (-1 if found["sign"] == "-" else 1)
@@ -174,11 +206,18 @@ def format_order(order: Order) -> str:
     ('S2-1', '=', '@3')
     >>> format_order(Order(mines=(0, 10), sweep=True))
     'M0M10W'
+    >>> format_order(Order(turn=-1, ram="b2")), format_order(Order(ram="b2"))
+    ('P1Rb2', 'Rb2')
     """
+    if order.ram is not None:
+        base = format_order(msgspec.structs.replace(order, ram=None))
+        return ("" if base == "=" else base) + f"R{order.ram}"
     flags = "".join(f"M{tenth}" for tenth in order.mines) + ("W" if order.sweep else "")
-    flags += "A" if order.scan else ""
+    flags += "A" + "".join(order.scan_for) if order.scan else ""
     if flags:
-        base = format_order(msgspec.structs.replace(order, mines=(), sweep=False, scan=False))
+        base = format_order(
+            msgspec.structs.replace(order, mines=(), sweep=False, scan=False, scan_for=())
+        )
         return flags if base == "=" else base + flags
     if order.jump:
         return "J"

@@ -9,7 +9,10 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
 
     side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
-        [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped]
+        [/cb<turns out of control, or x for the rest of the battle>] [/cpd power core damaged]
+        [/cl<turns before the life support gives out, or x once it has>]
+        [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped
+        | /A abandoned]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
@@ -57,14 +60,30 @@ from tactical.mines import Mine
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
 from tactical.sensors import Bogey, Dummy
-from tactical.ship import DriveState, FtlState, HullClass, ShipState, SystemState, fresh_state
+from tactical.ship import (
+    FOR_THE_BATTLE,
+    GIVEN_OUT,
+    DriveState,
+    FtlState,
+    HullClass,
+    ShipState,
+    SystemState,
+    fresh_state,
+)
 
 __all__ = ["NotationError", "format_position", "parse_position"]
 
 _DRIVE: dict[DriveState, str] = {"ok": "o", "half": "h", "disabled": "x"}
 _FTL: dict[FtlState, str] = {"ok": "o", "lost": "x"}
 _STATUS = {"ok": "o", "damaged": "d", "destroyed": "x"}
-_SHIP_STATUS: dict[ShipStatus, str] = {"destroyed": "X", "left": "L", "away": "B", "jumped": "W"}
+_SHIP_STATUS: dict[ShipStatus, str] = {
+    "destroyed": "X",
+    "left": "L",
+    "away": "B",
+    "jumped": "W",
+    "abandoned": "A",
+}
+_STATUS_OF: dict[str, ShipStatus] = {v: k for k, v in _SHIP_STATUS.items()}
 _JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
 _PHASES: tuple[Phase, ...] = (
     "orders",
@@ -74,6 +93,7 @@ _PHASES: tuple[Phase, ...] = (
     "fire",
     "end",
     "repair",
+    "core",
     "over",
 )
 
@@ -138,6 +158,7 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         text = _system_text(fresh_system, system)
         if text:
             parts.append(text)
+    parts.extend(_core_text(record))
     if ship.status != "active":
         parts.append(_SHIP_STATUS[ship.status])
     if ship.returns is not None:
@@ -155,6 +176,36 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
     if ship.bogey is not None:
         parts.append(f"?{ship.bogey}={ship.shows}")
     return "/".join(parts)
+
+
+def _core_turns(turns: int, gone: int) -> str:
+    return "x" if turns == gone else str(turns)
+
+
+def _core_text(record: ShipState) -> list[str]:
+    """The core systems out (000 10.3), as ``cb``, ``cpd`` and ``cl`` fields."""
+    parts: list[str] = []
+    if record.out_of_control:
+        parts.append("cb" + _core_turns(record.out_of_control, FOR_THE_BATTLE))
+    if record.power_core != "ok":
+        parts.append("cpd")
+    if record.life_support:
+        parts.append("cl" + _core_turns(record.life_support, GIVEN_OUT))
+    return parts
+
+
+def _parse_core(record: ShipState, part: str, token: str) -> ShipState:
+    """Read a core-system field (``cb3``, ``cbx``, ``cpd``, ``cl2``, ``clx``)."""
+    if part == "cpd":
+        return msgspec.structs.replace(record, power_core="damaged")
+    what, turns = part[:2], part[2:]
+    if what not in ("cb", "cl") or not turns:
+        raise NotationError(f"ship {token!r}: bad core-system field {part!r}")
+    if what == "cb":
+        value = FOR_THE_BATTLE if turns == "x" else _int(turns, "turns out of control", token)
+        return msgspec.structs.replace(record, out_of_control=value)
+    value = GIVEN_OUT if turns == "x" else _int(turns, "life support turns", token)
+    return msgspec.structs.replace(record, life_support=value)
 
 
 def _place(x: float, y: float, course: int, speed: int) -> str:
@@ -330,8 +381,10 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
                 ammo=int(found["ammo"]) if found["ammo"] else None,
                 fighters=int(found["fighters"]) if found["fighters"] else None,
             )
-        elif part in ("X", "L", "B", "W"):
-            status = {"X": "destroyed", "L": "left", "B": "away", "W": "jumped"}[part]  # type: ignore[assignment]
+        elif part.startswith("c"):
+            record = _parse_core(record, part, token)
+        elif part in _STATUS_OF:
+            status = _STATUS_OF[part]
         elif part.startswith("J") and part[1:] in reverse_jump:
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):

@@ -165,7 +165,7 @@ class TableBattle:
         setup = self.setup
         commanders = {side: named_commander(self.commanders[side]) for side in setup.sides}
         battle = play(Battle(setup), commanders, dice)
-        lost = [ship for ship in battle.state.ships if ship.status == "destroyed"]
+        lost = [ship for ship in battle.state.ships if ship.status in ("destroyed", "abandoned")]
         return _fought(setup.sides, battle.state.winner, lost, self.points, battle.state.turn)
 
 

@@ -1064,4 +1064,5 @@ def build(design: Design, preset: Preset, ship_id: str | None = None) -> Ship:
         cost=tuple(a.lines),
         warnings=tuple(a.warnings),
         provenance=design.provenance,
+        ortillery=design.ortillery,
     )

@@ -18,7 +18,7 @@ from rich.theme import Theme
 from tactical.battle import BattleContext, BattleState, ShipInPlay
 from tactical.odds import Odds
 from tactical.points import Costing
-from tactical.ship import CostLine, Ship, ShipState, fresh_state
+from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
 
 __all__ = [
     "THEME",
@@ -87,7 +87,7 @@ def _track(ship: Ship, state: ShipState) -> Table:
     return grid
 
 
-def _systems(ship: Ship, state: ShipState) -> Table:
+def _systems(ship: Ship, state: ShipState, core_systems: bool = False) -> Table:
     table = Table(expand=False, box=None, padding=(0, 2, 0, 0), header_style="sheet.label")
     table.add_column("System")
     table.add_column("Id", style="sheet.dim")
@@ -112,7 +112,46 @@ def _systems(ship: Ship, state: ShipState) -> Table:
             Text(sys_state.status, style=f"sheet.status.{sys_state.status}"),
             load,
         )
+    if core_systems:
+        _core_rows(table, state)
     return table
+
+
+def _core_words(state: ShipState) -> list[str]:
+    """The core systems out, in words (000 10.3)."""
+    words: list[str] = []
+    if state.out_of_control == FOR_THE_BATTLE:
+        words.append("out of control for good")
+    elif state.out_of_control:
+        words.append(f"out of control {state.out_of_control}")
+    if state.power_core != "ok":
+        words.append("power core damaged")
+    if state.life_support == GIVEN_OUT:
+        words.append("life support gone")
+    elif state.life_support:
+        words.append(f"life support {state.life_support}")
+    return words
+
+
+def _core_rows(table: Table, state: ShipState) -> None:
+    """The core box (000 L11073-11075): bridge, power core and life support."""
+    bridge = "ok"
+    if state.out_of_control == FOR_THE_BATTLE:
+        bridge = "out of control for the battle"
+    elif state.out_of_control:
+        bridge = f"out of control, {state.out_of_control} turns"
+    support = "ok"
+    if state.life_support == GIVEN_OUT:
+        support = "given out"
+    elif state.life_support:
+        support = f"gives out in {state.life_support} turns"
+    for label, core_id, status in (
+        ("Command Bridge", "bridge", bridge),
+        ("Power Core", "power_core", state.power_core),
+        ("Life Support", "life_support", support),
+    ):
+        style = "sheet.status.ok" if status == "ok" else "sheet.status.damaged"
+        table.add_row(label, core_id, "", Text(status, style=style), "core")
 
 
 def _cost_lines(
@@ -130,8 +169,11 @@ def _cost_lines(
     return table
 
 
-def record_sheet(ship: Ship, state: ShipState | None = None) -> RenderableType:
-    """Return the ship's record sheet: summary, damage track, systems and points."""
+def record_sheet(
+    ship: Ship, state: ShipState | None = None, *, core_systems: bool = False
+) -> RenderableType:
+    """Return the ship's record sheet: summary, damage track, systems and points; with
+    ``core_systems``, the core box too (000 10.3)."""
     state = state or fresh_state(ship)
     parts: list[RenderableType] = [
         _summary(ship),
@@ -139,7 +181,7 @@ def record_sheet(ship: Ship, state: ShipState | None = None) -> RenderableType:
         Text(f"Damage track: {ship.hull_boxes} boxes, lost top row first", style="sheet.label"),
         _track(ship, state),
         Text(""),
-        _systems(ship, state),
+        _systems(ship, state, core_systems),
         Text(""),
         _cost_lines(ship.cost, ship.points, ship.mass_used, ship.mass_allowance),
     ]
@@ -196,7 +238,12 @@ def design_table(ships: Iterable[tuple[str, Ship]]) -> RenderableType:
     return table
 
 
-_STATUS_STYLE = {"active": "battle.active", "away": "battle.away", "destroyed": "battle.gone"}
+_STATUS_STYLE = {
+    "active": "battle.active",
+    "away": "battle.away",
+    "destroyed": "battle.gone",
+    "abandoned": "battle.gone",
+}
 
 
 def _status(ship: ShipInPlay) -> Text:
@@ -217,6 +264,7 @@ def _damage(ship: ShipInPlay) -> Text:
     for system in ship.record.systems:
         if system.status != "ok":
             parts.append((system.id, f"sheet.status.{system.status}"))
+    parts.extend((words, "sheet.status.damaged") for words in _core_words(ship.record))
     text = Text()
     for index, (words, style) in enumerate(parts):
         text.append(", " if index else "")
@@ -280,38 +328,58 @@ def odds_table(figures: Odds) -> Table:
 
 def battle_plot(ctx: BattleContext, state: BattleState, width: int = 64, height: int = 12) -> Text:
     """Return a rough plot of the ships on the table, north up: each ship is its side's
-    initial in the side's colour (``*`` where ships of both sides share a cell), framed by the
-    extent of the ships, which the caption gives in MU."""
-    on_table = [ship for ship in state.ships if ship.status == "active"]
-    if not on_table:
+    initial in the side's colour (``*`` where counters of both sides share a cell), framed by
+    the extent of the counters, centred, which the caption gives in MU.
+
+    With bogeys, a ship the enemy has not identified is its initial unbolded and a dummy bogey
+    is a ``?`` in its side's colour. The frame is as many MU a column across as the longer
+    extent needs (a row is two columns high), so the shorter one is centred with room to
+    spare on both sides rather than pushed against one edge.
+    """
+    counters = [
+        (ship.x, ship.y, ship.side, "ship" if ship.bogey is None else "bogey")
+        for ship in state.ships
+        if ship.status == "active"
+    ] + [(dummy.x, dummy.y, dummy.side, "dummy") for dummy in state.dummies]
+    if not counters:
         return Text("no ship on the table", style="sheet.dim")
-    xs = [ship.x for ship in on_table]
-    ys = [ship.y for ship in on_table]
-    left, bottom = min(xs), min(ys)
+    xs = [x for x, _y, _side, _kind in counters]
+    ys = [y for _x, y, _side, _kind in counters]
     # MU per column; a row is two columns high, as terminal cells are about twice as tall.
-    scale = max((max(xs) - left) / (width - 1), (max(ys) - bottom) / (2 * (height - 1)), 0.25)
-    cells: dict[tuple[int, int], set[str]] = {}
-    for ship in on_table:
-        column = round((ship.x - left) / scale)
-        row = height - 1 - round((ship.y - bottom) / (2 * scale))
-        cells.setdefault((row, column), set()).add(ship.side)
+    scale = max((max(xs) - min(xs)) / (width - 1), (max(ys) - min(ys)) / (2 * (height - 1)), 0.25)
+    left = (min(xs) + max(xs)) / 2 - scale * (width - 1) / 2
+    bottom = (min(ys) + max(ys)) / 2 - scale * (height - 1)
+    cells: dict[tuple[int, int], set[tuple[str, str]]] = {}
+    for x, y, side, kind in counters:
+        column = round((x - left) / scale)
+        row = height - 1 - round((y - bottom) / (2 * scale))
+        cells.setdefault((row, column), set()).add((side, kind))
     styles = ("green", "red", "cyan", "magenta", "yellow", "blue")
     colour = {side: styles[index % len(styles)] for index, side in enumerate(ctx.setup.sides)}
     text = Text()
     for row in range(height):
         for column in range(width):
-            sides = cells.get((row, column))
-            if not sides:
+            marks = cells.get((row, column))
+            sides = {side for side, _kind in marks or ()}
+            kinds = {kind for _side, kind in marks or ()}
+            if not marks:
                 text.append("·" if row % 4 == 0 and column % 8 == 0 else " ", style="sheet.dim")
             elif len(sides) > 1:
                 text.append("*", style="bold")
             else:
                 (side,) = sides
-                text.append(side[0], style=f"bold {colour[side]}")
+                if "ship" in kinds:
+                    text.append(side[0], style=f"bold {colour[side]}")
+                elif "bogey" in kinds:
+                    text.append(side[0], style=colour[side])
+                else:
+                    text.append("?", style=colour[side])
         text.append("\n")
     text.append(
         f"x {_at(left)} to {_at(left + scale * (width - 1))} MU, "
         f"y {_at(bottom)} to {_at(bottom + 2 * scale * (height - 1))} MU",
         style="sheet.dim",
     )
+    if state.dummies or any(ship.bogey is not None for ship in state.ships):
+        text.append("; ? a dummy bogey, plain letters unidentified ships", style="sheet.dim")
     return text

@@ -15,6 +15,7 @@ from typing import Literal
 
 from msgspec import Struct
 
+from tactical.ramming import RAM_ON
 from tactical.ship import CONTINUUM_ARCS, FT2_ARCS, RulesName
 
 __all__ = ["BATTLE_RULES", "BattleRules", "rules_named"]
@@ -93,10 +94,24 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """Sensors and bogeys: ships start as bogeys that the enemy sees only as a class, revealed
     by passive sensors at 36" or an active scan to 54" (001 L933-951; 000 12.1). An option
     of the battle's set-up (``bogeys = true``), off in every preset."""
+    core_systems: bool = False
+    """Core systems (000 10.3, L11053-11312): every ship's Command Bridge, Power Core and Life
+    Support are rolled at each threshold with 1 off the die; a bridge hit puts the ship out of
+    control, a power core hit may explode it at the end of each turn, a life support hit makes
+    the crew abandon ship after D6 turns. An option of the battle's set-up (``core_systems =
+    true``), off in every preset; campaign battles turn it on (004 L44)."""
+    reactor_breach: bool = False
+    """With core systems, a ship its power core destroys deals 1D6 per 25 mass to every ship
+    within 3 MU, semi-armour-piercing, past screens (000 L11217-11254). An option of the
+    set-up (``reactor_breach = true``), off in every preset and in campaign battles."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
     the campaign's named source (index, Ambiguity 39)."""
+    ram_on: int = RAM_ON
+    """The D6 face a ship that means to ram needs before the attempt may go on: a 6 (001
+    L979). The text's special option lowers it for a scenario or a race; a battle's set-up
+    does that per side (``ram_on = {red = 4}``)."""
 
     def turn_limit(self, thrust: int) -> int:
         """Return how many course points a ship with this thrust may turn in one move.

@@ -51,6 +51,16 @@ DriveState = Literal["ok", "half", "disabled"]
 
 FtlState = Literal["ok", "lost"]
 
+CoreStatus = Literal["ok", "damaged"]
+"""A power core after a failed threshold check: ``damaged`` may explode at the end of each turn
+(core systems, 000 L11201-11211)."""
+
+FOR_THE_BATTLE = -1
+"""``ShipState.out_of_control`` after a bridge hit's 6: out of control for the rest of the battle
+(000 L11143-11147)."""
+GIVEN_OUT = -1
+"""``ShipState.life_support`` once the failed life support has given out (000 L11189-11197)."""
+
 FT2_ARCS: tuple[str, ...] = ("F", "S", "A", "P")
 """FT2 fire arcs, four 90° quadrants, clockwise from the bow (001 L398-421)."""
 
@@ -103,6 +113,10 @@ class Design(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit
     systems: tuple[Mount, ...] = ()
     provenance: str = ""
     notes: str = ""
+    ortillery: bool = False
+    """A dedicated ortillery (orbital bombardment) vessel: the campaign counts its points three
+    times when it bombards a colony (004 L220-221). A role, not a system: the points and the
+    battle engine ignore it."""
 
 
 class Preset(Struct, frozen=True, kw_only=True):
@@ -233,6 +247,7 @@ class Ship(Struct, frozen=True, kw_only=True):
     cost: tuple[CostLine, ...]
     warnings: tuple[str, ...] = ()
     provenance: str = ""
+    ortillery: bool = False  # the design's role (Design.ortillery)
 
     def system(self, system_id: str) -> SystemSpec:
         """Return the system with this id.
@@ -264,6 +279,14 @@ class ShipState(Struct, frozen=True, kw_only=True):
     drive: DriveState = "ok"
     ftl: FtlState = "ok"
     systems: tuple[SystemState, ...] = ()
+    out_of_control: int = 0
+    """Core systems: the turns the ship stays out of control after its bridge failed, the
+    current turn included (000 L11133-11147); :data:`FOR_THE_BATTLE` for the rest of the
+    battle; 0 under control."""
+    power_core: CoreStatus = "ok"
+    life_support: int = 0
+    """Core systems: the turns before a failed life support gives out, the current turn
+    included (000 L11175-11181); :data:`GIVEN_OUT` once it has; 0 working."""
 
 
 class DamageResult(Struct, frozen=True, kw_only=True):
@@ -390,6 +413,11 @@ def hit_drive(state: ShipState) -> ShipState:
         "disabled": "disabled",
     }
     return msgspec.structs.replace(state, drive=following[state.drive])
+
+
+def core_damaged(state: ShipState) -> bool:
+    """Return whether any core system is out: bridge, power core or life support (000 10.3)."""
+    return bool(state.out_of_control or state.life_support) or state.power_core != "ok"
 
 
 def current_thrust(ship: Ship, state: ShipState) -> int:

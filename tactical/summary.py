@@ -14,6 +14,7 @@ from tactical.battle import (
     BattleContext,
     BattleSetup,
     BattleState,
+    CoreSystemsRolled,
     Event,
     FightersResolved,
     FlightWritten,
@@ -23,16 +24,17 @@ from tactical.battle import (
     MineLaid,
     NovaHit,
     OrdersWritten,
+    Rammed,
     RepairsMade,
     ShipFired,
     ShipsMoved,
     Threshold,
-    TurnEnded,
     context,
     evolve,
     initial_state,
     view,
 )
+from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.movement import format_mu
 from tactical.sensors import Sensed
 from tactical.ship import HullClass
@@ -98,6 +100,18 @@ def _threshold(check: Threshold) -> str:
         lost.append("drive hit")
     if check.ftl:
         lost.append("FTL lost")
+    if check.bridge is not None:
+        turns = (
+            "the rest of the battle"
+            if check.bridge == BRIDGE_FOR_GOOD
+            else f"{check.bridge} turn{'s' if check.bridge > 1 else ''}"
+        )
+        lost.append(f"bridge hit, out of control for {turns}")
+    if check.power_core:
+        lost.append("power core damaged")
+    if check.life_support is not None:
+        turns = f"{check.life_support} turn{'s' if check.life_support > 1 else ''}"
+        lost.append(f"life support hit, gives out in {turns}")
     modifier = f" +{check.modifier}" if check.modifier else ""
     outcome = ", ".join(lost) if lost else "nothing lost"
     return f"    {check.ship} threshold check (row {check.row}{modifier}): {outcome}"
@@ -138,6 +152,59 @@ def _mine(event: MineEvent) -> list[str]:
         return [f"    {attack}", _hit(event.hit)]
     outcome = "cleared" if event.cleared else "the mine stays"
     return [f"    {event.ship} sweeps mine {event.mine}: rolls {event.face}, {outcome}"]
+
+
+def _ram(event: Rammed) -> list[str]:
+    """Tell how far one ram went (001 L977-995).
+
+    >>> _ram(Rammed(ship="c1", target="hc", distance=3.5, reason="hc is 3.5 MU away, more than 2"))
+    ['    c1 means to ram hc: hc is 3.5 MU away, more than 2']
+    """
+    if event.reason is not None or event.proceed is None:
+        return [f"    {event.ship} means to ram {event.target}: {event.reason}"]
+    where = f"    {event.ship} rams {event.target}"
+    if event.distance is not None:
+        where += f" at {format_mu(event.distance)} MU"
+    if event.attack is None or event.evade is None:
+        return [f"{where}: rolls {event.proceed}, needs {event.need}, and the attempt is off"]
+    attack = f"{event.attack} + thrust {event.attack_thrust} = {event.attack + event.attack_thrust}"
+    evade = f"{event.evade} + thrust {event.evade_thrust} = {event.evade + event.evade_thrust}"
+    line = f"{where}: rolls {event.proceed} to go on, {attack} against {evade}"
+    if not event.contact or event.impact is None or event.recoil is None:
+        return [f"{line}: {event.target} evades"]
+    return [
+        f"{line}: contact",
+        f"    {event.ship} strikes for {event.impact} x {event.ship_points} DP, {event.target} "
+        f"for {event.recoil} x {event.target_points} DP",
+        *(_hit(hit) for hit in event.hits),
+    ]
+
+
+def _core(event: CoreSystemsRolled) -> list[str]:
+    """Tell the core systems' end of the turn (000 10.3).
+
+    >>> for line in _core(CoreSystemsRolled(turn=2, abandoned=("b1",), control=("r1",))):
+    ...     print(line)
+    turn 2, core systems:
+        b1's life support gives out: the crew abandons ship
+        r1 is back under control
+    """
+    lines = [f"turn {event.turn}, core systems:"]
+    for core in event.cores:
+        outcome = "explodes, the ship is destroyed" if core.exploded else "holds"
+        lines.append(f"    {core.ship}'s damaged power core rolls {core.face}: {outcome}")
+    for breach in event.breaches:
+        lines.append(f"    {breach.ship}'s reactor breach {list(breach.faces)}")
+        lines.append(_hit(breach.hit))
+    lines.extend(_threshold(check) for check in event.thresholds)
+    lines.extend(
+        f"    {ship}'s life support gives out: the crew abandons ship" for ship in event.abandoned
+    )
+    lines.extend(f"    {ship} is back under control" for ship in event.control)
+    if event.over:
+        who = f"{event.winner} wins" if event.winner else "no winner"
+        lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")
+    return lines
 
 
 def _fighters(event: FightersResolved) -> list[str]:
@@ -203,6 +270,7 @@ def describe(event: Event) -> list[str]:
         )
         lines.extend(line for mine in event.mines for line in _mine(mine))
         lines.extend(_sensed(sensed) for sensed in event.sensed)
+        lines.extend(line for ram in event.rams for line in _ram(ram))
         if event.first:
             lines.append(f"    {event.first} fires first")
         lines.extend(_nova(event.nova))
@@ -234,6 +302,8 @@ def describe(event: Event) -> list[str]:
             + ("mended" if job.success else "fails")
             for job in event.repairs
         ]
+    if isinstance(event, CoreSystemsRolled):
+        return _core(event)
     lines = [_threshold(check) for check in event.thresholds]
     lines.extend(f"    {ship} is destroyed and removed" for ship in event.removed)
     lines.extend(f"    {ship} is ready to power up for a jump" for ship in event.ready)
@@ -258,7 +328,8 @@ class TurnPlayed(NamedTuple):
 
 
 def turn_by_turn(setup: BattleSetup, journal: Iterable[Event]) -> Iterator[TurnPlayed]:
-    """Replay a journal and yield each turn as it ends (a last, unfinished turn too).
+    """Replay a journal and yield each turn as it ends (a last, unfinished turn too): after its
+    damage control and core systems, the steps that follow ``turn_ended``.
 
     Raises:
         SetupError, IllegalActionError, DiceError: as :func:`tactical.battle.replay`.
@@ -268,11 +339,11 @@ def turn_by_turn(setup: BattleSetup, journal: Iterable[Event]) -> Iterator[TurnP
     lines: list[str] = []
     turn = state.turn
     for event in journal:
+        if event.turn != turn and lines:
+            yield TurnPlayed(turn, lines, state)
+            lines = []
+        turn = event.turn
         state = evolve(ctx, state, event)
         lines.extend(describe(event))
-        if isinstance(event, TurnEnded):
-            yield TurnPlayed(event.turn, lines, state)
-            lines = []
-            turn = state.turn
     if lines:
         yield TurnPlayed(turn, lines, state)

@@ -51,7 +51,7 @@ def only_event(state: object) -> object:
 
 
 def test_an_undefended_colony_surrenders() -> None:
-    """004 L204-205: no planetary defences, the colony surrenders immediately."""
+    """004 L206: no planetary defences, the colony surrenders immediately."""
     ev = only_event(attacked(warship("red-W1", "engage")))
     assert isinstance(ev, ColonyConquered)
     assert (ev.colony.owner, ev.colony.conquered_from, ev.colony.conquered_turn) == (
@@ -63,7 +63,7 @@ def test_an_undefended_colony_surrenders() -> None:
 
 
 def test_a_planet_shield_blocks_every_attack() -> None:
-    """004 L222: colonies protected by planetary shields may not be attacked at all."""
+    """004 L224: colonies protected by planetary shields may not be attacked at all."""
     for mode in ("conquer", "bombard"):
         ev = only_event(
             attacked(warship("red-W1", "engage"), target=colony(shield=True), mode=mode)
@@ -73,14 +73,14 @@ def test_a_planet_shield_blocks_every_attack() -> None:
 
 
 def test_no_attack_while_enemy_warships_remain() -> None:
-    """004 L203-204: only once all enemy ships are destroyed or driven from the system."""
+    """004 L204: only once all enemy ships are destroyed or driven from the system."""
     ev = only_event(attacked(warship("red-W1", "engage"), warship("blue-W1", "stand-off")))
     assert isinstance(ev, AttackFailed)
     assert "enemy warships (blue) remain" in ev.reason
 
 
 def test_bombardment_kills_a_million_per_250_points_and_can_devastate() -> None:
-    """004 L219-221: 250 points kill 1 million a turn; 10 million or more wiped out devastates."""
+    """004 L220-222: 250 points kill 1 million a turn; 10 million or more wiped out devastates."""
     fleet = [msgspec.structs.replace(warship(f"red-W{i}", "engage"), points=300) for i in (1, 2)]
     ev = only_event(attacked(*fleet, mode="bombard"))
     assert isinstance(ev, ColonyBombarded)
@@ -155,7 +155,7 @@ def test_an_attack_needs_a_known_enemy_colony() -> None:
 
 
 def test_a_devastated_planet_cannot_be_resettled_or_scored() -> None:
-    """004 L220-221: devastated: may not be resettled, no victory points."""
+    """004 L222-223: devastated: may not be resettled, no victory points."""
     from campaign.rules.colonies import check_landings
     from campaign.rules.victory import scores
     from maps import loads_map
@@ -185,7 +185,7 @@ def test_a_devastated_planet_cannot_be_resettled_or_scored() -> None:
 
 
 def test_the_defender_scorches_his_factories_before_the_colony_falls() -> None:
-    """004 L208-209: "The defender has the option of destroying any or all factories present
+    """004 L210-211: "The defender has the option of destroying any or all factories present
     on the planet after each round of combat while the colony remains unconquered"."""
     target = colony(pdus=1, factories=3)
     state = state_of(

@@ -101,14 +101,14 @@ def state_of(*units: Unit, turn: int = 3, **extra: object) -> CampaignState:
     ],
 )
 def test_the_order_matrix(red: str, blue: str, expected: tuple[str, str | None] | None) -> None:
-    """004 L123-128: intruder/defender orders decide the kind of engagement."""
+    """004 L115-122: intruder/defender orders decide the kind of engagement."""
     state = state_of(warship("red-W1", red), warship("blue-W1", blue))
     battles, _ = find_battles(state, DUEL, ScriptedDice([6, 1]))
     assert ([(b.type, b.pursued) for b in battles] or [None]) == [expected]
 
 
 def test_battles_are_fought_engage_first_and_locations_chosen_by_the_rules() -> None:
-    """004 L131-137: Engage-vs-Engage, then vs Stand Off, then vs FTL Move."""
+    """004 L125-131: Engage-vs-Engage, then vs Stand Off, then vs FTL Move."""
     state = state_of(
         warship("red-W1", "engage"),
         warship("blue-W1", "ftl-move"),
@@ -125,7 +125,7 @@ def test_battles_are_fought_engage_first_and_locations_chosen_by_the_rules() -> 
         # Engage vs Stand Off: the standing-off side chooses (the system has a dense world).
         ("t3-b2", {"green", "red"}, "dense-world", "green"),
         ("t3-b3", {"green", "white"}, "dense-world", "green"),
-        # Engage vs FTL Move: free space, nobody chooses (004 L136-137).
+        # Engage vs FTL Move: free space, nobody chooses (004 L130-131).
         ("t3-b4", {"blue", "red"}, "free-space", None),
         ("t3-b5", {"blue", "white"}, "free-space", None),
     ]
@@ -434,7 +434,7 @@ def departures_of(before: list[Unit], after: list[Unit]) -> list[Found]:
 
 def test_a_ship_leaving_where_an_enemy_engages_is_pursued_there() -> None:
     """004 L72: a ship moving out is under FTL Move; Engage vs FTL Move is a pursuit (L119-122),
-    fought in the hex it left, in free space (L136-137), whatever order it has for where it
+    fought in the hex it left, in free space (L130-131), whatever order it has for where it
     goes."""
     red, blue = warship("red-W1", "stand-off"), warship("blue-W1", "engage")
     found = departures_of([red, blue], [moved(red, "0101", "engage"), blue])
@@ -510,7 +510,7 @@ def test_a_task_force_leaving_is_one_side_under_its_admiral() -> None:
 
 
 def test_a_departure_pursuit_comes_in_004s_order_with_the_other_battles() -> None:
-    """004 L131-137: Engage vs Engage (red arriving at 0101, where green Engages) is fought
+    """004 L125-131: Engage vs Engage (red arriving at 0101, where green Engages) is fought
     before Engage vs FTL Move (red caught leaving 0201); in a hex, the pursuit of ships
     staying under FTL Move comes before that of the ships leaving."""
     red = warship("red-W1", "stand-off")
@@ -574,13 +574,15 @@ LANE_MAP = DUEL_MAP.split("[[systems]]", maxsplit=1)[0].replace('name = "duel"',
 LANE_SEED = "pursuit"
 
 
-def lane_until_the_departure(tmp_path: Path) -> tuple[CampaignService, Lineage]:
+def lane_until_the_departure(
+    tmp_path: Path, db: str = "sqlite://"
+) -> tuple[CampaignService, Lineage]:
     """Turn 1: red's W2 and W11 and blue's W2 meet at 0201, all Standing Off: no battle.
     Turn 2: red forms them into a task force and leaves for 0101 (to Engage there); blue
     stays and Engages. The turn stops for the pursuit at 0201."""
     path = tmp_path / "lane.toml"
     path.write_text(LANE_MAP)
-    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    service = CampaignService.open(db, clock=FixedClock(), create=True)
     service.new_campaign(plan_campaign("lane", ["red", "blue"], seed=LANE_SEED, map_spec=str(path)))
     lineage = service.target("lane")
     units = service.load(lineage).units
@@ -706,5 +708,37 @@ def test_where_a_leaver_came_out_is_told_to_its_owner_alone(tmp_path: Path) -> N
         blue = [e.event for e in service.log(lineage, viewer="blue")]
         assert not [ev for ev in blue if isinstance(ev, UnitMoved) and ev.unit.startswith("red")]
         assert service.resolve_turn(lineage)[-1].type == "turn_ended"
+    finally:
+        service.close()
+
+
+def test_the_cli_records_a_leavers_jump_without_a_hex(tmp_path: Path) -> None:
+    """`umpire battles record --jumped UNIT`: a ship leaving the hex jumped on to where it was
+    going (docs/rulings.md, "What becomes of ships leaving"); `UNIT=HEX` says where one came
+    out. Any other ship must be given a hex."""
+    db = str(tmp_path / "lane.db")
+    service, lineage = lane_until_the_departure(tmp_path, db)
+    service.close()
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, ["battles", "record", "t2-b1", *args, "--db", db])
+        assert result.exit_code == code, result.output
+        return " ".join(result.output.split())
+
+    assert "blue-W2 jumped: say where it came out" in umpire("--jumped", "blue-W2", code=2)
+    assert "must look like UNIT or UNIT=HEX" in umpire("--jumped", "red-W2=", code=2)
+    umpire("--jumped", "red-W11", "--jumped", "red-W2=0102")
+    service = CampaignService.open(db)
+    try:
+        fought = next(e.event for e in service.log(lineage) if e.type == "battle_fought")
+        assert isinstance(fought, BattleFought)
+        assert [(r.unit, r.fate) for r in fought.results] == [
+            ("blue-W2", "survived"),
+            ("red-W11", "jumped"),
+            ("red-W2", "jumped"),
+        ]
+        units = service.state_at(lineage, viewer="red").units
+        assert (units["red-W11"].hex, units["red-W2"].hex) == ("0101", "0102")
     finally:
         service.close()

@@ -696,7 +696,7 @@ def test_a_move_that_no_longer_holds_at_resolution_holds_position() -> None:
 
 
 def test_a_besieged_colony_is_no_command_post() -> None:
-    """004 L211-213: a besieged colony "may not ... be used as a command post"."""
+    """004 L212-213: a besieged colony "may not ... be used as a command post"."""
     from campaign.rules.colonies import command_post_hexes
     from campaign.strategic import Colony
 

@@ -1,16 +1,16 @@
 """Attacks on colonies (004 section 5.4): surrender, assault, conquest and bombardment.
 
 A player orders attacks on the enemy colonies in a system. Once the turn's battles are over
-and no enemy warship remains there (004 L203-204), each colony is attacked:
+and no enemy warship remains there (004 L204), each colony is attacked:
 
-- a colony under a planet shield cannot be attacked at all (004 L222);
-- to conquer: an undefended colony surrenders at once (004 L204-205); a defended one brings an
+- a colony under a planet shield cannot be attacked at all (004 L224);
+- to conquer: an undefended colony surrenders at once (004 L206); a defended one brings an
   assault battle against its planetary defences, a PDU fighting as a battledreadnought and an
   advanced PDU as two superdreadnoughts (004 5.7.7); when the last defence falls and at least
-  one attacking warship remains, the colony is conquered (004 L206-208);
-- to bombard: 250 points of warships kill 1 million a turn (dedicated ortillery ships would
-  count triple, but the catalogue has none); wiping out a population of 10 million or more
-  devastates the planet: never resettled, no victory points (004 L219-221).
+  one attacking warship remains, the colony is conquered (004 L207-208);
+- to bombard: 250 points of warships kill 1 million a turn, a dedicated ortillery vessel's
+  points counting three times (a design marked `ortillery`); wiping out a population of 10
+  million or more devastates the planet: never resettled, no victory points (004 L220-223).
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ from campaign.strategic import (
 )
 from maps import StarMap, label
 
-BOMBARD_POINTS_PER_MILLION = 250  # 004 L219-220
-DEVASTATION_POPULATION = 10  # 004 L220-221: "at least 10 million is completely destroyed"
+BOMBARD_POINTS_PER_MILLION = 250  # 004 L220-221
+ORTILLERY_FACTOR = 3  # 004 L221: "Dedicated ortillery vessels count as three times their points"
+DEVASTATION_POPULATION = 10  # 004 L221-222: "at least 10 million is completely destroyed"
 
 
 def check_attacks(
@@ -145,7 +146,7 @@ def decide_attacks(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
 
 
 def decide_conquests(state: CampaignState) -> list[NewEvent]:
-    """After the assaults: the defender scorches what he ordered (004 L208-209, "after each
+    """After the assaults: the defender scorches what he ordered (004 L210-211, "after each
     round of combat while the colony remains unconquered"), then colonies whose last defence
     fell are conquered, if an attacker remains."""
     batch = []
@@ -190,7 +191,10 @@ def _conquer(state: CampaignState, colony: Colony, attacker: str) -> ColonyConqu
 def _bombard(
     state: CampaignState, colony: Colony, attacker: str, ships: list[str]
 ) -> ColonyBombarded:
-    points = sum(state.units[uid].points for uid in ships)
+    points = sum(
+        state.units[uid].points * (ORTILLERY_FACTOR if state.units[uid].ortillery else 1)
+        for uid in ships
+    )
     killed = min(colony.population, points // BOMBARD_POINTS_PER_MILLION)
     left = colony.population - killed
     devastated = left == 0 and killed > 0 and colony.population >= DEVASTATION_POPULATION

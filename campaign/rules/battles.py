@@ -140,10 +140,15 @@ def _result(
     starmap: StarMap, battle: Battle, ship: ShipOutcome, bound_for: str | None
 ) -> ShipResult:
     """Read one ship's fate; `bound_for` is the destination of a ship leaving the hex."""
+    bridge = ship.bridge_failures  # each brings an officer's casualty roll (004 L361-370)
     if ship.fate in ("destroyed", "lost"):
-        return ShipResult(unit=ship.id, fate="destroyed", hull_lost=ship.hull_lost)
+        return ShipResult(
+            unit=ship.id, fate="destroyed", hull_lost=ship.hull_lost, bridge_failures=bridge
+        )
     if ship.fate == "fled":
-        return ShipResult(unit=ship.id, fate="disengaged", hull_lost=ship.hull_lost)
+        return ShipResult(
+            unit=ship.id, fate="disengaged", hull_lost=ship.hull_lost, bridge_failures=bridge
+        )
     if ship.fate == "jumped":
         if bound_for is None:
             to_hex: str | None = _landing(starmap, battle.hex, ship.displaced)
@@ -151,8 +156,14 @@ def _result(
             to_hex = None  # a planned jump takes a ship leaving to where it was going
         else:  # 004 L139-141: "d6 parsecs in a random direction from the desired target"
             to_hex = _landing(starmap, bound_for, ship.displaced)
-        return ShipResult(unit=ship.id, fate="jumped", to_hex=to_hex, hull_lost=ship.hull_lost)
-    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost)
+        return ShipResult(
+            unit=ship.id,
+            fate="jumped",
+            to_hex=to_hex,
+            hull_lost=ship.hull_lost,
+            bridge_failures=bridge,
+        )
+    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost, bridge_failures=bridge)
 
 
 def _landing(starmap: StarMap, origin: str, displaced: tuple[int, int] | None) -> str:

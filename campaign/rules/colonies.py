@@ -167,7 +167,7 @@ def decide_repairs(state: CampaignState) -> list[NewEvent]:
 
 def command_post_hexes(state: CampaignState, player: str) -> list[str]:
     """Return the hexes of a player's colony command posts (004 5.1: any colony world),
-    less besieged ones (004 L211-213: a besieged colony may not be used as a command post).
+    less besieged ones (004 L212-213: a besieged colony may not be used as a command post).
 
     Folded from a player's own view, a siege he cannot see does not show: his orders are
     checked as he knows the map, and resolution (the truth) holds a move that relied on it.

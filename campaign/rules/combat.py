@@ -1,6 +1,6 @@
 """Combat (004 section 5.3): which battles a turn brings, where they are fought, and after.
 
-When warships of two players end a move in the same hex, their orders decide (004 L123-128):
+When warships of two players end a move in the same hex, their orders decide (004 L115-122):
 
 | intruder \\ defender | Engage  | Stand Off | FTL Move |
 | Engage              | even    | even      | pursuit  |
@@ -9,7 +9,7 @@ When warships of two players end a move in the same hex, their orders decide (00
 
 The table is symmetric, so it is read for each pair of (player, order) groups in the hex.
 Battles are fought Engage-vs-Engage first, then Engage-vs-Stand Off, then Engage-vs-FTL Move
-(004 L131-137). The location: the system's owner chooses for Engage-vs-Engage, else the
+(004 L125-131). The location: the system's owner chooses for Engage-vs-Engage, else the
 initiative winner; the standing-off side chooses against Engage; FTL movers fight in free space.
 A chooser takes the first location of his preference list (orders file) the system offers.
 
@@ -19,7 +19,7 @@ turn: warships that leave a hex where enemy warships were at the start of the tu
 under Engage orders fight them there, in a pursuit battle (`departure`), among the other
 Engage-vs-FTL Move battles. See docs/rulings.md.
 
-Scouts and colony transports never fight on the table (004 L110-112: scouts are "Stand Off/FTL").
+Scouts and colony transports never fight on the table (004 L112-114: scouts are "Stand Off/FTL").
 The Stellar Conquest engagement tables the rules cite are not in the seeds; see
 docs/rulings.md for what happens to them (`decide_aftermath`).
 """
@@ -55,7 +55,7 @@ from campaign.strategic import (
 )
 from maps import StarMap, parse_label
 
-# Precedence of the three kinds of battle (004 L131-137) and their types.
+# Precedence of the three kinds of battle (004 L125-131) and their types.
 _KINDS: dict[frozenset[CombatOrder], tuple[int, BattleType]] = {
     frozenset({"engage"}): (0, "even"),
     frozenset({"engage", "stand-off"}): (1, "even"),
@@ -63,7 +63,7 @@ _KINDS: dict[frozenset[CombatOrder], tuple[int, BattleType]] = {
 }
 _PURSUIT: frozenset[CombatOrder] = frozenset({"engage", "ftl-move"})
 # Ruling (docs/rulings.md): a scout troop caught by enemy warships with Engage orders is lost
-# on this face of a d6; otherwise it withdraws before them (004 L110-112).
+# on this face of a d6; otherwise it withdraws before them (004 L112-113).
 SCOUT_CAUGHT_ON = frozenset({1})
 
 
@@ -111,7 +111,7 @@ def find_battles(
     if start is not None:
         found += [(_KINDS[_PURSUIT][0], b.hex, b) for b in departures(start, state, starmap)]
     # In a hex, the pursuits of ships staying under FTL Move come before those of the ships
-    # leaving it (a tie 004 L131-137 leaves open).
+    # leaving it (a tie 004 L125-131 leaves open).
     found.sort(
         key=lambda f: (f[0], f[1], f[2].departure, f[2].sides[0].player, f[2].sides[1].player)
     )
@@ -192,15 +192,15 @@ def _location(
     dice: DiceSource,
 ) -> tuple[str | None, Location, list[Roll]]:
     if rank == 2:
-        return None, "free-space", []  # 004 L136-137: FTL movers must be in free space
+        return None, "free-space", []  # 004 L130-131: FTL movers must be in free space
     players = [s.player for s in battle.sides]
     rolls: list[Roll] = []
     if rank == 1:
-        chooser = next(s.player for s in battle.sides if s.order == "stand-off")  # 004 L134
+        chooser = next(s.player for s in battle.sides if s.order == "stand-off")  # 004 L128-129
     else:
         owners = {c.owner for c in state.colonies.values() if c.hex == battle.hex} & set(players)
         if len(owners) == 1:
-            chooser = owners.pop()  # 004 L132: the owner of the system chooses
+            chooser = owners.pop()  # 004 L126: the owner of the system chooses
         else:
             chooser, rolls = _initiative(players, battle_id, state.turn, dice)
     system = starmap.system_at(parse_label(battle.hex))
@@ -214,7 +214,7 @@ def _location(
 def _initiative(
     players: list[str], battle_id: str, turn: int, dice: DiceSource
 ) -> tuple[str, list[Roll]]:
-    """Roll a d6 each until one is higher (004 L132: "roll Initiative")."""
+    """Roll a d6 each until one is higher (004 L127: "roll Initiative")."""
     rolls: list[Roll] = []
     for attempt in range(20):
         faces = []
@@ -299,6 +299,8 @@ def decide_battle_result(
                     )
         if result.hull_lost < 0:
             problems.append(f"{result.unit}: hull_lost cannot be negative")
+        if any(level < 1 for level in result.bridge_failures):
+            problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
     if problems:
         raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
     complete = tuple(
@@ -338,27 +340,50 @@ def decide_battle_result(
 def decide_officer_casualties(
     state: CampaignState, battle_id: str, results: tuple[ShipResult, ...], dice: DiceSource
 ) -> list[NewEvent]:
-    """Roll for each admiral whose flagship was destroyed (004 L361-370, section 6).
+    """Roll for each admiral whose flagship's Command Bridge failed a threshold check or
+    which was destroyed (004 L361-370, section 6).
 
-    The engine has no Command Bridge system yet, so only a destroyed ship brings the roll.
+    One roll per cause: each bridge failure with its threshold level's modifier (-1 at level
+    2, -2 at level 3), destruction with -4; the worst result stands (docs/rulings.md).
     Dead: the task force is under a captain. Injured: it is under a captain for the turns out.
-    Unharmed: the admiral shifts his flag. The next surviving ship becomes the flagship.
+    Unharmed: the admiral shifts his flag if the flagship was destroyed. The next surviving
+    ship becomes the flagship.
     """
     destroyed = {r.unit for r in results if r.fate == "destroyed"}
+    bridges = {r.unit: r.bridge_failures for r in results}
     batch = []
     for force in sorted(state.task_forces.values(), key=lambda tf: tf.id):
         level = force.admiral_at(state.turn)
-        if not force.units or force.units[0] not in destroyed or level is None:
+        if not force.units or level is None:
             continue
-        key = DiceKey(turn=state.turn, phase="casualty", subject=f"{battle_id}.{force.id}")
-        hurt, roll = roll_casualty(dice, key, level, destroyed=True)
+        flagship = force.units[0]
+        failures = bridges.get(flagship, ())
+        if flagship not in destroyed and not failures:
+            continue
+        subject = f"{battle_id}.{force.id}"
+        rolled = [
+            roll_casualty(
+                dice,
+                DiceKey(turn=state.turn, phase="casualty", subject=f"{subject}.bridge{index}"),
+                level,
+                threshold=threshold,
+            )
+            for index, threshold in enumerate(failures, start=1)
+        ]
+        if flagship in destroyed:
+            key = DiceKey(turn=state.turn, phase="casualty", subject=subject)
+            rolled.append(roll_casualty(dice, key, level, destroyed=True))
+        hurt = max(
+            (casualty for casualty, _roll in rolled),
+            key=lambda c: (c.result == "dead", c.result == "injured", c.turns_out),
+        )
         survivors = [u for u in force.units if u not in destroyed and u in state.units]
         event = OfficerCasualty(
             task_force=force.id,
             result=hurt.result,
             turns_out=hurt.turns_out,
-            new_flagship=survivors[0] if survivors else None,
-            rolls=(roll,),
+            new_flagship=(survivors[0] if survivors else None) if flagship in destroyed else None,
+            rolls=tuple(roll for _casualty, roll in rolled),
         )
         batch.append(
             NewEvent(event=event, audience=Audience.players_([force.owner]), turn=state.turn)

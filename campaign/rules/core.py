@@ -33,6 +33,9 @@ from campaign.rules.setup import FleetShip
 _CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 DICE_MODES = ("seeded", "manual")
 ABSENT_POLICIES = ("hold", "repeat", "autoplay")
+# Who controls an uncolonised planet that two or more players could claim (004 L17-19):
+# nobody (the default), or each of them (docs/rulings.md, "Campaign: victory").
+CONTESTED_PLANETS = ("nobody", "shared")
 
 
 def check_campaign_name(name: str) -> str:
@@ -56,6 +59,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     map: CampaignMap | None = None
     absent: str = "hold"
     fleet: tuple[FleetShip, ...] = ()
+    contested_planets: str = "nobody"
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -109,6 +113,11 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         raise InvalidInputError(
             f"absent-player setting {command.absent!r} must be one of {', '.join(ABSENT_POLICIES)}"
         )
+    if command.contested_planets not in CONTESTED_PLANETS:
+        raise InvalidInputError(
+            f"contested-planets setting {command.contested_planets!r} must be one of "
+            f"{', '.join(CONTESTED_PLANETS)}"
+        )
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(
@@ -118,6 +127,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         dice_mode=command.dice_mode,
         max_turns=command.max_turns,
         absent=command.absent,
+        contested_planets=command.contested_planets,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.map is not None:

@@ -42,7 +42,7 @@ def is_production_turn(turn: int) -> bool:
 
 
 def _besieged(state: CampaignState, colony: Colony) -> bool:
-    # 004 L211: besieged "if at least one enemy warship remains in its system".
+    # 004 L212: besieged "if at least one enemy warship remains in its system".
     return any(
         u.kind == "warship" and u.owner != colony.owner and u.hex == colony.hex
         for u in state.units.values()
@@ -242,7 +242,7 @@ def decide_production(
 def _lift_sieged(
     state: CampaignState, orders: tuple[ProductionOrder, ...]
 ) -> tuple[tuple[ProductionOrder, ...], list[str]]:
-    """Drop what a besieged colony may not build (004 L211-214): starships and scout troops,
+    """Drop what a besieged colony may not build (004 L212-214): starships and scout troops,
     and colony transports (ruling). Its owner could not know of the siege when ordering, so
     the rest of his production goes ahead; the IP meant for them are simply not spent."""
     kept: list[ProductionOrder] = []
@@ -325,6 +325,7 @@ def _new_units(
                         hull_class=built.hull_class,
                         points=built.points,
                         mass=built.mass,
+                        ortillery=built.ortillery,
                         captain=level,
                     )
                 )

@@ -16,7 +16,7 @@ from campaign.events import Audience, NewEvent, UnitMoved
 from campaign.projections import CampaignState
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.command import plot_horizon
-from campaign.strategic import Move, Unit
+from campaign.strategic import CombatOrder, Move, Unit
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 
 
@@ -164,13 +164,14 @@ def decide_movement(
             unit = state.units[uid]
             plan = plans[uid]
             move = orders_of.get(uid) or orders_of[unit.task_force or uid]
+            order = move.order or _standing_order(state, move.unit)
             plotted = plan.horizon > 1 and bool(plan.plot)
-            if not plan.path and move.order == unit.order and not plotted:
+            if not plan.path and order == unit.order and not plotted:
                 continue
             moved = UnitMoved(
                 unit=uid,
                 path=plan.path,
-                order=move.order,
+                order=order,
                 plot=plan.plot if plotted else (),
                 plot_until=state.turn + len(plan.plot) if plotted else None,
             )
@@ -179,6 +180,15 @@ def decide_movement(
             )
         batch += _plotted_moves(state, starmap, player, set(plans))
     return batch
+
+
+def _standing_order(state: CampaignState, ordered: str) -> CombatOrder:
+    """Return the combat order a unit (or a task force: its flagship's) keeps when its move
+    gives none (004 L70-71: the order is part of the movement instructions; ruling: an order
+    left out is the one it had)."""
+    force = state.task_forces.get(ordered)
+    flagship = force.units[0] if force is not None and force.units else ordered
+    return state.units[flagship].order
 
 
 def _plans_that_hold(

@@ -7,7 +7,8 @@ turn = 1
 unit = "red-S1"      # every unit is listed; `to` absent means it stays
 to = "0305"          # destination hex this turn (004 section 5.1)
 order = "stand-off"  # engage | stand-off | ftl-move where it ends the turn (004 section 5.3);
-                     # leaving its hex it is under FTL Move there (004 section 5.1)
+                     # leaving its hex it is under FTL Move there (004 section 5.1); left
+                     # out, the unit keeps the order it has
 
 [[landings]]         # disembark colonists where the transports end the move (004 5.5)
 unit = "red-T1"

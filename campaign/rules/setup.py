@@ -27,6 +27,7 @@ class FleetShip(msgspec.Struct, frozen=True):
     points: int
     ftl: bool
     mass: int = 0
+    ortillery: bool = False  # a dedicated ortillery vessel (004 L221; the design's flag)
 
 
 class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -98,6 +99,7 @@ def decide_found_empires(
                     hull_class=ship.hull_class,
                     points=ship.points,
                     mass=ship.mass,
+                    ortillery=ship.ortillery,
                     captain=level,
                 )
             )

@@ -1,9 +1,9 @@
 """Task forces (004 5.1 and section 6): warships that move and fight together under an admiral.
 
-Ships join or leave task forces at the start of the movement phase (004 L71-72: "at any time
+Ships join or leave task forces at the start of the movement phase (004 L68: "at any time
 during the movement phase"; ruling: before anyone moves). A task force is formed from two or
 more of a player's warships in one hex, the first of them its flagship; its admiral is rolled
-when it forms (004 L316-319). A move ordered for the task force moves every ship in it.
+when it forms (004 L320-327). A move ordered for the task force moves every ship in it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,15 @@
 """Victory (004 section 1): 3 points per terran and 1 per sub-terran planet controlled.
 
-A player controls a planet when (004 L14-21):
+A player controls a planet when (004 L14-19):
 1. he has a colony on it (even with enemy ships in the system);
 2. he conquered an enemy colony there and keeps an orbital garrison of a destroyer or larger;
 3. it is uncolonised and he has warships in the system;
 4. it is uncolonised, he has another colony in the system and no enemy warships are there.
+
+Read literally, 3 and 4 can give one uncolonised planet to several players (two fleets in a
+system; two players' colonies and no warships). The campaign's `contested_planets` setting
+decides: "nobody" (the default) holds such a planet, or it is "shared" and each of them scores
+it (docs/rulings.md, "Campaign: victory").
 """
 
 from __future__ import annotations
@@ -19,10 +24,6 @@ from maps import StarMap, label
 
 # 004 L12-13: "3 points per Terran planet and 1 point per Sub-Terran planet".
 POINTS = {"terran": 3, "sub-terran": 1}
-# 004 5.4: a conquered colony "must be garrisoned by a destroyer or larger"; a destroyer is
-# an escort, so any warship of the catalogue's escort class or bigger except frigates and
-# smaller counts. Ruling: any warship of 14 mass or more (the FT2 destroyer's mass, 001 L672).
-GARRISON_CLASSES = frozenset({"escort", "cruiser", "capital"})
 
 
 class Score(msgspec.Struct, frozen=True):
@@ -40,7 +41,7 @@ def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
     for unit in state.units.values():
         if unit.kind == "warship" and unit.hex is not None:
             warships[unit.hex].add(unit.owner)
-            if unit.hull_class in GARRISON_CLASSES:
+            if unit.can_garrison:  # 004 L16: "a destroyer or larger" (`Unit.can_garrison`)
                 garrisons[unit.hex].add(unit.owner)
     colonists: dict[str, set[str]] = defaultdict(set)  # hex -> owners with colonies there
     for colony in state.colonies.values():
@@ -51,9 +52,10 @@ def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
         for planet in system.planets:
             pid = planet_id(system.name, planet.orbit)
             if pid in state.devastated:
-                continue  # 004 L221: a devastated planet does not count towards victory
-            owner = _controller(state, pid, where, warships, garrisons, colonists)
-            if owner is not None and str(planet.type) in POINTS:
+                continue  # 004 L222-223: a devastated planet does not count towards victory
+            if str(planet.type) not in POINTS:
+                continue
+            for owner in _controllers(state, pid, where, warships, garrisons, colonists):
                 held.setdefault(owner, []).append(pid)
     result = [
         Score(
@@ -64,25 +66,27 @@ def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
     return sorted(result, key=lambda s: (-s.points, s.player))
 
 
-def _controller(
+def _controllers(
     state: CampaignState,
     pid: str,
     where: str,
     warships: dict[str, set[str]],
     garrisons: dict[str, set[str]],
     colonists: dict[str, set[str]],
-) -> str | None:
+) -> list[str]:
+    """Return who controls the planet: one player, none, or (shared) several."""
     colony = state.colonies.get(pid)
     if colony is not None:
         if colony.conquered_from is None:
-            return colony.owner  # condition 1
-        return colony.owner if colony.owner in garrisons[where] else None  # condition 2
+            return [colony.owner]  # condition 1
+        return [colony.owner] if colony.owner in garrisons[where] else []  # condition 2
     fleets = warships[where]
-    if len(fleets) == 1:
-        return next(iter(fleets))  # condition 3 (contested systems: nobody)
-    if not fleets and len(colonists[where]) == 1:
-        return next(iter(colonists[where]))  # condition 4
-    return None
+    claimants = fleets | {  # condition 3, and condition 4: no enemy warships in the system
+        owner for owner in colonists[where] if not fleets - {owner}
+    }
+    if len(claimants) > 1 and state.contested_planets != "shared":
+        return []  # contested: nobody holds it (the default setting)
+    return sorted(claimants)
 
 
 def _points(starmap: StarMap, pid: str) -> int:

@@ -22,6 +22,7 @@ import msgspec
 import pytest
 
 from campaign.dice import ScriptedDice
+from campaign.errors import InvalidInputError
 from campaign.events import (
     AttackFailed,
     Audience,
@@ -31,6 +32,7 @@ from campaign.events import (
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
+    EmpireFounded,
     NewEvent,
     OrdersSubmitted,
     SystemExplored,
@@ -42,14 +44,16 @@ from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import decide_attacks, decide_conquests
 from campaign.rules.colonies import check_landings, command_post_hexes, decide_landings
 from campaign.rules.combat import find_battles
-from campaign.rules.core import CreateCampaign
+from campaign.rules.core import CreateCampaign, decide_create
 from campaign.rules.exploration import decide_exploration
 from campaign.rules.movement import OrdersError, decide_movement, plan_moves
 from campaign.rules.orders import parse
 from campaign.rules.production import PlanetType
+from campaign.rules.setup import decide_found_empires
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import TechName, ftl_speed
 from campaign.rules.victory import scores
+from campaign.service import catalogue_ship
 from campaign.strategic import (
     BASE_FTL_SPEED,
     DEFENCE_DESIGNS,
@@ -72,7 +76,7 @@ from campaign.strategic import (
     Unit,
 )
 from maps import Hex, loads_map, parse_label
-from tactical.designs import builtin_ids
+from tactical.designs import builtin_ships
 
 # A 14x8 sector. Red enters at 0101, its initial command post off the map at Hex(-1, 0);
 # blue enters at 1408. Alpha (0102, next to red's entry) has one planet of each type and
@@ -323,6 +327,31 @@ def test_L70_71_every_warship_carries_one_of_the_three_orders(order: CombatOrder
     (moved,) = decide_movement(state, MAP, {"red": (Move(unit="red-W1", to="0402", order=order),)})
     assert moved.event == UnitMoved(unit="red-W1", path=("0402",), order=order)
     assert evolve(state, moved.event).units["red-W1"].order == order
+
+
+@pytest.mark.parametrize("order", ["engage", "stand-off", "ftl-move"])
+def test_L70_a_move_without_an_order_keeps_the_order_the_unit_has(order: CombatOrder) -> None:
+    """004 L70: warships "must be given an Order as part of their movement instructions";
+    ruling: a move that leaves it out keeps the unit's order (as a unit given no move does),
+    never a silent Stand Off; a task force's is its flagship's."""
+    (text_move,) = parse(
+        'player = "red"\nturn = 3\n[[moves]]\nunit = "red-W1"\nto = "0402"\n', "red", TURN
+    ).moves
+    assert text_move == Move(unit="red-W1", to="0402", order=None)
+    state = campaign(warship("red-W1", "0302", order=order))
+    (moved,) = decide_movement(state, MAP, {"red": (text_move,)})
+    assert moved.event == UnitMoved(unit="red-W1", path=("0402",), order=order)
+    force = TaskForce(id="red-F1", owner="red", units=("red-W2", "red-W3"), admiral=1)
+    state = campaign(
+        warship("red-W2", "0302", order=order, task_force="red-F1"),
+        warship("red-W3", "0302", order="stand-off", task_force="red-F1"),
+        task_forces=(force,),
+    )
+    events = decide_movement(state, MAP, {"red": (Move(unit="red-F1", to="0402"),)})
+    assert [(new.event.unit, new.event.order) for new in events] == [
+        ("red-W2", order),
+        ("red-W3", order),
+    ]
 
 
 def test_L71_no_order_but_the_three_is_accepted() -> None:
@@ -613,6 +642,17 @@ def test_L104_colony_owners_learn_that_enemy_ships_scouted_their_system() -> Non
     assert notice.audience == Audience.players_(["blue"])
 
 
+@pytest.mark.parametrize(("face", "told"), [(1, False), (2, True)])
+def test_L104_no_notice_unless_an_explorer_survives(face: int, told: bool) -> None:
+    """004 L104 (ruling, docs/rulings.md "Enemy ships have scouted the system"): the owner is
+    told his system was scouted only when the explorer's own report comes (L100: "provided the
+    player retains at least one ship"): a troop lost on a 1 scouted nothing."""
+    events = explore(scouts("red-S1"), faces=[face], colonies=(colony(),))
+    assert [type(new.event) for new in events] == (
+        [SystemExplored, SystemScouted] if told else [SystemExplored]
+    )
+
+
 def test_L205_206_defences_stay_hidden_until_an_attack() -> None:
     """004 L205-206: "Only once he has decided to attack a colony does the owning playing
     reveal if there are any planetary defences": neither the report nor the detection of a
@@ -857,14 +897,34 @@ def test_L220_221_250_points_of_ships_destroy_1_million_a_turn(
     assert (ev.killed, ev.population, ev.devastated) == (killed, 12 - killed, False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docs/rulings.md (Bombardment): no catalogue design is a dedicated ortillery ship, "
-    "so nothing counts triple yet (004 L221)",
-)
-def test_L221_a_dedicated_ortillery_vessel_exists_to_count_triple() -> None:
-    """004 L221: "Dedicated ortillery vessels count as three times their points value"."""
-    assert any("ortillery" in name for _, name in builtin_ids("ft2"))
+def test_L221_a_dedicated_ortillery_vessel_counts_triple() -> None:
+    """004 L221: "Dedicated ortillery vessels count as three times their points value for such
+    assaults": 84 points kill nobody, 84 points of ortillery (252) 1 million, and the catalogue's
+    Ortillery Monitor (214 points, 642) 2 million."""
+    assert bombard((84,)).killed == 0
+    gunner = warship("red-W1", points=84, ortillery=True)
+    bombarded = only(decide_attacks(attack(gunner, mode="bombard"), MAP))
+    assert isinstance(bombarded, ColonyBombarded)
+    assert bombarded.killed == 1
+    monitor = catalogue_ship("ortillery_monitor")
+    assert (monitor.ortillery, monitor.points, monitor.hull_class) == (True, 214, "cruiser")
+    built = warship("red-W1", design=monitor.design, points=monitor.points, ortillery=True)
+    bombarded = only(decide_attacks(attack(built, mode="bombard"), MAP))
+    assert isinstance(bombarded, ColonyBombarded)
+    assert bombarded.killed == 2
+
+
+def test_L221_the_catalogue_has_a_dedicated_ortillery_vessel_and_units_keep_the_mark() -> None:
+    """004 L221: a design is "dedicated" by its `ortillery` flag (docs/rulings.md,
+    Bombardment), and a warship of that design carries it from the catalogue."""
+    assert [name for name, ship in builtin_ships("ft2") if ship.ortillery] == ["ortillery_monitor"]
+    fleet = [catalogue_ship("ortillery_monitor"), catalogue_ship("frigate")]
+    founded = decide_found_empires(("red",), ("1",), fleet, ScriptedDice([2, 2]))[0].event
+    assert isinstance(founded, EmpireFounded)
+    assert [(u.design, u.ortillery) for u in founded.units if u.kind == "warship"] == [
+        ("ortillery_monitor", True),
+        ("frigate", False),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -1053,6 +1113,8 @@ def test_L15_a_colony_holds_its_planet_even_with_enemy_ships_there() -> None:
             (warship("red-W1", hull_class="escort", design="destroyer", mass=14),),
             (4, ("Alpha/1", "Alpha/2")),
         ),
+        # An escort, but no destroyer: mass 10 (docs/rulings.md, Garrisons: mass 14 or more).
+        ((warship("red-W1", hull_class="escort", design="frigate", mass=10),), (1, ("Alpha/2",))),
         ((), (1, ("Alpha/2",))),  # L18-19 still gives red the empty sub-terran
     ],
 )
@@ -1085,3 +1147,69 @@ def test_L18_19_another_colony_holds_them_while_no_enemy_warship_is_there(
     no enemy warships in the system" (red's colony is on the minimal-terran, worth 0)."""
     outpost = colony("Alpha/3", owner="red", planet_type="minimal-terran", capacity=5)
     assert tally(*enemy, colonies=(outpost,)) == expected
+
+
+def tally_under(
+    setting: str, *units: Unit, colonies: tuple[Colony, ...] = ()
+) -> dict[str, tuple[int, tuple[str, ...]]]:
+    state = campaign(*units, colonies=colonies, contested_planets=setting)
+    return {s.player: (s.points, s.planets) for s in scores(state, MAP)}
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("nobody", {"blue": (0, ()), "red": (0, ())}),
+        ("shared", {"blue": (4, ("Alpha/1", "Alpha/2")), "red": (4, ("Alpha/1", "Alpha/2"))}),
+    ],
+)
+def test_L17_two_fleets_contest_the_uncolonised_planets(
+    setting: str, expected: dict[str, tuple[int, tuple[str, ...]]]
+) -> None:
+    """004 L17, read literally, gives each player with warships there the planet. Setting
+    `contested_planets` (docs/rulings.md, "Campaign: victory"): nobody holds it (default),
+    or each scores it."""
+    assert tally_under(setting, warship("red-W1"), warship("blue-W1")) == expected
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("nobody", {"blue": (0, ()), "red": (0, ())}),
+        ("shared", {"blue": (4, ("Alpha/1", "Alpha/2")), "red": (4, ("Alpha/1", "Alpha/2"))}),
+    ],
+)
+def test_L18_19_two_players_colonies_without_warships_contest_the_planets(
+    setting: str, expected: dict[str, tuple[int, tuple[str, ...]]]
+) -> None:
+    """004 L18-19 gives each player with "another colony in the system" and no enemy warships
+    there the planet: red and blue each have a worthless outpost at Alpha."""
+    outposts = (
+        colony("Alpha/3", owner="red", planet_type="minimal-terran", capacity=5),
+        colony("Alpha/4", owner="blue", planet_type="barren", capacity=5),
+    )
+    assert tally_under(setting, colonies=outposts) == expected
+
+
+def test_L17_19_a_fleet_beats_an_enemy_colony_under_either_setting() -> None:
+    """004 L17 and L18-19 together: red's warships hold the empty planets; blue's colony does
+    not, as enemy warships are there. Nothing is contested, so the setting changes nothing."""
+    outpost = colony("Alpha/3", owner="blue", planet_type="minimal-terran", capacity=5)
+    for setting in ("nobody", "shared"):
+        assert tally_under(setting, warship("red-W1"), colonies=(outpost,)) == {
+            "red": (4, ("Alpha/1", "Alpha/2")),
+            "blue": (0, ()),
+        }
+
+
+def test_the_contested_planets_setting_is_checked_and_recorded() -> None:
+    """`umpire new --contested-planets`: only the two readings; the choice is in the public
+    `campaign_created` event, so every player's view scores alike."""
+    with pytest.raises(InvalidInputError, match="must be one of nobody, shared"):
+        decide_create(CreateCampaign(name="g", players=("red",), seed="s", contested_planets="x"))
+    (created,) = decide_create(
+        CreateCampaign(name="g", players=("red",), seed="s", contested_planets="shared")
+    )
+    assert created.audience == Audience.everyone()
+    assert evolve(CampaignState(), created.event).contested_planets == "shared"
+    assert CampaignState().contested_planets == "nobody"

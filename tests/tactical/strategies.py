@@ -47,6 +47,7 @@ def designs() -> st.SearchStrategy[Design]:
         hull_rows=st.none() | st.integers(1, 6),
         systems=st.lists(mounts(sorted(FT2_SYSTEMS), FT2_ARCS), max_size=6).map(tuple),
         provenance=text,
+        ortillery=st.booleans(),
         notes=text,
     )
     continuum = st.builds(
@@ -68,5 +69,6 @@ def designs() -> st.SearchStrategy[Design]:
         advanced_ftl=st.booleans(),
         systems=st.lists(mounts(sorted(PC_SYSTEMS), CONTINUUM_ARCS), max_size=6).map(tuple),
         provenance=text,
+        ortillery=st.booleans(),
     )
     return ft2 | continuum

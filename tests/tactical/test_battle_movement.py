@@ -37,17 +37,27 @@ def orders() -> st.SearchStrategy[Order]:
     pivots = st.builds(Order, pivot=st.integers(1, 12))
     launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
     specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L141), N (001 L908)
-    # Any of them may lay mines along the move, sweep (001 L882-884, L894) and make an active
-    # sensor scan (001 L951): M<tenths>, W, A.
+    # Any of them may lay mines along the move, sweep (001 L882-884, L894), make an active
+    # sensor scan, naming the bogeys it scans or not (001 L951), and mean to ram a ship (001
+    # L979): M<tenths>, W, A<labels>, R<ship id>.
     mines = st.lists(st.integers(0, 10), max_size=3).map(tuple)
+    labels = st.integers(1, 999).map(lambda n: f"B{n}")
+    scans = st.none() | st.lists(labels, unique=True, max_size=3).map(tuple)
+    rams = st.none() | st.from_regex(r"[A-Za-z0-9_.\-]{1,8}", fullmatch=True)
     return st.builds(
-        lambda order, laid, sweep, scan: msgspec.structs.replace(
-            order, mines=laid, sweep=sweep, scan=scan
+        lambda order, laid, sweep, scan, ram: msgspec.structs.replace(
+            order,
+            mines=laid,
+            sweep=sweep,
+            scan=scan is not None,
+            scan_for=scan or (),
+            ram=ram,
         ),
         moves | pivots | launches | specials,
         mines,
         st.booleans(),
-        st.booleans(),
+        scans,
+        rams,
     )
 
 
@@ -74,6 +84,15 @@ def test_order_notation() -> None:
     assert parse_order("M") == Order(mines=(10,))  # M alone: at the end of the move
     assert parse_order("W") == Order(sweep=True)
     assert format_order(Order(launch=1, mines=(5,))) == "L1M5"
+    # 001 L979: the ram "noted in his Movement Orders", last, naming its target; the id may
+    # hold an R of its own.
+    assert parse_order("S1+2Rb1") == Order(turn=1, accel=2, ram="b1")
+    assert parse_order("M5WARRb-2") == Order(mines=(5,), sweep=True, scan=True, ram="Rb-2")
+    assert parse_order("Rb1") == Order(ram="b1")
+    assert parse_orders("c1:NRhc") == {"c1": Order(nova=True, ram="hc")}
+    # 001 L951: "The player chooses which of the enemy Bogeyes he will scan": their labels.
+    assert parse_order("S1AB2B10") == Order(turn=1, scan=True, scan_for=("B2", "B10"))
+    assert parse_order("AB3Rb1") == Order(scan=True, scan_for=("B3",), ram="b1")
 
 
 @pytest.mark.parametrize(
@@ -81,6 +100,8 @@ def test_order_notation() -> None:
     [
         *("", "P", "P0", "+0", "X2", "P2+", "@13", "@0", "2+P", "p2"),
         *("M11", "=M5", "WM5", "WW", "P2W+1"),  # mines and sweep come last, once each
+        *("R", "=Rb1", "Rb/1", "P2XRb1"),  # the ram comes last and names a ship
+        *("AB", "AB0", "AB2B2", "AWB2", "B2"),  # a scan names bogey labels once each
     ],
 )
 def test_bad_orders_quote_the_text(text: str) -> None:

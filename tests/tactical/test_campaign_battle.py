@@ -448,7 +448,9 @@ def test_outcome_reports_fates_and_damage() -> None:
     assert damaged
     for ship in damaged:
         assert sum(ship.record.hull_lost) == ship.hull_lost  # they came in undamaged
-    assert all(s.bridge_failures == () for s in outcome.ships)  # no bridge system yet
+    for ship in outcome.ships:  # core systems: a bridge fails from the second threshold on
+        assert all(level >= 2 for level in ship.bridge_failures)
+        assert set(ship.bridge_failures) <= set(ship.thresholds)
 
 
 def test_carried_in_damage_carries_out() -> None:

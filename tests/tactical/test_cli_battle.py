@@ -136,6 +136,29 @@ def test_battle_fight_with_engage_commanders_fires_the_nova_cannon(tmp_path: Pat
     )
 
 
+def test_battle_fight_watch_shows_a_ram(tmp_path: Path) -> None:
+    """Engage rams with a frigate whose beams are gone (001 L977-995); --watch tells it."""
+    path = tmp_path / "ram.toml"
+    systems = ", ".join(
+        f'{{id = "{name}", status = "{"destroyed" if name.startswith("beam") else "ok"}"}}'
+        for name in ("firecon-1", "beam_b-1", "beam_c-1", "pdaf-1", "pdaf-2")
+    )
+    path.write_text(
+        'sides = ["red", "blue"]\nturn_limit = 1\nram_on = {red = 1}\n\n'
+        '[[ships]]\nid = "r1"\nside = "red"\ndesign = "frigate"\nx = 0.0\ny = 0.0\n'
+        f'course = 12\nspeed = 4\nstate = {{ship_id = "r1", hull_lost = [0, 0], '
+        f"systems = [{systems}]}}\n\n"
+        '[[ships]]\nid = "b1"\nside = "blue"\ndesign = "destroyer"\nx = 0.0\ny = 10.0\n'
+        "course = 6\nspeed = 4\n",
+        encoding="utf-8",
+    )
+    args = ["battle", "fight", str(path), "--seed", "1", "--commander", "engage", "--watch"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "    r1 +2Rb1 to " in result.stdout  # its order: speed up and ram
+    assert "    r1 rams b1 at " in result.stdout
+
+
 def test_battle_fight_one_commander_per_side(tmp_path: Path) -> None:
     """SIDE=NAME puts a commander on one side: Engage fires the nova cannon for red only."""
     args = ["battle", "fight", "grendel", "--seed", "3", "--json"]

@@ -3,13 +3,15 @@
 No negative boxes or ammunition, no more boxes lost than a row holds, the battle ends by the turn
 limit or a side gone, every position's notation round-trips, and replaying the journal (which
 never rolls) gives the live final state exactly. FT2 and Continuum battles start with mines
-between the fleets, and FT2 fleets lay and sweep more.
+between the fleets, and FT2 fleets lay and sweep more. Random commanders now and then ram (some
+rams void, most out of reach); close-quarters fleets that ram most turns make contact.
 """
 
 from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from tactical.battle import (
@@ -200,3 +202,36 @@ def test_random_battles(rules: str) -> None:
     if rules == "continuum":
         assert mines[MineDetonated] > 10  # the set-up's mines fire their 4D6
         assert repairs > 10  # damage control is exercised
+
+
+@pytest.mark.parametrize("rules", sorted(FLEETS))
+def test_random_rams(rules: str) -> None:
+    """Fleets at close quarters whose random commanders mean to ram most turns, with the
+    special option's lowest roll (001 L979): rams reach the dice, make contact and destroy
+    ships, and every invariant and replay still holds."""
+    tried = contacts = wrecked = 0
+    for seed in range(40):
+        rng = random.Random(f"ram/{rules}/{seed}")
+        setup = random_setup(rules, rng)
+        close = tuple(
+            msgspec.structs.replace(
+                ship,
+                y=ship.y if ship.side == "red" else rng.uniform(0, 10),
+                speed=rng.randint(0, 4),
+            )
+            for ship in setup.ships
+        )
+        setup = msgspec.structs.replace(
+            setup, ships=close, ram_on={"red": 1, "blue": 1}, turn_limit=6
+        )
+        commanders = {side: random_commander(rng, ram=0.8) for side in setup.sides}
+        battle = play_checked(setup, commanders, seed)
+        assert replay(setup, battle.journal) == battle.state
+        for event in battle.journal:
+            if isinstance(event, ShipsMoved):
+                tried += sum(1 for ram in event.rams if ram.proceed is not None)
+                contacts += sum(1 for ram in event.rams if ram.contact)
+                wrecked += sum(1 for ram in event.rams for hit in ram.hits if hit.destroyed)
+    assert tried > 30
+    assert contacts > 10
+    assert wrecked > 10

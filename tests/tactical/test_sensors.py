@@ -105,6 +105,61 @@ def test_active_scan_limits_per_class(design: str, limit: int) -> None:
     assert "b9" in hidden(battle.state)
 
 
+def labels(battle: Battle, side: str) -> dict[str, str]:
+    """The bogey labels ``side``'s view shows, by the true id (for the test only)."""
+    return {s.id: s.bogey for s in battle.state.ships if s.side != side and s.bogey is not None}
+
+
+def test_a_scan_names_the_bogeys_it_scans() -> None:
+    # 001 L951: "The player chooses which of the enemy Bogeyes he will scan (of those within
+    # 54" range)". A frigate (an escort: one bogey) names the farther of two: that one is
+    # identified, the nearer is not.
+    setup = setup_of(
+        ship("r1", "red", "frigate", 0, 0),
+        ship("b1", "blue", "scout", 0, 40, 6),
+        ship("b2", "blue", "scout", 0, 50, 6),
+    )
+    names = labels(Battle(setup), "red")
+    battle = moved(setup, {"r1": Order(scan=True, scan_for=(names["b2"],))}, {})
+    assert [s.counter for s in battle.journal[-1].sensed if s.how == "active"] == ["b2"]  # type: ignore[union-attr]
+    assert hidden(battle.state) == {"b1"}
+    assert battle.journal[0].orders == f"r1:A{names['b2']}" == "r1:AB3"  # type: ignore[union-attr]
+
+
+def test_a_named_scan_takes_only_what_it_names() -> None:
+    # A bogey named but beyond 54" is not identified, nor is another in its place: the
+    # player chose (see docs/rulings.md). A cruiser (two scans) names one: one at most.
+    setup = setup_of(
+        ship("r1", "red", "light_cruiser", 0, 0),
+        ship("b1", "blue", "scout", 0, 40, 6),
+        ship("b2", "blue", "scout", 0, 60, 6),
+    )
+    names = labels(Battle(setup), "red")
+    battle = moved(setup, {"r1": Order(scan=True, scan_for=(names["b2"],))}, {})
+    assert [s for s in battle.journal[-1].sensed if s.how == "active"] == []  # type: ignore[union-attr]
+    assert hidden(battle.state) == {"b1", "b2"}
+
+
+@pytest.mark.parametrize(
+    ("named", "void"),
+    [
+        (("B2", "B3"), "the scan names 2 bogeys and this ship may scan 1 (001 L951)"),
+        (("B9",), "B9 is no enemy bogey on the table (001 L951)"),
+        (("B1",), "B1 is no enemy bogey on the table (001 L951)"),  # its own label
+    ],
+)
+def test_an_impossible_named_scan_is_void(named: tuple[str, ...], void: str) -> None:
+    setup = setup_of(
+        ship("r1", "red", "frigate", 0, 0),
+        ship("b1", "blue", "scout", 0, 40, 6),
+        ship("b2", "blue", "scout", 0, 50, 6),
+    )
+    assert labels(Battle(setup), "blue") == {"r1": "B1"}
+    battle = moved(setup, {"r1": Order(scan=True, scan_for=named)}, {})
+    assert battle.journal[-1].moves[0].void == void  # type: ignore[union-attr]
+    assert "r1" in hidden(battle.state)  # a void scan gives nothing away
+
+
 def test_merchants_cannot_scan() -> None:
     setup = setup_of(ship("r1", "red", "bulk_tanker", 0, 0), ship("b1", "blue", "scout", 0, 50, 6))
     battle = moved(setup, {"r1": Order(scan=True)}, {})
