@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -30,6 +31,7 @@ from campaign.events import (
     ProductionResolved,
     RecordedEvent,
 )
+from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
 from campaign.rules import production
 from campaign.rules.colonies import command_post_hexes
@@ -89,6 +91,7 @@ class Referee:
         self.service = service
         self.lineage = lineage
         self.web_secrets = web_secrets or {}
+        self.clients: dict[str, Any] = {}  # player -> his signed-in web client
         self.starmap: StarMap = service.starmap(lineage)
         state = service.load(lineage)
         self.players = state.players
@@ -229,18 +232,25 @@ class Referee:
         assert not leaked, (player, sorted(leaked))
 
     def web_pages(self, player: str) -> list[str]:
-        """Every page of the players' web page, as `player` signed in sees them."""
+        """Every page of the players' web page, as `player` signed in (once) sees them."""
         from starlette.testclient import TestClient
 
         from campaign.web import create_app
         from tests.test_web import sign_in
 
-        app = create_app(self.service, secret_key="referee")
-        with TestClient(app) as client:
+        if player not in self.clients:
+            client = TestClient(create_app(self.service, secret_key="referee"))
             sign_in(client, self.lineage.campaign, player, self.web_secrets[player])
-            pages = [client.get(page) for page in ("/report", "/map.svg", "/orders", "/log")]
+            self.clients[player] = client
+        client = self.clients[player]
+        pages = [client.get(page) for page in ("/report", "/map.svg", "/orders", "/log")]
         assert all(page.status_code == 200 for page in pages), player
         return [page.text for page in pages]
+
+    def close(self) -> None:
+        """Close the web clients."""
+        for client in self.clients.values():
+            client.close()
 
     def orders_ignore_hidden_information(
         self, player: str, state: CampaignState, view: CampaignState
@@ -310,8 +320,11 @@ def test_random_campaigns_keep_every_invariant(seed: int, map_dir: Path) -> None
     service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
     try:
         lineage = start(service, seed, small_map(seed, players, map_dir), players)
-        referee = Referee(service, lineage)
+        keys = PlayerSecrets(service.store)
+        web = {player: keys.issue(lineage.campaign, player) for player in PLAYERS[:players]}
+        referee = Referee(service, lineage, web_secrets=web)  # his web page too, every turn
         result = autoplay(service, lineage, TURNS, seed, resolve_battles=False, progress=referee)
+        referee.close()
         assert referee.turns == list(range(1, TURNS + 1)) == list(result.turns)
         assert result.finished
         unforeseeable(result)

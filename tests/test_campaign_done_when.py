@@ -106,6 +106,7 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
             for player in PLAYERS
         }
     finally:
+        referee.close()
         service.close()
     assert state.max_turns == 44
     assert state.turn == 45  # the turn after the last: none is left to play
