@@ -30,7 +30,7 @@ import msgspec
 from campaign.events import ProductionResolved, RecordedEvent, TaskForcesSet
 from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
-from campaign.rules.colonies import command_post_hexes
+from campaign.rules.colonies import command_post_hexes, may_join
 from campaign.rules.economy import is_production_turn, production_colony
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
@@ -396,8 +396,9 @@ class _Planner:
     def _landable(self, unit: Unit, cell: Hex) -> list[tuple[str, int]]:
         """Return the planets in `cell` the transports could land on now, with their room.
 
-        004 5.5: an empty planet, or the player's own free colony, within capacity, in a
-        system he explored; barren ones only with C.E.T. and transports built with it.
+        004 5.5: an empty planet, or the player's own colony of the same kind of population
+        (free or conquered, `may_join`), within capacity, in a system he explored; barren
+        ones only with C.E.T. and transports built with it.
         """
         system = self._system(cell)
         if system is None or system.name not in self.explored or system.name in self.foreign:
@@ -411,15 +412,12 @@ class _Planner:
                 technology.has_cet(self.empire.techs) and unit.cet
             ):
                 continue
+            colony = self.view.colonies.get(pid)
+            if colony is not None and not may_join(colony, unit):
+                continue  # not his, or a population these colonists may not mix with
             if pid not in self.room:
-                colony = self.view.colonies.get(pid)
-                if colony is not None and (
-                    colony.owner != self.player or colony.conquered_from is not None
-                ):
-                    self.room[pid] = 0
-                else:
-                    present = colony.population if colony is not None else 0
-                    self.room[pid] = max(0, planet.capacity - present)
+                present = colony.population if colony is not None else 0
+                self.room[pid] = max(0, planet.capacity - present)
             if self.room[pid] > 0:
                 found.append((pid, self.room[pid]))
         return found

@@ -554,6 +554,20 @@ class OfficerCasualty(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
 
 
+@event("captain_casualty", version=1)
+class CaptainCasualty(Event, frozen=True, kw_only=True):
+    """A warship's Command Bridge failed a threshold check and its captain rolled on the Death
+    and Injury table (004 L361-370); ``result`` is the worst of his rolls. Injured: a stand-in
+    commands for ``turns_out`` turns after this one. Dead: ``new_captain`` is the level diced
+    for his successor at once (004 L322-327), whose die is the last of ``rolls``."""
+
+    unit: str
+    result: str  # dead / injured / unharmed
+    turns_out: int = 0
+    new_captain: int | None = None
+    rolls: tuple[Roll, ...] = ()
+
+
 @event("units_caught", version=1)
 class UnitsCaught(Event, frozen=True, kw_only=True):
     """Scouts and transports caught by enemy warships with no warships of their own there."""
@@ -601,7 +615,8 @@ class AttackFailed(Event, frozen=True, kw_only=True):
 
 @event("ships_repaired", version=1)
 class ShipsRepaired(Event, frozen=True, kw_only=True):
-    """Warships at a friendly colony had their hull and armour repaired (004 5.3.6)."""
+    """Warships at a friendly colony had their hull, armour and core systems repaired
+    (004 5.3.6)."""
 
     player: str
     units: tuple[str, ...]

@@ -16,6 +16,7 @@ from campaign.events import (
     BattleFought,
     BattleRequested,
     CampaignCreated,
+    CaptainCasualty,
     ColonistsLanded,
     ColonyAdjusted,
     ColonyBombarded,
@@ -181,6 +182,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, deadline=ev.deadline)
         case OfficerCasualty():
             return _officer_casualty(state, ev)
+        case CaptainCasualty():
+            return _captain_casualty(state, ev)
         case BattleRequested():
             pending = {**state.pending_battles, ev.battle.id: ev.battle}
             if ev.battle.colony is None:
@@ -198,7 +201,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             units = dict(state.units)
             for uid in ev.units:
                 if uid in units:
-                    units[uid] = msgspec.structs.replace(units[uid], hull_lost=0)
+                    units[uid] = msgspec.structs.replace(units[uid], hull_lost=0, core=None)
             return msgspec.structs.replace(state, units=units)
         case UnitsCaught():
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
@@ -303,6 +306,17 @@ def _officer_casualty(state: CampaignState, ev: OfficerCasualty) -> CampaignStat
     return msgspec.structs.replace(state, task_forces={**state.task_forces, force.id: force})
 
 
+def _captain_casualty(state: CampaignState, ev: CaptainCasualty) -> CampaignState:
+    ship = state.units.get(ev.unit)
+    if ship is None:
+        return state
+    if ev.result == "dead" and ev.new_captain in (1, 2, 3):
+        ship = msgspec.structs.replace(ship, captain=ev.new_captain, captain_out_until=None)
+    elif ev.result == "injured":  # out for this turn and `turns_out` more, as an admiral
+        ship = msgspec.structs.replace(ship, captain_out_until=state.turn + ev.turns_out + 1)
+    return msgspec.structs.replace(state, units={**state.units, ship.id: ship})
+
+
 def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
     units = dict(state.units)
     colonies = dict(state.colonies)
@@ -324,7 +338,8 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         jumped_to = result.to_hex if result.fate == "jumped" else None
         hex_ = jumped_to if jumped_to is not None else ship.hex
         hull = ship.hull_lost + result.hull_lost
-        units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull)
+        core = ship.core if result.core is None else (result.core if result.core.any else None)
+        units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull, core=core)
     for (colony_id, kind), lost in lost_defences.items():
         colony = colonies.get(colony_id)
         if colony is None:

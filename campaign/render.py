@@ -18,6 +18,7 @@ from campaign.events import (
     BattleFought,
     BattleRequested,
     CampaignCreated,
+    CaptainCasualty,
     ColonistsLanded,
     ColonyAdjusted,
     ColonyBombarded,
@@ -75,6 +76,15 @@ THEME = Theme(
 )
 
 
+def _describe_casualty(ev: OfficerCasualty | CaptainCasualty) -> str:
+    out = f" for {ev.turns_out} turn(s)" if ev.turns_out else ""
+    if isinstance(ev, CaptainCasualty):
+        new = f"; new captain level {ev.new_captain}" if ev.new_captain else ""
+        return f"captain of {ev.unit}: {ev.result}{out}{new}"
+    flag = f"; flag now in {ev.new_flagship}" if ev.new_flagship else ""
+    return f"admiral of {ev.task_force}: {ev.result}{out}{flag}"
+
+
 def describe(ev: Event) -> str:
     """Return a one-line human summary of an event."""
     match ev:
@@ -113,10 +123,8 @@ def describe(ev: Event) -> str:
             return _describe_orders(ev)
         case OrdersSubmitted():
             return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
-        case OfficerCasualty():
-            out = f" for {ev.turns_out} turn(s)" if ev.turns_out else ""
-            flag = f"; flag now in {ev.new_flagship}" if ev.new_flagship else ""
-            return f"admiral of {ev.task_force}: {ev.result}{out}{flag}"
+        case OfficerCasualty() | CaptainCasualty():
+            return _describe_casualty(ev)
         case TaskForcesSet():
             forces = "; ".join(
                 f"{tf.id} ({', '.join(tf.units)}; admiral level {tf.admiral or '-'})"

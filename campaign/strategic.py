@@ -37,6 +37,26 @@ BASE_FTL_SPEED = 2
 GARRISON_MIN_MASS = 14
 
 
+# 004 L361-370, docs/rulings.md: an injured captain's ship is commanded meanwhile by a stand-in
+# of this level.
+STAND_IN_CAPTAIN: CommandLevel = 2
+
+
+class CoreDamage(msgspec.Struct, frozen=True, kw_only=True):
+    """The core systems a warship carries out of battle (004 L192-196), as the engine's record
+    state holds them (`tactical.ship.ShipState`); kept until repaired at a friendly colony.
+    """
+
+    out_of_control: int = 0  # Command Bridge: battle turns left out of control; -1: a whole battle
+    power_core: bool = False  # a damaged power core: may explode at the end of each battle turn
+    life_support: int = 0  # failed life support: battle turns before it gives out
+
+    @property
+    def any(self) -> bool:
+        """Return whether any core system is out."""
+        return bool(self.out_of_control or self.power_core or self.life_support)
+
+
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
     """A warship, a scout troop, or a group of colony transports, moving as one counter."""
 
@@ -57,6 +77,20 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     task_force: str | None = None  # warships: the task force it moves with
     plot: tuple[str, ...] = ()  # where it must be at the end of each coming turn (004 s6)
     plot_until: int | None = None  # the last turn its plot binds: no new orders until then
+    core: CoreDamage | None = None  # warships: core systems out, carried from battle (004 5.3.6)
+    captain_out_until: int | None = None  # an injured captain commands again from this turn
+    # Transports: the original owner of the conquered population aboard (004 L216-219); a
+    # colony it founds is a conquered population too.
+    conquered_from: str | None = None
+
+    def captain_at(self, turn: int) -> CommandLevel | None:
+        """Return the level of the captain commanding on `turn`: a stand-in of
+        `STAND_IN_CAPTAIN` while the ship's own captain is injured (docs/rulings.md)."""
+        if self.captain is None:
+            return None
+        if self.captain_out_until is not None and turn < self.captain_out_until:
+            return STAND_IN_CAPTAIN
+        return self.captain
 
     def plotted(self, turn: int) -> bool:
         """Return whether the unit's pre-plotted move still binds on `turn` (004 section 6)."""
@@ -266,6 +300,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # The threshold level of every check at which its Command Bridge failed (core systems,
     # 004 L44); each brings a casualty roll for the officers aboard (004 L361-370).
     bridge_failures: tuple[int, ...] = ()
+    # The core systems out when it left the battle (004 5.3.6: kept until repaired at a
+    # friendly colony); None: not told (an outcome entered by hand), the ship keeps its own.
+    core: CoreDamage | None = None
 
 
 AttackMode = Literal["conquer", "bombard"]

@@ -69,6 +69,7 @@ from tactical.fire import (
     NOVA_ARMING_MU,
     NOVA_STAGES,
     BeamOutcome,
+    StrikeRoll,
     ThresholdOutcome,
     arc_of,
     beam_dice,
@@ -93,10 +94,26 @@ from tactical.mines import (
     point_along,
     sweep_result,
 )
+from tactical.missiles import (
+    ATTACK_RADIUS_MU,
+    LAUNCHERS,
+    RACKS,
+    SALVO_AIM,
+    VECTOR_ATTACK_RADIUS_MU,
+    Salvo,
+    feeds,
+    hits_through,
+    homing_target,
+    launch_range,
+    launcher_ready,
+    parse_aim,
+    salvo_id,
+)
 from tactical.movement import (
     NO_ORDER,
     MoveStart,
     Order,
+    angle_vector,
     course_after,
     format_mu,
     format_order,
@@ -179,14 +196,17 @@ __all__ = [
     "MineLaid",
     "MineSetup",
     "MineSwept",
+    "MissilesResolved",
     "Moved",
     "NovaBlast",
     "NovaHit",
     "OrdersWritten",
     "Phase",
+    "PointDefenceDie",
     "Rammed",
     "Repair",
     "RepairsMade",
+    "SalvoAttack",
     "SetupError",
     "ShipFired",
     "ShipInPlay",
@@ -215,6 +235,8 @@ __all__ = [
     "flight_targets",
     "ftl_blocked",
     "initial_state",
+    "launch_options",
+    "launch_problem",
     "launchable_bays",
     "mine_layers",
     "move_path",
@@ -237,11 +259,15 @@ __all__ = [
     "write_orders",
 ]
 
-Phase = Literal["orders", "movement", "flight", "fighters", "fire", "end", "repair", "core", "over"]
-ShipStatus = Literal["active", "destroyed", "left", "away", "jumped", "abandoned"]
+Phase = Literal[
+    "orders", "movement", "flight", "fighters", "missiles", "fire", "end", "repair", "core", "over"
+]
+ShipStatus = Literal["active", "destroyed", "left", "away", "jumped", "abandoned", "struck"]
 """``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
 ``jumped``: gone into FTL (004 L137-142); ``abandoned``: its life support gave out and its crew
-abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197)."""
+abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197); ``struck``:
+its captain struck the colours, and it lies where it surrendered, out of the battle (000
+L13275-13343)."""
 JumpState = Literal["none", "ready", "powering", "unplanned"]
 """A campaign ship's FTL jump: ``ready`` after its 6 (004 L139-140); ``powering`` or
 ``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L137-142)."""
@@ -330,6 +356,12 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
     initiative_mods: tuple[tuple[str, int], ...] = ()
     """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
+    morale_mods: tuple[tuple[str, int], ...] = ()
+    """Per side: points added to the set-up's ``morale`` percentage, -15 for a Level 3
+    admiral and +15 for a Level 1 (004 L336-337, L341-342)."""
+    strike_mods: tuple[tuple[str, int], ...] = ()
+    """Per ship: added to its strike-the-colours die, +1 for a Level 3 captain and -1 for a
+    Level 1 (004 L331, L335)."""
     rolls: tuple[Roll, ...] = ()
     """The dice that set the battle up (gravity band, asteroids), so the set-up is a record."""
 
@@ -360,9 +392,22 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Play with core systems (000 10.3): turns the rules' ``core_systems`` option on."""
     reactor_breach: bool = False
     """Power cores that explode breach (000 L11217-11254); needs ``core_systems``."""
+    morale: Annotated[int, Meta(ge=1, le=100)] | None = None
+    """Fleet morale (000 L13214-13273): a side that has lost this percentage of its mass
+    withdraws; turns the rules' ``morale`` option on."""
+    strike_colours: bool = False
+    """Striking the colours (000 L13275-13343): turns the rules' option on."""
+    strike_as_core: bool = False
+    """Roll the strike die as a core system, 1 off (000 L13275-13343's variant)."""
     ram_on: dict[Identifier, Annotated[int, Meta(ge=1, le=6)]] = msgspec.field(default_factory=dict)
     """Per side, the D6 face its rams need to go on, for a scenario or a race that rams more
     readily (001 L979's special option); a side left out needs the rules' 6."""
+    movement: Literal["cinematic", "vector"] = "cinematic"
+    """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) each
+    ship's ``course`` is its facing and its starting velocity; ``speed`` MU along it."""
+    vector_rounding: bool = True
+    """Under vector movement, round each new velocity to whole MU (FB1); sets the rules'
+    ``vector_rounding``."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -491,6 +536,8 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
     problems.extend(_dummy_problems(setup, seen))
     if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
         problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
+    if setup.dummies and "vector" in (setup.movement, rules.movement):
+        problems.append(Problem("$.dummies", "dummy bogeys move only cinematically"))
     problems.extend(
         Problem(f"$.ram_on.{side}", f"{side!r} is not one of {setup.sides}")
         for side in setup.ram_on
@@ -504,6 +551,17 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         rules = msgspec.structs.replace(rules, core_systems=True)
     if setup.reactor_breach:
         rules = msgspec.structs.replace(rules, reactor_breach=True)
+    if setup.morale is not None or setup.strike_colours or setup.strike_as_core:
+        rules = msgspec.structs.replace(
+            rules,
+            morale=rules.morale if setup.morale is None else setup.morale,
+            strike_colours=rules.strike_colours or setup.strike_colours,
+            strike_as_core=rules.strike_as_core or setup.strike_as_core,
+        )
+    if setup.movement == "vector":
+        rules = msgspec.structs.replace(rules, movement="vector")
+    if not setup.vector_rounding:
+        rules = msgspec.structs.replace(rules, vector_rounding=False)
     return BattleContext(setup=setup, rules=rules, sheets=sheets)
 
 
@@ -600,6 +658,20 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     shows: HullClass | None = None
     """While a bogey: the class its drive signature shows, or its weasel emitter fakes (001
     L939, L969)."""
+    vector: tuple[float, float] | None = None
+    """Under vector movement (000 12.12): its velocity, a course in degrees clockwise from +y
+    (0.001) and a speed in MU; ``course`` is then its facing and ``speed`` the velocity
+    rounded. ``None`` under cinematic movement."""
+
+
+def velocity(ship: ShipInPlay) -> tuple[float, float]:
+    """Return how far a ship drifts in a turn with no order: its vector, or its speed along
+    its course."""
+    if ship.vector is not None:
+        dx, dy = angle_vector(ship.vector[0])
+        return dx * ship.vector[1], dy * ship.vector[1]
+    dx, dy = heading_vector(ship.course)
+    return dx * ship.speed, dy * ship.speed
 
 
 class NovaBlast(Struct, frozen=True, kw_only=True):
@@ -651,6 +723,9 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """Mines on the table, in the order they were placed or laid (001 L868-888)."""
     dummies: tuple[Dummy, ...] = ()
     """Dummy bogeys still on the table (001 L955-957); in a side's view, only its own."""
+    salvos: tuple[Salvo, ...] = ()
+    """Salvo missile markers in flight, in launch order (000 L5699-5736); in a side's view,
+    only its own."""
     bogeys: tuple[Bogey, ...] = ()
     """Only in a side's :func:`view`: the enemy contacts it has not identified, by label.
     The umpire's state keeps none: its ships carry their ``bogey`` label instead."""
@@ -682,6 +757,11 @@ def initial_state(ctx: BattleContext) -> BattleState:
                 speed=s.speed,
                 record=msgspec.structs.replace(
                     s.state or fresh_state(ctx.sheets[s.id]), ship_id=s.id
+                ),
+                vector=(
+                    (s.course % 12 * 30.0, float(s.speed))
+                    if ctx.rules.movement == "vector"
+                    else None
                 ),
             )
             for s in ctx.setup.ships
@@ -764,9 +844,11 @@ def view(state: BattleState, side: str) -> BattleState:
     enemy ship off the table is not seen at all. Identified ships are open-book.
     """
     written = tuple(w if w.side == side else SideOrders(w.side, "") for w in state.written)
+    # Enemy salvos are placed after the orders are written (000 L1053-1472 phases 1, 3).
+    salvos = tuple(s for s in state.salvos if s.side == side)
     hidden = {s.id for s in state.ships if s.side != side and s.bogey is not None}
     if not hidden and not state.dummies:
-        return msgspec.structs.replace(state, written=written)
+        return msgspec.structs.replace(state, written=written, salvos=salvos)
     contacts = [
         Bogey(
             label=s.bogey, side=s.side, shows=s.shows, x=s.x, y=s.y, course=s.course, speed=s.speed
@@ -794,6 +876,7 @@ def view(state: BattleState, side: str) -> BattleState:
         bogeys=tuple(sorted(contacts, key=lambda b: (len(b.label), b.label))),
         held=tuple(h for h in state.held if h not in hidden),
         fighters=tuple(g for g in state.fighters if g.carrier not in hidden),
+        salvos=salvos,
     )
 
 
@@ -867,6 +950,10 @@ class Threshold(Struct, frozen=True, kw_only=True):
     bridge: int | None = None
     power_core: bool = False
     life_support: int | None = None
+    colours: int | None = None
+    """Striking the colours: the ship's own die (000 L13275-13343)."""
+    struck: bool = False
+    """The die failed: its captain struck the colours."""
 
 
 class NovaHit(Struct, frozen=True, kw_only=True):
@@ -895,6 +982,9 @@ class Moved(Struct, frozen=True, kw_only=True):
     jumped: bool = False
     displaced: tuple[int, int] | None = None
     """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L137-138)."""
+    vector: tuple[float, float] | None = None
+    """Under vector movement: the new velocity's course in degrees and speed; ``course`` is
+    then the facing."""
 
 
 class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid"):
@@ -1024,6 +1114,8 @@ class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
     """Ships the gas giant's gravity drew off the table for good (004 L162-166)."""
     table: tuple[float, float, float, float] | None = None
     """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L132)."""
+    withdrew: tuple[str, ...] = ()
+    """Sides that lost their morale's share of their mass and withdrew (000 L13214-13273)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1061,6 +1153,8 @@ class CoreSystemsRolled(Struct, frozen=True, kw_only=True, tag="core_systems_rol
     """Ships whose life support gave out: their crews abandoned them (000 L11189-11197)."""
     control: tuple[str, ...] = ()
     """Ships back under control, their turns out of control over (000 L11161-11165)."""
+    withdrew: tuple[str, ...] = ()
+    """Sides that lost their morale's share of their mass and withdrew (000 L13214-13273)."""
     over: bool = False
     winner: str | None = None
     reason: str = ""
@@ -1146,6 +1240,43 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     """Groups wiped out."""
     nova: tuple[NovaHit, ...] = ()
     """Nova templates moved on at the start of the firing, after the fighters (001 L917)."""
+    salvo_defence: tuple[PointDefenceDie, ...] = ()
+    """Point defence at the salvos in flight, after the fighters' (000 L1053-1472 phase 9)."""
+    salvos: tuple[SalvoAttack, ...] = ()
+    """The salvos in flight, resolved in this step when fighters fly (phases 7-10)."""
+    rolls: tuple[Roll, ...] = ()
+
+
+class PointDefenceDie(Struct, frozen=True, kw_only=True):
+    """One point defence system's die against one salvo (000 L5851-5862)."""
+
+    ship: str
+    system: str
+    salvo: str
+    roll: KillRoll
+
+
+class SalvoAttack(Struct, frozen=True, kw_only=True):
+    """One salvo after the ships moved: the ship it homed on (``None``: none within its radius,
+    wasted, 000 L5733-5736), the on-target die, the kills, the hits and their damage dice."""
+
+    salvo: str
+    target: str | None = None
+    on_target: int | None = None
+    kills: int = 0
+    hits: int = 0
+    faces: tuple[int, ...] = ()
+    hit: Hit | None = None
+
+
+class MissilesResolved(Struct, frozen=True, kw_only=True, tag="missiles_resolved"):
+    """The salvos in flight homed, met point defence and struck, with thresholds at once
+    (000 L1053-1472 phases 7-10)."""
+
+    turn: int
+    defence: tuple[PointDefenceDie, ...] = ()
+    attacks: tuple[SalvoAttack, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1158,6 +1289,7 @@ Event = (
     | FlightWritten
     | FightersResolved
     | CoreSystemsRolled
+    | MissilesResolved
 )
 
 
@@ -1297,13 +1429,16 @@ def _next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
 
 
 def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
-    """Return a ship's thrust now and its course-change limit.
+    """Return a ship's thrust now and its course-change limit (under vector movement, its
+    manoeuvre points).
 
     In a campaign battle a Level 1 captain turns one point more, a Level 3 one less but never
     below one (004 L329-335); never more than the thrust, which pays for every point.
     """
     thrust = current_thrust(ctx.sheets[ship.id], ship.record)
     limit = ctx.rules.turn_limit(thrust)
+    if ctx.rules.movement == "vector":
+        limit = thrust // 2  # manoeuvre points, FB1 errata: T6 gives 3 (000 L13411-13986)
     theatre = ctx.setup.theatre
     mod = dict(theatre.turn_mods).get(ship.id, 0) if theatre else 0
     if mod > 0:
@@ -1348,6 +1483,7 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
             speed=min(ship.speed, 3 * thrust),
             status="active",
             returns=None,
+            vector=_turned_about(ship.vector, 3 * thrust),
         )
     assert ctx.setup.table is not None
     x_min, y_min, x_max, y_max = ctx.setup.table
@@ -1365,7 +1501,16 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
         course=course,
         status="active",
         returns=None,
+        vector=None if ship.vector is None else (course * 30.0, ship.vector[1]),
     )
+
+
+def _turned_about(vector: tuple[float, float] | None, most: int) -> tuple[float, float] | None:
+    """A vector ship back from disengaging: its velocity reversed, at most ``most`` MU."""
+    if vector is None:
+        return None
+    course, speed = vector
+    return (round_mu((course + 180.0) % 360.0), min(speed, float(most)))
 
 
 def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in one step
@@ -1425,8 +1570,15 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
-        start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
-        end = move(start, NO_ORDER if void else order, ctx.rules.split_velocity)
+        start = MoveStart(
+            x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector
+        )
+        end = move(
+            start,
+            NO_ORDER if void else order,
+            ctx.rules.split_velocity,
+            whole=ctx.rules.vector_rounding,
+        )
         fell = _in_well(ctx, end.x)
         left = fell or _off_table(ctx, state, end.x, end.y)
         returns = None
@@ -1447,6 +1599,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
                 void=void,
                 left=left,
                 returns=returns,
+                vector=end.vector,
             )
         )
         carried = NO_ORDER if void else order
@@ -1461,7 +1614,13 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         if carried.sweep:
             sweeps.add(ship.id)
         if bays(ctx.sheets[ship.id]) and not left:
-            if (carried.turn, carried.accel, carried.pivot, carried.jump) == (0, 0, None, False):
+            if (carried.turn, carried.accel, carried.pivot, carried.jump, carried.vector) == (
+                0,
+                0,
+                None,
+                False,
+                (),
+            ):
                 held.append(ship.id)  # course and velocity held: it may recover (001 L761)
             if carried.launch:
                 ship, groups = _launch(ctx, state, ship, carried.launch)  # noqa: PLW2901
@@ -1473,6 +1632,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
                 y=end.y,
                 course=end.course,
                 speed=end.speed,
+                vector=end.vector,
                 status=("away" if returns else "left") if left else "active",
                 returns=returns,
                 jump=jump,
@@ -1520,7 +1680,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
 
 def _course_and_speed(order: Order) -> Order:
     """The order's course and speed change alone: what a bogey may do unseen."""
-    return Order(turn=order.turn, accel=order.accel, pivot=order.pivot)
+    return Order(turn=order.turn, accel=order.accel, pivot=order.pivot, vector=order.vector)
 
 
 def _identified(ship: ShipInPlay) -> ShipInPlay:
@@ -1665,6 +1825,9 @@ def _sensors(
 
 
 def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
+    if any(s.due(state.turn) for s in state.salvos):
+        # Salvos in flight home and strike before the firing (000 L1053-1472 phases 7-10).
+        return msgspec.structs.replace(state, phase="missiles", first=first, to_fire=None)
     to_fire = None if first is None else _next_to_fire(ctx, state, _other(ctx, first))
     return msgspec.structs.replace(
         state, phase="fire" if to_fire else "end", first=first, to_fire=to_fire
@@ -1703,8 +1866,8 @@ def sweeper_working(ctx: BattleContext, ship: ShipInPlay) -> bool:
 def move_path(ctx: BattleContext, ship: ShipInPlay, order: Order) -> Path:
     """Return the points a ship flies through carrying out a legal order: its start, the
     mid-move turn and its end (001 L346-358)."""
-    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
-    end = move(start, order, ctx.rules.split_velocity)
+    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector)
+    end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
     return ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
 
 
@@ -1841,12 +2004,13 @@ def _detonate(
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
                 core=ctx.rules.core_systems,
+                strike=_strike(ctx, ship.id),
             )
             thresholds.append(_threshold(ship.id, row, 0, result))
     hurt = msgspec.structs.replace(
         ship,
         record=record,
-        status="destroyed" if hit.destroyed else ship.status,
+        status="destroyed" if hit.destroyed else _colours(ship.status, ship.id, thresholds),
         returns=None if hit.destroyed else ship.returns,
     )
     state = _without_mine(_replace_ship(state, hurt), mine.id)
@@ -1977,12 +2141,13 @@ def _crash(
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
                 core=ctx.rules.core_systems,
+                strike=_strike(ctx, ship_id),
             )
             thresholds.append(_threshold(ship_id, row, 0, result))
     hurt = msgspec.structs.replace(
         ship,
         record=record,
-        status="destroyed" if hit.destroyed else ship.status,
+        status="destroyed" if hit.destroyed else _colours(ship.status, ship.id, thresholds),
         returns=None if hit.destroyed else ship.returns,
     )
     return _replace_ship(state, hurt), hit
@@ -2010,9 +2175,9 @@ def _jump(
     parsecs it lands off target and a D6 for the hex direction (004 L137-138).
     """
     assert ctx.setup.theatre is not None
-    dx, dy = heading_vector(ship.course)
-    x = round_mu(ship.x + dx * ship.speed / 2)
-    y = round_mu(ship.y + dy * ship.speed / 2)
+    dx, dy = velocity(ship)
+    x = round_mu(ship.x + dx / 2)
+    y = round_mu(ship.y + dy / 2)
     ignored = None if order == NO_ORDER else "the ship is entering jump (004 L142)"
     blocked = ftl_blocked(ctx.setup.theatre, state.turn, x, y)
     if blocked is not None:
@@ -2108,9 +2273,9 @@ def _launch(
 ) -> tuple[ShipInPlay, list[FighterGroup]]:
     """Launch groups from the first bays with fighters, at the halfway point of the carrier's
     move (001 L757): the bays empty, the groups take to the table."""
-    dx, dy = heading_vector(ship.course)
-    x = round_mu(ship.x + dx * ship.speed / 2)
-    y = round_mu(ship.y + dy * ship.speed / 2)
+    dx, dy = velocity(ship)  # a launch holds course and speed: the move is the drift
+    x = round_mu(ship.x + dx / 2)
+    y = round_mu(ship.y + dy / 2)
     record = ship.record
     launched: list[FighterGroup] = []
     for bay in launchable_bays(ctx, state, ship)[:groups]:
@@ -2423,8 +2588,10 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                     ftl=ctx.rules.ftl_threshold,
                     permanent=PERMANENT_LOSSES,
                     core=ctx.rules.core_systems,
+                    strike=_strike(ctx, target.id),
                 )
                 thresholds.append(_threshold(target.id, row, 0, result))
+                status = _colours(status, target.id, thresholds)
         attacks.append(
             FighterAttack(
                 group=name,
@@ -2461,6 +2628,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         groups[g.id] for g in state.fighters if groups[g.id].fighters > 0 and g.id not in recovered
     )
     state = msgspec.structs.replace(state, fighters=flying, written=())
+    state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds)
     nova: list[NovaHit] = []
     state = _advance_novas(ctx, state, dice, nova, thresholds)
     state = _to_fire_phase(ctx, state, state.first)
@@ -2473,7 +2641,163 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         thresholds=tuple(thresholds),
         lost=lost,
         nova=tuple(nova),
+        salvo_defence=tuple(salvo_defence),
+        salvos=tuple(salvos),
     )
+
+
+def _attack_radius(ctx: BattleContext) -> float:
+    """A salvo's attack radius: 6 MU, 3 MU against vector-drive ships (000 L5724-5748); every
+    ship of a battle moves one way, so the battle's movement decides."""
+    return VECTOR_ATTACK_RADIUS_MU if ctx.rules.movement == "vector" else ATTACK_RADIUS_MU
+
+
+def _missile_step(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, MissilesResolved]:
+    """Resolve the salvos in flight when no fighters fly this turn, then go on to the firing."""
+    thresholds: list[Threshold] = []
+    state, defence, attacks = _salvo_attacks(ctx, state, dice, set(), thresholds)
+    state = _to_fire_phase(ctx, state, state.first)
+    return state, MissilesResolved(
+        turn=state.turn,
+        defence=tuple(defence),
+        attacks=tuple(attacks),
+        thresholds=tuple(thresholds),
+    )
+
+
+def _salvo_attacks(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    used: set[tuple[str, str]],
+    thresholds: list[Threshold],
+) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
+    """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
+
+    Each salvo attacks the closest enemy within its radius of its marker, or is wasted. Each
+    attacked ship's PDS and area systems not yet fired this turn (``used``, at fighters) are
+    shared among the salvos attacking it, announced before any die; then friends' area systems
+    within 6 MU, and with ADFC their PDS (000 L9083-9086). Each rolls one die: 4-5 kills one
+    missile, 6 kills two and re-rolls (000 L5851-5856). Then the salvo's on-target die; each
+    missile through does 1D6, semi-armour-piercing, past screens (L5943-5950), and the
+    thresholds it crosses are checked at once (phase 10).
+    """
+    turn = state.turn
+    due = [s for s in state.salvos if s.due(turn)]
+    if not due:
+        return state, [], []
+    targets: dict[str, str | None] = {}
+    for salvo in due:
+        enemies = [
+            (ship.id, ship.x, ship.y, _attack_radius(ctx))
+            for ship in state.ships
+            if ship.side != salvo.side and _targetable(ctx, ship)
+        ]
+        targets[salvo.id] = homing_target(salvo, enemies)
+    kills: dict[str, int] = {s.id: 0 for s in due}
+    defended: set[str] = set()
+    defence: list[PointDefenceDie] = []
+
+    def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
+        incoming = sorted(name for name, target in targets.items() if target == victim.id)
+        if not incoming:
+            return
+        planned: dict[str, int] = dict.fromkeys(incoming, 0)
+        plan: list[tuple[str, str]] = []
+        for system in systems:
+            if (ship.id, system) in used:
+                continue
+            # Announced before any die (000 L5837-5843): spread evenly over the salvos.
+            pick = min(incoming, key=lambda name: (planned[name], name))
+            planned[pick] += 1
+            plan.append((system, pick))
+            used.add((ship.id, system))
+        for system, pick in plan:
+            roll = roll_kills(dice, f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}", 1, reroll=True)
+            defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
+            kills[pick] += roll.kills
+            defended.add(pick)
+
+    attacked = sorted({t for t in targets.values() if t is not None})
+    for victim_id in attacked:
+        victim = state.ship(victim_id)
+        own = _defence(ctx, victim)
+        allocate(victim, [*own.point, *own.area], victim)
+    covered: dict[str, int] = {}
+    for victim_id in attacked:
+        victim = state.ship(victim_id)
+        for friend in state.ships:
+            if (
+                friend.side != victim.side
+                or friend.id == victim.id
+                or not _targetable(ctx, friend)
+                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
+            ):
+                continue
+            spec = _defence(ctx, friend)
+            cover = list(spec.area)
+            if covered.get(friend.id, 0) < spec.controls:
+                covered[friend.id] = covered.get(friend.id, 0) + 1
+                cover += list(spec.point)
+            allocate(friend, cover, victim)
+
+    attacks: list[SalvoAttack] = []
+    for salvo in due:
+        target_id = targets[salvo.id]
+        if target_id is None:
+            attacks.append(SalvoAttack(salvo=salvo.id))
+            continue
+        target = state.ship(target_id)
+        on_target = dice.roll(f"t{turn}/salvo/{salvo.id}/on", 6)
+        hits = hits_through(on_target, kills=kills[salvo.id], defended=salvo.id in defended)
+        if not _targetable(ctx, target):
+            # Destroyed by an earlier salvo: the rest have nothing left to strike.
+            attacks.append(
+                SalvoAttack(
+                    salvo=salvo.id, target=target_id, on_target=on_target, kills=kills[salvo.id]
+                )
+            )
+            continue
+        faces = tuple(dice.roll(f"t{turn}/salvo/{salvo.id}/damage/{i}", 6) for i in range(hits))
+        sheet = ctx.sheets[target_id]
+        record, hit = _damage(sheet, target.record, target_id, 0, faces, 0)
+        status: ShipStatus = "destroyed" if hit.destroyed else target.status
+        if not hit.destroyed:
+            # Missile damage is checked on the spot (000 L1053-1472 phase 10).
+            for row in hit.rows:
+                record, result = threshold_check(
+                    sheet,
+                    record,
+                    dice,
+                    f"t{turn}/threshold/{target_id}/salvo/{salvo.id}/row{row}",
+                    row=row,
+                    lost_status=ctx.rules.lost_status,
+                    ftl=ctx.rules.ftl_threshold,
+                    permanent=PERMANENT_LOSSES,
+                    core=ctx.rules.core_systems,
+                    strike=_strike(ctx, target_id),
+                )
+                thresholds.append(_threshold(target_id, row, 0, result))
+                status = _colours(status, target_id, thresholds)
+        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+        attacks.append(
+            SalvoAttack(
+                salvo=salvo.id,
+                target=target_id,
+                on_target=on_target,
+                kills=kills[salvo.id],
+                hits=hits,
+                faces=faces,
+                hit=hit,
+            )
+        )
+    gone = {s.id for s in due}
+    state = msgspec.structs.replace(
+        state, salvos=tuple(s for s in state.salvos if s.id not in gone)
+    )
+    return state, defence, attacks
 
 
 # ---------------------------------------------------------------- fire
@@ -2526,6 +2850,8 @@ def fire_options(
         return options
     targets = [s for s in state.ships if _enemy_in_sight(ctx, ship.side, s)]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+        if spec.kind in RACKS or spec.kind in LAUNCHERS:
+            continue  # a salvo flies at a point: launch_options
         if sys_state.status != "ok" or sys_state.ammo == 0:
             continue  # a fired submunition pack is crossed off (001 L858)
         reachable: list[str] = []
@@ -2537,6 +2863,26 @@ def fire_options(
         if reachable:
             options[spec.id] = tuple(reachable)
     return options
+
+
+def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tuple[str, ...]:
+    """Return the salvo missile racks and launchers that can launch now, in a firing turn's
+    shots as ``Shot(launcher, SALVO_AIM, "x,y")`` (see :func:`launch_problem`).
+
+    A rack holding its salvo, or a launcher whose magazine works and holds a load (000
+    L6044-6060); none while the ship may fire no offensive weapon (001 L898, L910; 000
+    L11151-11157).
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    if ship.sweeping or ship.record.out_of_control or ship.nova:
+        return ()
+    return tuple(
+        spec.id
+        for spec in sheet.systems
+        if (spec.kind in RACKS or spec.kind in LAUNCHERS)
+        and launcher_ready(sheet, ship.record, spec.id)
+    )
 
 
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
@@ -2560,8 +2906,38 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
             (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
             for shot in shots
             if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
+            and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
         }
     )
+
+
+def _launches(sheet: Ship, shot: Shot) -> bool:
+    """Whether a shot launches a salvo."""
+    kind = sheet.system(shot.weapon).kind
+    return kind in RACKS or kind in LAUNCHERS
+
+
+def launch_problem(
+    ctx: BattleContext, state: BattleState, ship_id: str, launcher: str, aim: str | None
+) -> str | None:
+    """Return why a launcher may not send a salvo at this aim point now, or ``None``.
+
+    The aim point (``x,y``) must be within 24 MU of the ship, 36 MU for extended range, and
+    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon.
+    """
+    point = parse_aim(aim)
+    if point is None:
+        return f"a salvo needs an aim point x,y, not {aim!r}"
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    reach, _er = launch_range(sheet, launcher)
+    distance = range_between(ship.x, ship.y, *point)
+    if distance > reach:
+        return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
+    arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
+    if distance > 0 and (arc == AFT or arc not in sheet.system(launcher).arcs):
+        return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
+    return None
 
 
 def _firecon_use(kind: str, shot: Shot) -> str:
@@ -2613,7 +2989,9 @@ def _check_fire(
         if shot.weapon in seen:
             raise IllegalActionError(f"{where}: {shot.weapon} fires once a turn (001 L443)")
         seen.add(shot.weapon)
-        if shot.target not in options.get(shot.weapon, ()):
+        if shot.target == SALVO_AIM and shot.weapon in launch_options(ctx, state, ship_id):
+            pass  # the aim point is checked below
+        elif shot.target not in options.get(shot.weapon, ()):
             raise IllegalActionError(
                 f"{where}: {shot.weapon} cannot reach {shot.target} "
                 "(not a working weapon, out of arc or out of range)"
@@ -2629,8 +3007,31 @@ def _check_fire(
                 f"{where}: {shot.weapon} must aim at a working system of {shot.target} or its "
                 f"drive, not {shot.aim!r} (001 L848)"
             )
-        if not needle and shot.aim is not None:
+        if shot.target == SALVO_AIM:
+            problem = launch_problem(ctx, state, ship_id, shot.weapon, shot.aim)
+            if problem is not None:
+                raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
+        elif not needle and shot.aim is not None:
             raise IllegalActionError(f"{where}: only a needle beam aims at a system")
+    sheet = ctx.sheets[ship_id]
+    launches = [shot for shot in shots if _launches(sheet, shot)]
+    aims = {shot.aim for shot in launches}
+    if len(aims) > fire_controls(ctx, ship):
+        raise IllegalActionError(
+            f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
+            "(a FireCon for each launch, 000 L5713-5715)"
+        )
+    fed = feeds(sheet)
+    drawn: dict[str, int] = {}
+    for shot in launches:
+        if shot.weapon in fed:
+            drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
+    loads = {s.id: s.ammo or 0 for s in ship.record.systems}
+    for magazine, count in drawn.items():
+        if count > loads[magazine]:
+            raise IllegalActionError(
+                f"{where}: {count} launchers draw on {magazine}, which holds {loads[magazine]}"
+            )
     needed = firecons_needed(ctx, ship_id, shots)
     if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
@@ -2659,7 +3060,7 @@ def fire_ship(
     return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
-def _fire(
+def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order
     ctx: BattleContext,
     state: BattleState,
     ship_id: str,
@@ -2675,7 +3076,8 @@ def _fire(
     hits: list[Hit] = []
     thresholds: list[Threshold] = []
     novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
-    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA]
+    launched = [s for s in shots if _launches(firer_sheet, s)]
+    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
     if shots and firer.bogey is not None:
@@ -2691,6 +3093,9 @@ def _fire(
         if after is not None:
             state = msgspec.structs.replace(state, novas=(*state.novas, after))
         rolled.append(ShotRoll(weapon=shot.weapon, target=NOVA_LINE, faces=()))
+    for shot in launched:
+        state = _launch_salvo(ctx, state, ship_id, shot)
+        rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
     for target_id in order:
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
@@ -2766,8 +3171,10 @@ def _apply_hit(
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
                 core=ctx.rules.core_systems,
+                strike=_strike(ctx, target.id),
             )
             thresholds.append(_threshold(target.id, row, 0, result))
+            status = _colours(status, target.id, thresholds)
     else:
         pending = pending + hit.rows
     return _replace_ship(
@@ -2884,6 +3291,37 @@ def _beams(
     return roll_beams(dice, f"{key}/{shot.weapon}", count, screen, reroll=ctx.rules.beam_reroll)
 
 
+def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Shot) -> BattleState:
+    """Place a salvo marker at its aim point and cross off a launcher's load from its magazine
+    (000 L5699-5712, L6051-6060); a rack's own round is spent by :func:`_spend_rounds`."""
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    point = parse_aim(shot.aim)
+    assert point is not None  # checked by launch_problem
+    _reach, er = launch_range(sheet, shot.weapon)
+    salvo = Salvo(
+        id=salvo_id(ship_id, shot.weapon, state.turn),
+        side=ship.side,
+        x=point[0],
+        y=point[1],
+        launched=state.turn,
+        er=er,
+    )
+    magazine = feeds(sheet).get(shot.weapon)
+    if magazine is not None:
+        systems = tuple(
+            msgspec.structs.replace(now, ammo=max((now.ammo or 0) - 1, 0))
+            if now.id == magazine
+            else now
+            for now in ship.record.systems
+        )
+        ship = msgspec.structs.replace(
+            ship, record=msgspec.structs.replace(ship.record, systems=systems)
+        )
+        state = _replace_ship(state, ship)
+    return msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
+
+
 def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
     """Cross off a round of every one-shot weapon fired (001 L858)."""
     fired = {shot.weapon for shot in shots if sheet.system(shot.weapon).ammo is not None}
@@ -2928,6 +3366,93 @@ def _torpedo(
     return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)
 
 
+def _strike(ctx: BattleContext, ship_id: str) -> StrikeRoll | None:
+    """The strike-the-colours die a ship rolls at its threshold checks, if the option is on
+    (000 L13275-13343), with its captain's modifier (004 L331, L335)."""
+    if not ctx.rules.strike_colours:
+        return None
+    mods = dict(ctx.setup.theatre.strike_mods) if ctx.setup.theatre is not None else {}
+    return StrikeRoll(captain=mods.get(ship_id, 0), as_core=ctx.rules.strike_as_core)
+
+
+def _colours(status: ShipStatus, ship_id: str, thresholds: Sequence[Threshold]) -> ShipStatus:
+    """A ship still active whose captain struck at one of these checks is out of the battle
+    at once: it moves and fires no more and cannot be fired on (000 L13275-13343)."""
+    if status == "active" and any(t.ship == ship_id and t.struck for t in thresholds):
+        return "struck"
+    return status
+
+
+LOST: tuple[ShipStatus, ...] = ("destroyed", "abandoned", "struck")
+"""What fleet morale counts as lost: ships destroyed, hulks and ships that struck."""
+
+
+def withdraw_at(ctx: BattleContext, side: str) -> int | None:
+    """Return the percentage of its mass a side may lose before it withdraws, or ``None``
+    without fleet morale: the set-up's figure, moved by a campaign admiral (004 L336-337,
+    L341-342), kept within 1-100.
+
+    >>> setup = BattleSetup(sides=("red", "blue"), ships=(), morale=50)
+    >>> withdraw_at(context(setup), "red")
+    50
+    """
+    if ctx.rules.morale is None:
+        return None
+    mods = dict(ctx.setup.theatre.morale_mods) if ctx.setup.theatre is not None else {}
+    return max(1, min(100, ctx.rules.morale + mods.get(side, 0)))
+
+
+def _withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple[str, ...]]:
+    """Fleet morale at the end of a turn (000 L13214-13273): each side still in the battle
+    that has lost at least its :func:`withdraw_at` share of its starting mass, in ships
+    destroyed, struck or abandoned, withdraws; its ships still in play leave the battle
+    (``left``: the campaign's disengaged). Exactly the share is enough. When a side has
+    nothing left in play the battle is over anyway, and nobody withdraws."""
+    withdrew: list[str] = []
+    if not all(
+        any(s.side == side and s.status in IN_PLAY for s in state.ships) for side in ctx.setup.sides
+    ):
+        return state, ()
+    for side in ctx.setup.sides:
+        share = withdraw_at(ctx, side)
+        ships = [s for s in state.ships if s.side == side]
+        if share is None:
+            continue
+        total = sum(ctx.sheets[s.id].mass for s in ships)
+        lost = sum(ctx.sheets[s.id].mass for s in ships if s.status in LOST)
+        if lost * 100 >= share * total:
+            withdrew.append(side)
+    if not withdrew:
+        return state, ()
+    after = tuple(
+        msgspec.structs.replace(s, status="left", returns=None, jump="none")
+        if s.side in withdrew and s.status in IN_PLAY
+        else s
+        for s in state.ships
+    )
+    return msgspec.structs.replace(state, ships=after), tuple(withdrew)
+
+
+def _ending(
+    ctx: BattleContext, state: BattleState, withdrew: Sequence[str]
+) -> tuple[bool, str | None, str]:
+    """Whether the battle is over after this turn, the winner and why: a side with nothing
+    left in play, or the turn limit."""
+    present = [
+        side
+        for side in ctx.setup.sides
+        if any(s.side == side and s.status in IN_PLAY for s in state.ships)
+    ]
+    if len(present) < len(ctx.setup.sides):
+        winner = present[0] if present else None
+        if withdrew:
+            return True, winner, f"{' and '.join(withdrew)} withdrew (fleet morale)"
+        return True, winner, f"{winner} alone remains" if winner else "no ship remains"
+    if state.turn >= ctx.setup.turn_limit:
+        return True, None, f"turn limit {ctx.setup.turn_limit} reached"
+    return False, None, ""
+
+
 def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) -> Threshold:
     return Threshold(
         ship=ship_id,
@@ -2939,6 +3464,8 @@ def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) 
         bridge=result.bridge,
         power_core=result.power_core,
         life_support=result.life_support,
+        colours=result.colours,
+        struck=result.struck,
     )
 
 
@@ -2972,8 +3499,10 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 ftl=ctx.rules.ftl_threshold,
                 permanent=PERMANENT_LOSSES,
                 core=ctx.rules.core_systems,
+                strike=_strike(ctx, ship.id),
             )
             thresholds.append(_threshold(ship.id, row, modifier, result))
+            status = _colours(status, ship.id, thresholds)
         ships.append(
             # An armed nova cannon not fired this turn loses its arming (001 L911).
             msgspec.structs.replace(
@@ -2985,19 +3514,8 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
     fell: tuple[str, ...] = ()
     if ctx.setup.theatre is not None:
         state, ready, fell = _theatre_end(ctx, ctx.setup.theatre, state, dice)
-        ships = list(state.ships)
-    present = [
-        side
-        for side in ctx.setup.sides
-        if any(s.side == side and s.status in ("active", "away") for s in ships)
-    ]
-    over, winner, reason = False, None, ""
-    if len(present) < len(ctx.setup.sides):
-        over = True
-        winner = present[0] if present else None
-        reason = f"{winner} alone remains" if winner else "no ship remains"
-    elif turn >= ctx.setup.turn_limit:
-        over, reason = True, f"turn limit {ctx.setup.turn_limit} reached"
+    state, withdrew = _withdraw(ctx, state)
+    over, winner, reason = _ending(ctx, state, withdrew)
     state = msgspec.structs.replace(state, first=None, to_fire=None, winner=winner, held=())
     if over:
         state = msgspec.structs.replace(state, phase="over")
@@ -3015,6 +3533,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         ready=ready,
         fell=fell,
         table=state.table,
+        withdrew=withdrew,
     )
 
 
@@ -3086,16 +3605,9 @@ def _core_step(
         state = _replace_ship(
             state, msgspec.structs.replace(ship, record=record, status=status, returns=returns)
         )
-    present = [
-        side
-        for side in ctx.setup.sides
-        if any(s.side == side and s.status in IN_PLAY for s in state.ships)
-    ]
-    over, winner, reason = False, None, ""
-    if len(present) < len(ctx.setup.sides):
-        over = True
-        winner = present[0] if present else None
-        reason = f"{winner} alone remains" if winner else "no ship remains"
+    state, withdrew = _withdraw(ctx, state)
+    over, winner, reason = _ending(ctx, state, withdrew)
+    if over:
         state = msgspec.structs.replace(state, phase="over", winner=winner)
     else:
         state = _next_turn(ctx, state)
@@ -3107,6 +3619,7 @@ def _core_step(
         destroyed=tuple(destroyed),
         abandoned=tuple(abandoned),
         control=tuple(control),
+        withdrew=withdrew,
         over=over,
         winner=winner,
         reason=reason,
@@ -3161,8 +3674,10 @@ def _breach(
                     ftl=ctx.rules.ftl_threshold,
                     permanent=PERMANENT_LOSSES,
                     core=True,
+                    strike=_strike(ctx, target.id),
                 )
                 thresholds.append(_threshold(target.id, row, modifier, result))
+                status = _colours(status, target.id, thresholds)
         state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
     return state
 
@@ -3383,17 +3898,19 @@ def repair(
 
 def resolve(
     ctx: BattleContext, state: BattleState, dice: DiceSource
-) -> ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled:
-    """Resolve a ``CHANCE`` step (movement, the fighters, the end of the turn, or the core
-    systems after damage control).
+) -> ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled | MissilesResolved:
+    """Resolve a ``CHANCE`` step (movement, the fighters, the salvos in flight, the end of the
+    turn, or the core systems after damage control).
 
     Raises:
         IllegalActionError: the step is not a chance step.
     """
     recording = RecordingDice(dice)
-    event: ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled
+    event: ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled | MissilesResolved
     if state.phase == "movement":
         _state, event = _movement(ctx, state, recording)
+    elif state.phase == "missiles":
+        _state, event = _missile_step(ctx, state, recording)
     elif state.phase == "fighters":
         _state, event = _fighters(ctx, state, recording)
     elif state.phase == "end":
@@ -3441,6 +3958,12 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
             jobs.setdefault(job.ship, {})[job.target] = job.parties
         _check_repairs(ctx, state, event.side, jobs)
         state, _ = _repairs(ctx, state, event.side, jobs, dice)
+    elif isinstance(event, MissilesResolved):
+        if state.phase != "missiles":
+            raise IllegalActionError(
+                f"missiles_resolved on turn {event.turn} in the {state.phase} step"
+            )
+        state, _ = _missile_step(ctx, state, dice)
     elif isinstance(event, CoreSystemsRolled):
         if state.phase != "core":
             raise IllegalActionError(

@@ -87,10 +87,12 @@ CampaignOrder = Literal["engage", "stand-off", "ftl-move"]
 """A task force's campaign order (004 L105-112)."""
 Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
 """Where in a system the battle is fought (004 L124-125)."""
-Fate = Literal["destroyed", "fled", "jumped", "present", "lost"]
+Fate = Literal["destroyed", "fled", "jumped", "present", "lost", "captured"]
 """A ship's fate: ``fled`` left the fixed table (disengaged, 004 L135), ``lost`` had no drive
 to hold altitude over a gas giant at the end (004 L171), or was abandoned by its crew when its
-life support gave out (000 L11189-11197; the campaign has no salvage, see docs/rulings.md)."""
+life support gave out (000 L11189-11197; the campaign has no salvage, see docs/rulings.md);
+``captured`` struck its colours and the enemy held the field (000 L13275-13343); a ship that
+struck while its own side held the field is ``present``, recovered."""
 
 SIDE_GAP_MU = 60.0  # our layout: the fleets' centres start 60 MU apart (004 leaves it open)
 FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L167, L175: a fleet's ships within 20 MU of each other
@@ -106,6 +108,8 @@ EVEN_SPEED = 1  # our layout: both sides of an even battle at thrust x 1
 ASTEROID_FIELD = (-60.0, -30.0, 60.0, 90.0)  # our layout: a 120 MU square round the fleets
 ASTEROID_SPACING_MU = 12.0  # 004 L177: no two asteroids closer than 12 MU
 ASTEROID_ATTEMPTS = 20  # tries per asteroid before it is left out
+CAMPAIGN_MORALE = 50  # 000 L13214-13273: half the force by mass lost, in a simple engagement
+ADMIRAL_MORALE = {1: 15, 2: 0, 3: -15}  # 004 L336-337, L341-342: points on the withdrawal share
 HEX_DIRECTIONS = 6  # an unplanned jump's D6 direction: the six hex sides, 1 = map north
 
 
@@ -419,14 +423,24 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
                     id=ship.id,
                     side=side.name,
                     design=ship.design,
-                    x=round_mu(cx + ox),
-                    y=round_mu(cy + oy),
+                    # The second fleet is the first turned half round (about the midpoint),
+                    # so that neither side's formation is the better (docs/rulings.md).
+                    x=round_mu(cx + (ox if index == 0 else -ox)),
+                    y=round_mu(cy + (oy if index == 0 else -oy)),
                     course=facing[index],
                     speed=speed,
                     state=ship.state,
                 )
             )
     turn_mods, initiative = _mods(request)
+    # A Level 3 admiral withdraws 15 points sooner, a Level 1 15 later (004 L336-337,
+    # L341-342); a captain who loses a course point is one likelier to strike (004 L331, L335).
+    morale_mods = tuple(
+        (side.name, ADMIRAL_MORALE[side.admiral])
+        for side in request.sides
+        if side.admiral is not None and ADMIRAL_MORALE[side.admiral]
+    )
+    strike_mods = tuple((ship_id, -mod) for ship_id, mod in turn_mods)
     theatre = Theatre(
         ftl_sides=tuple(side.name for side in request.sides if side.order == "ftl-move"),
         zones=tuple(zones),
@@ -437,6 +451,8 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         field=ASTEROID_FIELD if asteroids else None,
         turn_mods=turn_mods,
         initiative_mods=initiative,
+        morale_mods=morale_mods,
+        strike_mods=strike_mods,
         rolls=tuple(recording.rolls),
     )
     setup = BattleSetup(
@@ -447,6 +463,8 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         turn_limit=request.turn_limit,
         theatre=theatre,
         core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
+        morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
+        strike_colours=True,
     )
     context(setup)  # every design and record state checked; raises SetupError
     return setup
@@ -511,6 +529,8 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         before = start[ship.id].state or fresh_state(sheet)
         record = ship.record
         fate = _FATES[ship.status]
+        if ship.status == "struck" and state.winner != ship.side:
+            fate = "captured"  # the enemy holds the field (or nobody does): taken
         if fate in ("present", "fled") and gravity and current_thrust(sheet, record) == 0:
             fate = "lost"  # no drive to hold altitude over the gas giant; no tugs (004 L171)
         was = {s.id: s for s in before.systems}
@@ -576,6 +596,7 @@ _FATES: dict[ShipStatus, Fate] = {
     "jumped": "jumped",
     "active": "present",
     "abandoned": "lost",
+    "struck": "present",  # recovered: only when its own side holds the field (see above)
 }
 
 

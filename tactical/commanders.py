@@ -58,6 +58,8 @@ from tactical.battle import (
     firecons_needed,
     flight_targets,
     ftl_blocked,
+    launch_options,
+    launch_problem,
     launchable_bays,
     mine_layers,
     move_path,
@@ -70,6 +72,7 @@ from tactical.battle import (
     sides_to_repair,
     sides_to_write,
     sweeper_working,
+    velocity,
     view,
 )
 from tactical.dice import DiceSource
@@ -88,7 +91,19 @@ from tactical.fire import (
     range_between,
 )
 from tactical.mines import MINE_RADIUS_MU, MINE_TENTHS, Mine, Path, first_contact, point_along
-from tactical.movement import NO_ORDER, MoveStart, Order, format_order, heading_vector, move
+from tactical.missiles import RACKS, SALVO_AIM, feeds, format_aim
+from tactical.movement import (
+    NO_ORDER,
+    PUSHES,
+    Burn,
+    MoveResult,
+    MoveStart,
+    Order,
+    angle_vector,
+    format_order,
+    heading_vector,
+    move,
+)
 from tactical.ramming import RAM_RANGE_MU
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
@@ -224,8 +239,8 @@ def with_fighters(
             homing = [
                 g for g in state.fighters if g.carrier == ship.id and _wants_home(ctx, g, posture)
             ]
-            dx, dy = heading_vector(ship.course)
-            ex, ey = ship.x + dx * ship.speed, ship.y + dy * ship.speed
+            dx, dy = velocity(ship)
+            ex, ey = ship.x + dx, ship.y + dy
             if any(range_between(g.x, g.y, ex, ey) <= ctx.rules.fighter_move for g in homing):
                 written[ship.id] = NO_ORDER
                 continue
@@ -308,9 +323,9 @@ def _enemy_forecasts(
     straight after flying straight this turn, or a move's length towards ``bait``."""
     forecasts: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for enemy in _enemies(state, side):
-        dx, dy = heading_vector(enemy.course)
-        here = (enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed)
-        forecasts.append((here, (here[0] + dx * enemy.speed, here[1] + dy * enemy.speed)))
+        dx, dy = velocity(enemy)
+        here = (enemy.x + dx, enemy.y + dy)
+        forecasts.append((here, (here[0] + dx, here[1] + dy)))
         gap = range_between(here[0], here[1], bait[0], bait[1])
         share = min(enemy.speed, gap) / gap if gap else 0.0
         chase = (here[0] + (bait[0] - here[0]) * share, here[1] + (bait[1] - here[1]) * share)
@@ -348,13 +363,7 @@ def _detour(
     if order.launch or order.pivot is not None:
         return None  # a launch holds course and speed (001 L757); a pivot goes nowhere
     goal = move_path(ctx, ship, order)[-1]
-    thrust, limit = order_limits(ctx, ship)
-    candidates = [
-        Order(turn=turn, accel=accel)
-        for turn in range(-limit, limit + 1)
-        for accel in range(-(thrust - abs(turn)), thrust - abs(turn) + 1)
-        if ship.speed + accel >= 0
-    ]
+    candidates = _all_orders(ctx, ship)
     best: tuple[tuple[float, str], Order] | None = None
     for candidate in candidates:
         path = move_path(ctx, ship, candidate)
@@ -464,14 +473,42 @@ def _random_order(rng: random.Random, thrust: int, limit: int, speed: int, pivot
     return Order(turn=turn, accel=accel)
 
 
+def _random_vector_order(rng: random.Random, thrust: int, points: int) -> Order:
+    """A random legal vector order: a rotation, a push and a burn in a random sequence, each
+    maybe left out (000 L13411-13986)."""
+    if rng.random() < 0.2:
+        return NO_ORDER
+    burns: list[Burn] = []
+    if points and rng.random() < 0.5:
+        burns.append(Burn(rng.choice(("TP", "TS")), rng.randint(1, 6)))
+    left = points - len(burns)
+    if left and rng.random() < 0.5:
+        burns.append(Burn(rng.choice(PUSHES), rng.randint(1, left)))
+    if thrust and rng.random() < 0.7:
+        burns.append(Burn("MD", rng.randint(1, thrust)))
+    rng.shuffle(burns)
+    return Order(vector=tuple(burns))
+
+
 def _random_shots(
     ctx: BattleContext, state: BattleState, ship_id: str, rng: random.Random
 ) -> list[Shot]:
     options = fire_options(ctx, state, ship_id)
+    launchers = launch_options(ctx, state, ship_id)
     reachable = sorted({t for targets in options.values() for t in targets})
     rng.shuffle(reachable)
     chosen = set(reachable[: fire_controls(ctx, state.ship(ship_id))])
     shots: list[Shot] = []
+    if launchers and fire_controls(ctx, state.ship(ship_id)) and rng.random() < 0.5:
+        # A random point within 40 MU: where it is out of range or arc, the launch is dropped.
+        ship = state.ship(ship_id)
+        point = format_aim(ship.x + rng.uniform(-40, 40), ship.y + rng.uniform(-40, 40))
+        fired = [
+            Shot(w, SALVO_AIM, point)
+            for w in launchers
+            if launch_problem(ctx, state, ship_id, w, point) is None
+        ]
+        shots.extend(_fed(ctx, state, ship_id, fired))
     for weapon, targets in options.items():
         allowed = [t for t in targets if t in chosen]
         if allowed and rng.random() < 0.9:
@@ -484,6 +521,56 @@ def _random_shots(
                 aim = rng.choice(aims)
             shots.append(Shot(weapon, target, aim))
     return _within_firecons(ctx, state, ship_id, shots)
+
+
+def _fed(ctx: BattleContext, state: BattleState, ship_id: str, launches: list[Shot]) -> list[Shot]:
+    """Keep the launches, in order, whose magazines hold a load for each (000 L6051-6053)."""
+    fed = feeds(ctx.sheets[ship_id])
+    loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
+    kept: list[Shot] = []
+    for shot in launches:
+        magazine = fed.get(shot.weapon)
+        if magazine is not None:
+            if loads[magazine] <= 0:
+                continue
+            loads[magazine] -= 1
+        kept.append(shot)
+    return kept
+
+
+RACK_CLOSE_MU = 24.0  # a one-shot rack waits for a target forecast this close (half ER range)
+
+
+def _salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:
+    """Launch every ready salvo at one aim point: where the enemy it can reach with the least
+    hull left will be after flying straight on next turn, since the salvo homes after the
+    ships move (000 L5724-5729); one FireCon directs them all (000 L5713-5715).
+
+    A one-shot rack waits for a target within :data:`RACK_CLOSE_MU`, less likely to fly out
+    of the salvo's radius.
+    """
+    launchers = launch_options(ctx, state, ship_id)
+    ship = state.ship(ship_id)
+    if not launchers or fire_controls(ctx, ship) < 1:
+        return []
+    sheet = ctx.sheets[ship_id]
+    enemies = sorted(
+        _enemies(state, ship.side),
+        key=lambda e: (hull_remaining(ctx.sheets[e.id], e.record), e.id),
+    )
+    for enemy in enemies:
+        dx, dy = heading_vector(enemy.course)
+        aim = format_aim(enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed)
+        near = range_between(ship.x, ship.y, enemy.x, enemy.y) <= RACK_CLOSE_MU
+        ready = [
+            w
+            for w in launchers
+            if launch_problem(ctx, state, ship_id, w, aim) is None
+            and (near or sheet.system(w).kind not in RACKS)
+        ]
+        if ready:
+            return _fed(ctx, state, ship_id, [Shot(w, SALVO_AIM, aim) for w in ready])
+    return []
 
 
 def _within_firecons(
@@ -575,12 +662,22 @@ def random_commander(
         for ship in state.ships:
             if ship.side != side or ship.status != "active":
                 continue
+            vector = ship.vector is not None
             if rng.random() < impossible:
-                written[ship.id] = Order(turn=-1, accel=order_limits(ctx, ship)[0] + 1)
+                over = order_limits(ctx, ship)[0] + 1
+                written[ship.id] = (
+                    Order(vector=(Burn("TS", 1), Burn("MD", over)))
+                    if vector
+                    else Order(turn=-1, accel=over)
+                )
                 continue
             thrust, limit = order_limits(ctx, ship)
             pivot = ctx.rules.pivot_any_course
-            written[ship.id] = _random_order(rng, thrust, limit, ship.speed, pivot)
+            written[ship.id] = (
+                _random_vector_order(rng, thrust, limit)
+                if vector
+                else _random_order(rng, thrust, limit, ship.speed, pivot)
+            )
             if launchable_bays(ctx, state, ship) and rng.random() < 0.3:
                 written[ship.id] = Order(launch=rng.randint(1, 2))  # sometimes one too many
             if _has_nova(ctx, ship) and rng.random() < 0.3:
@@ -672,8 +769,14 @@ def closing_commander(cruise: int = 8) -> Commander:
             if ship.side != side or ship.status != "active" or not enemies:
                 continue
             nearest = min(enemies, key=lambda e: range_between(ship.x, ship.y, e.x, e.y))
+            if ship.vector is not None:
+                angle = _angle_to(ship, nearest.x, nearest.y)
+                written[ship.id] = _vector_steer(ctx, ship, angle, cruise)
+                continue
             thrust, limit = order_limits(ctx, ship)
             off = bearing(ship.x, ship.y, ship.course, nearest.x, nearest.y)
+            if off == DEAD_ASTERN:
+                off *= _astern_side(ctx, state, ship, nearest)
             turn = max(-limit, min(limit, round(off / 30)))
             room = thrust - abs(turn)
             accel = max(-room, -ship.speed, min(room, cruise - ship.speed))
@@ -686,6 +789,7 @@ def closing_commander(cruise: int = 8) -> Commander:
         if ship.nova:
             return ship_id, _nova_shots(ctx, state, ship_id)
         options = fire_options(ctx, state, ship_id)
+        salvos = _salvo_shots(ctx, state, ship_id)
         reachable = sorted(
             {t for targets in options.values() for t in targets},
             key=lambda t: (
@@ -694,7 +798,7 @@ def closing_commander(cruise: int = 8) -> Commander:
             ),
         )
         chosen = reachable[: fire_controls(ctx, ship)]
-        return ship_id, _aimed(ctx, state, ship_id, options, chosen)
+        return ship_id, salvos + _aimed(ctx, state, ship_id, options, chosen)
 
     return Commander(with_mines(with_fighters(with_sensors(orders), "attack")), fire)
 
@@ -753,22 +857,82 @@ def ram_course(ctx: BattleContext, ship: ShipInPlay, target: ShipInPlay) -> Orde
     """Return the legal order that ends the ship's move nearest where ``target`` will be if it
     flies straight on, with the ram on it written (001 L979-981); the order's text breaks ties.
     """
-    dx, dy = heading_vector(target.course)
-    tx, ty = target.x + dx * target.speed, target.y + dy * target.speed
-    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+    dx, dy = velocity(target)
+    tx, ty = target.x + dx, target.y + dy
 
     def miss(order: Order) -> tuple[float, str]:
-        end = move(start, order, ctx.rules.split_velocity)
+        end = _end_of(ctx, ship, order)
         return range_between(end.x, end.y, tx, ty), format_order(order)
 
+    return msgspec.structs.replace(min(_all_orders(ctx, ship), key=miss), ram=target.id)
+
+
+def _start(ship: ShipInPlay) -> MoveStart:
+    return MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector)
+
+
+def _end_of(ctx: BattleContext, ship: ShipInPlay, order: Order) -> MoveResult:
+    """Where the ship ends its move under ``order``, cinematic or vector."""
+    return move(_start(ship), order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
+
+
+def _all_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
+    """Every legal cinematic turn and speed change, or the vector candidates."""
+    if ship.vector is not None:
+        return _vector_candidates(ctx, ship)
     thrust, limit = order_limits(ctx, ship)
-    candidates = [
+    return [
         Order(turn=turn, accel=accel)
         for turn in range(-limit, limit + 1)
         for accel in range(-(thrust - abs(turn)), thrust - abs(turn) + 1)
         if ship.speed + accel >= 0
     ]
-    return msgspec.structs.replace(min(candidates, key=miss), ram=target.id)
+
+
+def _vector_candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
+    """A modest set of legal vector orders to weigh (000 L13411-13986): every rotation or none,
+    a main drive burn of none, half or all the thrust, before or after the rotation, then no
+    push or a push of every manoeuvre point left to port, starboard or astern."""
+    thrust, points = order_limits(ctx, ship)
+    rotations: list[tuple[Burn, ...]] = [()]
+    if points:
+        rotations += [(Burn("TP", n),) for n in range(1, 7)]
+        rotations += [(Burn("TS", n),) for n in range(1, 6)]
+    candidates: list[Order] = []
+    for rotation in rotations:
+        left = points - len(rotation)
+        pushes: list[tuple[Burn, ...]] = [()]
+        pushes += [(Burn(kind, left),) for kind in PUSHES] if left else []
+        for burn in sorted({0, (thrust + 1) // 2, thrust}):
+            drive = (Burn("MD", burn),) if burn else ()
+            sequences = [rotation + drive] + ([drive + rotation] if rotation and drive else [])
+            candidates.extend(
+                Order(vector=sequence + push) for sequence in sequences for push in pushes
+            )
+    return candidates
+
+
+VECTOR_FACING_WEIGHT = 2.0
+"""How many MU of velocity error a vector ship trades for one clock point of facing off the
+way it wants to go (its bow guns, its drive)."""
+
+
+def _vector_steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> Order:
+    """Return the vector candidate whose new velocity comes nearest ``speed`` MU along the
+    absolute ``angle`` (degrees clockwise from +y), its facing nearest that way breaking near
+    ties; the order's text breaks exact ones, so the choice is stable."""
+    wx, wy = angle_vector(angle)
+    wx, wy = wx * speed, wy * speed
+
+    def score(order: Order) -> tuple[float, str]:
+        end = _end_of(ctx, ship, order)
+        assert end.vector is not None
+        vx, vy = angle_vector(end.vector[0])
+        error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
+        off = abs((angle - end.course % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
+        return round(error + VECTOR_FACING_WEIGHT * off, 6), format_order(order)
+
+    return min(_vector_candidates(ctx, ship), key=score)
 
 
 def _desperate_ram(
@@ -782,12 +946,11 @@ def _desperate_ram(
     armed = any(spec.kind in BEAM_STRENGTH or spec.kind == TORPEDO for spec in sheet.systems)
     if not armed or _reach(ctx, ship) > 0:
         return None
-    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
     for enemy in sorted(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id)):
         order = ram_course(ctx, ship, enemy)
-        end = move(start, order, ctx.rules.split_velocity)
-        dx, dy = heading_vector(enemy.course)
-        ex, ey = enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed
+        end = _end_of(ctx, ship, order)
+        dx, dy = velocity(enemy)
+        ex, ey = enemy.x + dx, enemy.y + dy
         if range_between(end.x, end.y, ex, ey) <= RAM_RANGE_MU:
             return order
     return None
@@ -806,6 +969,8 @@ def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> 
         lift = theatre.gravity * (2 if ship.x - theatre.well_edge < 4 * theatre.gravity else 1)
         vx, vy = speed * math.sin(rad) + lift, speed * math.cos(rad)
         angle, speed = math.degrees(math.atan2(vx, vy)), math.hypot(vx, vy)
+    if ship.vector is not None:
+        return _vector_steer(ctx, ship, angle, speed)
     thrust, limit = order_limits(ctx, ship)
     off = (angle - ship.course % 12 * 30 + 180.0) % 360.0 - 180.0
     turn = max(-limit, min(limit, round(off / 30)))
@@ -816,6 +981,32 @@ def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> 
 
 def _angle_to(ship: ShipInPlay, x: float, y: float) -> float:
     return math.degrees(math.atan2(x - ship.x, y - ship.y))
+
+
+DEAD_ASTERN = 180.0  # the bearing fire.bearing gives a target right behind the ship
+
+
+def _astern_side(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, target: ShipInPlay
+) -> float:
+    """Which way to come about for a target dead astern: 1.0 starboard, -1.0 port.
+
+    Towards the side where the other ships in play lie (the sum of the sines of their
+    bearings, each weighed by its hull boxes left), so that a mirrored position turns the
+    mirrored way and neither side of a mirrored battle gains by a fixed starboard turn;
+    starboard only when they balance too (docs/rulings.md, "Tactical: mirror-fair
+    commanders").
+    """
+    lean = sum(
+        math.sin(math.radians(bearing(ship.x, ship.y, ship.course, other.x, other.y)))
+        * hull_remaining(ctx.sheets[other.id], other.record)
+        for other in state.ships
+        if other.status == "active" and other.id not in (ship.id, target.id)
+    )
+    return -1.0 if lean < -ASTERN_BALANCE else 1.0
+
+
+ASTERN_BALANCE = 1e-9  # sums this close to 0 are balanced (floating error of a mirror image)
 
 
 def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
@@ -856,6 +1047,7 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
     ship_id = max(ready, key=lambda s: (len(fire_options(ctx, state, s)), s))
     ship = state.ship(ship_id)
     options = fire_options(ctx, state, ship_id)
+    salvos = _salvo_shots(ctx, state, ship_id)
     reachable = sorted(
         {t for targets in options.values() for t in targets},
         key=lambda t: (
@@ -865,7 +1057,7 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
         ),
     )
     chosen = reachable[: fire_controls(ctx, ship)]
-    return ship_id, _aimed(ctx, state, ship_id, options, chosen)
+    return ship_id, salvos + _aimed(ctx, state, ship_id, options, chosen)
 
 
 NOVA_AIM_SLACK_MU = 3.0
@@ -955,7 +1147,14 @@ def engage_commander() -> Commander:
             distance = range_between(ship.x, ship.y, target.x, target.y)
             # Match the target's speed and close half the gap beyond a short range each turn.
             speed = max(2.0, target.speed + (distance - ENGAGE_CLOSE_MU) / 2)
-            written[ship.id] = _steer(ctx, ship, _angle_to(ship, target.x, target.y), speed)
+            angle = _angle_to(ship, target.x, target.y)
+            if bearing(ship.x, ship.y, ship.course, target.x, target.y) == DEAD_ASTERN:
+                # Just short of dead astern, on the side _astern_side picks, for _steer.
+                side_sign = _astern_side(ctx, state, ship, target)
+                angle = ship.course % 12 * 30 + side_sign * (DEAD_ASTERN - 1.0)
+            if ship.vector is not None:
+                angle, speed = _closing_vector(ship, target)
+            written[ship.id] = _steer(ctx, ship, angle, speed)
         return written
 
     return Commander(
@@ -963,6 +1162,19 @@ def engage_commander() -> Commander:
         _focused_fire,
         flight=posture_flight("attack"),
     )
+
+
+def _closing_vector(ship: ShipInPlay, target: ShipInPlay) -> tuple[float, float]:
+    """The velocity (angle, speed) that takes a vector ship half the way from where the target
+    will be, flown straight on, to :data:`ENGAGE_CLOSE_MU` from it."""
+    vx, vy = velocity(target)
+    gx, gy = target.x + vx - ship.x, target.y + vy - ship.y
+    gap = math.hypot(gx, gy)
+    if gap == 0:
+        return ship.course % 12 * 30.0, 0.0
+    share = (gap - ENGAGE_CLOSE_MU) / 2 / gap
+    dx, dy = gx * share, gy * share
+    return math.degrees(math.atan2(dx, dy)), math.hypot(dx, dy)
 
 
 def _dice_on(
@@ -983,7 +1195,10 @@ def _dice_on(
 
 
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
-    """Legal orders worth weighing: every turn, with five speed changes each."""
+    """Legal orders worth weighing: every turn, with five speed changes each (under vector
+    movement, :func:`_vector_candidates`)."""
+    if ship.vector is not None:
+        return _vector_candidates(ctx, ship)
     thrust, limit = order_limits(ctx, ship)
     candidates: list[Order] = []
     for turn in range(-limit, limit + 1):
@@ -1007,7 +1222,7 @@ def _weigh(
     keep: float,
 ) -> tuple[float, str]:
     """Score one Stand Off order; the order's text breaks ties, so the choice is stable."""
-    end = move(start, order, ctx.rules.split_velocity)
+    end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
     at = (end.x, end.y, end.course)
     hits = max(_dice_on(ctx, ship, at, ex, ey) for _, (ex, ey, _c) in ahead)
     threat = sum(_dice_on(ctx, enemy, where, end.x, end.y) for enemy, where in ahead)
@@ -1036,10 +1251,8 @@ def stand_off_commander() -> Commander:
         their_reach = max((_reach(ctx, e) for e in enemies), default=0.0)
         ahead: Forecast = []
         for enemy in enemies:
-            dx, dy = heading_vector(enemy.course)
-            ahead.append(
-                (enemy, (enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed, enemy.course))
-            )
+            dx, dy = velocity(enemy)
+            ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
         for ship in state.ships:
             if ship.side != side or ship.status != "active" or not enemies:
                 continue
@@ -1049,7 +1262,7 @@ def stand_off_commander() -> Commander:
                 if ours > their_reach + STAND_OFF_MARGIN_MU
                 else their_reach + STAND_OFF_MARGIN_MU
             )
-            start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed)
+            start = _start(ship)
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
                 key=lambda order: _weigh(ctx, ship, start, order, ahead, keep),
@@ -1088,9 +1301,9 @@ def _clear_to_jump(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> 
     theatre = ctx.setup.theatre
     if theatre is None or ship.record.ftl != "ok" or ship.side not in theatre.ftl_sides:
         return False
-    dx, dy = heading_vector(ship.course)
-    x = ship.x + dx * ship.speed * 1.5
-    y = ship.y + dy * ship.speed * 1.5
+    dx, dy = velocity(ship)
+    x = ship.x + dx * 1.5
+    y = ship.y + dy * 1.5
     return ftl_blocked(theatre, state.turn + 1, x, y) is None
 
 

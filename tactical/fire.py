@@ -12,6 +12,7 @@ record sheets and dice; the battle (:mod:`tactical.battle`) decides who fires wh
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import msgspec
 
@@ -43,6 +44,7 @@ __all__ = [
     "TORPEDO_TO_HIT_CONTINUUM",
     "TORPEDO_TO_HIT_FT2",
     "BeamOutcome",
+    "StrikeRoll",
     "ThresholdOutcome",
     "arc_of",
     "beam_dice",
@@ -53,6 +55,7 @@ __all__ = [
     "range_between",
     "roll_beams",
     "score_beam_die",
+    "strike_need",
     "submunition_dice",
     "threshold_check",
     "torpedo_to_hit",
@@ -274,10 +277,21 @@ class ThresholdOutcome:
     ``life_support`` the D6 of turns before a failed life support gives out.
     """
 
-    __slots__ = ("bridge", "drive", "ftl", "life_support", "lost", "power_core")
+    __slots__ = (
+        "bridge",
+        "colours",
+        "drive",
+        "ftl",
+        "life_support",
+        "lost",
+        "power_core",
+        "struck",
+    )
 
     def __init__(self) -> None:
         self.lost: list[str] = []
+        self.colours: int | None = None
+        self.struck = False
         self.drive = False
         self.ftl = False
         self.bridge: int | None = None
@@ -295,6 +309,31 @@ def core_need(row: int, modifier: int = 0) -> int:
     return max(THRESHOLD_FAIL[min(row, 3)] - CORE_MODIFIER - modifier, 2)
 
 
+class StrikeRoll(NamedTuple):
+    """The extra die for the ship itself at a threshold check (000 L13275-13343)."""
+
+    captain: int = 0
+    """Added to the die: +1 for a Level 3 captain, -1 for a Level 1 (004 L331, L335)."""
+    as_core: bool = False
+    """Roll it as a core system, with 1 off the die: never at the first threshold (000
+    L13275-13343's variant)."""
+
+
+def strike_need(row: int, modifier: int = 0, strike: StrikeRoll | None = None) -> int:
+    """Return the face on which a captain strikes the colours at the ``row``-th threshold: the
+    systems' target (6, 5-6, 4-6, less the extra-row ``modifier``), less the captain's
+    modifier, 1 more as a core system; a 1 never strikes, and over 6 nothing is rolled.
+
+    >>> [strike_need(row) for row in (1, 2, 3)], strike_need(1, strike=StrikeRoll(as_core=True))
+    ([6, 5, 4], 7)
+    >>> strike_need(1, strike=StrikeRoll(captain=1)), strike_need(2, 1, StrikeRoll(captain=-1))
+    (5, 5)
+    """
+    strike = strike or StrikeRoll()
+    core = -CORE_MODIFIER if strike.as_core else 0
+    return max(THRESHOLD_FAIL[min(row, 3)] - modifier - strike.captain + core, 2)
+
+
 def threshold_check(
     ship: Ship,
     state: ShipState,
@@ -307,6 +346,7 @@ def threshold_check(
     ftl: bool = True,
     permanent: frozenset[str] = frozenset(),
     core: bool = False,
+    strike: StrikeRoll | None = None,
 ) -> tuple[ShipState, ThresholdOutcome]:
     """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
 
@@ -314,7 +354,9 @@ def threshold_check(
     ``modifier`` (Continuum's +1 per extra row passed, 000 L3194-3397). The drive halves, then
     fails (001 L528). Systems already knocked out are not rolled (001 L516). A failed system
     is left ``lost_status``, except kinds in ``permanent``, which are destroyed. With ``core``
-    the core systems are rolled too (:func:`_core_check`).
+    the core systems are rolled too (:func:`_core_check`). With ``strike`` one more die,
+    ``{key}/colours``, for the ship itself: on :func:`strike_need` or more its captain strikes
+    the colours (``outcome.struck``; 000 L13275-13343).
     """
     need = max(THRESHOLD_FAIL[min(row, 3)] - modifier, 2)
     outcome = ThresholdOutcome()
@@ -335,6 +377,9 @@ def threshold_check(
         state = msgspec.structs.replace(state, ftl="lost")
     if core:
         state = _core_check(state, dice, key, core_need(row, modifier), outcome)
+    if strike is not None and strike_need(row, modifier, strike) <= 6:  # else out of reach
+        outcome.colours = dice.roll(f"{key}/colours", 6)
+        outcome.struck = outcome.colours >= strike_need(row, modifier, strike)
     return state, outcome
 
 

@@ -1,4 +1,5 @@
-"""Cinematic movement: orders in FT2 notation, their limits, and the two-leg curved move.
+"""Movement: orders in FT2 notation, their limits, and the two-leg curved cinematic move; and
+Fleet Book 1's vector movement (000 12.12, L13411-13986).
 
 Geometry: positions are ``(x, y)`` in MU on a continuous table; course 12 points along +y and
 course ``c`` is ``30 * c`` degrees clockwise from it (001 L305-334). Every leg's end point is
@@ -15,9 +16,15 @@ maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the n
 ``R<ship id>`` notes a ram intended on that ship (001 L979): ``S1+2Rb1``, or ``Rb1`` alone. A set
 of orders is ``id:order`` tokens separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
+Vector orders (000 L13411-13986) are manoeuvres in their written sequence, joined by ``.``:
+``TP2`` / ``TS2`` rotate the facing 2 points to port / starboard, ``PP1`` / ``PS1`` / ``PR1``
+push 1 MU to port / starboard / reverse, ``MD6`` burns the main drive 6 MU along the facing:
+``TP2.MD6.PS1``; a launch may close it (``TS1.L1``), and mines, sweep, scan and ram follow as
+for any order. ``=`` drifts on the vector.
+
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None)
+      scan=False, scan_for=(), ram=None, vector=())
 >>> parse_order("S1+2Rb1").ram
 'b1'
 >>> format_order(parse_order("S1M5M"))
@@ -34,6 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import Literal
 
 import msgspec
 from msgspec import Struct
@@ -43,10 +51,12 @@ from tactical.rules import BattleRules
 
 __all__ = [
     "NO_ORDER",
+    "Burn",
     "MoveResult",
     "MoveStart",
     "Order",
     "OrderSyntaxError",
+    "angle_vector",
     "course_after",
     "format_mu",
     "format_order",
@@ -58,6 +68,9 @@ __all__ = [
     "parse_orders",
     "round_mu",
     "thrust_used",
+    "vector_move",
+    "vector_points",
+    "vector_problem",
 ]
 
 COURSES = 12  # 001 L305-312: twelve courses on a clock face
@@ -67,6 +80,22 @@ MU_DECIMALS = 3  # positions are kept to 0.001 MU so the text notation is exact
 
 class OrderSyntaxError(ValueError):
     """An order or set of orders is not in the notation; the message quotes it."""
+
+
+BurnKind = Literal["TP", "TS", "PP", "PS", "PR", "MD"]
+ROTATIONS: tuple[BurnKind, ...] = ("TP", "TS")
+PUSHES: tuple[BurnKind, ...] = ("PP", "PS", "PR")
+PUSH_ANGLE = {"PP": -90.0, "PS": 90.0, "PR": 180.0}  # 000 L13411-13986: off the facing
+
+
+class Burn(Struct, frozen=True, array_like=True):
+    """One written manoeuvre of a vector order (000 12.12, L13411-13986): ``TP n`` / ``TS n``
+    rotate the facing n clock points to port or starboard; ``PP n`` / ``PS n`` / ``PR n`` push
+    the ship n MU to port, starboard or reverse of its facing; ``MD k`` burns the main drive
+    for k MU along the facing."""
+
+    kind: BurnKind
+    amount: int
 
 
 class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -85,7 +114,9 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     chooses which of the enemy Bogeys he will scan", L951), only with ``scan``; without them
     it scans the nearest. All three go with any other order. ``ram`` names the enemy ship this
     ship means to ram at the end of its move, written ``R<ship id>`` after everything else
-    (001 L979); it too goes with any order.
+    (001 L979); it too goes with any order. ``vector`` is a vector-movement order's
+    manoeuvres in their written sequence (000 12.12), written ``TP2.MD6.PS1``; it may end with
+    a launch, ``TS1.L1``.
     """
 
     turn: int = 0
@@ -99,6 +130,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     scan: bool = False
     scan_for: tuple[str, ...] = ()
     ram: str | None = None
+    vector: tuple[Burn, ...] = ()
 
 
 NO_ORDER = Order()
@@ -111,6 +143,8 @@ _FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>(?:A(?:B[1-9
 _LABEL = re.compile(r"B[1-9]\d*")  # a bogey's label (tactical.sensors.bogey_labels)
 _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
+_BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
+_RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
 
 
 def parse_order(text: str) -> Order:
@@ -120,8 +154,9 @@ def parse_order(text: str) -> Order:
     Raises:
         OrderSyntaxError: the text is not an order.
     """
-    head, ram, target = text.partition("R")  # no other part of an order has an R
-    if ram:
+    found_ram = _RAM.search(text)  # no other part of an order has an R but PR<n>
+    if found_ram:
+        head, target = text[: found_ram.start()], text[found_ram.end() :]
         if not _SHIP_ID.fullmatch(target):
             raise OrderSyntaxError(f"order {text!r}: R names the ship to ram, R<ship id>")
         if head == "=":
@@ -174,6 +209,8 @@ def _parse_base(text: str) -> Order:
     launch = _LAUNCH.fullmatch(text)
     if launch:
         return Order(launch=int(launch["groups"]))
+    if _BURN.match(text):
+        return _parse_vector(text)
     pivot = _PIVOT.fullmatch(text)
     if pivot:
         course = int(pivot["course"])
@@ -197,6 +234,28 @@ def _parse_base(text: str) -> Order:
             f"order {text!r}: write no speed change rather than {found['sign']}0"
         )
     return Order(turn=turn, accel=accel)
+
+
+def _parse_vector(text: str) -> Order:
+    """Parse a vector order's manoeuvres, dot-separated in their written sequence, maybe
+    ending with a launch: ``TP2.MD6.PS1``, ``TS1.L1``."""
+    steps = text.split(".")
+    launch = _LAUNCH.fullmatch(steps[-1]) if len(steps) > 1 else None
+    if launch:
+        steps = steps[:-1]
+    burns: list[Burn] = []
+    for step in steps:
+        found = _BURN.fullmatch(step)
+        if found is None:
+            raise OrderSyntaxError(
+                f"order {text!r}: {step!r} is not a vector manoeuvre: TP<n> or TS<n> to rotate, "
+                "PP<n>, PS<n> or PR<n> to push, MD<n> to burn the main drive, joined by '.'"
+            )
+        amount = int(found["amount"])
+        if amount == 0:
+            raise OrderSyntaxError(f"order {text!r}: write no {found['kind']} rather than 0")
+        burns.append(Burn(found["kind"], amount))  # type: ignore[arg-type]  # the regex's kinds
+    return Order(vector=tuple(burns), launch=int(launch["groups"]) if launch else 0)
 
 
 def format_order(order: Order) -> str:
@@ -223,6 +282,9 @@ def format_order(order: Order) -> str:
         return "J"
     if order.nova:
         return "N"
+    if order.vector:
+        steps = [f"{burn.kind}{burn.amount}" for burn in order.vector]
+        return ".".join(steps + ([f"L{order.launch}"] if order.launch else []))
     if order.launch:
         return f"L{order.launch}"
     if order.pivot is not None:
@@ -279,6 +341,10 @@ def order_problem(
     captain's command level, 004 L329-335). A ``J`` order spends no thrust; whether the ship
     may power up is the battle's to judge.
     """
+    if rules.movement == "vector":
+        return vector_problem(order, thrust=thrust, points=thrust // 2 if limit is None else limit)
+    if order.vector:
+        return "a vector order (TP, TS, PP, PS, PR, MD) and these rules move cinematically"
     if order.jump or order.nova:
         return None  # no thrust spent; whether the ship may is the battle's to judge
     if order.pivot is not None:
@@ -295,6 +361,46 @@ def order_problem(
         limit = rules.turn_limit(thrust)
     if abs(order.turn) > limit:
         return f"turns {abs(order.turn)} points and thrust {thrust} allows {limit} (001 L326-330)"
+    return None
+
+
+def vector_points(order: Order) -> int:
+    """Return the manoeuvre points a vector order spends: 1 for its rotation, whatever the
+    amount, and 1 per MU pushed (000 L13411-13986).
+
+    >>> vector_points(parse_order("TP3.MD6.PS2"))
+    3
+    """
+    return sum(
+        1 if burn.kind in ROTATIONS else burn.amount for burn in order.vector if burn.kind != "MD"
+    )
+
+
+def vector_problem(order: Order, *, thrust: int, points: int) -> str | None:
+    """Return why a ship under vector movement cannot carry out this order, or ``None``.
+
+    ``points`` is its manoeuvre thrusters' budget: floor(thrust / 2), a campaign captain's
+    level applied (000 L13411-13986, 004 L329-335). At most one rotation, one push and one main
+    drive burn a turn, all written in sequence; the main drive gives at most the thrust, the
+    thrusters at most ``points``; a launch bars the main drive and pushes (001 L757-759).
+    """
+    if order.turn or order.accel or order.pivot is not None:
+        return "a cinematic order (P, S, +, -, @) and these rules move by vector (000 12.12)"
+    kinds = [burn.kind for burn in order.vector]
+    if sum(kind in ROTATIONS for kind in kinds) > 1 or sum(k in PUSHES for k in kinds) > 1:
+        return "at most one rotation and one push a turn (000 L13411-13986)"
+    if kinds.count("MD") > 1:
+        return "one main drive burn a turn (see docs/rulings.md)"
+    burned = sum(burn.amount for burn in order.vector if burn.kind == "MD")
+    if burned > thrust:
+        return f"burns MD{burned} and the drive gives {thrust} (000 L13411-13986)"
+    if vector_points(order) > points:
+        return (
+            f"needs {vector_points(order)} manoeuvre points and the thrusters give {points} "
+            "(000 L13411-13986)"
+        )
+    if order.launch and any(kind == "MD" or kind in PUSHES for kind in kinds):
+        return "a ship launching fighters may neither burn its main drive nor push (001 L757)"
     return None
 
 
@@ -329,12 +435,14 @@ def format_mu(value: float) -> str:
 
 
 class MoveStart(Struct, frozen=True, kw_only=True):
-    """Where a ship starts its move."""
+    """Where a ship starts its move. Under vector movement ``course`` is the facing and
+    ``vector`` the velocity: its course in degrees clockwise from +y, and its speed."""
 
     x: float
     y: float
     course: int
     speed: int
+    vector: tuple[float, float] | None = None
 
 
 class MoveResult(Struct, frozen=True, kw_only=True):
@@ -346,15 +454,22 @@ class MoveResult(Struct, frozen=True, kw_only=True):
     speed: int
     mid_x: float
     mid_y: float
+    vector: tuple[float, float] | None = None
+    """Under vector movement: the new velocity's course (degrees) and speed."""
 
 
-def move(start: MoveStart, order: Order, split: str) -> MoveResult:
+def move(start: MoveStart, order: Order, split: str, *, whole: bool = True) -> MoveResult:
     """Carry out a legal order: half the turn (rounded down), half the move, the rest of the
     turn, the rest of the move (001 L346-358; 002 L41-47; 000 L1842-1932).
 
     The velocity moved is this turn's new velocity (001 L366; 002 L43). ``split`` is
     ``"halves"`` (v/2 each leg) or ``"floor_first"`` (floor(v/2) then the rest).
+
+    A start with a ``vector`` moves by vector instead (:func:`vector_move`); ``whole`` rounds
+    its new velocity to whole MU.
     """
+    if start.vector is not None:
+        return vector_move(start, order, whole=whole)
     if order.jump:  # powering up: no thrust, straight ahead at the same speed (004 L141)
         return move(start, NO_ORDER, split)
     if order.pivot is not None:
@@ -383,4 +498,61 @@ def move(start: MoveStart, order: Order, split: str) -> MoveResult:
         speed=speed,
         mid_x=mid_x,
         mid_y=mid_y,
+    )
+
+
+def angle_vector(degrees: float) -> tuple[float, float]:
+    """Return the unit vector of an angle in degrees clockwise from +y."""
+    angle = math.radians(degrees)
+    return math.sin(angle), math.cos(angle)
+
+
+def _angle_of(dx: float, dy: float) -> float:
+    """The angle of a displacement, degrees clockwise from +y in [0, 360), to 0.001."""
+    angle = round(math.degrees(math.atan2(dx, dy)) % 360.0, MU_DECIMALS) + 0.0
+    return 0.0 if angle >= 360.0 else angle
+
+
+def vector_move(start: MoveStart, order: Order, *, whole: bool = True) -> MoveResult:
+    """Carry out a legal vector order (000 12.12, L13411-13986).
+
+    The ship drifts on its starting vector, then each written manoeuvre moves or turns it in
+    sequence: ``MD k`` k MU along the facing, a push n MU off it (port, starboard, reverse), a
+    rotation turns the facing. The new velocity is the whole displacement: its course the
+    displacement's direction, its speed the length, rounded to the nearest whole MU (half up)
+    when ``whole`` (FB1), else kept to 0.001. ``mid_x``, ``mid_y`` lie half way along the
+    straight line from start to end, the path terrain and mines meet (index 12.12).
+
+    >>> m = vector_move(MoveStart(x=0, y=0, course=12, speed=10, vector=(0.0, 10.0)),
+    ...                 parse_order("TP3.MD6"))
+    >>> m.x, m.y, m.course, m.vector  # 000 L13411-13986: sqrt(136) = 11.66 -> 12
+    (-6.0, 10.0, 9, (329.036, 12.0))
+    """
+    assert start.vector is not None
+    course, speed = start.vector
+    dx, dy = angle_vector(course)
+    x, y = start.x + dx * speed, start.y + dy * speed
+    facing = start.course
+    for burn in order.vector:
+        if burn.kind == "TP":
+            facing = course_after(facing, -burn.amount)
+        elif burn.kind == "TS":
+            facing = course_after(facing, burn.amount)
+        else:
+            angle = facing % COURSES * DEGREES_PER_COURSE + PUSH_ANGLE.get(burn.kind, 0.0)
+            dx, dy = angle_vector(angle)
+            x, y = x + dx * burn.amount, y + dy * burn.amount
+    x, y = round_mu(x), round_mu(y)
+    dx, dy = x - start.x, y - start.y
+    length = math.hypot(dx, dy)
+    new_course = course if length == 0 else _angle_of(dx, dy)
+    new_speed = float(math.floor(length + 0.5)) if whole else round_mu(length)
+    return MoveResult(
+        x=x,
+        y=y,
+        course=facing,
+        speed=math.floor(new_speed + 0.5),
+        mid_x=round_mu(start.x + dx / 2),
+        mid_y=round_mu(start.y + dy / 2),
+        vector=(new_course, new_speed),
     )

@@ -8,11 +8,13 @@ Fields, separated by spaces::
 that fires first this turn (``-`` none); 5. the winner (``-`` none); then one token per ship::
 
     side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
+        [/V<vector course in degrees>,<vector speed> under vector movement, where course is
+        the facing and speed the velocity rounded]
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
         [/cb<turns out of control, or x for the rest of the battle>] [/cpd power core damaged]
         [/cl<turns before the life support gives out, or x once it has>]
         [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped
-        | /A abandoned]
+        | /A abandoned | /C struck its colours]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
@@ -28,7 +30,9 @@ that held course and speed this turn (and may recover a group) are ``H:id,id``. 
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
 the ship that fired it, where its template lies, its line of flight and its next stage. A mine
 on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
-active from the turn after); set-up mines have none. With sensors and bogeys, a dummy bogey is
+active from the turn after); set-up mines have none. A salvo missile marker in flight is
+``S:side:id@x,y/t<turn>``, its aim point and the turn it was launched in, ``/er`` added for
+extended range. With sensors and bogeys, a dummy bogey is
 ``D:side:id:label@x,y>course v speed`` (written without the space), and in one side's view an
 enemy contact it has not identified is ``?:side:label:class@x,y>course v speed``.
 
@@ -57,6 +61,7 @@ from tactical.battle import (
 )
 from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
 from tactical.mines import Mine
+from tactical.missiles import Salvo
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
 from tactical.sensors import Bogey, Dummy
@@ -82,6 +87,7 @@ _SHIP_STATUS: dict[ShipStatus, str] = {
     "away": "B",
     "jumped": "W",
     "abandoned": "A",
+    "struck": "C",
 }
 _STATUS_OF: dict[str, ShipStatus] = {v: k for k, v in _SHIP_STATUS.items()}
 _JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
@@ -90,6 +96,7 @@ _PHASES: tuple[Phase, ...] = (
     "movement",
     "flight",
     "fighters",
+    "missiles",
     "fire",
     "end",
     "repair",
@@ -113,6 +120,11 @@ _MINE = re.compile(
     r"M:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
     r"(?:/t(?P<laid>\d+))?"
 )
+_SALVO = re.compile(
+    r"S:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
+    r"/t(?P<launched>\d+)(?P<er>/er)?"
+)
+_VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
 _PLACE = r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
 _DUMMY = re.compile(r"D:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<label>[\w.\-]+)" + _PLACE)
 _BOGEY = re.compile(
@@ -148,6 +160,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         f">{ship.course}v{ship.speed}",
         "h" + ".".join(str(n) for n in record.hull_lost),
     ]
+    if ship.vector is not None:
+        parts.append(f"V{format_mu(ship.vector[0])},{format_mu(ship.vector[1])}")
     if record.armour_lost:
         parts.append(f"a{record.armour_lost}")
     if record.drive != fresh.drive:
@@ -256,6 +270,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
             for b in state.novas
         ),
         *(_mine_text(mine) for mine in state.mines),
+        *(_salvo_text(salvo) for salvo in state.salvos),
         *(
             f"D:{d.side}:{d.id}:{d.label}{_place(d.x, d.y, d.course, d.speed)}"
             for d in state.dummies
@@ -285,6 +300,25 @@ def _group_text(group: FighterGroup) -> str:
 def _mine_text(mine: Mine) -> str:
     text = f"M:{mine.side}:{mine.id}@{format_mu(mine.x)},{format_mu(mine.y)}"
     return f"{text}/t{mine.laid}" if mine.laid else text
+
+
+def _salvo_text(salvo: Salvo) -> str:
+    text = f"S:{salvo.side}:{salvo.id}@{format_mu(salvo.x)},{format_mu(salvo.y)}/t{salvo.launched}"
+    return f"{text}/er" if salvo.er else text
+
+
+def _parse_salvo(token: str) -> Salvo:
+    found = _SALVO.fullmatch(token)
+    if found is None:
+        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er]")
+    return Salvo(
+        id=found["id"],
+        side=found["side"],
+        x=float(found["x"]),
+        y=float(found["y"]),
+        launched=int(found["launched"]),
+        er=found["er"] is not None,
+    )
 
 
 def _parse_nova(token: str) -> NovaBlast | None:
@@ -360,6 +394,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
+    vector: tuple[float, float] | None = None
     reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
@@ -383,6 +418,11 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             )
         elif part.startswith("c"):
             record = _parse_core(record, part, token)
+        elif part.startswith("V"):
+            found = _VECTOR.fullmatch(part)
+            if found is None:
+                raise NotationError(f"ship {token!r}: bad vector field {part!r}")
+            vector = (float(found["course"]), float(found["speed"]))
         elif part in _STATUS_OF:
             status = _STATUS_OF[part]
         elif part.startswith("J") and part[1:] in reverse_jump:
@@ -419,6 +459,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         sweeping="M" in flags,
         bogey=bogey,
         shows=shows,
+        vector=vector,
     )
 
 
@@ -462,6 +503,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
     table: tuple[float, float, float, float] | None = None
     novas: list[NovaBlast] = []
     mines: list[Mine] = []
+    salvos: list[Salvo] = []
     dummies: list[Dummy] = []
     bogeys: list[Bogey] = []
     for token in fields[5:]:
@@ -480,6 +522,8 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
             novas.append(blast)
         elif token.startswith("G:"):
             groups.append(_parse_group(token))
+        elif token.startswith("S:"):
+            salvos.append(_parse_salvo(token))
         elif token.startswith("H:"):
             held = tuple(token[2:].split(","))
         elif token.startswith("T:"):
@@ -511,6 +555,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
         held=held,
         novas=tuple(novas),
         mines=tuple(mines),
+        salvos=tuple(salvos),
         dummies=tuple(dummies),
         bogeys=tuple(bogeys),
     )

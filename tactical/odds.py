@@ -37,7 +37,7 @@ from tactical.commanders import named_commander, play
 from tactical.dice import DiceSource, SeededDice
 from tactical.rules import rules_named
 
-LOST_FATES = frozenset({"destroyed", "lost"})
+LOST_FATES = frozenset({"destroyed", "lost", "captured"})
 """Campaign fates that count as a ship lost (fled, jumped and present ships survive)."""
 
 
@@ -165,7 +165,8 @@ class TableBattle:
         setup = self.setup
         commanders = {side: named_commander(self.commanders[side]) for side in setup.sides}
         battle = play(Battle(setup), commanders, dice)
-        lost = [ship for ship in battle.state.ships if ship.status in ("destroyed", "abandoned")]
+        gone = ("destroyed", "abandoned", "struck")
+        lost = [ship for ship in battle.state.ships if ship.status in gone]
         return _fought(setup.sides, battle.state.winner, lost, self.points, battle.state.turn)
 
 

@@ -243,6 +243,7 @@ _STATUS_STYLE = {
     "away": "battle.away",
     "destroyed": "battle.gone",
     "abandoned": "battle.gone",
+    "struck": "battle.gone",
 }
 
 

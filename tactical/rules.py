@@ -104,10 +104,31 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """With core systems, a ship its power core destroys deals 1D6 per 25 mass to every ship
     within 3 MU, semi-armour-piercing, past screens (000 L11217-11254). An option of the
     set-up (``reactor_breach = true``), off in every preset and in campaign battles."""
+    morale: int | None = None
+    """Fleet morale (000 12.8, L13214-13273): a side that has lost this percentage of its
+    force, by mass of ships destroyed, struck or abandoned, withdraws at the end of the turn.
+    An option of the set-up (``morale = 50``, the text's figure for a simple engagement),
+    off in every preset; campaign battles turn it on (004 L42)."""
+    strike_colours: bool = False
+    """Striking the colours (000 12.9, L13275-13343): at each threshold check one more die for
+    the ship itself at the systems' target; on a failure its captain surrenders and the ship
+    is out of the battle. An option of the set-up, off in every preset; campaign battles turn
+    it on (004 L42)."""
+    strike_as_core: bool = False
+    """With ``strike_colours``, roll that die as a core system, 1 off (never at the first
+    threshold): the text's variant, off by default as the index recommends."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
     the campaign's named source (index, Ambiguity 39)."""
+    movement: Literal["cinematic", "vector"] = "cinematic"
+    """How ships move: FT2's cinematic movement, course and facing one (001 L300-372), or Fleet
+    Book 1's vector movement, a velocity vector apart from the facing (000 12.12, L13411-13986;
+    the campaign's, 004 L43). An option of the set-up (``movement = "vector"``); every preset
+    keeps cinematic."""
+    vector_rounding: bool = True
+    """Under vector movement, round the new velocity to the nearest whole MU (FB1, 000
+    L13411-13986); ``False`` keeps it exact to 0.001 MU (the index's recommended switch)."""
     ram_on: int = RAM_ON
     """The D6 face a ship that means to ram needs before the attempt may go on: a 6 (001
     L979). The text's special option lowers it for a scenario or a race; a battle's set-up

@@ -22,20 +22,25 @@ from tactical.battle import (
     MineDetonated,
     MineEvent,
     MineLaid,
+    MissilesResolved,
     NovaHit,
     OrdersWritten,
+    PointDefenceDie,
     Rammed,
     RepairsMade,
+    SalvoAttack,
     ShipFired,
     ShipsMoved,
     Threshold,
+    TurnEnded,
     context,
     evolve,
     initial_state,
     view,
 )
 from tactical.fire import BRIDGE_FOR_GOOD
-from tactical.movement import format_mu
+from tactical.missiles import SALVO_AIM
+from tactical.movement import OrderSyntaxError, format_mu, parse_order
 from tactical.sensors import Sensed
 from tactical.ship import HullClass
 
@@ -112,9 +117,26 @@ def _threshold(check: Threshold) -> str:
     if check.life_support is not None:
         turns = f"{check.life_support} turn{'s' if check.life_support > 1 else ''}"
         lost.append(f"life support hit, gives out in {turns}")
+    if check.struck:
+        lost.append(f"the captain strikes the colours (rolls {check.colours})")
     modifier = f" +{check.modifier}" if check.modifier else ""
     outcome = ", ".join(lost) if lost else "nothing lost"
     return f"    {check.ship} threshold check (row {check.row}{modifier}): {outcome}"
+
+
+def _ending(event: TurnEnded | CoreSystemsRolled) -> list[str]:
+    """Tell the sides that fleet morale sent home (000 L13214-13273) and the battle's end.
+
+    >>> for line in _ending(TurnEnded(turn=4, withdrew=("esu",), over=True, winner="nac")):
+    ...     print(line)
+        esu has lost its share of its fleet and withdraws
+    turn 4 ends: the battle is over, nac wins ()
+    """
+    lines = [f"    {side} has lost its share of its fleet and withdraws" for side in event.withdrew]
+    if event.over:
+        who = f"{event.winner} wins" if event.winner else "no winner"
+        lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")
+    return lines
 
 
 def _hit(hit: Hit) -> str:
@@ -201,9 +223,7 @@ def _core(event: CoreSystemsRolled) -> list[str]:
         f"    {ship}'s life support gives out: the crew abandons ship" for ship in event.abandoned
     )
     lines.extend(f"    {ship} is back under control" for ship in event.control)
-    if event.over:
-        who = f"{event.winner} wins" if event.winner else "no winner"
-        lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")
+    lines.extend(_ending(event))
     return lines
 
 
@@ -234,6 +254,55 @@ def _fighters(event: FightersResolved) -> list[str]:
     lines.extend(_nova(event.nova))
     lines.extend(_threshold(check) for check in event.thresholds)
     lines.extend(f"    {group} is wiped out" for group in event.lost)
+    lines.extend(_salvos(event.salvo_defence, event.salvos))
+    return lines
+
+
+_BURN_WORDS = {
+    "TP": "rotates {} to port",
+    "TS": "rotates {} to starboard",
+    "PP": "pushes {} to port",
+    "PS": "pushes {} to starboard",
+    "PR": "pushes {} astern",
+    "MD": "burns {}",
+}
+
+
+def _vector_words(order_text: str) -> str:
+    """Tell a vector order's manoeuvres in words, in their written sequence.
+
+    >>> _vector_words("TP3.MD6.PS1")
+    ' (rotates 3 to port, burns 6, pushes 1 to starboard)'
+    >>> _vector_words("=")
+    ' (drifts)'
+    """
+    try:
+        order = parse_order(order_text)
+    except OrderSyntaxError:
+        return ""
+    words = [_BURN_WORDS[burn.kind].format(burn.amount) for burn in order.vector]
+    return f" ({', '.join(words) or 'drifts'})"
+
+
+def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) -> list[str]:
+    """Tell how the salvos in flight homed, met point defence and struck."""
+    lines: list[str] = []
+    for attack in attacks:
+        if attack.target is None:
+            lines.append(f"    salvo {attack.salvo} finds no target within reach and is wasted")
+            continue
+        lines.append(f"    salvo {attack.salvo} homes on {attack.target}")
+        for fire in (d for d in defence if d.salvo == attack.salvo):
+            faces = list(fire.roll.faces + fire.roll.rerolls)
+            lines.append(
+                f"      {fire.ship} {fire.system} point defence {faces} kills {fire.roll.kills}"
+            )
+        lines.append(
+            f"      {attack.on_target} missiles on target, {attack.kills} shot down, "
+            f"{attack.hits} hit" + (f" {list(attack.faces)}" if attack.faces else "")
+        )
+        if attack.hit is not None:
+            lines.append(_hit(attack.hit))
     return lines
 
 
@@ -248,6 +317,12 @@ def describe(event: Event) -> list[str]:
                 f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
                 f"course {moved.course} speed {moved.speed}"
             )
+            if moved.vector is not None:
+                line = (
+                    f"    {moved.ship} {moved.order}{_vector_words(moved.order)} to "
+                    f"{format_mu(moved.x)},{format_mu(moved.y)} facing {moved.course}, "
+                    f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
+                )
             if moved.void:
                 line += f" (order void: {moved.void})"
             if moved.jumped and moved.displaced:
@@ -280,7 +355,9 @@ def describe(event: Event) -> list[str]:
         if not event.shots:
             return [f"  {event.ship} holds fire"]
         shots = "; ".join(
-            f"{shot.weapon} at {shot.target} {list(shot.faces)}"
+            f"{shot.weapon} launches a salvo at {shot.aim}"
+            if shot.target == SALVO_AIM
+            else f"{shot.weapon} at {shot.target} {list(shot.faces)}"
             + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
             + (f" damage {list(shot.damage)}" if shot.damage else "")
             for shot in event.shots
@@ -304,13 +381,16 @@ def describe(event: Event) -> list[str]:
         ]
     if isinstance(event, CoreSystemsRolled):
         return _core(event)
+    if isinstance(event, MissilesResolved):
+        lines = [f"turn {event.turn}: salvo missiles strike"]
+        lines.extend(_salvos(event.defence, event.attacks))
+        lines.extend(_threshold(check) for check in event.thresholds)
+        return lines
     lines = [_threshold(check) for check in event.thresholds]
     lines.extend(f"    {ship} is destroyed and removed" for ship in event.removed)
     lines.extend(f"    {ship} is ready to power up for a jump" for ship in event.ready)
     lines.extend(f"    {ship} is drawn off the table by the gas giant" for ship in event.fell)
-    if event.over:
-        who = f"{event.winner} wins" if event.winner else "no winner"
-        lines.append(f"turn {event.turn} ends: the battle is over, {who} ({event.reason})")
+    lines.extend(_ending(event))
     return lines
 
 

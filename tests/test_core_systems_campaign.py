@@ -8,9 +8,9 @@ import pytest
 
 from campaign.dice import ScriptedDice, SeededDice
 from campaign.errors import InvalidInputError
-from campaign.events import OfficerCasualty
-from campaign.projections import CampaignState
-from campaign.rules.battles import fight
+from campaign.events import BattleFought, OfficerCasualty
+from campaign.projections import CampaignState, evolve
+from campaign.rules.battles import fight, present, request_for
 from campaign.rules.combat import decide_battle_result, decide_officer_casualties
 from campaign.strategic import Battle, BattleSide, ShipResult, TaskForce, Unit
 from tactical.battle import CoreSystemsRolled, ShipFired, ShipsMoved, TurnEnded, decode_journal
@@ -125,3 +125,31 @@ def test_bridge_failure_levels_are_checked() -> None:
     bad = ShipResult(unit="red-W1", bridge_failures=(0,))
     with pytest.raises(InvalidInputError, match="bridge_failures are threshold levels"):
         decide_battle_result(with_admiral(), DUEL, "t3-b1", (bad,), "umpire")
+
+
+def test_core_damage_left_by_the_engine_is_carried_into_the_next_battle() -> None:
+    """004 L187-196: a ship in a later battle the same turn, or in any later turn until it is
+    repaired at a friendly colony, comes in with the core systems its last battle left out."""
+    state = with_admiral()
+    carried = 0
+    for seed in range(30):
+        results, _rolls, _journal = fight(state, DUEL, BATTLE, SeededDice(f"core-{seed}"))
+        for result in results:
+            assert (result.core is None) == (result.fate == "destroyed")
+        hurt = [r for r in results if r.core is not None and r.core.any]
+        if not hurt:
+            continue
+        fought = BattleFought(battle=BATTLE, results=results, source="engine")
+        after = evolve(state, fought)
+        again = request_for(after, present(after, BATTLE))
+        request = {s.id: s for side in again.sides for s in side.ships}
+        for result in hurt:
+            assert result.core is not None
+            assert after.units[result.unit].core == result.core
+            record = request[result.unit].state
+            assert record is not None
+            assert record.out_of_control == result.core.out_of_control
+            assert (record.power_core == "damaged") == result.core.power_core
+            assert record.life_support == result.core.life_support
+            carried += 1
+    assert carried > 0

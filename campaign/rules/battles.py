@@ -13,7 +13,14 @@ import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.projections import CampaignState
-from campaign.strategic import DEFENCE_DESIGNS, Battle, ShipResult, parse_defence_id
+from campaign.strategic import (
+    DEFENCE_DESIGNS,
+    STAND_IN_CAPTAIN,
+    Battle,
+    CoreDamage,
+    ShipResult,
+    parse_defence_id,
+)
 from maps import Hex, StarMap, label, parse_label
 from tactical.campaign_battle import (
     CampaignBattle,
@@ -80,13 +87,19 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
             unit = state.units[uid]
             assert unit.design is not None
             carried = None
-            if unit.hull_lost:
+            if unit.hull_lost or (unit.core is not None and unit.core.any):
                 ship = show_builtin(unit.design, "ft2")
                 lost = min(unit.hull_lost, ship.hull_boxes - 1)  # it came out afloat
                 carried = apply_damage(ship, fresh_state(ship), lost, armour_first=False).state
-            ships.append(
-                CampaignShip(id=uid, design=unit.design, state=carried, captain=unit.captain or 2)
-            )
+                if unit.core is not None:  # 004 L192-196: core damage waits for a colony
+                    carried = msgspec.structs.replace(
+                        carried,
+                        out_of_control=unit.core.out_of_control,
+                        power_core="damaged" if unit.core.power_core else "ok",
+                        life_support=unit.core.life_support,
+                    )
+            captain = unit.captain_at(state.turn) or STAND_IN_CAPTAIN
+            ships.append(CampaignShip(id=uid, design=unit.design, state=carried, captain=captain))
         sides.append(
             CampaignSide(
                 name=side.player, order=side.order, ships=tuple(ships), admiral=side.admiral
@@ -141,13 +154,25 @@ def _result(
 ) -> ShipResult:
     """Read one ship's fate; `bound_for` is the destination of a ship leaving the hex."""
     bridge = ship.bridge_failures  # each brings an officer's casualty roll (004 L361-370)
-    if ship.fate in ("destroyed", "lost"):
+    # A ship that struck its colours and was taken is lost to its owner: the campaign has no
+    # prizes (docs/rulings.md, "Tactical: fleet morale and striking the colours").
+    if ship.fate in ("destroyed", "lost", "captured"):
         return ShipResult(
             unit=ship.id, fate="destroyed", hull_lost=ship.hull_lost, bridge_failures=bridge
         )
+    record = ship.record
+    core = CoreDamage(  # 004 L192-196: kept until repaired at a friendly colony
+        out_of_control=record.out_of_control,
+        power_core=record.power_core == "damaged",
+        life_support=record.life_support,
+    )
     if ship.fate == "fled":
         return ShipResult(
-            unit=ship.id, fate="disengaged", hull_lost=ship.hull_lost, bridge_failures=bridge
+            unit=ship.id,
+            fate="disengaged",
+            hull_lost=ship.hull_lost,
+            bridge_failures=bridge,
+            core=core,
         )
     if ship.fate == "jumped":
         if bound_for is None:
@@ -162,8 +187,9 @@ def _result(
             to_hex=to_hex,
             hull_lost=ship.hull_lost,
             bridge_failures=bridge,
+            core=core,
         )
-    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost, bridge_failures=bridge)
+    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost, bridge_failures=bridge, core=core)
 
 
 def _landing(starmap: StarMap, origin: str, displaced: tuple[int, int] | None) -> str:

@@ -16,7 +16,7 @@ import msgspec
 from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent, ShipsRepaired
 from campaign.projections import CampaignState
 from campaign.rules.technology import has_cet
-from campaign.strategic import Colony, Landing, planet_id
+from campaign.strategic import Colony, Landing, Unit, planet_id
 from maps import StarMap
 from maps.model import Planet, StarSystem
 
@@ -71,10 +71,9 @@ def check_landings(
         if landing.planet in state.devastated:
             problems.append(f"{where}: the planet is devastated and may not be resettled (004 5.4)")
         colony = state.colonies.get(landing.planet)
-        if colony is not None and (colony.owner != player or colony.conquered_from is not None):
-            problems.append(
-                f"{where}: the planet holds a colony that is not {player}'s own free one"
-            )
+        if colony is not None and not may_join(colony, unit):
+            whose = "own free one" if unit.conquered_from is None else "conquered population's"
+            problems.append(f"{where}: the planet holds a colony that is not {player}'s {whose}")
         population = colony.population if colony is not None else 0
         if population + landing.colonists > planet.capacity:
             problems.append(
@@ -110,7 +109,7 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                 continue
             system, planet = found
             previous = colonies.get(landing.planet)
-            if previous is not None and (previous.owner != player or previous.conquered_from):
+            if previous is not None and not may_join(previous, unit):
                 continue  # another player landed there first this turn (landings go by name)
             room = planet.capacity - (previous.population if previous is not None else 0)
             colonists = min(landing.colonists, unit.count, room)
@@ -125,6 +124,8 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                 planet_type=planet.type.value,
                 capacity=planet.capacity,
                 mineral_rich=planet.mineral_rich,
+                # 004 L217-219: a conquered population founds a colony of conquered population
+                conquered_from=unit.conquered_from,
             )
             colony = msgspec.structs.replace(colony, population=colony.population + colonists)
             colonies[colony.id] = colony
@@ -143,6 +144,20 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
     return batch
 
 
+def may_join(colony: Colony, unit: Unit) -> bool:
+    """Return whether the transports' colonists may land on an existing colony (004 5.5).
+
+    Only on their owner's own colonies, never mixing a conquered population with a free one
+    (004 L216-217), and never on a conquered planet itself (004 L226-227): a conquered
+    population joins only a colony one founded.
+    """
+    if colony.owner != unit.owner:
+        return False
+    if unit.conquered_from is None:
+        return colony.conquered_from is None
+    return colony.conquered_from is not None and colony.conquered_turn is None
+
+
 def decide_repairs(state: CampaignState) -> list[NewEvent]:
     """Repair damaged warships that end the turn at one of their owner's colonies.
 
@@ -153,7 +168,8 @@ def decide_repairs(state: CampaignState) -> list[NewEvent]:
     havens = {(c.owner, c.hex) for c in state.colonies.values() if c.conquered_turn != state.turn}
     damaged: dict[str, list[str]] = defaultdict(list)
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        if unit.hull_lost and (unit.owner, unit.hex) in havens:
+        core = unit.core is not None and unit.core.any
+        if (unit.hull_lost or core) and (unit.owner, unit.hex) in havens:
             damaged[unit.owner].append(unit.id)
     return [
         NewEvent(

@@ -37,13 +37,14 @@ from campaign.events import (
     Audience,
     BattleFought,
     BattleRequested,
+    CaptainCasualty,
     NewEvent,
     OfficerCasualty,
     UnitMoved,
     UnitsCaught,
 )
 from campaign.projections import CampaignState
-from campaign.rules.command import roll_casualty
+from campaign.rules.command import roll_captain, roll_casualty
 from campaign.strategic import (
     Battle,
     BattleSide,
@@ -387,6 +388,56 @@ def decide_officer_casualties(
         )
         batch.append(
             NewEvent(event=event, audience=Audience.players_([force.owner]), turn=state.turn)
+        )
+    return batch + _captain_casualties(state, battle_id, results, dice)
+
+
+def _captain_casualties(
+    state: CampaignState, battle_id: str, results: tuple[ShipResult, ...], dice: DiceSource
+) -> list[NewEvent]:
+    """Roll for the captain of every surviving warship whose Command Bridge failed a threshold
+    check (004 L361-370), one roll per failure, the worst standing; a dead captain's successor
+    is diced for at once (004 L322-327).
+
+    Not rolled (docs/rulings.md): the captain of a destroyed ship, who leaves the campaign
+    with it whatever the die would say, and a stand-in commanding for an injured captain.
+    """
+    batch = []
+    for result in results:
+        ship = state.units.get(result.unit)
+        if ship is None or result.fate == "destroyed" or not result.bridge_failures:
+            continue
+        if ship.captain is None or ship.captain_at(state.turn) != ship.captain:
+            continue  # no captain of record, or a stand-in commands
+        subject = f"{battle_id}.{ship.id}"
+        rolled = [
+            roll_casualty(
+                dice,
+                DiceKey(turn=state.turn, phase="casualty", subject=f"{subject}.bridge{index}"),
+                ship.captain,
+                threshold=threshold,
+            )
+            for index, threshold in enumerate(result.bridge_failures, start=1)
+        ]
+        hurt = max(
+            (casualty for casualty, _roll in rolled),
+            key=lambda c: (c.result == "dead", c.result == "injured", c.turns_out),
+        )
+        rolls = [roll for _casualty, roll in rolled]
+        successor = None
+        if hurt.result == "dead":
+            key = DiceKey(turn=state.turn, phase="casualty", subject=f"{subject}.successor")
+            successor, roll = roll_captain(dice, key)
+            rolls.append(roll)
+        event = CaptainCasualty(
+            unit=ship.id,
+            result=hurt.result,
+            turns_out=hurt.turns_out,
+            new_captain=successor,
+            rolls=tuple(rolls),
+        )
+        batch.append(
+            NewEvent(event=event, audience=Audience.players_([ship.owner]), turn=state.turn)
         )
     return batch
 

@@ -343,6 +343,8 @@ def _new_units(
                     hex=colony.hex,
                     count=emigration.transports,  # 1 million colonists each
                     cet=emigration.cet,
+                    # 004 L216-219: a conquered population stays one wherever it goes.
+                    conquered_from=colony.conquered_from if emigration.conquered else None,
                 )
             )
         for _ in range(order.scout_troops):

@@ -16,7 +16,7 @@ from campaign.events import Audience, NewEvent, UnitMoved
 from campaign.projections import CampaignState
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.command import plot_horizon
-from campaign.strategic import CombatOrder, Move, Unit
+from campaign.strategic import STAND_IN_CAPTAIN, CombatOrder, Move, Unit
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 
 
@@ -40,8 +40,9 @@ class Plan(msgspec.Struct, frozen=True):
 def horizon(state: CampaignState, unit: Unit) -> int:
     """Return how many turns a unit's moves are plotted ahead (004 section 6, Strategic).
 
-    Scout troops 1; warships by their captain; ships in a task force by its admiral (3 under
-    a captain). Colony transports are not named by the rule: ruling, 1.
+    Scout troops 1; warships by their captain (a stand-in's while he is injured); ships in a
+    task force by its admiral (3 under a captain). Colony transports are not named by the
+    rule: ruling, 1.
     """
     if unit.kind == "scout-troop":
         return plot_horizon("scout-troop")
@@ -50,7 +51,7 @@ def horizon(state: CampaignState, unit: Unit) -> int:
     force = state.task_forces.get(unit.task_force) if unit.task_force else None
     if force is not None:
         return plot_horizon("task-force", force.admiral_at(state.turn))
-    return plot_horizon("warship", unit.captain or 2)
+    return plot_horizon("warship", unit.captain_at(state.turn) or STAND_IN_CAPTAIN)
 
 
 def plan_moves(

@@ -28,13 +28,17 @@ from campaign.events import (
     Audience,
     BattleFought,
     BattleRequested,
+    CaptainCasualty,
     ColonistsLanded,
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
     EmpireFounded,
     NewEvent,
+    OfficerCasualty,
     OrdersSubmitted,
+    ProductionResolved,
+    ShipsRepaired,
     SystemExplored,
     SystemScouted,
     TaskForcesSet,
@@ -42,11 +46,18 @@ from campaign.events import (
 )
 from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import decide_attacks, decide_conquests
-from campaign.rules.colonies import check_landings, command_post_hexes, decide_landings
-from campaign.rules.combat import find_battles
+from campaign.rules.battles import request_for
+from campaign.rules.colonies import (
+    check_landings,
+    command_post_hexes,
+    decide_landings,
+    decide_repairs,
+)
+from campaign.rules.combat import decide_officer_casualties, find_battles
 from campaign.rules.core import CreateCampaign, decide_create
+from campaign.rules.economy import decide_production
 from campaign.rules.exploration import decide_exploration
-from campaign.rules.movement import OrdersError, decide_movement, plan_moves
+from campaign.rules.movement import OrdersError, decide_movement, horizon, plan_moves
 from campaign.rules.orders import parse
 from campaign.rules.production import PlanetType
 from campaign.rules.setup import decide_found_empires
@@ -60,14 +71,17 @@ from campaign.strategic import (
     Attack,
     AttackMode,
     Battle,
+    BattleSide,
     Colony,
     CombatOrder,
+    CoreDamage,
     Empire,
     Landing,
     Location,
     Loss,
     Move,
     PlanetReport,
+    ProductionOrder,
     ShipCount,
     ShipFate,
     ShipResult,
@@ -1213,3 +1227,224 @@ def test_the_contested_planets_setting_is_checked_and_recorded() -> None:
     assert created.audience == Audience.everyone()
     assert evolve(CampaignState(), created.event).contested_planets == "shared"
     assert CampaignState().contested_planets == "nobody"
+
+
+# ---------------------------------------------------------------- 5.3.6 repair (core systems)
+
+
+def test_L192_196_core_damage_is_carried_out_of_battle_and_into_the_next() -> None:
+    """004 L192-196: "Damage to Hull, Armour and Core Systems may not be repaired 'in the
+    field'": the core systems a ship leaves a battle with stay out, this turn and later ones,
+    and the next battle gets them in its record state; an outcome entered by hand (`core`
+    left out) keeps them."""
+    battle = Battle(
+        id="t3-b1",
+        hex=ALPHA,
+        system="Alpha",
+        type="even",
+        sides=(
+            BattleSide(player="red", order="engage", units=("red-W1",)),
+            BattleSide(player="blue", order="engage", units=("blue-W1",)),
+        ),
+    )
+    state = campaign(warship("red-W1", "0102", "engage"), warship("blue-W1", "0102", "engage"))
+    hit = CoreDamage(out_of_control=2, power_core=True)
+    fought = BattleFought(
+        battle=battle,
+        results=(ShipResult(unit="red-W1", core=hit), ShipResult(unit="blue-W1")),
+        source="engine",
+    )
+    after = evolve(state, fought)
+    assert after.units["red-W1"].core == hit
+    assert after.units["blue-W1"].core is None
+    by_hand = BattleFought(battle=battle, results=(ShipResult(unit="red-W1"),), source="umpire")
+    assert evolve(after, by_hand).units["red-W1"].core == hit
+    later = msgspec.structs.replace(after, turn=TURN + 1)
+    (red, _blue) = request_for(later, battle).sides
+    carried = red.ships[0].state
+    assert carried is not None
+    assert (carried.out_of_control, carried.power_core, carried.life_support) == (2, "damaged", 0)
+    assert sum(carried.hull_lost) == 0  # no hull damage: only the core is carried
+
+
+@pytest.mark.parametrize(
+    ("held", "repaired"),
+    [
+        (colony(owner="red"), True),
+        (colony(owner="red", conquered_from="blue", conquered_turn=TURN), False),
+        (colony(owner="red", conquered_from="blue", conquered_turn=TURN - 1), True),
+        (colony(owner="blue"), False),
+    ],
+)
+def test_L194_196_core_damage_is_repaired_at_a_friendly_colony_not_one_conquered_this_turn(
+    held: Colony, repaired: bool
+) -> None:
+    """004 L194-196: core damage "requires the damaged ship to return to a colony world
+    controlled by that player ... may not be repaired at a conquered world in the turn it is
+    conquered"; a ship whose only damage is to its core is repaired too."""
+    hurt = warship("red-W1", core=CoreDamage(life_support=3))
+    state = campaign(hurt, colonies=(held,))
+    events = decide_repairs(state)
+    assert [type(e.event) for e in events] == ([ShipsRepaired] if repaired else [])
+    if repaired:
+        assert evolve(state, events[0].event).units["red-W1"].core is None
+
+
+# ---------------------------------------------------------------- 6 captains: death and injury
+
+
+def test_L361_370_a_captain_whose_bridge_failed_is_injured_and_a_stand_in_commands() -> None:
+    """004 L361-370: a level 1 captain (+2) on a bridge failing a level 3 check (-2) rolls 2:
+    injured for 3 campaign turns. Ruling: a level 2 stand-in commands his ship (in battle and
+    for its plot horizon) for this turn and 3 more."""
+    state = campaign(warship("red-W1", "0102", "engage"))
+    failed = ShipResult(unit="red-W1", bridge_failures=(3,))
+    event = only(decide_officer_casualties(state, "t3-b1", (failed,), ScriptedDice([2])))
+    assert isinstance(event, CaptainCasualty)
+    assert (event.unit, event.result, event.turns_out, event.new_captain) == (
+        "red-W1",
+        "injured",
+        3,
+        None,
+    )
+    assert [r.key for r in event.rolls] == ["3/casualty/t3-b1.red-W1.bridge1/0"]
+    ship = evolve(state, event).units["red-W1"]
+    assert [ship.captain_at(t) for t in range(TURN, TURN + 5)] == [2, 2, 2, 2, 1]
+    later = campaign(ship)
+    assert horizon(later, ship) == 2  # the stand-in's, not the level 1 captain's 1
+
+
+def test_L361_370_a_dead_captains_successor_is_diced_for_at_once() -> None:
+    """004 L361-370: a level 3 captain (+0) on a level 2 check (-1) rolling 1 is dead; his
+    successor is diced for at once on the captains' table (004 L322-327): 6, level 3."""
+    state = campaign(warship("red-W1", "0102", "engage", captain=3))
+    failed = ShipResult(unit="red-W1", fate="disengaged", bridge_failures=(2,))
+    event = only(decide_officer_casualties(state, "t3-b1", (failed,), ScriptedDice([1, 6])))
+    assert isinstance(event, CaptainCasualty)
+    assert (event.result, event.new_captain) == ("dead", 3)
+    assert [r.key for r in event.rolls] == [
+        "3/casualty/t3-b1.red-W1.bridge1/0",
+        "3/casualty/t3-b1.red-W1.successor/0",
+    ]
+    assert evolve(state, event).units["red-W1"].captain == 3
+
+
+def test_L361_no_captain_roll_for_a_destroyed_ship_a_stand_in_or_an_intact_bridge() -> None:
+    """Rulings: a destroyed ship's captain leaves the campaign with it whatever the die; a
+    stand-in is not rolled for; no bridge failure, no roll."""
+    out = warship("red-W2", "0102", "engage", captain_out_until=TURN + 1)
+    state = campaign(warship("red-W1", "0102", "engage"), out, warship("red-W3", "0102"))
+    results = (
+        ShipResult(unit="red-W1", fate="destroyed", bridge_failures=(2,)),
+        ShipResult(unit="red-W2", bridge_failures=(3,)),
+        ShipResult(unit="red-W3"),
+    )
+    assert decide_officer_casualties(state, "t3-b1", results, ScriptedDice([])) == []
+
+
+def test_L345_the_admiral_and_the_flagships_captain_both_roll_and_the_flag_moves_on() -> None:
+    """004 L361-370 rolls for "the Captain or Admiral aboard": both, each on his own die. The
+    admiral (level 2, +1) dies on 1 + 1 - 4 = -2 when the flagship is destroyed; L345 "command
+    is transferred to the senior Captain remaining": the next ship listed, now the flagship."""
+    force = TaskForce(id="red-F1", owner="red", units=("red-W1", "red-W2"), admiral=2)
+    state = campaign(
+        warship("red-W1", "0102", "engage", task_force="red-F1"),
+        warship("red-W2", "0102", "engage", task_force="red-F1"),
+        task_forces=(force,),
+    )
+    results = (
+        ShipResult(unit="red-W1", fate="destroyed"),
+        ShipResult(unit="red-W2", bridge_failures=(2,)),
+    )
+    events = decide_officer_casualties(state, "t3-b1", results, ScriptedDice([1, 6]))
+    admiral, captain = (e.event for e in events)
+    assert isinstance(admiral, OfficerCasualty)
+    assert (admiral.result, admiral.new_flagship) == ("dead", "red-W2")
+    assert isinstance(captain, CaptainCasualty)
+    assert (captain.unit, captain.result) == ("red-W2", "unharmed")
+    battle = Battle(
+        id="t3-b1",
+        hex=ALPHA,
+        system="Alpha",
+        type="even",
+        sides=(
+            BattleSide(player="red", order="engage", units=("red-W1", "red-W2")),
+            BattleSide(player="blue", order="engage", units=()),
+        ),
+    )
+    after = evolve(
+        evolve(state, BattleFought(battle=battle, results=results, source="engine")), admiral
+    )
+    force_after = after.task_forces["red-F1"]
+    assert (force_after.units, force_after.admiral) == (("red-W2",), None)
+
+
+# ---------------------------------------------------------------- 5.4 conquered populations
+
+
+def conquered_transports(uid: str = "red-T1", count: int = 3) -> Unit:
+    return msgspec.structs.replace(transports(uid, count=count), conquered_from="blue")
+
+
+def test_L217_218_conquered_emigrants_stay_a_conquered_population() -> None:
+    """004 L217-218: "Conquered populations ... can be used to establish further colonies":
+    the transports built at a conquered colony carry its conquered population."""
+    taken = colony(owner="red", conquered_from="blue", conquered_turn=1, population=12)
+    state = msgspec.structs.replace(campaign(colonies=(taken,)), turn=8)  # IP again by turn 8
+    order = ProductionOrder(colony="Alpha/1", colony_transports=3, emigrants=3)
+    (resolved,) = [
+        e.event
+        for e in decide_production(state, {"red": (order,)}, {}, catalogue_ship, ScriptedDice([]))
+        if isinstance(e.event, ProductionResolved) and e.event.player == "red"
+    ]
+    (built,) = resolved.units
+    assert (built.kind, built.count, built.conquered_from) == ("transports", 3, "blue")
+
+
+def test_L217_219_a_colony_founded_by_a_conquered_population_is_one_too() -> None:
+    """004 L217-219: the colony a conquered population founds is a conquered population (it
+    does not grow, 004 L218; it needs a garrison, L219 and L16), but was not conquered itself:
+    it produces from the first production phase (ruling)."""
+    state = campaign(
+        conquered_transports(),
+        empires=(Empire(player="red", entry="1", explored=("Alpha",)),),
+        submitted=(
+            orders("red", landings=(Landing(unit="red-T1", planet="Alpha/1", colonists=3),)),
+        ),
+    )
+    landed = only([e for e in decide_landings(state, MAP) if isinstance(e.event, ColonistsLanded)])
+    assert (landed.colony.conquered_from, landed.colony.conquered_turn) == ("blue", None)
+
+
+@pytest.mark.parametrize(
+    ("held", "conquered", "accepted"),
+    [
+        (colony(owner="red"), True, False),  # never mixed with a free population (L216-217)
+        (colony(owner="red", conquered_from="blue"), False, False),  # nor the other way round
+        (colony(owner="red", conquered_from="blue"), True, True),  # one a conquered pop founded
+        (colony(owner="red", conquered_from="blue", conquered_turn=1), True, False),  # L226-227
+    ],
+)
+def test_L216_217_conquered_populations_are_not_mixed_with_free_ones(
+    held: Colony, conquered: bool, accepted: bool
+) -> None:
+    """004 L216-217: "Conquered populations may not be mixed with non-conquered populations"."""
+    unit = conquered_transports(count=10) if conquered else transports("red-T1", count=10)
+    state = campaign(
+        unit, colonies=(held,), empires=(Empire(player="red", entry="1", explored=("Alpha",)),)
+    )
+    landing = Landing(unit="red-T1", planet="Alpha/1", colonists=3)
+    problems = check_landings(state, MAP, "red", (landing,), {"red-T1": ALPHA})
+    assert (problems == []) is accepted
+
+
+@pytest.mark.parametrize(("garrisoned", "points"), [(True, 4), (False, 1)])
+def test_L218_219_a_colony_founded_by_a_conquered_population_needs_a_garrison(
+    garrisoned: bool, points: int
+) -> None:
+    """004 L218-219: "At all times a conquering warship must garrison the original colony as
+    well as any subsequent colonies"; ruling: as for the conquered colony itself (L16), the
+    only consequence 004 gives is that an ungarrisoned one does not count for victory."""
+    founded = colony(owner="red", conquered_from="blue")
+    garrison = (warship("red-W1", mass=32),) if garrisoned else ()
+    assert tally(*garrison, colonies=(founded,))["red"][0] == points

@@ -32,7 +32,7 @@ from tactical.battle import (
     sides_to_repair,
     sides_to_write,
 )
-from tactical.commanders import Commander, closing_commander, random_commander
+from tactical.commanders import Commander, closing_commander, order_commander, random_commander
 from tactical.dice import SeededDice
 from tactical.notation import format_position, parse_position
 from tactical.ship import hull_remaining
@@ -50,7 +50,7 @@ FLEETS = {
         "nova_dreadnought",
     ),
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
-    "continuum": ("heavy_cruiser", "heavy_cruiser"),
+    "continuum": ("heavy_cruiser", "heavy_cruiser", "missile_cruiser"),
 }
 MINE_SHIPS = {"ft2": ("minelaying_destroyer", "minesweeping_destroyer")}
 """Designs that join a fleet when the battle starts with mines."""
@@ -235,3 +235,42 @@ def test_random_rams(rules: str) -> None:
     assert tried > 30
     assert contacts > 10
     assert wrecked > 10
+
+
+@pytest.mark.parametrize(("rules", "whole"), [("ft2", True), ("ft2_reroll", True), ("ft2", False)])
+def test_random_vector_battles(rules: str, whole: bool) -> None:
+    """Vector movement (000 12.12): random, closing and the campaign's order commanders play
+    to the end under either rounding; every invariant holds and replay equals live."""
+    endings = {"decided": 0, "turn limit": 0}
+    moves = voids = 0
+    for seed in range(80):
+        rng = random.Random(f"vector/{rules}/{whole}/{seed}")
+        setup = msgspec.structs.replace(
+            random_setup(rules, rng, mines=2 if seed % 2 else 0),
+            movement="vector",
+            vector_rounding=whole,
+        )
+        names = ("random", "closing", "engage", "stand-off", "ftl-move")
+        pick = names[seed % len(names)]
+        blue: Commander = (
+            random_commander(rng)
+            if pick == "random"
+            else closing_commander()
+            if pick == "closing"
+            else order_commander(pick)
+        )
+        commanders = {"red": random_commander(rng), "blue": blue}
+        battle = play_checked(setup, commanders, seed)
+        state = battle.state
+        assert state.phase == "over"
+        assert replay(setup, battle.journal) == state
+        present = {s.side for s in state.ships if s.status == "active"}
+        endings["decided" if len(present) < 2 else "turn limit"] += 1
+        for event in battle.journal:
+            if isinstance(event, ShipsMoved):
+                for moved in event.moves:
+                    assert moved.vector is not None or moved.jumped
+                    moves += 1
+                    voids += moved.void is not None
+    assert endings["decided"] > 5
+    assert 0 < voids < moves / 5  # some impossible random orders, most legal

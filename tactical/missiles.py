@@ -1,0 +1,192 @@
+"""Salvo missiles as pure functions: the salvo counter, launchers and magazines, homing and the
+on-target die (Project Continuum 000 6.2-6.6, L5639-6297; the campaign's "Salvo Missile Systems
+Rules from Fleet Book 1", 004 L48).
+
+A salvo is a counter of its own on the table (:class:`Salvo`): launched at an aim point by a
+one-shot rack (``smr``, ``smr_er``) or by a launcher (``sml``) fed from a magazine, it lies
+still while the ships move and then homes on the nearest enemy within its attack radius
+(:func:`homing_target`), or is wasted. The battle (:mod:`tactical.battle`) decides when; this
+module holds the tables and the geometry.
+
+>>> salvo_id("r1", "sml-1", 3)
+'r1.sml-1.t3'
+>>> hits_through(5, kills=1, defended=True), hits_through(2, kills=3, defended=True)  # L5887
+(4, 0)
+>>> sap_split(3), sap_split(6)  # half rounded up may go on armour (000 L5945-5947)
+((2, 1), (3, 3))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from msgspec import Struct
+
+from tactical.ship import Ship, ShipState
+
+__all__ = [
+    "ATTACK_RADIUS_MU",
+    "ER_RANGE_MU",
+    "LAUNCHERS",
+    "MAGAZINES",
+    "RACKS",
+    "SALVO_AIM",
+    "STANDARD_RANGE_MU",
+    "VECTOR_ATTACK_RADIUS_MU",
+    "Salvo",
+    "feeds",
+    "format_aim",
+    "hits_through",
+    "homing_target",
+    "launch_range",
+    "launcher_ready",
+    "parse_aim",
+    "salvo_id",
+    "sap_split",
+]
+
+RACKS = frozenset({"smr", "smr_er"})  # one-shot salvo missile racks (000 L6044-6050)
+LAUNCHERS = frozenset({"sml"})  # salvo missile launchers, one salvo a turn (000 L6051-6053)
+MAGAZINES = frozenset({"magazine", "magazine_er"})  # standard or ER loads (000 L6057-6070)
+STANDARD_RANGE_MU = 24.0  # the aim point at most 24 MU from the launcher (000 L5707-5710)
+ER_RANGE_MU = 36.0  # extended range missiles: 36 MU (000 L5710)
+ATTACK_RADIUS_MU = 6.0  # a salvo attacks the closest enemy within 6 MU (000 L5724-5729)
+VECTOR_ATTACK_RADIUS_MU = 3.0  # 3 MU against a vector-drive ship (000 L5737-5748)
+SALVO_AIM = "point"
+"""The target a launch names: it flies at a point on the table (its ``aim``), at no ship."""
+CONTACT_TOLERANCE = 1e-9  # MU: a ship this close to the edge of the radius is within it
+
+
+class Salvo(Struct, frozen=True, kw_only=True):
+    """One salvo marker on the table: whose it is, where it was aimed, the turn it was launched
+    in and its grade (``er`` for extended range)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    launched: int
+    er: bool = False
+
+    def due(self, turn: int) -> bool:
+        """Whether it homes during ``turn``'s missile step: the turn after its launch.
+
+        >>> Salvo(id="s", side="red", x=0, y=0, launched=3).due(3)
+        False
+        """
+        return self.launched < turn
+
+
+def salvo_id(ship_id: str, launcher_id: str, turn: int) -> str:
+    """Name the salvo a launcher fires in a turn: one a launcher a turn keeps it unique."""
+    return f"{ship_id}.{launcher_id}.t{turn}"
+
+
+def format_aim(x: float, y: float) -> str:
+    """Write an aim point as a shot's ``aim``: ``x,y`` with at most three decimals.
+
+    >>> format_aim(12.0, -3.25)
+    '12,-3.25'
+    """
+    return f"{round(x, 3) + 0.0:g},{round(y, 3) + 0.0:g}"
+
+
+def parse_aim(text: str | None) -> tuple[float, float] | None:
+    """Read an aim point written by :func:`format_aim`, or ``None`` if it is not one.
+
+    >>> parse_aim("12,-3.25"), parse_aim("drive")
+    ((12.0, -3.25), None)
+    """
+    if text is None:
+        return None
+    x_text, comma, y_text = text.partition(",")
+    try:
+        x, y = float(x_text), float(y_text)
+    except ValueError:
+        return None
+    if not comma or not (math.isfinite(x) and math.isfinite(y)):
+        return None
+    return round(x, 3) + 0.0, round(y, 3) + 0.0
+
+
+def feeds(ship: Ship) -> dict[str, str]:
+    """Return the magazine that feeds each salvo missile launcher, by system id.
+
+    Each launcher is fed by exactly one magazine (000 L6072-6080). The record sheet does not
+    draw the lines, so the n-th launcher is fed by the n-th magazine and any launchers beyond
+    the last magazine by the last one (see docs/rulings.md, "Tactical: salvo missiles").
+    """
+    magazines = [s.id for s in ship.systems if s.kind in MAGAZINES]
+    launchers = [s.id for s in ship.systems if s.kind in LAUNCHERS]
+    if not magazines:
+        return {}
+    return {
+        launcher: magazines[min(index, len(magazines) - 1)]
+        for index, launcher in enumerate(launchers)
+    }
+
+
+def launcher_ready(ship: Ship, state: ShipState, launcher_id: str) -> bool:
+    """Whether a rack still holds its salvo, or a launcher and its magazine work and the
+    magazine holds a load (000 L6044-6053; a lost magazine loses its loads, L10997)."""
+    statuses = {s.id: s for s in state.systems}
+    spec = ship.system(launcher_id)
+    own = statuses[launcher_id]
+    if own.status != "ok":
+        return False
+    if spec.kind in RACKS:
+        return (own.ammo or 0) > 0
+    if spec.kind not in LAUNCHERS:
+        return False
+    magazine = feeds(ship).get(launcher_id)
+    if magazine is None:
+        return False
+    return statuses[magazine].status == "ok" and (statuses[magazine].ammo or 0) > 0
+
+
+def launch_range(ship: Ship, launcher_id: str) -> tuple[float, bool]:
+    """Return how far a launcher may aim and whether its salvo is extended range: an ER rack,
+    or a launcher fed from an ER magazine (000 L5707-5710, L6085-6098)."""
+    spec = ship.system(launcher_id)
+    if spec.kind in RACKS:
+        er = spec.kind == "smr_er"
+    else:
+        magazine = feeds(ship).get(launcher_id)
+        er = magazine is not None and ship.system(magazine).kind == "magazine_er"
+    return (ER_RANGE_MU if er else STANDARD_RANGE_MU), er
+
+
+def homing_target(salvo: Salvo, enemies: Sequence[tuple[str, float, float, float]]) -> str | None:
+    """Return the enemy a salvo attacks: the closest within its radius of the marker, ties to
+    the lower id; ``None`` if there is none and the salvo is wasted (000 L5724-5736).
+
+    ``enemies`` are (ship id, x, y, attack radius) of the ships it may attack.
+
+    >>> s = Salvo(id="s", side="red", x=0, y=0, launched=1)
+    >>> homing_target(s, [("b1", 0, 5, 6.0), ("b2", 0, 4, 3.0), ("b3", 0, 2.5, 3.0)])
+    'b3'
+    """
+    best: tuple[float, str] | None = None
+    for ship_id, x, y, radius in enemies:
+        distance = math.hypot(x - salvo.x, y - salvo.y)
+        if distance > radius + CONTACT_TOLERANCE:
+            continue
+        if best is None or (distance, ship_id) < best:
+            best = (distance, ship_id)
+    return None if best is None else best[1]
+
+
+def hits_through(on_target: int, *, kills: int, defended: bool) -> int:
+    """Return the missiles that hit: the on-target die less the kills, never below 0; with no
+    defence allocated at all, every missile on target hits (000 L5877-5889; index Ambiguity
+    17)."""
+    if not defended:
+        return on_target
+    return max(on_target - kills, 0)
+
+
+def sap_split(points: int) -> tuple[int, int]:
+    """Split one missile's damage semi-armour-piercing: half rounded up may go on armour, the
+    rest on the hull (000 L5945-5947, applied per missile: index Ambiguity 16)."""
+    return (points + 1) // 2, points // 2
