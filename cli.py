@@ -22,7 +22,7 @@ from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
 from campaign.events import UMPIRE, Audience
 from campaign.service import CampaignService, plan_campaign
-from campaign.strategic import ShipResult
+from campaign.strategic import CoreDamage, ShipResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -1574,11 +1574,41 @@ def _pairs_of(values: list[str] | None, what: str) -> dict[str, str]:
     return pairs
 
 
+def _core_damage(unit: str, values: list[str]) -> CoreDamage:
+    """Read the core systems a ship kept out from `bridge[:TURNS]`, `power_core`,
+    `life_support:TURNS` or `none` (docs/rulings.md, "Core systems carry over")."""
+    from tactical.ship import FOR_THE_BATTLE
+
+    core = CoreDamage()
+    tokens = [v.strip() for joined in values for v in joined.split(",")]
+    if tokens == ["none"]:
+        return core
+    for value in tokens:
+        name, sep, turns = (part.strip() for part in value.partition(":"))
+        if sep and (not turns.isdigit() or int(turns) < 1):
+            raise InvalidInputError(f"core {unit}={value!r}: turns must be a number, 1 or more")
+        if name == "bridge":  # no turns: out of control for the whole of its next battle
+            turns_out = int(turns) if sep else FOR_THE_BATTLE
+            core = msgspec.structs.replace(core, out_of_control=turns_out)
+        elif name == "power_core" and not sep:
+            core = msgspec.structs.replace(core, power_core=True)
+        elif name == "life_support" and sep:
+            core = msgspec.structs.replace(core, life_support=int(turns))
+        else:
+            raise InvalidInputError(
+                f"core {unit}={value!r} must be bridge, bridge:TURNS, power_core, "
+                "life_support:TURNS or none (alone)"
+            )
+    return core
+
+
 def _battle_results(
     destroyed: str | None,
     disengaged: str | None,
     jumped: list[str] | None,
     damage: list[str] | None,
+    bridge_failures: list[str] | None = None,
+    core: list[str] | None = None,
 ) -> tuple[ShipResult, ...]:
     fates: dict[str, ShipResult] = {}
     for unit in _csv(destroyed):
@@ -1597,6 +1627,25 @@ def _battle_results(
             raise InvalidInputError(f"damage for {unit} must be a number of boxes, not {boxes!r}")
         base = fates.get(unit, ShipResult(unit=unit))
         fates[unit] = msgspec.structs.replace(base, hull_lost=int(boxes))
+    # UNIT=LEVEL, once per failure, in order: each is a casualty roll (004 L361-370).
+    for value in bridge_failures or []:
+        unit, sep, level = (part.strip() for part in value.partition("="))
+        if not unit or not sep or not level.isdigit():
+            raise InvalidInputError(f"bridge failure {value!r} must look like UNIT=LEVEL")
+        base = fates.get(unit, ShipResult(unit=unit))
+        failures = (*base.bridge_failures, int(level))
+        fates[unit] = msgspec.structs.replace(base, bridge_failures=failures)
+    cores: dict[str, list[str]] = {}
+    for value in core or []:
+        unit, sep, systems = (part.strip() for part in value.partition("="))
+        if not unit or not sep or not systems:
+            raise InvalidInputError(f"core {value!r} must look like UNIT=SYSTEM")
+        cores.setdefault(unit, []).append(systems)
+    for unit, values in cores.items():
+        base = fates.get(unit, ShipResult(unit=unit))
+        if base.fate == "destroyed":
+            raise InvalidInputError(f"core {unit}: a destroyed ship carries nothing out")
+        fates[unit] = msgspec.structs.replace(base, core=_core_damage(unit, values))
     return tuple(fates[u] for u in sorted(fates))
 
 
@@ -1654,12 +1703,27 @@ def battle_record(
     damage: Annotated[
         list[str] | None, typer.Option(help="Hull boxes a surviving ship lost: red-W1=3.")
     ] = None,
+    bridge_failure: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A threshold check at which a ship's Command Bridge failed, and its level: "
+            "red-W1=2, once per failure. The officers aboard roll for casualties."
+        ),
+    ] = None,
+    core: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Core systems a ship still had out at the end: red-W1=bridge (its whole next "
+            "battle), bridge:TURNS, power_core, life_support:TURNS, comma-separated or "
+            "repeated; red-W1=none: none. Ships not named keep what they had."
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
     """Record a battle's outcome by hand; ships not named survived undamaged."""
-    results = _battle_results(destroyed, disengaged, jumped, damage)
+    results = _battle_results(destroyed, disengaged, jumped, damage, bridge_failure, core)
     with _service(db) as service:
         recorded = service.record_battle(
             service.target(campaign, branch), battle_id, results, ask=_ask_die

@@ -517,6 +517,8 @@ class ProductionResolved(Event, frozen=True, kw_only=True):
     units: tuple[Unit, ...]
     rolls: tuple[Roll, ...] = ()
     problems: tuple[str, ...] = ()
+    # Carriers given the fighters bought (004 L197), as they stand afterwards.
+    rearmed: tuple[Unit, ...] = ()
 
 
 @event("battle_requested", version=1)

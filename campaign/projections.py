@@ -61,10 +61,11 @@ from campaign.strategic import (
     Unit,
     parse_defence_id,
 )
+from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 16
+PROJECTION_VERSION = 17
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -201,7 +202,11 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             units = dict(state.units)
             for uid in ev.units:
                 if uid in units:
-                    units[uid] = msgspec.structs.replace(units[uid], hull_lost=0, core=None)
+                    unit = units[uid]
+                    record = None if unit.record is None else _repaired(unit.record)
+                    units[uid] = msgspec.structs.replace(
+                        unit, hull_lost=0, core=None, record=record
+                    )
             return msgspec.structs.replace(state, units=units)
         case UnitsCaught():
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
@@ -210,7 +215,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             for colony in ev.colonies:
                 if colony.population == 0:  # all emigrated: the colony is abandoned (ruling)
                     del colonies[colony.id]
-            units = {**state.units, **{u.id: u for u in ev.units}}
+            units = {**state.units, **{u.id: u for u in (*ev.units, *ev.rearmed)}}
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
         case ColonistsLanded():
@@ -339,7 +344,10 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         hex_ = jumped_to if jumped_to is not None else ship.hex
         hull = ship.hull_lost + result.hull_lost
         core = ship.core if result.core is None else (result.core if result.core.any else None)
-        units[result.unit] = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull, core=core)
+        ship = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull, core=core)
+        if result.record is not None:  # 004 L186-191: carried into this turn's later battles
+            ship = msgspec.structs.replace(ship, record=result.record, record_turn=state.turn)
+        units[result.unit] = ship
     for (colony_id, kind), lost in lost_defences.items():
         colony = colonies.get(colony_id)
         if colony is None:
@@ -357,6 +365,19 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         colonies=colonies,
         pending_battles=pending,
         task_forces=_pruned(state.task_forces, units),
+    )
+
+
+def _repaired(record: ShipState) -> ShipState:
+    """Return a record state with hull, armour and core repaired (004 L192-196); its systems
+    and munitions are restored by the turn anyway, and its fighters are not (004 L197)."""
+    return msgspec.structs.replace(
+        record,
+        hull_lost=tuple(0 for _ in record.hull_lost),
+        armour_lost=0,
+        out_of_control=0,
+        power_core="ok",
+        life_support=0,
     )
 
 

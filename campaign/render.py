@@ -148,6 +148,8 @@ def describe(ev: Event) -> str:
                 f"{ev.player}'s production after turn {ev.turn}: {ev.produced_ip} IP produced, "
                 f"{ev.lost_ip} lost; built {built}; bought {techs}"
             )
+            if ev.rearmed:
+                text += f"; fighters aboard {', '.join(u.id for u in ev.rearmed)}"
             return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
         case BattleRequested():
             b = ev.battle

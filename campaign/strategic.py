@@ -18,6 +18,7 @@ import msgspec
 from campaign.rules.command import CommandLevel
 from campaign.rules.production import PlanetType
 from campaign.rules.technology import TechName
+from tactical.ship import ShipState
 
 UnitKind = Literal["warship", "scout-troop", "transports"]
 CombatOrder = Literal["engage", "stand-off", "ftl-move"]
@@ -78,6 +79,14 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     plot: tuple[str, ...] = ()  # where it must be at the end of each coming turn (004 s6)
     plot_until: int | None = None  # the last turn its plot binds: no new orders until then
     core: CoreDamage | None = None  # warships: core systems out, carried from battle (004 5.3.6)
+    # Warships: the engine's record state at the end of its last battle (004 5.3.6), and the
+    # turn of that battle. Within that turn it comes into a later battle as it is; from the
+    # next turn its weapons, drives, systems and munitions are restored, and its hull, armour
+    # and core stay until a repair; lost fighters stay lost (`rules.battles.carried_state`).
+    # `hull_lost` and `core` stay the truth for hull boxes and core (an outcome entered by hand
+    # changes only them).
+    record: ShipState | None = None
+    record_turn: int = 0
     captain_out_until: int | None = None  # an injured captain commands again from this turn
     # Transports: the original owner of the conquered population aboard (004 L216-219); a
     # colony it founds is a conquered population too.
@@ -91,6 +100,12 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
         if self.captain_out_until is not None and turn < self.captain_out_until:
             return STAND_IN_CAPTAIN
         return self.captain
+
+    @property
+    def needs_repair(self) -> bool:
+        """Return whether its hull, armour or core systems are damaged (004 L192-196)."""
+        armour = self.record is not None and self.record.armour_lost > 0
+        return bool(self.hull_lost) or armour or (self.core is not None and self.core.any)
 
     def plotted(self, turn: int) -> bool:
         """Return whether the unit's pre-plotted move still binds on `turn` (004 section 6)."""
@@ -247,6 +262,9 @@ class ProductionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     planet_shields: int = 0
     ships: tuple[ShipOrder, ...] = ()
     research: int = 0  # IP given to the empire's research pool
+    # Fighters bought to make good carriers' losses (004 L197), put aboard the owner's
+    # carriers in this colony's hex at once (`rules.economy.fighter_points` prices them).
+    fighters: int = 0
 
 
 BattleType = Literal["even", "pursuit"]
@@ -303,6 +321,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # The core systems out when it left the battle (004 5.3.6: kept until repaired at a
     # friendly colony); None: not told (an outcome entered by hand), the ship keeps its own.
     core: CoreDamage | None = None
+    # The engine's record state at the battle's end (boxes per row, armour, systems, drives,
+    # munitions, fighters aboard); None from an outcome entered by hand.
+    record: ShipState | None = None
 
 
 AttackMode = Literal["conquer", "bombard"]

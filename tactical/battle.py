@@ -68,6 +68,7 @@ from tactical.fire import (
     NEEDLE_KILL,
     NOVA_ARMING_MU,
     NOVA_STAGES,
+    TORPEDO_BANDS_MU,
     BeamOutcome,
     StrikeRoll,
     ThresholdOutcome,
@@ -75,6 +76,7 @@ from tactical.fire import (
     beam_dice,
     bearing,
     is_beam,
+    line_blocked,
     nova_touches,
     range_between,
     roll_beams,
@@ -174,6 +176,7 @@ __all__ = [
     "NOVA_LINE",
     "SUBMUNITION",
     "TORPEDO",
+    "TORPEDOES",
     "Battle",
     "BattleContext",
     "BattleSetup",
@@ -222,6 +225,7 @@ __all__ = [
     "TurnEnded",
     "Zone",
     "asteroids_at",
+    "asteroids_now",
     "context",
     "current_step",
     "decode_journal",
@@ -264,13 +268,13 @@ Phase = Literal[
 ]
 ShipStatus = Literal["active", "destroyed", "left", "away", "jumped", "abandoned", "struck"]
 """``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
-``jumped``: gone into FTL (004 L137-142); ``abandoned``: its life support gave out and its crew
+``jumped``: gone into FTL (004 L139-145); ``abandoned``: its life support gave out and its crew
 abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197); ``struck``:
 its captain struck the colours, and it lies where it surrendered, out of the battle (000
 L13275-13343)."""
 JumpState = Literal["none", "ready", "powering", "unplanned"]
-"""A campaign ship's FTL jump: ``ready`` after its 6 (004 L139-140); ``powering`` or
-``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L137-142)."""
+"""A campaign ship's FTL jump: ``ready`` after its 6 (004 L142-143); ``powering`` or
+``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L139-145)."""
 RETURN_ON = 4  # 001 L538: on a 4, 5 or 6 the ship re-enters after that many turns
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 MAX_INITIATIVE_ROLLS = 50  # ties re-rolled (000 L1053-1472); a stop for scripted dice
@@ -333,13 +337,13 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     builds it. A set-up without one is an ordinary tabletop battle.
 
     The table floats (no edges) until two opposing ships are more than ``float_limit`` apart,
-    then it is fixed where the ships are (004 L132-134); leaving a fixed table is disengaging,
+    then it is fixed where the ships are (004 L133-135); leaving a fixed table is disengaging,
     with a D6: under ``return_on`` the ship is gone, else it returns after that many turns
-    (004 L135-137). Ships of the ``ftl_sides`` (FTL Move orders) roll a D6 at the end of each
-    turn to be ready to jump (004 L139-142). ``gravity`` drifts every ship that many MU towards
+    (004 L136-138). Ships of the ``ftl_sides`` (FTL Move orders) roll a D6 at the end of each
+    turn to be ready to jump (004 L142-143). ``gravity`` drifts every ship that many MU towards
     the gas giant edge at ``well_edge`` (an x coordinate) at the end of each turn (004
     L162-168). Asteroids start at ``asteroids`` and drift ``drift`` MU a turn, wrapping in
-    ``field`` (004 L174-181).
+    ``field`` (004 L178-181).
     """
 
     float_limit: float = 150.0
@@ -366,7 +370,7 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     """The dice that set the battle up (gravity band, asteroids), so the set-up is a record."""
 
 
-ASTEROID_FTL_MU = 10.0  # 004 L142, L181: no FTL within 10 MU of an asteroid
+ASTEROID_FTL_MU = 10.0  # 004 L146, L184: no FTL within 10 MU of an asteroid
 
 
 class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -412,7 +416,7 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
     """Return where the asteroids are during ``turn``: they drift at the end of each turn and
-    wrap round the field, leaving one side and coming back on the opposite (004 L178-180)."""
+    wrap round the field, leaving one side and coming back on the opposite (004 L180-181)."""
     if theatre.field is None:
         return theatre.asteroids
     x_min, y_min, x_max, y_max = theatre.field
@@ -427,20 +431,26 @@ def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]
     )
 
 
+def asteroids_now(ctx: BattleContext, state: BattleState) -> tuple[tuple[float, float], ...]:
+    """Return where the asteroids are this turn; none outside a campaign asteroid field."""
+    theatre = ctx.setup.theatre
+    return () if theatre is None else asteroids_at(theatre, state.turn)
+
+
 def ftl_blocked(theatre: Theatre, turn: int, x: float, y: float) -> str | None:
     """Return why no ship may jump at ``(x, y)`` during ``turn``, or ``None`` if one may.
 
     No FTL near a gas giant, within 40 MU of a dense world, 20 MU of a moon or 10 MU of an
-    asteroid (004 L142, L161, L170, L181).
+    asteroid (004 L146, L161, L172, L184).
     """
     if theatre.gravity:
-        return "no FTL near a gas giant (004 L170)"
+        return "no FTL near a gas giant (004 L172)"
     for zone in theatre.zones:
         if math.hypot(x - zone.x, y - zone.y) <= zone.radius:
-            return f"no FTL within {format_mu(zone.radius)} MU of a {zone.kind} (004 L142)"
+            return f"no FTL within {format_mu(zone.radius)} MU of a {zone.kind} (004 L146)"
     for ax, ay in asteroids_at(theatre, turn):
         if math.hypot(x - ax, y - ay) <= ASTEROID_FTL_MU:
-            return "no FTL within 10 MU of an asteroid (004 L142)"
+            return "no FTL within 10 MU of an asteroid (004 L184)"
     return None
 
 
@@ -711,7 +721,7 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """The sides that have made their damage-control rolls this turn."""
     winner: str | None = None
     table: tuple[float, float, float, float] | None = None
-    """A campaign battle's table once fixed (004 L132-134); ``None`` while it floats."""
+    """A campaign battle's table once fixed (004 L133-135); ``None`` while it floats."""
     fighters: tuple[FighterGroup, ...] = ()
     """Fighter groups in flight, in launch order."""
     held: tuple[str, ...] = ()
@@ -981,7 +991,7 @@ class Moved(Struct, frozen=True, kw_only=True):
     """The turn a ship that left the table comes back, if it does."""
     jumped: bool = False
     displaced: tuple[int, int] | None = None
-    """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L137-138)."""
+    """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L140-141)."""
     vector: tuple[float, float] | None = None
     """Under vector movement: the new velocity's course in degrees and speed; ``course`` is
     then the facing."""
@@ -1109,11 +1119,11 @@ class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
     winner: str | None = None
     reason: str = ""
     ready: tuple[str, ...] = ()
-    """Campaign ships that rolled their 6 and may power up for a jump (004 L139-140)."""
+    """Campaign ships that rolled their 6 and may power up for a jump (004 L142-143)."""
     fell: tuple[str, ...] = ()
-    """Ships the gas giant's gravity drew off the table for good (004 L162-166)."""
+    """Ships the gas giant's gravity drew off the table for good (004 L167-168)."""
     table: tuple[float, float, float, float] | None = None
-    """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L132)."""
+    """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L133-135)."""
     withdrew: tuple[str, ...] = ()
     """Sides that lost their morale's share of their mass and withdrew (000 L13214-13273)."""
     rolls: tuple[Roll, ...] = ()
@@ -1344,7 +1354,7 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     Under ``destroyed_fire`` a ship reduced to 0 hull this phase still takes its turn.
     """
     if ship.status != "active" or ship.fired or ship.jump in ("powering", "unplanned"):
-        return False  # no offensive fire in the final power-up turn (004 L141)
+        return False  # no offensive fire in the final power-up turn (004 L144-145)
     if ship.sweeping:
         return False  # an active minesweeper fires no offensive weapon (001 L898)
     if ship.record.out_of_control:
@@ -1457,7 +1467,7 @@ def _off_table(ctx: BattleContext, state: BattleState, x: float, y: float) -> bo
 
 
 def _in_well(ctx: BattleContext, x: float) -> bool:
-    """A ship past the gas giant edge has left by it and cannot return (004 L166)."""
+    """A ship past the gas giant edge has left by it and cannot return (004 L167-168)."""
     theatre = ctx.setup.theatre
     return theatre is not None and theatre.well_edge is not None and x < theatre.well_edge
 
@@ -1466,7 +1476,7 @@ def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipIn
     """Put a returning ship back on the edge it left by, at its exit point, facing onto the
     table at its exit speed (001 L538; digest A10; see docs/rulings.md).
 
-    In a campaign battle it returns at the point it left (004 L136-137), turned about, at its
+    In a campaign battle it returns at the point it left (004 L138), turned about, at its
     exit speed up to 3 x thrust; on the fixed table if there is one.
     """
     if ctx.setup.theatre is not None:
@@ -1583,7 +1593,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         left = fell or _off_table(ctx, state, end.x, end.y)
         returns = None
         if left and not fell and ctx.setup.theatre is not None:
-            face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)  # 004 L135-137
+            face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)  # 004 L136-138
             returns = state.turn + face if face >= ctx.setup.theatre.return_on else None
         elif left and not fell and ctx.rules.leave_table == "return_roll":
             face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)
@@ -2157,9 +2167,9 @@ def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     """Return why a ship may not start its final power-up for a jump, or ``None``."""
     theatre = ctx.setup.theatre
     if theatre is None:
-        return "jumps out of battle are for campaign battles (004 L137)"
+        return "jumps out of battle are for campaign battles (004 L139)"
     if ship.side not in theatre.ftl_sides:
-        return "only ships under FTL Move orders may jump (004 L137)"
+        return "only ships under FTL Move orders may jump (004 L139)"
     if ship.record.ftl != "ok":
         return "its FTL drive is lost"
     return None
@@ -2168,17 +2178,17 @@ def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
 def _jump(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, dice: DiceSource
 ) -> tuple[Moved, ShipInPlay]:
-    """The turn after the final power-up: half the normal distance, then the jump (004 L142).
+    """The turn after the final power-up: half the normal distance, then the jump (004 L145).
 
     Where FTL may not be engaged (:func:`ftl_blocked`) the jump is called off: a planned jump
     stays ready, an unplanned one must power up again. An unplanned jump rolls a D6 for the
-    parsecs it lands off target and a D6 for the hex direction (004 L137-138).
+    parsecs it lands off target and a D6 for the hex direction (004 L140-141).
     """
     assert ctx.setup.theatre is not None
     dx, dy = velocity(ship)
     x = round_mu(ship.x + dx / 2)
     y = round_mu(ship.y + dy / 2)
-    ignored = None if order == NO_ORDER else "the ship is entering jump (004 L142)"
+    ignored = None if order == NO_ORDER else "the ship is entering jump (004 L145)"
     blocked = ftl_blocked(ctx.setup.theatre, state.turn, x, y)
     if blocked is not None:
         after = msgspec.structs.replace(
@@ -2804,6 +2814,9 @@ def _salvo_attacks(  # noqa: PLR0915 - one rules step, kept in the rulebook's or
 
 
 TORPEDO = "pulse_torpedo"
+TORPEDOES = frozenset(TORPEDO_BANDS_MU)
+"""Pulse torpedoes: FT2's and Continuum's standard one, and Continuum's short and long range
+ones (000 L4636-4658), which differ only in their to-hit bands."""
 NEEDLE = "needle"
 SUBMUNITION = "submunition"
 NOVA = "nova_cannon"
@@ -2815,8 +2828,9 @@ def _reach(ctx: BattleContext, kind: str, distance: float) -> bool:
     """Return whether a weapon of this kind reaches this far."""
     if is_beam(kind):
         return beam_dice(kind, distance) > 0
-    if kind == TORPEDO:
-        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
+    if kind in TORPEDOES:
+        band = TORPEDO_BANDS_MU[kind]
+        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band) is not None
     if kind == NEEDLE:
         return distance <= ctx.rules.needle_range
     if kind == SUBMUNITION:
@@ -2831,10 +2845,12 @@ def fire_options(
 
     A beam fires at an enemy in play inside one of its arcs, never aft (001 L404, L443), and
     within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
-    L829-838; Continuum's projectile table to 30 MU), a needle beam to 9" (001 L848), a
-    submunition pack not yet fired to 18" (001 L858-862). A ship whose nova cannon is armed
-    may fire that alone, along its bow's line (001 L906-911); one whose minesweeper is active
-    fires nothing (001 L898).
+    L829-838; Continuum's projectile table to 30 MU, 20 MU short range, 45 MU long range,
+    000 L20332-20433), a needle beam to 9" (001 L848), a submunition pack not yet fired to
+    18" (001 L858-862). No weapon fires at a ship when the
+    line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
+    whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
+    whose minesweeper is active fires nothing (001 L898).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
@@ -2848,7 +2864,13 @@ def fire_options(
             if spec.kind == NOVA and sys_state.status == "ok":
                 options[spec.id] = (NOVA_LINE,)
         return options
-    targets = [s for s in state.ships if _enemy_in_sight(ctx, ship.side, s)]
+    asteroids = asteroids_now(ctx, state)
+    targets = [
+        s
+        for s in state.ships
+        if _enemy_in_sight(ctx, ship.side, s)
+        and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+    ]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -2923,7 +2945,8 @@ def launch_problem(
     """Return why a launcher may not send a salvo at this aim point now, or ``None``.
 
     The aim point (``x,y``) must be within 24 MU of the ship, 36 MU for extended range, and
-    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon.
+    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon; and
+    no asteroid may lie across the line to it (000 L5757-5759, L17810-17812).
     """
     point = parse_aim(aim)
     if point is None:
@@ -2937,12 +2960,14 @@ def launch_problem(
     arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
     if distance > 0 and (arc == AFT or arc not in sheet.system(launcher).arcs):
         return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
+    if line_blocked((ship.x, ship.y), point, asteroids_now(ctx, state)):
+        return "an asteroid lies across the line to the aim point (000 L5757-5759)"
     return None
 
 
 def _firecon_use(kind: str, shot: Shot) -> str:
     """What a FireCon directs: beams, torpedoes, or needles at one system (001 L829, L850)."""
-    if kind == TORPEDO:
+    if kind in TORPEDOES:
         return "torpedoes"
     if kind == NEEDLE:
         return f"needles at {shot.aim}"
@@ -2992,10 +3017,8 @@ def _check_fire(
         if shot.target == SALVO_AIM and shot.weapon in launch_options(ctx, state, ship_id):
             pass  # the aim point is checked below
         elif shot.target not in options.get(shot.weapon, ()):
-            raise IllegalActionError(
-                f"{where}: {shot.weapon} cannot reach {shot.target} "
-                "(not a working weapon, out of arc or out of range)"
-            )
+            why = _unreachable(ctx, state, ship, shot.target)
+            raise IllegalActionError(f"{where}: {shot.weapon} cannot reach {shot.target} ({why})")
         needle = ctx.sheets[ship_id].system(shot.weapon).kind == NEEDLE
         if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
             raise IllegalActionError(
@@ -3038,6 +3061,17 @@ def _check_fire(
             f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
             "(001 L380; torpedoes take a FireCon apart from beams, L829)"
         )
+
+
+def _unreachable(ctx: BattleContext, state: BattleState, ship: ShipInPlay, target_id: str) -> str:
+    """Say why a weapon of ``ship`` may not fire at ``target_id``: an asteroid across the line
+    between them, or else the weapon, its arc or its range."""
+    target = next((s for s in state.ships if s.id == target_id), None)
+    if target is not None and line_blocked(
+        (ship.x, ship.y), (target.x, target.y), asteroids_now(ctx, state)
+    ):
+        return "an asteroid blocks the line of fire, 001 L1088"
+    return "not a working weapon, out of arc or out of range"
 
 
 def fire_ship(
@@ -3106,8 +3140,9 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         for shot in (s for s in aimed if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
-            if kind == TORPEDO:
-                rolled.append(_torpedo(ctx, dice, f"t{turn}/fire/{ship_id}", shot, distance))
+            if kind in TORPEDOES:
+                key = f"t{turn}/fire/{ship_id}"
+                rolled.append(_torpedo(ctx, dice, key, shot, distance, TORPEDO_BANDS_MU[kind]))
                 torpedoes.extend(rolled[-1].damage)
                 continue
             if kind == NEEDLE:
@@ -3355,10 +3390,11 @@ def _needle(
 
 
 def _torpedo(
-    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float
+    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float, band: float
 ) -> ShotRoll:
-    """Roll one pulse torpedo: a D6 to hit by range, then a D6 of damage (001 L833-842)."""
-    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance)
+    """Roll one pulse torpedo: a D6 to hit by range in its ``band``-wide bands, then a D6 of
+    damage (001 L833-842; 000 L4626-4658, every size the same 1D6 SAP)."""
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band)
     if need is None:  # checked before firing; a target cannot move away mid-phase
         raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
     face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
@@ -3697,12 +3733,12 @@ def _theatre_end(
             ships.append(ship)
             continue
         jump = ship.jump
-        # Every ship under FTL Move orders prepares; a 6 readies it (004 L139-140).
+        # Every ship under FTL Move orders prepares; a 6 readies it (004 L142-143).
         preparing = ship.side in theatre.ftl_sides and ship.record.ftl == "ok" and jump == "none"
         if preparing and dice.roll(f"t{state.turn}/jump/{ship.id}", 6) == 6:
             jump = "ready"
             ready.append(ship.id)
-        x = round_mu(ship.x - theatre.gravity)  # towards the gas giant edge (004 L163-164)
+        x = round_mu(ship.x - theatre.gravity)  # towards the gas giant edge (004 L164-165)
         status: ShipStatus = "active"
         if _in_well(ctx, x):
             status = "left"
@@ -3718,7 +3754,7 @@ def _theatre_end(
 
 def _table_after(theatre: Theatre, state: BattleState) -> tuple[float, float, float, float] | None:
     """Fix the table once two opposing ships are more than 150 MU apart, where the ships are;
-    let it float again once every opposing pair is closer than that (004 L132-134)."""
+    let it float again once every opposing pair is closer than that (004 L133-135)."""
     active = [s for s in state.ships if s.status == "active"]
     widest = max(
         (

@@ -86,27 +86,27 @@ __all__ = [
 CampaignOrder = Literal["engage", "stand-off", "ftl-move"]
 """A task force's campaign order (004 L105-112)."""
 Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
-"""Where in a system the battle is fought (004 L124-125)."""
+"""Where in a system the battle is fought (004 L123-124)."""
 Fate = Literal["destroyed", "fled", "jumped", "present", "lost", "captured"]
-"""A ship's fate: ``fled`` left the fixed table (disengaged, 004 L135), ``lost`` had no drive
-to hold altitude over a gas giant at the end (004 L171), or was abandoned by its crew when its
+"""A ship's fate: ``fled`` left the fixed table (disengaged, 004 L136), ``lost`` had no drive
+to hold altitude over a gas giant at the end (004 L173), or was abandoned by its crew when its
 life support gave out (000 L11189-11197; the campaign has no salvage, see docs/rulings.md);
 ``captured`` struck its colours and the enemy held the field (000 L13275-13343); a ship that
 struck while its own side held the field is ``present``, recovered."""
 
 SIDE_GAP_MU = 60.0  # our layout: the fleets' centres start 60 MU apart (004 leaves it open)
-FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L167, L175: a fleet's ships within 20 MU of each other
+FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L169, L175: a fleet's ships within 20 MU of each other
 NEAR_WORLD_RADIUS_MU = 4.0  # 004 L154: the fleet by the world starts within 10 MU of it:
 NEAR_WORLD_OFFSET_MU = 6.0  # a 4 MU cluster whose centre is 6 MU from the world
-DENSE_WORLD_FTL_MU = 40.0  # 004 L142, L161
-MOON_FTL_MU = 20.0  # 004 L142, L161
+DENSE_WORLD_FTL_MU = 40.0  # 004 L146, L161
+MOON_FTL_MU = 20.0  # 004 L146, L161
 MOON_OFFSET_MU = 30.0  # our layout: the moon 30 MU beyond the world, across the line of battle
 WELL_EDGE_MU = -40.0  # our layout: the gas giant edge 40 MU to the fleets' -x side
 PURSUER_SPEED = 3  # 004 L150: speeds up to thrust x 3; a pursuer comes on at the most
 PURSUED_SPEED = 1  # 004 L151-152: the fleeing side at most thrust x 1
 EVEN_SPEED = 1  # our layout: both sides of an even battle at thrust x 1
 ASTEROID_FIELD = (-60.0, -30.0, 60.0, 90.0)  # our layout: a 120 MU square round the fleets
-ASTEROID_SPACING_MU = 12.0  # 004 L177: no two asteroids closer than 12 MU
+ASTEROID_SPACING_MU = 12.0  # 004 L178-179: no two asteroids closer than 12 MU
 ASTEROID_ATTEMPTS = 20  # tries per asteroid before it is left out
 CAMPAIGN_MORALE = 50  # 000 L13214-13273: half the force by mass lost, in a simple engagement
 ADMIRAL_MORALE = {1: 15, 2: 0, 3: -15}  # 004 L336-337, L341-342: points on the withdrawal share
@@ -121,7 +121,7 @@ class CampaignShip(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     design: Identifier
     """A catalogue design (``umpire ship list``)."""
     state: ShipState | None = None
-    """Damage and spent munitions carried in (004 L185-194); undamaged when left out."""
+    """Damage and spent munitions carried in (004 L185-201); undamaged when left out."""
     captain: Annotated[int, Meta(ge=1, le=3)] = 2
     """The captain's command level (004 L322-335)."""
 
@@ -142,22 +142,25 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     sides: tuple[CampaignSide, CampaignSide]
     battle: Literal["even", "pursuit"] = "even"
     pursued: Identifier | None = None
-    """In a pursuit, the side under FTL Move orders that is being chased (004 L113-120)."""
+    """In a pursuit, the side under FTL Move orders that is being chased (004 L115-122)."""
     location: Location = "free-space"
     chosen_by: Identifier | None = None
     """The side that chose the location (004 L126-131); chooses the gravity band."""
     world: Literal["between", "near"] = "between"
     """Dense world: between the fleets, or with the chooser's fleet within 10 MU (004 L154)."""
     moon: bool = False
-    """Dense world: a moon too, with its 20 MU no-FTL zone (004 L142)."""
+    """Dense world: a moon too, with its 20 MU no-FTL zone (004 L161)."""
     gravity: Annotated[int, Meta(ge=2, le=12)] | None = None
-    """Gas giant: the chooser's gravity band; rolled on 2d6 when left out (004 L162-164)."""
+    """Gas giant: the chooser's gravity band; rolled on 2d6 when left out (004 L163-164)."""
     rules: str | None = None
     """Battle rules preset; by default ``continuum`` if every design exists there, else
     ``ft2`` (see :func:`preset_for`)."""
     turn_limit: Annotated[int, Meta(ge=1, le=1000)] = 12
     key: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-/]+$", max_length=80)] = "battle"
     """Prefix for every die's key, so one campaign seed serves many battles."""
+    movement: Literal["vector", "cinematic"] = "vector"
+    """Fleet Book 1's vector movement, the campaign's (004 L43); ``cinematic`` for an umpire
+    who prefers the rulebooks' cinematic movement."""
 
 
 class ShipOutcome(Struct, frozen=True, kw_only=True):
@@ -168,7 +171,7 @@ class ShipOutcome(Struct, frozen=True, kw_only=True):
     design: str
     fate: Fate
     record: ShipState
-    """The record state it carries out (004 L185-194)."""
+    """The record state it carries out (004 L185-201)."""
     hull_lost: int
     """Hull boxes lost in this battle."""
     systems_damaged: tuple[str, ...] = ()
@@ -178,7 +181,7 @@ class ShipOutcome(Struct, frozen=True, kw_only=True):
     returning: int | None = None
     """A ship that fled: the turn it would have come back, had the battle gone on."""
     displaced: tuple[int, int] | None = None
-    """An unplanned jump: D6 parsecs off target and D6 hex direction (004 L137-138)."""
+    """An unplanned jump: D6 parsecs off target and D6 hex direction (004 L140-141)."""
     thresholds: tuple[int, ...] = ()
     """The row level of every threshold check it made (for the campaign's officer rolls)."""
     bridge_failures: tuple[int, ...] = ()
@@ -252,7 +255,7 @@ def check_request(request: CampaignBattle) -> list[Problem]:
             chasing = request.sides[1 - names.index(request.pursued)]
             if fleeing.order != "ftl-move" or chasing.order != "engage":
                 problems.append(
-                    Problem("$.pursued", "a pursuit is Engage against FTL Move (004 L113-120)")
+                    Problem("$.pursued", "a pursuit is Engage against FTL Move (004 L115-122)")
                 )
     elif request.pursued is not None:
         problems.append(Problem("$.pursued", "only a pursuit has a pursued side"))
@@ -320,7 +323,7 @@ def _roll_asteroids(
     dice: DiceSource, key: str
 ) -> tuple[tuple[tuple[float, float], ...], tuple[float, float]]:
     """Roll d6 x d6 asteroids, none within 12 MU of another, and their drift: d6 MU in a d12
-    direction (004 L177-179). An asteroid with no room after 20 tries is left out."""
+    direction (004 L178-181). An asteroid with no room after 20 tries is left out."""
     count = dice.roll(f"{key}/asteroids/0", 6) * dice.roll(f"{key}/asteroids/1", 6)
     x_min, y_min, x_max, y_max = ASTEROID_FIELD
     width, height = int(x_max - x_min), int(y_max - y_min)
@@ -373,7 +376,8 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
     the pursued thrust x 1 (the fleet's slowest ship). A dense world is between the fleets or
     6 MU from the chooser's fleet centre, towards the enemy; a gas giant's edge is at x = -40
     with gravity towards -x; asteroids fill a 120 MU square. Every die (gravity band,
-    asteroids) is recorded in the theatre's ``rolls``.
+    asteroids) is recorded in the theatre's ``rolls``. Ships move by vector movement (004 L43),
+    each starting with its speed along its facing, unless the request asks for cinematic.
 
     Raises:
         SetupError: the request does not hold together, or a design or record state does not
@@ -465,6 +469,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
+        movement=request.movement,  # 004 L43: "Vector Movement as described in Fleet Book 1"
     )
     context(setup)  # every design and record state checked; raises SetupError
     return setup
@@ -532,7 +537,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         if ship.status == "struck" and state.winner != ship.side:
             fate = "captured"  # the enemy holds the field (or nobody does): taken
         if fate in ("present", "fled") and gravity and current_thrust(sheet, record) == 0:
-            fate = "lost"  # no drive to hold altitude over the gas giant; no tugs (004 L171)
+            fate = "lost"  # no drive to hold altitude over the gas giant; no tugs (004 L173)
         was = {s.id: s for s in before.systems}
         ships.append(
             ShipOutcome(

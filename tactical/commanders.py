@@ -6,7 +6,7 @@ order commanders, which play a task force's campaign order (004 L105-112):
 - Stand Off keeps the range outside the enemy's longest beam band when its own guns reach
   further, else just outside the enemy's reach, and fires whatever bears;
 - FTL Move runs from the enemy and from the no-FTL zones, powers up as soon as its ship is
-  ready and clear (004 L139-142), and makes an unplanned jump when badly hurt or out of time.
+  ready and clear (004 L142-145), and makes an unplanned jump when badly hurt or out of time.
 
 Fighters: Engage (and the closing commander) launch once an enemy is within
 :data:`LAUNCH_RANGE_MU` and send the groups at the nearest enemy ship; Stand Off launches for
@@ -46,13 +46,14 @@ from tactical.battle import (
     NOVA,
     NOVA_LINE,
     SUBMUNITION,
-    TORPEDO,
+    TORPEDOES,
     Battle,
     BattleContext,
     BattleState,
     ShipInPlay,
     Shot,
     StepKind,
+    asteroids_now,
     fire_controls,
     fire_options,
     firecons_needed,
@@ -82,11 +83,12 @@ from tactical.fire import (
     BEAM_STRENGTH,
     NOVA_ARMING_MU,
     NOVA_STAGES,
-    TORPEDO_BAND_MU,
+    TORPEDO_BANDS_MU,
     arc_of,
     beam_dice,
     bearing,
     is_beam,
+    line_blocked,
     nova_touches,
     range_between,
 )
@@ -403,7 +405,7 @@ def with_mines(
                 continue
             order = given = written.get(ship.id, NO_ORDER)
             if order.nova or order.jump:
-                continue  # no power for mines (001 L910); entering jump (004 L141)
+                continue  # no power for mines (001 L910); entering jump (004 L144-145)
             path = move_path(ctx, ship, order)
             danger = _met(path, mines)
             sweeper = sweeper_working(ctx, ship)
@@ -615,7 +617,7 @@ def _aimed(
         if not needle or aim is not None:
             shots.append(Shot(weapon, target, aim))
     # Torpedoes first, needles last: a needle's 1 in 6 is worth less than a beam's dice.
-    rank = {TORPEDO: 0, NEEDLE: 2}
+    rank = {**dict.fromkeys(TORPEDOES, 0), NEEDLE: 2}
     shots.sort(key=lambda shot: rank.get(sheet.system(shot.weapon).kind, 1))
     return _within_firecons(ctx, state, ship_id, shots)
 
@@ -637,7 +639,7 @@ def _needle_aim(ctx: BattleContext, state: BattleState, target_id: str) -> str |
     firecons = [a for a in aims if kinds.get(a) == "firecon"]
     if len(firecons) == 1:
         return firecons[0]
-    guns = [a for a in aims if kinds.get(a) in BEAM_STRENGTH or kinds.get(a) == TORPEDO]
+    guns = [a for a in aims if kinds.get(a) in BEAM_STRENGTH or kinds.get(a) in TORPEDOES]
     if guns:
         # A torpedo (1D6 a hit) ranks with an A battery (3 dice close in).
         return max(guns, key=lambda a: (BEAM_STRENGTH.get(kinds[a], 3), a))
@@ -930,9 +932,26 @@ def _vector_steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: flo
         vx, vy = angle_vector(end.vector[0])
         error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
         off = abs((angle - end.course % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
-        return round(error + VECTOR_FACING_WEIGHT * off, 6), format_order(order)
+        value = error + VECTOR_FACING_WEIGHT * off + VECTOR_EDGE_WEIGHT * _edge_risk(ctx, end)
+        return round(value, 6), format_order(order)
 
     return min(_vector_candidates(ctx, ship), key=score)
+
+
+def _edge_risk(ctx: BattleContext, end: MoveResult) -> float:
+    """How many MU short of two bands' clearance of the gas giant edge a vector ship would be
+    after this turn's drift, or after the next turn's flown straight on: the drift is a
+    displacement every turn (004 L164-166), so a ship slower away from the well than the
+    band sinks towards the edge."""
+    theatre = ctx.setup.theatre
+    if theatre is None or not theatre.gravity or theatre.well_edge is None:
+        return 0.0
+    assert end.vector is not None
+    gravity = theatre.gravity
+    away = angle_vector(end.vector[0])[0] * end.vector[1]
+    now = end.x - gravity - theatre.well_edge
+    later = now + away - gravity
+    return max(0.0, 2 * gravity - min(now, later))
 
 
 def _desperate_ram(
@@ -943,7 +962,7 @@ def _desperate_ram(
     "rarely attempted" (001 L977), so Engage keeps it for a ship with nothing else to fight
     with."""
     sheet = ctx.sheets[ship.id]
-    armed = any(spec.kind in BEAM_STRENGTH or spec.kind == TORPEDO for spec in sheet.systems)
+    armed = any(spec.kind in BEAM_STRENGTH or spec.kind in TORPEDOES for spec in sheet.systems)
     if not armed or _reach(ctx, ship) > 0:
         return None
     for enemy in sorted(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id)):
@@ -961,14 +980,9 @@ def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> 
     clockwise from +y) as the ship may and brings its speed towards ``speed``.
 
     Over a gas giant the wanted velocity gains the band's MU away from the well, twice that
-    near the edge, so that the end-of-turn drift does not carry the ship off (004 L163-166).
+    near the edge, so that the end-of-turn drift does not carry the ship off (004 L164-168).
     """
-    theatre = ctx.setup.theatre
-    if theatre is not None and theatre.gravity and theatre.well_edge is not None:
-        rad = math.radians(angle)
-        lift = theatre.gravity * (2 if ship.x - theatre.well_edge < 4 * theatre.gravity else 1)
-        vx, vy = speed * math.sin(rad) + lift, speed * math.cos(rad)
-        angle, speed = math.degrees(math.atan2(vx, vy)), math.hypot(vx, vy)
+    angle, speed = _lifted(ctx, ship, angle, speed)
     if ship.vector is not None:
         return _vector_steer(ctx, ship, angle, speed)
     thrust, limit = order_limits(ctx, ship)
@@ -977,6 +991,20 @@ def _steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float) -> 
     room = thrust - abs(turn)
     accel = max(-room, -ship.speed, min(room, round(speed) - ship.speed))
     return Order(turn=turn, accel=accel)
+
+
+def _lifted(
+    ctx: BattleContext, ship: ShipInPlay, angle: float, speed: float
+) -> tuple[float, float]:
+    """The velocity (angle, speed) a ship wants with the gas giant's pull allowed for: the
+    band's MU more away from the well, twice that near the edge (004 L164-168)."""
+    theatre = ctx.setup.theatre
+    if theatre is None or not theatre.gravity or theatre.well_edge is None:
+        return angle, speed
+    rad = math.radians(angle)
+    lift = theatre.gravity * (2 if ship.x - theatre.well_edge < 4 * theatre.gravity else 1)
+    vx, vy = speed * math.sin(rad) + lift, speed * math.cos(rad)
+    return math.degrees(math.atan2(vx, vy)), math.hypot(vx, vy)
 
 
 def _angle_to(ship: ShipInPlay, x: float, y: float) -> float:
@@ -1012,12 +1040,14 @@ ASTERN_BALANCE = 1e-9  # sums this close to 0 are balanced (floating error of a 
 def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
     """The longest range at which the ship's working beams or torpedoes roll a die."""
     sheet = ctx.sheets[ship.id]
-    torpedo = len(ctx.rules.torpedo_to_hit) * TORPEDO_BAND_MU
+    bands = len(ctx.rules.torpedo_to_hit)
     return max(
         (
-            BEAM_STRENGTH[spec.kind] * BAND_MU if spec.kind in BEAM_STRENGTH else torpedo
+            BEAM_STRENGTH[spec.kind] * BAND_MU
+            if spec.kind in BEAM_STRENGTH
+            else bands * TORPEDO_BANDS_MU[spec.kind]
             for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
-            if (spec.kind in BEAM_STRENGTH or spec.kind == TORPEDO) and now.status == "ok"
+            if (spec.kind in BEAM_STRENGTH or spec.kind in TORPEDOES) and now.status == "ok"
         ),
         default=0.0,
     )
@@ -1125,7 +1155,7 @@ def _arm_nova(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
 
 
 def engage_commander() -> Commander:
-    """Return the Engage commander: close on the nearest enemy and fight (004 L107).
+    """Return the Engage commander: close on the nearest enemy and fight (004 L108).
 
     A ship with a nova cannon arms it when an enemy is forecast on its bow's line.
     """
@@ -1153,7 +1183,8 @@ def engage_commander() -> Commander:
                 side_sign = _astern_side(ctx, state, ship, target)
                 angle = ship.course % 12 * 30 + side_sign * (DEAD_ASTERN - 1.0)
             if ship.vector is not None:
-                angle, speed = _closing_vector(ship, target)
+                written[ship.id] = _vector_engage(ctx, state, ship, target)
+                continue
             written[ship.id] = _steer(ctx, ship, angle, speed)
         return written
 
@@ -1165,25 +1196,105 @@ def engage_commander() -> Commander:
 
 
 def _closing_vector(ship: ShipInPlay, target: ShipInPlay) -> tuple[float, float]:
-    """The velocity (angle, speed) that takes a vector ship half the way from where the target
-    will be, flown straight on, to :data:`ENGAGE_CLOSE_MU` from it."""
+    """The velocity (angle, speed) a vector Engage ship wants: the target's own velocity, so
+    it keeps up instead of trailing by the target's speed, plus a share of the gap beyond
+    :data:`ENGAGE_CLOSE_MU` (:data:`VECTOR_CHASE_SHARE` of it when the target opens the range,
+    :data:`VECTOR_CLOSE_SHARE` when it comes on), so that a ship which can change its velocity
+    only by its thrust a turn does not run past its target."""
     vx, vy = velocity(target)
-    gx, gy = target.x + vx - ship.x, target.y + vy - ship.y
+    gx, gy = target.x - ship.x, target.y - ship.y
     gap = math.hypot(gx, gy)
-    if gap == 0:
+    share = VECTOR_CHASE_SHARE if vx * gx + vy * gy > 0 else VECTOR_CLOSE_SHARE
+    scale = share * (gap - ENGAGE_CLOSE_MU) / gap if gap else 0.0
+    dx, dy = vx + gx * scale, vy + gy * scale
+    if dx == dy == 0.0:
         return ship.course % 12 * 30.0, 0.0
-    share = (gap - ENGAGE_CLOSE_MU) / 2 / gap
-    dx, dy = gx * share, gy * share
     return math.degrees(math.atan2(dx, dy)), math.hypot(dx, dy)
 
 
+VECTOR_CHASE_SHARE = 0.5
+"""The share of the gap beyond :data:`ENGAGE_CLOSE_MU` a vector Engage ship closes a turn on a
+target running from it (the cinematic Engage's half)."""
+VECTOR_CLOSE_SHARE = 0.25
+"""... and on a target coming on or passing: a quarter, so the two do not meet at a speed the
+ship cannot shed (Engage beat the random commander in 92.5% of 400 battles with a quarter, 78%
+with a half; docs/rulings.md, "Tactical: vector movement")."""
+VECTOR_ERROR_MU = 8.0
+"""A vector Engage ship's velocity error of e MU costs e * e / 8: a small error is cheap
+against a die, a large one (an overshoot, turns lost coming back) dear."""
+ENGAGE_DIE_MU = 2.0
+"""What a vector Engage ship gives for each beam die it could roll this turn at an enemy's
+forecast place (in the units of :data:`VECTOR_ERROR_MU`'s cost)."""
+ENGAGE_THREAT_MU = 1.0
+"""... what it pays for each beam die the enemies could roll at it from theirs."""
+ENGAGE_FACING_MU = 1.0
+"""... and for each clock point its bow lies off its target's forecast place."""
+VECTOR_EDGE_WEIGHT = 2.0
+"""What a vector ship pays for each MU it would come short of clearing the gas giant edge by
+two bands (:func:`_edge_risk`)."""
+
+
+def _vector_engage(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, target: ShipInPlay
+) -> Order:
+    """Return the vector order an Engage ship flies (docs/rulings.md, "Tactical: vector
+    movement"): of its candidates (:func:`_vector_candidates`), the one with the lowest cost,
+    the enemies assumed to fly straight on:
+
+    - the square of its new velocity's error from :func:`_closing_vector` (lifted over a gas
+      giant), over :data:`VECTOR_ERROR_MU`;
+    - less :data:`ENGAGE_DIE_MU` a beam die it could roll at the best enemy this turn, plus
+      :data:`ENGAGE_THREAT_MU` a die the enemies could roll at it, none through an asteroid;
+    - plus :data:`ENGAGE_FACING_MU` a clock point its bow lies off the target's forecast
+      place, and :data:`VECTOR_EDGE_WEIGHT` an MU of :func:`_edge_risk`.
+
+    The order's text breaks ties, so the choice is stable.
+    """
+    angle, speed = _lifted(ctx, ship, *_closing_vector(ship, target))
+    wx, wy = angle_vector(angle)
+    wx, wy = wx * speed, wy * speed
+    asteroids = asteroids_now(ctx, state)
+    ahead: Forecast = []
+    for enemy in _enemies(state, ship.side):
+        dx, dy = velocity(enemy)
+        ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
+    tdx, tdy = velocity(target)
+    tx, ty = target.x + tdx, target.y + tdy
+
+    def score(order: Order) -> tuple[float, str]:
+        end = _end_of(ctx, ship, order)
+        assert end.vector is not None
+        vx, vy = angle_vector(end.vector[0])
+        error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
+        at = (end.x, end.y, end.course)
+        hits = max(_dice_on(ctx, ship, at, ex, ey, asteroids) for _, (ex, ey, _c) in ahead)
+        threat = sum(_dice_on(ctx, enemy, where, end.x, end.y, asteroids) for enemy, where in ahead)
+        off = abs(bearing(end.x, end.y, end.course, tx, ty)) / 30
+        value = (
+            error * error / VECTOR_ERROR_MU
+            - ENGAGE_DIE_MU * hits
+            + ENGAGE_THREAT_MU * threat
+            + ENGAGE_FACING_MU * off
+            + VECTOR_EDGE_WEIGHT * _edge_risk(ctx, end)
+        )
+        return round(value, 6), format_order(order)
+
+    return min(_vector_candidates(ctx, ship), key=score)
+
+
 def _dice_on(
-    ctx: BattleContext, shooter: ShipInPlay, at: tuple[float, float, int], tx: float, ty: float
+    ctx: BattleContext,
+    shooter: ShipInPlay,
+    at: tuple[float, float, int],
+    tx: float,
+    ty: float,
+    asteroids: Sequence[tuple[float, float]] = (),
 ) -> int:
-    """The beam dice ``shooter`` would roll at a point from ``at`` (x, y, course)."""
+    """The beam dice ``shooter`` would roll at a point from ``at`` (x, y, course); none
+    through an asteroid (001 L1088)."""
     x, y, course = at
     arc = arc_of(bearing(x, y, course, tx, ty), ctx.rules.arcs)
-    if arc == AFT:
+    if arc == AFT or line_blocked((x, y), (tx, ty), asteroids):
         return 0
     distance = range_between(x, y, tx, ty)
     sheet = ctx.sheets[shooter.id]
@@ -1220,24 +1331,26 @@ def _weigh(
     order: Order,
     ahead: Forecast,
     keep: float,
+    asteroids: Sequence[tuple[float, float]] = (),
 ) -> tuple[float, str]:
-    """Score one Stand Off order; the order's text breaks ties, so the choice is stable."""
+    """Score one Stand Off order; the order's text breaks ties, so the choice is stable.
+    Dice count only along lines no asteroid of this turn blocks."""
     end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
     at = (end.x, end.y, end.course)
-    hits = max(_dice_on(ctx, ship, at, ex, ey) for _, (ex, ey, _c) in ahead)
-    threat = sum(_dice_on(ctx, enemy, where, end.x, end.y) for enemy, where in ahead)
+    hits = max(_dice_on(ctx, ship, at, ex, ey, asteroids) for _, (ex, ey, _c) in ahead)
+    threat = sum(_dice_on(ctx, enemy, where, end.x, end.y, asteroids) for enemy, where in ahead)
     nearest = min(range_between(end.x, end.y, ex, ey) for _, (ex, ey, _c) in ahead)
     value = hits - STAND_OFF_THREAT * threat - abs(nearest - keep) / BAND_MU
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
-        # Keep well clear of the gas giant edge after the drift (004 L163-166).
+        # Keep well clear of the gas giant edge after the drift (004 L164-168).
         margin = end.x - theatre.gravity - theatre.well_edge
         value -= max(0.0, 3 * theatre.gravity - margin)
     return value, format_order(order)
 
 
 def stand_off_commander() -> Commander:
-    """Return the Stand Off commander: keep the range, fire what bears (004 L108-109).
+    """Return the Stand Off commander: keep the range, fire what bears (004 L109-110).
 
     Each ship weighs its legal orders one move ahead, the enemy assumed to fly straight on:
     the dice its guns would roll at the best target, less one and a half times the dice the
@@ -1249,6 +1362,7 @@ def stand_off_commander() -> Commander:
         written: dict[str, Order] = {}
         enemies = _enemies(state, side)
         their_reach = max((_reach(ctx, e) for e in enemies), default=0.0)
+        asteroids = asteroids_now(ctx, state)  # they drift at the end of the turn
         ahead: Forecast = []
         for enemy in enemies:
             dx, dy = velocity(enemy)
@@ -1265,7 +1379,7 @@ def stand_off_commander() -> Commander:
             start = _start(ship)
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
-                key=lambda order: _weigh(ctx, ship, start, order, ahead, keep),
+                key=lambda order: _weigh(ctx, ship, start, order, ahead, keep, asteroids),
             )
         return written
 
@@ -1297,7 +1411,7 @@ def _away_angle(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> flo
 
 def _clear_to_jump(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     """Whether a power-up now ends in a legal jump: straight on this turn, half a move the
-    next, and no no-FTL zone at that point (004 L141-142)."""
+    next, and no no-FTL zone at that point (004 L144-146)."""
     theatre = ctx.setup.theatre
     if theatre is None or ship.record.ftl != "ok" or ship.side not in theatre.ftl_sides:
         return False
@@ -1308,7 +1422,7 @@ def _clear_to_jump(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> 
 
 
 def ftl_move_commander() -> Commander:
-    """Return the FTL Move commander: run, and jump as soon as it may (004 L110, L137-142)."""
+    """Return the FTL Move commander: run, and jump as soon as it may (004 L111, L139-145)."""
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}

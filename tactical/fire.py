@@ -12,6 +12,7 @@ record sheets and dice; the battle (:mod:`tactical.battle`) decides who fires wh
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -27,6 +28,7 @@ from tactical.ship import (
 )
 
 __all__ = [
+    "ASTEROID_RADIUS_MU",
     "BAND_MU",
     "BEAM_DAMAGE",
     "BEAM_STRENGTH",
@@ -40,6 +42,7 @@ __all__ = [
     "NOVA_STAGES",
     "SUBMUNITION_DICE",
     "THRESHOLD_FAIL",
+    "TORPEDO_BANDS_MU",
     "TORPEDO_BAND_MU",
     "TORPEDO_TO_HIT_CONTINUUM",
     "TORPEDO_TO_HIT_FT2",
@@ -51,6 +54,7 @@ __all__ = [
     "bearing",
     "core_need",
     "is_beam",
+    "line_blocked",
     "nova_touches",
     "range_between",
     "roll_beams",
@@ -105,6 +109,13 @@ TORPEDO_TO_HIT_FT2: tuple[int, ...] = (3, 4, 5, 6)
 TORPEDO_TO_HIT_CONTINUUM: tuple[int, ...] = (2, 3, 4, 5, 6)
 # Continuum's projectile table, standard row, out to 30 MU (000 L4612-4802 names it; the
 # Quick Reference Sheet gives it, 000 L20332-20436; index 5.14).
+TORPEDO_BANDS_MU: dict[str, float] = {
+    "pulse_torpedo": TORPEDO_BAND_MU,  # standard row: 6 12 18 24 30 (000 L20336-20362)
+    "pulse_torpedo_sr": 4,  # short range row: 4 8 12 16 20 (000 L20406-20433)
+    "pulse_torpedo_lr": 9,  # long range row: 9 18 27 36 45 (000 L20368-20397)
+}
+# The band width of each pulse torpedo's to-hit row: Continuum's standard, short range and
+# long range torpedoes (000 L4636-4658) roll 2+ to 6 in five bands of it, upper limit included.
 
 SUBMUNITION_DICE: tuple[int, ...] = (3, 2, 1)
 # A submunition pack rolls 3, 2 or 1 beam dice at 0-6", 6-12", 12-18", screens ignored
@@ -183,12 +194,45 @@ def nova_touches(
     >>> nova_touches((0.0, 6.0), (0.0, 24.0), 2.0, 0.0, 25.5)
     False
     """
+    return _gap(start, end, x, y) <= diameter / 2 + ARC_TIE_TOLERANCE
+
+
+def _gap(start: tuple[float, float], end: tuple[float, float], x: float, y: float) -> float:
+    """Return the distance from ``(x, y)`` to the nearest point of the segment start-end."""
     (sx, sy), (ex, ey) = start, end
     dx, dy = ex - sx, ey - sy
     length2 = dx * dx + dy * dy
     t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - sx) * dx + (y - sy) * dy) / length2))
-    gap = math.hypot(x - (sx + t * dx), y - (sy + t * dy))
-    return gap <= diameter / 2 + ARC_TIE_TOLERANCE
+    return math.hypot(x - (sx + t * dx), y - (sy + t * dy))
+
+
+ASTEROID_RADIUS_MU = 1.0
+"""An asteroid's base is 2 MU across: FT2 mounts asteroids on bases "perhaps 1" or 2" across"
+(001 L1084), Continuum "perhaps 1 to 6 MU across" (000 L17794); 2 is the one size both allow
+(see docs/rulings.md, "Tactical: asteroids blocking fire")."""
+
+
+def line_blocked(
+    start: tuple[float, float],
+    end: tuple[float, float],
+    asteroids: Sequence[tuple[float, float]],
+    radius: float = ASTEROID_RADIUS_MU,
+) -> bool:
+    """Return whether the line between two ships' centres crosses an asteroid's base.
+
+    "Any line between two ships that crosses any part of the Asteroid is 'blocked'", measured
+    between base centres (001 L1082-1088; 000 L17775-17812). The line is blocked when it
+    passes strictly inside a base; a line that only touches the rim grazes it and is clear,
+    and so is a base beyond either end of the line (see docs/rulings.md).
+
+    >>> line_blocked((0.0, 0.0), (0.0, 20.0), [(0.5, 10.0)])  # through the base
+    True
+    >>> line_blocked((0.0, 0.0), (0.0, 20.0), [(1.0, 10.0)])  # grazes the rim
+    False
+    >>> line_blocked((0.0, 0.0), (0.0, 20.0), [(0.0, 21.5)])  # beyond the target
+    False
+    """
+    return any(_gap(start, end, x, y) < radius - ARC_TIE_TOLERANCE for x, y in asteroids)
 
 
 def beam_dice(kind: str, distance: float) -> int:
@@ -204,15 +248,23 @@ def beam_dice(kind: str, distance: float) -> int:
     return max(BEAM_STRENGTH[kind] + 1 - band, 0)
 
 
-def torpedo_to_hit(table: tuple[int, ...], distance: float) -> int | None:
+def torpedo_to_hit(
+    table: tuple[int, ...], distance: float, band_mu: float = TORPEDO_BAND_MU
+) -> int | None:
     """Return the face a pulse torpedo needs to hit at this range; ``None`` out of range.
 
-    The bands are 6" wide with the upper limit included, like the beam bands (001 L831-838).
+    The bands are 6" wide with the upper limit included, like the beam bands (001 L831-838);
+    Continuum's short and long range torpedoes have bands of 4 and 9 MU (``band_mu``, from
+    :data:`TORPEDO_BANDS_MU`).
 
     >>> [torpedo_to_hit(TORPEDO_TO_HIT_FT2, d) for d in (0.0, 6.0, 6.5, 18.0, 24.0, 24.5)]
     [3, 3, 4, 5, 6, None]
+    >>> [torpedo_to_hit(TORPEDO_TO_HIT_CONTINUUM, d, 4) for d in (4.0, 4.5, 20.0, 20.5)]
+    [2, 3, 6, None]
+    >>> [torpedo_to_hit(TORPEDO_TO_HIT_CONTINUUM, d, 9) for d in (9.0, 9.5, 45.0, 45.5)]
+    [2, 3, 6, None]
     """
-    band = max(1, math.ceil(distance / TORPEDO_BAND_MU))
+    band = max(1, math.ceil(distance / band_mu))
     return table[band - 1] if band <= len(table) else None
 
 

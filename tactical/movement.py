@@ -8,7 +8,7 @@ rounded to 0.001 MU so that a position is exactly what its text notation says.
 Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4; ``S1``,
 ``-3`` and ``S3-1`` likewise; ``=`` is "no order" (straight ahead at the same speed); ``@7``
 pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
-in a campaign battle (004 L139-142: no thrust that turn). Any order may end with mines to lay,
+in a campaign battle (004 L144-145: no thrust that turn). Any order may end with mines to lay,
 ``M<tenths>`` each (001 L882-884: ``M5`` drops one half way along the move, ``M`` alone at its
 end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951),
 maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the nearest):
@@ -103,7 +103,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     ``turn`` is course points, negative to port (anticlockwise) and positive to starboard;
     ``accel`` the velocity change; ``pivot`` the course a stationary ship pivots to; ``jump``
-    starts the final power-up for an FTL jump (004 L139-142), which spends no thrust;
+    starts the final power-up for an FTL jump (004 L144-145), which spends no thrust;
     ``launch`` launches that many fighter groups at the halfway point of a move without a
     course or velocity change (001 L757-759), written ``L1`` or ``L2``; ``nova`` arms the
     spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
@@ -470,7 +470,7 @@ def move(start: MoveStart, order: Order, split: str, *, whole: bool = True) -> M
     """
     if start.vector is not None:
         return vector_move(start, order, whole=whole)
-    if order.jump:  # powering up: no thrust, straight ahead at the same speed (004 L141)
+    if order.jump:  # powering up: no thrust, straight ahead at the same speed (004 L144-145)
         return move(start, NO_ORDER, split)
     if order.pivot is not None:
         return MoveResult(

@@ -269,6 +269,12 @@ def _ads_mass(n: int) -> int:
     return 2 if n <= 3 else 3
 
 
+def _torpedo_sr_mass(n: int) -> int:
+    # 000 L4656-4658: an SR pulse torpedo is 2 mass for 1 arc, "+1 mass for 2 additional
+    # arcs", 3 arcs max: so 3 mass for 2 arcs or 3 (see docs/rulings.md).
+    return 2 if n <= 1 else 3
+
+
 def _needle_mass(n: int) -> int:
     # 000 L16355: NB-1 is 2 mass for 2 arcs, +1 per additional arc, 3 arcs max.
     return 2 + max(n - 2, 0)
@@ -334,6 +340,24 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "ads": _pc("ADS", _ads_mass, "000 L7474-7488", per_mass=3, arcs="any"),
     "pulse_torpedo": _pc(
         "Pulse torpedo", _arc_steps(4, 1), "000 L16377-16383", per_mass=3, arcs="any", max_arcs=3
+    ),
+    # Short and long range pulse torpedoes, 3 per mass like the standard (000 L4636-4658,
+    # L16371-16383).
+    "pulse_torpedo_sr": _pc(
+        "Pulse torpedo (SR)",
+        _torpedo_sr_mass,
+        "000 L4656-4658, L16379",
+        per_mass=3,
+        arcs="any",
+        max_arcs=3,
+    ),
+    "pulse_torpedo_lr": _pc(
+        "Pulse torpedo (LR)",
+        _arc_steps(8, 2),
+        "000 L4644-4646, L16381",
+        per_mass=3,
+        arcs="any",
+        max_arcs=3,
     ),
     "needle": _pc(
         "Needle beam", _needle_mass, "000 L16347-16363", per_mass=3, arcs="any", max_arcs=3

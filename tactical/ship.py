@@ -271,7 +271,11 @@ class SystemState(Struct, frozen=True, kw_only=True):
 
 
 class ShipState(Struct, frozen=True, kw_only=True):
-    """A ship's record state in battle. Replace it; never mutate it."""
+    """A ship's record state in battle. Replace it; never mutate it.
+
+    The campaign stores it in its events (`campaign.strategic.ShipResult.record`), so it
+    evolves as an event does: a new field needs a default (tests/golden/events/).
+    """
 
     ship_id: str
     hull_lost: tuple[int, ...]

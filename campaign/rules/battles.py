@@ -19,6 +19,7 @@ from campaign.strategic import (
     Battle,
     CoreDamage,
     ShipResult,
+    Unit,
     parse_defence_id,
 )
 from maps import Hex, StarMap, label, parse_label
@@ -31,7 +32,7 @@ from tactical.campaign_battle import (
     resolve_campaign_battle,
 )
 from tactical.designs import show_builtin
-from tactical.ship import apply_damage, fresh_state
+from tactical.ship import Ship, ShipState, apply_damage, fresh_state
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -86,18 +87,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
                 continue
             unit = state.units[uid]
             assert unit.design is not None
-            carried = None
-            if unit.hull_lost or (unit.core is not None and unit.core.any):
-                ship = show_builtin(unit.design, "ft2")
-                lost = min(unit.hull_lost, ship.hull_boxes - 1)  # it came out afloat
-                carried = apply_damage(ship, fresh_state(ship), lost, armour_first=False).state
-                if unit.core is not None:  # 004 L192-196: core damage waits for a colony
-                    carried = msgspec.structs.replace(
-                        carried,
-                        out_of_control=unit.core.out_of_control,
-                        power_core="damaged" if unit.core.power_core else "ok",
-                        life_support=unit.core.life_support,
-                    )
+            carried = carried_state(unit, state.turn)
             captain = unit.captain_at(state.turn) or STAND_IN_CAPTAIN
             ships.append(CampaignShip(id=uid, design=unit.design, state=carried, captain=captain))
         sides.append(
@@ -115,6 +105,57 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         key=battle.id,
         rules="ft2",
     )
+
+
+def carried_state(unit: Unit, turn: int) -> ShipState | None:
+    """Return the record state a warship brings into a battle on `turn` (None: undamaged).
+
+    004 5.3.6: within the turn of its last battle it comes in as that battle left it, munitions
+    spent and systems damaged (L186-191). From the next turn (the turn boundary, `turn_ended`)
+    its weapons, drives, fire controls, PDS and other systems are repaired and its magazines
+    full again; hull boxes, armour and core systems stay until a repair at a friendly colony
+    (L192-196), and fighters lost stay lost (L197). `unit.hull_lost` and `unit.core` hold the
+    hull and core (an outcome entered by hand changes only them), so the hull boxes they add
+    to the record's are crossed off, top row first, and the core is theirs.
+    """
+    assert unit.design is not None
+    if unit.record is None and not unit.needs_repair:
+        return None  # never fought, or fought only on a table without damage
+    ship = show_builtin(unit.design, "ft2")
+    fresh = fresh_state(ship)
+    record = unit.record if unit.record is not None and _fits(ship, unit.record) else None
+    carried = fresh
+    if record is not None and unit.record_turn == turn:
+        carried = record
+    elif record is not None:
+        kept = {s.id: s.fighters for s in record.systems}
+        carried = msgspec.structs.replace(
+            fresh,
+            hull_lost=record.hull_lost,
+            armour_lost=record.armour_lost,
+            systems=tuple(
+                s if s.fighters is None else msgspec.structs.replace(s, fighters=kept[s.id])
+                for s in fresh.systems
+            ),
+        )
+    more = min(unit.hull_lost, ship.hull_boxes - 1) - sum(carried.hull_lost)  # came out afloat
+    if more > 0:
+        carried = apply_damage(ship, carried, more, armour_first=False).state
+    core = unit.core or CoreDamage()  # 004 L192-196: core damage waits for a colony
+    carried = msgspec.structs.replace(
+        carried,
+        out_of_control=core.out_of_control,
+        power_core="damaged" if core.power_core else "ok",
+        life_support=core.life_support,
+    )
+    return None if msgspec.structs.replace(carried, ship_id=fresh.ship_id) == fresh else carried
+
+
+def _fits(ship: Ship, record: ShipState) -> bool:
+    """Return whether a stored record state still fits the design's record sheet (a design
+    file changed since is read as undamaged systems, the hull from `Unit.hull_lost`)."""
+    systems = tuple(s.id for s in record.systems)
+    return len(record.hull_lost) == len(ship.rows) and systems == tuple(s.id for s in ship.systems)
 
 
 def fight(
@@ -173,13 +214,14 @@ def _result(
             hull_lost=ship.hull_lost,
             bridge_failures=bridge,
             core=core,
+            record=record,
         )
     if ship.fate == "jumped":
         if bound_for is None:
             to_hex: str | None = _landing(starmap, battle.hex, ship.displaced)
         elif ship.displaced is None:
             to_hex = None  # a planned jump takes a ship leaving to where it was going
-        else:  # 004 L139-141: "d6 parsecs in a random direction from the desired target"
+        else:  # 004 L140-141: "d6 parsecs in a random direction from the desired target"
             to_hex = _landing(starmap, bound_for, ship.displaced)
         return ShipResult(
             unit=ship.id,
@@ -188,14 +230,21 @@ def _result(
             hull_lost=ship.hull_lost,
             bridge_failures=bridge,
             core=core,
+            record=record,
         )
-    return ShipResult(unit=ship.id, hull_lost=ship.hull_lost, bridge_failures=bridge, core=core)
+    return ShipResult(
+        unit=ship.id,
+        hull_lost=ship.hull_lost,
+        bridge_failures=bridge,
+        core=core,
+        record=record,
+    )
 
 
 def _landing(starmap: StarMap, origin: str, displaced: tuple[int, int] | None) -> str:
     """Where a jumping ship comes out: where it was, or an unplanned jump's d6 hexes off.
 
-    004 L137-138: an unplanned jump lands "d6 parsecs in a random direction"; a ship pushed
+    004 L140-141: an unplanned jump lands "d6 parsecs in a random direction"; a ship pushed
     off the map stops at its edge (ruling).
     """
     if displaced is None:

@@ -168,8 +168,7 @@ def decide_repairs(state: CampaignState) -> list[NewEvent]:
     havens = {(c.owner, c.hex) for c in state.colonies.values() if c.conquered_turn != state.turn}
     damaged: dict[str, list[str]] = defaultdict(list)
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        core = unit.core is not None and unit.core.any
-        if (unit.hull_lost or core) and (unit.owner, unit.hex) in havens:
+        if unit.needs_repair and (unit.owner, unit.hex) in havens:
             damaged[unit.owner].append(unit.id)
     return [
         NewEvent(

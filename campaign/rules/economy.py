@@ -16,6 +16,7 @@ from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, ProductionResolved
 from campaign.projections import CampaignState
 from campaign.rules import production, technology
+from campaign.rules.battles import carried_state
 from campaign.rules.command import roll_captain
 from campaign.rules.production import ColonyOrders, ProductionOrderError
 from campaign.rules.setup import FleetShip
@@ -31,9 +32,97 @@ from campaign.strategic import (
     UnitKind,
     unit_id,
 )
+from tactical.designs import show_builtin
+from tactical.points import FT2_SYSTEMS
 
 # Looks a catalogue design up: (design id) -> the ship as the campaign needs it.
 Catalogue = Callable[[str], FleetShip]
+
+# 001 L1339: FT2 prices fighters only with their bay, a "Fighter group including bay" of 6 at
+# 20 points; a replacement fighter is a sixth of that (docs/rulings.md).
+_FIGHTER_GROUP = FT2_SYSTEMS["fighter_group"]
+
+
+def fighter_points(fighters: int) -> int:
+    """Return the Full Thrust points of `fighters` replacement fighters: 20 per 6, rounded up.
+
+    >>> fighter_points(6), fighter_points(1), fighter_points(0)
+    (20, 4, 0)
+    """
+    group = _FIGHTER_GROUP.bay or 6
+    return -(-fighters * _FIGHTER_GROUP.points // group) if fighters > 0 else 0
+
+
+def missing_fighters(unit: Unit) -> dict[str, int]:
+    """Return the fighters each bay of a carrier lacks, by bay id: those lost in battle and
+    not yet made good (004 L197). A bay damaged or destroyed is repaired by the next turn."""
+    if unit.kind != "warship" or unit.design is None or unit.record is None:
+        return {}
+    carried = carried_state(unit, unit.record_turn + 1)  # as the next turn finds it
+    if carried is None:
+        return {}
+    sheet = show_builtin(unit.design, "ft2")
+    return {
+        s.id: spec.bay_capacity - s.fighters
+        for spec, s in zip(sheet.systems, carried.systems, strict=True)
+        if spec.bay_capacity is not None and s.fighters is not None
+        if s.fighters < spec.bay_capacity
+    }
+
+
+def _carriers(state: CampaignState, player: str, hex_: str) -> list[Unit]:
+    """Return a player's warships in a hex missing fighters, in id order."""
+    here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
+    return [u for u in sorted(here, key=lambda u: u.id) if missing_fighters(u)]
+
+
+def _fighter_problems(
+    state: CampaignState, player: str, orders: tuple[ProductionOrder, ...]
+) -> list[str]:
+    """Check that the fighters bought fit aboard the carriers at each colony's hex."""
+    problems = []
+    wanted: dict[str, int] = {}
+    for order in orders:
+        colony = state.colonies.get(order.colony)
+        if order.fighters < 0:
+            problems.append(f"colony {order.colony!r}: fighters is {order.fighters}, negative")
+        elif order.fighters and colony is not None:
+            wanted[colony.hex] = wanted.get(colony.hex, 0) + order.fighters
+    for hex_, fighters in sorted(wanted.items()):
+        room = sum(sum(missing_fighters(u).values()) for u in _carriers(state, player, hex_))
+        if fighters > room:
+            problems.append(
+                f"{fighters} fighters bought at {hex_} but carriers there lack only {room} "
+                "(004 L197: replacements go aboard a carrier at the producing world)"
+            )
+    return problems
+
+
+def _rearmed(
+    state: CampaignState, player: str, orders: tuple[ProductionOrder, ...]
+) -> tuple[Unit, ...]:
+    """Put the fighters bought aboard the carriers at each colony's hex, in unit order and
+    bay order (004 L197-198); return the carriers as they stand afterwards."""
+    carriers: dict[str, Unit] = {}
+    for order in orders:
+        colony = state.colonies.get(order.colony)
+        left = order.fighters
+        if colony is None or left <= 0:
+            continue
+        here = (carriers.get(u.id, u) for u in _carriers(state, player, colony.hex))
+        for carrier in here:
+            missing = missing_fighters(carrier)
+            if left <= 0 or carrier.record is None or not missing:
+                continue
+            systems = []
+            for bay in carrier.record.systems:
+                given = min(left, missing.get(bay.id, 0))
+                left -= given
+                fighters = (bay.fighters or 0) + given if given else bay.fighters
+                systems.append(msgspec.structs.replace(bay, fighters=fighters))
+            record = msgspec.structs.replace(carrier.record, systems=tuple(systems))
+            carriers[carrier.id] = msgspec.structs.replace(carrier, record=record)
+    return tuple(carriers[u] for u in sorted(carriers))
 
 
 def is_production_turn(turn: int) -> bool:
@@ -94,6 +183,7 @@ def _inputs(
             if not built.ftl:
                 problems.append(f"colony {order.colony!r}: {ship.design} has no FTL drive")
             points += built.points * ship.count
+        points += fighter_points(order.fighters)
         colony_orders.append(
             ColonyOrders(
                 colony=order.colony,
@@ -109,6 +199,7 @@ def _inputs(
                 research=order.research,
             )
         )
+    problems += _fighter_problems(state, player, orders)
     return colonies, colony_orders, problems
 
 
@@ -232,6 +323,7 @@ def decide_production(
             units=units,
             rolls=rolls,
             problems=tuple(notes + problems),
+            rearmed=_rearmed(state, player, mine),
         )
         batch.append(
             NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
@@ -251,14 +343,15 @@ def _lift_sieged(
         colony = state.colonies.get(order.colony)
         if colony is not None and _besieged(state, colony):
             barred = order.ships or order.scout_troops or order.colony_transports
-            if barred:
+            if barred or order.fighters:
                 notes.append(
                     f"{order.colony} is under siege (004 5.4): its starships, scout troops and "
                     "colony transports were not built"
+                    + (", nor its fighters" if order.fighters else "")
                 )
             kept.append(
                 msgspec.structs.replace(
-                    order, ships=(), scout_troops=0, colony_transports=0, emigrants=0
+                    order, ships=(), scout_troops=0, colony_transports=0, emigrants=0, fighters=0
                 )
             )
             continue

@@ -36,7 +36,7 @@ def orders() -> st.SearchStrategy[Order]:
     moves = st.builds(Order, turn=st.integers(-99, 99), accel=st.integers(-999, 999))
     pivots = st.builds(Order, pivot=st.integers(1, 12))
     launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
-    specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L141), N (001 L908)
+    specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L144), N (001 L908)
     # Any of them may lay mines along the move, sweep (001 L882-884, L894), make an active
     # sensor scan, naming the bogeys it scans or not (001 L951), and mean to ram a ship (001
     # L979): M<tenths>, W, A<labels>, R<ship id>.

@@ -669,7 +669,7 @@ def test_commanders_with_mines_play_whole_battles_that_replay() -> None:
 
 def test_a_campaign_battle_counts_mines_laid_as_munitions_spent() -> None:
     # Stand Off against Engage: the minelayer drops mines in the path of the ship closing on
-    # it, and the outcome carries the crossed-off mines out of the battle (004 L185-194).
+    # it, and the outcome carries the crossed-off mines out of the battle (004 L185-201).
     request = CampaignBattle(
         sides=(
             CampaignSide(

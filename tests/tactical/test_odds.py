@@ -96,7 +96,7 @@ def test_worker_processes_give_the_same_figures(tmp_path: Path) -> None:
 
 
 def test_stand_off_keeps_its_ships() -> None:
-    """Stand Off keeps the range (004 L108-109): against the closing commander it loses far
+    """Stand Off keeps the range (004 L109-110): against the closing commander it loses far
     fewer points than in the closing mirror match (measured over 150 runs: about 40 against
     370), though it wins less often."""
     setup = SCENARIOS["grendel"]()

@@ -237,8 +237,8 @@ def vector_campaign(request: CampaignBattle, seed: int, **commanders: object) ->
 
 
 def test_engage_beats_random_orders_under_vector_movement() -> None:
-    # Measured 42 wins, 9 losses, 9 draws over these 60 seeds (docs/rulings.md, "Tactical:
-    # vector movement"): clearly ahead, but well short of the cinematic 0.93.
+    # Measured 54 wins, 5 losses, 1 draw over these 60 seeds (docs/rulings.md, "Tactical:
+    # vector movement"); 42, 9 and 9 before the steering was tuned.
     wins = 0
     runs = 60
     for seed in range(runs):
@@ -253,7 +253,7 @@ def test_engage_beats_random_orders_under_vector_movement() -> None:
         )
         assert replay(battle.ctx.setup, battle.journal) == battle.state
         wins += battle.state.winner == engage
-    assert wins / runs > 0.6
+    assert wins / runs > 0.8
 
 
 def test_order_commanders_write_legal_vector_orders() -> None:

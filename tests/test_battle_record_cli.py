@@ -1,0 +1,113 @@
+"""`umpire battles record` for a battle fought on a real table: the umpire enters the Command
+Bridge failures (the officers' casualty rolls, 004 L361-370) and the core systems a ship
+kept out (004 L192-196), as the engine reports them for its own battles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from campaign.errors import InvalidInputError
+from campaign.events import BattleFought, CaptainCasualty
+from campaign.service import CampaignService
+from campaign.strategic import CoreDamage, ShipResult
+from cli import _battle_results, app
+from tests.test_combat import DUEL_MAP
+from tests.test_strategic import orders
+
+
+def test_bridge_failures_and_core_damage_are_recorded_from_the_cli(tmp_path: Path) -> None:
+    map_file = tmp_path / "duel.toml"
+    map_file.write_text(DUEL_MAP)
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0, dice: str = "") -> str:
+        result = runner.invoke(app, [*args, "--db", db], input=dice)
+        assert result.exit_code == code, result.output
+        return " ".join(result.output.split())
+
+    captains = "6\n" * 28  # two empires of 14 warships: every captain rolled at a prompt
+    umpire(
+        "new",
+        "d",
+        "--players",
+        "red,blue",
+        "--map",
+        str(map_file),
+        "--dice",
+        "manual",
+        dice=captains,
+    )
+    for player in ("red", "blue"):
+        path = tmp_path / f"{player}.toml"
+        path.write_text(orders(player, 1, (f"{player}-W1", "0201", "engage")))
+        umpire("orders", "submit", str(path), "--player", player)
+    umpire("turn", "resolve", dice="6\n6\n2\n5\n")
+    assert "must look like UNIT=LEVEL" in umpire(
+        "battles", "record", "t1-b1", "--bridge-failure", "red-W1", code=2
+    )
+    assert "must be bridge, bridge:TURNS" in umpire(
+        "battles", "record", "t1-b1", "--core", "red-W1=hull", code=2
+    )
+    # Two bridge failures (levels 2 and 3): two casualty dice for red-W1's captain.
+    umpire(
+        "battles",
+        "record",
+        "t1-b1",
+        "--bridge-failure",
+        "red-W1=2",
+        "--bridge-failure",
+        "red-W1=3",
+        "--core",
+        "red-W1=bridge:2,power_core",
+        "--damage",
+        "red-W1=4",
+        dice="6\n5\n",
+    )
+    service = CampaignService.open(db)
+    try:
+        lineage = service.target(None, None)
+        log = [e.event for e in service.log(lineage)]
+        (fought,) = [ev for ev in log if isinstance(ev, BattleFought)]
+        result = next(r for r in fought.results if r.unit == "red-W1")
+        assert result.bridge_failures == (2, 3)
+        assert result.core == CoreDamage(out_of_control=2, power_core=True)
+        (casualty,) = [ev for ev in log if isinstance(ev, CaptainCasualty)]
+        assert casualty.unit == "red-W1"
+        assert [r.value for r in casualty.rolls][:2] == [6, 5]
+        unit = service.load(lineage).units["red-W1"]
+        assert (unit.hull_lost, unit.core) == (4, CoreDamage(out_of_control=2, power_core=True))
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize(
+    ("core", "expected"),
+    [
+        (["bridge"], CoreDamage(out_of_control=-1)),  # its whole next battle
+        (["bridge:3", "life_support:2"], CoreDamage(out_of_control=3, life_support=2)),
+        (["none"], CoreDamage()),  # all back: the ship's own core damage is cleared
+    ],
+)
+def test_core_damage_is_read(core: list[str], expected: CoreDamage) -> None:
+    values = [f"red-W1={c}" for c in core]
+    assert _battle_results(None, None, None, None, None, values) == (
+        ShipResult(unit="red-W1", core=expected),
+    )
+
+
+@pytest.mark.parametrize(
+    ("destroyed", "core", "message"),
+    [
+        (None, "red-W1=life_support", "must be bridge"),
+        (None, "red-W1=bridge:0", "1 or more"),
+        (None, "red-W1=none,bridge", "must be bridge"),
+        ("red-W1", "red-W1=power_core", "a destroyed ship carries nothing out"),
+    ],
+)
+def test_bad_core_damage_is_refused(destroyed: str | None, core: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        _battle_results(destroyed, None, None, None, None, [core])
