@@ -23,6 +23,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Literal
 
 from rich.console import Console
 from rich.progress import Progress
@@ -43,7 +44,7 @@ from tactical.dice import SeededDice  # noqa: E402
 from tactical.odds import RequestBattle, odds  # noqa: E402
 
 
-def fleet_battle() -> CampaignBattle:
+def fleet_battle(movement: Literal["vector", "cinematic"] = "vector") -> CampaignBattle:
     """Two default starting fleets under Engage orders, in free space."""
 
     def side(name: str) -> CampaignSide:
@@ -54,7 +55,7 @@ def fleet_battle() -> CampaignBattle:
         )
         return CampaignSide(name=name, order="engage", ships=ships)
 
-    return CampaignBattle(sides=(side("red"), side("blue")), key="bench")
+    return CampaignBattle(sides=(side("red"), side("blue")), key="bench", movement=movement)
 
 
 def main() -> int:
@@ -65,8 +66,14 @@ def main() -> int:
         "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes for the odds"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--movement",
+        choices=("vector", "cinematic"),
+        default="vector",
+        help="vector, as the campaign fights (004 L43), or cinematic",
+    )
     args = parser.parse_args()
-    request = fleet_battle()
+    request = fleet_battle(args.movement)
     sides = tuple(side.name for side in request.sides)
     console = Console(stderr=True)
 
@@ -103,7 +110,7 @@ def main() -> int:
 
     events = sum(len(outcome.journal) for outcome in outcomes)
     turns = sum(outcome.turns for outcome in outcomes)
-    table = Table(title="2 x 1980 points, Engage against Engage (tactical engine)")
+    table = Table(title=f"2 x 1980 points, Engage against Engage, {args.movement} movement")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("live battles", f"{args.battles / live:.2f} battles/s")

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -1260,6 +1261,7 @@ def _vector_engage(
         ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
+    guns = {s.id: _guns(ctx, s) for s in (ship, *(enemy for enemy, _ in ahead))}
 
     def score(order: Order) -> tuple[float, str]:
         end = _end_of(ctx, ship, order)
@@ -1267,8 +1269,13 @@ def _vector_engage(
         vx, vy = angle_vector(end.vector[0])
         error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
         at = (end.x, end.y, end.course)
-        hits = max(_dice_on(ctx, ship, at, ex, ey, asteroids) for _, (ex, ey, _c) in ahead)
-        threat = sum(_dice_on(ctx, enemy, where, end.x, end.y, asteroids) for enemy, where in ahead)
+        hits = max(
+            _dice_on(ctx, ship, at, ex, ey, asteroids, guns[ship.id]) for _, (ex, ey, _c) in ahead
+        )
+        threat = sum(
+            _dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns[enemy.id])
+            for enemy, where in ahead
+        )
         off = abs(bearing(end.x, end.y, end.course, tx, ty)) / 30
         value = (
             error * error / VECTOR_ERROR_MU
@@ -1282,6 +1289,25 @@ def _vector_engage(
     return min(_vector_candidates(ctx, ship), key=score)
 
 
+class _Guns(NamedTuple):
+    """A ship's working beams (kind and arcs) and the longest range any of them reaches."""
+
+    beams: tuple[tuple[str, tuple[str, ...]], ...]
+    reach: float
+
+
+def _guns(ctx: BattleContext, shooter: ShipInPlay) -> _Guns:
+    sheet = ctx.sheets[shooter.id]
+    beams = tuple(
+        (spec.kind, tuple(spec.arcs))
+        for spec, now in zip(sheet.systems, shooter.record.systems, strict=True)
+        if is_beam(spec.kind) and now.status == "ok"
+    )
+    # A beam-N rolls no die beyond N bands (tactical.fire.beam_dice).
+    reach = max((BEAM_STRENGTH[kind] * BAND_MU for kind, _ in beams), default=-1.0)
+    return _Guns(beams, reach)
+
+
 def _dice_on(
     ctx: BattleContext,
     shooter: ShipInPlay,
@@ -1289,20 +1315,20 @@ def _dice_on(
     tx: float,
     ty: float,
     asteroids: Sequence[tuple[float, float]] = (),
+    guns: _Guns | None = None,
 ) -> int:
     """The beam dice ``shooter`` would roll at a point from ``at`` (x, y, course); none
-    through an asteroid (001 L1088)."""
+    through an asteroid (001 L1088). ``guns`` is :func:`_guns` of the shooter, worked out
+    once by a caller that asks many times."""
     x, y, course = at
+    guns = guns or _guns(ctx, shooter)
+    distance = range_between(x, y, tx, ty)
+    if distance > guns.reach:
+        return 0
     arc = arc_of(bearing(x, y, course, tx, ty), ctx.rules.arcs)
     if arc == AFT or line_blocked((x, y), (tx, ty), asteroids):
         return 0
-    distance = range_between(x, y, tx, ty)
-    sheet = ctx.sheets[shooter.id]
-    return sum(
-        beam_dice(spec.kind, distance)
-        for spec, now in zip(sheet.systems, shooter.record.systems, strict=True)
-        if is_beam(spec.kind) and now.status == "ok" and arc in spec.arcs
-    )
+    return sum(beam_dice(kind, distance) for kind, arcs in guns.beams if arc in arcs)
 
 
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
@@ -1332,13 +1358,20 @@ def _weigh(
     ahead: Forecast,
     keep: float,
     asteroids: Sequence[tuple[float, float]] = (),
+    guns: Mapping[str, _Guns] | None = None,
 ) -> tuple[float, str]:
     """Score one Stand Off order; the order's text breaks ties, so the choice is stable.
     Dice count only along lines no asteroid of this turn blocks."""
     end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
     at = (end.x, end.y, end.course)
-    hits = max(_dice_on(ctx, ship, at, ex, ey, asteroids) for _, (ex, ey, _c) in ahead)
-    threat = sum(_dice_on(ctx, enemy, where, end.x, end.y, asteroids) for enemy, where in ahead)
+    guns = guns or {}
+    hits = max(
+        _dice_on(ctx, ship, at, ex, ey, asteroids, guns.get(ship.id)) for _, (ex, ey, _c) in ahead
+    )
+    threat = sum(
+        _dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns.get(enemy.id))
+        for enemy, where in ahead
+    )
     nearest = min(range_between(end.x, end.y, ex, ey) for _, (ex, ey, _c) in ahead)
     value = hits - STAND_OFF_THREAT * threat - abs(nearest - keep) / BAND_MU
     theatre = ctx.setup.theatre
@@ -1367,6 +1400,7 @@ def stand_off_commander() -> Commander:
         for enemy in enemies:
             dx, dy = velocity(enemy)
             ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
+        guns = {ship.id: _guns(ctx, ship) for ship in state.ships if ship.status == "active"}
         for ship in state.ships:
             if ship.side != side or ship.status != "active" or not enemies:
                 continue
@@ -1379,7 +1413,7 @@ def stand_off_commander() -> Commander:
             start = _start(ship)
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
-                key=lambda order: _weigh(ctx, ship, start, order, ahead, keep, asteroids),
+                key=lambda order: _weigh(ctx, ship, start, order, ahead, keep, asteroids, guns),
             )
         return written
 
