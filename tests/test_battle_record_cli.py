@@ -7,45 +7,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from campaign.errors import InvalidInputError
 from campaign.events import BattleFought, CaptainCasualty
 from campaign.service import CampaignService
 from campaign.strategic import CoreDamage, ShipResult
-from cli import _battle_results, app
-from tests.test_combat import DUEL_MAP
-from tests.test_strategic import orders
+from cli import _battle_results
+from tests.test_combat import DuelAtTheTable
 
 
 def test_bridge_failures_and_core_damage_are_recorded_from_the_cli(tmp_path: Path) -> None:
-    map_file = tmp_path / "duel.toml"
-    map_file.write_text(DUEL_MAP)
-    db = str(tmp_path / "cli.db")
-    runner = CliRunner()
+    table = DuelAtTheTable(tmp_path)
+    db = table.db
 
     def umpire(*args: str, code: int = 0, dice: str = "") -> str:
-        result = runner.invoke(app, [*args, "--db", db], input=dice)
-        assert result.exit_code == code, result.output
-        return " ".join(result.output.split())
+        return " ".join(table(*args, code=code, dice=dice).split())
 
-    captains = "6\n" * 28  # two empires of 14 warships: every captain rolled at a prompt
-    umpire(
-        "new",
-        "d",
-        "--players",
-        "red,blue",
-        "--map",
-        str(map_file),
-        "--dice",
-        "manual",
-        dice=captains,
-    )
-    for player in ("red", "blue"):
-        path = tmp_path / f"{player}.toml"
-        path.write_text(orders(player, 1, (f"{player}-W1", "0201", "engage")))
-        umpire("orders", "submit", str(path), "--player", player)
-    umpire("turn", "resolve", dice="6\n6\n2\n5\n")
     assert "must look like UNIT=LEVEL" in umpire(
         "battles", "record", "t1-b1", "--bridge-failure", "red-W1", code=2
     )

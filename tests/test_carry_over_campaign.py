@@ -18,8 +18,6 @@ from campaign.rules.economy import (
 )
 from campaign.service import catalogue_ship
 from campaign.strategic import (
-    Battle,
-    BattleSide,
     CoreDamage,
     ProductionOrder,
     ShipResult,
@@ -28,18 +26,9 @@ from campaign.strategic import (
 from tactical.designs import show_builtin
 from tactical.ship import ShipState, fresh_state, with_system_status
 from tests.test_combat import DUEL, state_of
+from tests.test_core_systems_campaign import BATTLE
 from tests.test_regressions import state_with
 
-BATTLE = Battle(
-    id="t3-b1",
-    hex="0201",
-    system="Alpha",
-    type="even",
-    sides=(
-        BattleSide(player="red", order="engage", units=("red-W1", "red-W2")),
-        BattleSide(player="blue", order="engage", units=("blue-W1", "blue-W2")),
-    ),
-)
 # A carrier (fighters), minelayers (mines are munitions) and a cruiser.
 DESIGNS = {
     "red-W1": "superdreadnought",

@@ -242,35 +242,41 @@ def test_a_battle_stops_the_turn_until_its_outcome_is_recorded(
     assert service.state_at(lineage, viewer="red").units["red-W1"].hull_lost == 3
 
 
-def test_battles_are_recorded_from_the_cli(tmp_path: Path) -> None:
-    map_file = tmp_path / "duel.toml"
-    map_file.write_text(DUEL_MAP)
-    db = str(tmp_path / "cli.db")
-    runner = CliRunner()
+class DuelAtTheTable:
+    """`umpire` on a manual-dice duel campaign whose turn 1 brought battle t1-b1: red-W1 and
+    blue-W1 both Engage at 0201 (exploration 6, 6; initiative blue 2, red 5)."""
 
-    def umpire(*args: str, code: int = 0, dice: str = "") -> str:
-        result = runner.invoke(app, [*args, "--db", db], input=dice)
+    def __init__(self, tmp_path: Path) -> None:
+        map_file = tmp_path / "duel.toml"
+        map_file.write_text(DUEL_MAP)
+        self.db = str(tmp_path / "cli.db")
+        self.runner = CliRunner()
+        captains = "6\n" * 28  # two empires of 14 warships: every captain rolled at a prompt
+        self(
+            "new",
+            "d",
+            "--players",
+            "red,blue",
+            "--map",
+            str(map_file),
+            "--dice",
+            "manual",
+            dice=captains,
+        )
+        for player in ("red", "blue"):
+            path = tmp_path / f"{player}.toml"
+            path.write_text(orders(player, 1, (f"{player}-W1", "0201", "engage")))
+            self("orders", "submit", str(path), "--player", player)
+        self("turn", "resolve", dice="6\n6\n2\n5\n")
+
+    def __call__(self, *args: str, code: int = 0, dice: str = "") -> str:
+        result = self.runner.invoke(app, [*args, "--db", self.db], input=dice)
         assert result.exit_code == code, result.output
         return result.output
 
-    captains = "6\n" * 28  # two empires of 14 warships: every captain rolled at a prompt
-    umpire(
-        "new",
-        "d",
-        "--players",
-        "red,blue",
-        "--map",
-        str(map_file),
-        "--dice",
-        "manual",
-        dice=captains,
-    )
-    for player in ("red", "blue"):
-        path = tmp_path / f"{player}.toml"
-        path.write_text(orders(player, 1, (f"{player}-W1", "0201", "engage")))
-        umpire("orders", "submit", str(path), "--player", player)
-    # Exploration: blue's and red's warships both survive (6, 6); initiative: blue 2, red 5.
-    umpire("turn", "resolve", dice="6\n6\n2\n5\n")
+
+def test_battles_are_recorded_from_the_cli(tmp_path: Path) -> None:
+    umpire = DuelAtTheTable(tmp_path)
     assert "t1-b1" in umpire("battles", "list")
     assert "number of boxes" in umpire("battles", "record", "t1-b1", "--damage", "red-W1=x", code=2)
     umpire("battles", "record", "t1-b1", "--destroyed", "blue-W1", "--damage", "red-W1=2")
