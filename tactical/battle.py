@@ -2004,19 +2004,15 @@ def _detonate(
     )
     if not hit.destroyed:
         for row in hit.rows:
-            record, result = threshold_check(
-                sheet,
+            record, check = _check(
+                ctx,
+                ship.id,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship.id}/mine/{mine.id}/row{row}",
-                row=row,
-                lost_status=ctx.rules.lost_status,
-                ftl=ctx.rules.ftl_threshold,
-                permanent=PERMANENT_LOSSES,
-                core=ctx.rules.core_systems,
-                strike=_strike(ctx, ship.id),
+                row,
             )
-            thresholds.append(_threshold(ship.id, row, 0, result))
+            thresholds.append(check)
     hurt = msgspec.structs.replace(
         ship,
         record=record,
@@ -2141,19 +2137,15 @@ def _crash(
     record, hit = _damage(sheet, ship.record, ship_id, points, (), 0)
     if not hit.destroyed:
         for row in hit.rows:
-            record, result = threshold_check(
-                sheet,
+            record, check = _check(
+                ctx,
+                ship_id,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship_id}/{cause}/row{row}",
-                row=row,
-                lost_status=ctx.rules.lost_status,
-                ftl=ctx.rules.ftl_threshold,
-                permanent=PERMANENT_LOSSES,
-                core=ctx.rules.core_systems,
-                strike=_strike(ctx, ship_id),
+                row,
             )
-            thresholds.append(_threshold(ship_id, row, 0, result))
+            thresholds.append(check)
     hurt = msgspec.structs.replace(
         ship,
         record=record,
@@ -2543,26 +2535,8 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
-    for victim in attacked:
-        own = _defence(ctx, victim)
-        allocate(victim, [*own.point, *own.area], victim)
-    covered: dict[str, int] = {}
-    for victim in attacked:
-        for friend in state.ships:
-            if (
-                friend.side != victim.side
-                or friend.id == victim.id
-                or not _targetable(ctx, friend)
-                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
-            ):
-                continue
-            spec = _defence(ctx, friend)
-            cover = list(spec.area)
-            if covered.get(friend.id, 0) < spec.controls:
-                # ADFC: its PDS covers one ally per ADFC (000 L9083-9086).
-                covered[friend.id] = covered.get(friend.id, 0) + 1
-                cover += list(spec.point)
-            allocate(friend, cover, victim)
+    for shooter, guns, victim in _defenders(ctx, state, attacked):
+        allocate(shooter, guns, victim)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166).
     attacks: list[FighterAttack] = []
@@ -2588,19 +2562,15 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if not second.destroyed:
             # Fighter damage is checked on the spot (001 L264; 000 L1053-1472 phase 10).
             for row in rows:
-                record, result = threshold_check(
-                    sheet,
+                record, check = _check(
+                    ctx,
+                    target.id,
                     record,
                     dice,
                     f"t{turn}/threshold/{target.id}/fighters/{name}/row{row}",
-                    row=row,
-                    lost_status=ctx.rules.lost_status,
-                    ftl=ctx.rules.ftl_threshold,
-                    permanent=PERMANENT_LOSSES,
-                    core=ctx.rules.core_systems,
-                    strike=_strike(ctx, target.id),
+                    row,
                 )
-                thresholds.append(_threshold(target.id, row, 0, result))
+                thresholds.append(check)
                 status = _colours(status, target.id, thresholds)
         attacks.append(
             FighterAttack(
@@ -2677,7 +2647,7 @@ def _missile_step(
     )
 
 
-def _salvo_attacks(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
+def _salvo_attacks(
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
@@ -2730,28 +2700,9 @@ def _salvo_attacks(  # noqa: PLR0915 - one rules step, kept in the rulebook's or
             kills[pick] += roll.kills
             defended.add(pick)
 
-    attacked = sorted({t for t in targets.values() if t is not None})
-    for victim_id in attacked:
-        victim = state.ship(victim_id)
-        own = _defence(ctx, victim)
-        allocate(victim, [*own.point, *own.area], victim)
-    covered: dict[str, int] = {}
-    for victim_id in attacked:
-        victim = state.ship(victim_id)
-        for friend in state.ships:
-            if (
-                friend.side != victim.side
-                or friend.id == victim.id
-                or not _targetable(ctx, friend)
-                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
-            ):
-                continue
-            spec = _defence(ctx, friend)
-            cover = list(spec.area)
-            if covered.get(friend.id, 0) < spec.controls:
-                covered[friend.id] = covered.get(friend.id, 0) + 1
-                cover += list(spec.point)
-            allocate(friend, cover, victim)
+    attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
+    for shooter, systems, victim in _defenders(ctx, state, attacked):
+        allocate(shooter, systems, victim)
 
     attacks: list[SalvoAttack] = []
     for salvo in due:
@@ -2777,19 +2728,15 @@ def _salvo_attacks(  # noqa: PLR0915 - one rules step, kept in the rulebook's or
         if not hit.destroyed:
             # Missile damage is checked on the spot (000 L1053-1472 phase 10).
             for row in hit.rows:
-                record, result = threshold_check(
-                    sheet,
+                record, check = _check(
+                    ctx,
+                    target_id,
                     record,
                     dice,
                     f"t{turn}/threshold/{target_id}/salvo/{salvo.id}/row{row}",
-                    row=row,
-                    lost_status=ctx.rules.lost_status,
-                    ftl=ctx.rules.ftl_threshold,
-                    permanent=PERMANENT_LOSSES,
-                    core=ctx.rules.core_systems,
-                    strike=_strike(ctx, target_id),
+                    row,
                 )
-                thresholds.append(_threshold(target_id, row, 0, result))
+                thresholds.append(check)
                 status = _colours(status, target_id, thresholds)
         state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
         attacks.append(
@@ -3196,19 +3143,15 @@ def _apply_hit(
             status = "destroyed"  # removed at once (001 L476)
     elif ctx.rules.threshold_timing == "immediate":
         for row in hit.rows:  # one check per row crossed, in order (002 L57; digest B10)
-            record, result = threshold_check(
-                ctx.sheets[target.id],
+            record, check = _check(
+                ctx,
+                target.id,
                 record,
                 dice,
                 f"t{state.turn}/threshold/{target.id}/row{row}",
-                row=row,
-                lost_status=ctx.rules.lost_status,
-                ftl=ctx.rules.ftl_threshold,
-                permanent=PERMANENT_LOSSES,
-                core=ctx.rules.core_systems,
-                strike=_strike(ctx, target.id),
+                row,
             )
-            thresholds.append(_threshold(target.id, row, 0, result))
+            thresholds.append(check)
             status = _colours(status, target.id, thresholds)
     else:
         pending = pending + hit.rows
@@ -3489,6 +3432,65 @@ def _ending(
     return False, None, ""
 
 
+def _defenders(
+    ctx: BattleContext, state: BattleState, attacked: Sequence[ShipInPlay]
+) -> list[tuple[ShipInPlay, list[str], ShipInPlay]]:
+    """Return who fires point defence for whom, in order, as (ship, systems, ship defended):
+    each attacked ship with its own point and area systems, then each friend within
+    :data:`FIGHTER_RANGE_MU` of an attacked ship with its area systems, and its PDS too for
+    one ally per ADFC (000 L9083-9086). Used against fighters and salvo missiles alike."""
+    plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
+    for victim in attacked:
+        own = _defence(ctx, victim)
+        plan.append((victim, [*own.point, *own.area], victim))
+    covered: dict[str, int] = {}
+    for victim in attacked:
+        for friend in state.ships:
+            if (
+                friend.side != victim.side
+                or friend.id == victim.id
+                or not _targetable(ctx, friend)
+                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
+            ):
+                continue
+            spec = _defence(ctx, friend)
+            cover = list(spec.area)
+            if covered.get(friend.id, 0) < spec.controls:
+                covered[friend.id] = covered.get(friend.id, 0) + 1
+                cover += list(spec.point)
+            plan.append((friend, cover, victim))
+    return plan
+
+
+def _check(
+    ctx: BattleContext,
+    ship_id: str,
+    record: ShipState,
+    dice: DiceSource,
+    key: str,
+    row: int,
+    modifier: int = 0,
+    core: bool | None = None,
+) -> tuple[ShipState, Threshold]:
+    """Make one threshold check of a ship under the battle's rules (its lost status, FTL
+    check, permanent losses, core systems unless ``core`` says otherwise, and the
+    strike-the-colours die); return its new record and the check as the journal keeps it."""
+    record, result = threshold_check(
+        ctx.sheets[ship_id],
+        record,
+        dice,
+        key,
+        row=row,
+        modifier=modifier,
+        lost_status=ctx.rules.lost_status,
+        ftl=ctx.rules.ftl_threshold,
+        permanent=PERMANENT_LOSSES,
+        core=ctx.rules.core_systems if core is None else core,
+        strike=_strike(ctx, ship_id),
+    )
+    return record, _threshold(ship_id, row, modifier, result)
+
+
 def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) -> Threshold:
     return Threshold(
         ship=ship_id,
@@ -3524,20 +3526,16 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         elif status == "active" and ship.rows:
             # One check at the last row's level, +1 per extra row (000 L3194-3397).
             row, modifier = max(ship.rows), len(ship.rows) - 1
-            record, result = threshold_check(
-                sheet,
+            record, check = _check(
+                ctx,
+                ship.id,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship.id}",
-                row=row,
-                modifier=modifier,
-                lost_status=ctx.rules.lost_status,
-                ftl=ctx.rules.ftl_threshold,
-                permanent=PERMANENT_LOSSES,
-                core=ctx.rules.core_systems,
-                strike=_strike(ctx, ship.id),
+                row,
+                modifier,
             )
-            thresholds.append(_threshold(ship.id, row, modifier, result))
+            thresholds.append(check)
             status = _colours(status, ship.id, thresholds)
         ships.append(
             # An armed nova cannon not fired this turn loses its arming (001 L911).
@@ -3699,20 +3697,17 @@ def _breach(
             else:
                 checks = [(max(hit.rows), len(hit.rows) - 1, "")]
             for row, modifier, suffix in checks:
-                record, result = threshold_check(
-                    sheet,
+                record, check = _check(
+                    ctx,
+                    target.id,
                     record,
                     dice,
                     f"t{turn}/threshold/{target.id}/breach/{exploded.id}{suffix}",
-                    row=row,
-                    modifier=modifier,
-                    lost_status=ctx.rules.lost_status,
-                    ftl=ctx.rules.ftl_threshold,
-                    permanent=PERMANENT_LOSSES,
+                    row,
+                    modifier,
                     core=True,
-                    strike=_strike(ctx, target.id),
                 )
-                thresholds.append(_threshold(target.id, row, modifier, result))
+                thresholds.append(check)
                 status = _colours(status, target.id, thresholds)
         state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
     return state
