@@ -225,9 +225,17 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
     return flight
 
 
-def with_fighters(
-    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]], posture: Posture
-) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+WriteOrders = Callable[[BattleContext, BattleState, str], dict[str, Order]]
+"""A commander's movement orders for one side: (context, its view, side) -> ship id -> order."""
+
+
+def _free(state: BattleState, side: str) -> list[ShipInPlay]:
+    """The side's ships on the table that are not committed to a jump: those a doctrine
+    (fighters, sensors, mines) may still change the orders of."""
+    return [s for s in state.ships if s.side == side and s.status == "active" and s.jump == "none"]
+
+
+def with_fighters(orders: WriteOrders, posture: Posture) -> WriteOrders:
     """Wrap a commander's movement orders with its fighter doctrine: a carrier launches
     (``L1``/``L2``, no course or speed change, 001 L757-759) when an enemy is within
     :data:`LAUNCH_RANGE_MU` and the posture fights, and holds course and speed when one of its
@@ -236,9 +244,7 @@ def with_fighters(
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written = orders(ctx, state, side)
         enemies = _enemies(state, side)
-        for ship in state.ships:
-            if ship.side != side or ship.status != "active" or ship.jump != "none":
-                continue
+        for ship in _free(state, side):
             homing = [
                 g for g in state.fighters if g.carrier == ship.id and _wants_home(ctx, g, posture)
             ]
@@ -262,8 +268,8 @@ SEEK_SPEED = 8
 
 
 def with_sensors(
-    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
-) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    orders: WriteOrders,
+) -> WriteOrders:
     """Wrap a commander's movement orders with a doctrine for bogeys (001 L933-951), seen
     only in its view's ``bogeys``: while no enemy ship is identified, a ship steers at the
     nearest bogey; a ship with active sensors scans (``A``) when a bogey lies beyond its
@@ -275,9 +281,7 @@ def with_sensors(
         if not contacts:
             return written
         seeking = not _enemies(state, side)
-        for ship in state.ships:
-            if ship.side != side or ship.status != "active" or ship.jump != "none":
-                continue
+        for ship in _free(state, side):
             order = written.get(ship.id, NO_ORDER)
             ranges = [range_between(ship.x, ship.y, b.x, b.y) for b in contacts]
             if seeking and order == NO_ORDER:
@@ -387,8 +391,8 @@ def _in_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay, path: Pa
 
 
 def with_mines(
-    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
-) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    orders: WriteOrders,
+) -> WriteOrders:
     """Wrap a commander's movement orders with its mine doctrine (001 L868-898).
 
     A ship whose move meets a known enemy mine sweeps it if it has a working minesweeper and
@@ -401,9 +405,7 @@ def with_mines(
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written = orders(ctx, state, side)
         mines = _enemy_mines(state, side)
-        for ship in state.ships:
-            if ship.side != side or ship.status != "active" or ship.jump != "none":
-                continue
+        for ship in _free(state, side):
             order = given = written.get(ship.id, NO_ORDER)
             if order.nova or order.jump:
                 continue  # no power for mines (001 L910); entering jump (004 L144-145)
@@ -439,7 +441,7 @@ class Commander:
 
     def __init__(
         self,
-        orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
+        orders: WriteOrders,
         fire: Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]],
         repairs: Callable[[BattleContext, BattleState, str], Jobs] = greedy_repairs,
         flight: Callable[[BattleContext, BattleState, str], Flight] | None = None,
@@ -451,8 +453,8 @@ class Commander:
 
 
 def _in_control(
-    orders: Callable[[BattleContext, BattleState, str], dict[str, Order]],
-) -> Callable[[BattleContext, BattleState, str], dict[str, Order]]:
+    orders: WriteOrders,
+) -> WriteOrders:
     """Leave out the orders for the side's ships out of control (000 L11151-11157)."""
 
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
