@@ -1423,7 +1423,8 @@ def player_add(
     campaign: CampaignOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Issue a player's secret for the web page (shown once; stored only as a hash)."""
+    """Issue a player's secret for the web page, signed orders files and `orders submit`
+    (shown once; stored only as a hash)."""
     from campaign.players import PlayerSecrets
 
     with _service(db) as service:

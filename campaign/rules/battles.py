@@ -23,6 +23,7 @@ from campaign.strategic import (
     parse_defence_id,
 )
 from maps import Hex, StarMap, label, parse_label
+from tactical.battle import sheet_for
 from tactical.campaign_battle import (
     CampaignBattle,
     CampaignBattleOutcome,
@@ -31,7 +32,6 @@ from tactical.campaign_battle import (
     ShipOutcome,
     resolve_campaign_battle,
 )
-from tactical.designs import show_builtin
 from tactical.ship import Ship, ShipState, apply_damage, fresh_state
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
@@ -121,7 +121,7 @@ def carried_state(unit: Unit, turn: int) -> ShipState | None:
     assert unit.design is not None
     if unit.record is None and not unit.needs_repair:
         return None  # never fought, or fought only on a table without damage
-    ship = show_builtin(unit.design, "ft2")
+    ship = sheet_for(unit.design, "ft2")
     fresh = fresh_state(ship)
     record = unit.record if unit.record is not None and _fits(ship, unit.record) else None
     carried = fresh

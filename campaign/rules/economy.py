@@ -32,7 +32,7 @@ from campaign.strategic import (
     UnitKind,
     unit_id,
 )
-from tactical.designs import show_builtin
+from tactical.battle import sheet_for
 from tactical.points import FT2_SYSTEMS
 
 # Looks a catalogue design up: (design id) -> the ship as the campaign needs it.
@@ -61,7 +61,7 @@ def missing_fighters(unit: Unit) -> dict[str, int]:
     carried = carried_state(unit, unit.record_turn + 1)  # as the next turn finds it
     if carried is None:
         return {}
-    sheet = show_builtin(unit.design, "ft2")
+    sheet = sheet_for(unit.design, "ft2")
     return {
         s.id: spec.bay_capacity - s.fighters
         for spec, s in zip(sheet.systems, carried.systems, strict=True)
