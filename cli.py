@@ -1610,6 +1610,7 @@ def _battle_results(
     damage: list[str] | None,
     bridge_failures: list[str] | None = None,
     core: list[str] | None = None,
+    fighters_lost: list[str] | None = None,
 ) -> tuple[ShipResult, ...]:
     fates: dict[str, ShipResult] = {}
     for unit in _csv(destroyed):
@@ -1636,6 +1637,11 @@ def _battle_results(
         base = fates.get(unit, ShipResult(unit=unit))
         failures = (*base.bridge_failures, int(level))
         fates[unit] = msgspec.structs.replace(base, bridge_failures=failures)
+    for unit, count in _pairs_of(fighters_lost, "fighters").items():
+        if not count.isdigit():
+            raise InvalidInputError(f"fighters lost by {unit} must be a number, not {count!r}")
+        base = fates.get(unit, ShipResult(unit=unit))
+        fates[unit] = msgspec.structs.replace(base, fighters_lost=int(count))
     cores: dict[str, list[str]] = {}
     for value in core or []:
         unit, sep, systems = (part.strip() for part in value.partition("="))
@@ -1719,12 +1725,21 @@ def battle_record(
             "repeated; red-W1=none: none. Ships not named keep what they had."
         ),
     ] = None,
+    fighters_lost: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Fighters a surviving carrier lost: red-W1=8. They stay lost until new ones "
+            "are bought (004 L197)."
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
     """Record a battle's outcome by hand; ships not named survived undamaged."""
-    results = _battle_results(destroyed, disengaged, jumped, damage, bridge_failure, core)
+    results = _battle_results(
+        destroyed, disengaged, jumped, damage, bridge_failure, core, fighters_lost
+    )
     with _service(db) as service:
         recorded = service.record_battle(
             service.target(campaign, branch), battle_id, results, ask=_ask_die

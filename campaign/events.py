@@ -624,6 +624,24 @@ class ShipsRepaired(Event, frozen=True, kw_only=True):
     units: tuple[str, ...]
 
 
+@event("fighters_resupplied", version=1)
+class FightersResupplied(Event, frozen=True, kw_only=True):
+    """Fleet tenders gave the fighters in their holds to carriers in their hex that lacked
+    them (004 L198-201); the tenders and carriers as they stand afterwards."""
+
+    player: str
+    units: tuple[Unit, ...]
+
+
+@event("stores_lost", version=1)
+class StoresLost(Event, frozen=True, kw_only=True):
+    """A fleet tender's holds lost freight to hull damage in battle (001 L1005-1007)."""
+
+    unit: str
+    lost: int  # fighters lost
+    stores: int  # fighters left in its hold
+
+
 @event("unit_lost", version=1)
 class UnitLost(Event, frozen=True, kw_only=True):
     """A unit was destroyed, with the cause."""

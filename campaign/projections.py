@@ -27,6 +27,7 @@ from campaign.events import (
     EmpireFounded,
     Event,
     FactoriesDestroyed,
+    FightersResupplied,
     MapChosen,
     OfficerCasualty,
     OrdersSubmitted,
@@ -34,6 +35,7 @@ from campaign.events import (
     RecordedEvent,
     SeedRevealed,
     ShipsRepaired,
+    StoresLost,
     SystemExplored,
     TaskForcesSet,
     TurnEnded,
@@ -199,23 +201,19 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case BattleFought():
             return _battle_fought(state, ev)
         case ShipsRepaired():
-            units = dict(state.units)
-            for uid in ev.units:
-                if uid in units:
-                    unit = units[uid]
-                    record = None if unit.record is None else _repaired(unit.record)
-                    units[uid] = msgspec.structs.replace(
-                        unit, hull_lost=0, core=None, record=record
-                    )
-            return msgspec.structs.replace(state, units=units)
+            return _ships_repaired(state, ev)
         case UnitsCaught():
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
+        case FightersResupplied():
+            return msgspec.structs.replace(state, units=_with_units(state.units, ev.units))
+        case StoresLost():
+            return _stores_lost(state, ev)
         case ProductionResolved():
             colonies = {**state.colonies, **{c.id: c for c in ev.colonies}}
             for colony in ev.colonies:
                 if colony.population == 0:  # all emigrated: the colony is abandoned (ruling)
                     del colonies[colony.id]
-            units = {**state.units, **{u.id: u for u in (*ev.units, *ev.rearmed)}}
+            units = _with_units(state.units, (*ev.units, *ev.rearmed))
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
         case ColonistsLanded():
@@ -366,6 +364,28 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         pending_battles=pending,
         task_forces=_pruned(state.task_forces, units),
     )
+
+
+def _with_units(units: dict[str, Unit], changed: Iterable[Unit]) -> dict[str, Unit]:
+    return {**units, **{u.id: u for u in changed}}
+
+
+def _stores_lost(state: CampaignState, ev: StoresLost) -> CampaignState:
+    tender = state.units.get(ev.unit)
+    if tender is None:
+        return state
+    tender = msgspec.structs.replace(tender, stores=ev.stores)
+    return msgspec.structs.replace(state, units={**state.units, ev.unit: tender})
+
+
+def _ships_repaired(state: CampaignState, ev: ShipsRepaired) -> CampaignState:
+    units = dict(state.units)
+    for uid in ev.units:
+        if uid in units:
+            unit = units[uid]
+            record = None if unit.record is None else _repaired(unit.record)
+            units[uid] = msgspec.structs.replace(unit, hull_lost=0, core=None, record=record)
+    return msgspec.structs.replace(state, units=units)
 
 
 def _repaired(record: ShipState) -> ShipState:

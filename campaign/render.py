@@ -30,6 +30,7 @@ from campaign.events import (
     EmpireFounded,
     Event,
     FactoriesDestroyed,
+    FightersResupplied,
     MapChosen,
     MapLoaded,
     OfficerCasualty,
@@ -40,6 +41,7 @@ from campaign.events import (
     RecordedEvent,
     SeedRevealed,
     ShipsRepaired,
+    StoresLost,
     SystemExplored,
     SystemScouted,
     TaskForcesSet,
@@ -142,15 +144,7 @@ def describe(ev: Event) -> str:
                 f"{ev.colony.population}M there now"
             )
         case ProductionResolved():
-            built = ", ".join(u.design or f"{u.count} {u.kind}" for u in ev.units) or "nothing"
-            techs = ", ".join(ev.acquired) or "no technology"
-            text = (
-                f"{ev.player}'s production after turn {ev.turn}: {ev.produced_ip} IP produced, "
-                f"{ev.lost_ip} lost; built {built}; bought {techs}"
-            )
-            if ev.rearmed:
-                text += f"; fighters aboard {', '.join(u.id for u in ev.rearmed)}"
-            return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
+            return _production_text(ev)
         case BattleRequested():
             b = ev.battle
             sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
@@ -179,6 +173,14 @@ def describe(ev: Event) -> str:
             return f"{ev.player}'s attack on {ev.system} could not be made: {ev.reason}"
         case ShipsRepaired():
             return f"{ev.player}'s ships repaired at a friendly colony: {', '.join(ev.units)}"
+        case FightersResupplied():
+            fed = ", ".join(_fighters_aboard(u) for u in ev.units)
+            return f"{ev.player}'s tenders gave their fighters to carriers: {fed}"
+        case StoresLost():
+            return (
+                f"{ev.unit} lost {ev.lost} fighters from its holds in battle; "
+                f"{ev.stores} left (001 L1007)"
+            )
         case SystemScouted():
             return f"enemy ships scouted {ev.system}, where you have a colony"
         case ColonyDetected():
@@ -258,6 +260,23 @@ def _explored_text(ev: SystemExplored) -> str:
     )
 
 
+def _production_text(ev: ProductionResolved) -> str:
+    built = ", ".join(u.design or f"{u.count} {u.kind}" for u in ev.units) or "nothing"
+    techs = ", ".join(ev.acquired) or "no technology"
+    text = (
+        f"{ev.player}'s production after turn {ev.turn}: {ev.produced_ip} IP produced, "
+        f"{ev.lost_ip} lost; built {built}; bought {techs}"
+    )
+    if ev.rearmed:
+        text += f"; fighters aboard {', '.join(_fighters_aboard(u) for u in ev.rearmed)}"
+    return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
+
+
+def _fighters_aboard(unit: Unit) -> str:
+    """Name a unit, with its hold if it is a fleet tender."""
+    return f"{unit.id} (hold {unit.stores}/{unit.hold})" if unit.hold else unit.id
+
+
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
 COLONY_COLUMNS = ["planet", "hex", "type", "population", "factories"]
 
@@ -269,6 +288,8 @@ def unit_row(unit: Unit) -> list[str]:
         if unit.design
         else f"{unit.count} {unit.kind}"
     )
+    if unit.hold:
+        what += f", {unit.stores}/{unit.hold} fighters in its hold"
     captain = f"level {unit.captain}" if unit.captain else ""
     return [unit.id, what, unit.hex or "entering", unit.order, captain]
 

@@ -231,6 +231,7 @@ def catalogue_ship(design: str) -> FleetShip:
         ftl=ship.ftl,
         mass=ship.mass,
         ortillery=ship.ortillery,
+        fighter_stores=ship.fighter_stores,
     )
 
 

@@ -91,6 +91,10 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     # Transports: the original owner of the conquered population aboard (004 L216-219); a
     # colony it founds is a conquered population too.
     conquered_from: str | None = None
+    # Warships: a fleet tender's hold, in replacement fighters carried as freight (its design's
+    # `fighter_stores`), and the fighters in it now (004 L197-201; `rules.fighters`).
+    hold: int = 0
+    stores: int = 0
 
     def captain_at(self, turn: int) -> CommandLevel | None:
         """Return the level of the captain commanding on `turn`: a stand-in of
@@ -120,7 +124,11 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     def can_garrison(self) -> bool:
         """Return whether it may garrison a conquered colony: "a destroyer or larger" (004 L16),
         a warship of `GARRISON_MIN_MASS` or more."""
-        return self.kind == "warship" and self.mass >= GARRISON_MIN_MASS
+        return (
+            self.kind == "warship"
+            and self.mass >= GARRISON_MIN_MASS
+            and self.hull_class != "merchant"  # a freighter is no destroyer (docs/rulings.md)
+        )
 
 
 class Empire(msgspec.Struct, frozen=True, kw_only=True):
@@ -322,8 +330,12 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # friendly colony); None: not told (an outcome entered by hand), the ship keeps its own.
     core: CoreDamage | None = None
     # The engine's record state at the battle's end (boxes per row, armour, systems, drives,
-    # munitions, fighters aboard); None from an outcome entered by hand.
+    # munitions, fighters aboard); None from an outcome entered by hand, unless it lost
+    # fighters (`fighters_lost`): then the ship as it came in, less those fighters.
     record: ShipState | None = None
+    # An outcome entered by hand: the fighters a carrier lost, not to be made good until new
+    # ones are bought (004 L197); the engine's outcomes give them in `record` instead.
+    fighters_lost: int = 0
 
 
 AttackMode = Literal["conquer", "bombard"]

@@ -165,6 +165,7 @@ _TOP_ORDER = (
     "screens",
     "fire_controls",
     "ortillery",
+    "fighter_stores",
     "notes",
 )
 

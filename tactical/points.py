@@ -154,6 +154,7 @@ FT2_HULLS: dict[HullType, Ft2Hull] = {
     ),
 }
 FT2_NON_FTL_MILITARY_ALLOWANCE = Fraction(3, 4)  # 001 L1136-1140: 75%, rounded up (14 -> 11)
+FT2_FREIGHT_HULLS: frozenset[HullType] = frozenset({"merchant", "q_ship", "tug"})  # 001 L1005
 FT2_INSTALLATIONS: frozenset[HullType] = frozenset(
     {"military_installation", "civilian_installation"}
 )
@@ -1014,6 +1015,7 @@ def _assess(design: Design, preset: Preset) -> _Assessment:
         _assess_ft2(a)
     else:
         _assess_continuum(a)
+    _check_holds(a)
     if a.mass_used > a.allowance:
         a.problem(
             "$.systems",
@@ -1025,6 +1027,36 @@ def _assess(design: Design, preset: Preset) -> _Assessment:
             f"({_number(a.mass_used)} of {_number(a.allowance)})"
         )
     return a
+
+
+def _check_holds(a: _Assessment) -> None:
+    """Check that a fleet tender's fighter stores fit its holds, 1 mass per fighter
+    (docs/rulings.md, "Fleet tenders")."""
+    d = a.design
+    if not d.fighter_stores:
+        return
+    if d.rules == "ft2":
+        # 001 L1005-1007: merchants carry cargo; FT2 leaves a merchant-costed hull's mass
+        # outside its systems allowance for hull, drives and holds.
+        if d.hull not in FT2_FREIGHT_HULLS:
+            kinds = ", ".join(sorted(FT2_FREIGHT_HULLS))
+            a.problem(
+                "$.fighter_stores",
+                f"a {d.hull} hull has no holds under FT2; freight needs a {kinds} hull "
+                "(001 L1005-1007)",
+            )
+            return
+        holds = d.mass - math.ceil(a.allowance)
+        where = f"the {holds} mass outside its systems allowance"
+    else:
+        holds = sum(m.count for m in d.systems if m.kind == "cargo")
+        where = f"its {holds} cargo spaces (000 L11481-11502)"
+    if d.fighter_stores > holds:
+        a.problem(
+            "$.fighter_stores",
+            f"{d.fighter_stores} fighters as freight need {d.fighter_stores} mass of hold, "
+            f"more than {where}",
+        )
 
 
 def _number(value: Fraction) -> str:
@@ -1089,4 +1121,5 @@ def build(design: Design, preset: Preset, ship_id: str | None = None) -> Ship:
         warnings=tuple(a.warnings),
         provenance=design.provenance,
         ortillery=design.ortillery,
+        fighter_stores=design.fighter_stores,
     )

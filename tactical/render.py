@@ -67,6 +67,8 @@ def _summary(ship: Ship) -> Text:
     ]
     if ship.crew_factor:
         parts.append(f"crew factor {ship.crew_factor}")
+    if ship.fighter_stores:
+        parts.append(f"fighter stores {ship.fighter_stores}")
     return Text(" · ".join(parts))
 
 

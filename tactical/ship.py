@@ -117,6 +117,11 @@ class Design(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit
     """A dedicated ortillery (orbital bombardment) vessel: the campaign counts its points three
     times when it bombards a colony (004 L220-221). A role, not a system: the points and the
     battle engine ignore it."""
+    fighter_stores: Annotated[int, Meta(ge=0, le=1000)] = 0
+    """Replacement fighters the ship can carry as freight, 1 mass of hold each: a fleet tender
+    (004 L197-201). FT2 holds are a merchant hull's mass outside its systems allowance
+    (001 L1005-1007); Continuum holds are ``cargo`` spaces (000 L11481-11502, L15019-15023).
+    Crated fighters cannot be launched: the battle engine ignores them."""
 
 
 class Preset(Struct, frozen=True, kw_only=True):
@@ -248,6 +253,7 @@ class Ship(Struct, frozen=True, kw_only=True):
     warnings: tuple[str, ...] = ()
     provenance: str = ""
     ortillery: bool = False  # the design's role (Design.ortillery)
+    fighter_stores: int = 0  # replacement fighters carried as freight (Design.fighter_stores)
 
     def system(self, system_id: str) -> SystemSpec:
         """Return the system with this id.

@@ -10,6 +10,8 @@ import pytest
 
 from campaign.errors import InvalidInputError
 from campaign.events import BattleFought, CaptainCasualty
+from campaign.rules.battles import carried_state
+from campaign.rules.fighters import missing_fighters
 from campaign.service import CampaignService
 from campaign.strategic import CoreDamage, ShipResult
 from cli import _battle_results
@@ -88,3 +90,43 @@ def test_core_damage_is_read(core: list[str], expected: CoreDamage) -> None:
 def test_bad_core_damage_is_refused(destroyed: str | None, core: str, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         _battle_results(destroyed, None, None, None, None, [core])
+
+
+def test_fighters_a_carrier_lost_at_the_table_stay_lost(tmp_path: Path) -> None:
+    """004 L197: fighter losses are made good only by fighters bought at production, so the
+    umpire enters them for a battle fought on a real table. red-W1, a battledreadnought,
+    carries one group of 6 (001 L1453): it lost 4."""
+    table = DuelAtTheTable(tmp_path)
+
+    def umpire(*args: str, code: int = 0) -> str:
+        return " ".join(table(*args, code=code).split())
+
+    assert "fighters lost by red-W1 must be a number" in umpire(
+        "battles", "record", "t1-b1", "--fighters-lost", "red-W1=many", code=2
+    )
+    assert "red-W1 lost 7 fighters but had only 6 aboard" in umpire(
+        "battles", "record", "t1-b1", "--fighters-lost", "red-W1=7", code=2
+    )
+    assert "a destroyed ship loses its fighters with it" in umpire(
+        "battles",
+        "record",
+        "t1-b1",
+        "--destroyed",
+        "red-W1",
+        "--fighters-lost",
+        "red-W1=2",
+        code=2,
+    )
+    umpire("battles", "record", "t1-b1", "--fighters-lost", "red-W1=4", "--damage", "red-W1=3")
+    service = CampaignService.open(table.db)
+    try:
+        lineage = service.target(None, None)
+        unit = service.load(lineage).units["red-W1"]
+        assert unit.hull_lost == 3
+        assert missing_fighters(unit) == {"fighter_group-1": 4}
+        carried = carried_state(unit, 2)  # the next turn: hull kept, fighters still short
+        assert carried is not None
+        assert sum(carried.hull_lost) == 3
+        assert [s.fighters for s in carried.systems if s.fighters is not None] == [2]
+    finally:
+        service.close()

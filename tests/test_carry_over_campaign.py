@@ -10,12 +10,8 @@ from campaign.dice import SeededDice
 from campaign.events import BattleFought, ProductionResolved, ShipsRepaired, TurnEnded
 from campaign.projections import CampaignState, evolve
 from campaign.rules.battles import carried_state, fight, present, request_for
-from campaign.rules.economy import (
-    check_production,
-    decide_production,
-    fighter_points,
-    missing_fighters,
-)
+from campaign.rules.economy import check_production, decide_production, fighter_points
+from campaign.rules.fighters import missing_fighters
 from campaign.service import catalogue_ship
 from campaign.strategic import (
     CoreDamage,
@@ -172,7 +168,10 @@ def test_lost_fighters_are_made_good_only_by_fighters_bought_at_a_colony() -> No
 
     too_many = ProductionOrder(colony="Alpha/1", fighters=11)
     (problem,) = check_production(state, "red", (too_many,), (), catalogue_ship)
-    assert "11 fighters bought at 0201 but carriers there lack only 10" in problem
+    assert (
+        "11 fighters bought at 0201 but its carriers and fleet tenders have room for only 10"
+        in problem
+    )
 
     order = ProductionOrder(colony="Alpha/1", fighters=8)
     (event,) = [

@@ -45,6 +45,7 @@ from campaign.events import (
 )
 from campaign.projections import CampaignState
 from campaign.rules.command import roll_captain, roll_casualty
+from campaign.rules.fighters import decide_stores_lost, fighter_loss_problems, with_fighters_lost
 from campaign.strategic import (
     Battle,
     BattleSide,
@@ -302,10 +303,13 @@ def decide_battle_result(
             problems.append(f"{result.unit}: hull_lost cannot be negative")
         if any(level < 1 for level in result.bridge_failures):
             problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
+        if result.fighters_lost and result.unit in fighting:
+            problems += fighter_loss_problems(state.units.get(result.unit), result, state.turn)
     if problems:
         raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
+    given = {r.unit: r for r in results}
     complete = tuple(
-        next((r for r in results if r.unit == u), ShipResult(unit=u))
+        with_fighters_lost(state.units.get(u), given.get(u, ShipResult(unit=u)), state.turn)
         for side in battle.sides
         for u in side.units
     )
@@ -333,6 +337,7 @@ def decide_battle_result(
         batch.append(
             NewEvent(event=moved, audience=Audience.players_([unit.owner]), turn=state.turn)
         )
+    batch += decide_stores_lost(state, complete)
     if dice is not None:
         batch += decide_officer_casualties(state, battle_id, complete, dice)
     return batch

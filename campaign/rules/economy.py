@@ -16,8 +16,8 @@ from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, ProductionResolved
 from campaign.projections import CampaignState
 from campaign.rules import production, technology
-from campaign.rules.battles import carried_state
 from campaign.rules.command import roll_captain
+from campaign.rules.fighters import carriers_first, load, room_for_fighters
 from campaign.rules.production import ColonyOrders, ProductionOrderError
 from campaign.rules.setup import FleetShip
 from campaign.rules.technology import ResearchOrder, ResearchOrderError
@@ -32,7 +32,6 @@ from campaign.strategic import (
     UnitKind,
     unit_id,
 )
-from tactical.battle import sheet_for
 from tactical.points import FT2_SYSTEMS
 
 # Looks a catalogue design up: (design id) -> the ship as the campaign needs it.
@@ -53,76 +52,78 @@ def fighter_points(fighters: int) -> int:
     return -(-fighters * _FIGHTER_GROUP.points // group) if fighters > 0 else 0
 
 
-def missing_fighters(unit: Unit) -> dict[str, int]:
-    """Return the fighters each bay of a carrier lacks, by bay id: those lost in battle and
-    not yet made good (004 L197). A bay damaged or destroyed is repaired by the next turn."""
-    if unit.kind != "warship" or unit.design is None or unit.record is None:
-        return {}
-    carried = carried_state(unit, unit.record_turn + 1)  # as the next turn finds it
-    if carried is None:
-        return {}
-    sheet = sheet_for(unit.design, "ft2")
-    return {
-        s.id: spec.bay_capacity - s.fighters
-        for spec, s in zip(sheet.systems, carried.systems, strict=True)
-        if spec.bay_capacity is not None and s.fighters is not None
-        if s.fighters < spec.bay_capacity
-    }
-
-
-def _carriers(state: CampaignState, player: str, hex_: str) -> list[Unit]:
-    """Return a player's warships in a hex missing fighters, in id order."""
-    here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
-    return [u for u in sorted(here, key=lambda u: u.id) if missing_fighters(u)]
-
-
 def _fighter_problems(
-    state: CampaignState, player: str, orders: tuple[ProductionOrder, ...]
+    state: CampaignState,
+    player: str,
+    orders: tuple[ProductionOrder, ...],
+    catalogue: Catalogue,
 ) -> list[str]:
-    """Check that the fighters bought fit aboard the carriers at each colony's hex."""
+    """Check that the fighters bought fit aboard the carriers and tenders at each colony's hex,
+    those built there this phase included (004 L197-201)."""
     problems = []
     wanted: dict[str, int] = {}
+    new_holds: dict[str, int] = {}
     for order in orders:
         colony = state.colonies.get(order.colony)
         if order.fighters < 0:
             problems.append(f"colony {order.colony!r}: fighters is {order.fighters}, negative")
-        elif order.fighters and colony is not None:
+        elif colony is not None:
             wanted[colony.hex] = wanted.get(colony.hex, 0) + order.fighters
+            new_holds[colony.hex] = new_holds.get(colony.hex, 0) + _holds_built(order, catalogue)
     for hex_, fighters in sorted(wanted.items()):
-        room = sum(sum(missing_fighters(u).values()) for u in _carriers(state, player, hex_))
+        if not fighters:
+            continue
+        here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
+        room = sum(room_for_fighters(u) for u in here) + new_holds[hex_]
         if fighters > room:
             problems.append(
-                f"{fighters} fighters bought at {hex_} but carriers there lack only {room} "
-                "(004 L197: replacements go aboard a carrier at the producing world)"
+                f"{fighters} fighters bought at {hex_} but its carriers and fleet tenders have "
+                f"room for only {room} (004 L197-201: replacements go aboard at the producing "
+                "world)"
             )
     return problems
 
 
+def _holds_built(order: ProductionOrder, catalogue: Catalogue) -> int:
+    """Return the fighters the fleet tenders a colony builds can carry."""
+    room = 0
+    for ship in order.ships:
+        try:
+            room += catalogue(ship.design).fighter_stores * ship.count
+        except LookupError:
+            continue  # reported with the ship
+    return room
+
+
 def _rearmed(
-    state: CampaignState, player: str, orders: tuple[ProductionOrder, ...]
-) -> tuple[Unit, ...]:
-    """Put the fighters bought aboard the carriers at each colony's hex, in unit order and
-    bay order (004 L197-198); return the carriers as they stand afterwards."""
-    carriers: dict[str, Unit] = {}
+    state: CampaignState,
+    player: str,
+    orders: tuple[ProductionOrder, ...],
+    built: tuple[Unit, ...],
+) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """Put the fighters bought aboard the carriers at each colony's hex, then into the holds
+    of the tenders there and of those just built (004 L197-201).
+
+    Returns the units already in play that took fighters and every unit built, each as it
+    stands afterwards.
+    """
+    current = {u.id: u for u in state.units.values() if u.owner == player}
+    new = {u.id: u for u in built}
     for order in orders:
         colony = state.colonies.get(order.colony)
-        left = order.fighters
-        if colony is None or left <= 0:
+        if colony is None or order.fighters <= 0:
             continue
-        here = (carriers.get(u.id, u) for u in _carriers(state, player, colony.hex))
-        for carrier in here:
-            missing = missing_fighters(carrier)
-            if left <= 0 or carrier.record is None or not missing:
-                continue
-            systems = []
-            for bay in carrier.record.systems:
-                given = min(left, missing.get(bay.id, 0))
-                left -= given
-                fighters = (bay.fighters or 0) + given if given else bay.fighters
-                systems.append(msgspec.structs.replace(bay, fighters=fighters))
-            record = msgspec.structs.replace(carrier.record, systems=tuple(systems))
-            carriers[carrier.id] = msgspec.structs.replace(carrier, record=record)
-    return tuple(carriers[u] for u in sorted(carriers))
+        here = [u for u in current.values() if u.hex == colony.hex]
+        fresh = sorted((u for u in new.values() if u.hex == colony.hex), key=lambda u: u.id)
+        changed, _left = load([*carriers_first(here), *fresh], order.fighters)
+        for unit in changed:
+            (new if unit.id in new else current)[unit.id] = unit
+    rearmed = tuple(
+        current[u.id]
+        for u in sorted(state.units.values(), key=lambda u: u.id)
+        if u.id in current and current[u.id] != u
+    )
+    return rearmed, tuple(new[u.id] for u in built)
 
 
 def is_production_turn(turn: int) -> bool:
@@ -199,7 +200,7 @@ def _inputs(
                 research=order.research,
             )
         )
-    problems += _fighter_problems(state, player, orders)
+    problems += _fighter_problems(state, player, orders, catalogue)
     return colonies, colony_orders, problems
 
 
@@ -301,6 +302,7 @@ def decide_production(
             outcome = production.resolve_production(state.turn, colonies, (), (), owned)
             mine, spend = (), None
         units, rolls, last_ids = _new_units(state, empire, mine, outcome, catalogue, dice, spend)
+        rearmed, units = _rearmed(state, player, mine, units)
         left = empire.ip - (_treasury_cost(spend, catalogue) if spend else 0)
         colony_states = tuple(
             _grown(state.colonies[result.colony], result, mine) for result in outcome.colonies
@@ -323,7 +325,7 @@ def decide_production(
             units=units,
             rolls=rolls,
             problems=tuple(notes + problems),
-            rearmed=_rearmed(state, player, mine),
+            rearmed=rearmed,
         )
         batch.append(
             NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
@@ -419,6 +421,7 @@ def _new_units(
                         points=built.points,
                         mass=built.mass,
                         ortillery=built.ortillery,
+                        hold=built.fighter_stores,
                         captain=level,
                     )
                 )

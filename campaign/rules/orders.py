@@ -2,6 +2,8 @@
 
 player = "red"
 turn = 1
+battle_locations = ["asteroid-field", "free-space"]  # the first the system has (004 5.3)
+scorch = ["Alpha/3"]  # your colonies whose factories go if they are assaulted (004 5.4)
 
 [[moves]]
 unit = "red-S1"      # every unit is listed; `to` absent means it stays
@@ -14,6 +16,30 @@ order = "stand-off"  # engage | stand-off | ftl-move where it ends the turn (004
 unit = "red-T1"
 planet = "Alpha/3"   # System/orbit, in a system red has explored
 colonists = 10       # millions, one transport each
+
+[[task_forces]]      # form (no id), reshape (id and units) or disband (id, no units)
+units = ["red-W1", "red-W2"]   # the first is the flagship (004 5.1)
+
+[[attacks]]          # after the battles, attack enemy colonies you know of (004 5.4)
+system = "Beta"
+mode = "conquer"     # or "bombard"
+
+# After every fourth turn only (004 5.7): what each colony buys, and research.
+[[production]]
+colony = "Alpha/3"
+colony_transports = 4  # and emigrants = 3: colonists loaded (004 5.7.4)
+factories = 2          # also robotic_factories, scout_troops, pdus, advanced_pdbs,
+                       # planet_shields; research = IP given to the research pool
+ships = [{ design = "destroyer", count = 2 }, { design = "fleet_tender" }]
+fighters = 12          # replacement fighters: aboard carriers here that lack them, then
+                       # into fleet tenders' holds here, new ones included (004 L197-201)
+
+[[research]]
+tech = "speed-3"       # ip = N to invest part of a price where research accumulates
+
+[treasury]             # the starting 25 IP, once (004 section 3)
+research = 10
+ships = [{ design = "frigate" }]
 """
 
 from __future__ import annotations

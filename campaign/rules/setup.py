@@ -28,6 +28,7 @@ class FleetShip(msgspec.Struct, frozen=True):
     ftl: bool
     mass: int = 0
     ortillery: bool = False  # a dedicated ortillery vessel (004 L221; the design's flag)
+    fighter_stores: int = 0  # a fleet tender's hold, in fighters (004 L197-201)
 
 
 class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -100,6 +101,7 @@ def decide_found_empires(
                     points=ship.points,
                     mass=ship.mass,
                     ortillery=ship.ortillery,
+                    hold=ship.fighter_stores,
                     captain=level,
                 )
             )

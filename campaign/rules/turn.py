@@ -9,7 +9,8 @@ A turn resolves in one step when no battle is found, and stops for battles when 
 2. Scouts and transports caught by enemy warships, then attacks on colonies (5.4): shields,
    surrender, bombardment; assaults on planetary defences stop the turn again the same way.
 3. Conquests, disembarking colonists (5.5), the production phase after every fourth turn
-   (5.7), repairs at friendly colonies (5.3.6), and the passage of the turn (5.6).
+   (5.7), fleet tenders resupplying carriers (L198-201), repairs at friendly colonies (5.3.6),
+   and the passage of the turn (5.6).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from campaign.rules.combat import decide_aftermath, decide_battles
 from campaign.rules.core import require_running
 from campaign.rules.economy import Catalogue, decide_production, is_production_turn
 from campaign.rules.exploration import decide_exploration
+from campaign.rules.fighters import decide_resupply
 from campaign.rules.movement import decide_movement
 from campaign.rules.orders import decide_reveal
 from campaign.rules.taskforces import decide_task_forces
@@ -93,6 +95,7 @@ def _finish(
                 now, now.production, now.research, catalogue, dice, now.treasury_orders
             )
         )
+    phases.add(decide_resupply(phases.state))
     phases.add(decide_repairs(phases.state))
     ended = TurnEnded(turn=state.turn)
     phases.add([NewEvent(event=ended, audience=Audience.everyone(), turn=state.turn)])
