@@ -86,7 +86,6 @@ from tactical.fire import (
     NOVA_STAGES,
     TORPEDO_BANDS_MU,
     arc_of,
-    beam_dice,
     bearing,
     is_beam,
     line_blocked,
@@ -1264,20 +1263,34 @@ def _vector_engage(
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
     guns = {s.id: _guns(ctx, s) for s in (ship, *(enemy for enemy, _ in ahead))}
+    candidates = [(order, _end_of(ctx, ship, order)) for order in _vector_candidates(ctx, ship)]
+    # Enemies out of every candidate's reach roll and take no dice: leave them out. Many
+    # candidates end in the same place: each place's dice are counted once.
+    moved = max(_moved(ship, end) for _, end in candidates)
+    shooters, targets = _within_reach(ship, ahead, guns, moved)
+    hits_from: dict[tuple[float, float, int], int] = {}
+    threat_at: dict[tuple[float, float], int] = {}
 
-    def score(order: Order) -> tuple[float, str]:
-        end = _end_of(ctx, ship, order)
+    def score(order: Order, end: MoveResult) -> tuple[float, str]:
         assert end.vector is not None
         vx, vy = angle_vector(end.vector[0])
         error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
         at = (end.x, end.y, end.course)
-        hits = max(
-            _dice_on(ctx, ship, at, ex, ey, asteroids, guns[ship.id]) for _, (ex, ey, _c) in ahead
-        )
-        threat = sum(
-            _dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns[enemy.id])
-            for enemy, where in ahead
-        )
+        hits = hits_from.get(at)
+        if hits is None:
+            hits = hits_from[at] = max(
+                (
+                    _dice_on(ctx, ship, at, ex, ey, asteroids, guns[ship.id])
+                    for _, (ex, ey, _c) in targets
+                ),
+                default=0,
+            )
+        threat = threat_at.get(at[:2])
+        if threat is None:
+            threat = threat_at[at[:2]] = sum(
+                _dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns[enemy.id])
+                for enemy, where in shooters
+            )
         off = abs(bearing(end.x, end.y, end.course, tx, ty)) / 30
         value = (
             error * error / VECTOR_ERROR_MU
@@ -1288,14 +1301,41 @@ def _vector_engage(
         )
         return round(value, 6), format_order(order)
 
-    return min(_vector_candidates(ctx, ship), key=score)
+    return min(candidates, key=lambda pair: score(*pair))[0]
+
+
+def _moved(ship: ShipInPlay, end: MoveResult) -> float:
+    return math.hypot(end.x - ship.x, end.y - ship.y)
+
+
+REACH_MARGIN_MU = 1.0
+"""Slack on :func:`_within_reach`'s bound, far above any rounding, so that it only ever leaves
+out enemies that could not count."""
+
+
+def _within_reach(
+    ship: ShipInPlay, ahead: Forecast, guns: Mapping[str, _Guns], moved: float
+) -> tuple[Forecast, Forecast]:
+    """Return the enemies whose guns could reach a ship that moves at most ``moved`` MU this
+    turn, and those its own guns could reach, at their forecast places."""
+    shooters: Forecast = []
+    targets: Forecast = []
+    for enemy, where in ahead:
+        gap = math.hypot(where[0] - ship.x, where[1] - ship.y) - moved - REACH_MARGIN_MU
+        if gap <= guns[enemy.id].reach:
+            shooters.append((enemy, where))
+        if gap <= guns[ship.id].reach:
+            targets.append((enemy, where))
+    return shooters, targets
 
 
 class _Guns(NamedTuple):
-    """A ship's working beams (kind and arcs) and the longest range any of them reaches."""
+    """A ship's working beams (kind and arcs), the longest range any of them reaches, and the
+    beams as (strength, arcs), as the dice are counted."""
 
     beams: tuple[tuple[str, tuple[str, ...]], ...]
     reach: float
+    dice: tuple[tuple[int, tuple[str, ...]], ...]
 
 
 def _guns(ctx: BattleContext, shooter: ShipInPlay) -> _Guns:
@@ -1307,7 +1347,7 @@ def _guns(ctx: BattleContext, shooter: ShipInPlay) -> _Guns:
     )
     # A beam-N rolls no die beyond N bands (tactical.fire.beam_dice).
     reach = max((BEAM_STRENGTH[kind] * BAND_MU for kind, _ in beams), default=-1.0)
-    return _Guns(beams, reach)
+    return _Guns(beams, reach, tuple((BEAM_STRENGTH[kind], arcs) for kind, arcs in beams))
 
 
 def _dice_on(
@@ -1330,7 +1370,9 @@ def _dice_on(
     arc = arc_of(bearing(x, y, course, tx, ty), ctx.rules.arcs)
     if arc == AFT or line_blocked((x, y), (tx, ty), asteroids):
         return 0
-    return sum(beam_dice(kind, distance) for kind, arcs in guns.beams if arc in arcs)
+    # tactical.fire.beam_dice, its band worked out once for every beam.
+    band = max(1, math.ceil(distance / BAND_MU))
+    return sum(max(strength - band, -1) + 1 for strength, arcs in guns.dice if arc in arcs)
 
 
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
