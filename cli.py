@@ -183,12 +183,28 @@ def new(
             "nobody holds it, or shared (each scores it)."
         ),
     ] = "nobody",
+    battle_movement: Annotated[
+        str,
+        typer.Option(
+            help="How the engine's battles move: vector (004 L43) or cinematic (quicker to "
+            "fight at a table and about 10x quicker for the engine)."
+        ),
+    ] = "vector",
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
     plan = plan_campaign(
-        name, _csv(players), seed, dice, turns, map_spec, fleet, absent, contested_planets
+        name,
+        _csv(players),
+        seed,
+        dice,
+        turns,
+        map_spec,
+        fleet,
+        absent,
+        contested_planets,
+        battle_movement,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)

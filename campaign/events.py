@@ -241,6 +241,8 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     absent: str = "hold"  # what happens to a player who sends no orders: hold, repeat, autoplay
     # Uncolonised planets two players could claim (004 L17-19): "nobody" or "shared".
     contested_planets: str = "nobody"
+    # How its battles move (004 L43: vector; "cinematic" is quicker to fight and to compute).
+    battle_movement: str = "vector"
 
 
 @event("seed_revealed", version=1)

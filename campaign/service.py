@@ -195,6 +195,7 @@ def plan_campaign(
     fleet_file: str | None = None,
     absent: str = "hold",
     contested_planets: str = "nobody",
+    battle_movement: str = "vector",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -210,6 +211,7 @@ def plan_campaign(
         fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
         absent=absent,
         contested_planets=contested_planets,
+        battle_movement=battle_movement,
     )
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")

@@ -6,9 +6,11 @@ import json
 import sqlite3
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
+from campaign.strategic import Unit
 from cli import app
 from tests.conftest import reset_postgres
 
@@ -201,3 +203,33 @@ def test_db_upgrade_and_status(tmp_path: Path) -> None:
     umpire("new", "demo", db=db)
     assert "up to date" in umpire("db", "status", db=db)
     assert "nothing to do" in umpire("db", "upgrade", db=db)
+
+
+def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
+    """`umpire new --battle-movement`: vector by default (004 L43), cinematic on request; the
+    engine is asked for the campaign's choice. A bad value is one line and writes nothing."""
+    from campaign.rules.battles import request_for
+    from campaign.service import CampaignService
+    from tests.test_core_systems_campaign import BATTLE
+
+    db = tmp_path / "umpire.db"
+    out = umpire("new", "g", "--players", "red,blue", "--battle-movement", "warp", db=db, code=2)
+    assert "battle-movement setting 'warp' must be one of vector, cinematic" in out
+    assert not db.exists() or "g" not in umpire("campaigns", db=db)
+    umpire("new", "g", "--players", "red,blue", "--battle-movement", "cinematic", db=db)
+    service = CampaignService.open(str(db))
+    try:
+        state = service.load(service.target(None, None))
+    finally:
+        service.close()
+    assert state.battle_movement == "cinematic"
+    units = {
+        uid: Unit(id=uid, owner=uid[:-3], kind="warship", hex="0201", design="frigate")
+        for side in BATTLE.sides
+        for uid in side.units
+    }
+    state = msgspec.structs.replace(state, units=units)
+    assert request_for(state, BATTLE).movement == "cinematic"
+    assert request_for(
+        msgspec.structs.replace(state, battle_movement="vector"), BATTLE
+    ).movement == ("vector")

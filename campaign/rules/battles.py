@@ -104,6 +104,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         turn_limit=turn_limit,
         key=battle.id,
         rules="ft2",
+        movement="cinematic" if state.battle_movement == "cinematic" else "vector",
     )
 
 

@@ -36,6 +36,7 @@ ABSENT_POLICIES = ("hold", "repeat", "autoplay")
 # Who controls an uncolonised planet that two or more players could claim (004 L17-19):
 # nobody (the default), or each of them (docs/rulings.md, "Campaign: victory").
 CONTESTED_PLANETS = ("nobody", "shared")
+BATTLE_MOVEMENTS = ("vector", "cinematic")  # 004 L43 puts vector movement in play
 
 
 def check_campaign_name(name: str) -> str:
@@ -60,6 +61,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     absent: str = "hold"
     fleet: tuple[FleetShip, ...] = ()
     contested_planets: str = "nobody"
+    battle_movement: str = "vector"
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -118,6 +120,11 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             f"contested-planets setting {command.contested_planets!r} must be one of "
             f"{', '.join(CONTESTED_PLANETS)}"
         )
+    if command.battle_movement not in BATTLE_MOVEMENTS:
+        raise InvalidInputError(
+            f"battle-movement setting {command.battle_movement!r} must be one of "
+            f"{', '.join(BATTLE_MOVEMENTS)}"
+        )
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(
@@ -128,6 +135,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         max_turns=command.max_turns,
         absent=command.absent,
         contested_planets=command.contested_planets,
+        battle_movement=command.battle_movement,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.map is not None:
