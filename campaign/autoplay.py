@@ -10,8 +10,10 @@ state and full map.
 
 It plays plausibly rather than well: scouts head for unexplored systems, warships roam within
 command range (often towards known enemy colonies) under random combat orders, colony
-transports settle known empty planets with room, and production phases spend each colony's
-Industrial Points on a random affordable mix. `autoplay` drives the service turn after turn:
+transports settle known empty planets with room, fleet tenders now and then bring their
+fighters to carriers lacking them, and production phases spend each colony's Industrial Points
+on a random affordable mix (now and then a carrier or a fleet tender, and replacement fighters
+where its hex has room for them). `autoplay` drives the service turn after turn:
 every player's orders, the turn, any battles (the tactical engine, or random outcomes
 recorded by hand), the turn's end, until the campaign ends.
 
@@ -31,7 +33,8 @@ from campaign.events import ProductionResolved, RecordedEvent, TaskForcesSet
 from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
 from campaign.rules.colonies import command_post_hexes, may_join
-from campaign.rules.economy import is_production_turn, production_colony
+from campaign.rules.economy import fighter_points, is_production_turn, production_colony
+from campaign.rules.fighters import missing_fighters, room_for_fighters
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
 from campaign.rules.taskforces import plan_task_forces
@@ -64,6 +67,14 @@ from maps.stable_random import between, percent, pick, shuffled, weighted
 
 # Warships the driver builds: the FT2 catalogue's small escorts (004 L277: 63 points per IP).
 SHIP_DESIGNS = ("frigate", "destroyer")
+# Now and then (percent of the colonies that build ships) one carrier or fleet tender as well
+# (004 L197-201): rarely, since every ship makes the battles the engine fights slower.
+AUXILIARY_DESIGNS = ("light_carrier", "fleet_tender")
+AUXILIARY_PERCENT = 25
+# How often a colony buys replacement fighters when its hex has room for them (004 L197).
+FIGHTERS_PERCENT = 60
+# How often a fleet tender with fighters aboard makes for its owner's carriers lacking them.
+RESUPPLY_PERCENT = 60
 # Most factories a colony buys in one phase: a limit that keeps the random mix varied, not a
 # rule (the technology's limit per million applies as well, 004 5.7.7).
 MOST_FACTORIES = 6
@@ -197,6 +208,8 @@ class _Planner:
         self.targets = [starmap.system(s).hex for s in sorted(self.foreign)]
         self.room: dict[str, int] = {}  # planet id -> millions more it takes this turn
         self.warships_end: set[str | None] = set()  # where this turn's warship moves end
+        self.staying: set[str] = set()  # warships ordered to hold their hex this turn
+        self.fighter_room: dict[str, int] = {}  # hex -> replacement fighters it can take yet
 
     def _own_units(self) -> list[Unit]:
         mine = (u for u in self.view.units.values() if u.owner == self.player)
@@ -279,6 +292,8 @@ class _Planner:
             move = self._move(flagship, goal, weighted(self.rng, WARSHIP_ORDERS))
             moves.append(msgspec.structs.replace(move, unit=force.id))
             self.warships_end.add(move.to or flagship.hex)
+            if move.to is None:
+                self.staying.update(force.units)
         for unit in self.units:
             if unit.task_force is not None:
                 continue  # ordered with its task force
@@ -297,6 +312,8 @@ class _Planner:
                 move = self._move(unit, goal, weighted(self.rng, WARSHIP_ORDERS))
                 moves.append(move)
                 self.warships_end.add(move.to or unit.hex)
+                if move.to is None:
+                    self.staying.add(unit.id)
             else:
                 goal, landing = self._transport_plan(unit, reach)
                 moves.append(self._move(unit, goal, "stand-off"))
@@ -351,6 +368,16 @@ class _Planner:
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
         if not reach:
             return None
+        lacking = self._carriers_lacking(unit) if unit.stores > 0 else []
+        if lacking and percent(self.rng, RESUPPLY_PERCENT):
+            # A fleet tender brings its fighters to the nearest carriers lacking them: they
+            # go aboard at the end of the turn, in the same hex (004 L198-201).
+            here = None if unit.hex is None else parse_label(unit.hex)
+            if here is not None:
+                lacking.sort(key=lambda c: (c.distance(here), c))
+            target = lacking[0]
+            best = min(c.distance(target) for c in reach)
+            return pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
         if self.targets and percent(self.rng, 65):
             # Close on a known enemy colony (its command post is visible to all, 004 5.1).
             target = pick(self.rng, self.targets)
@@ -365,6 +392,16 @@ class _Planner:
         if pool and percent(self.rng, 70):
             return pick(self.rng, pool)
         return pick(self.rng, sorted(reach))
+
+    def _carriers_lacking(self, tender: Unit) -> list[Hex]:
+        """Return the hexes of the player's other warships lacking fighters, in order."""
+        return sorted(
+            {
+                parse_label(u.hex)
+                for u in self.units
+                if u.hex is not None and u.id != tender.id and missing_fighters(u)
+            }
+        )
 
     def _transport_plan(
         self, unit: Unit, reach: dict[Hex, int]
@@ -526,15 +563,10 @@ class _Planner:
                 pdus = between(rng, 0, min(2, ip // production.PRICES["pdus"]))
                 ip -= pdus * production.PRICES["pdus"]
             elif item == "ships" and percent(rng, 60):
-                for design in shuffled(rng, SHIP_DESIGNS):
-                    cost = _design_points(design)
-                    count = 0
-                    while percent(rng, 60) and _extra_ip(points, cost) <= ip:
-                        ip -= _extra_ip(points, cost)
-                        points += cost
-                        count += 1
-                    if count:
-                        ships.append(ShipOrder(design=design, count=count))
+                ships, points = self._ships(ip)
+                ip -= production.starship_cost(points)
+        # Replacement fighters last, with what is left, into the tenders just ordered too.
+        fighters = self._fighters(colony.hex, ships, points, ip)
         order = ProductionOrder(
             colony=colony.id,
             colony_transports=transports,
@@ -545,8 +577,61 @@ class _Planner:
             pdus=pdus,
             ships=tuple(ships),
             research=research,
+            fighters=fighters,
         )
         return None if order == ProductionOrder(colony=colony.id) else order
+
+    def _ships(self, ip: int) -> tuple[list[ShipOrder], int]:
+        """Return the starships a colony with `ip` to spend orders, and their FT points: a
+        few escorts, now and then a carrier or a fleet tender (004 L197-201)."""
+        rng = self.rng
+        ships: list[ShipOrder] = []
+        points = 0
+        if percent(rng, AUXILIARY_PERCENT):  # first: the escorts make do with what is left
+            design = pick(rng, AUXILIARY_DESIGNS)
+            cost = _design_points(design)
+            if _extra_ip(points, cost) <= ip:
+                ip -= _extra_ip(points, cost)
+                points += cost
+                ships.append(ShipOrder(design=design, count=1))
+        for design in shuffled(rng, SHIP_DESIGNS):
+            cost = _design_points(design)
+            count = 0
+            while percent(rng, 60) and _extra_ip(points, cost) <= ip:
+                ip -= _extra_ip(points, cost)
+                points += cost
+                count += 1
+            if count:
+                ships.append(ShipOrder(design=design, count=count))
+        return ships, points
+
+    def _fighters(self, hex_: str, ships: list[ShipOrder], points: int, ip: int) -> int:
+        """Return the replacement fighters (004 L197-201) a colony in `hex_` buys with the `ip`
+        it has left, its starships costing `points` so far (the fighters' points go on the
+        same bill): no more than its hex's carriers lacking them and its fleet tenders' holds,
+        those of the tenders in `ships` included, can take."""
+        room = self._fighter_room(hex_) + sum(
+            catalogue_ship(ship.design).fighter_stores * ship.count for ship in ships
+        )
+        fighters = 0
+        if room > 0 and percent(self.rng, FIGHTERS_PERCENT):
+            most = room
+            while most > 0 and _extra_ip(points, fighter_points(most)) > ip:
+                most -= 1
+            if most > 0:
+                fighters = between(self.rng, 1, most)
+        self.fighter_room[hex_] = room - fighters  # a system's colonies share its hex
+        return fighters
+
+    def _fighter_room(self, hex_: str) -> int:
+        """Return the replacement fighters the player's warships holding `hex_` this turn can
+        take yet, in their bays and holds: the production phase puts fighters aboard after
+        the turn's moves, so a ship leaving takes its room with it."""
+        if hex_ not in self.fighter_room:
+            self.fighter_room[hex_] = sum(
+                room_for_fighters(u) for u in self.units if u.hex == hex_ and u.id in self.staying
+            )
+        return self.fighter_room[hex_]
 
 
 def _design_points(design: str) -> int:

@@ -28,12 +28,14 @@ from campaign.events import (
     BattleRequested,
     ColonistsLanded,
     ColonyConquered,
+    OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
 )
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
 from campaign.rules import production
+from campaign.rules.battles import carried_state
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.orders import parse
 from campaign.service import CampaignService, plan_campaign
@@ -41,6 +43,7 @@ from campaign.store import Lineage
 from campaign.strategic import STARTING_IP, Colony
 from cli import app
 from maps import StarMap, generate, parse_label, save_map
+from tactical.battle import sheet_for
 from tests.conftest import FixedClock
 
 PLAYERS = ("red", "blue", "green")
@@ -80,6 +83,10 @@ def start(service: CampaignService, seed: int, map_spec: str, players: int) -> L
 # ---------------------------------------------------------------- the referee
 
 
+# What a production phase notes when part of an empire's orders no longer held.
+PARTIAL_NOTES = ("is under siege (004 5.4)", "its orders lapsed", "fighters were not bought")
+
+
 class Referee:
     """Checks every invariant after each turn; `autoplay` calls it as its progress hook."""
 
@@ -108,6 +115,7 @@ class Referee:
         self.replay_and_chain(state)
         self.colonies_within_capacity(state)
         self.units_in_one_place(state, views)
+        self.fighters_within_bays_and_holds(state)
         self.ip_never_saved(turn, log)
         for player in self.players:
             seen = logs[player]
@@ -154,6 +162,25 @@ class Referee:
         self.gone |= self.alive - now
         self.alive = now
 
+    def fighters_within_bays_and_holds(self, state: CampaignState) -> None:
+        """004 L197-201: a fleet tender's hold is its design's, and never holds more; a
+        carrier's bays never hold more fighters than they take."""
+        for unit in state.units.values():
+            assert 0 <= unit.stores <= unit.hold, unit
+            if unit.kind != "warship" or unit.design is None:
+                assert unit.hold == 0, unit
+                continue
+            sheet = sheet_for(unit.design, "ft2")
+            assert unit.hold == sheet.fighter_stores, unit
+            records = [unit.record, carried_state(unit, state.turn)]
+            for record in (r for r in records if r is not None):
+                assert len(record.systems) == len(sheet.systems), unit
+                for spec, system in zip(sheet.systems, record.systems, strict=True):
+                    assert spec.id == system.id, (unit.id, spec, system)
+                    if system.fighters is not None:
+                        assert spec.bay_capacity is not None, (unit.id, system)
+                        assert 0 <= system.fighters <= spec.bay_capacity, (unit.id, system)
+
     def ip_never_saved(self, turn: int, log: list[RecordedEvent]) -> None:
         """004 L267: what a production phase spends is what that phase produced, no more."""
         for recorded in log:
@@ -169,9 +196,10 @@ class Referee:
             )
             assert ev.produced_ip == produced, (ev.player, ev.produced_ip, produced)
             assert 0 <= ev.lost_ip <= ev.produced_ip
-            # Orders that fail spend nothing. A siege is not a failure: the owner could not know
-            # of it, so only the besieged colony's starships go unbuilt (campaign.rules.economy).
-            if [p for p in ev.problems if "is under siege (004 5.4)" not in p]:
+            # Orders that fail spend nothing. A siege, a colony lost, fighters no longer with
+            # room are not failures: the owner could not know of them, so only what they bar
+            # goes unbought and the rest stands (campaign.rules.economy).
+            if [p for p in ev.problems if not any(note in p for note in PARTIAL_NOTES)]:
                 assert ev.lost_ip == ev.produced_ip
             # No treasury: the empire's IP never grow from what a phase left over.
             assert ev.empire.ip == before.empires[ev.player].ip == STARTING_IP
@@ -358,6 +386,36 @@ def test_a_classic_campaign(service: CampaignService) -> None:
     state = service.load(lineage)
     assert state.colonies  # the transports settled somewhere
     assert any(e.explored for e in state.empires.values())
+
+
+def test_a_fleet_tender_built_with_replacement_fighters(
+    service: CampaignService, map_dir: Path
+) -> None:
+    """004 L197-201: a seed whose first production phase builds a fleet tender and buys
+    replacement fighters at its colony, which go into the new tender's hold."""
+    lineage = start(service, 112, small_map(112, 2, map_dir), 2)
+    referee = Referee(service, lineage)
+    result = autoplay(service, lineage, 4, 112, progress=referee)
+    assert result.turns == (1, 2, 3, 4)
+    assert not result.refusals
+    assert not result.production_problems
+    orders = {
+        (e.event.player, e.event.turn): e.event
+        for e in service.log(lineage, types=["orders_submitted"])
+        if isinstance(e.event, OrdersSubmitted)  # the last submission counts
+    }
+    resolved = [
+        e.event
+        for e in service.log(lineage, types=["production_resolved"])
+        if isinstance(e.event, ProductionResolved)
+    ]
+    loaded = [u for ev in resolved for u in ev.units if u.stores > 0]
+    assert loaded
+    assert all(u.design == "fleet_tender" and u.hold == 24 for u in loaded), loaded
+    for ev in resolved:
+        bought = sum(o.fighters for o in orders[ev.player, ev.turn].production)
+        assert not ev.rearmed  # no carrier lacks fighters yet, no tender was there before
+        assert sum(u.stores for u in ev.units) == bought, ev
 
 
 def test_same_seed_same_campaign(map_dir: Path) -> None:

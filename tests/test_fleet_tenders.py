@@ -31,7 +31,7 @@ from tactical.designs import decode_design, load_builtin, show_builtin
 from tactical.points import PRESETS, validate
 from tactical.ship import fresh_state, with_system_status
 from tests.test_combat import DUEL
-from tests.test_regressions import state_with
+from tests.test_regressions import ALPHA, state_with
 
 TENDER = catalogue_ship("fleet_tender")
 
@@ -53,13 +53,13 @@ def tender(uid: str = "red-W8", hex_: str = "0201", stores: int = 0) -> Unit:
 
 def carrier(uid: str = "red-W1", hex_: str = "0201", lost: int = 10) -> Unit:
     """A superdreadnought (two fighter groups) that lost `lost` fighters in last turn's battle:
-    the first group (6), then the rest from the second."""
+    from the first group, then the rest from the second (6 each)."""
     record = fresh_state(show_builtin("superdreadnought", "ft2"))
     if lost >= 6:
         record = with_system_status(record, "fighter_group-1", "destroyed")
-    left = 6 - max(lost - 6, 0)
+    left = {"fighter_group-1": 6 - min(lost, 6), "fighter_group-2": 6 - max(lost - 6, 0)}
     systems = tuple(
-        msgspec.structs.replace(s, fighters=left) if s.id == "fighter_group-2" else s
+        msgspec.structs.replace(s, fighters=left[s.id]) if s.id in left else s
         for s in record.systems
     )
     record = msgspec.structs.replace(record, ship_id=uid, systems=systems)
@@ -283,3 +283,41 @@ def test_reports_show_the_hold_and_count_a_tender_by_its_mass() -> None:
     (count,) = _enemy_ships(state_with(tender()), "blue", "0201")
     assert (count.owner, count.capitals, count.escorts, count.cruisers) == ("red", 1, 0, 0)
     assert not tender().can_garrison
+
+
+def test_fighters_with_no_room_left_by_production_are_not_bought_and_the_rest_goes_ahead() -> None:
+    """Checked at submission, 16 fighters fitted the carrier and tender at Alpha; by the
+    production phase the carrier has gone (moved or lost): 6 go into the tender's hold, 10 are
+    not bought (nor paid for), and the colony's other purchases stand."""
+    order = ProductionOrder(colony="Alpha/1", fighters=16, scout_troops=1)
+    before = state_with(carrier(), tender(stores=18))
+    assert check_production(before, "red", (order,), (), catalogue_ship) == []
+    event = production(state_with(carrier(hex_="0301"), tender(stores=18)), order)
+    assert event.problems == (
+        "Alpha/1: 10 of its 16 fighters were not bought: its carriers and fleet tenders at 0201 "
+        "had room for only 6 by the production phase",
+    )
+    (stowed,) = event.rearmed
+    assert (stowed.id, stowed.stores) == ("red-W8", 24)
+    assert [u.kind for u in event.units] == ["scout-troop"]
+
+
+def test_the_orders_of_a_colony_lost_before_production_lapse_alone() -> None:
+    beta = msgspec.structs.replace(ALPHA, id="Beta/1", system="Beta", hex="0301", owner="blue")
+    order = ProductionOrder(colony="Beta/1", scout_troops=1)
+    event = production(
+        state_with(colonies=(ALPHA, beta)), order, ProductionOrder(colony="Alpha/1", scout_troops=1)
+    )
+    assert event.problems == ("Beta/1 is no longer a colony of red: its orders lapsed",)
+    assert [u.hex for u in event.units] == ["0201"]  # Alpha's scout troop, and only that
+
+
+def test_a_ship_with_bays_and_a_hold_gives_from_its_hold_to_the_others_only() -> None:
+    both = msgspec.structs.replace(carrier("red-W1"), hold=24, stores=6)
+    other = carrier("red-W2", lost=4)
+    (new,) = decide_resupply(state_with(both, other))
+    assert isinstance(new.event, FightersResupplied)
+    fed = {u.id: u for u in new.event.units}
+    assert fed["red-W1"].stores == 2
+    assert missing_fighters(fed["red-W1"]) == missing_fighters(both)
+    assert missing_fighters(fed["red-W2"]) == {}

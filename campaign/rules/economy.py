@@ -281,6 +281,8 @@ def decide_production(
     for player in sorted(state.empires):
         empire = state.empires[player]
         mine, notes = _lift_sieged(state, orders.get(player, ()))
+        mine, lapsed = _still_standing(state, player, mine, catalogue)
+        notes += lapsed
         wanted = research.get(player, ())
         spend = (treasury or {}).get(player)
         colonies, colony_orders, problems = _inputs(state, player, mine, catalogue)
@@ -331,6 +333,58 @@ def decide_production(
             NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
         )
     return batch
+
+
+def _still_standing(
+    state: CampaignState,
+    player: str,
+    orders: tuple[ProductionOrder, ...],
+    catalogue: Catalogue,
+) -> tuple[tuple[ProductionOrder, ...], list[str]]:
+    """Drop what the turn made impossible since the orders were checked, and say so: the
+    orders of a colony lost, and fighters there is no longer room for (a carrier or tender
+    counted on moved away or was lost); the rest of the production goes ahead."""
+    kept: list[ProductionOrder] = []
+    notes: list[str] = []
+    room: dict[str, int] = {}
+    for order in orders:
+        colony = state.colonies.get(order.colony)
+        if colony is None or colony.owner != player:
+            notes.append(f"{order.colony} is no longer a colony of {player}: its orders lapsed")
+            continue
+        kept.append(
+            _fighters_that_fit(state, player, order, colony.hex, room, catalogue, notes)
+            if order.fighters > 0
+            else order
+        )
+    return tuple(kept), notes
+
+
+def _fighters_that_fit(
+    state: CampaignState,
+    player: str,
+    order: ProductionOrder,
+    hex_: str,
+    room: dict[str, int],
+    catalogue: Catalogue,
+    notes: list[str],
+) -> ProductionOrder:
+    """Cut a colony's fighters to the room its hex has left (`room`, by hex, is kept up to
+    date across the colonies of one hex) and note any cut."""
+    if hex_ not in room:
+        here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
+        room[hex_] = sum(room_for_fighters(u) for u in here)
+    room[hex_] += _holds_built(order, catalogue)
+    bought = min(order.fighters, room[hex_])
+    room[hex_] -= bought
+    if bought == order.fighters:
+        return order
+    notes.append(
+        f"{order.colony}: {order.fighters - bought} of its {order.fighters} fighters were not "
+        f"bought: its carriers and fleet tenders at {hex_} had room for only {bought} by the "
+        "production phase"
+    )
+    return msgspec.structs.replace(order, fighters=bought)
 
 
 def _lift_sieged(

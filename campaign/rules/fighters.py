@@ -110,12 +110,18 @@ def decide_resupply(state: CampaignState) -> list[NewEvent]:
     for (player, _hex), here in sorted(by_place.items()):
         tenders = sorted((u for u in here if u.stores > 0), key=lambda u: u.id)
         carriers = {u.id: u for u in sorted(here, key=lambda u: u.id) if missing_fighters(u)}
-        for tender in tenders if carriers else ():
-            fed, left = load(carriers.values(), tender.stores, holds=False)
+        for giver in tenders if carriers else ():
+            # A ship with bays and a hold of its own gives from its hold to the others only.
+            now = carriers.get(giver.id, giver)
+            others = [c for c in carriers.values() if c.id != giver.id]
+            fed, left = load(others, now.stores, holds=False)
             if not fed:
-                break
+                continue
             carriers.update((u.id, u) for u in fed)
-            changed[player] += [msgspec.structs.replace(tender, stores=left), *fed]
+            emptied = msgspec.structs.replace(now, stores=left)
+            if giver.id in carriers:
+                carriers[giver.id] = emptied
+            changed[player] += [emptied, *fed]
     return [
         NewEvent(
             event=FightersResupplied(player=player, units=_latest(units)),
