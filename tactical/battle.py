@@ -50,12 +50,15 @@ from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
     FIGHTER_RANGE_MU,
     HOLD,
+    TORPEDO_HITS_ON,
     DefenceSpec,
     FighterGroup,
+    FighterType,
     FlightOrder,
     KillRoll,
     bays,
     defence_of,
+    fighter_type,
     format_flight,
     group_id,
     launch_limit,
@@ -1235,6 +1238,8 @@ class FighterAttack(Struct, frozen=True, kw_only=True):
     faces: tuple[int, ...]
     rerolls: tuple[int, ...] = ()
     hit: Hit
+    torpedoes: bool = False
+    """Torpedo fighters' pulse torpedoes, not their beams (000 L9659-9680)."""
 
 
 class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved"):
@@ -2282,6 +2287,10 @@ def _launch(
     launched: list[FighterGroup] = []
     for bay in launchable_bays(ctx, state, ship)[:groups]:
         aboard = next(s.fighters or 0 for s in record.systems if s.id == bay)
+        kind = _type_of(ctx, ship.id, bay)
+        endurance = ctx.rules.fighter_endurance
+        if endurance is not None:  # long-range fighters launch with 9 (000 L9557-9563)
+            endurance = kind.endurance or endurance
         launched.append(
             FighterGroup(
                 side=ship.side,
@@ -2290,7 +2299,8 @@ def _launch(
                 x=x,
                 y=y,
                 fighters=aboard,
-                endurance=ctx.rules.fighter_endurance,
+                endurance=endurance,
+                torpedoes=kind.torpedoes,  # rearmed on every launch (000 L9643-9647)
             )
         )
         systems = tuple(
@@ -2325,6 +2335,13 @@ class FlightTargets(NamedTuple):
     attack: tuple[str, ...]
     dogfight: tuple[str, ...]
     cover: tuple[str, ...]
+
+
+def _type_of(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
+    """Return the fighter type a carrier's bay holds (000 8.15): its ``SystemSpec.fighters``,
+    standard for FT2 bays and types the engine does not model (see docs/rulings.md)."""
+    spec = next(s for s in ctx.sheets[carrier].systems if s.id == bay)
+    return fighter_type(spec.fighters)
 
 
 def _group(state: BattleState, group: str) -> FighterGroup:
@@ -2399,11 +2416,13 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     attack runs with damage and threshold checks at once (000 L1053-1472 phases 4-10; see
     docs/rulings.md for FT2's timing)."""
     turn = state.turn
-    reach = float(ctx.rules.fighter_move)
     orders: dict[str, FlightOrder] = {}
     for side_orders in state.written:
         orders.update(parse_flight(side_orders.orders))
     groups = {g.id: g for g in state.fighters}
+    kinds = {g.id: _type_of(ctx, g.carrier, g.bay) for g in state.fighters}
+    # A group's move: the rules' 12" or 24 MU, fast fighters 36 MU (000 L9525-9527).
+    reaches = {name: float(kinds[name].move or ctx.rules.fighter_move) for name in groups}
     start = dict(groups)
     engaged: dict[str, str] = {}  # group -> the group it dogfights
     pairs: list[tuple[str, str]] = []  # (the group that made contact, the group it caught)
@@ -2428,7 +2447,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             void = "no combat endurance left (000 L8482-8484)"
         elif order.target in engaged:
             void = f"{order.target} is already in a dogfight"
-        x, y, met = _towards(group.x, group.y, other.x, other.y, reach)
+        x, y, met = _towards(group.x, group.y, other.x, other.y, reaches[name])
         if void is None and not met:
             void = f"{order.target} is out of reach"
         if void is None:
@@ -2461,7 +2480,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if order.kind in ("attack", "cover"):
             assert order.target is not None
             target = state.ship(order.target)
-            x, y, _ = _towards(x, y, target.x, target.y, reach)
+            x, y, _ = _towards(x, y, target.x, target.y, reaches[name])
             in_range = range_between(x, y, target.x, target.y) <= FIGHTER_RANGE_MU
             if order.kind == "attack":
                 if spent(group):
@@ -2472,7 +2491,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                     attacking[name] = order.target
         elif order.kind == "recover":
             carrier = state.ship(group.carrier)
-            x, y, met = _towards(x, y, carrier.x, carrier.y, reach)
+            x, y, met = _towards(x, y, carrier.x, carrier.y, reaches[name])
             bay_ok = any(s.id == group.bay and s.status == "ok" for s in carrier.record.systems)
             if carrier.status != "active":
                 void = "its carrier is not in play"
@@ -2491,13 +2510,19 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         groups[name] = msgspec.structs.replace(group, x=x, y=y)
         moves.append(GroupMoved(group=name, order=text, x=x, y=y, void=void, recovered=landed))
 
-    # Dogfight rounds, simultaneous (001 L810, L818).
+    # Dogfight rounds, simultaneous (001 L810, L818). Each die takes the shooter's type's
+    # modifier against fighters (000 L9593-9597, L9625-9627) and -1 at heavy fighters
+    # (000 L9489-9491).
     dogfights: list[Dogfight] = []
     reroll = ctx.rules.fighter_reroll
     for name, partner in pairs:
         a, b = groups[name], groups[partner]
-        a_roll = roll_kills(dice, f"t{turn}/dogfight/{name}", a.fighters, reroll=reroll)
-        b_roll = roll_kills(dice, f"t{turn}/dogfight/{partner}", b.fighters, reroll=reroll)
+        a_drm = kinds[name].fighter_drm + kinds[partner].hit_drm
+        b_drm = kinds[partner].fighter_drm + kinds[name].hit_drm
+        a_roll = roll_kills(dice, f"t{turn}/dogfight/{name}", a.fighters, reroll=reroll, drm=a_drm)
+        b_roll = roll_kills(
+            dice, f"t{turn}/dogfight/{partner}", b.fighters, reroll=reroll, drm=b_drm
+        )
         dogfights.append(
             Dogfight(attacker=name, defender=partner, attacker_roll=a_roll, defender_roll=b_roll)
         )
@@ -2530,7 +2555,9 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             plan.append((system, pick))
             used.add((ship.id, system))
         for system, pick in plan:
-            roll = roll_kills(dice, f"t{turn}/pd/{ship.id}/{system}", 1, reroll=reroll)
+            # Point defence at heavy fighters is at -1 (000 L9489-9491).
+            drm = kinds[pick].hit_drm
+            roll = roll_kills(dice, f"t{turn}/pd/{ship.id}/{system}", 1, reroll=reroll, drm=drm)
             defence.append(DefenceFire(ship=ship.id, system=system, group=pick, roll=roll))
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
@@ -2538,7 +2565,8 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     for shooter, guns, victim in _defenders(ctx, state, attacked):
         allocate(shooter, guns, victim)
 
-    # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166).
+    # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
+    # each die at the type's modifier against ships (000 L9593-9595, L9619-9625).
     attacks: list[FighterAttack] = []
     thresholds: list[Threshold] = []
     for name in sorted(attacking):
@@ -2547,21 +2575,43 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if group.fighters <= 0 or not _targetable(ctx, target):
             continue
         sheet = ctx.sheets[target.id]
-        outcome = roll_beams(
-            dice,
-            f"t{turn}/fighters/{name}",
-            group.fighters,
-            _screen(ctx, target),
-            reroll=reroll,
-        )
-        first = apply_damage(sheet, target.record, outcome.screened_damage)
-        second = apply_damage(sheet, first.state, outcome.reroll_damage, armour_first=False)
-        rows = first.rows_completed + second.rows_completed
-        record = second.state
-        status: ShipStatus = "destroyed" if second.destroyed else target.status
-        if not second.destroyed:
+        torpedo = group.torpedoes
+        if torpedo:
+            # Torpedo fighters fire all their pulse torpedoes at the first ship they attack,
+            # and not their beams that turn (000 L9659-9680; see docs/rulings.md): one per
+            # fighter, 4+ hits for its face in damage, past screens, semi-armour-piercing.
+            faces = tuple(
+                dice.roll(f"t{turn}/torpedoes/{name}/{i}", 6) for i in range(group.fighters)
+            )
+            hits = [face for face in faces if face >= TORPEDO_HITS_ON]
+            record, hit = _damage(sheet, target.record, target.id, 0, hits, 0)
+            rerolls: tuple[int, ...] = ()
+            group = msgspec.structs.replace(group, torpedoes=False)
+        else:
+            outcome = roll_beams(
+                dice,
+                f"t{turn}/fighters/{name}",
+                group.fighters,
+                _screen(ctx, target),
+                reroll=reroll,
+                drm=kinds[name].ship_drm,
+            )
+            first = apply_damage(sheet, target.record, outcome.screened_damage)
+            second = apply_damage(sheet, first.state, outcome.reroll_damage, armour_first=False)
+            record = second.state
+            faces, rerolls = tuple(outcome.faces), tuple(outcome.rerolls)
+            hit = Hit(
+                target=target.id,
+                damage=outcome.screened_damage + outcome.reroll_damage,
+                to_armour=first.to_armour + second.to_armour,
+                to_hull=first.to_hull + second.to_hull,
+                rows=first.rows_completed + second.rows_completed,
+                destroyed=second.destroyed,
+            )
+        status: ShipStatus = "destroyed" if hit.destroyed else target.status
+        if not hit.destroyed:
             # Fighter damage is checked on the spot (001 L264; 000 L1053-1472 phase 10).
-            for row in rows:
+            for row in hit.rows:
                 record, check = _check(
                     ctx,
                     target.id,
@@ -2576,16 +2626,10 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             FighterAttack(
                 group=name,
                 target=target.id,
-                faces=tuple(outcome.faces),
-                rerolls=tuple(outcome.rerolls),
-                hit=Hit(
-                    target=target.id,
-                    damage=outcome.screened_damage + outcome.reroll_damage,
-                    to_armour=first.to_armour + second.to_armour,
-                    to_hull=first.to_hull + second.to_hull,
-                    rows=rows,
-                    destroyed=second.destroyed,
-                ),
+                faces=faces,
+                rerolls=rerolls,
+                hit=hit,
+                torpedoes=torpedo,
             )
         )
         groups[name] = _spend(group)

@@ -27,16 +27,21 @@ __all__ = [
     "AREA_DEFENCE",
     "AREA_FIRE_CONTROL",
     "FIGHTER_RANGE_MU",
+    "FIGHTER_TYPES",
     "HOLD",
     "KILLS",
     "POINT_DEFENCE",
+    "STANDARD",
+    "TORPEDO_HITS_ON",
     "DefenceSpec",
     "FighterGroup",
+    "FighterType",
     "FlightOrder",
     "FlightSyntaxError",
     "KillRoll",
     "bays",
     "defence_of",
+    "fighter_type",
     "format_flight",
     "format_flight_order",
     "group_id",
@@ -65,6 +70,56 @@ _LETTER: dict[FlightKind, str] = {
     "hold": "=",
 }
 _TARGETED: frozenset[FlightKind] = frozenset({"attack", "dogfight", "cover"})
+
+
+class FighterType(Struct, frozen=True, kw_only=True):
+    """How one Continuum fighter type differs from a standard group (000 8.15).
+
+    ``ship_drm`` changes each attack-run die, ``fighter_drm`` each die the group rolls in a
+    dogfight, ``hit_drm`` each point-defence or dogfight die rolled *at* the group; ``move``
+    and ``endurance`` replace the rules' move and combat endurance when set; ``torpedoes``
+    groups launch with one-shot pulse torpedoes.
+    """
+
+    ship_drm: int = 0
+    fighter_drm: int = 0
+    hit_drm: int = 0
+    move: int | None = None
+    endurance: int | None = None
+    torpedoes: bool = False
+
+
+STANDARD = FighterType()  # 000 L9416-9434: BD* at ships (a B1), BD* at fighters (a PDS)
+FIGHTER_TYPES: dict[str, FighterType] = {
+    "standard": STANDARD,
+    # 000 L9489-9491: PD, other fighters included, at -1 against heavy fighters. A lone
+    # "heavy" is the heavy standard fighter; the mod on other types is not priced yet.
+    "heavy": FighterType(hit_drm=-1),
+    "fast": FighterType(move=36),  # 000 L9525-9527: base move 36 MU, not 24
+    "long_range": FighterType(endurance=9),  # 000 L9557-9563: 9 CEF, not 6
+    # 000 L9593-9597: BD* at -2 against ships, +1 against fighters and ordnance.
+    "interceptor": FighterType(ship_drm=-2, fighter_drm=+1),
+    # 000 L9619-9627: BD* at +1 against ships, -2 against fighters and ordnance.
+    "attack": FighterType(ship_drm=+1, fighter_drm=-2),
+    # 000 L9649-9680: beams at -2 against ships and fighters, and one-shot pulse torpedoes.
+    "torpedo": FighterType(ship_drm=-2, fighter_drm=-2, torpedoes=True),
+    # 000 L9869-9887: configured as standard, interceptor or attack when rearmed; the design
+    # does not say which, so it flies as a standard fighter (see docs/rulings.md).
+    "multi_role": STANDARD,
+}
+"""The fighter types the battle plays, by ``SystemSpec.fighters``. Others (graser, plasma,
+MKP, missile) fly as standard fighters: see docs/rulings.md."""
+
+TORPEDO_HITS_ON = 4  # a fighter's pulse torpedo hits on 4+ for its face in damage (000 L9663-9667)
+
+
+def fighter_type(kind: str | None) -> FighterType:
+    """Return how a bay's fighter type plays; FT2 bays and unmodelled types are standard.
+
+    >>> fighter_type("attack").ship_drm, fighter_type(None) == STANDARD
+    (1, True)
+    """
+    return FIGHTER_TYPES.get(kind or "standard", STANDARD)
 
 
 class FlightSyntaxError(ValueError):
@@ -97,6 +152,8 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     fighters: int
     endurance: int | None = None
     """Combat endurance left (Continuum CEF); ``None`` without an endurance rule."""
+    torpedoes: bool = False
+    """Torpedo fighters: the one-shot pulse torpedoes are still aboard (000 L9673-9680)."""
 
     @property
     def id(self) -> str:
@@ -149,9 +206,14 @@ def defence_of(ship: Ship, state: ShipState) -> DefenceSpec:
     return DefenceSpec(point=tuple(point), area=tuple(area), controls=controls)
 
 
-def kills_of(face: int) -> int:
-    """Return the fighters one AF or dogfight die kills (001 L789-793)."""
-    return KILLS[face - 1]
+def kills_of(face: int, drm: int = 0) -> int:
+    """Return the fighters one AF or dogfight die kills (001 L789-793), its face changed by a
+    die roll modifier (000 8.15): a modified 1 or less kills none, 6 or more two.
+
+    >>> kills_of(3, +1), kills_of(5, +1), kills_of(6, +1), kills_of(6, -2)  # 000 L9929-9933
+    (1, 2, 2, 1)
+    """
+    return KILLS[min(max(face + drm, 1), 6) - 1]
 
 
 class KillRoll(Struct, frozen=True, kw_only=True):
@@ -162,22 +224,23 @@ class KillRoll(Struct, frozen=True, kw_only=True):
     kills: int = 0
 
 
-def roll_kills(dice: DiceSource, key: str, count: int, *, reroll: bool) -> KillRoll:
-    """Roll ``count`` kill dice (AF or dogfight); with ``reroll`` each 6 earns another die
-    (000 L9142-9144, L9223-9224). Keys ``{key}/{i}``, re-rolls ``{key}/r{j}``.
+def roll_kills(dice: DiceSource, key: str, count: int, *, reroll: bool, drm: int = 0) -> KillRoll:
+    """Roll ``count`` kill dice (AF or dogfight); with ``reroll`` each natural 6 earns another
+    die (000 L9142-9144, L9223-9224). ``drm`` changes every die, re-rolls too (fighter types,
+    000 8.15; see docs/rulings.md). Keys ``{key}/{i}``, re-rolls ``{key}/r{j}``.
 
     >>> from tactical.dice import ScriptedDice
     >>> roll_kills(ScriptedDice([2, 2, 6, 4, 1]), "k", 5, reroll=False).kills  # 001 L818
     3
     """
     faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
-    kills = sum(kills_of(face) for face in faces)
+    kills = sum(kills_of(face, drm) for face in faces)
     rerolls: list[int] = []
     pending = sum(1 for face in faces if face == 6) if reroll else 0
     while pending and len(rerolls) < MAX_REROLLS:
         face = dice.roll(f"{key}/r{len(rerolls)}", 6)
         rerolls.append(face)
-        kills += kills_of(face)
+        kills += kills_of(face, drm)
         pending += (face == 6) - 1
     return KillRoll(faces=faces, rerolls=tuple(rerolls), kills=kills)
 

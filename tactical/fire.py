@@ -295,19 +295,22 @@ class BeamOutcome:
         self.reroll_damage = 0
 
 
-def roll_beams(dice: DiceSource, key: str, count: int, screen: int, *, reroll: bool) -> BeamOutcome:
+def roll_beams(
+    dice: DiceSource, key: str, count: int, screen: int, *, reroll: bool, drm: int = 0
+) -> BeamOutcome:
     """Roll ``count`` beam dice against a screen level.
 
     With ``reroll``, each natural 6 earns one more die, scored unscreened, whose own 6s chain
-    on (000 L2864-2968; 002 L53). Keys are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for
-    re-rolls.
+    on (000 L2864-2968; 002 L53). ``drm`` changes every die, re-rolls too, clamped to 1-6
+    (fighter types' attack runs, 000 L9593, L9619). Keys are ``{key}/{i}`` for the dice and
+    ``{key}/r{j}`` for re-rolls.
     """
     outcome = BeamOutcome()
     pending = 0
     for index in range(count):
         face = dice.roll(f"{key}/{index}", 6)
         outcome.faces.append(face)
-        outcome.screened_damage += score_beam_die(face, screen)
+        outcome.screened_damage += score_beam_die(min(max(face + drm, 1), 6), screen)
         if reroll and face == 6:
             pending += 1
     number = 0
@@ -316,7 +319,7 @@ def roll_beams(dice: DiceSource, key: str, count: int, screen: int, *, reroll: b
         number += 1
         pending -= 1
         outcome.rerolls.append(face)
-        outcome.reroll_damage += score_beam_die(face, 0)
+        outcome.reroll_damage += score_beam_die(min(max(face + drm, 1), 6), 0)
         if face == 6:
             pending += 1
     return outcome

@@ -25,8 +25,9 @@ parsing needs the design catalogue. Last come the orders sides have written this
 not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
 damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
 ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
-``G:side:carrier:bay@x,y^fighters[/e<endurance>]``, written after the ships; ships with bays
-that held course and speed this turn (and may recover a group) are ``H:id,id``. A nova
+``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt]`` (``/pt``: torpedo fighters still
+carrying their pulse torpedoes), written after the ships; ships with bays that held course
+and speed this turn (and may recover a group) are ``H:id,id``. A nova
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
 the ship that fired it, where its template lies, its line of flight and its next stage. A mine
 on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
@@ -111,6 +112,7 @@ _HEAD = re.compile(
 _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
+    r"(?P<torpedoes>/pt)?"
 )
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
@@ -294,7 +296,8 @@ def _group_text(group: FighterGroup) -> str:
         f"G:{group.side}:{group.carrier}:{group.bay}"
         f"@{format_mu(group.x)},{format_mu(group.y)}^{group.fighters}"
     )
-    return text if group.endurance is None else f"{text}/e{group.endurance}"
+    text = text if group.endurance is None else f"{text}/e{group.endurance}"
+    return f"{text}/pt" if group.torpedoes else text
 
 
 def _mine_text(mine: Mine) -> str:
@@ -352,7 +355,9 @@ def _parse_mine(token: str) -> Mine | None:
 def _parse_group(token: str) -> FighterGroup:
     found = _GROUP.fullmatch(token)
     if found is None:
-        raise NotationError(f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>]")
+        raise NotationError(
+            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt]"
+        )
     return FighterGroup(
         side=found["side"],
         carrier=found["carrier"],
@@ -361,6 +366,7 @@ def _parse_group(token: str) -> FighterGroup:
         y=float(found["y"]),
         fighters=int(found["fighters"]),
         endurance=int(found["endurance"]) if found["endurance"] else None,
+        torpedoes=found["torpedoes"] is not None,
     )
 
 

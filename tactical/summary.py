@@ -249,7 +249,10 @@ def _fighters(event: FightersResolved) -> list[str]:
         )
     for attack in event.attacks:
         rerolls = f" re-rolls {list(attack.rerolls)}" if attack.rerolls else ""
-        lines.append(f"    {attack.group} attacks {attack.target} {list(attack.faces)}{rerolls}")
+        weapon = " with torpedoes" if attack.torpedoes else ""
+        lines.append(
+            f"    {attack.group} attacks {attack.target}{weapon} {list(attack.faces)}{rerolls}"
+        )
         lines.append(_hit(attack.hit))
     lines.extend(_nova(event.nova))
     lines.extend(_threshold(check) for check in event.thresholds)
