@@ -241,6 +241,7 @@ __all__ = [
     "firecons_needed",
     "flight_targets",
     "ftl_blocked",
+    "group_reach",
     "initial_state",
     "launch_options",
     "launch_problem",
@@ -2344,6 +2345,12 @@ def _type_of(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
     return fighter_type(spec.fighters)
 
 
+def group_reach(ctx: BattleContext, group: FighterGroup) -> float:
+    """Return how far a group flies in a turn: the rules' 12" or 24 MU, fast fighters 36 MU
+    (000 L9525-9527)."""
+    return float(_type_of(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
+
+
 def _group(state: BattleState, group: str) -> FighterGroup:
     for g in state.fighters:
         if g.id == group:
@@ -2421,8 +2428,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         orders.update(parse_flight(side_orders.orders))
     groups = {g.id: g for g in state.fighters}
     kinds = {g.id: _type_of(ctx, g.carrier, g.bay) for g in state.fighters}
-    # A group's move: the rules' 12" or 24 MU, fast fighters 36 MU (000 L9525-9527).
-    reaches = {name: float(kinds[name].move or ctx.rules.fighter_move) for name in groups}
+    reaches = {g.id: group_reach(ctx, g) for g in state.fighters}
     start = dict(groups)
     engaged: dict[str, str] = {}  # group -> the group it dogfights
     pairs: list[tuple[str, str]] = []  # (the group that made contact, the group it caught)

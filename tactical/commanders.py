@@ -60,6 +60,7 @@ from tactical.battle import (
     firecons_needed,
     flight_targets,
     ftl_blocked,
+    group_reach,
     launch_options,
     launch_problem,
     launchable_bays,
@@ -192,10 +193,10 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
         orders: Flight = {}
-        reach = float(ctx.rules.fighter_move)
         for group in state.fighters:
             if group.side != side:
                 continue
+            reach = group_reach(ctx, group)  # fast fighters fly further (000 L9525-9527)
             targets = flight_targets(ctx, state, group)
             carrier = state.ship(group.carrier)
             if _wants_home(ctx, group, posture) and carrier.status == "active":
@@ -249,7 +250,7 @@ def with_fighters(orders: WriteOrders, posture: Posture) -> WriteOrders:
             ]
             dx, dy = velocity(ship)
             ex, ey = ship.x + dx, ship.y + dy
-            if any(range_between(g.x, g.y, ex, ey) <= ctx.rules.fighter_move for g in homing):
+            if any(range_between(g.x, g.y, ex, ey) <= group_reach(ctx, g) for g in homing):
                 written[ship.id] = NO_ORDER
                 continue
             close = any(range_between(ship.x, ship.y, e.x, e.y) <= LAUNCH_RANGE_MU for e in enemies)

@@ -279,3 +279,20 @@ def test_torpedo_groups_launch_armed_and_replay() -> None:
     assert after == evolve(ctx, state, fired)
     assert sum(after.ship("b1").record.hull_lost) == 30
     assert not after.fighters[0].torpedoes
+
+
+def test_the_commanders_plan_a_fast_groups_reach_at_36_mu() -> None:
+    """000 L9525-9527: fast fighters move 36 MU; the commanders judge what a group can reach
+    by its own move, not the standard 24: a defending fast group dogfights a raider 30 MU off
+    that a standard group leaves alone."""
+    from tactical.battle import group_reach
+    from tactical.commanders import posture_flight
+
+    for kind, reach, order in (("standard", 24.0, "cover"), ("fast", 36.0, "dogfight")):
+        ctx, state = table(carrier(kind, "r1"), carrier("standard", "b1"), blue_y=60)
+        mine = group("red", "r1", 0)
+        raider = group("blue", "b1", 30)
+        state = in_flight(ctx, state, mine, raider)
+        assert group_reach(ctx, mine) == reach
+        (written,) = posture_flight("defend")(ctx, state, "red").values()
+        assert written.kind == order, kind
