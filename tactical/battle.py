@@ -71,7 +71,9 @@ from tactical.fire import (
     NEEDLE_KILL,
     NOVA_ARMING_MU,
     NOVA_STAGES,
+    OVERLOAD,
     TORPEDO_BANDS_MU,
+    TORPEDO_SETTINGS,
     BeamOutcome,
     StrikeRoll,
     ThresholdOutcome,
@@ -85,7 +87,9 @@ from tactical.fire import (
     roll_beams,
     submunition_dice,
     threshold_check,
+    torpedo_band,
     torpedo_to_hit,
+    torpedo_warhead,
 )
 from tactical.mines import (
     MINE_RADIUS_MU,
@@ -256,6 +260,7 @@ __all__ = [
     "replay",
     "resolve",
     "scan_limit",
+    "setting_problem",
     "sheet_for",
     "ships_to_fire",
     "sides_to_fly",
@@ -676,6 +681,14 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """Under vector movement (000 12.12): its velocity, a course in degrees clockwise from +y
     (0.001) and a speed in MU; ``course`` is then its facing and ``speed`` the velocity
     rounded. ``None`` under cinematic movement."""
+    settings: tuple[tuple[str, str], ...] = ()
+    """Its pulse torpedoes' settings written in this turn's orders, ``(weapon, setting)``:
+    overloaded (``O``, 000 L4681-4685) or a variable torpedo's short or long range mode (``S``,
+    ``L``, 000 L4786-4794); a torpedo not named fires normally, a variable one in standard mode
+    (L4792-4794)."""
+    tubes: tuple[tuple[str, int], ...] = ()
+    """Overload-upgraded torpedoes that fired, or were ejected, this turn or the last, with
+    the turn: one that fired in the previous turn may not be overloaded (000 L4681-4685)."""
 
 
 def velocity(ship: ShipInPlay) -> tuple[float, float]:
@@ -853,13 +866,22 @@ def view(state: BattleState, side: str) -> BattleState:
     enemy ships not yet identified and enemy dummies are only :class:`~tactical.sensors.Bogey`
     contacts in ``bogeys``, sorted by label.
 
-    Orders are secret until ships move (001 L248). A bogey shows its label, place, course,
-    speed and the class its signature shows, nothing else (001 L939-945); an unidentified
-    enemy ship off the table is not seen at all. Identified ships are open-book.
+    Orders are secret until ships move (001 L248), torpedo settings until they fire. A bogey
+    shows its label, place, course, speed and the class its signature shows, nothing else
+    (001 L939-945); an unidentified enemy ship off the table is not seen at all. Identified
+    ships are open-book.
     """
     written = tuple(w if w.side == side else SideOrders(w.side, "") for w in state.written)
     # Enemy salvos are placed after the orders are written (000 L1053-1472 phases 1, 3).
     salvos = tuple(s for s in state.salvos if s.side == side)
+    # Torpedo settings are written orders (000 L4681-4683, L4786-4794): secret until fired.
+    state = msgspec.structs.replace(
+        state,
+        ships=tuple(
+            s if s.side == side or not s.settings else msgspec.structs.replace(s, settings=())
+            for s in state.ships
+        ),
+    )
     hidden = {s.id for s in state.ships if s.side != side and s.bogey is not None}
     if not hidden and not state.dummies:
         return msgspec.structs.replace(state, written=written, salvos=salvos)
@@ -924,7 +946,8 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     """One weapon's dice against its target.
 
     A beam's ``faces`` are its damage dice; a pulse torpedo's are its to-hit die, and
-    ``damage`` holds the second D6 of a hit (001 L840).
+    ``damage`` holds the second D6 of a hit (001 L840), a D3 for a variable torpedo at long
+    range (000 L4756-4760), before any +2 (000 L4704-4708, L4778-4780).
     """
 
     weapon: str
@@ -934,6 +957,12 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     damage: tuple[int, ...] = ()
     aim: str | None = None
     """The system a needle beam aimed at; its one face of 6 knocked it out (001 L848)."""
+    setting: str | None = None
+    """A pulse torpedo's setting from the orders: ``O`` overloaded, ``S`` or ``L`` a variable
+    torpedo's mode (see :attr:`ShipInPlay.settings`)."""
+    backfire: tuple[int, ...] = ()
+    """An overloaded torpedo's second D6 after a damage die of 1: a 1 destroyed the tube
+    (000 L4708-4714)."""
 
 
 class Hit(Struct, frozen=True, kw_only=True):
@@ -1411,11 +1440,13 @@ def write_orders(
         raise IllegalActionError(f"{where}: it is the {state.phase} step")
     if side not in sides_to_write(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no orders to write now")
-    for ship_id in orders:
+    for ship_id, order in orders.items():
         dummy = next((d for d in state.dummies if d.id == ship_id), None)
         if dummy is not None:
             if dummy.side != side:
                 raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s dummy")
+            if order.torpedoes:
+                raise IllegalActionError(f"{where}: the dummy {ship_id!r} has no torpedoes")
             continue
         try:
             ship = state.ship(ship_id)
@@ -1423,7 +1454,38 @@ def write_orders(
             raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
         if ship.side != side or not _moves_this_turn(ship, state.turn):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship in play")
+        for weapon, setting in order.torpedoes:
+            problem = setting_problem(ctx, state, ship, weapon, setting)
+            if problem is not None:
+                raise IllegalActionError(f"{where}: {ship_id} {weapon}={setting}: {problem}")
     return OrdersWritten(turn=state.turn, side=side, orders=format_orders(orders))
+
+
+def setting_problem(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, weapon: str, setting: str
+) -> str | None:
+    """Return why a torpedo of this ship may not take this setting in this turn's orders, or
+    ``None``.
+
+    Overloading (``O``) is for overload-upgraded standard and long range torpedoes, never short
+    range ones (000 L4701-4703, L4728-4732), and not for a tube that fired, or was ejected, in
+    the previous turn (L4681-4685, L4718-4720). ``S`` and ``L`` are a variable torpedo's
+    modes (L4786-4794). The torpedo must be working.
+    """
+    sheet = ctx.sheets[ship.id]
+    spec = next((s for s in sheet.systems if s.id == weapon), None)
+    if spec is None:
+        return "the ship has no such weapon"
+    allowed = TORPEDO_SETTINGS.get(spec.kind, {})
+    if setting not in allowed:
+        takes = ", ".join(allowed) or "no setting"
+        return f"a {spec.label} takes {takes} (000 L4669-4800)"
+    now = next(s for s in ship.record.systems if s.id == weapon)
+    if now.status != "ok":
+        return f"the torpedo is {now.status}"
+    if setting == OVERLOAD and dict(ship.tubes).get(weapon) == state.turn - 1:
+        return "it fired in the previous turn and may not be overloaded (000 L4681-4685)"
+    return None
 
 
 def _apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) -> BattleState:
@@ -1537,6 +1599,9 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     written: dict[str, Order] = {}
     for side_orders in state.written:
         written.update(parse_orders(side_orders.orders))
+    # Torpedo settings are a note on the record sheet, not a move (000 L4786-4794).
+    settings = {ship_id: order.torpedoes for ship_id, order in written.items()}
+    written = {k: msgspec.structs.replace(v, torpedoes=()) for k, v in written.items()}
     moves: list[Moved] = []
     ships: list[ShipInPlay] = []
     launched: list[FighterGroup] = []
@@ -1656,6 +1721,12 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
                 sweeping=carried.sweep and not left,
             )
         )
+    ships = [
+        msgspec.structs.replace(ship, settings=settings[ship.id])
+        if settings.get(ship.id) and ship.status == "active"
+        else ship
+        for ship in ships
+    ]
     state = msgspec.structs.replace(
         state,
         ships=tuple(ships),
@@ -2813,7 +2884,9 @@ def _salvo_attacks(
 TORPEDO = "pulse_torpedo"
 TORPEDOES = frozenset(TORPEDO_BANDS_MU)
 """Pulse torpedoes: FT2's and Continuum's standard one, and Continuum's short and long range
-ones (000 L4636-4658), which differ only in their to-hit bands."""
+ones (000 L4636-4658), which differ only in their to-hit bands; the overload-upgraded standard
+and long range ones (000 L4669-4736) and the variable one (000 L4740-4800), which differ by
+their setting this turn (:attr:`ShipInPlay.settings`)."""
 NEEDLE = "needle"
 SUBMUNITION = "submunition"
 NOVA = "nova_cannon"
@@ -2821,12 +2894,12 @@ NOVA_LINE = "bow"
 """The target a nova cannon's shot names: it fires along the bow's line, at no ship (001 L906)."""
 
 
-def _reach(ctx: BattleContext, kind: str, distance: float) -> bool:
-    """Return whether a weapon of this kind reaches this far."""
+def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None = None) -> bool:
+    """Return whether a weapon of this kind, a torpedo under this setting, reaches this far."""
     if is_beam(kind):
         return beam_dice(kind, distance) > 0
     if kind in TORPEDOES:
-        band = TORPEDO_BANDS_MU[kind]
+        band = torpedo_band(kind, setting)
         return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band) is not None
     if kind == NEEDLE:
         return distance <= ctx.rules.needle_range
@@ -2843,7 +2916,8 @@ def fire_options(
     A beam fires at an enemy in play inside one of its arcs, never aft (001 L404, L443), and
     within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
     L829-838; Continuum's projectile table to 30 MU, 20 MU short range, 45 MU long range,
-    000 L20332-20433), a needle beam to 9" (001 L848), a submunition pack not yet fired to
+    000 L20332-20433; an overloaded or variable torpedo on the row its setting gives, 000
+    L4689-4703, L4752-4782), a needle beam to 9" (001 L848), a submunition pack not yet fired to
     18" (001 L858-862). No weapon fires at a ship when the
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
     whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
@@ -2868,6 +2942,7 @@ def fire_options(
         if _enemy_in_sight(ctx, ship.side, s)
         and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
     ]
+    settings = dict(ship.settings)
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -2877,7 +2952,8 @@ def fire_options(
         for target in targets:
             arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
             distance = range_between(ship.x, ship.y, target.x, target.y)
-            if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance):
+            setting = settings.get(spec.id)
+            if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target.id)
         if reachable:
             options[spec.id] = tuple(reachable)
@@ -3110,6 +3186,8 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     launched = [s for s in shots if _launches(firer_sheet, s)]
     aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
+    tubes = dict(firer.tubes)
+    burst: list[str] = []  # overloaded tubes destroyed by their own warhead
     state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
     if shots and firer.bogey is not None:
         # A ship that fires gives itself away (see docs/rulings.md).
@@ -3133,14 +3211,22 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         screen = _screen(ctx, target)
         screened = rerolled = 0
         torpedoes: list[int] = []
+        piercing: list[int] = []
         record = target.record
         for shot in (s for s in aimed if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
             if kind in TORPEDOES:
                 key = f"t{turn}/fire/{ship_id}"
-                rolled.append(_torpedo(ctx, dice, key, shot, distance, TORPEDO_BANDS_MU[kind]))
-                torpedoes.extend(rolled[-1].damage)
+                setting = dict(firer.settings).get(shot.weapon)
+                rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting))
+                warhead = torpedo_warhead(kind, setting)
+                points = [face + warhead.plus for face in rolled[-1].damage]
+                (piercing if warhead.ap else torpedoes).extend(points)
+                if kind in TORPEDO_SETTINGS and OVERLOAD in TORPEDO_SETTINGS[kind]:
+                    tubes[shot.weapon] = turn  # it may not overload next turn (000 L4681-4685)
+                if rolled[-1].backfire == (1,):
+                    burst.append(shot.weapon)
                 continue
             if kind == NEEDLE:
                 record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
@@ -3158,10 +3244,18 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
             )
             screened += outcome.screened_damage
             rerolled += outcome.reroll_damage
-        record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled)
+        record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled, piercing)
         hits.append(hit)
         state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
-    state = _replace_ship(state, msgspec.structs.replace(state.ship(ship_id), fired=True))
+    fired = state.ship(ship_id)
+    own = fired.record
+    for weapon in burst:
+        # The tube is destroyed and may not be repaired by DCPs (000 L4710-4714).
+        own = with_system_status(own, weapon, "destroyed")
+    state = _replace_ship(
+        state,
+        msgspec.structs.replace(fired, record=own, fired=True, tubes=tuple(sorted(tubes.items()))),
+    )
     to_fire = _next_to_fire(ctx, state, firer.side)
     state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire" if to_fire else "end")
     event = ShipFired(
@@ -3173,6 +3267,17 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         nova=tuple(nova),
     )
     return state, event
+
+
+def _ejected(ship: ShipInPlay, turn: int) -> tuple[tuple[str, int], ...]:
+    """The tubes a ship takes into the next turn as fired this turn: those that fired, and
+    those overloaded and not fired, which the crew ejects and which count as having fired
+    (000 L4718-4724). Older turns no longer matter (000 L4681-4685)."""
+    tubes = {weapon: when for weapon, when in ship.tubes if when == turn}
+    for weapon, setting in ship.settings:
+        if setting == OVERLOAD:
+            tubes[weapon] = turn
+    return tuple(sorted(tubes.items()))
 
 
 def _apply_hit(
@@ -3270,16 +3375,21 @@ def _damage(
     screened: int,
     torpedoes: Sequence[int],
     rerolled: int,
+    piercing: Sequence[int] = (),
 ) -> tuple[ShipState, Hit]:
     """Cross off one firer's damage to one target (digest A11).
 
     Beam damage goes armour first; each torpedo hit is semi-armour-piercing, half (rounded up)
-    to armour (000 L3078-3167; FT2 ships have no armour, so it is all hull); re-roll damage
-    ignores armour (000 L2864-2968, L3033-3077).
+    to armour (000 L3078-3167; FT2 ships have no armour, so it is all hull); each armour
+    piercing hit in ``piercing`` (an overloaded torpedo's, 000 L4669, or a variable one's at
+    short range, L4778-4780) puts its first point on armour and the rest on the hull (000
+    L3078-3167, index 4.9); re-roll damage ignores armour (000 L2864-2968, L3033-3077).
     """
     parts = [(screened, True)]
     for points in torpedoes:
         parts += [((points + 1) // 2, True), (points // 2, False)]
+    for points in piercing:
+        parts += [(min(points, 1), True), (points - min(points, 1), False)]
     parts.append((rerolled, False))
     rows: tuple[int, ...] = ()
     to_armour = to_hull = 0
@@ -3293,7 +3403,7 @@ def _damage(
         destroyed = result.destroyed
     hit = Hit(
         target=target_id,
-        damage=screened + rerolled + sum(torpedoes),
+        damage=screened + rerolled + sum(torpedoes) + sum(piercing),
         to_armour=to_armour,
         to_hull=to_hull,
         rows=rows,
@@ -3383,16 +3493,38 @@ def _needle(
 
 
 def _torpedo(
-    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float, band: float
+    ctx: BattleContext,
+    dice: DiceSource,
+    key: str,
+    shot: Shot,
+    distance: float,
+    kind: str,
+    setting: str | None = None,
 ) -> ShotRoll:
-    """Roll one pulse torpedo: a D6 to hit by range in its ``band``-wide bands, then a D6 of
-    damage (001 L833-842; 000 L4626-4658, every size the same 1D6 SAP)."""
-    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band)
+    """Roll one pulse torpedo: a D6 to hit by range in the bands of its row under its setting,
+    then its damage die (001 L833-842; 000 L4626-4658, every size the same 1D6 SAP; 000
+    L4669-4800 for an overloaded or a variable torpedo, :func:`~tactical.fire.torpedo_warhead`).
+
+    An overloaded torpedo whose damage die shows 1 rolls a second D6, ``backfire``: on a 1 the
+    tube is destroyed (000 L4708-4714), which the caller does.
+    """
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, torpedo_band(kind, setting))
     if need is None:  # checked before firing; a target cannot move away mid-phase
         raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    warhead = torpedo_warhead(kind, setting)
     face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
-    damage = (dice.roll(f"{key}/{shot.weapon}/damage", 6),) if face >= need else ()
-    return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)
+    damage = (dice.roll(f"{key}/{shot.weapon}/damage", warhead.sides),) if face >= need else ()
+    backfire: tuple[int, ...] = ()
+    if warhead.backfire and damage == (1,):
+        backfire = (dice.roll(f"{key}/{shot.weapon}/backfire", 6),)
+    return ShotRoll(
+        weapon=shot.weapon,
+        target=shot.target,
+        faces=(face,),
+        damage=damage,
+        setting=setting,
+        backfire=backfire,
+    )
 
 
 def _strike(ctx: BattleContext, ship_id: str) -> StrikeRoll | None:
@@ -3590,7 +3722,15 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         ships.append(
             # An armed nova cannon not fired this turn loses its arming (001 L911).
             msgspec.structs.replace(
-                ship, record=record, status=status, fired=False, rows=(), nova=False, sweeping=False
+                ship,
+                record=record,
+                status=status,
+                fired=False,
+                rows=(),
+                nova=False,
+                sweeping=False,
+                settings=(),
+                tubes=_ejected(ship, turn),
             )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))

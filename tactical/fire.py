@@ -35,20 +35,25 @@ __all__ = [
     "BRIDGE_FOR_GOOD",
     "CORE_MODIFIER",
     "CORE_SYSTEMS",
+    "LONG",
     "MAX_REROLLS",
     "NEEDLE_GRAZE",
     "NEEDLE_KILL",
     "NOVA_ARMING_MU",
     "NOVA_STAGES",
+    "OVERLOAD",
+    "SHORT",
     "SUBMUNITION_DICE",
     "THRESHOLD_FAIL",
     "TORPEDO_BANDS_MU",
     "TORPEDO_BAND_MU",
+    "TORPEDO_SETTINGS",
     "TORPEDO_TO_HIT_CONTINUUM",
     "TORPEDO_TO_HIT_FT2",
     "BeamOutcome",
     "StrikeRoll",
     "ThresholdOutcome",
+    "Warhead",
     "arc_of",
     "beam_dice",
     "bearing",
@@ -62,7 +67,9 @@ __all__ = [
     "strike_need",
     "submunition_dice",
     "threshold_check",
+    "torpedo_band",
     "torpedo_to_hit",
+    "torpedo_warhead",
 ]
 
 BEAM_STRENGTH: dict[str, int] = {
@@ -113,9 +120,74 @@ TORPEDO_BANDS_MU: dict[str, float] = {
     "pulse_torpedo": TORPEDO_BAND_MU,  # standard row: 6 12 18 24 30 (000 L20336-20362)
     "pulse_torpedo_sr": 4,  # short range row: 4 8 12 16 20 (000 L20406-20433)
     "pulse_torpedo_lr": 9,  # long range row: 9 18 27 36 45 (000 L20368-20397)
+    # Overload-upgraded standard and long range torpedoes fire on their own row unless
+    # overloaded (000 L4669-4736); the variable torpedo is standard unless set (L4792-4794).
+    "pulse_torpedo_overload": TORPEDO_BAND_MU,
+    "pulse_torpedo_lr_overload": 9,
+    "pulse_torpedo_variable": TORPEDO_BAND_MU,
 }
 # The band width of each pulse torpedo's to-hit row: Continuum's standard, short range and
 # long range torpedoes (000 L4636-4658) roll 2+ to 6 in five bands of it, upper limit included.
+
+OVERLOAD, SHORT, LONG = "O", "S", "L"
+"""A torpedo's setting written in the orders: overloaded (000 L4681-4685), or a variable
+torpedo's short or long range mode, "S" and "L" as on the SSD (000 L4786-4794)."""
+TORPEDO_SETTINGS: dict[str, dict[str, float]] = {
+    # 000 L4689-4703: an overloaded torpedo uses the next smaller class's row: LR the
+    # standard one, standard the short range one; short range torpedoes never overload.
+    "pulse_torpedo_overload": {OVERLOAD: 4},
+    "pulse_torpedo_lr_overload": {OVERLOAD: TORPEDO_BAND_MU},
+    # 000 L4752-4782: the variable torpedo's long range mode uses the long range row, its
+    # short range mode the short range row.
+    "pulse_torpedo_variable": {LONG: 9, SHORT: 4},
+}
+"""The settings each torpedo kind may be given in the orders, with the band width of the
+to-hit row each puts it on."""
+
+
+class Warhead(NamedTuple):
+    """What a pulse torpedo's hit does: a ``sides``-sided die plus ``plus``, semi-armour
+    piercing or (``ap``) armour piercing; ``backfire``: a damage die of 1 rolls again, and a
+    second 1 destroys the tube (000 L4708-4714)."""
+
+    sides: int = 6
+    plus: int = 0
+    ap: bool = False
+    backfire: bool = False
+
+
+def torpedo_band(kind: str, setting: str | None = None) -> float:
+    """Return the band width of a torpedo's to-hit row under its setting this turn.
+
+    >>> torpedo_band("pulse_torpedo_lr_overload"), torpedo_band("pulse_torpedo_lr_overload", "O")
+    (9, 6)
+    >>> [torpedo_band("pulse_torpedo_variable", s) for s in (None, "S", "L")]
+    [6, 4, 9]
+    """
+    if setting is None:
+        return TORPEDO_BANDS_MU[kind]
+    return TORPEDO_SETTINGS[kind][setting]
+
+
+def torpedo_warhead(kind: str, setting: str | None = None) -> Warhead:
+    """Return what a torpedo's hit does under its setting this turn.
+
+    Every pulse torpedo fired normally does 1D6 SAP (000 L4626-4630). Overloaded: 1D6+2 AP,
+    3 to 8, with the risk to the tube (000 L4669, L4704-4714). The variable torpedo: long
+    range 1D3 SAP (L4752-4760), standard 1D6 SAP (L4764-4772), short range 1D6+2 AP
+    (L4774-4782), with no risk to the tube.
+
+    >>> torpedo_warhead("pulse_torpedo_variable", "L")
+    Warhead(sides=3, plus=0, ap=False, backfire=False)
+    """
+    if setting == OVERLOAD:
+        return Warhead(plus=2, ap=True, backfire=True)
+    if setting == SHORT:
+        return Warhead(plus=2, ap=True)
+    if setting == LONG:
+        return Warhead(sides=3)
+    return Warhead()
+
 
 SUBMUNITION_DICE: tuple[int, ...] = (3, 2, 1)
 # A submunition pack rolls 3, 2 or 1 beam dice at 0-6", 6-12", 12-18", screens ignored

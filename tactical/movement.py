@@ -13,8 +13,12 @@ in a campaign battle (004 L144-145: no thrust that turn). Any order may end with
 end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951),
 maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the nearest):
 ``P1+2M0M10WA``, or ``M`` or ``A`` alone with no change of course or speed. Last of all,
-``R<ship id>`` notes a ram intended on that ship (001 L979): ``S1+2Rb1``, or ``Rb1`` alone. A set
-of orders is ``id:order`` tokens separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
+``R<ship id>`` notes a ram intended on that ship (001 L979): ``S1+2Rb1``, or ``Rb1`` alone. After
+the whole order, ``/<weapon>=<setting>`` notes a Continuum pulse torpedo's setting for the turn:
+``O`` to fire it overloaded (000 L4681-4685), ``S`` or ``L`` for a variable torpedo's short or
+long range mode (000 L4786-4794): ``P1+2/pulse_torpedo_variable-1=S`` or
+``=/pulse_torpedo_overload-1=O``. A set of orders is ``id:order`` tokens separated by spaces,
+e.g. ``"lc1:P2+4 f1:="``.
 
 Vector orders (000 L13411-13986) are manoeuvres in their written sequence, joined by ``.``:
 ``TP2`` / ``TS2`` rotate the facing 2 points to port / starboard, ``PP1`` / ``PS1`` / ``PR1``
@@ -24,7 +28,9 @@ for any order. ``=`` drifts on the vector.
 
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None, vector=())
+      scan=False, scan_for=(), ram=None, vector=(), torpedoes=())
+>>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
+(('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
 'b1'
 >>> format_order(parse_order("S1M5M"))
@@ -116,7 +122,11 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ship means to ram at the end of its move, written ``R<ship id>`` after everything else
     (001 L979); it too goes with any order. ``vector`` is a vector-movement order's
     manoeuvres in their written sequence (000 12.12), written ``TP2.MD6.PS1``; it may end with
-    a launch, ``TS1.L1``.
+    a launch, ``TS1.L1``. ``torpedoes`` are the settings written for pulse torpedoes this
+    turn, ``(weapon id, setting)`` in the order written: ``O`` overloads one (000 L4681-4685),
+    ``S`` and ``L`` put a variable torpedo in short or long range mode (000 L4786-4794); written
+    ``/<weapon>=<setting>`` after the rest of the order. Whether the ship has such a weapon is
+    the battle's to judge.
     """
 
     turn: int = 0
@@ -131,6 +141,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     scan_for: tuple[str, ...] = ()
     ram: str | None = None
     vector: tuple[Burn, ...] = ()
+    torpedoes: tuple[tuple[str, str], ...] = ()
 
 
 NO_ORDER = Order()
@@ -145,6 +156,7 @@ _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
 _RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
+_SETTING = re.compile(r"(?P<weapon>[A-Za-z0-9_.\-]+)=(?P<setting>[OSL])")
 
 
 def parse_order(text: str) -> Order:
@@ -154,6 +166,8 @@ def parse_order(text: str) -> Order:
     Raises:
         OrderSyntaxError: the text is not an order.
     """
+    if "/" in text:
+        return _parse_settings(text)
     found_ram = _RAM.search(text)  # no other part of an order has an R but PR<n>
     if found_ram:
         head, target = text[: found_ram.start()], text[found_ram.end() :]
@@ -196,6 +210,25 @@ def parse_order(text: str) -> Order:
         scan=bool(flags["scan"]),
         scan_for=labels,
     )
+
+
+def _parse_settings(text: str) -> Order:
+    """Parse an order followed by torpedo settings: ``S1/pulse_torpedo_overload-1=O``."""
+    head, *parts = text.split("/")
+    settings: list[tuple[str, str]] = []
+    for part in parts:
+        found = _SETTING.fullmatch(part)
+        if found is None:
+            raise OrderSyntaxError(
+                f"order {text!r}: {part!r} is not a torpedo setting <weapon>=<O|S|L> "
+                "(O overloaded, S or L a variable torpedo's short or long range mode)"
+            )
+        if any(weapon == found["weapon"] for weapon, _ in settings):
+            raise OrderSyntaxError(f"order {text!r}: {found['weapon']!r} is set twice")
+        settings.append((found["weapon"], found["setting"]))
+    if not head:
+        raise OrderSyntaxError(f"order {text!r}: write '=' before the torpedo settings")
+    return msgspec.structs.replace(parse_order(head), torpedoes=tuple(settings))
 
 
 def _parse_base(text: str) -> Order:
@@ -267,7 +300,12 @@ def format_order(order: Order) -> str:
     'M0M10W'
     >>> format_order(Order(turn=-1, ram="b2")), format_order(Order(ram="b2"))
     ('P1Rb2', 'Rb2')
+    >>> format_order(Order(torpedoes=(("pulse_torpedo_overload-1", "O"),)))
+    '=/pulse_torpedo_overload-1=O'
     """
+    if order.torpedoes:
+        base = format_order(msgspec.structs.replace(order, torpedoes=()))
+        return base + "".join(f"/{weapon}={setting}" for weapon, setting in order.torpedoes)
     if order.ram is not None:
         base = format_order(msgspec.structs.replace(order, ram=None))
         return ("" if base == "=" else base) + f"R{order.ram}"

@@ -18,7 +18,10 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
-        its signature shows]
+        its signature shows] [/t<weapon>=<O|S|L> a pulse torpedo's setting from this turn's
+        orders: overloaded, or a variable torpedo's short or long range mode]
+        [/f<weapon>@<turn> an overload-upgraded torpedo that fired, or was ejected, in that
+        turn, this one or the last]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
@@ -133,6 +136,8 @@ _BOGEY = re.compile(
     r"\?:(?P<side>[\w.\-]+):(?P<label>[\w.\-]+):(?P<shows>escort|cruiser|capital|merchant)" + _PLACE
 )
 _SHOWS: tuple[HullClass, ...] = ("escort", "cruiser", "capital", "merchant")
+_SETTING = re.compile(r"t(?P<weapon>[\w.\-]+)=(?P<setting>[OSL])")
+_TUBE = re.compile(r"f(?P<weapon>[\w.\-]+)@(?P<turn>\d+)")
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
 )
@@ -191,6 +196,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("M")
     if ship.bogey is not None:
         parts.append(f"?{ship.bogey}={ship.shows}")
+    parts.extend(f"t{weapon}={setting}" for weapon, setting in ship.settings)
+    parts.extend(f"f{weapon}@{turn}" for weapon, turn in ship.tubes)
     return "/".join(parts)
 
 
@@ -401,6 +408,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     vector: tuple[float, float] | None = None
+    settings: list[tuple[str, str]] = []
+    tubes: list[tuple[str, int]] = []
     reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
@@ -444,6 +453,14 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             bogey, shows = label, _SHOWS[_SHOWS.index(shown)]
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
+        elif part.startswith(("t", "f")):
+            setting, tube = _SETTING.fullmatch(part), _TUBE.fullmatch(part)
+            if setting is not None and setting["weapon"] in systems:
+                settings.append((setting["weapon"], setting["setting"]))
+            elif tube is not None and tube["weapon"] in systems:
+                tubes.append((tube["weapon"], int(tube["turn"])))
+            else:
+                raise NotationError(f"ship {token!r}: bad torpedo field {part!r}")
         else:
             raise NotationError(f"ship {token!r}: unknown field {part!r}")
     record = msgspec.structs.replace(record, systems=tuple(systems.values()))
@@ -466,6 +483,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         bogey=bogey,
         shows=shows,
         vector=vector,
+        settings=tuple(settings),
+        tubes=tuple(tubes),
     )
 
 

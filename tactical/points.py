@@ -360,6 +360,34 @@ PC_SYSTEMS: dict[str, PcSystem] = {
         arcs="any",
         max_arcs=3,
     ),
+    # The overload upgrade (000 L4669-4736) on a standard or long range torpedo: +1 point per
+    # mass (L4728; L16385-16387), so 4 per mass; short range torpedoes take no upgrade.
+    "pulse_torpedo_overload": _pc(
+        "Pulse torpedo (overload)",
+        _arc_steps(4, 1),
+        "000 L4728-4736, L16377, L16385-16387",
+        per_mass=4,
+        arcs="any",
+        max_arcs=3,
+    ),
+    "pulse_torpedo_lr_overload": _pc(
+        "Pulse torpedo (LR, overload)",
+        _arc_steps(8, 2),
+        "000 L4728-4736, L16381, L16385-16387",
+        per_mass=4,
+        arcs="any",
+        max_arcs=3,
+    ),
+    # 000 L4798-4800: VPTs are mass 8 on one arc, +2 per additional arc, 3 arcs at most, and
+    # cost 5 points per mass.
+    "pulse_torpedo_variable": _pc(
+        "Variable pulse torpedo",
+        _arc_steps(8, 2),
+        "000 L4740-4800",
+        per_mass=5,
+        arcs="any",
+        max_arcs=3,
+    ),
     "needle": _pc(
         "Needle beam", _needle_mass, "000 L16347-16363", per_mass=3, arcs="any", max_arcs=3
     ),
@@ -405,6 +433,9 @@ PC_LOADED = frozenset({"magazine", "magazine_er", "minelayer"})  # systems that 
 PC_CREW_EXTRAS = frozenset({"dcp", "marines"})  # 000 L15112-15122: together <= crew factor
 PC_BEAM2_BROADSIDES = (frozenset({"FP", "AP"}), frozenset({"FS", "AS"}))  # 000 L3747-3755, L3775
 PC_BAYS = frozenset({"hangar_bay", "combined_bay"})
+PC_TORPEDOES_PLAIN = frozenset({"pulse_torpedo", "pulse_torpedo_lr"})
+PC_TORPEDOES_OVERLOAD = frozenset({"pulse_torpedo_overload", "pulse_torpedo_lr_overload"})
+# 000 L4728-4736: every pulse torpedo but the short range ones is upgraded, or none.
 PC_FIGHTER_WING_POINTS: dict[str, int] = {  # 000 L16852-16884, per wing of 6
     "standard": 18,
     "interceptor": 18,
@@ -987,6 +1018,13 @@ def _pc_links(a: _Assessment) -> None:
             "$.systems",
             f"extra DCPs and marines together may not exceed the crew factor, {a.crew_factor} "
             "(000 L15112-15122, L15160-15168)",
+        )
+    if kinds & PC_TORPEDOES_OVERLOAD and kinds & PC_TORPEDOES_PLAIN:
+        a.problem(
+            "$.systems",
+            "every pulse torpedo but the short range ones takes the overload upgrade, or none "
+            "does (000 L4728-4736): use pulse_torpedo_overload and pulse_torpedo_lr_overload "
+            "throughout, or neither",
         )
     if sum(m.count for m in a.design.systems if m.kind == "nova_cannon") > 1:
         a.problem("$.systems", "one nova cannon per ship: it is a spinal mount (index F51)")

@@ -261,6 +261,9 @@ def _fighters(event: FightersResolved) -> list[str]:
     return lines
 
 
+_SETTING_TEXT = {"O": " overloaded", "S": " (short range)", "L": " (long range)"}
+"""A pulse torpedo's setting in words (000 L4669-4800)."""
+
 _BURN_WORDS = {
     "TP": "rotates {} to port",
     "TS": "rotates {} to starboard",
@@ -360,9 +363,11 @@ def describe(event: Event) -> list[str]:
         shots = "; ".join(
             f"{shot.weapon} launches a salvo at {shot.aim}"
             if shot.target == SALVO_AIM
-            else f"{shot.weapon} at {shot.target} {list(shot.faces)}"
+            else f"{shot.weapon}{_SETTING_TEXT.get(shot.setting or '', '')} at {shot.target} "
+            f"{list(shot.faces)}"
             + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
             + (f" damage {list(shot.damage)}" if shot.damage else "")
+            + (f" second die {list(shot.backfire)}" if shot.backfire else "")
             for shot in event.shots
         )
         lines = [f"  {event.ship} fires: {shots}"]

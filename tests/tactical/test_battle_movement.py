@@ -44,20 +44,28 @@ def orders() -> st.SearchStrategy[Order]:
     labels = st.integers(1, 999).map(lambda n: f"B{n}")
     scans = st.none() | st.lists(labels, unique=True, max_size=3).map(tuple)
     rams = st.none() | st.from_regex(r"[A-Za-z0-9_.\-]{1,8}", fullmatch=True)
+    # And set Continuum pulse torpedoes for the turn (000 L4681-4685, L4786-4794):
+    # /<weapon>=<O|S|L>, each weapon once.
+    weapons = st.from_regex(r"[A-Za-z0-9_.\-]{1,12}", fullmatch=True)
+    settings = st.lists(
+        st.tuples(weapons, st.sampled_from("OSL")), max_size=3, unique_by=lambda ws: ws[0]
+    ).map(tuple)
     return st.builds(
-        lambda order, laid, sweep, scan, ram: msgspec.structs.replace(
+        lambda order, laid, sweep, scan, ram, set_: msgspec.structs.replace(
             order,
             mines=laid,
             sweep=sweep,
             scan=scan is not None,
             scan_for=scan or (),
             ram=ram,
+            torpedoes=set_,
         ),
         moves | pivots | launches | specials,
         mines,
         st.booleans(),
         scans,
         rams,
+        settings,
     )
 
 
