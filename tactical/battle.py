@@ -45,6 +45,7 @@ from typing import Annotated, Literal, NamedTuple
 import msgspec
 from msgspec import Meta, Struct
 
+from tactical.asteroids import asteroids_crossed, avoid_need, evades, needs_die
 from tactical.designs import load_builtin
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
@@ -184,6 +185,7 @@ __all__ = [
     "SUBMUNITION",
     "TORPEDO",
     "TORPEDOES",
+    "AsteroidMet",
     "Battle",
     "BattleContext",
     "BattleSetup",
@@ -1068,6 +1070,25 @@ MineEvent = MineLaid | MineSwept | MineDetonated
 """What happened with a mine during the ships' move."""
 
 
+class AsteroidMet(Struct, frozen=True, kw_only=True):
+    """A ship's move crossed an asteroid's base (001 L1092-1108; 000 L18059-18153).
+
+    ``x``, ``y`` are the asteroid's centre this turn. ``need`` is the ship's ``velocity``
+    less its ``thrust`` now (001 L1092); ``face`` the D6 rolled to avoid it, ``None`` when no
+    die was needed: at ``need`` 1 or less the ship avoids it, above 6 it crashes (001 L1106).
+    ``crashed``: the ship hit the asteroid and is destroyed, whatever its class (001 L1108).
+    """
+
+    ship: str
+    x: float
+    y: float
+    velocity: float
+    thrust: int
+    need: int
+    face: int | None = None
+    crashed: bool = False
+
+
 class Rammed(Struct, frozen=True, kw_only=True):
     """A ram a ship's orders named, tried after every ship had moved (001 L977-995).
 
@@ -1126,6 +1147,9 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     rams: tuple[Rammed, ...] = ()
     """The rams the orders named, tried after the move and the sensors, before initiative
     (001 L977-995), in the order the ships stand; their thresholds are in ``thresholds``."""
+    asteroids: tuple[AsteroidMet, ...] = ()
+    """Asteroids the ships' moves crossed, before the mines, each ship's in the order it met
+    them (001 L1092-1108)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1735,6 +1759,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         held=tuple(held),
     )
     state, decoys = _move_dummies(ctx, state, written)
+    state, met = _asteroid_collisions(ctx, state, paths, dice)
     thresholds: list[Threshold] = []
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
@@ -1762,7 +1787,64 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         decoys=tuple(decoys),
         sensed=tuple(sensed),
         rams=tuple(rammed),
+        asteroids=tuple(met),
     )
+
+
+def _asteroid_collisions(
+    ctx: BattleContext, state: BattleState, paths: Mapping[str, Path], dice: DiceSource
+) -> tuple[BattleState, list[AsteroidMet]]:
+    """Roll for every asteroid a ship's move crossed, in the order the ships stand and, for
+    each ship, the order it met them (001 L1092-1108; 000 L18059-18153).
+
+    The path is the move's legs (cinematic: start, mid-move turn, end; vector: the straight
+    line, 000 L13828-13850), the asteroids stand where they are this turn, and a path crosses
+    one when it passes strictly inside its base (:func:`tactical.asteroids.asteroids_crossed`).
+    The ship needs its velocity after the move less its thrust now on a D6 (001 L1092,
+    L1106; 000 L18116-18124); the die is keyed by the turn, the ship and the asteroid. A ship
+    that hits one is destroyed at once, whatever its class (001 L1108), and meets nothing
+    further. Collisions come before mines (see docs/rulings.md).
+    """
+    asteroids = asteroids_now(ctx, state)
+    if not asteroids:
+        return state, []
+    met: list[AsteroidMet] = []
+    for ship in state.ships:
+        path = paths.get(ship.id)
+        if path is None:
+            continue
+        sheet = ctx.sheets[ship.id]
+        # 001 L1092: "subtract the ship's total available THRUST RATING from its CURRENT
+        # VELOCITY": the thrust its drive delivers now. Continuum doubles an advanced drive's
+        # (000 L18124-18126); record sheets carry no advanced drive yet (see docs/rulings.md).
+        thrust = current_thrust(sheet, ship.record)
+        speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
+        need = avoid_need(velocity=speed, thrust=thrust)
+        for index in asteroids_crossed(path, asteroids):
+            x, y = asteroids[index]
+            face = (
+                dice.roll(f"t{state.turn}/asteroid/{ship.id}/{index}", 6)
+                if needs_die(need)
+                else None
+            )
+            crashed = not evades(face=face, need=need)
+            met.append(
+                AsteroidMet(
+                    ship=ship.id,
+                    x=x,
+                    y=y,
+                    velocity=speed,
+                    thrust=thrust,
+                    need=need,
+                    face=face,
+                    crashed=crashed,
+                )
+            )
+            if crashed:  # 001 L1108: "THE SHIP IS COMPLETELY DESTROYED"
+                wreck = msgspec.structs.replace(ship, status="destroyed", returns=None)
+                state = _replace_ship(state, wreck)
+                break
+    return state, met
 
 
 def _course_and_speed(order: Order) -> Order:
@@ -1877,13 +1959,22 @@ def _sensors(
             done.add(ship_id)
             sensed.append(Sensed(counter=ship_id, how="self"))
     sensors = [s for s in state.ships if s.status == "active"]
+    asteroids = asteroids_now(ctx, state)
+
+    def clear(ship: ShipInPlay, x: float, y: float) -> bool:
+        # 001 L1090: a bogey is revealed only to a ship within scan range that "can get a
+        # clear line-of-sight on to the Bogey", active or passive (000 L17826-17842).
+        return not line_blocked((ship.x, ship.y), (x, y), asteroids)
+
     passive: list[Sensed] = []
     for side in ctx.setup.sides:
         for _label, name, x, y, dummy in bogeys_of(side):
             near = [
                 (range_between(s.x, s.y, x, y), s.id)
                 for s in sensors
-                if s.side == side and range_between(s.x, s.y, x, y) <= PASSIVE_RANGE_MU
+                if s.side == side
+                and range_between(s.x, s.y, x, y) <= PASSIVE_RANGE_MU
+                and clear(s, x, y)
             ]
             if near:
                 passive.append(Sensed(counter=name, how="passive", by=min(near)[1], dummy=dummy))
@@ -1896,7 +1987,7 @@ def _sensors(
         in_range = sorted(
             (range_between(scanner.x, scanner.y, x, y), len(label), label, name, dummy)
             for label, name, x, y, dummy in bogeys_of(scanner.side)
-            if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU
+            if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU and clear(scanner, x, y)
         )
         if named:  # the player chooses which bogeys he scans (001 L951)
             in_range = sorted(

@@ -21,6 +21,11 @@ where it meant to go; a minesweeper sweeps instead when it has no enemy in reach
 no way round; a minelayer drops its mines where an enemy is forecast to fly the next turn,
 when they are active.
 
+Asteroids (:func:`with_asteroids`, every commander but the random one): a ship whose move
+would cross an asteroid's base at a velocity its thrust cannot make safe (001 L1092-1106) takes
+instead the legal order that crosses none, or none it risks, ending nearest where it meant to
+go; a launch, a pivot or a nova shot keeps its order.
+
 Ramming (001 L977-995): the random commander now and then means to ram an enemy near it,
 steering for where the enemy will be if it flies straight on (:func:`ram_course`), and
 sometimes names a ship it may not ram, to exercise void orders; Engage rams only as a
@@ -40,6 +45,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from tactical.asteroids import AVOID_ALWAYS, asteroids_crossed, avoid_need
 from tactical.battle import (
     AFT,
     DRIVE,
@@ -110,7 +116,7 @@ from tactical.movement import (
 from tactical.ramming import RAM_RANGE_MU
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
-from tactical.ship import hull_remaining
+from tactical.ship import current_thrust, hull_remaining
 
 __all__ = [
     "LAUNCH_RANGE_MU",
@@ -125,6 +131,7 @@ __all__ = [
     "ram_course",
     "random_commander",
     "stand_off_commander",
+    "with_asteroids",
     "with_fighters",
     "with_mines",
     "with_sensors",
@@ -381,6 +388,58 @@ def _detour(
         if best is None or key < best[0]:
             best = (key, candidate)
     return None if best is None else best[1]
+
+
+def _asteroid_risk(
+    ctx: BattleContext, ship: ShipInPlay, order: Order, asteroids: Sequence[tuple[float, float]]
+) -> bool:
+    """Whether the move crosses an asteroid at a velocity that may crash the ship: its new
+    velocity less its thrust needs more than 1 on the D6 (001 L1092-1106)."""
+    end = _end_of(ctx, ship, order)
+    speed = end.vector[1] if end.vector is not None else float(end.speed)
+    need = avoid_need(velocity=speed, thrust=current_thrust(ctx.sheets[ship.id], ship.record))
+    if need <= AVOID_ALWAYS:
+        return False  # it would avoid any asteroid automatically (001 L1106)
+    return bool(asteroids_crossed(move_path(ctx, ship, order), asteroids))
+
+
+def with_asteroids(orders: WriteOrders) -> WriteOrders:
+    """Wrap a commander's movement orders with a pilot's care for asteroids (001 L1092-1110).
+
+    A ship whose move risks a collision takes the legal order (turn and speed change, or the
+    vector candidates) that risks none and ends nearest where the move would have, ties going
+    to the order's text; its other instructions (scans, mines, sweeps, a ram) stay. A launch,
+    a pivot or a nova shot keeps its order, and so does a ship with no safe order.
+    """
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        asteroids = asteroids_now(ctx, state)
+        if not asteroids:
+            return written
+        for ship in _free(state, side):
+            order = written.get(ship.id, NO_ORDER)
+            if order.launch or order.nova or order.pivot is not None:
+                continue
+            if not _asteroid_risk(ctx, ship, order, asteroids):
+                continue
+            goal = move_path(ctx, ship, order)[-1]
+            best: tuple[tuple[float, str], Order] | None = None
+            for candidate in _all_orders(ctx, ship):
+                if _asteroid_risk(ctx, ship, candidate, asteroids):
+                    continue
+                end = move_path(ctx, ship, candidate)[-1]
+                key = (range_between(end[0], end[1], goal[0], goal[1]), format_order(candidate))
+                if best is None or key < best[0]:
+                    best = (key, candidate)
+            if best is not None:
+                safe = best[1]
+                written[ship.id] = msgspec.structs.replace(
+                    order, turn=safe.turn, accel=safe.accel, vector=safe.vector
+                )
+        return written
+
+    return wrapped
 
 
 def _in_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay, path: Path) -> bool:
@@ -805,7 +864,9 @@ def closing_commander(cruise: int = 8) -> Commander:
         chosen = reachable[: fire_controls(ctx, ship)]
         return ship_id, salvos + _aimed(ctx, state, ship_id, options, chosen)
 
-    return Commander(with_mines(with_fighters(with_sensors(orders), "attack")), fire)
+    return Commander(
+        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))), fire
+    )
 
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
@@ -1192,7 +1253,7 @@ def engage_commander() -> Commander:
         return written
 
     return Commander(
-        with_mines(with_fighters(with_sensors(orders), "attack")),
+        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))),
         _focused_fire,
         flight=posture_flight("attack"),
     )
@@ -1525,7 +1586,7 @@ def ftl_move_commander() -> Commander:
         return written
 
     return Commander(
-        with_mines(with_fighters(orders, "recover")),
+        with_asteroids(with_mines(with_fighters(orders, "recover"))),
         _focused_fire,
         flight=posture_flight("recover"),
     )
@@ -1546,8 +1607,9 @@ def order_commander(order: str) -> Commander:
         raise ValueError(f"no campaign order {order!r}; orders are {', '.join(makers)}")
     commander = makers[order]()
     if order == "stand-off":
-        # Engage and FTL Move carry the mine doctrine themselves; Stand Off's is added here.
-        commander.orders = with_mines(commander.orders)
+        # Engage and FTL Move carry the mine and asteroid doctrines themselves; Stand Off's
+        # are added here.
+        commander.orders = with_asteroids(with_mines(commander.orders))
     return commander
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from tactical.battle import (
+    AsteroidMet,
     BattleContext,
     BattleSetup,
     BattleState,
@@ -174,6 +175,23 @@ def _mine(event: MineEvent) -> list[str]:
         return [f"    {attack}", _hit(event.hit)]
     outcome = "cleared" if event.cleared else "the mine stays"
     return [f"    {event.ship} sweeps mine {event.mine}: rolls {event.face}, {outcome}"]
+
+
+def _asteroid(event: AsteroidMet) -> str:
+    """Tell how a ship fared crossing an asteroid (001 L1092-1108).
+
+    >>> print(_asteroid(AsteroidMet(ship="c1", x=0, y=10, velocity=9, thrust=4, need=5, face=4,
+    ...                             crashed=True)))
+        c1 crosses the asteroid at 0,10: velocity 9 less thrust 4, needs 5, rolls 4: destroyed
+    >>> print(_asteroid(AsteroidMet(ship="c1", x=0, y=10, velocity=3, thrust=4, need=-1)))
+        c1 crosses the asteroid at 0,10: velocity 3 less thrust 4, needs -1: avoids it
+    """
+    where = f"{format_mu(event.x)},{format_mu(event.y)}"
+    need = f"velocity {format_mu(event.velocity)} less thrust {event.thrust}, needs {event.need}"
+    if event.face is not None:
+        need += f", rolls {event.face}"
+    outcome = "destroyed" if event.crashed else "avoids it"
+    return f"    {event.ship} crosses the asteroid at {where}: {need}: {outcome}"
 
 
 def _ram(event: Rammed) -> list[str]:
@@ -349,6 +367,7 @@ def describe(event: Event) -> list[str]:
             + (", leaves the table" if moved.left else "")
             for moved in event.decoys
         )
+        lines.extend(_asteroid(met) for met in event.asteroids)
         lines.extend(line for mine in event.mines for line in _mine(mine))
         lines.extend(_sensed(sensed) for sensed in event.sensed)
         lines.extend(line for ram in event.rams for line in _ram(ram))

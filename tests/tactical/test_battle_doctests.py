@@ -7,6 +7,7 @@ from types import ModuleType
 
 import pytest
 
+import tactical.asteroids
 import tactical.battle
 import tactical.campaign_battle
 import tactical.dice
@@ -22,6 +23,7 @@ import tactical.summary
 @pytest.mark.parametrize(
     "module",
     [
+        tactical.asteroids,
         tactical.battle,
         tactical.campaign_battle,
         tactical.dice,
