@@ -69,7 +69,10 @@ from tactical.fighters import (
 from tactical.fire import (
     CORE_SYSTEMS,
     NEEDLE_GRAZE,
+    NEEDLE_HIT,
     NEEDLE_KILL,
+    NEEDLE_SENSOR_MU,
+    NEEDLE_STRENGTH,
     NOVA_ARMING_MU,
     NOVA_STAGES,
     OVERLOAD,
@@ -83,6 +86,8 @@ from tactical.fire import (
     bearing,
     is_beam,
     line_blocked,
+    needle_dice,
+    needle_sight,
     nova_touches,
     range_between,
     roll_beams,
@@ -180,6 +185,7 @@ __all__ = [
     "AFT",
     "DRIVE",
     "NEEDLE",
+    "NEEDLES",
     "NOVA",
     "NOVA_LINE",
     "SUBMUNITION",
@@ -255,6 +261,8 @@ __all__ = [
     "mine_layers",
     "move_path",
     "needle_aims",
+    "needle_focus_problem",
+    "needle_reach",
     "order_limits",
     "ram_need",
     "repair",
@@ -958,7 +966,8 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     rerolls: tuple[int, ...] = ()
     damage: tuple[int, ...] = ()
     aim: str | None = None
-    """The system a needle beam aimed at; its one face of 6 knocked it out (001 L848)."""
+    """The system a needle beam aimed at; its one face of 6 knocked it out (001 L848), or
+    each natural 6 of a class-N needle's dice destroyed it (000 L4578-4580)."""
     setting: str | None = None
     """A pulse torpedo's setting from the orders: ``O`` overloaded, ``S`` or ``L`` a variable
     torpedo's mode (see :attr:`ShipInPlay.settings`)."""
@@ -2979,6 +2988,9 @@ ones (000 L4636-4658), which differ only in their to-hit bands; the overload-upg
 and long range ones (000 L4669-4736) and the variable one (000 L4740-4800), which differ by
 their setting this turn (:attr:`ShipInPlay.settings`)."""
 NEEDLE = "needle"
+NEEDLES = frozenset({NEEDLE, *NEEDLE_STRENGTH})
+"""Needle beams: FT2's and FB1's one-die ``needle`` (001 L844-854; index 5.13, the campaign's
+NB-1), and Continuum's class-N needles NB-2 to NB-4 (000 L4473-4610), which roll dice by band."""
 SUBMUNITION = "submunition"
 NOVA = "nova_cannon"
 NOVA_LINE = "bow"
@@ -2994,6 +3006,8 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
         return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band) is not None
     if kind == NEEDLE:
         return distance <= ctx.rules.needle_range
+    if kind in NEEDLE_STRENGTH:
+        return needle_dice(kind, distance) > 0
     if kind == SUBMUNITION:
         return submunition_dice(distance) > 0
     return False
@@ -3008,8 +3022,9 @@ def fire_options(
     within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
     L829-838; Continuum's projectile table to 30 MU, 20 MU short range, 45 MU long range,
     000 L20332-20433; an overloaded or variable torpedo on the row its setting gives, 000
-    L4689-4703, L4752-4782), a needle beam to 9" (001 L848), a submunition pack not yet fired to
-    18" (001 L858-862). No weapon fires at a ship when the
+    L4689-4703, L4752-4782), a needle beam to 9" (001 L848), a class-N needle beam while it rolls
+    a die and within its ship's sensors (000 L4517-4523, L4570-4574; :func:`needle_reach`), a
+    submunition pack not yet fired to 18" (001 L858-862). No weapon fires at a ship when the
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
     whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
     whose minesweeper is active fires nothing (001 L898).
@@ -3034,6 +3049,7 @@ def fire_options(
         and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
     ]
     settings = dict(ship.settings)
+    sight = needle_reach(ctx, ship)
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -3044,6 +3060,8 @@ def fire_options(
             arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
             distance = range_between(ship.x, ship.y, target.x, target.y)
             setting = settings.get(spec.id)
+            if spec.kind in NEEDLE_STRENGTH and distance > sight:
+                continue  # its sensors cannot aim it this far (000 L4517-4523)
             if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target.id)
         if reachable:
@@ -3085,16 +3103,22 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     """Return the FireCons a set of shots takes: one per target for the beams, and another
     per target for the torpedoes, since a FireCon directing torpedoes directs no beams that
     turn, even at the same target (001 L829; digest 1.6).
+
+    Class-N needles take one FireCon for each system they aim at, shared by the needles at
+    that system, and the other weapons at the same ship may share it (000 L4546-4554): a
+    ship's beams and class-N needles at one target need as many FireCons as the needles aim
+    at systems there, and at least one.
     """
     sheet = ctx.sheets[ship_id]
-    return len(
-        {
-            (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
-            for shot in shots
-            if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
-            and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
-        }
-    )
+    uses = {
+        (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
+        for shot in shots
+        if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
+        and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
+    }
+    # Beams ride on a class-N needle FireCon at the same ship (000 L4552-4554).
+    aimed = {target for target, use in uses if use.startswith(_FOCUSED)}
+    return len(uses) - sum(1 for target, use in uses if use == "beams" and target in aimed)
 
 
 def _launches(sheet: Ship, shot: Shot) -> bool:
@@ -3129,13 +3153,64 @@ def launch_problem(
     return None
 
 
+_FOCUSED = "class-N needles at "
+
+
 def _firecon_use(kind: str, shot: Shot) -> str:
-    """What a FireCon directs: beams, torpedoes, or needles at one system (001 L829, L850)."""
+    """What a FireCon directs: beams, torpedoes, or needles at one system (001 L829, L850);
+    class-N needles at one system, with the beams at that ship (000 L4546-4554)."""
     if kind in TORPEDOES:
         return "torpedoes"
     if kind == NEEDLE:
         return f"needles at {shot.aim}"
+    if kind in NEEDLE_STRENGTH:
+        return f"{_FOCUSED}{shot.aim}"
     return "beams"
+
+
+def needle_reach(ctx: BattleContext, ship: ShipInPlay) -> float:
+    """Return how far a ship's working sensors let it aim class-N needle beams: 12 MU, 24 MU
+    with Enhanced Sensors, any range with Superior Sensors or two Enhanced (000 L4517-4523)."""
+    working = [
+        spec.kind
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if now.status == "ok"
+    ]
+    return needle_sight(working.count("enhanced_sensors"), working.count("superior_sensors"))
+
+
+def needle_focus_problem(
+    ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]
+) -> str | None:
+    """Return why a ship's class-N needle shots break the sensors' focus, or ``None``.
+
+    "Like the restrictions for FireCon these sensors may only focus the Needle Beam weapons
+    on one enemy ship's system per turn" (000 L4525-4529): the class-N needles that fire
+    beyond 12 MU, where they need the sensors (L4517-4523), must all aim at one system of one
+    ship. Within 12 MU a ship needs no sensors beyond its basic ones, and this does not bind.
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    focus = sorted(
+        {
+            (shot.target, shot.aim or "")
+            for shot in shots
+            if sheet.system(shot.weapon).kind in NEEDLE_STRENGTH
+            and range_between(ship.x, ship.y, *_position(state, shot.target)) > NEEDLE_SENSOR_MU[0]
+        }
+    )
+    if len(focus) <= 1:
+        return None
+    aims = ", ".join(f"{aim} of {target}" for target, aim in focus)
+    return (
+        f"the sensors focus needle beams beyond {NEEDLE_SENSOR_MU[0]} MU on one enemy ship's "
+        f"system a turn, not {aims} (000 L4525-4529)"
+    )
+
+
+def _position(state: BattleState, ship_id: str) -> tuple[float, float]:
+    ship = state.ship(ship_id)
+    return ship.x, ship.y
 
 
 def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple[str, ...]:
@@ -3181,9 +3256,9 @@ def _check_fire(
         if shot.target == SALVO_AIM and shot.weapon in launch_options(ctx, state, ship_id):
             pass  # the aim point is checked below
         elif shot.target not in options.get(shot.weapon, ()):
-            why = _unreachable(ctx, state, ship, shot.target)
+            why = _unreachable(ctx, state, ship, shot.weapon, shot.target)
             raise IllegalActionError(f"{where}: {shot.weapon} cannot reach {shot.target} ({why})")
-        needle = ctx.sheets[ship_id].system(shot.weapon).kind == NEEDLE
+        needle = ctx.sheets[ship_id].system(shot.weapon).kind in NEEDLES
         if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
             raise IllegalActionError(
                 f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
@@ -3219,22 +3294,43 @@ def _check_fire(
             raise IllegalActionError(
                 f"{where}: {count} launchers draw on {magazine}, which holds {loads[magazine]}"
             )
-    needed = firecons_needed(ctx, ship_id, shots)
+    _check_firecons(ctx, state, ship, shots, where)
+
+
+def _check_firecons(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: str
+) -> None:
+    """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
+    sensors' needle focus (000 L4525-4529)."""
+    needed = firecons_needed(ctx, ship.id, shots)
     if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
             "(001 L380; torpedoes take a FireCon apart from beams, L829)"
         )
+    focus = needle_focus_problem(ctx, state, ship.id, shots)
+    if focus is not None:
+        raise IllegalActionError(f"{where}: {focus}")
 
 
-def _unreachable(ctx: BattleContext, state: BattleState, ship: ShipInPlay, target_id: str) -> str:
+def _unreachable(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, weapon: str, target_id: str
+) -> str:
     """Say why a weapon of ``ship`` may not fire at ``target_id``: an asteroid across the line
-    between them, or else the weapon, its arc or its range."""
+    between them, a class-N needle beyond its ship's sensors, or else the weapon, its arc or
+    its range."""
     target = next((s for s in state.ships if s.id == target_id), None)
     if target is not None and line_blocked(
         (ship.x, ship.y), (target.x, target.y), asteroids_now(ctx, state)
     ):
         return "an asteroid blocks the line of fire, 001 L1088"
+    kind = next((s.kind for s in ctx.sheets[ship.id].systems if s.id == weapon), None)
+    if target is not None and kind in NEEDLE_STRENGTH:
+        distance = range_between(ship.x, ship.y, target.x, target.y)
+        sight = needle_reach(ctx, ship)
+        if needle_dice(kind, distance) > 0 and distance > sight:
+            need = "Enhanced" if sight < NEEDLE_SENSOR_MU[1] else "Superior or two Enhanced"
+            return f"a needle beam beyond {sight:g} MU needs {need} Sensors, 000 L4517-4523"
     return "not a working weapon, out of arc or out of range"
 
 
@@ -3323,6 +3419,14 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
                 record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
                 rolled.append(needled)
                 rerolled += 1 if ctx.rules.needle_hull and needled.faces[0] >= NEEDLE_GRAZE else 0
+                continue
+            if kind in NEEDLE_STRENGTH:
+                key = f"t{turn}/fire/{ship_id}"
+                record, needled = _class_needle(dice, key, kind, shot, distance, record)
+                rolled.append(needled)
+                # A point a die of 4+, past screens, armour first as beam damage (000
+                # L4558-4560, L4574-4580; docs/rulings.md).
+                screened += sum(1 for face in needled.faces if face >= NEEDLE_HIT)
                 continue
             outcome = _beams(ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen)
             rolled.append(
@@ -3581,6 +3685,30 @@ def _needle(
     if shot.aim is None:  # checked before firing
         raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
     return with_system_status(record, shot.aim, "destroyed"), rolled
+
+
+def _class_needle(
+    dice: DiceSource, key: str, kind: str, shot: Shot, distance: float, record: ShipState
+) -> tuple[ShipState, ShotRoll]:
+    """Roll a class-N needle beam: its dice by 12 MU band (000 L4570-4574), keys
+    ``{key}/{weapon}/{i}``. Each natural 6 destroys the aimed system, for good (L4578-4590);
+    at the drive each 6 is a drive hit, as FB1's needle (half, then disabled). The caller
+    counts a point of damage for each die of 4+ (L4574-4580)."""
+    faces = tuple(
+        dice.roll(f"{key}/{shot.weapon}/{index}", 6) for index in range(needle_dice(kind, distance))
+    )
+    if not faces:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    if shot.aim is None:  # checked before firing
+        raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
+    for face in faces:
+        if face < NEEDLE_KILL:
+            continue
+        if shot.aim == DRIVE:
+            record = hit_drive(record)
+        else:
+            record = with_system_status(record, shot.aim, "destroyed")
+    return record, ShotRoll(weapon=shot.weapon, target=shot.target, faces=faces, aim=shot.aim)
 
 
 def _torpedo(

@@ -50,6 +50,7 @@ from tactical.battle import (
     AFT,
     DRIVE,
     NEEDLE,
+    NEEDLES,
     NOVA,
     NOVA_LINE,
     SUBMUNITION,
@@ -73,6 +74,7 @@ from tactical.battle import (
     mine_layers,
     move_path,
     needle_aims,
+    needle_focus_problem,
     order_limits,
     repair_jobs,
     scan_limit,
@@ -578,7 +580,7 @@ def _random_shots(
         if allowed and rng.random() < 0.9:
             target = rng.choice(allowed)
             aim = None
-            if ctx.sheets[ship_id].system(weapon).kind == NEEDLE:
+            if ctx.sheets[ship_id].system(weapon).kind in NEEDLES:
                 aims = needle_aims(ctx, state, target)
                 if not aims:
                     continue
@@ -640,7 +642,8 @@ def _salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[S
 def _within_firecons(
     ctx: BattleContext, state: BattleState, ship_id: str, shots: list[Shot]
 ) -> list[Shot]:
-    """Keep the shots, in order, that the ship's FireCons can direct (001 L380, L829).
+    """Keep the shots, in order, that the ship's FireCons can direct (001 L380, L829), and
+    that keep its class-N needles beyond 12 MU on one system (000 L4525-4529).
 
     Torpedoes need a FireCon of their own, so a caller lists them first where they matter
     most: at 6" a torpedo averages 2.3 damage against any screens, a C battery 0.7 at best.
@@ -648,7 +651,10 @@ def _within_firecons(
     limit = fire_controls(ctx, state.ship(ship_id))
     kept: list[Shot] = []
     for shot in shots:
-        if firecons_needed(ctx, ship_id, [*kept, shot]) <= limit:
+        more = [*kept, shot]
+        if firecons_needed(ctx, ship_id, more) <= limit and (
+            needle_focus_problem(ctx, state, ship_id, more) is None
+        ):
             kept.append(shot)
     return kept
 
@@ -674,11 +680,12 @@ def _aimed(
         target = next((t for t in chosen if t in targets), None)
         if target is None:
             continue
-        needle = sheet.system(weapon).kind == NEEDLE
+        needle = sheet.system(weapon).kind in NEEDLES
         aim = _needle_aim(ctx, state, target) if needle else None
         if not needle or aim is not None:
             shots.append(Shot(weapon, target, aim))
-    # Torpedoes first, needles last: a needle's 1 in 6 is worth less than a beam's dice.
+    # Torpedoes first, needles last: a needle's 1 in 6 is worth less than a beam's dice. A
+    # class-N needle's dice score like a beam's past screens (000 L4558-4580): with the beams.
     rank = {**dict.fromkeys(TORPEDOES, 0), NEEDLE: 2}
     shots.sort(key=lambda shot: rank.get(sheet.system(shot.weapon).kind, 1))
     return _within_firecons(ctx, state, ship_id, shots)

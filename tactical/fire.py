@@ -38,7 +38,10 @@ __all__ = [
     "LONG",
     "MAX_REROLLS",
     "NEEDLE_GRAZE",
+    "NEEDLE_HIT",
     "NEEDLE_KILL",
+    "NEEDLE_SENSOR_MU",
+    "NEEDLE_STRENGTH",
     "NOVA_ARMING_MU",
     "NOVA_STAGES",
     "OVERLOAD",
@@ -60,6 +63,8 @@ __all__ = [
     "core_need",
     "is_beam",
     "line_blocked",
+    "needle_dice",
+    "needle_sight",
     "nova_touches",
     "range_between",
     "roll_beams",
@@ -196,6 +201,19 @@ SUBMUNITION_DICE: tuple[int, ...] = (3, 2, 1)
 NEEDLE_KILL = 6  # a needle knocks out its nominated system on a 6 (001 L848; index 5.13)
 NEEDLE_GRAZE = 5  # FB1: a 5 does 1 hull damage (index 5.13), under ``needle_hull``
 
+NEEDLE_STRENGTH: dict[str, int] = {
+    # 000 L4570-4574: Continuum's class-N needle beams have 12 MU range bands "like all other
+    # beam weapons", larger mounts rolling extra dice close in: NB-N reads as Beam-N's dice.
+    # NB-1 stays FB1's one-die ``needle`` (index 5.13, Ambiguity 28; docs/rulings.md).
+    "needle2": 2,
+    "needle3": 3,
+    "needle4": 4,
+}
+NEEDLE_HIT = 4  # 000 L4574-4580: each die of 4+ does a point; a natural 6 (NEEDLE_KILL) also kills
+NEEDLE_SENSOR_MU: tuple[int, int] = (12, 24)
+# 000 L4517-4523: beyond 12 MU a needle needs Enhanced Sensors, beyond 24 MU Superior Sensors
+# or two Enhanced Sensors.
+
 NOVA_ARMING_MU = 6.0
 # The nova round is hurled 6" ahead of the bow before its template is placed (001 L913-915).
 NOVA_STAGES: tuple[tuple[float, float, int], ...] = ((2.0, 18.0, 6), (4.0, 24.0, 4), (6.0, 24.0, 2))
@@ -318,6 +336,32 @@ def beam_dice(kind: str, distance: float) -> int:
     """
     band = max(1, math.ceil(distance / BAND_MU))
     return max(BEAM_STRENGTH[kind] + 1 - band, 0)
+
+
+def needle_dice(kind: str, distance: float) -> int:
+    """Return how many dice a class-N needle beam rolls at this range; 0 when out of range.
+
+    NB-N rolls N dice to 12 MU and one fewer for each further 12 MU band (000 L4570-4574),
+    counted as for beams, upper limit included.
+
+    >>> [needle_dice("needle3", d) for d in (12.0, 12.5, 24.0, 36.0, 36.5)]
+    [3, 2, 2, 1, 0]
+    """
+    band = max(1, math.ceil(distance / BAND_MU))
+    return max(NEEDLE_STRENGTH[kind] + 1 - band, 0)
+
+
+def needle_sight(enhanced: int, superior: int) -> float:
+    """Return how far a ship's sensors let it aim needle beams, by its working Enhanced and
+    Superior Sensors: 12 MU with neither, 24 MU with one Enhanced, unlimited with Superior
+    Sensors or two Enhanced (000 L4517-4523).
+
+    >>> [needle_sight(0, 0), needle_sight(1, 0), needle_sight(2, 0), needle_sight(0, 1)]
+    [12, 24, inf, inf]
+    """
+    if superior or enhanced >= 2:  # "two Enhanced Sensors" (000 L4523)
+        return math.inf
+    return NEEDLE_SENSOR_MU[1] if enhanced else NEEDLE_SENSOR_MU[0]
 
 
 def torpedo_to_hit(

@@ -391,6 +391,32 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "needle": _pc(
         "Needle beam", _needle_mass, "000 L16347-16363", per_mass=3, arcs="any", max_arcs=3
     ),
+    # 000 L4594-4610, L16357-16361: NB-2, NB-3 and NB-4 are 4, 8 and 16 mass on one arc, +2,
+    # +4 and +8 per additional arc, 3 arcs at most, 3 points per mass. Continuum only.
+    "needle2": _pc(
+        "Needle beam NB-2",
+        _arc_steps(4, 2),
+        "000 L4600-4602, L16357",
+        per_mass=3,
+        arcs="any",
+        max_arcs=3,
+    ),
+    "needle3": _pc(
+        "Needle beam NB-3",
+        _arc_steps(8, 4),
+        "000 L4604-4606, L16359",
+        per_mass=3,
+        arcs="any",
+        max_arcs=3,
+    ),
+    "needle4": _pc(
+        "Needle beam NB-4",
+        _arc_steps(16, 8),
+        "000 L4608-4610, L16361",
+        per_mass=3,
+        arcs="any",
+        max_arcs=3,
+    ),
     "submunition": _pc(
         "Submunition pack", 1, "000 L16397, L4804-4830", per_mass=3, arcs="any", max_arcs=3, ammo=1
     ),
