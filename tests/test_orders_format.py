@@ -19,3 +19,20 @@ def test_the_documented_example_decodes() -> None:
     assert production.fighters == 12
     assert document.treasury is not None
     assert document.treasury.research == 10
+
+
+def test_the_template_of_a_production_turn_shows_each_colony_commented() -> None:
+    """004 5.7: after every fourth turn the template lists the player's colonies as
+    commented `[[production]]` entries; uncommented, they decode."""
+    from tests.test_regressions import state_with
+
+    text = orders.template(state_with(), "red", "0101")
+    assert '# colony = "Alpha/1"  # 10M, 0 factories' in text
+    keys = ("# [[production]]", "# colony", "# factories", "# ships", "# fighters")
+    uncommented = "\n".join(
+        line[2:] if line.startswith(keys) else line for line in text.splitlines()
+    )
+    (entry,) = msgspec.toml.decode(uncommented, type=orders.OrdersDocument).production
+    assert (entry.colony, entry.fighters) == ("Alpha/1", 6)
+    later = orders.template(msgspec.structs.replace(state_with(), turn=5), "red", "0101")
+    assert "[[production]]" not in later

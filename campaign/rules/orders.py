@@ -61,7 +61,7 @@ from campaign.events import (
 from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
-from campaign.rules.economy import Catalogue, check_production
+from campaign.rules.economy import Catalogue, check_production, is_production_turn
 from campaign.rules.movement import OrdersError, Plan, plan_moves
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import ResearchOrder
@@ -256,7 +256,29 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         lines += ["", "[[moves]]", f'unit = "{unit.id}"  # {what}, {where}']
         lines.append(f'# to = "{unit.hex or entry_hex}"')
         lines.append(f'order = "{unit.order}"')
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _production_lines(state, player)) + "\n"
+
+
+def _production_lines(state: CampaignState, player: str) -> list[str]:
+    """Commented `[[production]]` entries for each of the player's colonies, when the turn
+    ends with a production phase (004 5.7); the full format is this module's docstring."""
+    if not is_production_turn(state.turn):
+        return []
+    lines = [
+        "",
+        "# This turn ends with a production phase (004 5.7). Spend each colony's IP, e.g.:",
+    ]
+    for colony in sorted(state.colonies.values(), key=lambda c: c.id):
+        if colony.owner != player:
+            continue
+        lines += [
+            "# [[production]]",
+            f'# colony = "{colony.id}"  # {colony.population}M, {colony.factories} factories',
+            "# factories = 1",
+            '# ships = [{ design = "destroyer", count = 1 }]',
+            "# fighters = 6  # for carriers lacking them and fleet tenders in its hex",
+        ]
+    return lines
 
 
 __all__ = ["OrdersDocument", "OrdersError", "decide_submit", "parse", "template"]
