@@ -73,8 +73,7 @@ def _fighter_problems(
     for hex_, fighters in sorted(wanted.items()):
         if not fighters:
             continue
-        here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
-        room = sum(room_for_fighters(u) for u in here) + new_holds[hex_]
+        room = _room_at(state, player, hex_) + new_holds[hex_]
         if fighters > room:
             problems.append(
                 f"{fighters} fighters bought at {hex_} but its carriers and fleet tenders have "
@@ -82,6 +81,12 @@ def _fighter_problems(
                 "world)"
             )
     return problems
+
+
+def _room_at(state: CampaignState, player: str, hex_: str) -> int:
+    """Return the fighters a player's carriers and tenders in a hex can take now."""
+    here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
+    return sum(room_for_fighters(u) for u in here)
 
 
 def _holds_built(order: ProductionOrder, catalogue: Catalogue) -> int:
@@ -372,8 +377,7 @@ def _fighters_that_fit(
     """Cut a colony's fighters to the room its hex has left (`room`, by hex, is kept up to
     date across the colonies of one hex) and note any cut."""
     if hex_ not in room:
-        here = (u for u in state.units.values() if u.owner == player and u.hex == hex_)
-        room[hex_] = sum(room_for_fighters(u) for u in here)
+        room[hex_] = _room_at(state, player, hex_)
     room[hex_] += _holds_built(order, catalogue)
     bought = min(order.fighters, room[hex_])
     room[hex_] -= bought

@@ -24,6 +24,7 @@ from tactical.movement import Order
 from tactical.notation import format_position, parse_position
 from tactical.points import build
 from tactical.ship import PRESETS, Design, Mount, Ship
+from tests.tactical.test_battle_fighters import in_flight
 
 PC = PRESETS["continuum"]
 BAY = "hangar_bay-1"
@@ -80,21 +81,6 @@ def table(red: Ship, blue: Ship, blue_y: float = 30) -> tuple[BattleContext, Bat
     ctx = context(setup)
     ctx = ctx._replace(sheets={"r1": red, "b1": blue})
     return ctx, initial_state(ctx)
-
-
-def in_flight(ctx: BattleContext, state: BattleState, *groups: FighterGroup) -> BattleState:
-    """Put groups in flight (their bays emptied) and open the flight step."""
-    ships = []
-    for s in state.ships:
-        out = {g.bay for g in groups if g.carrier == s.id}
-        systems = tuple(
-            msgspec.structs.replace(sys, fighters=0) if sys.id in out else sys
-            for sys in s.record.systems
-        )
-        ships.append(
-            msgspec.structs.replace(s, record=msgspec.structs.replace(s.record, systems=systems))
-        )
-    return msgspec.structs.replace(state, ships=tuple(ships), fighters=groups, phase="flight")
 
 
 def group(side: str, carrier_id: str, y: float, n: int = 6, **extra: object) -> FighterGroup:

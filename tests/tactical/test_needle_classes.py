@@ -18,8 +18,6 @@ import random
 import msgspec
 import pytest
 
-import tactical.battle as battle_module
-import tactical.designs
 from tactical.battle import (
     NEEDLES,
     Battle,
@@ -41,6 +39,7 @@ from tactical.dice import ScriptedDice, SeededDice
 from tactical.fire import BEAM_DAMAGE, NEEDLE_STRENGTH, needle_dice, needle_sight
 from tactical.points import PC_SYSTEMS, price
 from tactical.ship import PRESETS, Design, with_system_status
+from tests.tactical import extra_designs
 
 NB2, NB3, NB4 = "needle2-1", "needle3-1", "needle4-1"
 
@@ -97,19 +96,12 @@ fire_controls = 1
 
 
 def _design(name: str) -> Design:
-    return decode_design(TEST_DESIGNS[name], f"test/{name}.toml")
+    return extra_designs.design_of(TEST_DESIGNS, name)
 
 
 @pytest.fixture(autouse=True)
 def _test_designs(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tactical.designs.load_builtin
-
-    def load(name: str, rules: str | None = None) -> Design:
-        if name in TEST_DESIGNS:
-            return _design(name)
-        return real(name, rules)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(battle_module, "load_builtin", load)
+    extra_designs.install(monkeypatch, TEST_DESIGNS)
 
 
 def _setup(*targets: tuple[str, float], firer: str = "needle_test_ship") -> BattleSetup:

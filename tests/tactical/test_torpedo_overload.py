@@ -19,8 +19,6 @@ from collections.abc import Mapping
 
 import pytest
 
-import tactical.battle as battle_module
-import tactical.designs
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -43,6 +41,7 @@ from tactical.notation import format_position, parse_position
 from tactical.points import PC_SYSTEMS, price
 from tactical.ship import PRESETS, Design
 from tactical.summary import describe
+from tests.tactical import extra_designs
 
 LR = "pulse_torpedo_lr_overload-1"
 PT = "pulse_torpedo_overload-1"
@@ -90,19 +89,12 @@ fire_controls = 0
 
 
 def _design(name: str) -> Design:
-    return decode_design(TEST_DESIGNS[name], f"test/{name}.toml")
+    return extra_designs.design_of(TEST_DESIGNS, name)
 
 
 @pytest.fixture(autouse=True)
 def _test_designs(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = tactical.designs.load_builtin
-
-    def load(name: str, rules: str | None = None) -> Design:
-        if name in TEST_DESIGNS:
-            return _design(name)
-        return real(name, rules)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(battle_module, "load_builtin", load)
+    extra_designs.install(monkeypatch, TEST_DESIGNS)
 
 
 # ---------------------------------------------------------------- tables and points
