@@ -172,6 +172,7 @@ from tactical.ship import (
     Ship,
     ShipState,
     apply_damage,
+    collision_thrust,
     core_damaged,
     current_thrust,
     fresh_state,
@@ -431,6 +432,10 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     vector_rounding: bool = True
     """Under vector movement, round each new velocity to whole MU (FB1); sets the rules'
     ``vector_rounding``."""
+    advanced_vector_thrusters: Literal["full", "half"] = "full"
+    """Under vector movement, the manoeuvre points of an advanced drive: its whole thrust
+    rating (``full``, by analogy with 000 L1713-1721) or half, as any drive's; sets the
+    rules' option of that name (see docs/rulings.md)."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -591,6 +596,10 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         rules = msgspec.structs.replace(rules, movement="vector")
     if not setup.vector_rounding:
         rules = msgspec.structs.replace(rules, vector_rounding=False)
+    if setup.advanced_vector_thrusters != rules.advanced_vector_thrusters:
+        rules = msgspec.structs.replace(
+            rules, advanced_vector_thrusters=setup.advanced_vector_thrusters
+        )
     return BattleContext(setup=setup, rules=rules, sheets=sheets)
 
 
@@ -1543,13 +1552,19 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     """Return a ship's thrust now and its course-change limit (under vector movement, its
     manoeuvre points).
 
-    In a campaign battle a Level 1 captain turns one point more, a Level 3 one less but never
-    below one (004 L329-335); never more than the thrust, which pays for every point.
+    An advanced drive may spend all its thrust on turning, not half (000 L1713-1721); under
+    vector movement its thrusters give the whole rating unless the rules'
+    ``advanced_vector_thrusters`` says ``"half"`` (see docs/rulings.md). In a campaign battle
+    a Level 1 captain turns one point more, a Level 3 one less but never below one (004
+    L329-335); never more than the thrust, which pays for every point.
     """
-    thrust = current_thrust(ctx.sheets[ship.id], ship.record)
-    limit = ctx.rules.turn_limit(thrust)
+    sheet = ctx.sheets[ship.id]
+    thrust = current_thrust(sheet, ship.record)
+    limit = thrust if sheet.advanced_drive else ctx.rules.turn_limit(thrust)
     if ctx.rules.movement == "vector":
-        limit = thrust // 2  # manoeuvre points, FB1 errata: T6 gives 3 (000 L13411-13986)
+        full = sheet.advanced_drive and ctx.rules.advanced_vector_thrusters == "full"
+        # manoeuvre points, FB1 errata: T6 gives 3 (000 L13411-13986)
+        limit = thrust if full else thrust // 2
     theatre = ctx.setup.theatre
     mod = dict(theatre.turn_mods).get(ship.id, 0) if theatre else 0
     if mod > 0:
@@ -1824,9 +1839,9 @@ def _asteroid_collisions(
             continue
         sheet = ctx.sheets[ship.id]
         # 001 L1092: "subtract the ship's total available THRUST RATING from its CURRENT
-        # VELOCITY": the thrust its drive delivers now. Continuum doubles an advanced drive's
-        # (000 L18124-18126); record sheets carry no advanced drive yet (see docs/rulings.md).
-        thrust = current_thrust(sheet, ship.record)
+        # VELOCITY": the thrust its drive delivers now, an advanced drive's doubled (000
+        # L18124-18126).
+        thrust = collision_thrust(sheet, ship.record)
         speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
         need = avoid_need(velocity=speed, thrust=thrust)
         for index in asteroids_crossed(path, asteroids):

@@ -118,7 +118,7 @@ from tactical.movement import (
 from tactical.ramming import RAM_RANGE_MU
 from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
 from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
-from tactical.ship import current_thrust, hull_remaining
+from tactical.ship import collision_thrust, hull_remaining
 
 __all__ = [
     "LAUNCH_RANGE_MU",
@@ -399,7 +399,7 @@ def _asteroid_risk(
     velocity less its thrust needs more than 1 on the D6 (001 L1092-1106)."""
     end = _end_of(ctx, ship, order)
     speed = end.vector[1] if end.vector is not None else float(end.speed)
-    need = avoid_need(velocity=speed, thrust=current_thrust(ctx.sheets[ship.id], ship.record))
+    need = avoid_need(velocity=speed, thrust=collision_thrust(ctx.sheets[ship.id], ship.record))
     if need <= AVOID_ALWAYS:
         return False  # it would avoid any asteroid automatically (001 L1106)
     return bool(asteroids_crossed(move_path(ctx, ship, order), asteroids))

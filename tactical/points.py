@@ -1186,4 +1186,5 @@ def build(design: Design, preset: Preset, ship_id: str | None = None) -> Ship:
         provenance=design.provenance,
         ortillery=design.ortillery,
         fighter_stores=design.fighter_stores,
+        advanced_drive=design.advanced_drive,
     )

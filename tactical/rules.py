@@ -129,6 +129,10 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     vector_rounding: bool = True
     """Under vector movement, round the new velocity to the nearest whole MU (FB1, 000
     L13411-13986); ``False`` keeps it exact to 0.001 MU (the index's recommended switch)."""
+    advanced_vector_thrusters: Literal["full", "half"] = "full"
+    """Under vector movement, an advanced drive's manoeuvre points: the whole thrust rating,
+    as it may turn with all of it under cinematic movement (000 L1713-1721), or half, as any
+    drive's (FB1's vector text, 000 12.12, is silent); see docs/rulings.md."""
     ram_on: int = RAM_ON
     """The D6 face a ship that means to ram needs before the attempt may go on: a 6 (001
     L979). The text's special option lowers it for a scenario or a race; a battle's set-up

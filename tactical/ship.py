@@ -254,6 +254,7 @@ class Ship(Struct, frozen=True, kw_only=True):
     provenance: str = ""
     ortillery: bool = False  # the design's role (Design.ortillery)
     fighter_stores: int = 0  # replacement fighters carried as freight (Design.fighter_stores)
+    advanced_drive: bool = False  # Continuum advanced drive (000 L1690-1721, L14742-14774)
 
     def system(self, system_id: str) -> SystemSpec:
         """Return the system with this id.
@@ -428,6 +429,12 @@ def hit_drive(state: ShipState) -> ShipState:
 def core_damaged(state: ShipState) -> bool:
     """Return whether any core system is out: bridge, power core or life support (000 10.3)."""
     return bool(state.out_of_control or state.life_support) or state.power_core != "ok"
+
+
+def collision_thrust(ship: Ship, state: ShipState) -> int:
+    """Return the thrust a ship avoids an asteroid with: what its drive delivers now (001
+    L1092), doubled for an advanced drive (000 L18124-18126)."""
+    return current_thrust(ship, state) * (2 if ship.advanced_drive else 1)
 
 
 def current_thrust(ship: Ship, state: ShipState) -> int:
