@@ -33,6 +33,8 @@ __all__ = [
     "AVOID_DIE",
     "asteroids_crossed",
     "avoid_need",
+    "drift_legs",
+    "ends_inside",
     "evades",
     "needs_die",
 ]
@@ -101,3 +103,57 @@ def asteroids_crossed(
             when = first_contact(path, x, y, radius)
             met.append((0.0 if when is None else when, index))
     return [index for _when, index in sorted(met)]
+
+
+def ends_inside(
+    end: tuple[float, float],
+    asteroids: Sequence[tuple[float, float]],
+    radius: float = ASTEROID_RADIUS_MU,
+) -> list[int]:
+    """Return the indices of the asteroids a ship's final position is strictly inside: with
+    moving asteroids the only risk of its own move, "the final position of a ship after making
+    its move is inside the asteroid" (000 L18091-18093).
+
+    >>> ends_inside((0.0, 0.0), [(0.5, 0.5), (1.0, 0.0), (3.0, 3.0)])
+    [0]
+    """
+    return asteroids_crossed((end, end), asteroids, radius)
+
+
+def drift_legs(
+    start: tuple[float, float],
+    drift: tuple[float, float],
+    field: tuple[float, float, float, float],
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Return the straight legs an asteroid sweeps drifting ``drift`` from ``start`` in a field
+    that wraps: leaving one side it comes back on the opposite (004 L180-181), so a drift
+    across an edge is two legs (three across a corner), each inside the field.
+
+    >>> drift_legs((5.0, 5.0), (3.0, 0.0), (0.0, 0.0, 10.0, 10.0))
+    [((5.0, 5.0), (8.0, 5.0))]
+    >>> drift_legs((9.0, 5.0), (3.0, 0.0), (0.0, 0.0, 10.0, 10.0))
+    [((9.0, 5.0), (10.0, 5.0)), ((0.0, 5.0), (2.0, 5.0))]
+    """
+    x_min, y_min, x_max, y_max = field
+    lows, sizes = (x_min, y_min), (x_max - x_min, y_max - y_min)
+    cuts = {0.0, 1.0}
+    for axis in (0, 1):
+        if drift[axis] == 0:
+            continue
+        first = math.floor((start[axis] - lows[axis]) / sizes[axis])
+        last = math.floor((start[axis] + drift[axis] - lows[axis]) / sizes[axis])
+        for cell in range(min(first, last) + 1, max(first, last) + 1):
+            cuts.add((lows[axis] + cell * sizes[axis] - start[axis]) / drift[axis])
+    times = sorted(t for t in cuts if 0.0 <= t <= 1.0)
+    legs = []
+    for t0, t1 in itertools.pairwise(times):
+        mid = (t0 + t1) / 2
+        shift = [
+            math.floor((start[axis] + mid * drift[axis] - lows[axis]) / sizes[axis]) * sizes[axis]
+            for axis in (0, 1)
+        ]
+        a, b = (
+            tuple(start[axis] + t * drift[axis] - shift[axis] for axis in (0, 1)) for t in (t0, t1)
+        )
+        legs.append(((a[0], a[1]), (b[0], b[1])))
+    return legs

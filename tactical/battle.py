@@ -45,7 +45,14 @@ from typing import Annotated, Literal, NamedTuple
 import msgspec
 from msgspec import Meta, Struct
 
-from tactical.asteroids import asteroids_crossed, avoid_need, evades, needs_die
+from tactical.asteroids import (
+    asteroids_crossed,
+    avoid_need,
+    drift_legs,
+    ends_inside,
+    evades,
+    needs_die,
+)
 from tactical.designs import load_builtin
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
@@ -376,6 +383,12 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     asteroids: tuple[tuple[float, float], ...] = ()
     drift: tuple[float, float] = (0.0, 0.0)
     field: tuple[float, float, float, float] | None = None
+    asteroid_motion: Literal["jump", "sweep"] = "jump"
+    """How drifting asteroids collide (see docs/rulings.md). ``jump``: the drift is a jump at
+    the end of the turn and a ship's move risks every asteroid its path crosses, as for
+    stationary ones (001 L1092). ``sweep``: Continuum's moving asteroids (000 L18082-18101): at
+    the start of the movement a ship the drift swept over risks it, and a ship risks only the
+    asteroid its move ends inside; paths that merely cross are safe."""
     turn_mods: tuple[tuple[str, int], ...] = ()
     """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
     initiative_mods: tuple[tuple[str, int], ...] = ()
@@ -1089,7 +1102,8 @@ MineEvent = MineLaid | MineSwept | MineDetonated
 
 
 class AsteroidMet(Struct, frozen=True, kw_only=True):
-    """A ship's move crossed an asteroid's base (001 L1092-1108; 000 L18059-18153).
+    """A ship's move crossed an asteroid's base (001 L1092-1108; 000 L18059-18153), or, with
+    ``swept``, a moving asteroid's drift swept over the ship before it moved (000 L18086-18089).
 
     ``x``, ``y`` are the asteroid's centre this turn. ``need`` is the ship's ``velocity``
     less its ``thrust`` now (001 L1092); ``face`` the D6 rolled to avoid it, ``None`` when no
@@ -1105,6 +1119,7 @@ class AsteroidMet(Struct, frozen=True, kw_only=True):
     need: int
     face: int | None = None
     crashed: bool = False
+    swept: bool = False
 
 
 class Rammed(Struct, frozen=True, kw_only=True):
@@ -1660,6 +1675,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     scanners: list[tuple[str, tuple[str, ...]]] = []
     revealers: list[str] = []
     rams: list[tuple[str, str]] = []
+    state, swept = _asteroid_sweeps(ctx, state, dice)
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -1784,6 +1800,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     )
     state, decoys = _move_dummies(ctx, state, written)
     state, met = _asteroid_collisions(ctx, state, paths, dice)
+    met = swept + met
     thresholds: list[Threshold] = []
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
@@ -1832,10 +1849,12 @@ def _asteroid_collisions(
     asteroids = asteroids_now(ctx, state)
     if not asteroids:
         return state, []
+    theatre = ctx.setup.theatre
+    moving = theatre is not None and theatre.asteroid_motion == "sweep"
     met: list[AsteroidMet] = []
     for ship in state.ships:
         path = paths.get(ship.id)
-        if path is None:
+        if path is None or ship.status == "destroyed":
             continue
         sheet = ctx.sheets[ship.id]
         # 001 L1092: "subtract the ship's total available THRUST RATING from its CURRENT
@@ -1844,7 +1863,8 @@ def _asteroid_collisions(
         thrust = collision_thrust(sheet, ship.record)
         speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
         need = avoid_need(velocity=speed, thrust=thrust)
-        for index in asteroids_crossed(path, asteroids):
+        risked = ends_inside(path[-1], asteroids) if moving else asteroids_crossed(path, asteroids)
+        for index in risked:
             x, y = asteroids[index]
             face = (
                 dice.roll(f"t{state.turn}/asteroid/{ship.id}/{index}", 6)
@@ -1867,6 +1887,69 @@ def _asteroid_collisions(
             if crashed:  # 001 L1108: "THE SHIP IS COMPLETELY DESTROYED"
                 wreck = msgspec.structs.replace(ship, status="destroyed", returns=None)
                 state = _replace_ship(state, wreck)
+                break
+    return state, met
+
+
+def _asteroid_sweeps(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, list[AsteroidMet]]:
+    """Under ``asteroid_motion = "sweep"``, roll for every ship a drifting asteroid swept over
+    since the last turn: "the movement path of the asteroid brings it into contact with a
+    ship at any point (this is before the ship itself has moved, at the beginning of the Ship
+    Movement Phase)" (000 L18086-18089). The ship's centre against the base along the drift's
+    legs (:func:`tactical.asteroids.drift_legs`, wrapping round the field, 004 L180-181); the
+    need is its velocity now less its thrust (000 L18116-18126); the die is keyed
+    ``t<turn>/asteroid-sweep/<ship>/<asteroid>``.
+    """
+    theatre = ctx.setup.theatre
+    if (
+        theatre is None
+        or theatre.asteroid_motion != "sweep"
+        or theatre.field is None
+        or theatre.drift == (0.0, 0.0)
+        or state.turn < 2  # the first drift is at the end of turn 1
+    ):
+        return state, []
+    sweeps = [
+        drift_legs(start, theatre.drift, theatre.field)
+        for start in asteroids_at(theatre, state.turn - 1)
+    ]
+    now = asteroids_at(theatre, state.turn)
+    met: list[AsteroidMet] = []
+    for ship in state.ships:
+        if ship.status != "active":
+            continue
+        thrust = collision_thrust(ctx.sheets[ship.id], ship.record)
+        speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
+        need = avoid_need(velocity=speed, thrust=thrust)
+        for index, legs in enumerate(sweeps):
+            if not any(line_blocked(a, b, [(ship.x, ship.y)]) for a, b in legs):
+                continue
+            face = (
+                dice.roll(f"t{state.turn}/asteroid-sweep/{ship.id}/{index}", 6)
+                if needs_die(need)
+                else None
+            )
+            crashed = not evades(face=face, need=need)
+            x, y = now[index]
+            met.append(
+                AsteroidMet(
+                    ship=ship.id,
+                    x=x,
+                    y=y,
+                    velocity=speed,
+                    thrust=thrust,
+                    need=need,
+                    face=face,
+                    crashed=crashed,
+                    swept=True,
+                )
+            )
+            if crashed:  # 000 L18147-18149: "completely destroyed"
+                state = _replace_ship(
+                    state, msgspec.structs.replace(ship, status="destroyed", returns=None)
+                )
                 break
     return state, met
 

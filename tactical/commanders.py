@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from tactical.asteroids import AVOID_ALWAYS, asteroids_crossed, avoid_need
+from tactical.asteroids import AVOID_ALWAYS, asteroids_crossed, avoid_need, drift_legs, ends_inside
 from tactical.battle import (
     AFT,
     DRIVE,
@@ -395,14 +395,23 @@ def _detour(
 def _asteroid_risk(
     ctx: BattleContext, ship: ShipInPlay, order: Order, asteroids: Sequence[tuple[float, float]]
 ) -> bool:
-    """Whether the move crosses an asteroid at a velocity that may crash the ship: its new
-    velocity less its thrust needs more than 1 on the D6 (001 L1092-1106)."""
+    """Whether the move meets an asteroid at a velocity that may crash the ship: its new
+    velocity less its thrust needs more than 1 on the D6 (001 L1092-1106). With asteroids
+    that sweep (000 L18082-18101) the move risks the asteroid it ends inside, and the drift
+    at the start of next turn sweeping over where it ends; else any its path crosses."""
     end = _end_of(ctx, ship, order)
     speed = end.vector[1] if end.vector is not None else float(end.speed)
     need = avoid_need(velocity=speed, thrust=collision_thrust(ctx.sheets[ship.id], ship.record))
     if need <= AVOID_ALWAYS:
         return False  # it would avoid any asteroid automatically (001 L1106)
-    return bool(asteroids_crossed(move_path(ctx, ship, order), asteroids))
+    path = move_path(ctx, ship, order)
+    theatre = ctx.setup.theatre
+    if theatre is None or theatre.asteroid_motion != "sweep" or theatre.field is None:
+        return bool(asteroids_crossed(path, asteroids))
+    legs = [leg for start in asteroids for leg in drift_legs(start, theatre.drift, theatre.field)]
+    return bool(ends_inside(path[-1], asteroids)) or any(
+        line_blocked(a, b, [path[-1]]) for a, b in legs
+    )
 
 
 def with_asteroids(orders: WriteOrders) -> WriteOrders:

@@ -185,12 +185,17 @@ def _asteroid(event: AsteroidMet) -> str:
         c1 crosses the asteroid at 0,10: velocity 9 less thrust 4, needs 5, rolls 4: destroyed
     >>> print(_asteroid(AsteroidMet(ship="c1", x=0, y=10, velocity=3, thrust=4, need=-1)))
         c1 crosses the asteroid at 0,10: velocity 3 less thrust 4, needs -1: avoids it
+    >>> print(_asteroid(AsteroidMet(ship="c1", x=2, y=5, velocity=3, thrust=4, need=-1,
+    ...                             swept=True)))
+        the asteroid drifting to 2,5 sweeps over c1: velocity 3 less thrust 4, needs -1: avoids it
     """
     where = f"{format_mu(event.x)},{format_mu(event.y)}"
     need = f"velocity {format_mu(event.velocity)} less thrust {event.thrust}, needs {event.need}"
     if event.face is not None:
         need += f", rolls {event.face}"
     outcome = "destroyed" if event.crashed else "avoids it"
+    if event.swept:
+        return f"    the asteroid drifting to {where} sweeps over {event.ship}: {need}: {outcome}"
     return f"    {event.ship} crosses the asteroid at {where}: {need}: {outcome}"
 
 

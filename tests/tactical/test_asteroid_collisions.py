@@ -10,7 +10,7 @@ from typing import Literal
 import msgspec
 import pytest
 
-from tactical.asteroids import asteroids_crossed, avoid_need, evades, needs_die
+from tactical.asteroids import asteroids_crossed, avoid_need, drift_legs, evades, needs_die
 from tactical.battle import (
     AsteroidMet,
     Battle,
@@ -18,11 +18,12 @@ from tactical.battle import (
     BattleState,
     ShipSetup,
     ShipsMoved,
+    Shot,
     Theatre,
     replay,
 )
 from tactical.campaign_battle import resolve_campaign_battle
-from tactical.commanders import closing_commander
+from tactical.commanders import Commander, closing_commander, engage_commander, play
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.movement import Order, parse_order
 from tactical.summary import describe
@@ -296,3 +297,131 @@ def test_order_commanders_take_no_asteroid_risk() -> None:
         for event in outcome.journal:
             if isinstance(event, ShipsMoved):
                 assert all(m.face is None and not m.crashed for m in event.asteroids)
+
+
+# --- moving asteroids that sweep (000 17.6, L18082-18101) ------------------------------
+
+
+def test_a_drift_across_the_edge_is_two_legs() -> None:
+    """004 L180-181: an asteroid leaving one side comes back on the opposite; across a corner
+    it is three legs, each inside the field."""
+    field = (0.0, 0.0, 10.0, 10.0)
+    assert drift_legs((9.0, 9.0), (2.0, 4.0), field) == [
+        ((9.0, 9.0), (9.5, 10.0)),  # out across the top at a quarter of the drift,
+        ((9.5, 0.0), (10.0, 1.0)),  # back in at the bottom, out across the right at half
+        ((0.0, 1.0), (1.0, 3.0)),  # and back in on the left
+    ]
+    assert drift_legs((1.0, 5.0), (-3.0, 0.0), field) == [
+        ((1.0, 5.0), (0.0, 5.0)),
+        ((10.0, 5.0), (8.0, 5.0)),
+    ]
+
+
+class _Keyed:
+    """Dice showing ``faces`` for named keys and 1 for any other."""
+
+    def __init__(self, faces: dict[str, int]) -> None:
+        self.faces = faces
+
+    def roll(self, key: str, sides: int) -> int:
+        return self.faces.get(key, 1)
+
+
+def _two_turns(
+    motion: Literal["jump", "sweep"], asteroid: tuple[float, float], faces: dict[str, int]
+) -> tuple[Battle, list[AsteroidMet]]:
+    """r1 (heavy cruiser, thrust 4) flies up +y at 9 for two turns, drifting on; the asteroid
+    drifts 3 MU to +x at the end of turn 1. Every ship holds its fire."""
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        rules="ft2",
+        turn_limit=2,
+        ships=(
+            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12, speed=9),
+            ShipSetup(id="b1", side="blue", design="frigate", x=40, y=-40, course=6, speed=0),
+        ),
+        theatre=Theatre(
+            asteroids=(asteroid,),
+            drift=(3.0, 0.0),
+            field=(-50.0, -50.0, 50.0, 50.0),
+            asteroid_motion=motion,
+        ),
+    )
+
+    def hold_fire(_ctx: object, state: BattleState, side: str) -> tuple[str, list[Shot]]:
+        return next(s.id for s in state.ships if s.side == side and not s.fired), []
+
+    drifting = Commander(orders=lambda _ctx, _state, _side: {}, fire=hold_fire)  # type: ignore[arg-type]
+    battle = play(Battle(setup), {"red": drifting, "blue": drifting}, _Keyed(faces))
+    met = [m for e in battle.journal if isinstance(e, ShipsMoved) for m in e.asteroids]
+    return battle, met
+
+
+@pytest.mark.parametrize(("face", "status"), [(4, "destroyed"), (5, "active")])
+def test_the_drift_sweeps_over_a_ship(face: int, status: str) -> None:
+    """000 L18086-18089: "The movement path of the asteroid brings it into contact with a
+    ship at any point (this is before the ship itself has moved)". r1 ends turn 1 at (0, 9);
+    the asteroid drifts from (-3, 9) onto it. At the start of turn 2 r1 rolls with its
+    velocity 9 less thrust 4: needs 5 (000 L18116-18137)."""
+    battle, met = _two_turns("sweep", (-3.0, 9.0), {"t2/asteroid-sweep/r1/0": face})
+    assert met == [
+        AsteroidMet(
+            ship="r1",
+            x=0.0,
+            y=9.0,
+            velocity=9.0,
+            thrust=4,
+            need=5,
+            face=face,
+            crashed=status == "destroyed",
+            swept=True,
+        )
+    ]
+    ship = battle.state.ship("r1")
+    assert ship.status == status
+    assert (ship.x, ship.y) == ((0.0, 9.0) if status == "destroyed" else (0.0, 18.0))
+    assert replay(battle.ctx.setup, battle.journal) == battle.state
+    assert any(
+        "drifting to 0,9 sweeps over r1" in text for e in battle.journal for text in describe(e)
+    )
+
+
+def test_under_jump_the_ship_rolls_as_it_moves_off() -> None:
+    """The default ``jump``: the drift sweeps no ship; r1, left inside the base, crosses it as
+    it moves on in turn 2 and rolls then (see docs/rulings.md)."""
+    _battle, met = _two_turns("jump", (-3.0, 9.0), {"t2/asteroid/r1/0": 6})
+    assert [(m.swept, m.need, m.face) for m in met] == [(False, 5, 6)]
+
+
+def test_paths_that_merely_cross_are_safe() -> None:
+    """000 L18095-18096: "Collisions do not occur if the movement paths of the asteroid and
+    ship merely cross": r1's first move runs through the asteroid at (0, 5), which drifts on
+    to (3, 5); nothing is rolled. Under ``jump`` the same move rolls (001 L1092)."""
+    _battle, met = _two_turns("sweep", (0.0, 5.0), {})
+    assert met == []
+    _battle, met = _two_turns("jump", (0.0, 5.0), {})
+    assert [m.ship for m in met] == ["r1"]
+
+
+def test_ending_inside_a_moving_asteroid() -> None:
+    """000 L18091-18093: "The final position of a ship after making its move is inside the
+    asteroid": r1 ends turn 1 at (0, 9), 0.5 MU from the asteroid's centre."""
+    _battle, met = _two_turns("sweep", (0.5, 9.0), {"t1/asteroid/r1/0": 6})
+    assert [(m.swept, m.x, m.y, m.face) for m in met][:1] == [(False, 0.5, 9.0, 6)]
+
+
+def test_commanders_take_no_risk_of_sweeping_asteroids() -> None:
+    """Campaign asteroid-field battles replayed with ``asteroid_motion = "sweep"`` and the
+    Engage commanders: no ship rolls for, or crashes into, an asteroid, and the journal
+    replays."""
+    for seed in range(4):
+        setup = resolve_campaign_battle(_request(seed), SeededDice(seed)).setup
+        assert setup.theatre is not None
+        theatre = msgspec.structs.replace(setup.theatre, asteroid_motion="sweep")
+        setup = msgspec.structs.replace(setup, theatre=theatre)
+        commanders = {side: engage_commander() for side in setup.sides}
+        battle = play(Battle(setup), commanders, SeededDice(seed))
+        for event in battle.journal:
+            if isinstance(event, ShipsMoved):
+                assert all(m.face is None and not m.crashed for m in event.asteroids)
+        assert replay(setup, battle.journal) == battle.state
