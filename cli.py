@@ -190,6 +190,15 @@ def new(
             "fight at a table and about 10x quicker for the engine)."
         ),
     ] = "vector",
+    asteroid_motion: Annotated[
+        str,
+        typer.Option(
+            help="How drifting asteroids hit ships in battle: jump (the drift is a jump at "
+            "the end of each turn; a ship risks the asteroids its move crosses) or sweep "
+            "(Continuum's moving asteroids: the drift sweeping over a ship, or a move ending "
+            "inside one)."
+        ),
+    ] = "jump",
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -205,6 +214,7 @@ def new(
         absent,
         contested_planets,
         battle_movement,
+        asteroid_motion,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)

@@ -243,6 +243,8 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     contested_planets: str = "nobody"
     # How its battles move (004 L43: vector; "cinematic" is quicker to fight and to compute).
     battle_movement: str = "vector"
+    # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
+    asteroid_motion: str = "jump"
 
 
 @event("seed_revealed", version=1)

@@ -84,6 +84,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     absent: str = "hold"
     contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     battle_movement: str = "vector"  # how the engine's battles move (rules.battles.request_for)
+    asteroid_motion: str = "jump"  # how drifting asteroids collide in them (request_for)
     map_name: str | None = None
     map_sha256: str | None = None
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
@@ -167,6 +168,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 absent=ev.absent,
                 contested_planets=ev.contested_planets,
                 battle_movement=ev.battle_movement,
+                asteroid_motion=ev.asteroid_motion,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)

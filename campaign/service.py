@@ -196,6 +196,7 @@ def plan_campaign(
     absent: str = "hold",
     contested_planets: str = "nobody",
     battle_movement: str = "vector",
+    asteroid_motion: str = "jump",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -212,6 +213,7 @@ def plan_campaign(
         absent=absent,
         contested_planets=contested_planets,
         battle_movement=battle_movement,
+        asteroid_motion=asteroid_motion,
     )
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")

@@ -161,6 +161,10 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     movement: Literal["vector", "cinematic"] = "vector"
     """Fleet Book 1's vector movement, the campaign's (004 L43); ``cinematic`` for an umpire
     who prefers the rulebooks' cinematic movement."""
+    asteroid_motion: Literal["jump", "sweep"] = "jump"
+    """How an asteroid field's drifting asteroids collide: ``jump`` (the drift is a jump at
+    the end of each turn, and a ship risks what its move crosses) or ``sweep`` (Continuum's
+    moving asteroids, 000 L18082-18101); see :class:`tactical.battle.Theatre`."""
 
 
 class ShipOutcome(Struct, frozen=True, kw_only=True):
@@ -453,6 +457,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         asteroids=asteroids,
         drift=drift,
         field=ASTEROID_FIELD if asteroids else None,
+        asteroid_motion=request.asteroid_motion,
         turn_mods=turn_mods,
         initiative_mods=initiative,
         morale_mods=morale_mods,

@@ -233,3 +233,41 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
     assert request_for(
         msgspec.structs.replace(state, battle_movement="vector"), BATTLE
     ).movement == ("vector")
+
+
+def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
+    """`umpire new --asteroid-motion`: jump by default, sweep on request (000 L18082-18101);
+    an asteroid-field battle's theatre carries it. A bad value is one line and writes
+    nothing."""
+    from campaign.rules.battles import request_for
+    from campaign.service import CampaignService
+    from tactical.campaign_battle import resolve_campaign_battle
+    from tactical.dice import SeededDice
+    from tests.test_core_systems_campaign import BATTLE
+
+    db = tmp_path / "umpire.db"
+    out = umpire("new", "g", "--players", "red,blue", "--asteroid-motion", "roll", db=db, code=2)
+    assert "asteroid-motion setting 'roll' must be one of jump, sweep" in out
+    assert not db.exists() or "g" not in umpire("campaigns", db=db)
+    umpire("new", "g", "--players", "red,blue", "--asteroid-motion", "sweep", db=db)
+    service = CampaignService.open(str(db))
+    try:
+        state = service.load(service.target(None, None))
+    finally:
+        service.close()
+    assert state.asteroid_motion == "sweep"
+    units = {
+        uid: Unit(id=uid, owner=uid[:-3], kind="warship", hex="0201", design="frigate")
+        for side in BATTLE.sides
+        for uid in side.units
+    }
+    state = msgspec.structs.replace(state, units=units)
+    field = msgspec.structs.replace(BATTLE, location="asteroid-field")
+    request = request_for(state, field)
+    assert request.asteroid_motion == "sweep"
+    short = msgspec.structs.replace(request, turn_limit=1)
+    setup = resolve_campaign_battle(short, SeededDice(1)).setup
+    assert setup.theatre is not None
+    assert setup.theatre.asteroid_motion == "sweep"
+    default = msgspec.structs.replace(state, asteroid_motion="jump")
+    assert request_for(default, field).asteroid_motion == "jump"

@@ -105,6 +105,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         key=battle.id,
         rules="ft2",
         movement="cinematic" if state.battle_movement == "cinematic" else "vector",
+        asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
     )
 
 

@@ -37,6 +37,9 @@ ABSENT_POLICIES = ("hold", "repeat", "autoplay")
 # nobody (the default), or each of them (docs/rulings.md, "Campaign: victory").
 CONTESTED_PLANETS = ("nobody", "shared")
 BATTLE_MOVEMENTS = ("vector", "cinematic")  # 004 L43 puts vector movement in play
+# Drifting asteroids (004 L180-181): a jump at each turn's end, or Continuum's moving
+# asteroids that sweep (000 L18082-18101); see docs/rulings.md.
+ASTEROID_MOTIONS = ("jump", "sweep")
 
 
 def check_campaign_name(name: str) -> str:
@@ -62,6 +65,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     fleet: tuple[FleetShip, ...] = ()
     contested_planets: str = "nobody"
     battle_movement: str = "vector"
+    asteroid_motion: str = "jump"
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -125,6 +129,11 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             f"battle-movement setting {command.battle_movement!r} must be one of "
             f"{', '.join(BATTLE_MOVEMENTS)}"
         )
+    if command.asteroid_motion not in ASTEROID_MOTIONS:
+        raise InvalidInputError(
+            f"asteroid-motion setting {command.asteroid_motion!r} must be one of "
+            f"{', '.join(ASTEROID_MOTIONS)}"
+        )
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(
@@ -136,6 +145,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         absent=command.absent,
         contested_planets=command.contested_planets,
         battle_movement=command.battle_movement,
+        asteroid_motion=command.asteroid_motion,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.map is not None:
