@@ -61,6 +61,7 @@ from tactical.fighters import (
     TORPEDO_HITS_ON,
     DefenceSpec,
     FighterGroup,
+    FighterNameError,
     FighterType,
     FlightOrder,
     KillRoll,
@@ -70,6 +71,7 @@ from tactical.fighters import (
     format_flight,
     group_id,
     launch_limit,
+    parse_fighters,
     parse_flight,
     roll_kills,
 )
@@ -178,6 +180,7 @@ from tactical.ship import (
     Problem,
     Ship,
     ShipState,
+    SystemSpec,
     apply_damage,
     collision_thrust,
     core_damaged,
@@ -328,6 +331,9 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     speed: Annotated[int, Meta(ge=0, le=1000)] = 0
     state: ShipState | None = None
     """Record state carried in from the campaign; fresh when left out."""
+    ftl_deployed: tuple[Identifier, ...] = ()
+    """Bays whose FTL fighter group begins the battle deployed on the ship, 1 CEF spent,
+    instead of aboard (000 L9981-9989)."""
 
 
 class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -449,6 +455,9 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Under vector movement, the manoeuvre points of an advanced drive: its whole thrust
     rating (``full``, by analogy with 000 L1713-1721) or half, as any drive's; sets the
     rules' option of that name (see docs/rulings.md)."""
+    ftl_deployed: tuple[Identifier, ...] = ()
+    """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
+    spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
@@ -578,6 +587,7 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
             problems.extend(_record_problems(sheet, ship.state, f"{path}.state"))
             if not (setup.core_systems or rules.core_systems) and core_damaged(ship.state):
                 problems.append(Problem(f"{path}.state", "core-system damage needs core_systems"))
+        problems.extend(_deployment_problems(sheet, ship, f"{path}.ftl_deployed"))
         sheets.setdefault(ship.id, sheet)
     problems.extend(_mine_problems(setup))
     problems.extend(_dummy_problems(setup, seen))
@@ -590,8 +600,18 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         for side in setup.ram_on
         if side not in setup.sides
     )
+    problems.extend(
+        Problem("$.ftl_deployed", f"{side!r} is not one of {setup.sides}")
+        for side in setup.ftl_deployed
+        if side not in setup.sides
+    )
     if problems:
         raise SetupError(source, problems)
+    return BattleContext(setup=setup, rules=_with_options(rules, setup), sheets=sheets)
+
+
+def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
+    """Return the preset's rules with the options the set-up turns on or sets."""
     if setup.bogeys:
         rules = msgspec.structs.replace(rules, bogeys=True)
     if setup.core_systems:
@@ -613,7 +633,31 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         rules = msgspec.structs.replace(
             rules, advanced_vector_thrusters=setup.advanced_vector_thrusters
         )
-    return BattleContext(setup=setup, rules=rules, sheets=sheets)
+    return rules
+
+
+def _deployment_problems(sheet: Ship, ship: ShipSetup, path: str) -> list[Problem]:
+    """Check a ship's ``ftl_deployed`` bays: each a bay of FTL fighters with its group aboard
+    and working, named once (000 L9981-9989)."""
+    problems: list[Problem] = []
+    deployed = ship.ftl_deployed
+    states = {s.id: s for s in (ship.state or fresh_state(sheet)).systems}
+    for index, bay in enumerate(deployed):
+        where = f"{path}[{index}]"
+        spec = next((s for s in bays(sheet) if s.id == bay), None)
+        aboard = states.get(bay)
+        if bay in deployed[:index]:
+            problems.append(Problem(where, f"the bay {bay!r} is named twice"))
+        elif spec is None:
+            listed = ", ".join(s.id for s in bays(sheet)) or "none"
+            problems.append(Problem(where, f"{bay!r} is not a fighter bay; its bays: {listed}"))
+        elif not _ftl_wing(spec):
+            problems.append(
+                Problem(where, f"{bay} carries {spec.fighters} fighters, not FTL fighters")
+            )
+        elif aboard is None or aboard.status != "ok" or not aboard.fighters:
+            problems.append(Problem(where, f"{bay} has no working group aboard to deploy"))
+    return problems
 
 
 def _dummy_problems(setup: BattleSetup, ship_ids: set[str]) -> list[Problem]:
@@ -829,10 +873,48 @@ def initial_state(ctx: BattleContext) -> BattleState:
             Mine(id=m.id, side=m.side, x=round_mu(m.x), y=round_mu(m.y)) for m in ctx.setup.mines
         ),
     )
+    state = _deploy_ftl_fighters(ctx, state)
     if not ctx.rules.bogeys:
         return state
     state, _sensed = _sensors(ctx, _as_bogeys(ctx, state), (), ())
     return state
+
+
+def _deploy_ftl_fighters(ctx: BattleContext, state: BattleState) -> BattleState:
+    """Put the FTL fighter groups the set-up deploys on the table at their carriers, 1 CEF
+    checked off for the flight in (000 L9981-9989): every FTL bay with a working group aboard
+    of the ``ftl_deployed`` sides, and each ship's own ``ftl_deployed`` bays."""
+    sides = set(ctx.setup.ftl_deployed)
+    chosen = {s.id: set(s.ftl_deployed) for s in ctx.setup.ships}
+    ships: list[ShipInPlay] = []
+    groups: list[FighterGroup] = []
+    for ship in state.ships:
+        carrier, sheet = ship, ctx.sheets[ship.id]
+        deployed = [
+            spec.id
+            for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
+            if spec.bay_capacity
+            and _ftl_wing(spec)
+            and (ship.side in sides or spec.id in chosen[ship.id])
+            and sys_state.status == "ok"
+            and (sys_state.fighters or 0) > 0
+        ]
+        for bay in deployed:
+            carrier, group = _take_off(ctx, carrier, bay, ship.x, ship.y)
+            spent = None if group.endurance is None else group.endurance - 1
+            groups.append(msgspec.structs.replace(group, endurance=spent))
+        ships.append(carrier)
+    if not groups:
+        return state
+    return msgspec.structs.replace(state, ships=tuple(ships), fighters=tuple(groups))
+
+
+def _ftl_wing(spec: SystemSpec) -> bool:
+    """Whether a bay carries FTL fighters (000 L9971-9993)."""
+    try:
+        return spec.fighters is not None and parse_fighters(spec.fighters).ftl
+    except FighterNameError:
+        return False
 
 
 def _as_bogeys(ctx: BattleContext, state: BattleState) -> BattleState:
@@ -2553,31 +2635,38 @@ def _launch(
     dx, dy = velocity(ship)  # a launch holds course and speed: the move is the drift
     x = round_mu(ship.x + dx / 2)
     y = round_mu(ship.y + dy / 2)
-    record = ship.record
     launched: list[FighterGroup] = []
     for bay in launchable_bays(ctx, state, ship)[:groups]:
-        aboard = next(s.fighters or 0 for s in record.systems if s.id == bay)
-        kind = _type_of(ctx, ship.id, bay)
-        endurance = ctx.rules.fighter_endurance
-        if endurance is not None:  # long-range fighters launch with 9 (000 L9557-9563)
-            endurance = kind.endurance or endurance
-        launched.append(
-            FighterGroup(
-                side=ship.side,
-                carrier=ship.id,
-                bay=bay,
-                x=x,
-                y=y,
-                fighters=aboard,
-                endurance=endurance,
-                torpedoes=kind.torpedoes,  # rearmed on every launch (000 L9643-9647)
-            )
-        )
-        systems = tuple(
-            msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in record.systems
-        )
-        record = msgspec.structs.replace(record, systems=systems)
-    return msgspec.structs.replace(ship, record=record), launched
+        ship, group = _take_off(ctx, ship, bay, x, y)
+        launched.append(group)
+    return ship, launched
+
+
+def _take_off(
+    ctx: BattleContext, ship: ShipInPlay, bay: str, x: float, y: float
+) -> tuple[ShipInPlay, FighterGroup]:
+    """Take a bay's group off the ship at (x, y): the bay empties, the group flies with its
+    type's endurance (long range 9, light 4; 000 L9557-9563, L9923-9927)."""
+    aboard = next(s.fighters or 0 for s in ship.record.systems if s.id == bay)
+    kind = _type_of(ctx, ship.id, bay)
+    endurance = ctx.rules.fighter_endurance
+    if endurance is not None:
+        endurance = kind.endurance or endurance
+    group = FighterGroup(
+        side=ship.side,
+        carrier=ship.id,
+        bay=bay,
+        x=x,
+        y=y,
+        fighters=aboard,
+        endurance=endurance,
+        torpedoes=kind.torpedoes,  # rearmed on every launch (000 L9643-9647)
+    )
+    systems = tuple(
+        msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in ship.record.systems
+    )
+    record = msgspec.structs.replace(ship.record, systems=systems)
+    return msgspec.structs.replace(ship, record=record), group
 
 
 def sides_to_fly(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:

@@ -475,6 +475,9 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
         movement=request.movement,  # 004 L43: "Vector Movement as described in Fleet Book 1"
+        # The order commanders start FTL fighters deployed (000 L9981-9989) unless their side
+        # is leaving by FTL, which never launches (docs/rulings.md).
+        ftl_deployed=tuple(side.name for side in request.sides if side.order != "ftl-move"),
     )
     context(setup)  # every design and record state checked; raises SetupError
     return setup

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Literal
 
+import msgspec
 from msgspec import Struct
 
 from tactical.dice import DiceSource
@@ -26,16 +28,22 @@ from tactical.ship import Ship, ShipState, SystemSpec
 __all__ = [
     "AREA_DEFENCE",
     "AREA_FIRE_CONTROL",
+    "FIGHTER_BASES",
+    "FIGHTER_MODS",
     "FIGHTER_RANGE_MU",
     "FIGHTER_TYPES",
+    "GROUP_FIGHTERS",
     "HOLD",
     "KILLS",
+    "LIGHT_GROUP_FIGHTERS",
     "POINT_DEFENCE",
     "STANDARD",
     "TORPEDO_HITS_ON",
     "DefenceSpec",
     "FighterGroup",
+    "FighterNameError",
     "FighterType",
+    "FighterWing",
     "FlightOrder",
     "FlightSyntaxError",
     "KillRoll",
@@ -47,6 +55,7 @@ __all__ = [
     "group_id",
     "kills_of",
     "launch_limit",
+    "parse_fighters",
     "parse_flight",
     "parse_flight_order",
     "roll_kills",
@@ -93,7 +102,7 @@ STANDARD = FighterType()  # 000 L9416-9434: BD* at ships (a B1), BD* at fighters
 FIGHTER_TYPES: dict[str, FighterType] = {
     "standard": STANDARD,
     # 000 L9489-9491: PD, other fighters included, at -1 against heavy fighters. A lone
-    # "heavy" is the heavy standard fighter; the mod on other types is not priced yet.
+    # "heavy" is the heavy standard fighter; on other types it is a mod (FIGHTER_MODS).
     "heavy": FighterType(hit_drm=-1),
     "fast": FighterType(move=36),  # 000 L9525-9527: base move 36 MU, not 24
     "long_range": FighterType(endurance=9),  # 000 L9557-9563: 9 CEF, not 6
@@ -113,13 +122,176 @@ MKP, missile) fly as standard fighters: see docs/rulings.md."""
 TORPEDO_HITS_ON = 4  # a fighter's pulse torpedo hits on 4+ for its face in damage (000 L9663-9667)
 
 
+GROUP_FIGHTERS = 6  # a full wing (group) of 6 fighters (001 L747; 000 L9422-9424, L14846-14848)
+LIGHT_GROUP_FIGHTERS = 8  # a light group has 8 (000 L9913-9915)
+
+FIGHTER_BASES: tuple[str, ...] = (
+    "standard",
+    "interceptor",
+    "attack",
+    "torpedo",
+    "graser",
+    "plasma",
+    "mkp",
+    "missile",
+    "multi_role",
+)
+"""The base fighter types a bay may name, one per wing (000 8.15, 14.7 L16852-16884)."""
+
+FIGHTER_MODS: dict[str, FighterType] = {
+    # 000 L9913-9933: 8 a group, 4 CEF, and every attack at the group at +1.
+    "light": FighterType(hit_drm=+1, endurance=4),
+    "heavy": FIGHTER_TYPES["heavy"],
+    "fast": FIGHTER_TYPES["fast"],
+    "long_range": FIGHTER_TYPES["long_range"],
+    # 000 L9981-9989: may start the battle deployed, 1 CEF spent (a set-up choice, not play).
+    "ftl": STANDARD,
+    # 000 L10070-10078: the secondary move at the end of phase 4; the engine has no secondary
+    # moves, so robots play as their type (see docs/rulings.md).
+    "robot": STANDARD,
+}
+"""The modifications a bay may add to its base type with ``+``, in the order a canonical name
+writes them, and what each changes (000 8.15). ``fast`` and ``long_range`` alone are the fast
+and long-range standard fighters, ``heavy`` alone the heavy standard fighter."""
+
+LIGHT_BASES = frozenset({"standard", "interceptor", "attack", "missile"})  # 000 L9947-9953
+LIGHT_REFUSED = frozenset({"heavy", "long_range", "torpedo"})  # 000 L9947-9951
+ASSAULT_SHUTTLE = "assault_shuttle"  # 000 L9995-10044: boarding, which the engine lacks
+
+
+class FighterNameError(ValueError):
+    """A bay's ``fighters`` does not name a legal wing; the message says which part and why."""
+
+
+class FighterWing(Struct, frozen=True, kw_only=True):
+    """A bay's fighters as named: one base type and its modifications (000 8.15).
+
+    >>> wing = parse_fighters("attack+fast+light")
+    >>> wing.name, wing.label, wing.fighters, wing.kind.move, wing.kind.endurance
+    ('light+fast+attack', 'light fast attack', 8, 36, 4)
+    """
+
+    base: str = "standard"
+    mods: tuple[str, ...] = ()
+    """In :data:`FIGHTER_MODS` order."""
+
+    @property
+    def name(self) -> str:
+        """The canonical ``fighters`` text: mods, then the base unless a standard with mods."""
+        base = () if self.mods and self.base == "standard" else (self.base,)
+        return "+".join((*self.mods, *base))
+
+    @property
+    def label(self) -> str:
+        """The name in words, for the record sheet: ``light fast attack``, ``heavy FTL``."""
+        words = self.name.replace("+", " ").replace("_", " ").split()
+        return " ".join("FTL" if word == "ftl" else word for word in words)
+
+    @property
+    def light(self) -> bool:
+        return "light" in self.mods
+
+    @property
+    def ftl(self) -> bool:
+        """FTL fighters may begin the battle deployed (000 L9981-9989)."""
+        return "ftl" in self.mods
+
+    @property
+    def fighters(self) -> int:
+        """Fighters in a full group: 8 light (000 L9913-9915), else 6."""
+        return LIGHT_GROUP_FIGHTERS if self.light else GROUP_FIGHTERS
+
+    @property
+    def kind(self) -> FighterType:
+        """How the wing plays: its base type's, with each mod's die modifiers added and its
+        move and endurance taking over."""
+        kind = FIGHTER_TYPES.get(self.base, STANDARD)
+        for mod in self.mods:
+            change = FIGHTER_MODS[mod]
+            kind = msgspec.structs.replace(
+                kind,
+                ship_drm=kind.ship_drm + change.ship_drm,
+                fighter_drm=kind.fighter_drm + change.fighter_drm,
+                hit_drm=kind.hit_drm + change.hit_drm,
+                move=change.move or kind.move,
+                endurance=change.endurance or kind.endurance,
+            )
+        return kind
+
+
+@cache
+def parse_fighters(text: str) -> FighterWing:
+    """Parse a bay's ``fighters``: a base type and modifications joined by ``+`` in any order
+    (``attack+fast``, ``light+interceptor``, ``standard+heavy+ftl``); a base left out is
+    standard, so ``heavy`` alone is the heavy standard fighter.
+
+    >>> parse_fighters("heavy") == parse_fighters("standard+heavy")
+    True
+    >>> parse_fighters("fast+attack") == parse_fighters("attack+fast")
+    True
+
+    Raises:
+        FighterNameError: a part is unknown or repeated, two base types, or a combination the
+            rules forbid.
+    """
+    parts = [part.strip() for part in text.split("+")]
+    bases: list[str] = []
+    mods: set[str] = set()
+    for part in parts:
+        if not part:
+            raise FighterNameError(f"fighters {text!r} has an empty part between its '+'")
+        if part == ASSAULT_SHUTTLE:
+            raise FighterNameError(
+                "assault shuttles land boarding parties (000 L9995-10044), and the engine has no "
+                "boarding rules: they cannot be carried yet"
+            )
+        if part not in FIGHTER_MODS and part not in FIGHTER_BASES:
+            raise FighterNameError(
+                f"unknown fighter type {part!r} in {text!r}; types: {', '.join(FIGHTER_BASES)}; "
+                f"modifications (+): {', '.join(FIGHTER_MODS)}"
+            )
+        if part in mods or part in bases:
+            raise FighterNameError(
+                f"fighters {text!r} name {part!r} twice: a wing takes each part once (000 "
+                "L9559-9561: long range 'can only be applied once')"
+            )
+        if part in FIGHTER_MODS:
+            mods.add(part)
+        else:
+            bases.append(part)
+    if len(bases) > 1:
+        raise FighterNameError(
+            f"fighters {text!r} name two types, {bases[0]!r} and {bases[1]!r}: a wing is one "
+            f"type, with modifications ({', '.join(FIGHTER_MODS)})"
+        )
+    base = bases[0] if bases else "standard"
+    if "light" in mods:
+        refused = sorted(LIGHT_REFUSED & (mods | {base}))
+        if refused:
+            raise FighterNameError(f"light fighters cannot be {refused[0]} (000 L9947-9951)")
+        if base not in LIGHT_BASES:
+            raise FighterNameError(
+                f"light fighters may be standard, interceptor, attack or missile fighters "
+                f"(000 L9947-9953), not {base}"
+            )
+    return FighterWing(base=base, mods=tuple(mod for mod in FIGHTER_MODS if mod in mods))
+
+
 def fighter_type(kind: str | None) -> FighterType:
-    """Return how a bay's fighter type plays; FT2 bays and unmodelled types are standard.
+    """Return how a bay's fighters play (:func:`parse_fighters`); FT2 bays, unmodelled types
+    and names no design may carry are standard.
 
     >>> fighter_type("attack").ship_drm, fighter_type(None) == STANDARD
     (1, True)
+    >>> fighter_type("light+interceptor").hit_drm, fighter_type("light+interceptor").fighter_drm
+    (1, 1)
     """
-    return FIGHTER_TYPES.get(kind or "standard", STANDARD)
+    if kind is None:
+        return STANDARD
+    try:
+        return parse_fighters(kind).kind
+    except FighterNameError:
+        return STANDARD
 
 
 class FlightSyntaxError(ValueError):

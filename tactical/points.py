@@ -26,6 +26,7 @@ from typing import Literal
 
 from msgspec import Struct
 
+from tactical.fighters import FighterNameError, FighterWing, parse_fighters
 from tactical.ship import (
     CONTINUUM_ARCS,
     FT2_ARCS,
@@ -466,8 +467,6 @@ PC_FIGHTER_WING_POINTS: dict[str, int] = {  # 000 L16852-16884, per wing of 6
     "standard": 18,
     "interceptor": 18,
     "attack": 24,
-    "fast": 24,
-    "long_range": 24,
     "torpedo": 36,
     "graser": 42,
     "plasma": 42,
@@ -475,6 +474,16 @@ PC_FIGHTER_WING_POINTS: dict[str, int] = {  # 000 L16852-16884, per wing of 6
     "missile": 24,
     "multi_role": 24,
 }
+PC_FIGHTER_MOD_POINTS: dict[str, int] = {  # added to the base type's wing (000 8.15, 14.7)
+    "light": 0,  # 8 light fighters cost what 6 of the type do (000 L9919-9923, L9967-9969)
+    "heavy": 18,  # 000 L9511-9515, L16856
+    "fast": 6,  # fast standard 24 (000 L9545-9549, L16858-16860)
+    "long_range": 6,  # long-range standard 24 (000 L9579-9583, L16862-16864)
+    "ftl": 6,  # +1 per fighter (000 L9993, L16884)
+    "robot": -6,  # robot standard 12 (000 L10062-10064, L10096-10101)
+}
+FB1_HEAVY_MOD_POINTS = 12  # the preset's fb1 heavy: FB1's heavy group is 30, standard 18 + 12
+# (index D35; the FB1 text is not among the seeds)
 
 # ---------------------------------------------------------------- shared arithmetic
 
@@ -988,13 +997,16 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
         a.problem(f"{path}.loads", "say how many salvos the magazine holds (loads = N)")
     elif mount.kind not in PC_LOADED and mount.loads is not None:
         a.problem(f"{path}.loads", f"a {rule.label} takes no loads")
+    wing: FighterWing | None = None
     if mount.fighters is not None and mount.kind not in PC_BAYS:
         a.problem(
             f"{path}.fighters", f"only hangar or combined bays carry fighters, not a {rule.label}"
         )
-    elif mount.fighters is not None and mount.fighters not in PC_FIGHTER_WING_POINTS:
-        known = ", ".join(sorted(PC_FIGHTER_WING_POINTS))
-        a.problem(f"{path}.fighters", f"unknown fighter type {mount.fighters!r}; known: {known}")
+    elif mount.fighters is not None:
+        try:
+            wing = parse_fighters(mount.fighters)
+        except FighterNameError as exc:
+            a.problem(f"{path}.fighters", str(exc))
     if rule.capital_only and (d.hull != "warship" or pc_class(d.mass) != "capital"):
         a.problem(
             f"{path}.kind",
@@ -1008,12 +1020,13 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
         label = f"{label} ({mount.loads} loads)"
     shown = f"{label} ({_arcs_text(arcs)})" if arcs else label
     a.line(_times(shown, mount.count), mass * mount.count, points * mount.count, rule.source)
-    fighters = mount.fighters if rule.bay and mount.fighters in PC_FIGHTER_WING_POINTS else None
-    if fighters is not None:
-        wing = PC_FIGHTER_WING_POINTS[fighters]
-        name = fighters.replace("_", " ")
+    if wing is not None:
+        size = f" of {wing.fighters}" if wing.light else ""
         a.line(
-            _times(f"Fighters, {name} wing", mount.count), 0, wing * mount.count, "000 L16852-16884"
+            _times(f"Fighters, {wing.label} wing{size}", mount.count),
+            0,
+            pc_wing_points(wing, a.preset) * mount.count,
+            "000 L16852-16884",
         )
     a.add_systems(
         mount.count,
@@ -1021,9 +1034,25 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
         label,
         arcs=arcs,
         ammo=mount.loads if mount.loads is not None else rule.ammo,
-        bay_capacity=rule.bay,
-        fighters=fighters,
+        bay_capacity=wing.fighters if wing is not None else rule.bay,
+        fighters=wing.name if wing is not None else None,
     )
+
+
+def pc_wing_points(wing: FighterWing, preset: Preset) -> int:
+    """Return the points of one wing: its base type's plus each modification's (000 14.7
+    L16852-16884); a light wing costs what six of its type do.
+
+    >>> from tactical.fighters import parse_fighters
+    >>> from tactical.ship import PRESETS
+    >>> [pc_wing_points(parse_fighters(name), PRESETS["continuum"])
+    ...  for name in ("light", "light+attack", "attack+fast", "standard+heavy", "robot")]
+    [18, 24, 30, 36, 12]
+    """
+    mods = dict(PC_FIGHTER_MOD_POINTS)
+    if preset.heavy_fighter_costs == "fb1":
+        mods["heavy"] = FB1_HEAVY_MOD_POINTS
+    return PC_FIGHTER_WING_POINTS[wing.base] + sum(mods[mod] for mod in wing.mods)
 
 
 def _pc_links(a: _Assessment) -> None:

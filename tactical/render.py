@@ -16,6 +16,7 @@ from rich.text import Text
 from rich.theme import Theme
 
 from tactical.battle import BattleContext, BattleState, ShipInPlay
+from tactical.fighters import FighterNameError, parse_fighters
 from tactical.odds import Odds
 from tactical.points import Costing
 from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
@@ -104,7 +105,7 @@ def _systems(ship: Ship, state: ShipState, core_systems: bool = False) -> Table:
     for spec, sys_state in zip(ship.systems, state.systems, strict=True):
         load = ""
         if sys_state.fighters is not None and spec.bay_capacity is not None:
-            load = f"{sys_state.fighters}/{spec.bay_capacity} fighters"
+            load = f"{sys_state.fighters}/{spec.bay_capacity} {_fighters_word(spec.fighters)}"
         elif sys_state.ammo is not None and spec.ammo is not None:
             load = f"{sys_state.ammo}/{spec.ammo}"
         table.add_row(
@@ -117,6 +118,16 @@ def _systems(ship: Ship, state: ShipState, core_systems: bool = False) -> Table:
     if core_systems:
         _core_rows(table, state)
     return table
+
+
+def _fighters_word(fighters: str | None) -> str:
+    """``fighters`` for a standard bay, else the type: ``light attack fighters`` (000 8.15)."""
+    if fighters is None or fighters == "standard":
+        return "fighters"
+    try:
+        return f"{parse_fighters(fighters).label} fighters"
+    except FighterNameError:
+        return f"{fighters} fighters"
 
 
 def _core_words(state: ShipState) -> list[str]:

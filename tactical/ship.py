@@ -77,7 +77,8 @@ class Mount(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_
     ``kind`` names an entry of the rules' system table (see :mod:`tactical.points`), e.g.
     ``beam_b`` under FT2 or ``beam3`` under Continuum. ``arcs`` lists the fire arcs for
     directional systems. ``loads`` is a magazine's salvo count or a Continuum mine layer's mines;
-    ``fighters`` the fighter type a Continuum bay carries.
+    ``fighters`` the fighter wing a Continuum bay carries, a type and its ``+`` mods
+    (:func:`tactical.fighters.parse_fighters`).
     """
 
     kind: str
@@ -158,6 +159,9 @@ class Preset(Struct, frozen=True, kw_only=True):
     allow_nonstandard_rows: bool = False
     """Continuum: 5- and 6-row and advanced 3-row hulls (000 L14632-14724) are PC additions;
     the campaign builds to the Fleet Book's 4-row hull (index F46)."""
+    heavy_fighter_costs: Literal["continuum", "fb1"] = "continuum"
+    """Continuum: the heavy modification at PC's +18 a wing (000 L9511-9515, L16856), so a heavy
+    standard wing is 36, or at +12, as FB1 prices its heavy group at 30 (index D35)."""
 
 
 PRESETS: dict[str, Preset] = {
