@@ -58,6 +58,7 @@ from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
     FIGHTER_RANGE_MU,
     HOLD,
+    MISSILE_FIGHTER_RANGE_MU,
     TORPEDO_HITS_ON,
     DefenceSpec,
     FighterGroup,
@@ -77,6 +78,7 @@ from tactical.fighters import (
 )
 from tactical.fire import (
     CORE_SYSTEMS,
+    MKP_DAMAGE,
     NEEDLE_GRAZE,
     NEEDLE_HIT,
     NEEDLE_KILL,
@@ -95,11 +97,14 @@ from tactical.fire import (
     bearing,
     is_beam,
     line_blocked,
+    mkp_hits,
     needle_dice,
     needle_sight,
     nova_touches,
     range_between,
     roll_beams,
+    score_beam_die,
+    score_plasma_die,
     submunition_dice,
     threshold_check,
     torpedo_band,
@@ -123,6 +128,7 @@ from tactical.missiles import (
     LAUNCHERS,
     RACKS,
     SALVO_AIM,
+    STANDARD_RANGE_MU,
     VECTOR_ATTACK_RADIUS_MU,
     Salvo,
     feeds,
@@ -134,6 +140,7 @@ from tactical.missiles import (
     salvo_id,
 )
 from tactical.movement import (
+    MU_DECIMALS,
     NO_ORDER,
     MoveStart,
     Order,
@@ -215,6 +222,7 @@ __all__ = [
     "DummySetup",
     "Event",
     "FighterAttack",
+    "FighterWeapon",
     "FightersResolved",
     "FlightWritten",
     "GroupMoved",
@@ -236,6 +244,7 @@ __all__ = [
     "Repair",
     "RepairsMade",
     "SalvoAttack",
+    "SalvoLaunch",
     "SetupError",
     "ShipFired",
     "ShipInPlay",
@@ -1399,6 +1408,11 @@ class DefenceFire(Struct, frozen=True, kw_only=True):
     roll: KillRoll
 
 
+FighterWeapon = Literal["beams", "graser", "plasma", "torpedoes", "mkps"]
+"""What a fighter group fires at a ship (000 8.15): BD* beams (a specialised type's secondary
+weapons among them), a graser or plasma cannon, or its one-shot pulse torpedoes or MKPs."""
+
+
 class FighterAttack(Struct, frozen=True, kw_only=True):
     """A group's attack run on a ship: one die per fighter (001 L779; 000 L9160-9166)."""
 
@@ -1409,6 +1423,22 @@ class FighterAttack(Struct, frozen=True, kw_only=True):
     hit: Hit
     torpedoes: bool = False
     """Torpedo fighters' pulse torpedoes, not their beams (000 L9659-9680)."""
+    weapon: FighterWeapon = "beams"
+    """What the run fired (``torpedoes`` with ``torpedoes`` set)."""
+    damage: tuple[int, ...] = ()
+    """A graser run's 1d3 per hit (000 L9702-9706): the screened hits', then the re-rolls'."""
+
+
+class SalvoLaunch(Struct, frozen=True, kw_only=True):
+    """A missile fighter group launched its salvo at an aim point, against the enemy ship it
+    closed on (000 L9810-9849); ``lost`` is the fighters it had lost, off the on-target die."""
+
+    group: str
+    target: str
+    salvo: str
+    x: float
+    y: float
+    lost: int = 0
 
 
 class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved"):
@@ -1422,6 +1452,8 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     thresholds: tuple[Threshold, ...] = ()
     lost: tuple[str, ...] = ()
     """Groups wiped out."""
+    launches: tuple[SalvoLaunch, ...] = ()
+    """Missile fighters' salvos launched, after the attack runs (000 L9821-9833)."""
     nova: tuple[NovaHit, ...] = ()
     """Nova templates moved on at the start of the firing, after the fighters (001 L917)."""
     salvo_defence: tuple[PointDefenceDie, ...] = ()
@@ -1447,6 +1479,8 @@ class SalvoAttack(Struct, frozen=True, kw_only=True):
     salvo: str
     target: str | None = None
     on_target: int | None = None
+    lost: int = 0
+    """A missile fighters' salvo: taken off the on-target die (000 L9843-9849)."""
     kills: int = 0
     hits: int = 0
     faces: tuple[int, ...] = ()
@@ -2660,7 +2694,10 @@ def _take_off(
         y=y,
         fighters=aboard,
         endurance=endurance,
-        torpedoes=kind.torpedoes,  # rearmed on every launch (000 L9643-9647)
+        # One-shot weapons are rearmed on every launch (000 L9643-9647).
+        torpedoes=kind.torpedoes,
+        mkps=kind.mkps,
+        salvo=kind.salvo,
     )
     systems = tuple(
         msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in ship.record.systems
@@ -2768,10 +2805,32 @@ def _towards(x: float, y: float, tx: float, ty: float, reach: float) -> tuple[fl
     )
 
 
-def _spend(group: FighterGroup) -> FighterGroup:
+MU_GRAIN = 10.0**-MU_DECIMALS
+"""The table's grain: a group that closes to a range stops on the nearest 0.001 MU, so a range
+check after the move allows this much."""
+
+
+def _close_on(
+    x: float, y: float, tx: float, ty: float, reach: float, stand_off: float
+) -> tuple[float, float]:
+    """Fly from (x, y) towards (tx, ty) up to ``reach``, stopping ``stand_off`` short of it;
+    a group already that close stays put."""
+    if stand_off <= 0:
+        return _towards(x, y, tx, ty, reach)[:2]
+    distance = range_between(x, y, tx, ty)
+    if distance <= stand_off:
+        return x, y
+    scale = (distance - stand_off) / distance
+    sx, sy = round_mu(x + (tx - x) * scale), round_mu(y + (ty - y) * scale)
+    return _towards(x, y, sx, sy, reach)[:2]
+
+
+def _spend(group: FighterGroup, cost: int = 1) -> FighterGroup:
+    """Spend combat endurance: 1 a combat, 2 to fire a graser or plasma cannon (000 L9714-9716,
+    L9754-9756); a group with less left spends what it has."""
     if group.endurance is None:
         return group
-    return msgspec.structs.replace(group, endurance=group.endurance - 1)
+    return msgspec.structs.replace(group, endurance=max(group.endurance - cost, 0))
 
 
 def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
@@ -2791,6 +2850,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     engaged: dict[str, str] = {}  # group -> the group it dogfights
     pairs: list[tuple[str, str]] = []  # (the group that made contact, the group it caught)
     attacking: dict[str, str] = {}  # group -> the ship it attacks
+    launching: dict[str, str] = {}  # missile fighter group -> the ship it launches its salvo at
     recovered: set[str] = set()
     landed_on: set[str] = set()
     moves: list[GroupMoved] = []
@@ -2844,12 +2904,16 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if order.kind in ("attack", "cover"):
             assert order.target is not None
             target = state.ship(order.target)
-            x, y, _ = _towards(x, y, target.x, target.y, reaches[name])
-            in_range = range_between(x, y, target.x, target.y) <= FIGHTER_RANGE_MU
+            # A missile group with its salvo aboard closes only to launch range (see rulings).
+            stand_off = MISSILE_FIGHTER_RANGE_MU if order.kind == "attack" and group.salvo else 0
+            x, y = _close_on(x, y, target.x, target.y, reaches[name], stand_off)
+            distance = range_between(x, y, target.x, target.y)
             if order.kind == "attack":
                 if spent(group):
                     void = "no combat endurance left (000 L8482-8484)"
-                elif not in_range:
+                elif group.salvo and distance <= MISSILE_FIGHTER_RANGE_MU + MU_GRAIN:
+                    launching[name] = order.target
+                elif group.salvo or distance > FIGHTER_RANGE_MU:
                     void = f"{order.target} is out of reach"
                 else:
                     attacking[name] = order.target
@@ -2890,11 +2954,14 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         dogfights.append(
             Dogfight(attacker=name, defender=partner, attacker_roll=a_roll, defender_roll=b_roll)
         )
+        # A plasma fighter's cannon costs 2 endurance at fighters too (000 L9746-9756).
         groups[name] = _spend(
-            msgspec.structs.replace(a, fighters=max(a.fighters - b_roll.kills, 0))
+            msgspec.structs.replace(a, fighters=max(a.fighters - b_roll.kills, 0)),
+            kinds[name].fighter_cef,
         )
         groups[partner] = _spend(
-            msgspec.structs.replace(b, fighters=max(b.fighters - a_roll.kills, 0))
+            msgspec.structs.replace(b, fighters=max(b.fighters - a_roll.kills, 0)),
+            kinds[partner].fighter_cef,
         )
 
     # Point defence: each attacked ship's own PD, then area cover from friends within 6.
@@ -2930,7 +2997,8 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         allocate(shooter, guns, victim)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
-    # each die at the type's modifier against ships (000 L9593-9595, L9619-9625).
+    # each die at the type's modifier against ships (000 L9593-9595, L9619-9625), or the
+    # type's own weapon (000 8.15, :func:`_attack_run`).
     attacks: list[FighterAttack] = []
     thresholds: list[Threshold] = []
     for name in sorted(attacking):
@@ -2938,40 +3006,8 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         target = state.ship(attacking[name])
         if group.fighters <= 0 or not _targetable(ctx, target):
             continue
-        sheet = ctx.sheets[target.id]
-        torpedo = group.torpedoes
-        if torpedo:
-            # Torpedo fighters fire all their pulse torpedoes at the first ship they attack,
-            # and not their beams that turn (000 L9659-9680; see docs/rulings.md): one per
-            # fighter, 4+ hits for its face in damage, past screens, semi-armour-piercing.
-            faces = tuple(
-                dice.roll(f"t{turn}/torpedoes/{name}/{i}", 6) for i in range(group.fighters)
-            )
-            hits = [face for face in faces if face >= TORPEDO_HITS_ON]
-            record, hit = _damage(sheet, target.record, target.id, 0, hits, 0)
-            rerolls: tuple[int, ...] = ()
-            group = msgspec.structs.replace(group, torpedoes=False)
-        else:
-            outcome = roll_beams(
-                dice,
-                f"t{turn}/fighters/{name}",
-                group.fighters,
-                _screen(ctx, target),
-                reroll=reroll,
-                drm=kinds[name].ship_drm,
-            )
-            first = apply_damage(sheet, target.record, outcome.screened_damage)
-            second = apply_damage(sheet, first.state, outcome.reroll_damage, armour_first=False)
-            record = second.state
-            faces, rerolls = tuple(outcome.faces), tuple(outcome.rerolls)
-            hit = Hit(
-                target=target.id,
-                damage=outcome.screened_damage + outcome.reroll_damage,
-                to_armour=first.to_armour + second.to_armour,
-                to_hull=first.to_hull + second.to_hull,
-                rows=first.rows_completed + second.rows_completed,
-                destroyed=second.destroyed,
-            )
+        record, attack, group = _attack_run(ctx, dice, turn, group, kinds[name], target)
+        hit = attack.hit
         status: ShipStatus = "destroyed" if hit.destroyed else target.status
         if not hit.destroyed:
             # Fighter damage is checked on the spot (001 L264; 000 L1053-1472 phase 10).
@@ -2986,18 +3022,49 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                 )
                 thresholds.append(check)
                 status = _colours(status, target.id, thresholds)
-        attacks.append(
-            FighterAttack(
+        attacks.append(attack)
+        # A graser or plasma run costs 2 endurance (000 L9714-9716, L9754-9756), others 1.
+        groups[name] = _spend(group, kinds[name].ship_cef)
+        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+
+    # Missile fighters launch their salvos, for 1 endurance (000 L9821-9833). The rules launch
+    # in the next turn's phase 3, from where the group and the ships now stand; the salvo
+    # homes after the next move, as a ship's (see docs/rulings.md).
+    launches: list[SalvoLaunch] = []
+    for name in sorted(launching):
+        group = groups[name]
+        target = state.ship(launching[name])
+        aim = _fighter_salvo_aim(group, target)
+        void = None
+        if not _targetable(ctx, target):
+            void = f"{target.id} was destroyed before the launch"
+        elif line_blocked((group.x, group.y), aim, asteroids_now(ctx, state)):
+            void = "an asteroid lies across the line to the aim point (000 L5757-5759)"
+        if void is not None:
+            index = next(i for i, m in enumerate(moves) if m.group == name)
+            moves[index] = msgspec.structs.replace(moves[index], void=void)
+            continue
+        full = ctx.sheets[group.carrier].system(group.bay).bay_capacity or group.fighters
+        salvo = Salvo(
+            id=salvo_id(group.carrier, group.bay, turn),
+            side=group.side,
+            x=aim[0],
+            y=aim[1],
+            launched=turn,
+            lost=max(full - group.fighters, 0),  # 000 L9841-9849
+        )
+        state = msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
+        groups[name] = _spend(msgspec.structs.replace(group, salvo=False))
+        launches.append(
+            SalvoLaunch(
                 group=name,
                 target=target.id,
-                faces=faces,
-                rerolls=rerolls,
-                hit=hit,
-                torpedoes=torpedo,
+                salvo=salvo.id,
+                x=salvo.x,
+                y=salvo.y,
+                lost=salvo.lost,
             )
         )
-        groups[name] = _spend(group)
-        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
 
     # Recovered groups land in their bays; wiped-out groups leave the table.
     for name in sorted(recovered):
@@ -3028,10 +3095,105 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         attacks=tuple(attacks),
         thresholds=tuple(thresholds),
         lost=lost,
+        launches=tuple(launches),
         nova=tuple(nova),
         salvo_defence=tuple(salvo_defence),
         salvos=tuple(salvos),
     )
+
+
+def _attack_run(
+    ctx: BattleContext,
+    dice: DiceSource,
+    turn: int,
+    group: FighterGroup,
+    kind: FighterType,
+    target: ShipInPlay,
+) -> tuple[ShipState, FighterAttack, FighterGroup]:
+    """Roll one group's attack run at a ship and cross off its damage, thresholds apart: its
+    one-shot torpedoes or MKPs while aboard, else its type's ship weapon (000 8.15). Return
+    the target's record, the run, and the group with any one-shot spent."""
+    name = group.id
+    sheet = ctx.sheets[target.id]
+    screen = _screen(ctx, target)
+    reroll = ctx.rules.fighter_reroll
+    faces: tuple[int, ...] = ()
+    rerolls: tuple[int, ...] = ()
+    damage: tuple[int, ...] = ()
+    weapon: FighterWeapon = kind.ship_weapon
+    if group.torpedoes:
+        # Torpedo fighters fire all their pulse torpedoes at the first ship they attack, and
+        # not their beams that turn (000 L9659-9680; see docs/rulings.md): one per fighter,
+        # 4+ hits for its face in damage, past screens, semi-armour-piercing.
+        weapon = "torpedoes"
+        faces = tuple(dice.roll(f"t{turn}/torpedoes/{name}/{i}", 6) for i in range(group.fighters))
+        hits = [face for face in faces if face >= TORPEDO_HITS_ON]
+        record, hit = _damage(sheet, target.record, target.id, 0, hits, 0)
+        group = msgspec.structs.replace(group, torpedoes=False)
+    elif group.mkps:
+        # MKP fighters likewise fire all their MKPs at once, and not their secondary weapons
+        # that turn (000 L9768-9794): one per fighter, 4+ one hit, 6 two, 4 points each,
+        # armour piercing, past screens, no re-roll (000 L5056-5066).
+        weapon = "mkps"
+        faces = tuple(dice.roll(f"t{turn}/mkps/{name}/{i}", 6) for i in range(group.fighters))
+        piercing = [MKP_DAMAGE] * sum(mkp_hits(face) for face in faces)
+        record, hit = _damage(sheet, target.record, target.id, 0, (), 0, piercing)
+        group = msgspec.structs.replace(group, mkps=False)
+    elif weapon == "graser":
+        # "6 BD* hits with the Graser ... each hit inflicting 1d3 damage, semi-AP" (000
+        # L9700-9706): by default each fighter rolls a Graser-1's BD* die against the screens
+        # and each point it scores is a hit of 1d3 SAP; re-rolled hits ignore armour like any
+        # beam re-roll (000 L3966-3994; see docs/rulings.md, and the ``graser_fighters`` rule).
+        key = f"t{turn}/graser/{name}"
+        if ctx.rules.graser_fighters == "one_hit_each":
+            hits_first, hits_rerolled = group.fighters, 0
+        else:
+            outcome = roll_beams(
+                dice, key, group.fighters, screen, reroll=reroll, drm=kind.ship_drm
+            )
+            faces, rerolls = tuple(outcome.faces), tuple(outcome.rerolls)
+            hits_first, hits_rerolled = outcome.screened_damage, outcome.reroll_damage
+        damage = tuple(dice.roll(f"{key}/damage/{i}", 3) for i in range(hits_first + hits_rerolled))
+        first, rerolled = damage[:hits_first], sum(damage[hits_first:])
+        record, hit = _damage(sheet, target.record, target.id, 0, first, rerolled)
+    else:
+        # BD* beams, or plasma dice: the face less 2 and the screens in hits of 1, a natural
+        # 6 re-rolling and penetrating (000 L9730-9734, L3924-3932).
+        plasma = weapon == "plasma"
+        outcome = roll_beams(
+            dice,
+            f"t{turn}/{'plasma' if plasma else 'fighters'}/{name}",
+            group.fighters,
+            screen,
+            reroll=reroll,
+            drm=kind.ship_drm,
+            score=score_plasma_die if plasma else score_beam_die,
+        )
+        faces, rerolls = tuple(outcome.faces), tuple(outcome.rerolls)
+        record, hit = _damage(
+            sheet, target.record, target.id, outcome.screened_damage, (), outcome.reroll_damage
+        )
+    attack = FighterAttack(
+        group=name,
+        target=target.id,
+        faces=faces,
+        rerolls=rerolls,
+        hit=hit,
+        torpedoes=weapon == "torpedoes",
+        weapon=weapon,
+        damage=damage,
+    )
+    return record, attack, group
+
+
+def _fighter_salvo_aim(group: FighterGroup, target: ShipInPlay) -> tuple[float, float]:
+    """Return where a missile fighter group aims its salvo: where its target will be after one
+    more move on its course and speed, since the salvo homes after the ships move (000
+    L5724-5729), brought in to 24 MU of the group if it lies further (000 L5707-5710)."""
+    dx, dy = velocity(target)
+    lead_x, lead_y = round_mu(target.x + dx), round_mu(target.y + dy)
+    x, y, _ = _towards(group.x, group.y, lead_x, lead_y, STANDARD_RANGE_MU)
+    return x, y
 
 
 def _attack_radius(ctx: BattleContext) -> float:
@@ -3120,12 +3282,19 @@ def _salvo_attacks(
             continue
         target = state.ship(target_id)
         on_target = dice.roll(f"t{turn}/salvo/{salvo.id}/on", 6)
-        hits = hits_through(on_target, kills=kills[salvo.id], defended=salvo.id in defended)
+        # A missile fighters' salvo locks on with 1 fewer per fighter lost (000 L9843-9849).
+        hits = hits_through(
+            max(on_target - salvo.lost, 0), kills=kills[salvo.id], defended=salvo.id in defended
+        )
         if not _targetable(ctx, target):
             # Destroyed by an earlier salvo: the rest have nothing left to strike.
             attacks.append(
                 SalvoAttack(
-                    salvo=salvo.id, target=target_id, on_target=on_target, kills=kills[salvo.id]
+                    salvo=salvo.id,
+                    target=target_id,
+                    on_target=on_target,
+                    lost=salvo.lost,
+                    kills=kills[salvo.id],
                 )
             )
             continue
@@ -3152,6 +3321,7 @@ def _salvo_attacks(
                 salvo=salvo.id,
                 target=target_id,
                 on_target=on_target,
+                lost=salvo.lost,
                 kills=kills[salvo.id],
                 hits=hits,
                 faces=faces,

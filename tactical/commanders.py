@@ -12,7 +12,9 @@ Fighters: Engage (and the closing commander) launch once an enemy is within
 :data:`LAUNCH_RANGE_MU` and send the groups at the nearest enemy ship; Stand Off launches for
 defence, dogfighting enemy groups in reach and otherwise covering the nearest friend; FTL
 Move keeps its groups aboard and calls any in flight home. A group low on fighters or
-endurance comes home, and its carrier holds course and speed so it can land (001 L761).
+endurance comes home, and its carrier holds course and speed so it can land (001 L761); one
+still carrying one-shot weapons (torpedoes, MKPs, a salvo) stays out until it has fired them.
+Under Stand Off a missile group launches its salvo at the nearest enemy ship in reach.
 Point defence fires by itself at the groups attacking (tactical.battle).
 
 Mines (:func:`with_mines`, every commander but the random one): a ship whose move would take it
@@ -87,7 +89,13 @@ from tactical.battle import (
     view,
 )
 from tactical.dice import DiceSource
-from tactical.fighters import HOLD, FighterGroup, FlightOrder, launch_limit
+from tactical.fighters import (
+    HOLD,
+    MISSILE_FIGHTER_RANGE_MU,
+    FighterGroup,
+    FlightOrder,
+    launch_limit,
+)
 from tactical.fire import (
     BAND_MU,
     BEAM_STRENGTH,
@@ -191,14 +199,21 @@ def _repairable(ctx: BattleContext, ship: ShipInPlay) -> bool:
 
 
 def _wants_home(ctx: BattleContext, group: FighterGroup, posture: Posture) -> bool:
+    if posture == "recover":
+        return True
+    armed = group.torpedoes or group.mkps or group.salvo
+    if armed and (group.endurance is None or group.endurance > 0):
+        return False  # one-shot weapons aboard and the endurance to fire them (000 8.15)
     spent = group.endurance is not None and group.endurance <= 1
-    return posture == "recover" or spent or group.fighters <= HOME_FIGHTERS
+    return spent or group.fighters <= HOME_FIGHTERS
 
 
 def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, str], Flight]:
     """Return flight orders for a posture: ``attack`` flies at the nearest enemy ship,
-    ``defend`` dogfights enemy groups in reach and otherwise covers the nearest friend,
-    ``recover`` calls every group home; any group low on fighters or endurance comes home."""
+    ``defend`` dogfights enemy groups in reach, sends a missile group with its salvo aboard at
+    the nearest enemy ship it can launch at, and otherwise covers the nearest friend,
+    ``recover`` calls every group home; any group low on fighters or endurance comes home,
+    unless it still carries one-shot weapons it can fire."""
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
         orders: Flight = {}
@@ -218,9 +233,16 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
             ships = {s.id: s for s in state.ships}
             groups = {g.id: g for g in state.fighters}
             raiders = [t for t in targets.dogfight if near(groups[t].x, groups[t].y) <= reach]
+            # A missile group launches from 12 MU off (000 L9810-9817), so it strikes from
+            # defence too at a ship it can close on this turn.
+            salvo_reach = reach + MISSILE_FIGHTER_RANGE_MU
+            standoff = [t for t in targets.attack if near(ships[t].x, ships[t].y) <= salvo_reach]
             if posture == "defend" and raiders:
                 pick = min(raiders, key=lambda t: (near(groups[t].x, groups[t].y), t))
                 orders[group.id] = FlightOrder(kind="dogfight", target=pick)
+            elif posture == "defend" and group.salvo and standoff:
+                pick = min(standoff, key=lambda t: (near(ships[t].x, ships[t].y), t))
+                orders[group.id] = FlightOrder(kind="attack", target=pick)
             elif posture == "attack" and targets.attack:
                 pick = min(targets.attack, key=lambda t: (near(ships[t].x, ships[t].y), t))
                 orders[group.id] = FlightOrder(kind="attack", target=pick)

@@ -36,6 +36,7 @@ __all__ = [
     "HOLD",
     "KILLS",
     "LIGHT_GROUP_FIGHTERS",
+    "MISSILE_FIGHTER_RANGE_MU",
     "POINT_DEFENCE",
     "STANDARD",
     "TORPEDO_HITS_ON",
@@ -87,7 +88,10 @@ class FighterType(Struct, frozen=True, kw_only=True):
     ``ship_drm`` changes each attack-run die, ``fighter_drm`` each die the group rolls in a
     dogfight, ``hit_drm`` each point-defence or dogfight die rolled *at* the group; ``move``
     and ``endurance`` replace the rules' move and combat endurance when set; ``torpedoes``
-    groups launch with one-shot pulse torpedoes.
+    groups launch with one-shot pulse torpedoes, ``mkps`` groups with one-shot MKPs, ``salvo``
+    groups with one salvo of missiles. ``ship_weapon`` is what an attack run at a ship fires
+    (BD* beams, or the graser's or plasma cannon's dice), ``ship_cef`` and ``fighter_cef``
+    the combat endurance an attack run and a dogfight round cost.
     """
 
     ship_drm: int = 0
@@ -96,6 +100,11 @@ class FighterType(Struct, frozen=True, kw_only=True):
     move: int | None = None
     endurance: int | None = None
     torpedoes: bool = False
+    ship_weapon: Literal["beams", "graser", "plasma"] = "beams"
+    ship_cef: int = 1
+    fighter_cef: int = 1
+    mkps: bool = False
+    salvo: bool = False
 
 
 STANDARD = FighterType()  # 000 L9416-9434: BD* at ships (a B1), BD* at fighters (a PDS)
@@ -112,14 +121,24 @@ FIGHTER_TYPES: dict[str, FighterType] = {
     "attack": FighterType(ship_drm=+1, fighter_drm=-2),
     # 000 L9649-9680: beams at -2 against ships and fighters, and one-shot pulse torpedoes.
     "torpedo": FighterType(ship_drm=-2, fighter_drm=-2, torpedoes=True),
+    # 000 L9690-9716: the graser at ships, 2 CEF; secondary cannon BD* at -2 at fighters.
+    "graser": FighterType(fighter_drm=-2, ship_weapon="graser", ship_cef=2),
+    # 000 L9722-9756: plasma dice at ships, BD* at -2 at fighters; the cannon costs 2 CEF.
+    "plasma": FighterType(fighter_drm=-2, ship_weapon="plasma", ship_cef=2, fighter_cef=2),
+    # 000 L9762-9794: one-shot MKPs; secondary BD* at -2 at ships and fighters.
+    "mkp": FighterType(ship_drm=-2, fighter_drm=-2, mkps=True),
+    # 000 L9800-9861: one salvo, launched within 12 MU of an enemy ship; secondary BD* at -2.
+    "missile": FighterType(ship_drm=-2, fighter_drm=-2, salvo=True),
     # 000 L9869-9887: configured as standard, interceptor or attack when rearmed; the design
     # does not say which, so it flies as a standard fighter (see docs/rulings.md).
     "multi_role": STANDARD,
 }
-"""The fighter types the battle plays, by ``SystemSpec.fighters``. Others (graser, plasma,
-MKP, missile) fly as standard fighters: see docs/rulings.md."""
+"""The fighter types the battle plays, by ``SystemSpec.fighters``; the rulings they need are in
+docs/rulings.md ("Tactical: point defence and fighters")."""
 
 TORPEDO_HITS_ON = 4  # a fighter's pulse torpedo hits on 4+ for its face in damage (000 L9663-9667)
+MISSILE_FIGHTER_RANGE_MU = 12.0  # a missile fighter launches within 12 MU of an enemy ship
+# (000 L9810-9817)
 
 
 GROUP_FIGHTERS = 6  # a full wing (group) of 6 fighters (001 L747; 000 L9422-9424, L14846-14848)
@@ -326,6 +345,10 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     """Combat endurance left (Continuum CEF); ``None`` without an endurance rule."""
     torpedoes: bool = False
     """Torpedo fighters: the one-shot pulse torpedoes are still aboard (000 L9673-9680)."""
+    mkps: bool = False
+    """MKP fighters: the one-shot MKPs are still aboard (000 L9768-9774)."""
+    salvo: bool = False
+    """Missile fighters: the salvo is still aboard (000 L9837-9843)."""
 
     @property
     def id(self) -> str:

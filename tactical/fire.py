@@ -12,7 +12,7 @@ record sheets and dice; the battle (:mod:`tactical.battle`) decides who fires wh
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -37,6 +37,7 @@ __all__ = [
     "CORE_SYSTEMS",
     "LONG",
     "MAX_REROLLS",
+    "MKP_DAMAGE",
     "NEEDLE_GRAZE",
     "NEEDLE_HIT",
     "NEEDLE_KILL",
@@ -63,12 +64,14 @@ __all__ = [
     "core_need",
     "is_beam",
     "line_blocked",
+    "mkp_hits",
     "needle_dice",
     "needle_sight",
     "nova_touches",
     "range_between",
     "roll_beams",
     "score_beam_die",
+    "score_plasma_die",
     "strike_need",
     "submunition_dice",
     "threshold_check",
@@ -399,6 +402,29 @@ def score_beam_die(face: int, screen: int) -> int:
     return BEAM_DAMAGE[min(screen, 3)][face - 1]
 
 
+def score_plasma_die(face: int, screen: int) -> int:
+    """Return the hits of one plasma cannon die, 1 damage each: the face less 2, less 1 per
+    screen level (000 L3924-3932; plasma fighters, 000 L9730-9734).
+
+    >>> [score_plasma_die(face, 0) for face in range(1, 7)], score_plasma_die(6, 2)
+    ([0, 0, 1, 2, 3, 4], 2)
+    """
+    return max(face - 2 - screen, 0)
+
+
+MKP_DAMAGE = 4  # each MKP hit does 4 points, armour piercing (000 L5056-5066, L9776-9780)
+
+
+def mkp_hits(face: int) -> int:
+    """Return the hits of one multiple kinetic penetrator's die: one on 4+, two on a 6, past
+    screens (000 L5056-5066; MKP fighters "just like a ship-mounted MKP", 000 L9774-9780).
+
+    >>> [mkp_hits(face) for face in range(1, 7)]
+    [0, 0, 0, 1, 1, 2]
+    """
+    return 2 if face == 6 else int(face >= 4)
+
+
 class BeamOutcome:
     """The dice of one weapon against one target and what they scored."""
 
@@ -412,21 +438,29 @@ class BeamOutcome:
 
 
 def roll_beams(
-    dice: DiceSource, key: str, count: int, screen: int, *, reroll: bool, drm: int = 0
+    dice: DiceSource,
+    key: str,
+    count: int,
+    screen: int,
+    *,
+    reroll: bool,
+    drm: int = 0,
+    score: Callable[[int, int], int] = score_beam_die,
 ) -> BeamOutcome:
     """Roll ``count`` beam dice against a screen level.
 
     With ``reroll``, each natural 6 earns one more die, scored unscreened, whose own 6s chain
     on (000 L2864-2968; 002 L53). ``drm`` changes every die, re-rolls too, clamped to 1-6
-    (fighter types' attack runs, 000 L9593, L9619). Keys are ``{key}/{i}`` for the dice and
-    ``{key}/r{j}`` for re-rolls.
+    (fighter types' attack runs, 000 L9593, L9619). ``score`` reads a die against a screen
+    level: the beam table, or :func:`score_plasma_die` for plasma dice, which re-roll the same
+    way (000 L3930-3932). Keys are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for re-rolls.
     """
     outcome = BeamOutcome()
     pending = 0
     for index in range(count):
         face = dice.roll(f"{key}/{index}", 6)
         outcome.faces.append(face)
-        outcome.screened_damage += score_beam_die(min(max(face + drm, 1), 6), screen)
+        outcome.screened_damage += score(min(max(face + drm, 1), 6), screen)
         if reroll and face == 6:
             pending += 1
     number = 0
@@ -435,7 +469,7 @@ def roll_beams(
         number += 1
         pending -= 1
         outcome.rerolls.append(face)
-        outcome.reroll_damage += score_beam_die(min(max(face + drm, 1), 6), 0)
+        outcome.reroll_damage += score(min(max(face + drm, 1), 6), 0)
         if face == 6:
             pending += 1
     return outcome

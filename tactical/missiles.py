@@ -60,7 +60,8 @@ CONTACT_TOLERANCE = 1e-9  # MU: a ship this close to the edge of the radius is w
 
 class Salvo(Struct, frozen=True, kw_only=True):
     """One salvo marker on the table: whose it is, where it was aimed, the turn it was launched
-    in and its grade (``er`` for extended range)."""
+    in and its grade (``er`` for extended range); a ship's launcher or a missile fighter group
+    (000 L9837-9843) launched it."""
 
     id: str
     side: str
@@ -68,6 +69,9 @@ class Salvo(Struct, frozen=True, kw_only=True):
     y: float
     launched: int
     er: bool = False
+    lost: int = 0
+    """A missile fighters' salvo: the fighters the group had lost before the launch, each one
+    off the on-target die (000 L9843-9849)."""
 
     def due(self, turn: int) -> bool:
         """Whether it homes during ``turn``'s missile step: the turn after its launch.

@@ -28,15 +28,17 @@ parsing needs the design catalogue. Last come the orders sides have written this
 not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
 damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
 ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
-``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt]`` (``/pt``: torpedo fighters still
-carrying their pulse torpedoes), written after the ships; ships with bays that held course
-and speed this turn (and may recover a group) are ``H:id,id``. A nova
+``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm]`` (still aboard: ``/pt``
+a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile group's
+salvo), written after the ships; ships with bays that held course and speed this turn (and
+may recover a group) are ``H:id,id``. A nova
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
 the ship that fired it, where its template lies, its line of flight and its next stage. A mine
 on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
 active from the turn after); set-up mines have none. A salvo missile marker in flight is
 ``S:side:id@x,y/t<turn>``, its aim point and the turn it was launched in, ``/er`` added for
-extended range. With sensors and bogeys, a dummy bogey is
+extended range and ``/l<k>`` for a missile fighter group's salvo launched with ``k`` fighters
+lost. With sensors and bogeys, a dummy bogey is
 ``D:side:id:label@x,y>course v speed`` (written without the space), and in one side's view an
 enemy contact it has not identified is ``?:side:label:class@x,y>course v speed``.
 
@@ -115,7 +117,7 @@ _HEAD = re.compile(
 _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
-    r"(?P<torpedoes>/pt)?"
+    r"(?P<torpedoes>/pt)?(?P<mkps>/mkp)?(?P<salvo>/sm)?"
 )
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
@@ -127,7 +129,7 @@ _MINE = re.compile(
 )
 _SALVO = re.compile(
     r"S:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
-    r"/t(?P<launched>\d+)(?P<er>/er)?"
+    r"/t(?P<launched>\d+)(?P<er>/er)?(?:/l(?P<lost>\d+))?"
 )
 _VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
 _PLACE = r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
@@ -304,7 +306,9 @@ def _group_text(group: FighterGroup) -> str:
         f"@{format_mu(group.x)},{format_mu(group.y)}^{group.fighters}"
     )
     text = text if group.endurance is None else f"{text}/e{group.endurance}"
-    return f"{text}/pt" if group.torpedoes else text
+    text = f"{text}/pt" if group.torpedoes else text
+    text = f"{text}/mkp" if group.mkps else text
+    return f"{text}/sm" if group.salvo else text
 
 
 def _mine_text(mine: Mine) -> str:
@@ -314,13 +318,14 @@ def _mine_text(mine: Mine) -> str:
 
 def _salvo_text(salvo: Salvo) -> str:
     text = f"S:{salvo.side}:{salvo.id}@{format_mu(salvo.x)},{format_mu(salvo.y)}/t{salvo.launched}"
-    return f"{text}/er" if salvo.er else text
+    text = f"{text}/er" if salvo.er else text
+    return f"{text}/l{salvo.lost}" if salvo.lost else text
 
 
 def _parse_salvo(token: str) -> Salvo:
     found = _SALVO.fullmatch(token)
     if found is None:
-        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er]")
+        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er][/l<lost>]")
     return Salvo(
         id=found["id"],
         side=found["side"],
@@ -328,6 +333,7 @@ def _parse_salvo(token: str) -> Salvo:
         y=float(found["y"]),
         launched=int(found["launched"]),
         er=found["er"] is not None,
+        lost=int(found["lost"]) if found["lost"] else 0,
     )
 
 
@@ -363,7 +369,7 @@ def _parse_group(token: str) -> FighterGroup:
     found = _GROUP.fullmatch(token)
     if found is None:
         raise NotationError(
-            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt]"
+            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm]"
         )
     return FighterGroup(
         side=found["side"],
@@ -374,6 +380,8 @@ def _parse_group(token: str) -> FighterGroup:
         fighters=int(found["fighters"]),
         endurance=int(found["endurance"]) if found["endurance"] else None,
         torpedoes=found["torpedoes"] is not None,
+        mkps=found["mkps"] is not None,
+        salvo=found["salvo"] is not None,
     )
 
 

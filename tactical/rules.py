@@ -71,6 +71,12 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     fighter_reroll: bool = False
     """A 6 of a fighter, PD or dogfight die earns a re-roll: Continuum (000 L9142-9148,
     L9160-9166, L9219-9222); FT2 has none (001 L779, L789)."""
+    graser_fighters: Literal["beam_dice", "one_hit_each"] = "beam_dice"
+    """How a graser wing's "6 BD* hits with the Graser against ships, with each hit inflicting
+    1d3 damage, semi-AP" (000 L9700-9706) is read: each fighter rolls a BD* die against the
+    screens as a Graser-1 does, every hit it scores doing 1d3 semi-armour-piercing, a natural
+    6 re-rolling (000 L3966-3994); or each fighter makes one hit of 1d3 semi-armour-piercing,
+    with no to-hit die and past screens."""
     carrier_bays: int = 3
     """Bays that make a ship a carrier, which launches two groups a turn, others one (001
     L759): FT2 3 (no non-carrier class carries more than 2 groups, 001 L749-755); Continuum

@@ -18,6 +18,7 @@ from tactical.battle import (
     CoreSystemsRolled,
     Event,
     FightersResolved,
+    FighterWeapon,
     FlightWritten,
     Hit,
     MineDetonated,
@@ -272,17 +273,34 @@ def _fighters(event: FightersResolved) -> list[str]:
         )
     for attack in event.attacks:
         rerolls = f" re-rolls {list(attack.rerolls)}" if attack.rerolls else ""
-        weapon = " with torpedoes" if attack.torpedoes else ""
+        damage = f" damage {list(attack.damage)}" if attack.damage else ""
+        weapon = _FIGHTER_WEAPON_TEXT["torpedoes" if attack.torpedoes else attack.weapon]
         lines.append(
-            f"    {attack.group} attacks {attack.target}{weapon} {list(attack.faces)}{rerolls}"
+            f"    {attack.group} attacks {attack.target}{weapon} {list(attack.faces)}"
+            f"{rerolls}{damage}"
         )
         lines.append(_hit(attack.hit))
+    for launch in event.launches:
+        lost = f", {launch.lost} fighters short" if launch.lost else ""
+        lines.append(
+            f"    {launch.group} launches salvo {launch.salvo} at {launch.target}, aimed at "
+            f"{format_mu(launch.x)},{format_mu(launch.y)}{lost}"
+        )
     lines.extend(_nova(event.nova))
     lines.extend(_threshold(check) for check in event.thresholds)
     lines.extend(f"    {group} is wiped out" for group in event.lost)
     lines.extend(_salvos(event.salvo_defence, event.salvos))
     return lines
 
+
+_FIGHTER_WEAPON_TEXT: dict[FighterWeapon, str] = {
+    "beams": "",
+    "graser": " with grasers",
+    "plasma": " with plasma cannon",
+    "torpedoes": " with torpedoes",
+    "mkps": " with MKPs",
+}
+"""A fighter attack run's weapon in words (000 8.15); beams go unsaid."""
 
 _SETTING_TEXT = {"O": " overloaded", "S": " (short range)", "L": " (long range)"}
 """A pulse torpedo's setting in words (000 L4669-4800)."""
@@ -326,8 +344,9 @@ def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) 
             lines.append(
                 f"      {fire.ship} {fire.system} point defence {faces} kills {fire.roll.kills}"
             )
+        lost = f" less {attack.lost} for fighters lost" if attack.lost else ""
         lines.append(
-            f"      {attack.on_target} missiles on target, {attack.kills} shot down, "
+            f"      {attack.on_target} missiles on target{lost}, {attack.kills} shot down, "
             f"{attack.hits} hit" + (f" {list(attack.faces)}" if attack.faces else "")
         )
         if attack.hit is not None:

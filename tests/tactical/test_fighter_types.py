@@ -124,7 +124,7 @@ def test_the_type_comes_from_the_bay_and_ft2_bays_are_standard() -> None:
     sheet = carrier("attack", "r1")
     assert [s.fighters for s in sheet.systems if s.bay_capacity] == ["attack", "attack"]
     assert fighter_type("attack").ship_drm == 1
-    assert fighter_type(None) == fighter_type("standard") == fighter_type("graser")
+    assert fighter_type(None) == fighter_type("standard") == fighter_type("multi_role")
 
 
 # ---------------------------------------------------------------- interceptors and attack fighters
