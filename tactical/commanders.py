@@ -28,6 +28,13 @@ would cross an asteroid's base at a velocity its thrust cannot make safe (001 L1
 instead the legal order that crosses none, or none it risks, ending nearest where it meant to
 go; a launch, a pivot or a nova shot keeps its order.
 
+Torpedo settings (:func:`with_torpedo_settings`, every commander but the random one,
+outermost): once a ship's move is chosen, each overload-upgraded or variable pulse torpedo
+takes the setting it may take that expects the most damage from where the move ends, the
+enemies flown straight on (000 L4669-4800). An overloaded torpedo fires first, at any target
+it reaches, and its ship before its friends: held, it is ejected. The random commander picks
+random legal settings.
+
 Ramming (001 L977-995): the random commander now and then means to ram an enemy near it,
 steering for where the enemy will be if it flies straight on (:func:`ram_course`), and
 sometimes names a ship it may not ram, to exercise void orders; Engage rams only as a
@@ -80,6 +87,7 @@ from tactical.battle import (
     order_limits,
     repair_jobs,
     scan_limit,
+    setting_problem,
     ships_to_fire,
     sides_to_fly,
     sides_to_repair,
@@ -101,13 +109,18 @@ from tactical.fire import (
     BEAM_STRENGTH,
     NOVA_ARMING_MU,
     NOVA_STAGES,
+    OVERLOAD,
     TORPEDO_BANDS_MU,
+    TORPEDO_SETTINGS,
     arc_of,
     bearing,
     is_beam,
     line_blocked,
     nova_touches,
     range_between,
+    torpedo_band,
+    torpedo_to_hit,
+    torpedo_warhead,
 )
 from tactical.mines import MINE_RADIUS_MU, MINE_TENTHS, Mine, Path, first_contact, point_along
 from tactical.missiles import RACKS, SALVO_AIM, feeds, format_aim
@@ -145,6 +158,7 @@ __all__ = [
     "with_fighters",
     "with_mines",
     "with_sensors",
+    "with_torpedo_settings",
 ]
 
 
@@ -475,6 +489,122 @@ def with_asteroids(orders: WriteOrders) -> WriteOrders:
     return wrapped
 
 
+BACKFIRE_TURNS = 3
+"""How many turns of its standard shots a commander counts an overloaded tube as risking: a
+hit's damage die of 1 and a second 1, 1 in 36, destroys it for good (000 L4708-4714)."""
+
+
+def _settable(ctx: BattleContext, ship: ShipInPlay) -> list[tuple[str, str]]:
+    """The ship's working torpedoes that take a setting in the orders, (id, kind): the
+    overload-upgraded and variable ones (000 L4669-4800)."""
+    sheet = ctx.sheets[ship.id]
+    return [
+        (spec.id, spec.kind)
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+        if spec.kind in TORPEDO_SETTINGS and now.status == "ok"
+    ]
+
+
+def _torpedo_worth(
+    ctx: BattleContext, kind: str, setting: str | None, distance: float, turns: int = 0
+) -> float:
+    """The damage a torpedo under this setting is expected to do at this range: its chance to
+    hit on the setting's row times its warhead's mean (3.5, 5.5 overloaded or short, 2 long).
+    An overload's risk comes off: 1 in 36 of its hits (000 L4708-4714) loses the tube's
+    standard shots at this range for ``turns`` turns."""
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, torpedo_band(kind, setting))
+    if need is None:
+        return 0.0
+    hits = (7 - need) / 6
+    warhead = torpedo_warhead(kind, setting)
+    worth = hits * ((warhead.sides + 1) / 2 + warhead.plus)
+    if warhead.backfire:
+        worth -= hits / 36 * _torpedo_worth(ctx, kind, None, distance) * turns
+    return worth
+
+
+def _torpedo_settings(
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    order: Order,
+    ahead: Forecast,
+    asteroids: Sequence[tuple[float, float]],
+) -> tuple[tuple[str, str], ...]:
+    """The settings a ship writes with ``order`` (docs/rulings.md, "Tactical: advanced
+    weapons"): for each torpedo, of standard and the settings it may take this turn
+    (:func:`~tactical.battle.setting_problem`), the one that expects the most damage
+    (:func:`_torpedo_worth`, an overload's risk over :data:`BACKFIRE_TURNS` turns or the
+    turns left) from where the move ends at the best enemy in its arcs and not behind an
+    asteroid, the enemies flown straight on. Standard wins ties.
+
+    None for a ship that fires no torpedo this turn: no working FireCon (001 L829), out of
+    control, arming its nova cannon, sweeping or powering up for a jump (an overloaded tube not
+    fired is ejected, 000 L4718-4724).
+    """
+    idle = order.nova or order.sweep or order.jump or ship.jump in ("powering", "unplanned")
+    if idle or ship.record.out_of_control or not fire_controls(ctx, ship) or not ahead:
+        return ()
+    sheet = ctx.sheets[ship.id]
+    end = _end_of(ctx, ship, order)
+    turns = max(0, min(BACKFIRE_TURNS, ctx.setup.turn_limit - state.turn))
+    settings: list[tuple[str, str]] = []
+    for weapon, kind in _settable(ctx, ship):
+        arcs = sheet.system(weapon).arcs
+        ranges = [
+            range_between(end.x, end.y, x, y)
+            for _, (x, y, _c) in ahead
+            if (arc := arc_of(bearing(end.x, end.y, end.course, x, y), ctx.rules.arcs)) != AFT
+            and arc in arcs
+            and not line_blocked((end.x, end.y), (x, y), asteroids)
+        ]
+
+        def worth(setting: str | None, kind: str = kind, ranges: list[float] = ranges) -> float:
+            return max((_torpedo_worth(ctx, kind, setting, r, turns) for r in ranges), default=0.0)
+
+        choice: str | None = None
+        value = worth(None)
+        for setting in TORPEDO_SETTINGS[kind]:
+            if setting_problem(ctx, state, ship, weapon, setting) is not None:
+                continue
+            if (better := worth(setting)) > value + WORTH_EPSILON:
+                choice, value = setting, better
+        if choice is not None:
+            settings.append((weapon, choice))
+    return tuple(settings)
+
+
+WORTH_EPSILON = 1e-9  # worths this close are equal: standard keeps the tie
+
+
+def with_torpedo_settings(orders: WriteOrders) -> WriteOrders:
+    """Wrap a commander's movement orders with the settings of its overload-upgraded and
+    variable pulse torpedoes (:func:`_torpedo_settings`), chosen for where each ship's move
+    ends; outermost, so that no later layer moves a ship after its settings are chosen.
+    Settings already written are replaced."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        ships = [
+            s for s in state.ships if s.side == side and s.status == "active" and _settable(ctx, s)
+        ]
+        if not ships:
+            return written
+        ahead: Forecast = []
+        for enemy in _enemies(state, side):
+            dx, dy = velocity(enemy)
+            ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
+        asteroids = asteroids_now(ctx, state)
+        for ship in ships:
+            order = written.get(ship.id, NO_ORDER)
+            settings = _torpedo_settings(ctx, state, ship, order, ahead, asteroids)
+            if settings != order.torpedoes:
+                written[ship.id] = msgspec.structs.replace(order, torpedoes=settings)
+        return written
+
+    return wrapped
+
+
 def _in_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay, path: Path) -> bool:
     """Whether an enemy lies within the ship's gun reach of where its move ends."""
     reach = _reach(ctx, ship)
@@ -698,9 +828,11 @@ def _aimed(
     chosen: Sequence[str],
 ) -> list[Shot]:
     """Aim every weapon at the first chosen target it reaches, torpedoes first, within the
-    ship's FireCons."""
+    ship's FireCons. An overloaded torpedo reaching no chosen target aims at the nearest it
+    reaches, and comes first of all: held, it is ejected (000 L4718-4724)."""
     sheet = ctx.sheets[ship_id]
     here = state.ship(ship_id)
+    overloaded = {weapon for weapon, setting in here.settings if setting == OVERLOAD}
     shots: list[Shot] = []
     for weapon, reach in options.items():
         targets = reach
@@ -709,6 +841,8 @@ def _aimed(
                 t for t in reach if range_between(here.x, here.y, *_xy(state, t)) <= PACK_CLOSE
             )
         target = next((t for t in chosen if t in targets), None)
+        if target is None and weapon in overloaded:
+            target = min(targets, key=lambda t: (range_between(here.x, here.y, *_xy(state, t)), t))
         if target is None:
             continue
         needle = sheet.system(weapon).kind in NEEDLES
@@ -718,8 +852,22 @@ def _aimed(
     # Torpedoes first, needles last: a needle's 1 in 6 is worth less than a beam's dice. A
     # class-N needle's dice score like a beam's past screens (000 L4558-4580): with the beams.
     rank = {**dict.fromkeys(TORPEDOES, 0), NEEDLE: 2}
-    shots.sort(key=lambda shot: rank.get(sheet.system(shot.weapon).kind, 1))
+    shots.sort(
+        key=lambda shot: (
+            -1 if shot.weapon in overloaded else rank.get(sheet.system(shot.weapon).kind, 1)
+        )
+    )
     return _within_firecons(ctx, state, ship_id, shots)
+
+
+def _overload_ready(ctx: BattleContext, state: BattleState, ship_id: str) -> bool:
+    """Whether the ship has an overloaded torpedo with a target in reach: it fires before its
+    friends, who might destroy that target, since a torpedo held is ejected (000 L4718-4724)."""
+    ship = state.ship(ship_id)
+    if not any(setting == OVERLOAD for _, setting in ship.settings):
+        return False
+    options = fire_options(ctx, state, ship_id)
+    return any(setting == OVERLOAD and weapon in options for weapon, setting in ship.settings)
 
 
 PACK_CLOSE = 6.0  # a submunition pack rolls 3 dice to 6" (001 L860); Engage saves it for that
@@ -794,6 +942,8 @@ def random_commander(
             written[ship.id] = _random_ram(ctx, state, ship, written[ship.id], rng, ram, impossible)
             if state.bogeys and rng.random() < RANDOM_SCAN_ODDS:
                 written[ship.id] = _random_scan(ctx, state, ship, written[ship.id], rng)
+            if _settable(ctx, ship):
+                written[ship.id] = _random_settings(ctx, state, ship, written[ship.id], rng)
         return written
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
@@ -832,6 +982,22 @@ def random_commander(
         return jobs
 
     return Commander(orders, fire, repairs, flight)
+
+
+def _random_settings(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, rng: random.Random
+) -> Order:
+    """Give each torpedo that takes a setting a random one it may take this turn, or none
+    (000 L4669-4800)."""
+    settings: list[tuple[str, str]] = []
+    for weapon, kind in _settable(ctx, ship):
+        allowed = [
+            s for s in TORPEDO_SETTINGS[kind] if not setting_problem(ctx, state, ship, weapon, s)
+        ]
+        choice = rng.choice([None, *allowed])
+        if choice is not None:
+            settings.append((weapon, choice))
+    return msgspec.structs.replace(order, torpedoes=tuple(settings))
 
 
 def _random_ram(
@@ -886,7 +1052,8 @@ def closing_commander(cruise: int = 8) -> Commander:
         return written
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
-        ship_id = ships_to_fire(ctx, state, side)[0]
+        ready = ships_to_fire(ctx, state, side)
+        ship_id = next((s for s in ready if _overload_ready(ctx, state, s)), ready[0])
         ship = state.ship(ship_id)
         if ship.nova:
             return ship_id, _nova_shots(ctx, state, ship_id)
@@ -903,7 +1070,10 @@ def closing_commander(cruise: int = 8) -> Commander:
         return ship_id, salvos + _aimed(ctx, state, ship_id, options, chosen)
 
     return Commander(
-        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))), fire
+        with_torpedo_settings(
+            with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+        ),
+        fire,
     )
 
 
@@ -1140,14 +1310,16 @@ ASTERN_BALANCE = 1e-9  # sums this close to 0 are balanced (floating error of a 
 
 
 def _reach(ctx: BattleContext, ship: ShipInPlay) -> float:
-    """The longest range at which the ship's working beams or torpedoes roll a die."""
+    """The longest range at which the ship's working beams or torpedoes roll a die (a
+    variable torpedo's in its long range mode, 000 L4752-4755)."""
     sheet = ctx.sheets[ship.id]
     bands = len(ctx.rules.torpedo_to_hit)
     return max(
         (
             BEAM_STRENGTH[spec.kind] * BAND_MU
             if spec.kind in BEAM_STRENGTH
-            else bands * TORPEDO_BANDS_MU[spec.kind]
+            else bands
+            * max([TORPEDO_BANDS_MU[spec.kind], *TORPEDO_SETTINGS.get(spec.kind, {}).values()])
             for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
             if (spec.kind in BEAM_STRENGTH or spec.kind in TORPEDOES) and now.status == "ok"
         ),
@@ -1176,7 +1348,10 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
         enemies, friends = _nova_count(state, ship, corridor, widest)
         shots = _nova_shots(ctx, state, ship.id) if enemies > friends else []
         return ship.id, shots
-    ship_id = max(ready, key=lambda s: (len(fire_options(ctx, state, s)), s))
+    ship_id = max(
+        ready,
+        key=lambda s: (_overload_ready(ctx, state, s), len(fire_options(ctx, state, s)), s),
+    )
     ship = state.ship(ship_id)
     options = fire_options(ctx, state, ship_id)
     salvos = _salvo_shots(ctx, state, ship_id)
@@ -1291,7 +1466,9 @@ def engage_commander() -> Commander:
         return written
 
     return Commander(
-        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))),
+        with_torpedo_settings(
+            with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+        ),
         _focused_fire,
         flight=posture_flight("attack"),
     )
@@ -1562,7 +1739,7 @@ def stand_off_commander() -> Commander:
         return written
 
     return Commander(
-        with_fighters(with_sensors(orders), "defend"),
+        with_torpedo_settings(with_fighters(with_sensors(orders), "defend")),
         _focused_fire,
         flight=posture_flight("defend"),
     )
@@ -1624,7 +1801,7 @@ def ftl_move_commander() -> Commander:
         return written
 
     return Commander(
-        with_asteroids(with_mines(with_fighters(orders, "recover"))),
+        with_torpedo_settings(with_asteroids(with_mines(with_fighters(orders, "recover")))),
         _focused_fire,
         flight=posture_flight("recover"),
     )
@@ -1646,8 +1823,8 @@ def order_commander(order: str) -> Commander:
     commander = makers[order]()
     if order == "stand-off":
         # Engage and FTL Move carry the mine and asteroid doctrines themselves; Stand Off's
-        # are added here.
-        commander.orders = with_asteroids(with_mines(commander.orders))
+        # are added here, and its torpedo settings chosen again after them.
+        commander.orders = with_torpedo_settings(with_asteroids(with_mines(commander.orders)))
     return commander
 
 
