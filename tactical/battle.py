@@ -12,6 +12,12 @@ state says what happens next (:func:`current_step`):
 - ``PLAYER`` (phase ``fire``): the side to play picks one of its ships that has not fired and
   declares all its shots, which are rolled and applied at once (:func:`fire_ship`, 001
   L262-276); sides alternate, and a side with ships left over fires them after the other's last;
+- ``SIMULTANEOUS`` (phase ``assault``, with boarders aboard a ship that has marines): each
+  side with boarders aboard an enemy ship says which of them engage the defending marines, the
+  rest going for the hull (:func:`write_assault`, 000 12.7, phase 12);
+- ``SIMULTANEOUS`` (phase ``repel``, with boarders aboard): each side with enemy boarders
+  aboard its ships puts its DCPs and marines on them, and the boarding combat is rolled
+  (:func:`repel`, 000 L13043-13093);
 - ``CHANCE`` (phase ``end``): end-of-phase threshold checks where the rules have them, wrecks
   removed, the battle ended by a side gone or the turn limit (:func:`resolve`);
 - ``SIMULTANEOUS`` (phase ``repair``, under rules with damage control): each side with damaged
@@ -52,6 +58,31 @@ from tactical.asteroids import (
     ends_inside,
     evades,
     needs_die,
+)
+from tactical.boarding import (
+    BOARDING_TORPEDO,
+    CREW_KINDS,
+    MAX_ROUNDS,
+    TORPEDO_HULL,
+    TORPEDO_MARINES,
+    Assault,
+    BoarderLosses,
+    Boarders,
+    Guard,
+    Melee,
+    assault_doctrine,
+    assault_problem,
+    defending_marines,
+    format_assaults,
+    format_repel,
+    guard_doctrine,
+    guard_problem,
+    melee,
+    parse_assaults,
+    parse_repel,
+    torpedo_feeds,
+    torpedo_ready,
+    with_losses,
 )
 from tactical.designs import load_builtin
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
@@ -107,6 +138,7 @@ from tactical.fire import (
     score_plasma_die,
     submunition_dice,
     threshold_check,
+    threshold_need,
     torpedo_band,
     torpedo_to_hit,
     torpedo_warhead,
@@ -202,6 +234,7 @@ from tactical.ship import (
 __all__ = [
     "AFT",
     "DRIVE",
+    "LOST",
     "NEEDLE",
     "NEEDLES",
     "NOVA",
@@ -209,11 +242,14 @@ __all__ = [
     "SUBMUNITION",
     "TORPEDO",
     "TORPEDOES",
+    "AssaultOrdered",
     "AsteroidMet",
     "Battle",
     "BattleContext",
     "BattleSetup",
     "BattleState",
+    "BoardingFight",
+    "BoardingFought",
     "Breach",
     "CoreRoll",
     "CoreSystemsRolled",
@@ -228,6 +264,7 @@ __all__ = [
     "GroupMoved",
     "Hit",
     "IllegalActionError",
+    "Landing",
     "MineDetonated",
     "MineEvent",
     "MineLaid",
@@ -259,8 +296,11 @@ __all__ = [
     "Threshold",
     "TurnEnded",
     "Zone",
+    "assault_on",
     "asteroids_at",
     "asteroids_now",
+    "board",
+    "boarders_aboard",
     "context",
     "current_step",
     "decode_journal",
@@ -272,6 +312,7 @@ __all__ = [
     "fire_ship",
     "firecons_needed",
     "flight_targets",
+    "free_parties",
     "ftl_blocked",
     "group_reach",
     "initial_state",
@@ -287,30 +328,48 @@ __all__ = [
     "ram_need",
     "repair",
     "repair_jobs",
+    "repel",
     "replay",
     "resolve",
     "scan_limit",
     "setting_problem",
     "sheet_for",
     "ships_to_fire",
+    "sides_to_assault",
     "sides_to_fly",
     "sides_to_repair",
+    "sides_to_repel",
     "sides_to_write",
     "sweeper_working",
     "view",
+    "write_assault",
     "write_flight",
     "write_orders",
 ]
 
 Phase = Literal[
-    "orders", "movement", "flight", "fighters", "missiles", "fire", "end", "repair", "core", "over"
+    "orders",
+    "movement",
+    "flight",
+    "fighters",
+    "missiles",
+    "fire",
+    "assault",
+    "repel",
+    "end",
+    "repair",
+    "core",
+    "over",
 ]
-ShipStatus = Literal["active", "destroyed", "left", "away", "jumped", "abandoned", "struck"]
+ShipStatus = Literal[
+    "active", "destroyed", "left", "away", "jumped", "abandoned", "struck", "captured"
+]
 """``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
 ``jumped``: gone into FTL (004 L139-145); ``abandoned``: its life support gave out and its crew
 abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197); ``struck``:
 its captain struck the colours, and it lies where it surrendered, out of the battle (000
-L13275-13343)."""
+L13275-13343); ``captured``: its boarders destroyed its last hull box and took it, out of the
+battle, and a single point of damage destroys it (000 L13113-13130)."""
 JumpState = Literal["none", "ready", "powering", "unplanned"]
 """A campaign ship's FTL jump: ``ready`` after its 6 (004 L142-143); ``powering`` or
 ``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L139-145)."""
@@ -774,6 +833,14 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     tubes: tuple[tuple[str, int], ...] = ()
     """Overload-upgraded torpedoes that fired, or were ejected, this turn or the last, with
     the turn: one that fired in the previous turn may not be overloaded (000 L4681-4685)."""
+    boarders: tuple[Boarders, ...] = ()
+    """Enemy marines and boarding parties aboard, one entry per landing, earliest first (000
+    12.7); :func:`board` puts them aboard."""
+    board_rows: tuple[int, ...] = ()
+    """Rows the boarders' hull damage completed this turn, waiting for the end-of-turn check
+    with :attr:`rows` (000 phase 13); a check from these rows alone is caused by boarding."""
+    repelled: int = 0
+    """DCPs that fought boarders this turn and so make no repairs (000 L12983-13003)."""
 
 
 def velocity(ship: ShipInPlay) -> tuple[float, float]:
@@ -821,6 +888,8 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """The side whose ship fires next."""
     repaired: tuple[str, ...] = ()
     """The sides that have made their damage-control rolls this turn."""
+    fought: tuple[str, ...] = ()
+    """The sides that have fought the boarders aboard their ships this turn (phase 12)."""
     winner: str | None = None
     table: tuple[float, float, float, float] | None = None
     """A campaign battle's table once fixed (004 L133-135); ``None`` while it floats."""
@@ -975,7 +1044,7 @@ class Step(NamedTuple):
 
 def current_step(state: BattleState) -> Step:
     """Return what happens next."""
-    if state.phase in ("orders", "flight", "repair"):
+    if state.phase in ("orders", "flight", "assault", "repel", "repair"):
         return Step(StepKind.SIMULTANEOUS.value, state.phase)
     if state.phase == "fire":
         return Step(StepKind.PLAYER.value, "fire", state.to_fire)
@@ -989,12 +1058,17 @@ def view(state: BattleState, side: str) -> BattleState:
     enemy ships not yet identified and enemy dummies are only :class:`~tactical.sensors.Bogey`
     contacts in ``bogeys``, sorted by label.
 
-    Orders are secret until ships move (001 L248), torpedo settings until they fire. A bogey
+    Orders are secret until ships move (001 L248), torpedo settings until they fire; the
+    boarders' assaults are open once all are written, for the defenders to answer (000
+    L13049-13057). A bogey
     shows its label, place, course, speed and the class its signature shows, nothing else
     (001 L939-945); an unidentified enemy ship off the table is not seen at all. Identified
     ships are open-book.
     """
-    written = tuple(w if w.side == side else SideOrders(w.side, "") for w in state.written)
+    written = tuple(
+        w if w.side == side or state.phase == "repel" else SideOrders(w.side, "")
+        for w in state.written
+    )
     # Enemy salvos are placed after the orders are written (000 L1053-1472 phases 1, 3).
     salvos = tuple(s for s in state.salvos if s.side == side)
     # Torpedo settings are written orders (000 L4681-4683, L4786-4794): secret until fired.
@@ -1121,6 +1195,12 @@ class Threshold(Struct, frozen=True, kw_only=True):
     """Striking the colours: the ship's own die (000 L13275-13343)."""
     struck: bool = False
     """The die failed: its captain struck the colours."""
+    boarding: bool = False
+    """Caused by boarding combat's damage alone: its marines and DCPs were not rolled, nor the
+    boarders aboard (000 L13097-13099)."""
+    boarders: tuple[BoarderLosses, ...] = ()
+    """The enemy boarders aboard that rolled at this check, caused by weapons fire, and those
+    it killed (000 L13099-13109)."""
 
 
 class NovaHit(Struct, frozen=True, kw_only=True):
@@ -1277,6 +1357,16 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     rolls: tuple[Roll, ...] = ()
 
 
+class Landing(Struct, frozen=True, kw_only=True):
+    """Boarders of ``side`` that came aboard ``ship``: a boarding torpedo's two marines (000
+    L5122-5128), or whatever :func:`board` was given."""
+
+    ship: str
+    side: str
+    marines: int = 0
+    parties: int = 0
+
+
 class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
     """A ship took its firing turn: its declared shots, their dice, damage and thresholds."""
 
@@ -1287,6 +1377,52 @@ class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
     thresholds: tuple[Threshold, ...] = ()
     nova: tuple[NovaHit, ...] = ()
     """What the ship's nova cannon template touched as it was fired (001 L915-917)."""
+    landed: tuple[Landing, ...] = ()
+    """Marines its boarding torpedoes put aboard their targets (000 L5122-5128)."""
+    captured: tuple[str, ...] = ()
+    """Captured ships its fire destroyed: a single point is enough (000 L13128-13130)."""
+    rolls: tuple[Roll, ...] = ()
+
+
+class BoardingFight(Struct, frozen=True, kw_only=True):
+    """One round of boarding combat aboard ``ship`` against ``side``'s boarders (000
+    L13043-13093): the boarders aboard, the two allocations, the dice (``melee``), the
+    defending marines killed, the hull damage and whether the ship was captured. ``round`` is
+    0 in phase 12, else the round of a boarding action fought out after the ship left the
+    battle (see docs/rulings.md)."""
+
+    ship: str
+    side: str
+    marines: int
+    parties: int
+    assault: Assault
+    guards: tuple[Guard, ...]
+    melee: Melee
+    marines_lost: tuple[str, ...] = ()
+    hit: Hit | None = None
+    captured: bool = False
+    round: int = 0
+
+
+class AssaultOrdered(Struct, frozen=True, kw_only=True, tag="assault_ordered"):
+    """A side said which of its boarders aboard enemy ships engage the defending marines,
+    ``ship:M<marines>P<parties>`` each; the rest go for the hull (000 L13049-13053)."""
+
+    turn: int
+    side: str
+    orders: str
+
+
+class BoardingFought(Struct, frozen=True, kw_only=True, tag="boarding_fought"):
+    """A side put its DCPs and marines on the boarders aboard its ships (``orders``, in the
+    notation of :func:`tactical.boarding.format_repel`) and the boarding combat was rolled
+    (000 L13043-13093), with FT2's immediate threshold checks."""
+
+    turn: int
+    side: str
+    orders: str
+    fights: tuple[BoardingFight, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1307,6 +1443,9 @@ class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
     """A campaign battle's table after this turn: fixed, or ``None`` floating (004 L133-135)."""
     withdrew: tuple[str, ...] = ()
     """Sides that lost their morale's share of their mass and withdrew (000 L13214-13273)."""
+    boarding: tuple[BoardingFight, ...] = ()
+    """Boarding actions fought out aboard ships that left the battle, or at its end (000
+    L13134-13140); their threshold checks are in ``thresholds``."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1349,6 +1488,9 @@ class CoreSystemsRolled(Struct, frozen=True, kw_only=True, tag="core_systems_rol
     over: bool = False
     winner: str | None = None
     reason: str = ""
+    boarding: tuple[BoardingFight, ...] = ()
+    """Boarding actions fought out aboard ships that left the battle, or at its end (000
+    L13134-13140)."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -1508,6 +1650,8 @@ Event = (
     | FightersResolved
     | CoreSystemsRolled
     | MissilesResolved
+    | AssaultOrdered
+    | BoardingFought
 )
 
 
@@ -1569,13 +1713,19 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
         return False  # out of control: no weapons fire (000 L11151-11157)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
-    return any(_enemy_in_sight(ctx, ship.side, s) for s in state.ships)
+    return any(_enemy_in_sight(ctx, ship.side, s) or _prize(s) for s in state.ships)
 
 
 def _enemy_in_sight(ctx: BattleContext, side: str, ship: ShipInPlay) -> bool:
     """An enemy ship in play that has been identified: only those are fired on or attacked
     (see docs/rulings.md, "Tactical: sensors and bogeys")."""
     return ship.side != side and ship.bogey is None and _targetable(ctx, ship)
+
+
+def _prize(ship: ShipInPlay) -> bool:
+    """A captured ship in sight: any ship may fire on it, its own side to keep it from the
+    enemy, and a single point of damage destroys it (000 L13122-13130)."""
+    return ship.status == "captured" and ship.bogey is None
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -1673,7 +1823,14 @@ def _next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
     """Start the next turn: its orders step, or straight to movement when no ship is on the
     table to write orders for (every ship away, off the table until a later turn, 001 L538).
     """
-    state = msgspec.structs.replace(state, phase="orders", turn=state.turn + 1)
+    state = msgspec.structs.replace(
+        state,
+        phase="orders",
+        turn=state.turn + 1,
+        ships=tuple(
+            msgspec.structs.replace(s, repelled=0) if s.repelled else s for s in state.ships
+        ),
+    )
     if sides_to_write(ctx, state):
         return state
     return msgspec.structs.replace(state, phase="movement")
@@ -1928,11 +2085,13 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         rammed.append(tried)
     first = _initiative(ctx, state, dice)
     nova: list[NovaHit] = []
+    if not state.fighters:
+        state = _advance_novas(ctx, state, dice, nova, thresholds)
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, "moved")
     if state.fighters:
         # Fighters fly after the ships (001 L256-258; 000 L1053-1472 phases 4-10).
         state = msgspec.structs.replace(state, phase="flight", first=first, to_fire=None)
     else:
-        state = _advance_novas(ctx, state, dice, nova, thresholds)
         state = _to_fire_phase(ctx, state, first)
     return state, ShipsMoved(
         turn=state.turn,
@@ -2230,9 +2389,9 @@ def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) ->
         # Salvos in flight home and strike before the firing (000 L1053-1472 phases 7-10).
         return msgspec.structs.replace(state, phase="missiles", first=first, to_fire=None)
     to_fire = None if first is None else _next_to_fire(ctx, state, _other(ctx, first))
-    return msgspec.structs.replace(
-        state, phase="fire" if to_fire else "end", first=first, to_fire=to_fire
-    )
+    if to_fire is None:
+        return _after_fire(ctx, msgspec.structs.replace(state, first=first))
+    return msgspec.structs.replace(state, phase="fire", first=first, to_fire=to_fire)
 
 
 def _nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
@@ -3086,6 +3245,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds)
     nova: list[NovaHit] = []
     state = _advance_novas(ctx, state, dice, nova, thresholds)
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, "fighters")
     state = _to_fire_phase(ctx, state, state.first)
     return state, FightersResolved(
         turn=turn,
@@ -3208,6 +3368,7 @@ def _missile_step(
     """Resolve the salvos in flight when no fighters fly this turn, then go on to the firing."""
     thresholds: list[Threshold] = []
     state, defence, attacks = _salvo_attacks(ctx, state, dice, set(), thresholds)
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, "missiles")
     state = _to_fire_phase(ctx, state, state.first)
     return state, MissilesResolved(
         turn=state.turn,
@@ -3367,6 +3528,8 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
         return needle_dice(kind, distance) > 0
     if kind == SUBMUNITION:
         return submunition_dice(distance) > 0
+    if kind == BOARDING_TORPEDO:  # the standard projectile row (000 L5118-5122)
+        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
     return False
 
 
@@ -3384,7 +3547,10 @@ def fire_options(
     submunition pack not yet fired to 18" (001 L858-862). No weapon fires at a ship when the
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
     whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
-    whose minesweeper is active fires nothing (001 L898).
+    whose minesweeper is active fires nothing (001 L898). A boarding torpedo launcher fires
+    while it and its magazine work and the magazine holds a torpedo, on the projectile table's
+    standard row (000 L5090-5122). A captured ship may be fired on like an enemy (000
+    L13122-13128).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
@@ -3402,7 +3568,7 @@ def fire_options(
     targets = [
         s
         for s in state.ships
-        if _enemy_in_sight(ctx, ship.side, s)
+        if (_enemy_in_sight(ctx, ship.side, s) or _prize(s))
         and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
     ]
     settings = dict(ship.settings)
@@ -3412,6 +3578,8 @@ def fire_options(
             continue  # a salvo flies at a point: launch_options
         if sys_state.status != "ok" or sys_state.ammo == 0:
             continue  # a fired submunition pack is crossed off (001 L858)
+        if spec.kind == BOARDING_TORPEDO and not torpedo_ready(sheet, ship.record, spec.id):
+            continue
         reachable: list[str] = []
         for target in targets:
             arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
@@ -3640,18 +3808,24 @@ def _check_fire(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
             "(a FireCon for each launch, 000 L5713-5715)"
         )
-    fed = feeds(sheet)
+    _check_magazines(sheet, ship, shots, where)
+    _check_firecons(ctx, state, ship, shots, where)
+
+
+def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: str) -> None:
+    """Refuse launches and boarding torpedoes that draw more loads on a magazine than it
+    holds: a salvo each (000 L6051-6053), a torpedo each, hit or miss (000 L5090-5100)."""
     drawn: dict[str, int] = {}
-    for shot in launches:
-        if shot.weapon in fed:
-            drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
+    for fed in (feeds(sheet), torpedo_feeds(sheet)):
+        for shot in shots:
+            if shot.weapon in fed:
+                drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
     loads = {s.id: s.ammo or 0 for s in ship.record.systems}
     for magazine, count in drawn.items():
         if count > loads[magazine]:
             raise IllegalActionError(
                 f"{where}: {count} launchers draw on {magazine}, which holds {loads[magazine]}"
             )
-    _check_firecons(ctx, state, ship, shots, where)
 
 
 def _check_firecons(
@@ -3726,6 +3900,8 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     rolled: list[ShotRoll] = []
     hits: list[Hit] = []
     thresholds: list[Threshold] = []
+    landed: list[Landing] = []
+    taken: list[str] = []  # captured ships destroyed
     novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
     launched = [s for s in shots if _launches(firer_sheet, s)]
     aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
@@ -3756,10 +3932,16 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         screened = rerolled = 0
         torpedoes: list[int] = []
         piercing: list[int] = []
+        boarding_hits = 0
         record = target.record
         for shot in (s for s in aimed if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
+            if kind == BOARDING_TORPEDO:
+                key = f"t{turn}/fire/{ship_id}"
+                rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance))
+                boarding_hits += len(rolled[-1].damage)
+                continue
             if kind in TORPEDOES:
                 key = f"t{turn}/fire/{ship_id}"
                 setting = dict(firer.settings).get(shot.weapon)
@@ -3796,9 +3978,26 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
             )
             screened += outcome.screened_damage
             rerolled += outcome.reroll_damage
+        # A boarding torpedo's point goes on the hull past armour (000 L5122-5124), like the
+        # damage of a beam's re-roll.
+        rerolled += TORPEDO_HULL * boarding_hits
         record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled, piercing)
         hits.append(hit)
+        if target.status == "captured":
+            if hit.damage:  # a single point destroys a captured ship (000 L13128-13130)
+                taken.append(target_id)
+            status: ShipStatus = "destroyed" if hit.damage else "captured"
+            state = _replace_ship(
+                state, msgspec.structs.replace(target, record=record, status=status)
+            )
+            continue
         state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
+        hit_ship = state.ship(target_id)
+        if boarding_hits and hit_ship.status == "active" and not hit.destroyed:
+            marines = TORPEDO_MARINES * boarding_hits  # two marines a hit (000 L5122-5128)
+            state = board(state, target_id, firer.side, marines=marines)
+            landed.append(Landing(ship=target_id, side=firer.side, marines=marines))
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, f"fire/{ship_id}")
     fired = state.ship(ship_id)
     own = fired.record
     for weapon in burst:
@@ -3809,7 +4008,10 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         msgspec.structs.replace(fired, record=own, fired=True, tubes=tuple(sorted(tubes.items()))),
     )
     to_fire = _next_to_fire(ctx, state, firer.side)
-    state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire" if to_fire else "end")
+    if to_fire:
+        state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire")
+    else:
+        state = _after_fire(ctx, state)
     event = ShipFired(
         turn=turn,
         ship=ship_id,
@@ -3817,6 +4019,8 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         hits=tuple(hits),
         thresholds=tuple(thresholds),
         nova=tuple(nova),
+        landed=tuple(landed),
+        captured=tuple(taken),
     )
     return state, event
 
@@ -4013,12 +4217,19 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
 
 
 def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
-    """Cross off a round of every one-shot weapon fired (001 L858)."""
-    fired = {shot.weapon for shot in shots if sheet.system(shot.weapon).ammo is not None}
-    if not fired:
+    """Cross off a round of every one-shot weapon fired (001 L858), and a torpedo from the
+    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100)."""
+    spent = {shot.weapon: 1 for shot in shots if sheet.system(shot.weapon).ammo is not None}
+    fed = torpedo_feeds(sheet)
+    for shot in shots:
+        if shot.weapon in fed:
+            spent[fed[shot.weapon]] = spent.get(fed[shot.weapon], 0) + 1
+    if not spent:
         return firer
     systems = tuple(
-        msgspec.structs.replace(now, ammo=max((now.ammo or 0) - 1, 0)) if now.id in fired else now
+        msgspec.structs.replace(now, ammo=max((now.ammo or 0) - spent[now.id], 0))
+        if now.id in spent
+        else now
         for now in firer.record.systems
     )
     return msgspec.structs.replace(
@@ -4103,6 +4314,19 @@ def _torpedo(
     )
 
 
+def _boarding_torpedo(
+    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float
+) -> ShotRoll:
+    """Roll one boarding torpedo on the projectile table's standard row, ``{key}/{weapon}/hit``
+    (000 L5118-5122); a hit is recorded as its point of damage in ``damage``."""
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance)
+    if need is None:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
+    damage = (TORPEDO_HULL,) if face >= need else ()
+    return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)
+
+
 def _strike(ctx: BattleContext, ship_id: str) -> StrikeRoll | None:
     """The strike-the-colours die a ship rolls at its threshold checks, if the option is on
     (000 L13275-13343), with its captain's modifier (004 L331, L335)."""
@@ -4120,8 +4344,9 @@ def _colours(status: ShipStatus, ship_id: str, thresholds: Sequence[Threshold]) 
     return status
 
 
-LOST: tuple[ShipStatus, ...] = ("destroyed", "abandoned", "struck")
-"""What fleet morale counts as lost: ships destroyed, hulks and ships that struck."""
+LOST: tuple[ShipStatus, ...] = ("destroyed", "abandoned", "struck", "captured")
+"""What fleet morale counts as lost: ships destroyed, hulks, ships that struck and ships
+boarders captured."""
 
 
 def withdraw_at(ctx: BattleContext, side: str) -> int | None:
@@ -4229,10 +4454,13 @@ def _check(
     row: int,
     modifier: int = 0,
     core: bool | None = None,
+    boarding: bool = False,
 ) -> tuple[ShipState, Threshold]:
     """Make one threshold check of a ship under the battle's rules (its lost status, FTL
     check, permanent losses, core systems unless ``core`` says otherwise, and the
-    strike-the-colours die); return its new record and the check as the journal keeps it."""
+    strike-the-colours die); return its new record and the check as the journal keeps it.
+    A check caused by ``boarding`` combat alone spares the marines and DCPs (000
+    L13097-13099)."""
     record, result = threshold_check(
         ctx.sheets[ship_id],
         record,
@@ -4245,8 +4473,10 @@ def _check(
         permanent=PERMANENT_LOSSES,
         core=ctx.rules.core_systems if core is None else core,
         strike=_strike(ctx, ship_id),
+        spared=CREW_KINDS if boarding else frozenset(),
     )
-    return record, _threshold(ship_id, row, modifier, result)
+    check = _threshold(ship_id, row, modifier, result)
+    return record, msgspec.structs.replace(check, boarding=True) if boarding else check
 
 
 def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) -> Threshold:
@@ -4281,9 +4511,11 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         if status == "active" and hull_remaining(sheet, record) <= 0:
             status = "destroyed"
             removed.append(ship.id)
-        elif status == "active" and ship.rows:
-            # One check at the last row's level, +1 per extra row (000 L3194-3397).
-            row, modifier = max(ship.rows), len(ship.rows) - 1
+        elif status == "active" and (ship.rows or ship.board_rows):
+            # One check at the last row's level, +1 per extra row (000 L3194-3397), for the
+            # damage of phases 11 and 12 (000 L1385-1390).
+            rows = ship.rows + ship.board_rows
+            row, modifier = max(rows), len(rows) - 1
             record, check = _check(
                 ctx,
                 ship.id,
@@ -4292,6 +4524,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 f"t{turn}/threshold/{ship.id}",
                 row,
                 modifier,
+                boarding=not ship.rows,
             )
             thresholds.append(check)
             status = _colours(status, ship.id, thresholds)
@@ -4303,6 +4536,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 status=status,
                 fired=False,
                 rows=(),
+                board_rows=(),
                 nova=False,
                 sweeping=False,
                 settings=(),
@@ -4310,12 +4544,15 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
             )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, "end")
     ready: tuple[str, ...] = ()
     fell: tuple[str, ...] = ()
     if ctx.setup.theatre is not None:
         state, ready, fell = _theatre_end(ctx, ctx.setup.theatre, state, dice)
     state, withdrew = _withdraw(ctx, state)
     over, winner, reason = _ending(ctx, state, withdrew)
+    fights: list[BoardingFight] = []
+    state = _settle_boarders(ctx, state, dice, over, fights, thresholds)
     state = msgspec.structs.replace(state, first=None, to_fire=None, winner=winner, held=())
     if over:
         state = msgspec.structs.replace(state, phase="over")
@@ -4334,6 +4571,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
         fell=fell,
         table=state.table,
         withdrew=withdrew,
+        boarding=tuple(fights),
     )
 
 
@@ -4405,8 +4643,11 @@ def _core_step(
         state = _replace_ship(
             state, msgspec.structs.replace(ship, record=record, status=status, returns=returns)
         )
+    state = _boarder_losses(ctx, state, thresholds, 0, dice, "core")
     state, withdrew = _withdraw(ctx, state)
     over, winner, reason = _ending(ctx, state, withdrew)
+    fights: list[BoardingFight] = []
+    state = _settle_boarders(ctx, state, dice, over, fights, thresholds)
     if over:
         state = msgspec.structs.replace(state, phase="over", winner=winner)
     else:
@@ -4423,6 +4664,7 @@ def _core_step(
         over=over,
         winner=winner,
         reason=reason,
+        boarding=tuple(fights),
     )
 
 
@@ -4539,6 +4781,428 @@ def _table_after(theatre: Theatre, state: BattleState) -> tuple[float, float, fl
     )
 
 
+# ---------------------------------------------------------------- boarding actions
+
+
+def board(
+    state: BattleState, ship_id: str, side: str, *, marines: int = 0, parties: int = 0
+) -> BattleState:
+    """Put ``side``'s marines and boarding parties aboard the enemy ship ``ship_id`` this turn
+    (000 12.7): every way of delivering boarders lands them with this, boarding torpedoes now
+    (000 L5122-5128) and assault shuttles later (000 L10020-10030). Boarders of the same side
+    landed in the same turn join one landing.
+
+    Raises:
+        ValueError: the ship is the boarders' own, or the numbers are negative.
+    """
+    ship = state.ship(ship_id)
+    if ship.side == side:
+        raise ValueError(f"{side} cannot board its own ship {ship_id!r}")
+    if marines < 0 or parties < 0:
+        raise ValueError(f"boarders must be >= 0, got {marines} marines and {parties} parties")
+    if not marines and not parties:
+        return state
+    landings = list(ship.boarders)
+    last = landings[-1] if landings else None
+    if last is not None and last.side == side and last.landed == state.turn:
+        landings[-1] = msgspec.structs.replace(
+            last, marines=last.marines + marines, parties=last.parties + parties
+        )
+    else:
+        landings.append(Boarders(side=side, landed=state.turn, marines=marines, parties=parties))
+    return _replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(landings)))
+
+
+def boarders_aboard(ship: ShipInPlay) -> tuple[int, int]:
+    """Return the enemy marines and boarding parties aboard a ship, every landing together."""
+    return sum(b.marines for b in ship.boarders), sum(b.parties for b in ship.boarders)
+
+
+def _boarded(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """A ship in play with hull left and enemy boarders aboard fights them in phase 12."""
+    return bool(ship.boarders) and _targetable(ctx, ship)
+
+
+def _after_fire(ctx: BattleContext, state: BattleState) -> BattleState:
+    """Go on from the firing to the boarding actions (000 L1378-1381, phase 12): the assault
+    step if boarders aboard a ship face its marines, else the repel step if any ship in play
+    has boarders aboard, else the end of the turn."""
+    state = msgspec.structs.replace(state, to_fire=None)
+    for phase, sides in (("assault", sides_to_assault), ("repel", sides_to_repel)):
+        trial = msgspec.structs.replace(state, phase=phase)
+        if sides(ctx, trial):
+            return trial
+    return msgspec.structs.replace(state, phase="end")
+
+
+def sides_to_assault(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
+    """Return the sides that still have to say which of their boarders engage the defending
+    marines this turn: those with boarders aboard an enemy ship that has marines."""
+    if state.phase != "assault":
+        return ()
+    done = {w.side for w in state.written}
+    facing = {
+        landing.side
+        for ship in state.ships
+        if _boarded(ctx, ship) and defending_marines(ctx.sheets[ship.id], ship.record)
+        for landing in ship.boarders
+    }
+    return tuple(side for side in ctx.setup.sides if side in facing and side not in done)
+
+
+def write_assault(
+    ctx: BattleContext, state: BattleState, side: str, assaults: Mapping[str, Assault]
+) -> AssaultOrdered:
+    """Record which of one side's boarders engage the defending marines aboard each enemy
+    ship, the rest going for the hull (000 L13049-13053). A ship left out: all go for the hull.
+
+    Raises:
+        IllegalActionError: not the assault step, the side has written already, or an
+            allocation is for a ship without its boarders or more than are aboard.
+    """
+    where = f"assault {format_assaults(assaults)!r} for {side} on turn {state.turn}"
+    if state.phase != "assault":
+        raise IllegalActionError(f"{where}: it is the {state.phase} step")
+    if side not in sides_to_assault(ctx, state):
+        raise IllegalActionError(f"{where}: {side} has no boarders to allot now")
+    for ship_id, assault in assaults.items():
+        try:
+            ship = state.ship(ship_id)
+        except KeyError:
+            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        if not _boarded(ctx, ship) or ship.side == side:
+            raise IllegalActionError(f"{where}: {side} has no boarders aboard {ship_id!r}")
+        marines, parties = boarders_aboard(ship)
+        defenders = len(defending_marines(ctx.sheets[ship_id], ship.record))
+        problem = assault_problem(assault, marines, parties, defenders)
+        if problem is not None:
+            raise IllegalActionError(f"{where}: {ship_id}: {problem}")
+    return AssaultOrdered(turn=state.turn, side=side, orders=format_assaults(assaults))
+
+
+def _apply_assault(ctx: BattleContext, state: BattleState, event: AssaultOrdered) -> BattleState:
+    written = (*state.written, SideOrders(event.side, event.orders))
+    state = msgspec.structs.replace(state, written=written)
+    if not sides_to_assault(ctx, state):
+        state = msgspec.structs.replace(state, phase="repel")
+    return state
+
+
+def assault_on(state: BattleState, ship: ShipInPlay) -> Assault:
+    """Return the boarders' allocation aboard a ship from this turn's assault step, open to
+    the defender in the repel step: all on the hull if their side wrote none for it."""
+    for written in state.written:
+        if written.side != ship.side:
+            return parse_assaults(written.orders).get(ship.id, Assault())
+    return Assault()
+
+
+def sides_to_repel(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
+    """Return the sides that still have to fight the boarders aboard their ships this turn."""
+    if state.phase != "repel":
+        return ()
+    boarded = {s.side for s in state.ships if _boarded(ctx, s)}
+    return tuple(side for side in ctx.setup.sides if side in boarded and side not in state.fought)
+
+
+def _check_repel(
+    ctx: BattleContext, state: BattleState, side: str, guards: Mapping[str, Sequence[Guard]]
+) -> None:
+    where = f"repel {format_repel(guards)!r} for {side} on turn {state.turn}"
+    if side not in sides_to_repel(ctx, state):
+        raise IllegalActionError(f"{where}: {side} has no boarders to fight now")
+    for ship_id, ship_guards in guards.items():
+        try:
+            ship = state.ship(ship_id)
+        except KeyError:
+            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        if ship.side != side or not _boarded(ctx, ship):
+            raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship with boarders")
+        marines, parties = boarders_aboard(ship)
+        problem = guard_problem(
+            ship_guards,
+            marines,
+            parties,
+            assault_on(state, ship),
+            free_parties(ctx, ship),
+            len(defending_marines(ctx.sheets[ship_id], ship.record)),
+        )
+        if problem is not None:
+            raise IllegalActionError(f"{where}: {ship_id}: {problem}")
+
+
+def repel(
+    ctx: BattleContext,
+    state: BattleState,
+    side: str,
+    guards: Mapping[str, Sequence[Guard]],
+    dice: DiceSource,
+) -> BoardingFought:
+    """Fight the boarders aboard one side's ships (000 L13043-13093): ``guards`` maps ship id
+    to the DCPs and marines it puts on which boarders; a ship left out puts none, and its
+    boarders still fight. The DCPs used make no repairs this turn.
+
+    Raises:
+        IllegalActionError: not this side's repel step, or an allocation breaks the rules
+            (:func:`tactical.boarding.guard_problem`).
+    """
+    _check_repel(ctx, state, side, guards)
+    recording = RecordingDice(dice)
+    _state, event = _repel(ctx, state, side, guards, recording)
+    return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
+
+
+def _repel(
+    ctx: BattleContext,
+    state: BattleState,
+    side: str,
+    guards: Mapping[str, Sequence[Guard]],
+    dice: DiceSource,
+) -> tuple[BattleState, BoardingFought]:
+    """Fight a round aboard each of the side's boarded ships, in battle order."""
+    fights: list[BoardingFight] = []
+    thresholds: list[Threshold] = []
+    for ship in state.ships:
+        if ship.side != side or not _boarded(ctx, ship):
+            continue
+        state, fight = _fight_round(
+            ctx,
+            state,
+            ship.id,
+            assault_on(state, ship),
+            tuple(guards.get(ship.id, ())),
+            dice,
+            0,
+            thresholds,
+        )
+        fights.append(fight)
+    state = msgspec.structs.replace(state, fought=(*state.fought, side))
+    if not sides_to_repel(ctx, state):
+        state = msgspec.structs.replace(state, phase="end", written=(), fought=())
+    return state, BoardingFought(
+        turn=state.turn,
+        side=side,
+        orders=format_repel({k: tuple(v) for k, v in guards.items()}),
+        fights=tuple(fights),
+        thresholds=tuple(thresholds),
+    )
+
+
+def _fight_round(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    assault: Assault,
+    guards: tuple[Guard, ...],
+    dice: DiceSource,
+    round_number: int,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, BoardingFight]:
+    """Roll one round of boarding combat aboard a ship and apply it: boarders and defending
+    marines killed (dead marines are destroyed, not damaged: 000 L15100-15108), a point of
+    hull damage past armour for each boarder on the hull still alive (000 L13085-13093), and
+    a ship whose last box goes is captured (000 L13113-13121).
+
+    The rows the damage completes are checked at the end of the turn with the fire's under
+    Continuum (phase 13), at once under FT2's timing and in a round fought out after the ship
+    left (``round_number`` > 0), by :func:`_boarding_checks`.
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    key = f"t{state.turn}/boarding/{ship_id}" + (f"/r{round_number}" if round_number else "")
+    marines, parties = boarders_aboard(ship)
+    defenders = defending_marines(sheet, ship.record)
+    side = ship.boarders[0].side
+    fought = melee(
+        dice,
+        key,
+        (marines, parties),
+        assault,
+        guards,
+        len(defenders),
+        ctx.rules.party_attack_on,
+    )
+    record = ship.record
+    for system_id in defenders[: fought.hits]:
+        record = with_system_status(record, system_id, "destroyed")
+    boarders = with_losses(ship.boarders, fought.marines_killed, fought.parties_killed)
+    hit: Hit | None = None
+    status: ShipStatus = ship.status
+    board_rows = ship.board_rows
+    if fought.hull:
+        result = apply_damage(sheet, record, fought.hull, armour_first=False)
+        record = result.state
+        hit = Hit(
+            target=ship_id,
+            damage=fought.hull,
+            to_armour=0,
+            to_hull=result.to_hull,
+            rows=result.rows_completed,
+            destroyed=result.destroyed,
+        )
+    captured = hit is not None and hit.destroyed
+    if captured:
+        status, boarders, board_rows = "captured", (), ()
+    elif hit is not None and hit.rows:
+        if round_number or ctx.rules.threshold_timing == "immediate":
+            record, status = _boarding_checks(ctx, ship, record, hit.rows, dice, key, thresholds)
+        else:
+            board_rows = board_rows + hit.rows
+    used = sum(g.dcps for g in guards) if not round_number else 0
+    state = _replace_ship(
+        state,
+        msgspec.structs.replace(
+            ship,
+            record=record,
+            status=status,
+            boarders=boarders,
+            board_rows=board_rows,
+            rows=() if captured else ship.rows,
+            repelled=ship.repelled + used,
+        ),
+    )
+    fight = BoardingFight(
+        ship=ship_id,
+        side=side,
+        marines=marines,
+        parties=parties,
+        assault=assault,
+        guards=guards,
+        melee=fought,
+        marines_lost=defenders[: fought.hits],
+        hit=hit,
+        captured=captured,
+        round=round_number,
+    )
+    return state, fight
+
+
+def _boarding_checks(
+    ctx: BattleContext,
+    ship: ShipInPlay,
+    record: ShipState,
+    rows: tuple[int, ...],
+    dice: DiceSource,
+    key: str,
+    thresholds: list[Threshold],
+) -> tuple[ShipState, ShipStatus]:
+    """Check at once the rows boarding damage completed, sparing marines, DCPs and boarders
+    (000 L13097-13099): one check per row under FT2's timing, else one at the last row, +1
+    per extra row (000 L3194-3397)."""
+    if ctx.rules.threshold_timing == "immediate":
+        checks = [(row, 0, f"/row{row}") for row in rows]
+    else:
+        checks = [(max(rows), len(rows) - 1, "")]
+    status: ShipStatus = ship.status
+    for row, modifier, suffix in checks:
+        record, check = _check(
+            ctx, ship.id, record, dice, f"{key}/threshold{suffix}", row, modifier, boarding=True
+        )
+        thresholds.append(check)
+        status = _colours(status, ship.id, thresholds)
+    return record, status
+
+
+def _boarder_losses(
+    ctx: BattleContext,
+    state: BattleState,
+    thresholds: list[Threshold],
+    start: int,
+    dice: DiceSource,
+    step: str,
+) -> BattleState:
+    """Kill boarders at the threshold checks from ``start`` on that weapons fire caused (000
+    L13099-13109): at each check not caused by boarding alone, every boarder aboard that did
+    not land this turn rolls a D6, ``t<turn>/<step>/<check>/boarders/<ship>/<landing>/<n>``,
+    marines first, and dies on the systems' target. The check in ``thresholds`` records it."""
+    for index in range(start, len(thresholds)):
+        check = thresholds[index]
+        ship = state.ship(check.ship)
+        if check.boarding or not any(b.landed < state.turn for b in ship.boarders):
+            continue
+        need = threshold_need(check.row, check.modifier)
+        losses: list[BoarderLosses] = []
+        kept: list[Boarders] = []
+        for number, landing in enumerate(ship.boarders):
+            if landing.landed >= state.turn:
+                kept.append(landing)
+                continue
+            key = f"t{state.turn}/{step}/{index}/boarders/{ship.id}/{number}"
+            faces = tuple(dice.roll(f"{key}/{n}", 6) for n in range(landing.count))
+            marines = sum(1 for face in faces[: landing.marines] if face >= need)
+            parties = sum(1 for face in faces[landing.marines :] if face >= need)
+            losses.append(
+                BoarderLosses(
+                    side=landing.side,
+                    landed=landing.landed,
+                    faces=faces,
+                    marines=marines,
+                    parties=parties,
+                )
+            )
+            kept.extend(with_losses((landing,), marines, parties))
+        thresholds[index] = msgspec.structs.replace(check, boarders=tuple(losses))
+        state = _replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(kept)))
+    return state
+
+
+GONE_WITH_BOARDERS: tuple[ShipStatus, ...] = ("destroyed", "struck", "abandoned", "captured")
+"""Ships whose boarding action is over: wrecked, surrendered, abandoned or taken."""
+
+
+def _settle_boarders(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    over: bool,
+    fights: list[BoardingFight],
+    thresholds: list[Threshold],
+) -> BattleState:
+    """At the end of a turn: boarders aboard a ship destroyed, struck, abandoned or captured
+    are gone; aboard a ship that left the battle (jumped, off the table, withdrawn), or any
+    ship when the battle is over, the boarding action goes on until it is resolved (000
+    L13134-13140): :func:`_fight_out`."""
+    for ship in state.ships:
+        if not ship.boarders:
+            continue
+        if ship.status in GONE_WITH_BOARDERS:
+            state = _replace_ship(state, msgspec.structs.replace(ship, boarders=()))
+        elif ship.status != "active" or over:
+            state = _fight_out(ctx, state, ship.id, dice, fights, thresholds)
+    return state
+
+
+def _fight_out(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    dice: DiceSource,
+    fights: list[BoardingFight],
+    thresholds: list[Threshold],
+) -> BattleState:
+    """Fight a boarding action to its end: rounds keyed ``t<turn>/boarding/<ship>/r<n>``,
+    each side allotting by the default doctrine (:func:`tactical.boarding.assault_doctrine`,
+    :func:`tactical.boarding.guard_doctrine`) with all the ship's DCPs, thresholds checked at
+    once, until the boarders are dead or the ship is captured; after :data:`MAX_ROUNDS` the
+    boarders left are lost (see docs/rulings.md)."""
+    for round_number in range(1, MAX_ROUNDS + 1):
+        ship = state.ship(ship_id)
+        if not ship.boarders or ship.status in GONE_WITH_BOARDERS:
+            break
+        sheet = ctx.sheets[ship_id]
+        marines, parties = boarders_aboard(ship)
+        defenders = len(defending_marines(sheet, ship.record))
+        assault = assault_doctrine(marines, parties, defenders)
+        dcps = damage_control_parties(sheet, ship.record)
+        guards = guard_doctrine(marines, parties, assault, dcps, defenders)
+        state, fight = _fight_round(
+            ctx, state, ship_id, assault, guards, dice, round_number, thresholds
+        )
+        fights.append(fight)
+    ship = state.ship(ship_id)
+    return _replace_ship(state, msgspec.structs.replace(ship, boarders=()))
+
+
 # ---------------------------------------------------------------- damage control
 
 DRIVE = "drive"  # the repair job that mends the main drive one step
@@ -4566,11 +5230,17 @@ def repair_jobs(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
     return tuple(jobs)
 
 
+def free_parties(ctx: BattleContext, ship: ShipInPlay) -> int:
+    """Return the DCPs a ship may put to work now: its damage control parties less those that
+    fought boarders this turn, which make no repairs (000 L12983-13003)."""
+    return max(damage_control_parties(ctx.sheets[ship.id], ship.record) - ship.repelled, 0)
+
+
 def _can_repair(ctx: BattleContext, ship: ShipInPlay) -> bool:
     return (
         ctx.rules.damage_control != "none"
         and _targetable(ctx, ship)
-        and damage_control_parties(ctx.sheets[ship.id], ship.record) > 0
+        and free_parties(ctx, ship) > 0
         and bool(repair_jobs(ctx, ship))
     )
 
@@ -4613,10 +5283,11 @@ def _check_repairs(
                 raise IllegalActionError(
                     f"{where}: 1 to {MAX_PARTIES_PER_JOB} parties on one job (000 L11368)"
                 )
-        available = damage_control_parties(ctx.sheets[ship_id], ship.record)
+        available = free_parties(ctx, ship)
         if sum(work.values()) > available:
             raise IllegalActionError(
-                f"{where}: {ship_id} has {available} damage control parties (000 L11415-11425)"
+                f"{where}: {ship_id} has {available} damage control parties free "
+                "(000 L11415-11425, L12983-13003)"
             )
 
 
@@ -4734,6 +5405,9 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
     if isinstance(event, FlightWritten):
         write_flight(ctx, state, event.side, parse_flight(event.orders))
         return _apply_flight(ctx, state, event)
+    if isinstance(event, AssaultOrdered):
+        write_assault(ctx, state, event.side, parse_assaults(event.orders))
+        return _apply_assault(ctx, state, event)
     dice = ReplayDice(event.rolls)
     if isinstance(event, ShipsMoved):
         if state.phase != "movement":
@@ -4755,6 +5429,10 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
             jobs.setdefault(job.ship, {})[job.target] = job.parties
         _check_repairs(ctx, state, event.side, jobs)
         state, _ = _repairs(ctx, state, event.side, jobs, dice)
+    elif isinstance(event, BoardingFought):
+        guards = parse_repel(event.orders)
+        _check_repel(ctx, state, event.side, guards)
+        state, _ = _repel(ctx, state, event.side, guards, dice)
     elif isinstance(event, MissilesResolved):
         if state.phase != "missiles":
             raise IllegalActionError(
@@ -4835,3 +5513,11 @@ class Battle:
     def repair(self, side: str, jobs: Mapping[str, Mapping[str, int]], dice: DiceSource) -> Event:
         """Make one side's damage-control rolls (see :func:`repair`)."""
         return self.record(repair(self.ctx, self.state, side, jobs, dice))
+
+    def assault(self, side: str, assaults: Mapping[str, Assault]) -> Event:
+        """Allot one side's boarders (see :func:`write_assault`)."""
+        return self.record(write_assault(self.ctx, self.state, side, assaults))
+
+    def repel(self, side: str, guards: Mapping[str, Sequence[Guard]], dice: DiceSource) -> Event:
+        """Fight the boarders aboard one side's ships (see :func:`repel`)."""
+        return self.record(repel(self.ctx, self.state, side, guards, dice))

@@ -35,6 +35,7 @@ from tactical.battle import (
     Battle,
     BattleSetup,
     BattleState,
+    BoardingFought,
     CoreSystemsRolled,
     Event,
     FightersResolved,
@@ -91,8 +92,9 @@ Fate = Literal["destroyed", "fled", "jumped", "present", "lost", "captured"]
 """A ship's fate: ``fled`` left the fixed table (disengaged, 004 L136), ``lost`` had no drive
 to hold altitude over a gas giant at the end (004 L173), or was abandoned by its crew when its
 life support gave out (000 L11189-11197; the campaign has no salvage, see docs/rulings.md);
-``captured`` struck its colours and the enemy held the field (000 L13275-13343); a ship that
-struck while its own side held the field is ``present``, recovered."""
+``captured`` struck its colours, or was taken by boarders, and the enemy held the field (000
+L13275-13343, L13113-13121); a ship that struck while its own side held the field is
+``present``, recovered, and one boarders took is ``destroyed``, a wreck."""
 
 SIDE_GAP_MU = 60.0  # our layout: the fleets' centres start 60 MU apart (004 leaves it open)
 FLEET_RADIUS_MU = 10.0  # 004 L148, L156, L169, L175: a fleet's ships within 20 MU of each other
@@ -521,9 +523,8 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
     displaced: dict[str, tuple[int, int]] = {}
     reason = ""
     for event in journal:
-        if isinstance(
-            event, ShipFired | TurnEnded | FightersResolved | ShipsMoved | CoreSystemsRolled
-        ):
+        checked = (ShipFired, TurnEnded, FightersResolved, ShipsMoved, CoreSystemsRolled)
+        if isinstance(event, (*checked, BoardingFought)):
             for check in event.thresholds:
                 thresholds.setdefault(check.ship, []).append(check.row)
                 if check.bridge is not None:
@@ -542,7 +543,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         before = start[ship.id].state or fresh_state(sheet)
         record = ship.record
         fate = _FATES[ship.status]
-        if ship.status == "struck" and state.winner != ship.side:
+        if ship.status in ("struck", "captured") and state.winner != ship.side:
             fate = "captured"  # the enemy holds the field (or nobody does): taken
         if fate in ("present", "fled") and gravity and current_thrust(sheet, record) == 0:
             fate = "lost"  # no drive to hold altitude over the gas giant; no tugs (004 L173)
@@ -610,6 +611,9 @@ _FATES: dict[ShipStatus, Fate] = {
     "active": "present",
     "abandoned": "lost",
     "struck": "present",  # recovered: only when its own side holds the field (see above)
+    # Taken by boarders, every hull box gone: only a wreck when its own side holds the field
+    # (000 L13113-13121; see docs/rulings.md, "Tactical: boarding").
+    "captured": "destroyed",
 }
 
 

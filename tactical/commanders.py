@@ -35,6 +35,14 @@ enemies flown straight on (000 L4669-4800). An overloaded torpedo fires first, a
 it reaches, and its ship before its friends: held, it is ejected. The random commander picks
 random legal settings.
 
+Boarding (000 12.7, 5.18): every commander allots its boarders and its defenders by the
+worked example's doctrine (:func:`doctrine_assaults`, :func:`doctrine_repel`): boarders split
+between the defending marines and the hull, DCPs three to a boarder on the hull first,
+marines on the boarders that engage them. Engage and the closing commander fire boarding
+torpedoes at the enemy within :data:`BOARDING_CLOSE_MU` that its boarders can best take: one
+already boarded, else the fewest defenders for its hull left. None of them fires on a
+captured ship (the campaign gains nothing from a prize); the random commander may.
+
 Ramming (001 L977-995): the random commander now and then means to ram an enemy near it,
 steering for where the enemy will be if it flies straight on (:func:`ram_course`), and
 sometimes names a ship it may not ram, to exercise void orders; Engage rams only as a
@@ -70,11 +78,14 @@ from tactical.battle import (
     ShipInPlay,
     Shot,
     StepKind,
+    assault_on,
     asteroids_now,
+    boarders_aboard,
     fire_controls,
     fire_options,
     firecons_needed,
     flight_targets,
+    free_parties,
     ftl_blocked,
     group_reach,
     launch_options,
@@ -89,12 +100,26 @@ from tactical.battle import (
     scan_limit,
     setting_problem,
     ships_to_fire,
+    sides_to_assault,
     sides_to_fly,
     sides_to_repair,
+    sides_to_repel,
     sides_to_write,
     sweeper_working,
     velocity,
     view,
+)
+from tactical.boarding import (
+    BOARDING_TORPEDO,
+    DCP_MOST,
+    Assault,
+    BoarderKind,
+    Guard,
+    Task,
+    assault_doctrine,
+    defending_marines,
+    guard_doctrine,
+    torpedo_feeds,
 )
 from tactical.dice import DiceSource
 from tactical.fighters import (
@@ -137,7 +162,7 @@ from tactical.movement import (
     move,
 )
 from tactical.ramming import RAM_RANGE_MU
-from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties
+from tactical.repair import MAX_PARTIES_PER_JOB
 from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
 from tactical.ship import collision_thrust, hull_remaining
 
@@ -145,6 +170,8 @@ __all__ = [
     "LAUNCH_RANGE_MU",
     "Commander",
     "closing_commander",
+    "doctrine_assaults",
+    "doctrine_repel",
     "engage_commander",
     "ftl_move_commander",
     "greedy_repairs",
@@ -164,6 +191,10 @@ __all__ = [
 
 Jobs = dict[str, dict[str, int]]
 """Damage-control jobs: ship id to {system id or ``"drive"``: parties}."""
+Assaults = dict[str, Assault]
+"""A side's boarders' allocation: boarded ship id to the boarders that engage its marines."""
+Guards = dict[str, tuple[Guard, ...]]
+"""A side's defence against boarders: its boarded ship id to the guards it puts on them."""
 Flight = dict[str, FlightOrder]
 """Flight orders: group id to its order."""
 Posture = str
@@ -192,7 +223,7 @@ def greedy_repairs(ctx: BattleContext, state: BattleState, side: str) -> Jobs:
     for ship in state.ships:
         if ship.side != side or not _repairable(ctx, ship):
             continue
-        left = damage_control_parties(ctx.sheets[ship.id], ship.record)
+        left = free_parties(ctx, ship)
         work: dict[str, int] = {}
         targets = repair_jobs(ctx, ship)
         for target in sorted(targets, key=lambda t: REPAIR_FIRST.get(t, len(REPAIR_FIRST))):
@@ -205,11 +236,46 @@ def greedy_repairs(ctx: BattleContext, state: BattleState, side: str) -> Jobs:
 
 
 def _repairable(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    return ship.status == "active" and bool(repair_jobs(ctx, ship)) and free_parties(ctx, ship) > 0
+
+
+def _boarded(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """A ship that fights the boarders aboard it this turn: in play with hull left."""
     return (
-        ship.status == "active"
-        and bool(repair_jobs(ctx, ship))
-        and (damage_control_parties(ctx.sheets[ship.id], ship.record) > 0)
+        bool(ship.boarders)
+        and ship.status == "active"
+        and hull_remaining(ctx.sheets[ship.id], ship.record) > 0
     )
+
+
+def doctrine_assaults(ctx: BattleContext, state: BattleState, side: str) -> Assaults:
+    """Allot the side's boarders aboard each enemy ship with marines by the worked example's
+    doctrine (:func:`tactical.boarding.assault_doctrine`, 000 L13178-13182)."""
+    assaults: Assaults = {}
+    for ship in state.ships:
+        if ship.side == side or not _boarded(ctx, ship):
+            continue
+        defenders = len(defending_marines(ctx.sheets[ship.id], ship.record))
+        if defenders:
+            assaults[ship.id] = assault_doctrine(*boarders_aboard(ship), defenders)
+    return assaults
+
+
+def doctrine_repel(ctx: BattleContext, state: BattleState, side: str) -> Guards:
+    """Defend each of the side's boarded ships by the worked example's doctrine
+    (:func:`tactical.boarding.guard_doctrine`, 000 L13184-13190) with every DCP it has free:
+    boarders left aboard take the ship, so they come before repairs."""
+    guards: Guards = {}
+    for ship in state.ships:
+        if ship.side != side or not _boarded(ctx, ship):
+            continue
+        marines, parties = boarders_aboard(ship)
+        defenders = len(defending_marines(ctx.sheets[ship.id], ship.record))
+        assault = assault_on(state, ship)
+        guards[ship.id] = guard_doctrine(
+            marines, parties, assault, free_parties(ctx, ship), defenders
+        )
+    return guards
 
 
 def _wants_home(ctx: BattleContext, group: FighterGroup, posture: Posture) -> bool:
@@ -654,8 +720,9 @@ def with_mines(
 
 
 class Commander:
-    """A side's choices: the orders it writes, the firing turns it takes, its repairs and the
-    flight orders of its fighter groups.
+    """A side's choices: the orders it writes, the firing turns it takes, its repairs, the
+    flight orders of its fighter groups, and its boarding allocations: its boarders' assaults
+    and its guards against enemy boarders (the worked example's doctrine unless given).
 
     Whatever ``orders`` writes, a ship out of control (core systems) is left out: it keeps its
     course and speed whatever it is told (000 L11151-11157), so no order is written for it.
@@ -667,11 +734,15 @@ class Commander:
         fire: Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]],
         repairs: Callable[[BattleContext, BattleState, str], Jobs] = greedy_repairs,
         flight: Callable[[BattleContext, BattleState, str], Flight] | None = None,
+        assaults: Callable[[BattleContext, BattleState, str], Assaults] = doctrine_assaults,
+        repel: Callable[[BattleContext, BattleState, str], Guards] = doctrine_repel,
     ) -> None:
         self.orders = _in_control(orders)
         self.fire = fire
         self.repairs = repairs
         self.flight = flight or posture_flight("attack")
+        self.assaults = assaults
+        self.repel = repel
 
 
 def _in_control(
@@ -747,7 +818,7 @@ def _random_shots(
                     continue
                 aim = rng.choice(aims)
             shots.append(Shot(weapon, target, aim))
-    return _within_firecons(ctx, state, ship_id, shots)
+    return _torpedoes_fed(ctx, state, ship_id, _within_firecons(ctx, state, ship_id, shots))
 
 
 def _fed(ctx: BattleContext, state: BattleState, ship_id: str, launches: list[Shot]) -> list[Shot]:
@@ -766,6 +837,24 @@ def _fed(ctx: BattleContext, state: BattleState, ship_id: str, launches: list[Sh
 
 
 RACK_CLOSE_MU = 24.0  # a one-shot rack waits for a target forecast this close (half ER range)
+
+
+def _torpedoes_fed(
+    ctx: BattleContext, state: BattleState, ship_id: str, shots: list[Shot]
+) -> list[Shot]:
+    """Keep the shots, in order, but the boarding torpedoes whose magazine is empty by then:
+    each shot spends a torpedo (000 L5090-5100)."""
+    fed = torpedo_feeds(ctx.sheets[ship_id])
+    loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
+    kept: list[Shot] = []
+    for shot in shots:
+        magazine = fed.get(shot.weapon)
+        if magazine is not None:
+            if loads[magazine] <= 0:
+                continue
+            loads[magazine] -= 1
+        kept.append(shot)
+    return kept
 
 
 def _salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:
@@ -798,6 +887,14 @@ def _salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[S
         if ready:
             return _fed(ctx, state, ship_id, [Shot(w, SALVO_AIM, aim) for w in ready])
     return []
+
+
+def _enemies_in(state: BattleState, options: Mapping[str, Sequence[str]]) -> set[str]:
+    """The targets the options reach, captured ships left out: the campaign gains nothing
+    from a prize (docs/rulings.md, "Tactical: boarding")."""
+    return {
+        t for targets in options.values() for t in targets if state.ship(t).status != "captured"
+    }
 
 
 def _within_firecons(
@@ -836,11 +933,15 @@ def _aimed(
     shots: list[Shot] = []
     for weapon, reach in options.items():
         targets = reach
-        if sheet.system(weapon).kind == SUBMUNITION:  # one shot: keep it for all 3 dice
+        kind = sheet.system(weapon).kind
+        if kind == SUBMUNITION:  # one shot: keep it for all 3 dice
             targets = tuple(
                 t for t in reach if range_between(here.x, here.y, *_xy(state, t)) <= PACK_CLOSE
             )
-        target = next((t for t in chosen if t in targets), None)
+        near = [t for t in chosen if t in targets]
+        if kind == BOARDING_TORPEDO:  # a torpedo a shot: keep them for the close targets
+            near = _boarding_targets(ctx, state, here, near)
+        target = near[0] if near else None
         if target is None and weapon in overloaded:
             target = min(targets, key=lambda t: (range_between(here.x, here.y, *_xy(state, t)), t))
         if target is None:
@@ -857,7 +958,7 @@ def _aimed(
             -1 if shot.weapon in overloaded else rank.get(sheet.system(shot.weapon).kind, 1)
         )
     )
-    return _within_firecons(ctx, state, ship_id, shots)
+    return _torpedoes_fed(ctx, state, ship_id, _within_firecons(ctx, state, ship_id, shots))
 
 
 def _overload_ready(ctx: BattleContext, state: BattleState, ship_id: str) -> bool:
@@ -871,6 +972,31 @@ def _overload_ready(ctx: BattleContext, state: BattleState, ship_id: str) -> boo
 
 
 PACK_CLOSE = 6.0  # a submunition pack rolls 3 dice to 6" (001 L860); Engage saves it for that
+BOARDING_CLOSE_MU = 12.0
+"""A boarding torpedo hits on 3+ to 12 MU (the projectile table, 000 L5118-5122, L20332-20362):
+Engage fires its magazine's torpedoes no further."""
+
+
+def _boarding_targets(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, targets: Sequence[str]
+) -> list[str]:
+    """Order the targets within :data:`BOARDING_CLOSE_MU` by how well boarders may take
+    them: ships the side's boarders are already aboard first (the more the better), then the
+    least hull left and defenders to get through, each defending marine counted twice and
+    three DCPs as a marine (000 L12997-13035), the id breaking ties."""
+
+    def rank(target_id: str) -> tuple[int, float, str]:
+        target = state.ship(target_id)
+        ours = sum(b.count for b in target.boarders if b.side == ship.side)
+        sheet = ctx.sheets[target_id]
+        marines = len(defending_marines(sheet, target.record))
+        defence = 2 * marines + 2 * free_parties(ctx, target) / DCP_MOST
+        return (-ours, hull_remaining(sheet, target.record) + defence, target_id)
+
+    near = [
+        t for t in targets if range_between(ship.x, ship.y, *_xy(state, t)) <= BOARDING_CLOSE_MU
+    ]
+    return sorted(near, key=rank)
 
 
 def _xy(state: BattleState, ship_id: str) -> tuple[float, float]:
@@ -971,7 +1097,7 @@ def random_commander(
         for ship in state.ships:
             if ship.side != side or not _repairable(ctx, ship) or rng.random() < 0.2:
                 continue
-            left = damage_control_parties(ctx.sheets[ship.id], ship.record)
+            left = free_parties(ctx, ship)
             work: dict[str, int] = {}
             for target in rng.sample(repair_jobs(ctx, ship), len(repair_jobs(ctx, ship))):
                 if left <= 0:
@@ -981,7 +1107,66 @@ def random_commander(
             jobs[ship.id] = work
         return jobs
 
-    return Commander(orders, fire, repairs, flight)
+    return Commander(orders, fire, repairs, flight, _random_assaults(rng), _random_repel(rng))
+
+
+def _random_assaults(rng: random.Random) -> Callable[[BattleContext, BattleState, str], Assaults]:
+    """Random legal assaults: any number of the boarders aboard a ship with marines engage
+    them, or the side writes nothing for it (all on the hull)."""
+
+    def assaults(ctx: BattleContext, state: BattleState, side: str) -> Assaults:
+        allotted: Assaults = {}
+        for ship in state.ships:
+            if ship.side == side or not _boarded(ctx, ship) or rng.random() < 0.2:
+                continue
+            if defending_marines(ctx.sheets[ship.id], ship.record):
+                marines, parties = boarders_aboard(ship)
+                allotted[ship.id] = Assault(
+                    marines=rng.randint(0, marines), parties=rng.randint(0, parties)
+                )
+        return allotted
+
+    return assaults
+
+
+def _random_repel(rng: random.Random) -> Callable[[BattleContext, BattleState, str], Guards]:
+    """Random legal guards (:func:`_random_guards`), or none for a ship now and then."""
+
+    def repel(ctx: BattleContext, state: BattleState, side: str) -> Guards:
+        guards: Guards = {}
+        for ship in state.ships:
+            if ship.side != side or not _boarded(ctx, ship) or rng.random() < 0.1:
+                continue
+            guards[ship.id] = _random_guards(ctx, state, ship, rng)
+        return guards
+
+    return repel
+
+
+def _random_guards(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, rng: random.Random
+) -> tuple[Guard, ...]:
+    """Random legal guards: each boarder, in a random order, gets some of the DCPs and
+    marines left, or none."""
+    marines, parties = boarders_aboard(ship)
+    assault = assault_on(state, ship)
+    units: list[tuple[BoarderKind, Task]] = [
+        *(("marine", "marines") for _ in range(assault.marines)),
+        *(("marine", "hull") for _ in range(marines - assault.marines)),
+        *(("party", "marines") for _ in range(assault.parties)),
+        *(("party", "hull") for _ in range(parties - assault.parties)),
+    ]
+    rng.shuffle(units)
+    dcps = free_parties(ctx, ship)
+    defenders = len(defending_marines(ctx.sheets[ship.id], ship.record))
+    guards: list[Guard] = []
+    for kind, task in units:
+        on_it = rng.randint(0, min(DCP_MOST, dcps))
+        fighting = rng.randint(0, defenders)
+        dcps, defenders = dcps - on_it, defenders - fighting
+        if on_it or fighting:
+            guards.append(Guard(kind, task, dcps=on_it, marines=fighting))
+    return tuple(guards)
 
 
 def _random_settings(
@@ -1060,7 +1245,7 @@ def closing_commander(cruise: int = 8) -> Commander:
         options = fire_options(ctx, state, ship_id)
         salvos = _salvo_shots(ctx, state, ship_id)
         reachable = sorted(
-            {t for targets in options.values() for t in targets},
+            _enemies_in(state, options),
             key=lambda t: (
                 math.floor(range_between(ship.x, ship.y, state.ship(t).x, state.ship(t).y)),
                 t,
@@ -1087,6 +1272,14 @@ def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> 
             for side in sides_to_repair(battle.ctx, battle.state):
                 jobs = commanders[side].repairs(battle.ctx, battle.state, side)
                 battle.repair(side, jobs, dice)
+        elif step.kind == StepKind.SIMULTANEOUS and step.phase == "assault":
+            for side in sides_to_assault(battle.ctx, battle.state):
+                seen = view(battle.state, side)
+                battle.assault(side, commanders[side].assaults(battle.ctx, seen, side))
+        elif step.kind == StepKind.SIMULTANEOUS and step.phase == "repel":
+            for side in sides_to_repel(battle.ctx, battle.state):
+                seen = view(battle.state, side)  # the boarders' assaults are open now
+                battle.repel(side, commanders[side].repel(battle.ctx, seen, side), dice)
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "flight":
             for side in sides_to_fly(battle.ctx, battle.state):
                 seen = view(battle.state, side)
@@ -1356,7 +1549,7 @@ def _focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
     options = fire_options(ctx, state, ship_id)
     salvos = _salvo_shots(ctx, state, ship_id)
     reachable = sorted(
-        {t for targets in options.values() for t in targets},
+        _enemies_in(state, options),
         key=lambda t: (
             hull_remaining(ctx.sheets[t], state.ship(t).record),
             range_between(ship.x, ship.y, state.ship(t).x, state.ship(t).y),

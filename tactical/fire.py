@@ -75,6 +75,7 @@ __all__ = [
     "strike_need",
     "submunition_dice",
     "threshold_check",
+    "threshold_need",
     "torpedo_band",
     "torpedo_to_hit",
     "torpedo_warhead",
@@ -504,6 +505,16 @@ class ThresholdOutcome:
         self.life_support: int | None = None
 
 
+def threshold_need(row: int, modifier: int = 0) -> int:
+    """Return the face a system fails on at the ``row``-th threshold, less Continuum's +1 per
+    extra row (001 L518-522; 000 L3194-3397), never below 2.
+
+    >>> [threshold_need(row) for row in (1, 2, 3, 4)], threshold_need(3, modifier=3)
+    ([6, 5, 4, 4], 2)
+    """
+    return max(THRESHOLD_FAIL[min(row, 3)] - modifier, 2)
+
+
 def core_need(row: int, modifier: int = 0) -> int:
     """Return the face a core system fails on at the ``row``-th threshold: d6 - 1 + modifier
     must reach the target number (000 L11079-11101; index 10.3). Over 6 it cannot fail.
@@ -552,6 +563,7 @@ def threshold_check(
     permanent: frozenset[str] = frozenset(),
     core: bool = False,
     strike: StrikeRoll | None = None,
+    spared: frozenset[str] = frozenset(),
 ) -> tuple[ShipState, ThresholdOutcome]:
     """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
 
@@ -561,12 +573,14 @@ def threshold_check(
     is left ``lost_status``, except kinds in ``permanent``, which are destroyed. With ``core``
     the core systems are rolled too (:func:`_core_check`). With ``strike`` one more die,
     ``{key}/colours``, for the ship itself: on :func:`strike_need` or more its captain strikes
-    the colours (``outcome.struck``; 000 L13275-13343).
+    the colours (``outcome.struck``; 000 L13275-13343). Systems of the kinds in ``spared``
+    are not rolled: the marines and DCPs at a check caused by boarding combat (000
+    L13097-13099).
     """
-    need = max(THRESHOLD_FAIL[min(row, 3)] - modifier, 2)
+    need = threshold_need(row, modifier)
     outcome = ThresholdOutcome()
     for spec, sys_state in zip(ship.systems, state.systems, strict=True):
-        if sys_state.status != "ok":
+        if sys_state.status != "ok" or spec.kind in spared:
             continue
         if dice.roll(f"{key}/{spec.id}", 6) >= need:
             outcome.lost.append(spec.id)

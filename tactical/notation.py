@@ -14,7 +14,7 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/cb<turns out of control, or x for the rest of the battle>] [/cpd power core damaged]
         [/cl<turns before the life support gives out, or x once it has>]
         [/X destroyed | /L left the table | /B away, /b<turn it returns> | /W jumped
-        | /A abandoned | /C struck its colours]
+        | /A abandoned | /C struck its colours | /P captured by boarders]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
@@ -22,11 +22,15 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         orders: overloaded, or a variable torpedo's short or long range mode]
         [/f<weapon>@<turn> an overload-upgraded torpedo that fired, or was ejected, in that
         turn, this one or the last]
+        [/o<side>:<marines>.<parties>@<turn> enemy boarders aboard, one field per landing]
+        [/rb<rows the boarders' damage completed this turn>] [/u<DCPs that fought boarders
+        this turn>]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so
 parsing needs the design catalogue. Last come the orders sides have written this turn and
 not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
-damage-control rolls this turn, as ``R:side``, and a campaign battle's fixed table as
+damage-control rolls this turn, as ``R:side``, the sides that have fought the boarders aboard
+their ships this turn, as ``B:side``, and a campaign battle's fixed table as
 ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
 ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm]`` (still aboard: ``/pt``
 a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile group's
@@ -65,6 +69,7 @@ from tactical.battle import (
     SideOrders,
     sheet_for,
 )
+from tactical.boarding import Boarders, BoardingSyntaxError, parse_assaults
 from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
 from tactical.mines import Mine
 from tactical.missiles import Salvo
@@ -94,6 +99,7 @@ _SHIP_STATUS: dict[ShipStatus, str] = {
     "jumped": "W",
     "abandoned": "A",
     "struck": "C",
+    "captured": "P",
 }
 _STATUS_OF: dict[str, ShipStatus] = {v: k for k, v in _SHIP_STATUS.items()}
 _JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
@@ -104,6 +110,8 @@ _PHASES: tuple[Phase, ...] = (
     "fighters",
     "missiles",
     "fire",
+    "assault",
+    "repel",
     "end",
     "repair",
     "core",
@@ -140,6 +148,7 @@ _BOGEY = re.compile(
 _SHOWS: tuple[HullClass, ...] = ("escort", "cruiser", "capital", "merchant")
 _SETTING = re.compile(r"t(?P<weapon>[\w.\-]+)=(?P<setting>[OSL])")
 _TUBE = re.compile(r"f(?P<weapon>[\w.\-]+)@(?P<turn>\d+)")
+_BOARDERS = re.compile(r"o(?P<side>[\w.\-]+):(?P<marines>\d+)\.(?P<parties>\d+)@(?P<landed>\d+)")
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
 )
@@ -200,6 +209,11 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append(f"?{ship.bogey}={ship.shows}")
     parts.extend(f"t{weapon}={setting}" for weapon, setting in ship.settings)
     parts.extend(f"f{weapon}@{turn}" for weapon, turn in ship.tubes)
+    parts.extend(f"o{b.side}:{b.marines}.{b.parties}@{b.landed}" for b in ship.boarders)
+    if ship.board_rows:
+        parts.append("rb" + ".".join(str(n) for n in ship.board_rows))
+    if ship.repelled:
+        parts.append(f"u{ship.repelled}")
     return "/".join(parts)
 
 
@@ -292,6 +306,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
         ),
         *(f"w:{w.side}={w.orders.replace(' ', ',')}" for w in state.written),
         *(f"R:{side}" for side in state.repaired),
+        *(f"B:{side}" for side in state.fought),
     ]
     if state.held:
         fields.append("H:" + ",".join(state.held))
@@ -418,6 +433,9 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     vector: tuple[float, float] | None = None
     settings: list[tuple[str, str]] = []
     tubes: list[tuple[str, int]] = []
+    boarders: list[Boarders] = []
+    board_rows: tuple[int, ...] = ()
+    repelled = 0
     reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
@@ -459,6 +477,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             if not equals or not label or shown not in _SHOWS:
                 raise NotationError(f"ship {token!r}: bad bogey field {part!r}")
             bogey, shows = label, _SHOWS[_SHOWS.index(shown)]
+        elif part.startswith("rb"):
+            board_rows = tuple(_int(n, "row", token) for n in part[2:].split("."))
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
         elif part.startswith(("t", "f")):
@@ -469,6 +489,10 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
                 tubes.append((tube["weapon"], int(tube["turn"])))
             else:
                 raise NotationError(f"ship {token!r}: bad torpedo field {part!r}")
+        elif part.startswith("o"):
+            boarders.append(_parse_boarders(part, token))
+        elif part.startswith("u"):
+            repelled = _int(part[1:], "DCPs that fought boarders", token)
         else:
             raise NotationError(f"ship {token!r}: unknown field {part!r}")
     record = msgspec.structs.replace(record, systems=tuple(systems.values()))
@@ -493,20 +517,39 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         vector=vector,
         settings=tuple(settings),
         tubes=tuple(tubes),
+        boarders=tuple(boarders),
+        board_rows=board_rows,
+        repelled=repelled,
+    )
+
+
+def _parse_boarders(part: str, token: str) -> Boarders:
+    """Read a landing of boarders aboard, ``o<side>:<marines>.<parties>@<turn>``."""
+    found = _BOARDERS.fullmatch(part)
+    if found is None:
+        raise NotationError(f"ship {token!r}: bad boarders field {part!r}")
+    return Boarders(
+        side=found["side"],
+        landed=int(found["landed"]),
+        marines=int(found["marines"]),
+        parties=int(found["parties"]),
     )
 
 
 def _parse_written(token: str, phase: str) -> SideOrders:
-    """Read one side's written orders, flight orders in the flight and fighters steps."""
+    """Read one side's written orders: flight orders in the flight and fighters steps, the
+    boarders' assaults in the assault and repel steps."""
     side, equals, orders = token[2:].partition("=")
     if not equals:
         raise NotationError(f"written orders {token!r}: expected w:side=id:order,...")
     try:
         if phase in ("flight", "fighters"):
             parse_flight(orders.replace(",", " "))
+        elif phase in ("assault", "repel"):
+            parse_assaults(orders.replace(",", " "))
         else:
             parse_orders(orders.replace(",", " "))
-    except (OrderSyntaxError, FlightSyntaxError) as exc:
+    except (OrderSyntaxError, FlightSyntaxError, BoardingSyntaxError) as exc:
         raise NotationError(f"written orders {token!r}: {exc}") from None
     return SideOrders(side, orders.replace(",", " "))
 
@@ -531,6 +574,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
     ships: list[ShipInPlay] = []
     written: list[SideOrders] = []
     repaired: list[str] = []
+    fought: list[str] = []
     groups: list[FighterGroup] = []
     held: tuple[str, ...] = ()
     table: tuple[float, float, float, float] | None = None
@@ -570,6 +614,8 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
             table = (x_min, y_min, x_max, y_max)
         elif token.startswith("R:"):
             repaired.append(token[2:])
+        elif token.startswith("B:"):
+            fought.append(token[2:])
         elif token.startswith("w:"):
             written.append(_parse_written(token, phase))
         else:
@@ -580,6 +626,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
         ships=tuple(ships),
         written=tuple(written),
         repaired=tuple(repaired),
+        fought=tuple(fought),
         first=None if first == "-" else first,
         to_fire=to_fire or None,
         winner=None if winner == "-" else winner,

@@ -31,7 +31,7 @@ from typing import NamedTuple, Protocol
 import msgspec
 from msgspec import Struct
 
-from tactical.battle import Battle, BattleSetup, decode_setup, sheet_for
+from tactical.battle import LOST, Battle, BattleSetup, decode_setup, sheet_for
 from tactical.campaign_battle import CampaignBattle, decode_request, resolve_campaign_battle
 from tactical.commanders import named_commander, play
 from tactical.dice import DiceSource, SeededDice
@@ -165,8 +165,7 @@ class TableBattle:
         setup = self.setup
         commanders = {side: named_commander(self.commanders[side]) for side in setup.sides}
         battle = play(Battle(setup), commanders, dice)
-        gone = ("destroyed", "abandoned", "struck")
-        lost = [ship for ship in battle.state.ships if ship.status in gone]
+        lost = [ship for ship in battle.state.ships if ship.status in LOST]
         return _fought(setup.sides, battle.state.winner, lost, self.points, battle.state.turn)
 
 

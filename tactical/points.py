@@ -441,6 +441,12 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "superior_sensors": _pc("Superior sensors", 4, "000 L16053"),  # priced by preset
     "weasel_cruiser": _pc("Weasel emitter (cruiser)", 2, "000 L16055; 001 L963-967"),
     "weasel_capital": _pc("Weasel emitter (capital)", 4, "000 L16057; 001 L963-967"),
+    # Boarding torpedoes cost 3 per mass: the launcher 2 mass through up to 3 arcs, each
+    # torpedo in its magazine 1 mass (000 L5132-5136).
+    "boarding_torpedo": _pc(
+        "Boarding torpedo launcher", 2, "000 L5132-5134", per_mass=3, arcs="any", max_arcs=3
+    ),
+    "boarding_magazine": _pc("Boarding torpedo magazine", 1, "000 L5132, L5136", per_mass=3),
     "dcp": _pc("Damage control party", 0, "000 L15148, L16043", flat=5),
     "marines": _pc("Marine boarding party", 0, "000 L15094, L16045", flat=5),
     "cargo": _pc("Cargo space", 1, "000 L15947", flat=0),
@@ -456,7 +462,10 @@ PC_WEASEL_COSTS: dict[str, dict[str, tuple[int, int]]] = {
 }
 PC_MINE_MASS, PC_MINE_POINTS = 1, 2  # 000 L6801-6802: each mine a rack carries
 PC_MIN_MINES = 2  # 000 L6802: "2 mines min per rack"
-PC_LOADED = frozenset({"magazine", "magazine_er", "minelayer"})  # systems that take ``loads``
+PC_LOADED = frozenset({"magazine", "magazine_er", "minelayer", "boarding_magazine"})
+"""Systems that take ``loads``: salvos, mines or boarding torpedoes."""
+PC_MASS_PER_LOAD = frozenset({"magazine", "magazine_er", "boarding_magazine"})
+"""Magazines whose mass is their system mass for each load (000 L6066-6070, L5136)."""
 PC_CREW_EXTRAS = frozenset({"dcp", "marines"})  # 000 L15112-15122: together <= crew factor
 PC_BEAM2_BROADSIDES = (frozenset({"FP", "AP"}), frozenset({"FS", "AS"}))  # 000 L3747-3755, L3775
 PC_BAYS = frozenset({"hangar_bay", "combined_bay"})
@@ -829,7 +838,7 @@ def _pc_system_mass(
 ) -> int:
     if kind == "beam2" and len(arcs) == 2 and frozenset(arcs) in PC_BEAM2_BROADSIDES:
         return 1  # 000 L3775-3777: broadside Beam-2
-    if kind in ("magazine", "magazine_er"):
+    if kind in PC_MASS_PER_LOAD:
         return rule.mass(0) * (mount.loads or 0)
     if kind == "minelayer":
         return rule.mass(0) + PC_MINE_MASS * (mount.loads or 0)
@@ -993,6 +1002,8 @@ def _pc_mount(a: _Assessment, index: int, mount: Mount) -> None:
             f"say how many mines the mine layer carries: loads = {PC_MIN_MINES} or more "
             "(000 L6801-6802)",
         )
+    elif mount.kind == "boarding_magazine" and mount.loads is None:
+        a.problem(f"{path}.loads", "say how many boarding torpedoes the magazine holds (loads = N)")
     elif mount.kind in PC_LOADED and mount.loads is None:
         a.problem(f"{path}.loads", "say how many salvos the magazine holds (loads = N)")
     elif mount.kind not in PC_LOADED and mount.loads is not None:
@@ -1063,6 +1074,10 @@ def _pc_links(a: _Assessment) -> None:
         a.problem("$.systems", "a salvo missile launcher needs a magazine (000 L6056-6062)")
     if magazines and "sml" not in kinds:
         a.problem("$.systems", "a magazine needs a salvo missile launcher (000 L6056-6062)")
+    if "boarding_torpedo" in kinds and "boarding_magazine" not in kinds:
+        a.problem("$.systems", "a boarding torpedo launcher is fed by a magazine (000 L5090-5114)")
+    if "boarding_magazine" in kinds and "boarding_torpedo" not in kinds:
+        a.problem("$.systems", "a boarding torpedo magazine needs a launcher (000 L5090-5114)")
     if "hangar_bay" in kinds and "launch_tube" not in kinds:
         a.warnings.append(
             "hangar bays cannot launch or recover without a launch tube (000 L14838-14870)"

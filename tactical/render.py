@@ -257,6 +257,7 @@ _STATUS_STYLE = {
     "destroyed": "battle.gone",
     "abandoned": "battle.gone",
     "struck": "battle.gone",
+    "captured": "battle.gone",
 }
 
 
@@ -271,7 +272,8 @@ def _at(value: float) -> str:
 
 
 def _damage(ship: ShipInPlay) -> Text:
-    """The drive's state and the systems hit: destroyed ones in red, damaged ones in yellow."""
+    """The drive's state and the systems hit: destroyed ones in red, damaged ones in yellow;
+    enemy boarders aboard in red."""
     parts: list[tuple[str, str]] = []
     if ship.record.drive != "ok":
         parts.append((f"drive {ship.record.drive}", "sheet.status.damaged"))
@@ -279,6 +281,8 @@ def _damage(ship: ShipInPlay) -> Text:
         if system.status != "ok":
             parts.append((system.id, f"sheet.status.{system.status}"))
     parts.extend((words, "sheet.status.damaged") for words in _core_words(ship.record))
+    for landing in ship.boarders:  # enemy boarders aboard (000 12.7)
+        parts.append((f"{landing.count} {landing.side} boarders", "sheet.status.destroyed"))
     text = Text()
     for index, (words, style) in enumerate(parts):
         text.append(", " if index else "")

@@ -139,6 +139,10 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """Under vector movement, an advanced drive's manoeuvre points: the whole thrust rating,
     as it may turn with all of it under cinematic movement (000 L1713-1721), or half, as any
     drive's (FB1's vector text, 000 12.12, is silent); see docs/rulings.md."""
+    party_attack_on: int = 4
+    """The face a boarding party (a DCP acting as a boarder) engaging the defending marines
+    needs to kill one: 4+ as a marine, the index's reading of Step 2 (000 L13073-13081), or 6
+    as a single DCP's damage-control roll (000 L12997-12999); see docs/rulings.md."""
     ram_on: int = RAM_ON
     """The D6 face a ship that means to ram needs before the attempt may go on: a 6 (001
     L979). The text's special option lowers it for a scenario or a race; a battle's set-up

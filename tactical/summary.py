@@ -11,10 +11,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from tactical.battle import (
+    AssaultOrdered,
     AsteroidMet,
     BattleContext,
     BattleSetup,
     BattleState,
+    BoardingFight,
+    BoardingFought,
     CoreSystemsRolled,
     Event,
     FightersResolved,
@@ -40,6 +43,7 @@ from tactical.battle import (
     initial_state,
     view,
 )
+from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
 from tactical.movement import OrderSyntaxError, format_mu, parse_order
@@ -121,9 +125,99 @@ def _threshold(check: Threshold) -> str:
         lost.append(f"life support hit, gives out in {turns}")
     if check.struck:
         lost.append(f"the captain strikes the colours (rolls {check.colours})")
+    for losses in check.boarders:
+        killed = losses.marines + losses.parties
+        lost.append(f"{killed} of {losses.side}'s boarders aboard killed {list(losses.faces)}")
     modifier = f" +{check.modifier}" if check.modifier else ""
+    cause = ", boarding" if check.boarding else ""
     outcome = ", ".join(lost) if lost else "nothing lost"
-    return f"    {check.ship} threshold check (row {check.row}{modifier}): {outcome}"
+    return f"    {check.ship} threshold check (row {check.row}{modifier}{cause}): {outcome}"
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+_GUARDED = {
+    ("marine", "hull"): "a marine on the hull",
+    ("marine", "marines"): "a marine engaging",
+    ("party", "hull"): "a boarding party on the hull",
+    ("party", "marines"): "a boarding party engaging",
+}
+
+
+def _guard(roll: GuardRoll) -> str:
+    """Tell one guard's dice (000 L13061-13081).
+
+    >>> from tactical.boarding import Guard
+    >>> _guard(GuardRoll(guard=Guard("marine", "hull", dcps=3), dcp=5, killed="dcp"))
+    '      3 DCPs on a marine on the hull roll 5: killed'
+    """
+    guard = roll.guard
+    who = " and ".join(
+        part
+        for part in (
+            _count(guard.dcps, "DCP") if guard.dcps else "",
+            _count(guard.marines, "marine") if guard.marines else "",
+        )
+        if part
+    )
+    dice = [str(roll.dcp)] if roll.dcp is not None else []
+    if roll.marines:
+        dice.append(str(list(roll.marines)))
+    outcome = "killed" if roll.killed else "missed"
+    if roll.killed == "dcp" and roll.marines:
+        outcome = "killed by the DCPs"
+    target = _GUARDED[(guard.kind, guard.task)]
+    return f"      {who} on {target} roll {' then '.join(dice)}: {outcome}"
+
+
+def _boarding(fight: BoardingFight) -> list[str]:
+    """Tell one round of boarding combat (000 L13043-13093)."""
+    aboard = " and ".join(
+        _count(n, word)
+        for n, word in ((fight.marines, "marine"), (fight.parties, "boarding party"))
+        if n
+    ).replace("boarding partys", "boarding parties")
+    engaging = fight.assault.marines + fight.assault.parties
+    on_hull = fight.marines + fight.parties - engaging
+    round_text = f", round {fight.round}" if fight.round else ""
+    lines = [
+        f"    {fight.ship} fights {fight.side}'s boarders ({aboard}{round_text}): "
+        f"{engaging} {'engages' if engaging == 1 else 'engage'} its marines, "
+        f"{on_hull} {'goes' if on_hull == 1 else 'go'} for the hull"
+    ]
+    lines.extend(_guard(roll) for roll in fight.melee.guards)
+    if fight.melee.attack:
+        lost = f": {', '.join(fight.marines_lost)}" if fight.marines_lost else ""
+        lines.append(
+            f"      the boarders engaging roll {list(fight.melee.attack)}: "
+            f"{_count(fight.melee.hits, 'marine')} killed{lost}"
+        )
+    if fight.hit is not None:
+        lines.append("  " + _hit(fight.hit))
+    if fight.captured:
+        lines.append(f"      {fight.ship} is captured by {fight.side}'s boarders")
+    return lines
+
+
+def _assaults(event: AssaultOrdered) -> list[str]:
+    """Tell a side's assault allocations (000 L13049-13053).
+
+    >>> _assaults(AssaultOrdered(turn=2, side="ikv", orders="wulkan:M2P0"))
+    ['  ikv boarders aboard wulkan: 2 engage its marines, the rest go for the hull']
+    """
+    try:
+        assaults = parse_assaults(event.orders)
+    except BoardingSyntaxError:
+        return [f"  {event.side} allots its boarders: {event.orders}"]
+    if not assaults:
+        return [f"  {event.side}'s boarders all go for the hull"]
+    return [
+        f"  {event.side} boarders aboard {ship}: {a.marines + a.parties} engage its marines, "
+        "the rest go for the hull"
+        for ship, a in assaults.items()
+    ]
 
 
 def _ending(event: TurnEnded | CoreSystemsRolled) -> list[str]:
@@ -246,6 +340,7 @@ def _core(event: CoreSystemsRolled) -> list[str]:
     lines.extend(
         f"    {ship}'s life support gives out: the crew abandons ship" for ship in event.abandoned
     )
+    lines.extend(line for fight in event.boarding for line in _boarding(fight))
     lines.extend(f"    {ship} is back under control" for ship in event.control)
     lines.extend(_ending(event))
     return lines
@@ -354,6 +449,32 @@ def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) 
     return lines
 
 
+def _fired(event: ShipFired) -> list[str]:
+    """Tell a ship's firing turn: its shots, hits, boarders landed and thresholds."""
+    if not event.shots:
+        return [f"  {event.ship} holds fire"]
+    shots = "; ".join(
+        f"{shot.weapon} launches a salvo at {shot.aim}"
+        if shot.target == SALVO_AIM
+        else f"{shot.weapon}{_SETTING_TEXT.get(shot.setting or '', '')} at {shot.target} "
+        f"{list(shot.faces)}"
+        + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
+        + (f" damage {list(shot.damage)}" if shot.damage else "")
+        + (f" second die {list(shot.backfire)}" if shot.backfire else "")
+        for shot in event.shots
+    )
+    lines = [f"  {event.ship} fires: {shots}"]
+    lines.extend(_nova(event.nova))
+    lines.extend(_hit(hit) for hit in event.hits)
+    lines.extend(
+        f"    {_count(landing.marines, 'marine')} of {landing.side} board {landing.ship}"
+        for landing in event.landed
+    )
+    lines.extend(f"    the captured {ship} is destroyed" for ship in event.captured)
+    lines.extend(_threshold(check) for check in event.thresholds)
+    return lines
+
+
 def describe(event: Event) -> list[str]:
     """Return the lines that tell what one event did."""
     if isinstance(event, OrdersWritten):
@@ -401,23 +522,7 @@ def describe(event: Event) -> list[str]:
         lines.extend(_threshold(check) for check in event.thresholds)
         return lines
     if isinstance(event, ShipFired):
-        if not event.shots:
-            return [f"  {event.ship} holds fire"]
-        shots = "; ".join(
-            f"{shot.weapon} launches a salvo at {shot.aim}"
-            if shot.target == SALVO_AIM
-            else f"{shot.weapon}{_SETTING_TEXT.get(shot.setting or '', '')} at {shot.target} "
-            f"{list(shot.faces)}"
-            + (f" re-rolls {list(shot.rerolls)}" if shot.rerolls else "")
-            + (f" damage {list(shot.damage)}" if shot.damage else "")
-            + (f" second die {list(shot.backfire)}" if shot.backfire else "")
-            for shot in event.shots
-        )
-        lines = [f"  {event.ship} fires: {shots}"]
-        lines.extend(_nova(event.nova))
-        lines.extend(_hit(hit) for hit in event.hits)
-        lines.extend(_threshold(check) for check in event.thresholds)
-        return lines
+        return _fired(event)
     if isinstance(event, FlightWritten):
         return [f"turn {event.turn}: {event.side} writes flight orders"]
     if isinstance(event, FightersResolved):
@@ -432,12 +537,20 @@ def describe(event: Event) -> list[str]:
         ]
     if isinstance(event, CoreSystemsRolled):
         return _core(event)
+    if isinstance(event, AssaultOrdered):
+        return _assaults(event)
+    if isinstance(event, BoardingFought):
+        lines = [f"turn {event.turn}: {event.side} fights the boarders aboard its ships"]
+        lines.extend(line for fight in event.fights for line in _boarding(fight))
+        lines.extend(_threshold(check) for check in event.thresholds)
+        return lines
     if isinstance(event, MissilesResolved):
         lines = [f"turn {event.turn}: salvo missiles strike"]
         lines.extend(_salvos(event.defence, event.attacks))
         lines.extend(_threshold(check) for check in event.thresholds)
         return lines
     lines = [_threshold(check) for check in event.thresholds]
+    lines.extend(line for fight in event.boarding for line in _boarding(fight))
     lines.extend(f"    {ship} is destroyed and removed" for ship in event.removed)
     lines.extend(f"    {ship} is ready to power up for a jump" for ship in event.ready)
     lines.extend(f"    {ship} is drawn off the table by the gas giant" for ship in event.fell)

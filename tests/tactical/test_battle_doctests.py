@@ -9,6 +9,7 @@ import pytest
 
 import tactical.asteroids
 import tactical.battle
+import tactical.boarding
 import tactical.campaign_battle
 import tactical.dice
 import tactical.fire
@@ -25,6 +26,7 @@ import tactical.summary
     [
         tactical.asteroids,
         tactical.battle,
+        tactical.boarding,
         tactical.campaign_battle,
         tactical.dice,
         tactical.fire,

@@ -5,6 +5,8 @@ limit or a side gone, every position's notation round-trips, and replaying the j
 never rolls) gives the live final state exactly. FT2 and Continuum battles start with mines
 between the fleets, and FT2 fleets lay and sweep more. Random commanders now and then ram (some
 rams void, most out of reach); close-quarters fleets that ram most turns make contact.
+Continuum fleets fire boarding torpedoes and fight the boarding actions with random allocations;
+boarders are only ever aboard enemy ships still in the battle.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tactical.battle import (
     Battle,
     BattleSetup,
     BattleState,
+    BoardingFought,
     FightersResolved,
     MineDetonated,
     MineLaid,
@@ -28,8 +31,10 @@ from tactical.battle import (
     ShipSetup,
     ShipsMoved,
     replay,
+    sides_to_assault,
     sides_to_fly,
     sides_to_repair,
+    sides_to_repel,
     sides_to_write,
 )
 from tactical.commanders import Commander, closing_commander, order_commander, random_commander
@@ -50,7 +55,7 @@ FLEETS = {
         "nova_dreadnought",
     ),
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
-    "continuum": ("heavy_cruiser", "heavy_cruiser", "missile_cruiser"),
+    "continuum": ("heavy_cruiser", "heavy_cruiser", "missile_cruiser", "assault_cruiser"),
 }
 MINE_SHIPS = {"ft2": ("minelaying_destroyer", "minesweeping_destroyer")}
 """Designs that join a fleet when the battle starts with mines."""
@@ -109,6 +114,9 @@ def check_invariants(battle: Battle) -> None:
         assert all(s.fighters is None or s.fighters >= 0 for s in record.systems)
         if ship.status == "active" and state.phase == "orders":
             assert hull_remaining(sheet, record) > 0
+        assert all(b.side != ship.side and b.count > 0 for b in ship.boarders)
+        if state.phase == "orders":  # aboard a ship that left, fought out at the turn's end
+            assert not ship.boarders or ship.status in ("active", "away")
     for group in state.fighters:
         assert group.fighters > 0  # wiped-out groups leave the table
         assert group.endurance is None or group.endurance >= 0
@@ -131,6 +139,12 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
             for side in sides_to_repair(battle.ctx, battle.state):
                 jobs = commanders[side].repairs(battle.ctx, battle.state, side)
                 battle.repair(side, jobs, dice)
+        elif step.phase == "assault":
+            for side in sides_to_assault(battle.ctx, battle.state):
+                battle.assault(side, commanders[side].assaults(battle.ctx, battle.state, side))
+        elif step.phase == "repel":
+            for side in sides_to_repel(battle.ctx, battle.state):
+                battle.repel(side, commanders[side].repel(battle.ctx, battle.state, side), dice)
         elif step.phase == "flight":
             for side in sides_to_fly(battle.ctx, battle.state):
                 battle.fly(side, commanders[side].flight(battle.ctx, battle.state, side))
@@ -149,7 +163,7 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 @pytest.mark.parametrize("rules", sorted(FLEETS))
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
-    repairs = flights = torpedoes = novas = 0
+    repairs = flights = torpedoes = novas = boardings = 0
     mines: dict[type, int] = {MineLaid: 0, MineSwept: 0, MineDetonated: 0}
     for seed in range(120):
         rng = random.Random(f"{rules}/{seed}")
@@ -169,6 +183,7 @@ def test_random_battles(rules: str) -> None:
         endings["decided" if len(present) < 2 else "turn limit"] += 1
         assert replay(setup, battle.journal) == state
         repairs += sum(1 for event in battle.journal if isinstance(event, RepairsMade))
+        boardings += sum(1 for event in battle.journal if isinstance(event, BoardingFought))
         flights += sum(1 for event in battle.journal if isinstance(event, FightersResolved))
         torpedoes += sum(
             1
@@ -189,6 +204,8 @@ def test_random_battles(rules: str) -> None:
                 for happened in event.mines:
                     mines[type(happened)] += 1
     assert endings["decided"] > 10  # the commanders do fight
+    if rules == "continuum":
+        assert boardings > 10  # boarding torpedoes land marines and they fight (000 12.7)
     if rules.startswith("ft2"):
         assert flights > 10  # carriers launch and their groups fly
     if rules == "ft2":
