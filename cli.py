@@ -1122,7 +1122,11 @@ app.add_typer(battle_app, name="battle")
 @battle_app.command("demo")
 def battle_demo(
     scenario: Annotated[
-        str, typer.Argument(help="A built-in scenario: grendel (001 L556-574).")
+        str,
+        typer.Argument(
+            help="A built-in scenario: grendel (001 L556-574) or skirmish (Continuum rules, "
+            "a project scenario)."
+        ),
     ] = "grendel",
     seed: Annotated[
         int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")

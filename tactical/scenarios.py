@@ -3,13 +3,18 @@
 ``grendel`` is FT2's introductory scenario, the First Battle of Grendel, 2137 (001 L556-574):
 each side has two light cruisers and three frigates, entering the table from opposite ends at
 velocity 8, on a table of 4' x 6' (001 L234-242), 48 x 72 MU.
+
+``skirmish`` is a project scenario, not a book's: two equal Continuum squadrons (a strike
+carrier with fast attack, interceptor and missile fighter wings, a heavy cruiser, a torpedo
+cruiser and two advanced-drive lancers with overloadable torpedoes) close from the ends of a
+6' x 8' table, to show the Continuum rules at work.
 """
 
 from __future__ import annotations
 
 from tactical.battle import BattleSetup, ShipSetup
 
-__all__ = ["SCENARIOS", "grendel"]
+__all__ = ["SCENARIOS", "grendel", "skirmish"]
 
 GRENDEL_TABLE = (0.0, 0.0, 48.0, 72.0)  # 001 L234-242: about 4' x 6'
 GRENDEL_SPEED = 8  # 001 L572: "all ships moving at an initial velocity of 8"
@@ -53,4 +58,36 @@ def grendel(turn_limit: int = 20) -> BattleSetup:
     )
 
 
-SCENARIOS = {"grendel": grendel}
+SKIRMISH_TABLE = (0.0, 0.0, 72.0, 96.0)  # 6' x 8'
+SKIRMISH_SPEED = 6
+SKIRMISH_FLEET = ("lancer", "heavy_cruiser", "strike_carrier", "torpedo_cruiser", "lancer")
+
+
+def skirmish(turn_limit: int = 20) -> BattleSetup:
+    """Return the Continuum skirmish: red from the south edge, blue from the north."""
+    ships: list[ShipSetup] = []
+    for index, design in enumerate(SKIRMISH_FLEET):
+        x = 12.0 + 12.0 * index
+        for side, y, course in (("red", 0.0, 12), ("blue", 96.0, 6)):
+            ships.append(
+                ShipSetup(
+                    id=f"{side[0]}{index + 1}",
+                    side=side,
+                    design=design,
+                    x=x,
+                    y=y,
+                    course=course,
+                    speed=SKIRMISH_SPEED,
+                )
+            )
+    return BattleSetup(
+        name="A Continuum skirmish (project scenario)",
+        sides=("red", "blue"),
+        ships=tuple(ships),
+        rules="continuum",
+        turn_limit=turn_limit,
+        table=SKIRMISH_TABLE,
+    )
+
+
+SCENARIOS = {"grendel": grendel, "skirmish": skirmish}

@@ -13,7 +13,7 @@ from tactical.battle import Battle, BattleSetup, Event, ShipSetup, replay
 from tactical.commanders import closing_commander, play
 from tactical.dice import ScriptedDice
 from tactical.notation import format_position, parse_position
-from tactical.scenarios import grendel
+from tactical.scenarios import grendel, skirmish
 
 GOLDEN = Path(__file__).parent / "golden" / "battles"
 
@@ -63,6 +63,7 @@ CASES = {
     "grendel": grendel,
     "continuum_duel": continuum_duel,
     "ft2_carrier_strike": ft2_carrier_strike,
+    "skirmish": skirmish,
 }
 
 
