@@ -1645,8 +1645,11 @@ def engage_commander() -> Commander:
                 continue
             target = min(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id))
             distance = range_between(ship.x, ship.y, target.x, target.y)
-            # Match the target's speed and close half the gap beyond a short range each turn.
-            speed = max(2.0, target.speed + (distance - ENGAGE_CLOSE_MU) / 2)
+            # Keep up with the target's motion away from the ship (none if it comes on) and
+            # close half the gap beyond a short range each turn. Matching its whole speed would
+            # double the closing rate of two Engage ships meeting head on, and after each
+            # pass their speeds would climb without end.
+            speed = max(2.0, _receding(ship, target) + (distance - ENGAGE_CLOSE_MU) / 2)
             angle = _angle_to(ship, target.x, target.y)
             if bearing(ship.x, ship.y, ship.course, target.x, target.y) == DEAD_ASTERN:
                 # Just short of dead astern, on the side _astern_side picks, for _steer.
@@ -1665,6 +1668,15 @@ def engage_commander() -> Commander:
         _focused_fire,
         flight=posture_flight("attack"),
     )
+
+
+def _receding(ship: ShipInPlay, target: ShipInPlay) -> float:
+    """How fast the target draws away from the ship along the line between them, in MU a
+    turn: its drift's share along that line, never less than nothing."""
+    vx, vy = velocity(target)
+    gx, gy = target.x - ship.x, target.y - ship.y
+    gap = math.hypot(gx, gy)
+    return max(0.0, (vx * gx + vy * gy) / gap) if gap else 0.0
 
 
 def _closing_vector(ship: ShipInPlay, target: ShipInPlay) -> tuple[float, float]:

@@ -503,3 +503,24 @@ def test_a_turn_with_every_ship_off_the_table_still_passes(seed: int) -> None:
     if seed == 1:  # on this seed every ship is away on some turns
         assert set(ended) - ordered
     assert replay(setup, battle.journal) == battle.state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_cinematic_engage_ships_close_and_fight(seed: int) -> None:
+    """Engage against Engage on grendel, cinematic: each ship keeps up only with the part of
+    its target's motion that draws away from it. Matching the target's whole speed doubled
+    the closing rate head on, and after each pass both sides' speeds climbed (to 41 MU a turn
+    by turn 20) until every ship had run off the table. Now speeds settle and the battle is
+    fought to a finish on the table."""
+    from tactical.commanders import engage_commander, play
+    from tactical.dice import SeededDice
+    from tactical.scenarios import SCENARIOS
+
+    setup = SCENARIOS["grendel"]()
+    battle = play(
+        Battle(setup), {side: engage_commander() for side in setup.sides}, SeededDice(seed)
+    )
+    speeds = [m.speed for e in battle.journal if isinstance(e, ShipsMoved) for m in e.moves]
+    assert max(speeds) <= 20
+    assert battle.state.winner is not None
+    assert not any(s.status in ("left", "away") for s in battle.state.ships)
