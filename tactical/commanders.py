@@ -55,6 +55,7 @@ commanders are deterministic. The dice stay the battle's.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -1329,7 +1330,7 @@ def ram_course(ctx: BattleContext, ship: ShipInPlay, target: ShipInPlay) -> Orde
 
     def miss(order: Order) -> tuple[float, str]:
         end = _end_of(ctx, ship, order)
-        return range_between(end.x, end.y, tx, ty), format_order(order)
+        return range_between(end.x, end.y, tx, ty), _order_text(order)
 
     return msgspec.structs.replace(min(_all_orders(ctx, ship), key=miss), ram=target.id)
 
@@ -1398,7 +1399,7 @@ def _vector_steer(ctx: BattleContext, ship: ShipInPlay, angle: float, speed: flo
         error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
         off = abs((angle - end.course % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
         value = error + VECTOR_FACING_WEIGHT * off + VECTOR_EDGE_WEIGHT * _edge_risk(ctx, end)
-        return round(value, 6), format_order(order)
+        return round(value, 6), _order_text(order)
 
     return min(_vector_candidates(ctx, ship), key=score)
 
@@ -1781,9 +1782,16 @@ def _vector_engage(
             + ENGAGE_FACING_MU * off
             + VECTOR_EDGE_WEIGHT * _edge_risk(ctx, end)
         )
-        return round(value, 6), format_order(order)
+        return round(value, 6), _order_text(order)
 
     return min(candidates, key=lambda pair: score(*pair))[0]
+
+
+@functools.cache
+def _order_text(order: Order) -> str:
+    """An order's notation, the commanders' tie-break: the same few hundred candidate orders
+    are scored for every ship every turn, so each is written out once."""
+    return format_order(order)
 
 
 def _moved(ship: ShipInPlay, end: MoveResult) -> float:
@@ -1813,11 +1821,11 @@ def _within_reach(
 
 class _Guns(NamedTuple):
     """A ship's working beams (kind and arcs), the longest range any of them reaches, and the
-    beams as (strength, arcs), as the dice are counted."""
+    beam dice it rolls at a target in each arc, by range band (``dice[arc][band - 1]``)."""
 
     beams: tuple[tuple[str, tuple[str, ...]], ...]
     reach: float
-    dice: tuple[tuple[int, tuple[str, ...]], ...]
+    dice: dict[str, tuple[int, ...]]
 
 
 def _guns(ctx: BattleContext, shooter: ShipInPlay) -> _Guns:
@@ -1829,7 +1837,19 @@ def _guns(ctx: BattleContext, shooter: ShipInPlay) -> _Guns:
     )
     # A beam-N rolls no die beyond N bands (tactical.fire.beam_dice).
     reach = max((BEAM_STRENGTH[kind] * BAND_MU for kind, _ in beams), default=-1.0)
-    return _Guns(beams, reach, tuple((BEAM_STRENGTH[kind], arcs) for kind, arcs in beams))
+    # tactical.fire.beam_dice: a beam-N rolls N dice in the first band, one fewer a band on.
+    strengths: dict[str, list[int]] = {}
+    for kind, arcs in beams:
+        for arc in arcs:
+            strengths.setdefault(arc, []).append(BEAM_STRENGTH[kind])
+    dice = {
+        arc: tuple(
+            sum(max(strength - band, -1) + 1 for strength in found)
+            for band in range(1, max(found) + 1)
+        )
+        for arc, found in strengths.items()
+    }
+    return _Guns(beams, reach, dice)
 
 
 def _dice_on(
@@ -1850,11 +1870,11 @@ def _dice_on(
     if distance > guns.reach:
         return 0
     arc = arc_of(bearing(x, y, course, tx, ty), ctx.rules.arcs)
-    if arc == AFT or line_blocked((x, y), (tx, ty), asteroids):
+    if arc == AFT or (asteroids and line_blocked((x, y), (tx, ty), asteroids)):
         return 0
-    # tactical.fire.beam_dice, its band worked out once for every beam.
+    by_band = guns.dice.get(arc, ())
     band = max(1, math.ceil(distance / BAND_MU))
-    return sum(max(strength - band, -1) + 1 for strength, arcs in guns.dice if arc in arcs)
+    return by_band[band - 1] if band <= len(by_band) else 0
 
 
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
@@ -1905,7 +1925,7 @@ def _weigh(
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
         margin = end.x - theatre.gravity - theatre.well_edge
         value -= max(0.0, 3 * theatre.gravity - margin)
-    return value, format_order(order)
+    return value, _order_text(order)
 
 
 def stand_off_commander() -> Commander:
