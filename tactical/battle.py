@@ -89,7 +89,10 @@ from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.fighters import (
     FIGHTER_RANGE_MU,
     HOLD,
+    INTERCEPT_LOSS_ON,
     MISSILE_FIGHTER_RANGE_MU,
+    NEVER_RELAUNCH,
+    SECONDARY_MOVE_MU,
     TORPEDO_HITS_ON,
     DefenceSpec,
     FighterGroup,
@@ -101,11 +104,14 @@ from tactical.fighters import (
     defence_of,
     fighter_type,
     format_flight,
+    format_flight_order,
     group_id,
     launch_limit,
     parse_fighters,
     parse_flight,
+    relaunch_turn,
     roll_kills,
+    roll_missile_kills,
 )
 from tactical.fire import (
     CORE_SYSTEMS,
@@ -264,6 +270,7 @@ __all__ = [
     "GroupMoved",
     "Hit",
     "IllegalActionError",
+    "Interception",
     "Landing",
     "MineDetonated",
     "MineEvent",
@@ -278,10 +285,12 @@ __all__ = [
     "Phase",
     "PointDefenceDie",
     "Rammed",
+    "Rearm",
     "Repair",
     "RepairsMade",
     "SalvoAttack",
     "SalvoLaunch",
+    "Scramble",
     "SetupError",
     "ShipFired",
     "ShipInPlay",
@@ -326,12 +335,15 @@ __all__ = [
     "needle_reach",
     "order_limits",
     "ram_need",
+    "rearmed",
     "repair",
     "repair_jobs",
     "repel",
     "replay",
     "resolve",
+    "salvo_targets",
     "scan_limit",
+    "scramble_bays",
     "setting_problem",
     "sheet_for",
     "ships_to_fire",
@@ -373,6 +385,8 @@ battle, and a single point of damage destroys it (000 L13113-13130)."""
 JumpState = Literal["none", "ready", "powering", "unplanned"]
 """A campaign ship's FTL jump: ``ready`` after its 6 (004 L142-143); ``powering`` or
 ``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L139-145)."""
+SCRAMBLE_MISHAP = 1  # a scramble's 1: a bay and its fighters out of action (000 L8597-8605)
+SCRAMBLE_LATE = 4  # a 4: one group gets away too late to stop the attack (000 L8615-8621)
 RETURN_ON = 4  # 001 L538: on a 4, 5 or 6 the ship re-enters after that many turns
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 MAX_INITIATIVE_ROLLS = 50  # ties re-rolled (000 L1053-1472); a stop for scripted dice
@@ -523,6 +537,15 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Under vector movement, the manoeuvre points of an advanced drive: its whole thrust
     rating (``full``, by analogy with 000 L1713-1721) or half, as any drive's; sets the
     rules' option of that name (see docs/rulings.md)."""
+    fighter_rearming: bool | None = None
+    """Roll to re-arm each group recovered (000 8.16): sets the rules' ``fighter_rearming``;
+    ``None`` keeps the preset's (on under Continuum, off under FT2)."""
+    fighter_scramble: bool | None = None
+    """Let carriers scramble fighters at attackers (000 8.3): sets the rules'
+    ``fighter_scramble``; ``None`` keeps the preset's (on under Continuum, off under FT2)."""
+    fighter_secondary_move: bool | None = None
+    """Let groups make secondary moves (000 8.5): sets the rules' ``fighter_secondary_move``;
+    ``None`` keeps the preset's (on under Continuum, off under FT2)."""
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
@@ -693,6 +716,12 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
             strike_colours=rules.strike_colours or setup.strike_colours,
             strike_as_core=rules.strike_as_core or setup.strike_as_core,
         )
+    if setup.fighter_rearming is not None:
+        rules = msgspec.structs.replace(rules, fighter_rearming=setup.fighter_rearming)
+    if setup.fighter_scramble is not None:
+        rules = msgspec.structs.replace(rules, fighter_scramble=setup.fighter_scramble)
+    if setup.fighter_secondary_move is not None:
+        rules = msgspec.structs.replace(rules, fighter_secondary_move=setup.fighter_secondary_move)
     if setup.movement == "vector":
         rules = msgspec.structs.replace(rules, movement="vector")
     if not setup.vector_rounding:
@@ -841,6 +870,13 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     with :attr:`rows` (000 phase 13); a check from these rows alone is caused by boarding."""
     repelled: int = 0
     """DCPs that fought boarders this turn and so make no repairs (000 L12983-13003)."""
+    scramble: bool = False
+    """Its orders this turn stand ready to scramble fighters at enemy groups that move in to
+    attack it (000 8.3, ``/scramble``)."""
+    rearming: tuple[tuple[str, int], ...] = ()
+    """Bays whose group landed under the ``fighter_rearming`` rule, with the turn from which it
+    may launch again, or :data:`~tactical.fighters.NEVER_RELAUNCH` (000 8.16, L10102-10121),
+    in the order they landed; a bay leaves the list when its group launches."""
 
 
 def velocity(ship: ShipInPlay) -> tuple[float, float]:
@@ -910,6 +946,10 @@ class BattleState(Struct, frozen=True, kw_only=True):
     bogeys: tuple[Bogey, ...] = ()
     """Only in a side's :func:`view`: the enemy contacts it has not identified, by label.
     The umpire's state keeps none: its ships carry their ``bogey`` label instead."""
+    before: tuple[tuple[str, float, float], ...] = ()
+    """Where each ship stood before this turn's move, ``(ship, x, y)``, kept from the move to
+    the end of the fighter step while a robot group flies under the secondary-move rule: its
+    secondary move is flown towards them (000 L10070-10078)."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.
@@ -1069,13 +1109,18 @@ def view(state: BattleState, side: str) -> BattleState:
         w if w.side == side or state.phase == "repel" else SideOrders(w.side, "")
         for w in state.written
     )
-    # Enemy salvos are placed after the orders are written (000 L1053-1472 phases 1, 3).
-    salvos = tuple(s for s in state.salvos if s.side == side)
-    # Torpedo settings are written orders (000 L4681-4683, L4786-4794): secret until fired.
+    # Enemy salvos are placed after the orders are written (000 L1053-1472 phases 1, 3), and
+    # are on the table when the fighters move (phases 4-8): a group may intercept one.
+    fighters_fly = state.phase in ("flight", "fighters")
+    salvos = tuple(s for s in state.salvos if s.side == side or fighters_fly)
+    # Torpedo settings are written orders (000 L4681-4683, L4786-4794): secret until fired;
+    # so is a standing order to scramble fighters (000 8.3) until the carrier scrambles.
     state = msgspec.structs.replace(
         state,
         ships=tuple(
-            s if s.side == side or not s.settings else msgspec.structs.replace(s, settings=())
+            s
+            if s.side == side or not (s.settings or s.scramble)
+            else msgspec.structs.replace(s, settings=(), scramble=False)
             for s in state.ships
         ),
     )
@@ -1108,6 +1153,7 @@ def view(state: BattleState, side: str) -> BattleState:
         dummies=tuple(d for d in state.dummies if d.side == side),
         bogeys=tuple(sorted(contacts, key=lambda b: (len(b.label), b.label))),
         held=tuple(h for h in state.held if h not in hidden),
+        before=tuple(b for b in state.before if b[0] not in hidden),
         fighters=tuple(g for g in state.fighters if g.carrier not in hidden),
         salvos=salvos,
     )
@@ -1530,6 +1576,8 @@ class GroupMoved(Struct, frozen=True, kw_only=True):
     y: float
     void: str | None = None
     recovered: bool = False
+    secondary: bool = False
+    """It made a secondary move, for 1 CEF (000 L8760-8774)."""
 
 
 class Dogfight(Struct, frozen=True, kw_only=True):
@@ -1539,6 +1587,21 @@ class Dogfight(Struct, frozen=True, kw_only=True):
     defender: str
     attacker_roll: KillRoll
     defender_roll: KillRoll
+    exhausted: bool = False
+    """The defender had no endurance left: its dice kill only on 6s (000 L9346-9350)."""
+    late: bool = False
+    """A group scrambled too late fights the attacker after its attack run (000 L8659-8671)."""
+
+
+class Scramble(Struct, frozen=True, kw_only=True):
+    """A carrier's scramble die (000 8.3): the bay a mishap put out of action, or the groups
+    that launched, ``late`` if too late to stop the attack."""
+
+    ship: str
+    face: int
+    mishap: str | None = None
+    groups: tuple[str, ...] = ()
+    late: bool = False
 
 
 class DefenceFire(Struct, frozen=True, kw_only=True):
@@ -1583,6 +1646,26 @@ class SalvoLaunch(Struct, frozen=True, kw_only=True):
     lost: int = 0
 
 
+class Rearm(Struct, frozen=True, kw_only=True):
+    """A group recovered under the re-arming rule: its die and the turn from which it may
+    launch again, ``None`` never in this battle (000 8.16, L10104-10121)."""
+
+    group: str
+    face: int
+    ready: int | None
+
+
+class Interception(Struct, frozen=True, kw_only=True):
+    """A group intercepted a salvo (000 L9295-9315): its dice at the missiles, a D6 for each
+    missile killed (``losses``), and the fighters those 6s cost it."""
+
+    group: str
+    salvo: str
+    roll: KillRoll
+    losses: tuple[int, ...] = ()
+    lost: int = 0
+
+
 class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved"):
     """The fighter groups flew, dogfought, met point defence and made their attack runs."""
 
@@ -1596,6 +1679,12 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     """Groups wiped out."""
     launches: tuple[SalvoLaunch, ...] = ()
     """Missile fighters' salvos launched, after the attack runs (000 L9821-9833)."""
+    rearms: tuple[Rearm, ...] = ()
+    """The re-arming dice of the groups that landed (000 8.16)."""
+    interceptions: tuple[Interception, ...] = ()
+    """Groups' interceptions of salvos, their kills counted with the point defence's."""
+    scrambles: tuple[Scramble, ...] = ()
+    """Carriers' scramble dice at the groups attacking them (000 8.3)."""
     nova: tuple[NovaHit, ...] = ()
     """Nova templates moved on at the start of the firing, after the fighters (001 L917)."""
     salvo_defence: tuple[PointDefenceDie, ...] = ()
@@ -1949,6 +2038,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     revealers: list[str] = []
     rams: list[tuple[str, str]] = []
     state, swept = _asteroid_sweeps(ctx, state, dice)
+    starts = tuple((s.id, s.x, s.y) for s in state.ships if s.status == "active")
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -1985,6 +2075,8 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
             void = _scan_problem(ctx, state, ship, order.scan_for)
         if order.ram is not None and void is None:
             void = _ram_problem(state, ship, order.ram)
+        if order.scramble and void is None:
+            void = _scramble_problem(ctx, ship, order)
         jump = ship.jump
         if order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
@@ -2021,7 +2113,9 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
             )
         )
         carried = NO_ORDER if void else order
-        if not left and msgspec.structs.replace(carried, ram=None) != _course_and_speed(carried):
+        # A standing order to scramble gives nothing away until it is carried out.
+        quiet = msgspec.structs.replace(carried, ram=None, scramble=False)
+        if not left and quiet != _course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
         if carried.ram is not None:
             rams.append((ship.id, carried.ram))  # a ram gives nothing away until it is tried
@@ -2056,6 +2150,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
                 jump=jump,
                 nova=carried.nova and not left,
                 sweeping=carried.sweep and not left,
+                scramble=carried.scramble and not left,
             )
         )
     ships = [
@@ -2064,12 +2159,17 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         else ship
         for ship in ships
     ]
+    fighters = state.fighters + tuple(launched)
+    robots = ctx.rules.fighter_secondary_move and any(
+        _type_of(ctx, g.carrier, g.bay).robot for g in fighters
+    )
     state = msgspec.structs.replace(
         state,
         ships=tuple(ships),
         written=(),
-        fighters=state.fighters + tuple(launched),
+        fighters=fighters,
         held=tuple(held),
+        before=starts if robots else (),  # robots' secondary moves (000 L10070-10078)
     )
     state, decoys = _move_dummies(ctx, state, written)
     state, met = _asteroid_collisions(ctx, state, paths, dice)
@@ -2794,8 +2894,14 @@ def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str
 
 
 def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
-    """Return the bays whose group is aboard and may launch: working, with fighters, in
-    record-sheet order."""
+    """Return the bays whose group is aboard and may launch: working, with fighters, re-armed
+    (000 8.16), in record-sheet order."""
+    return [bay for bay in _bays_aboard(ctx, state, ship) if rearmed(state, ship, bay)]
+
+
+def _bays_aboard(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
+    """Return the working bays with their group aboard, ready or re-arming, in record-sheet
+    order."""
     flying = {g.id for g in state.fighters}
     return [
         spec.id
@@ -2808,15 +2914,46 @@ def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) ->
     ]
 
 
+def rearmed(state: BattleState, ship: ShipInPlay, bay: str) -> bool:
+    """Whether the group in this bay has re-armed and may launch this turn: it never landed
+    under the re-arming rule, or its relaunch turn has come (000 8.16, L10104-10121)."""
+    ready = dict(ship.rearming).get(bay)
+    return ready is None or (ready != NEVER_RELAUNCH and ready <= state.turn)
+
+
+def _rearming_text(ship: ShipInPlay, bay: str) -> str:
+    """Say when a re-arming bay's group may launch again."""
+    ready = dict(ship.rearming)[bay]
+    if ready == NEVER_RELAUNCH:
+        return f"{bay} may not relaunch this battle (000 L10110-10114)"
+    return f"{bay} is re-arming until turn {ready} (000 L10114-10121)"
+
+
 def _launch_problem(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, groups: int
 ) -> str | None:
     """Return why a ship may not launch this many groups, or ``None``."""
     if not launchable_bays(ctx, state, ship):
+        aboard = _bays_aboard(ctx, state, ship)
+        if aboard:
+            return "no fighter group ready to launch: " + "; ".join(
+                _rearming_text(ship, bay) for bay in aboard
+            )
         return "no fighter group aboard to launch (001 L753-759)"
     limit = launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
     if groups > limit:
         return f"launches at most {limit} group{'s' if limit > 1 else ''} a turn (001 L759)"
+    return None
+
+
+def _scramble_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
+    """Return why a ship may not stand ready to scramble fighters this turn, or ``None``."""
+    if not ctx.rules.fighter_scramble:
+        return "scrambling fighters is not in these rules (000 8.3: rule fighter_scramble)"
+    if not bays(ctx.sheets[ship.id]):
+        return "no fighter bays to scramble from (000 L8574-8580)"
+    if order.turn or order.accel or order.pivot is not None or order.vector:
+        return "a ship may not scramble fighters if it applied thrust (000 L8647-8649)"
     return None
 
 
@@ -2862,7 +2999,8 @@ def _take_off(
         msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in ship.record.systems
     )
     record = msgspec.structs.replace(ship.record, systems=systems)
-    return msgspec.structs.replace(ship, record=record), group
+    rearming = tuple(entry for entry in ship.rearming if entry[0] != bay)
+    return msgspec.structs.replace(ship, record=record, rearming=rearming), group
 
 
 def sides_to_fly(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
@@ -2876,12 +3014,17 @@ def sides_to_fly(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
 
 def flight_targets(ctx: BattleContext, state: BattleState, group: FighterGroup) -> FlightTargets:
     """Return what a group may be ordered at: enemy ships to attack, enemy groups to
-    dogfight, friendly ships to cover, and whether it may try to land (its carrier is in
-    play with its bay working)."""
+    dogfight, enemy salvos in flight to intercept (not by attack or torpedo fighters, 000
+    L9309-9312), friendly ships to cover."""
     enemy_ships = tuple(s.id for s in state.ships if _enemy_in_sight(ctx, group.side, s))
     friends = tuple(s.id for s in state.ships if s.side == group.side and _targetable(ctx, s))
     enemy_groups = tuple(g.id for g in state.fighters if g.side != group.side)
-    return FlightTargets(attack=enemy_ships, dogfight=enemy_groups, cover=friends)
+    salvos = tuple(
+        s.id
+        for s in state.salvos
+        if s.side != group.side and _type_of(ctx, group.carrier, group.bay).intercepts
+    )
+    return FlightTargets(attack=enemy_ships, dogfight=enemy_groups, cover=friends, intercept=salvos)
 
 
 class FlightTargets(NamedTuple):
@@ -2890,6 +3033,7 @@ class FlightTargets(NamedTuple):
     attack: tuple[str, ...]
     dogfight: tuple[str, ...]
     cover: tuple[str, ...]
+    intercept: tuple[str, ...] = ()
 
 
 def _type_of(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
@@ -2937,10 +3081,15 @@ def write_flight(
         allowed = {
             "attack": targets.attack,
             "dogfight": targets.dogfight,
+            "intercept": targets.intercept,
             "cover": targets.cover,
         }.get(order.kind)
         if allowed is not None and order.target not in allowed:
             raise IllegalActionError(f"{where}: {group_name} cannot {order.kind} {order.target!r}")
+        if order.secondary and not ctx.rules.fighter_secondary_move:
+            raise IllegalActionError(
+                f"{where}: {group_name} may make no secondary move under these rules (001 L763)"
+            )
     return FlightWritten(turn=state.turn, side=side, orders=format_flight(orders))
 
 
@@ -2984,6 +3133,38 @@ def _close_on(
     return _towards(x, y, sx, sy, reach)[:2]
 
 
+def _flown(
+    start: tuple[float, float],
+    aim: tuple[float, float],
+    reach: float,
+    stand_off: float,
+    *,
+    secondary: bool,
+    blind: tuple[float, float] | None = None,
+) -> tuple[float, float, bool]:
+    """Fly a group from ``start`` at ``aim`` by its move (``reach``), stopping ``stand_off``
+    short; with a ``secondary`` move, up to 12 MU further (000 L8760-8770), or, for a robot,
+    12 MU towards ``blind`` first (000 L10070-10078). Return where it ends and whether it made
+    the secondary move: flew beyond its move, or (a robot) flew its blind leg at all.
+
+    >>> _flown((0.0, 0.0), (0.0, 30.0), 24, 0, secondary=True)
+    (0.0, 30.0, True)
+    >>> _flown((0.0, 0.0), (0.0, 20.0), 24, 0, secondary=True)
+    (0.0, 20.0, False)
+    >>> _flown((0.0, 0.0), (0.0, 40.0), 24, 0, secondary=True, blind=(0.0, -20.0))
+    (0.0, 12.0, True)
+    """
+    x, y = start
+    if not secondary:
+        return (*_close_on(x, y, *aim, reach, stand_off), False)
+    if blind is not None:
+        bx, by = _close_on(x, y, *blind, SECONDARY_MOVE_MU, stand_off)
+        ex, ey = _close_on(bx, by, *aim, reach, stand_off)
+        return ex, ey, (bx, by) != (x, y)
+    ex, ey = _close_on(x, y, *aim, reach + SECONDARY_MOVE_MU, stand_off)
+    return ex, ey, range_between(x, y, ex, ey) > reach + MU_GRAIN
+
+
 def _spend(group: FighterGroup, cost: int = 1) -> FighterGroup:
     """Spend combat endurance: 1 a combat, 2 to fire a graser or plasma cannon (000 L9714-9716,
     L9754-9756); a group with less left spends what it has."""
@@ -3010,12 +3191,31 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     pairs: list[tuple[str, str]] = []  # (the group that made contact, the group it caught)
     attacking: dict[str, str] = {}  # group -> the ship it attacks
     launching: dict[str, str] = {}  # missile fighter group -> the ship it launches its salvo at
+    intercepting: dict[str, str] = {}  # group -> the enemy salvo it intercepts
     recovered: set[str] = set()
     landed_on: set[str] = set()
     moves: list[GroupMoved] = []
 
     def spent(group: FighterGroup) -> bool:
         return group.endurance is not None and group.endurance <= 0
+
+    before = {ship_id: (x, y) for ship_id, x, y in state.before}
+
+    def fly(
+        group: FighterGroup, order: FlightOrder, aim: tuple[float, float], stand_off: float = 0
+    ) -> tuple[FighterGroup, bool]:
+        """Fly a group at its objective, its secondary move too if ordered and allowed; a
+        robot's comes first, towards where a ship objective stood before the ships moved."""
+        name = group.id
+        secondary = order.secondary and not spent(group)
+        blind = None
+        if secondary and kinds[name].robot:
+            blind = before.get(order.target or group.carrier, aim)  # groups, salvos stay
+        x, y, made = _flown(
+            (group.x, group.y), aim, reaches[name], stand_off, secondary=secondary, blind=blind
+        )
+        group = msgspec.structs.replace(group, x=x, y=y)
+        return (_spend(group) if made else group), made  # 1 CEF (000 L8770-8774)
 
     # Dogfights first: contact is measured to where the other group starts (see rulings).
     for name in sorted(groups):
@@ -3026,26 +3226,33 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         assert order.target is not None
         other = start[order.target]
         void = None
-        if spent(group):
+        moved, made = fly(group, order, (other.x, other.y))
+        if spent(moved):
             void = "no combat endurance left (000 L8482-8484)"
         elif order.target in engaged:
             void = f"{order.target} is already in a dogfight"
-        x, y, met = _towards(group.x, group.y, other.x, other.y, reaches[name])
-        if void is None and not met:
+        elif (moved.x, moved.y) != (other.x, other.y):
             void = f"{order.target} is out of reach"
         if void is None:
             engaged[name], engaged[order.target] = order.target, name
             pairs.append((name, order.target))
-        groups[name] = msgspec.structs.replace(group, x=x, y=y)
-        moves.append(GroupMoved(group=name, order=f"D>{order.target}", x=x, y=y, void=void))
+        groups[name] = moved
+        moves.append(
+            GroupMoved(
+                group=name,
+                order=format_flight_order(order),
+                x=moved.x,
+                y=moved.y,
+                void=void,
+                secondary=made,
+            )
+        )
     for name in sorted(groups):
         group = groups[name]
         order = orders.get(name, HOLD)
         if order.kind == "dogfight":
             continue
-        text = "=" if order.kind == "hold" else ("R" if order.kind == "recover" else "")
-        if order.target is not None:
-            text = f"{order.kind[0].upper()}>{order.target}"
+        text = format_flight_order(order)
         if name in engaged:
             moves.append(
                 GroupMoved(
@@ -3058,15 +3265,15 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             )
             continue
         void = None
-        x, y = group.x, group.y
+        made = False
         landed = False
         if order.kind in ("attack", "cover"):
             assert order.target is not None
             target = state.ship(order.target)
             # A missile group with its salvo aboard closes only to launch range (see rulings).
             stand_off = MISSILE_FIGHTER_RANGE_MU if order.kind == "attack" and group.salvo else 0
-            x, y = _close_on(x, y, target.x, target.y, reaches[name], stand_off)
-            distance = range_between(x, y, target.x, target.y)
+            group, made = fly(group, order, (target.x, target.y), stand_off)
+            distance = range_between(group.x, group.y, target.x, target.y)
             if order.kind == "attack":
                 if spent(group):
                     void = "no combat endurance left (000 L8482-8484)"
@@ -3076,9 +3283,22 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                     void = f"{order.target} is out of reach"
                 else:
                     attacking[name] = order.target
+        elif order.kind == "intercept":
+            # Move up to the marker; it engages a salvo within 6 MU (000 L9297-9307), the
+            # group facing it (see docs/rulings.md).
+            assert order.target is not None
+            salvo = next(m for m in state.salvos if m.id == order.target)
+            group, made = fly(group, order, (salvo.x, salvo.y))
+            if spent(group):
+                void = "no combat endurance left (000 L9311-9315)"
+            elif range_between(group.x, group.y, salvo.x, salvo.y) > FIGHTER_RANGE_MU:
+                void = f"{order.target} is out of reach"
+            else:
+                intercepting[name] = order.target
         elif order.kind == "recover":
             carrier = state.ship(group.carrier)
-            x, y, met = _towards(x, y, carrier.x, carrier.y, reaches[name])
+            group, made = fly(group, order, (carrier.x, carrier.y))
+            met = (group.x, group.y) == (carrier.x, carrier.y)
             bay_ok = any(s.id == group.bay and s.status == "ok" for s in carrier.record.systems)
             if carrier.status != "active":
                 void = "its carrier is not in play"
@@ -3094,34 +3314,61 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                 landed = True
                 landed_on.add(carrier.id)
                 recovered.add(name)
-        groups[name] = msgspec.structs.replace(group, x=x, y=y)
-        moves.append(GroupMoved(group=name, order=text, x=x, y=y, void=void, recovered=landed))
+        groups[name] = group
+        moves.append(
+            GroupMoved(
+                group=name,
+                order=text,
+                x=group.x,
+                y=group.y,
+                void=void,
+                recovered=landed,
+                secondary=made,
+            )
+        )
+
+    # Carriers standing ready to scramble roll when enemy groups have moved in to attack them
+    # (000 8.3, L8572-8685): groups in time catch an attacker before it attacks; a group
+    # launched late fights one after the attack runs.
+    scrambles: list[Scramble] = []
+    late: list[str] = []
+    for carrier_id in sorted(set(attacking.values())):
+        carrier = state.ship(carrier_id)
+        if not carrier.scramble or carrier.status != "active":
+            continue
+        carrier, scramble, launched = _scramble(ctx, state, dice, carrier)
+        if scramble is None:
+            continue
+        scrambles.append(scramble)
+        state = msgspec.structs.replace(
+            _replace_ship(state, carrier), fighters=state.fighters + tuple(launched)
+        )
+        for group in launched:
+            groups[group.id] = group
+            kinds[group.id] = _type_of(ctx, group.carrier, group.bay)
+            if scramble.late:
+                late.append(group.id)
+                continue
+            raiders = [g for g in attacking if attacking[g] == carrier_id and g not in engaged]
+            if not raiders:
+                continue
+            # It catches the attacker with most fighters (see docs/rulings.md).
+            prey = min(raiders, key=lambda g: (-groups[g].fighters, g))
+            del attacking[prey]
+            engaged[group.id], engaged[prey] = prey, group.id
+            pairs.append((group.id, prey))
+            groups[group.id] = msgspec.structs.replace(group, x=groups[prey].x, y=groups[prey].y)
+            index = next(i for i, m in enumerate(moves) if m.group == prey)
+            void = f"caught by {group.id}, scrambled from {carrier_id} (000 L8653-8659)"
+            moves[index] = msgspec.structs.replace(moves[index], void=void)
 
     # Dogfight rounds, simultaneous (001 L810, L818). Each die takes the shooter's type's
     # modifier against fighters (000 L9593-9597, L9625-9627) and -1 at heavy fighters
     # (000 L9489-9491).
-    dogfights: list[Dogfight] = []
+    dogfights = [
+        _dogfight(ctx, dice, turn, groups, kinds, name, partner) for name, partner in pairs
+    ]
     reroll = ctx.rules.fighter_reroll
-    for name, partner in pairs:
-        a, b = groups[name], groups[partner]
-        a_drm = kinds[name].fighter_drm + kinds[partner].hit_drm
-        b_drm = kinds[partner].fighter_drm + kinds[name].hit_drm
-        a_roll = roll_kills(dice, f"t{turn}/dogfight/{name}", a.fighters, reroll=reroll, drm=a_drm)
-        b_roll = roll_kills(
-            dice, f"t{turn}/dogfight/{partner}", b.fighters, reroll=reroll, drm=b_drm
-        )
-        dogfights.append(
-            Dogfight(attacker=name, defender=partner, attacker_roll=a_roll, defender_roll=b_roll)
-        )
-        # A plasma fighter's cannon costs 2 endurance at fighters too (000 L9746-9756).
-        groups[name] = _spend(
-            msgspec.structs.replace(a, fighters=max(a.fighters - b_roll.kills, 0)),
-            kinds[name].fighter_cef,
-        )
-        groups[partner] = _spend(
-            msgspec.structs.replace(b, fighters=max(b.fighters - a_roll.kills, 0)),
-            kinds[partner].fighter_cef,
-        )
 
     # Point defence: each attacked ship's own PD, then area cover from friends within 6.
     defence: list[DefenceFire] = []
@@ -3186,6 +3433,22 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         groups[name] = _spend(group, kinds[name].ship_cef)
         state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
 
+    # A group scrambled too late fights an attacker of its carrier once the attack runs are
+    # over, though the attacker has fired (000 L8659-8671): one round, as ever.
+    for name in late:
+        carrier_id = groups[name].carrier
+        raiders = [
+            g
+            for g in attacking
+            if attacking[g] == carrier_id and groups[g].fighters > 0 and g not in engaged
+        ]
+        if not raiders:
+            continue
+        prey = min(raiders, key=lambda g: (-groups[g].fighters, g))
+        engaged[name], engaged[prey] = prey, name
+        groups[name] = msgspec.structs.replace(groups[name], x=groups[prey].x, y=groups[prey].y)
+        dogfights.append(_dogfight(ctx, dice, turn, groups, kinds, name, prey, late=True))
+
     # Missile fighters launch their salvos, for 1 endurance (000 L9821-9833). The rules launch
     # in the next turn's phase 3, from where the group and the ships now stand; the salvo
     # homes after the next move, as a ship's (see docs/rulings.md).
@@ -3225,7 +3488,26 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             )
         )
 
-    # Recovered groups land in their bays; wiped-out groups leave the table.
+    # Groups intercept the salvos they reached, once the salvos have homed (000 L1053-1472
+    # phases 7-8, L9295-9315): the kills come off the salvo with the point defence's.
+    interceptions: list[Interception] = []
+    intercepted: dict[str, int] = {}
+    homes = salvo_targets(ctx, state)
+    for name in sorted(intercepting):
+        marker = intercepting[name]
+        if homes.get(marker) is None:
+            index = next(i for i, m in enumerate(moves) if m.group == name)
+            void = f"{marker} found no ship to home on and was wasted (000 L5733-5736)"
+            moves[index] = msgspec.structs.replace(moves[index], void=void)
+            continue
+        group, interception = _intercept(dice, turn, groups[name], kinds[name], marker)
+        groups[name] = group
+        interceptions.append(interception)
+        intercepted[marker] = intercepted.get(marker, 0) + interception.roll.kills
+
+    # Recovered groups land in their bays, and under the re-arming rule roll for when they
+    # may launch again (000 8.16, L10102-10121); wiped-out groups leave the table.
+    rearms: list[Rearm] = []
     for name in sorted(recovered):
         group = groups[name]
         carrier = state.ship(group.carrier)
@@ -3236,13 +3518,22 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             for s in carrier.record.systems
         )
         record = msgspec.structs.replace(carrier.record, systems=systems)
-        state = _replace_ship(state, msgspec.structs.replace(carrier, record=record))
+        rearming = carrier.rearming
+        if ctx.rules.fighter_rearming:
+            face = dice.roll(f"t{turn}/rearm/{name}", 6)
+            ready = relaunch_turn(face, turn)
+            rearming = (*(e for e in rearming if e[0] != group.bay), (group.bay, ready))
+            rearms.append(
+                Rearm(group=name, face=face, ready=None if ready == NEVER_RELAUNCH else ready)
+            )
+        carrier = msgspec.structs.replace(carrier, record=record, rearming=rearming)
+        state = _replace_ship(state, carrier)
     lost = tuple(g.id for g in state.fighters if groups[g.id].fighters <= 0)
     flying = tuple(
         groups[g.id] for g in state.fighters if groups[g.id].fighters > 0 and g.id not in recovered
     )
-    state = msgspec.structs.replace(state, fighters=flying, written=())
-    state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds)
+    state = msgspec.structs.replace(state, fighters=flying, written=(), before=())
+    state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
     nova: list[NovaHit] = []
     state = _advance_novas(ctx, state, dice, nova, thresholds)
     state = _boarder_losses(ctx, state, thresholds, 0, dice, "fighters")
@@ -3256,10 +3547,109 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         thresholds=tuple(thresholds),
         lost=lost,
         launches=tuple(launches),
+        rearms=tuple(rearms),
+        interceptions=tuple(interceptions),
+        scrambles=tuple(scrambles),
         nova=tuple(nova),
         salvo_defence=tuple(salvo_defence),
         salvos=tuple(salvos),
     )
+
+
+def _dogfight(
+    ctx: BattleContext,
+    dice: DiceSource,
+    turn: int,
+    groups: dict[str, FighterGroup],
+    kinds: Mapping[str, FighterType],
+    name: str,
+    partner: str,
+    *,
+    late: bool = False,
+) -> Dogfight:
+    """Roll one dogfight round between the group that made contact and the group it caught,
+    simultaneous (001 L810, L818), and take off the losses and the endurance in ``groups``.
+    A ``late`` round follows the caught group's attack run this turn, whose endurance already
+    paid for its combat (000 L8659-8671, L9319-9323)."""
+    a, b = groups[name], groups[partner]
+    reroll = ctx.rules.fighter_reroll
+    a_drm = kinds[name].fighter_drm + kinds[partner].hit_drm
+    b_drm = kinds[partner].fighter_drm + kinds[name].hit_drm
+    a_roll = roll_kills(dice, f"t{turn}/dogfight/{name}", a.fighters, reroll=reroll, drm=a_drm)
+    # A group caught with no endurance left kills only on 6s (000 L9346-9350).
+    exhausted = b.endurance is not None and b.endurance <= 0
+    b_roll = roll_kills(
+        dice,
+        f"t{turn}/dogfight/{partner}",
+        b.fighters,
+        reroll=reroll,
+        drm=b_drm,
+        exhausted=exhausted,
+    )
+    # A plasma fighter's cannon costs 2 endurance at fighters too (000 L9746-9756).
+    groups[name] = _spend(
+        msgspec.structs.replace(a, fighters=max(a.fighters - b_roll.kills, 0)),
+        kinds[name].fighter_cef,
+    )
+    caught = msgspec.structs.replace(b, fighters=max(b.fighters - a_roll.kills, 0))
+    groups[partner] = caught if late else _spend(caught, kinds[partner].fighter_cef)
+    return Dogfight(
+        attacker=name,
+        defender=partner,
+        attacker_roll=a_roll,
+        defender_roll=b_roll,
+        exhausted=exhausted,
+        late=late,
+    )
+
+
+def scramble_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
+    """Return the bays a ship could scramble from, in the order they would go: those whose
+    group is ready, then those re-arming, in record-sheet order; never a group whose re-arming
+    die showed a 1 (000 L8675-8685, L10110-10114)."""
+    ready = launchable_bays(ctx, state, ship)
+    rearming = [
+        bay
+        for bay in _bays_aboard(ctx, state, ship)
+        if bay not in ready and dict(ship.rearming).get(bay) != NEVER_RELAUNCH
+    ]
+    return ready + rearming
+
+
+def _scramble(
+    ctx: BattleContext, state: BattleState, dice: DiceSource, carrier: ShipInPlay
+) -> tuple[ShipInPlay, Scramble | None, list[FighterGroup]]:
+    """Roll a carrier's scramble at the groups attacking it (000 L8595-8649): 1 a mishap, its
+    first bay that could launch damaged with its fighters; 2-3 nothing; 4 one group, late; 5
+    one in time; 6 two in time if it launches two a turn. Groups ready launch first, then
+    groups re-arming, with half their endurance and no one-shot weapons (L8675-8685); a group
+    that may not relaunch this battle stays aboard. No group aboard: no roll."""
+    candidates = scramble_bays(ctx, state, carrier)
+    if not candidates:
+        return carrier, None, []
+    face = dice.roll(f"t{state.turn}/scramble/{carrier.id}", 6)
+    if face <= SCRAMBLE_MISHAP:
+        record = with_system_status(carrier.record, candidates[0], "damaged")
+        carrier = msgspec.structs.replace(carrier, record=record)
+        return carrier, Scramble(ship=carrier.id, face=face, mishap=candidates[0]), []
+    count = {4: 1, 5: 1, 6: launch_limit(ctx.sheets[carrier.id], ctx.rules.carrier_bays)}
+    launched: list[FighterGroup] = []
+    for bay in candidates[: count.get(face, 0)]:
+        rearming = not rearmed(state, carrier, bay)
+        carrier, group = _take_off(ctx, carrier, bay, carrier.x, carrier.y)
+        if rearming:
+            half = None if group.endurance is None else group.endurance // 2
+            group = msgspec.structs.replace(
+                group, endurance=half, torpedoes=False, mkps=False, salvo=False
+            )
+        launched.append(group)
+    scramble = Scramble(
+        ship=carrier.id,
+        face=face,
+        groups=tuple(g.id for g in launched),
+        late=face == SCRAMBLE_LATE,
+    )
+    return carrier, scramble, launched
 
 
 def _attack_run(
@@ -3378,12 +3768,43 @@ def _missile_step(
     )
 
 
+def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | None]:
+    """Return the ship each salvo due this turn homes on, ``None`` if none is within its
+    attack radius (000 L5724-5736)."""
+    targets: dict[str, str | None] = {}
+    for salvo in state.salvos:
+        if not salvo.due(state.turn):
+            continue
+        enemies = [
+            (ship.id, ship.x, ship.y, _attack_radius(ctx))
+            for ship in state.ships
+            if ship.side != salvo.side and _targetable(ctx, ship)
+        ]
+        targets[salvo.id] = homing_target(salvo, enemies)
+    return targets
+
+
+def _intercept(
+    dice: DiceSource, turn: int, group: FighterGroup, kind: FighterType, salvo: str
+) -> tuple[FighterGroup, Interception]:
+    """Roll a group's interception of a salvo (000 L9295-9315, L5859-5861, L5913-5917): a die
+    per fighter at its type's modifier against missiles, then a D6 for each missile killed,
+    each 6 losing a fighter; 1 endurance spent (000 L9319-9323)."""
+    key = f"t{turn}/intercept/{group.id}"
+    roll = roll_missile_kills(dice, key, group.fighters, drm=kind.fighter_drm)
+    losses = tuple(dice.roll(f"{key}/loss/{i}", 6) for i in range(roll.kills))
+    lost = min(sum(1 for face in losses if face >= INTERCEPT_LOSS_ON), group.fighters)
+    group = _spend(msgspec.structs.replace(group, fighters=group.fighters - lost))
+    return group, Interception(group=group.id, salvo=salvo, roll=roll, losses=losses, lost=lost)
+
+
 def _salvo_attacks(
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
     used: set[tuple[str, str]],
     thresholds: list[Threshold],
+    intercepted: Mapping[str, int] | None = None,
 ) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
     """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
 
@@ -3399,16 +3820,10 @@ def _salvo_attacks(
     due = [s for s in state.salvos if s.due(turn)]
     if not due:
         return state, [], []
-    targets: dict[str, str | None] = {}
-    for salvo in due:
-        enemies = [
-            (ship.id, ship.x, ship.y, _attack_radius(ctx))
-            for ship in state.ships
-            if ship.side != salvo.side and _targetable(ctx, ship)
-        ]
-        targets[salvo.id] = homing_target(salvo, enemies)
-    kills: dict[str, int] = {s.id: 0 for s in due}
-    defended: set[str] = set()
+    targets = salvo_targets(ctx, state)
+    # Fighters that intercepted a salvo defend against it too (000 L5859-5861, L9295-9315).
+    kills: dict[str, int] = {s.id: (intercepted or {}).get(s.id, 0) for s in due}
+    defended: set[str] = {s.id for s in due if s.id in (intercepted or {})}
     defence: list[PointDefenceDie] = []
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:

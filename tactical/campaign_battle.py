@@ -477,6 +477,12 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
         movement=request.movement,  # 004 L43: "Vector Movement as described in Fleet Book 1"
+        # 004 L45-46: "the Expanded Fighter Rules from Fleet Book 1 ... including the Fighter
+        # Launching and Fighter Re-arming Rules", whichever preset the ships are built to:
+        # re-arming (000 8.16) and scrambling (000 8.3). Secondary moves (000 8.5) come with
+        # the preset: without endurance (FT2) they would be 12 MU more for nothing.
+        fighter_rearming=True,
+        fighter_scramble=True,
         # The order commanders start FTL fighters deployed (000 L9981-9989) unless their side
         # is leaving by FTL, which never launches (docs/rulings.md).
         ftl_deployed=tuple(side.name for side in request.sides if side.order != "ftl-move"),

@@ -98,7 +98,9 @@ from tactical.battle import (
     needle_focus_problem,
     order_limits,
     repair_jobs,
+    salvo_targets,
     scan_limit,
+    scramble_bays,
     setting_problem,
     ships_to_fire,
     sides_to_assault,
@@ -124,10 +126,15 @@ from tactical.boarding import (
 )
 from tactical.dice import DiceSource
 from tactical.fighters import (
+    FIGHTER_RANGE_MU,
     HOLD,
     MISSILE_FIGHTER_RANGE_MU,
+    MISSILE_KILL_ON,
+    SECONDARY_MOVE_MU,
     FighterGroup,
+    FighterType,
     FlightOrder,
+    fighter_type,
     launch_limit,
 )
 from tactical.fire import (
@@ -185,6 +192,7 @@ __all__ = [
     "with_asteroids",
     "with_fighters",
     "with_mines",
+    "with_scramble",
     "with_sensors",
     "with_torpedo_settings",
 ]
@@ -207,6 +215,8 @@ RAM_ODDS = 0.15
 RAM_LOOK_MU = 20.0
 """How near an enemy must be for a random commander's ship to think of ramming it."""
 RANDOM_SCAN_ODDS = 0.3
+RANDOM_SCRAMBLE_ODDS = 0.3
+"""How often a random commander's carrier with a group aboard stands ready to scramble."""
 """How often a random commander's ship with bogeys in sight makes an active scan."""
 HOME_FIGHTERS = 2  # a group down to this many fighters comes home
 
@@ -297,7 +307,15 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
     unless it still carries one-shot weapons it can fire."""
 
     def flight(ctx: BattleContext, state: BattleState, side: str) -> Flight:
+        orders = plan(ctx, state, side)
+        if not ctx.rules.fighter_secondary_move:
+            return orders
+        groups = {g.id: g for g in state.fighters}
+        return {g: _with_secondary(ctx, state, groups[g], o) for g, o in orders.items()}
+
+    def plan(ctx: BattleContext, state: BattleState, side: str) -> Flight:
         orders: Flight = {}
+        interceptors = {} if posture == "recover" else _interceptors(ctx, state, side)
         for group in state.fighters:
             if group.side != side:
                 continue
@@ -306,6 +324,9 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
             carrier = state.ship(group.carrier)
             if _wants_home(ctx, group, posture) and carrier.status == "active":
                 orders[group.id] = FlightOrder(kind="recover")
+                continue
+            if group.id in interceptors:
+                orders[group.id] = FlightOrder(kind="intercept", target=interceptors[group.id])
                 continue
 
             def near(x: float, y: float, g: FighterGroup = group) -> float:
@@ -335,6 +356,80 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
         return orders
 
     return flight
+
+
+def _with_secondary(
+    ctx: BattleContext, state: BattleState, group: FighterGroup, order: FlightOrder
+) -> FlightOrder:
+    """Add a secondary move (``+``, 1 CEF, 000 L8760-8774) to an order whose objective lies
+    beyond the group's move but within 12 MU more, when the group keeps the endurance to do
+    what it goes for: 1 left after the move to attack, dogfight or intercept, none to land.
+    Covering a friend is never worth it."""
+    aims: dict[str, tuple[float, float, float]] = {}
+    ships = {s.id: s for s in state.ships}
+    if order.kind == "attack" and order.target in ships:
+        stand_off = MISSILE_FIGHTER_RANGE_MU if group.salvo else FIGHTER_RANGE_MU
+        aims["attack"] = (ships[order.target].x, ships[order.target].y, stand_off)
+    elif order.kind == "recover" and group.carrier in ships:
+        aims["recover"] = (ships[group.carrier].x, ships[group.carrier].y, 0.0)
+    elif order.kind == "dogfight":
+        other = next((g for g in state.fighters if g.id == order.target), None)
+        if other is not None:
+            aims["dogfight"] = (other.x, other.y, 0.0)
+    elif order.kind == "intercept":
+        salvo = next((m for m in state.salvos if m.id == order.target), None)
+        if salvo is not None:
+            aims["intercept"] = (salvo.x, salvo.y, FIGHTER_RANGE_MU)
+    if order.kind not in aims:
+        return order
+    x, y, stand_off = aims[order.kind]
+    needed = range_between(group.x, group.y, x, y) - stand_off
+    reach = group_reach(ctx, group)
+    keep = 1 if order.kind == "recover" else 2
+    endurance_ok = group.endurance is None or group.endurance >= keep
+    if not (reach < needed <= reach + SECONDARY_MOVE_MU and endurance_ok):
+        return order
+    before = {ship: (bx, by) for ship, bx, by in state.before}
+    blind = before.get(order.target or group.carrier) if _kind(ctx, group).robot else None
+    if blind is not None:
+        # A robot's secondary move goes first, towards where the ship stood before it moved
+        # (000 L10070-10078): worth it only if its move then reaches.
+        gap = range_between(group.x, group.y, *blind)
+        step = min(SECONDARY_MOVE_MU, gap) / gap if gap else 0.0
+        sx, sy = group.x + (blind[0] - group.x) * step, group.y + (blind[1] - group.y) * step
+        if range_between(sx, sy, x, y) - stand_off > reach:
+            return order
+    return msgspec.structs.replace(order, secondary=True)
+
+
+def _kind(ctx: BattleContext, group: FighterGroup) -> FighterType:
+    """The fighter type a group plays (000 8.15)."""
+    return fighter_type(ctx.sheets[group.carrier].system(group.bay).fighters)
+
+
+def _interceptors(ctx: BattleContext, state: BattleState, side: str) -> dict[str, str]:
+    """Pick a group to intercept each enemy salvo that will home on one of the side's ships
+    (000 L9295-9315): the nearest that can reach it, may intercept, has endurance and can kill
+    a missile at all (a -2 type's dice never reach the 5 it needs, 000 L5859-5861)."""
+    chosen: dict[str, str] = {}
+    threats = salvo_targets(ctx, state)
+    for salvo in sorted(state.salvos, key=lambda s: s.id):
+        if salvo.side == side or threats.get(salvo.id) is None:
+            continue
+        able = [
+            g
+            for g in state.fighters
+            if g.side == side
+            and g.id not in chosen
+            and not _wants_home(ctx, g, "defend")
+            and salvo.id in flight_targets(ctx, state, g).intercept
+            and _kind(ctx, g).fighter_drm + 6 >= MISSILE_KILL_ON
+            and range_between(g.x, g.y, salvo.x, salvo.y) <= group_reach(ctx, g) + FIGHTER_RANGE_MU
+        ]
+        if able:
+            pick = min(able, key=lambda g: (range_between(g.x, g.y, salvo.x, salvo.y), g.id))
+            chosen[pick.id] = salvo.id
+    return chosen
 
 
 WriteOrders = Callable[[BattleContext, BattleState, str], dict[str, Order]]
@@ -370,6 +465,34 @@ def with_fighters(orders: WriteOrders, posture: Posture) -> WriteOrders:
                 written[ship.id] = Order(
                     launch=launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
                 )
+        return written
+
+    return wrapped
+
+
+def with_scramble(orders: WriteOrders) -> WriteOrders:
+    """Wrap a commander's movement orders (outermost, once every other doctrine has had its
+    say): a carrier whose order applies no thrust, with a group aboard it could scramble,
+    stands ready to scramble (``/scramble``, 000 8.3) when an enemy group in flight could
+    reach it this turn, within its move and 6 MU of where the carrier will be."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        if not ctx.rules.fighter_scramble:
+            return written
+        raiders = [g for g in state.fighters if g.side != side]
+        for ship in _free(state, side):
+            order = written.get(ship.id, NO_ORDER)
+            thrust = order.turn or order.accel or order.pivot is not None or order.vector
+            if thrust or not scramble_bays(ctx, state, ship):
+                continue
+            dx, dy = velocity(ship)
+            ex, ey = ship.x + dx, ship.y + dy
+            if any(
+                range_between(g.x, g.y, ex, ey) <= group_reach(ctx, g) + FIGHTER_RANGE_MU
+                for g in raiders
+            ):
+                written[ship.id] = msgspec.structs.replace(order, scramble=True)
         return written
 
     return wrapped
@@ -1057,6 +1180,9 @@ def random_commander(
             )
             if launchable_bays(ctx, state, ship) and rng.random() < 0.3:
                 written[ship.id] = Order(launch=rng.randint(1, 2))  # sometimes one too many
+            scrambles = ctx.rules.fighter_scramble and bool(scramble_bays(ctx, state, ship))
+            if scrambles and rng.random() < RANDOM_SCRAMBLE_ODDS:  # void if it applies thrust
+                written[ship.id] = msgspec.structs.replace(written[ship.id], scramble=True)
             if _has_nova(ctx, ship) and rng.random() < 0.3:
                 written[ship.id] = Order(nova=True)
             layers = len(mine_layers(ctx, ship))
@@ -1078,15 +1204,7 @@ def random_commander(
         for group in state.fighters:
             if group.side != side or rng.random() < 0.1:
                 continue
-            targets = flight_targets(ctx, state, group)
-            choices = [
-                *(FlightOrder(kind="attack", target=t) for t in targets.attack),
-                *(FlightOrder(kind="dogfight", target=t) for t in targets.dogfight),
-                *(FlightOrder(kind="cover", target=t) for t in targets.cover),
-                FlightOrder(kind="recover"),
-                HOLD,
-            ]
-            orders[group.id] = rng.choice(choices)
+            orders[group.id] = _random_flight(ctx, state, group, rng)
         return orders
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
@@ -1186,6 +1304,25 @@ def _random_settings(
     return msgspec.structs.replace(order, torpedoes=tuple(settings))
 
 
+def _random_flight(
+    ctx: BattleContext, state: BattleState, group: FighterGroup, rng: random.Random
+) -> FlightOrder:
+    """Any flight order open to the group, now and then with a secondary move."""
+    targets = flight_targets(ctx, state, group)
+    choices = [
+        *(FlightOrder(kind="attack", target=t) for t in targets.attack),
+        *(FlightOrder(kind="dogfight", target=t) for t in targets.dogfight),
+        *(FlightOrder(kind="intercept", target=t) for t in targets.intercept),
+        *(FlightOrder(kind="cover", target=t) for t in targets.cover),
+        FlightOrder(kind="recover"),
+        HOLD,
+    ]
+    order = rng.choice(choices)
+    if ctx.rules.fighter_secondary_move and order.kind != "hold" and rng.random() < 0.3:
+        order = msgspec.structs.replace(order, secondary=True)  # 000 L8760-8774
+    return order
+
+
 def _random_ram(
     ctx: BattleContext,
     state: BattleState,
@@ -1257,7 +1394,7 @@ def closing_commander(cruise: int = 8) -> Commander:
 
     return Commander(
         with_torpedo_settings(
-            with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+            with_scramble(with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))))
         ),
         fire,
     )
@@ -1664,7 +1801,7 @@ def engage_commander() -> Commander:
 
     return Commander(
         with_torpedo_settings(
-            with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+            with_scramble(with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))))
         ),
         _focused_fire,
         flight=posture_flight("attack"),
@@ -1964,7 +2101,7 @@ def stand_off_commander() -> Commander:
         return written
 
     return Commander(
-        with_torpedo_settings(with_fighters(with_sensors(orders), "defend")),
+        with_torpedo_settings(with_scramble(with_fighters(with_sensors(orders), "defend"))),
         _focused_fire,
         flight=posture_flight("defend"),
     )

@@ -34,10 +34,14 @@ __all__ = [
     "FIGHTER_TYPES",
     "GROUP_FIGHTERS",
     "HOLD",
+    "INTERCEPT_LOSS_ON",
     "KILLS",
     "LIGHT_GROUP_FIGHTERS",
     "MISSILE_FIGHTER_RANGE_MU",
+    "MISSILE_KILL_ON",
+    "NEVER_RELAUNCH",
     "POINT_DEFENCE",
+    "SECONDARY_MOVE_MU",
     "STANDARD",
     "TORPEDO_HITS_ON",
     "DefenceSpec",
@@ -59,7 +63,9 @@ __all__ = [
     "parse_fighters",
     "parse_flight",
     "parse_flight_order",
+    "relaunch_turn",
     "roll_kills",
+    "roll_missile_kills",
 ]
 
 FIGHTER_RANGE_MU = 6.0  # fighter weapons, ADAF cover and ADFC cover reach 6 (001 L777, L785;
@@ -71,15 +77,16 @@ AREA_DEFENCE = frozenset({"adaf", "ads"})  # any group within 6, or attacking a 
 # within 6 (001 L785; 000 7.13)
 AREA_FIRE_CONTROL = frozenset({"adfc"})  # lets PDS cover one ally within 6 (000 L9083-9086)
 
-FlightKind = Literal["attack", "dogfight", "recover", "cover", "hold"]
+FlightKind = Literal["attack", "dogfight", "intercept", "recover", "cover", "hold"]
 _LETTER: dict[FlightKind, str] = {
     "attack": "A",
     "dogfight": "D",
+    "intercept": "I",
     "recover": "R",
     "cover": "C",
     "hold": "=",
 }
-_TARGETED: frozenset[FlightKind] = frozenset({"attack", "dogfight", "cover"})
+_TARGETED: frozenset[FlightKind] = frozenset({"attack", "dogfight", "intercept", "cover"})
 
 
 class FighterType(Struct, frozen=True, kw_only=True):
@@ -91,7 +98,9 @@ class FighterType(Struct, frozen=True, kw_only=True):
     groups launch with one-shot pulse torpedoes, ``mkps`` groups with one-shot MKPs, ``salvo``
     groups with one salvo of missiles. ``ship_weapon`` is what an attack run at a ship fires
     (BD* beams, or the graser's or plasma cannon's dice), ``ship_cef`` and ``fighter_cef``
-    the combat endurance an attack run and a dogfight round cost.
+    the combat endurance an attack run and a dogfight round cost. ``intercepts``: the group
+    may intercept salvos, ``fighter_drm`` on its dice (000 L9309-9312). ``robot`` groups take
+    their secondary move before the ships move (000 L10070-10078).
     """
 
     ship_drm: int = 0
@@ -105,6 +114,8 @@ class FighterType(Struct, frozen=True, kw_only=True):
     fighter_cef: int = 1
     mkps: bool = False
     salvo: bool = False
+    intercepts: bool = True
+    robot: bool = False
 
 
 STANDARD = FighterType()  # 000 L9416-9434: BD* at ships (a B1), BD* at fighters (a PDS)
@@ -118,9 +129,10 @@ FIGHTER_TYPES: dict[str, FighterType] = {
     # 000 L9593-9597: BD* at -2 against ships, +1 against fighters and ordnance.
     "interceptor": FighterType(ship_drm=-2, fighter_drm=+1),
     # 000 L9619-9627: BD* at +1 against ships, -2 against fighters and ordnance.
-    "attack": FighterType(ship_drm=+1, fighter_drm=-2),
+    # Attack and torpedo fighters cannot intercept missiles (000 L9309-9312).
+    "attack": FighterType(ship_drm=+1, fighter_drm=-2, intercepts=False),
     # 000 L9649-9680: beams at -2 against ships and fighters, and one-shot pulse torpedoes.
-    "torpedo": FighterType(ship_drm=-2, fighter_drm=-2, torpedoes=True),
+    "torpedo": FighterType(ship_drm=-2, fighter_drm=-2, torpedoes=True, intercepts=False),
     # 000 L9690-9716: the graser at ships, 2 CEF; secondary cannon BD* at -2 at fighters.
     "graser": FighterType(fighter_drm=-2, ship_weapon="graser", ship_cef=2),
     # 000 L9722-9756: plasma dice at ships, BD* at -2 at fighters; the cannon costs 2 CEF.
@@ -136,9 +148,37 @@ FIGHTER_TYPES: dict[str, FighterType] = {
 """The fighter types the battle plays, by ``SystemSpec.fighters``; the rulings they need are in
 docs/rulings.md ("Tactical: point defence and fighters")."""
 
+MISSILE_KILL_ON = 5  # a fighter's die kills one salvo missile on 5-6, a 6 re-rolling (000
+# L5859-5861, as 8.12 directs, L9307-9309)
+INTERCEPT_LOSS_ON = 6  # for each missile a fighter kills a D6: on a 6 the fighter is lost too
+# (000 L5913-5917)
+EXHAUSTED_KILLS_ON = 6  # a group dogfighted at 0 CEF "only scores one kill on rolls of 6"
+# (000 L9346-9350)
 TORPEDO_HITS_ON = 4  # a fighter's pulse torpedo hits on 4+ for its face in damage (000 L9663-9667)
 MISSILE_FIGHTER_RANGE_MU = 12.0  # a missile fighter launches within 12 MU of an enemy ship
 # (000 L9810-9817)
+
+
+NEVER_RELAUNCH = 0
+"""The turn a bay's group may relaunch after its re-arming die showed a 1: never in this battle
+(000 L10110-10114)."""
+REARM_SCRAPPED = 1  # a 1: the group may not relaunch this game (000 L10110-10114)
+REARM_CRASH = 6  # a 6: a crash turnaround, it may launch the very next turn (000 L10118-10121)
+
+
+def relaunch_turn(face: int, recovered: int) -> int:
+    """Return the turn from which a group recovered in turn ``recovered`` may launch again,
+    by its re-arming die (000 8.16, L10104-10121): :data:`NEVER_RELAUNCH` on a 1, the second
+    turn after on 2-5 (one full turn rearming), the next turn on a 6.
+
+    >>> relaunch_turn(1, 4) == NEVER_RELAUNCH, relaunch_turn(2, 4), relaunch_turn(5, 4)
+    (True, 6, 6)
+    >>> relaunch_turn(6, 4)
+    5
+    """
+    if face <= REARM_SCRAPPED:
+        return NEVER_RELAUNCH
+    return recovered + (1 if face >= REARM_CRASH else 2)
 
 
 GROUP_FIGHTERS = 6  # a full wing (group) of 6 fighters (001 L747; 000 L9422-9424, L14846-14848)
@@ -165,9 +205,8 @@ FIGHTER_MODS: dict[str, FighterType] = {
     "long_range": FIGHTER_TYPES["long_range"],
     # 000 L9981-9989: may start the battle deployed, 1 CEF spent (a set-up choice, not play).
     "ftl": STANDARD,
-    # 000 L10070-10078: the secondary move at the end of phase 4; the engine has no secondary
-    # moves, so robots play as their type (see docs/rulings.md).
-    "robot": STANDARD,
+    # 000 L10070-10078: the secondary move at the end of phase 4, before the ships move.
+    "robot": FighterType(robot=True),
 }
 """The modifications a bay may add to its base type with ``+``, in the order a canonical name
 writes them, and what each changes (000 8.15). ``fast`` and ``long_range`` alone are the fast
@@ -234,6 +273,7 @@ class FighterWing(Struct, frozen=True, kw_only=True):
                 hit_drm=kind.hit_drm + change.hit_drm,
                 move=change.move or kind.move,
                 endurance=change.endurance or kind.endurance,
+                robot=kind.robot or change.robot,
             )
         return kind
 
@@ -321,15 +361,22 @@ class FlightOrder(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One fighter group's order for the turn.
 
     ``attack`` flies at an enemy ship and makes an attack run if it ends within 6 MU (001
-    L777); ``dogfight`` flies into contact with an enemy group (001 L810); ``recover`` flies
-    home to land (001 L761); ``cover`` flies to a friendly ship; ``hold`` stays put.
+    L777); ``dogfight`` flies into contact with an enemy group (001 L810); ``intercept`` flies
+    at an enemy salvo marker and engages it if it ends within 6 MU (000 L9297-9307);
+    ``recover`` flies home to land (001 L761); ``cover`` flies to a friendly ship; ``hold``
+    stays put.
     """
 
     kind: FlightKind = "hold"
     target: str | None = None
+    secondary: bool = False
+    """Also make a secondary move, up to 12 MU more for 1 CEF (000 L8760-8786), written ``+``
+    after the order: ``A>b1+``."""
 
 
 HOLD = FlightOrder()
+SECONDARY_MOVE_MU = 12.0  # a secondary move: up to 12 MU, whatever the group's type (000
+# L8760-8770, L9525-9527)
 
 
 class FighterGroup(Struct, frozen=True, kw_only=True):
@@ -419,16 +466,30 @@ class KillRoll(Struct, frozen=True, kw_only=True):
     kills: int = 0
 
 
-def roll_kills(dice: DiceSource, key: str, count: int, *, reroll: bool, drm: int = 0) -> KillRoll:
+def roll_kills(
+    dice: DiceSource,
+    key: str,
+    count: int,
+    *,
+    reroll: bool,
+    drm: int = 0,
+    exhausted: bool = False,
+) -> KillRoll:
     """Roll ``count`` kill dice (AF or dogfight); with ``reroll`` each natural 6 earns another
     die (000 L9142-9144, L9223-9224). ``drm`` changes every die, re-rolls too (fighter types,
-    000 8.15; see docs/rulings.md). Keys ``{key}/{i}``, re-rolls ``{key}/r{j}``.
+    000 8.15; see docs/rulings.md). An ``exhausted`` group, dogfighted with no endurance left,
+    kills one on each natural 6 and nothing else, no modifier, no re-roll (000 L9346-9350).
+    Keys ``{key}/{i}``, re-rolls ``{key}/r{j}``.
 
     >>> from tactical.dice import ScriptedDice
     >>> roll_kills(ScriptedDice([2, 2, 6, 4, 1]), "k", 5, reroll=False).kills  # 001 L818
     3
+    >>> roll_kills(ScriptedDice([3, 1, 5, 6]), "k", 4, reroll=True, exhausted=True).kills
+    1
     """
     faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+    if exhausted:
+        return KillRoll(faces=faces, kills=sum(1 for face in faces if face == EXHAUSTED_KILLS_ON))
     kills = sum(kills_of(face, drm) for face in faces)
     rerolls: list[int] = []
     pending = sum(1 for face in faces if face == 6) if reroll else 0
@@ -440,17 +501,43 @@ def roll_kills(dice: DiceSource, key: str, count: int, *, reroll: bool, drm: int
     return KillRoll(faces=faces, rerolls=tuple(rerolls), kills=kills)
 
 
+def roll_missile_kills(dice: DiceSource, key: str, count: int, *, drm: int = 0) -> KillRoll:
+    """Roll ``count`` fighters' dice at a salvo (000 L5859-5861): each kills one missile on 5-6
+    after ``drm`` (the type's modifier against "fighters, missiles and ordnance", 000
+    L9593-9597), and each natural 6 earns another die, scored the same. Keys ``{key}/{i}``,
+    re-rolls ``{key}/r{j}``.
+
+    >>> from tactical.dice import ScriptedDice
+    >>> roll_missile_kills(ScriptedDice([4, 5, 6, 2, 1]), "k", 4).kills  # the re-roll: 1
+    2
+    >>> roll_missile_kills(ScriptedDice([4, 3]), "k", 2, drm=+1).kills  # an interceptor's 4
+    1
+    """
+    faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+    rerolls: list[int] = []
+    pending = sum(1 for face in faces if face == 6)
+    while pending and len(rerolls) < MAX_REROLLS:
+        face = dice.roll(f"{key}/r{len(rerolls)}", 6)
+        rerolls.append(face)
+        pending += (face == 6) - 1
+    kills = sum(1 for face in (*faces, *rerolls) if face + drm >= MISSILE_KILL_ON)
+    return KillRoll(faces=faces, rerolls=tuple(rerolls), kills=kills)
+
+
 # ---------------------------------------------------------------- flight order notation
 
 _TOKEN = re.compile(
-    r"(?P<group>[A-Za-z0-9_.\-]+):(?P<letter>[ADRC=])(?:>(?P<target>[A-Za-z0-9_.\-]+))?"
+    r"(?P<group>[A-Za-z0-9_.\-]+):(?P<letter>[ADIRC=])(?:>(?P<target>[A-Za-z0-9_.\-]+))?"
+    r"(?P<secondary>\+)?"
 )
 
 
 def format_flight_order(order: FlightOrder) -> str:
-    """Write one flight order: ``A>b1``, ``D>b1.fighter_group-1``, ``C>r2``, ``R`` or ``=``."""
+    """Write one flight order: ``A>b1``, ``D>b1.fighter_group-1``, ``I>b1.sml-1.t3``,
+    ``C>r2``, ``R`` or ``=``, with ``+`` after it for a secondary move (``A>b1+``, ``R+``)."""
     letter = _LETTER[order.kind]
-    return f"{letter}>{order.target}" if order.target is not None else letter
+    text = f"{letter}>{order.target}" if order.target is not None else letter
+    return f"{text}+" if order.secondary else text
 
 
 def parse_flight_order(text: str) -> FlightOrder:
@@ -462,13 +549,17 @@ def parse_flight_order(text: str) -> FlightOrder:
     found = _TOKEN.fullmatch(f"g:{text}")
     if found is None:
         raise FlightSyntaxError(
-            f"flight order {text!r} is not A>ship, D>group, C>ship, R (recover) or '=' (hold)"
+            f"flight order {text!r} is not A>ship, D>group, I>salvo, C>ship, R (recover) or "
+            "'=' (hold)"
         )
     kind = next(k for k, letter in _LETTER.items() if letter == found["letter"])
     target = found["target"]
     if (kind in _TARGETED) != (target is not None):
-        raise FlightSyntaxError(f"flight order {text!r}: A, D and C take a target, R and = none")
-    return FlightOrder(kind=kind, target=target)
+        raise FlightSyntaxError(f"flight order {text!r}: A, D, I and C take a target, R and = none")
+    secondary = found["secondary"] is not None
+    if secondary and kind == "hold":
+        raise FlightSyntaxError(f"flight order {text!r}: a group that holds makes no second move")
+    return FlightOrder(kind=kind, target=target, secondary=secondary)
 
 
 def parse_flight(text: str) -> dict[str, FlightOrder]:

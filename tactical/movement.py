@@ -17,8 +17,10 @@ maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the n
 the whole order, ``/<weapon>=<setting>`` notes a Continuum pulse torpedo's setting for the turn:
 ``O`` to fire it overloaded (000 L4681-4685), ``S`` or ``L`` for a variable torpedo's short or
 long range mode (000 L4786-4794): ``P1+2/pulse_torpedo_variable-1=S`` or
-``=/pulse_torpedo_overload-1=O``. A set of orders is ``id:order`` tokens separated by spaces,
-e.g. ``"lc1:P2+4 f1:="``.
+``=/pulse_torpedo_overload-1=O``. Last of all, ``/scramble`` is a carrier's standing order to
+scramble fighters if enemy fighters move in to attack it (000 8.3): ``=/scramble``,
+``L1/scramble``. A set of orders is ``id:order`` tokens separated by spaces, e.g.
+``"lc1:P2+4 f1:="``.
 
 Vector orders (000 L13411-13986) are manoeuvres in their written sequence, joined by ``.``:
 ``TP2`` / ``TS2`` rotate the facing 2 points to port / starboard, ``PP1`` / ``PS1`` / ``PR1``
@@ -28,7 +30,7 @@ for any order. ``=`` drifts on the vector.
 
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None, vector=(), torpedoes=())
+      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False)
 >>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
 (('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
@@ -57,6 +59,7 @@ from tactical.rules import BattleRules
 
 __all__ = [
     "NO_ORDER",
+    "SCRAMBLE",
     "Burn",
     "MoveResult",
     "MoveStart",
@@ -126,7 +129,9 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     turn, ``(weapon id, setting)`` in the order written: ``O`` overloads one (000 L4681-4685),
     ``S`` and ``L`` put a variable torpedo in short or long range mode (000 L4786-4794); written
     ``/<weapon>=<setting>`` after the rest of the order. Whether the ship has such a weapon is
-    the battle's to judge.
+    the battle's to judge. ``scramble`` is a carrier's standing order to scramble fighters if
+    enemy fighters move in to attack it this turn (000 8.3), written ``/scramble`` last; it
+    goes only with an order that applies no thrust (000 L8647-8649).
     """
 
     turn: int = 0
@@ -142,6 +147,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ram: str | None = None
     vector: tuple[Burn, ...] = ()
     torpedoes: tuple[tuple[str, str], ...] = ()
+    scramble: bool = False
 
 
 NO_ORDER = Order()
@@ -156,6 +162,7 @@ _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
 _RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
+SCRAMBLE = "scramble"  # the standing order to scramble fighters (000 8.3), ``/scramble``
 _SETTING = re.compile(r"(?P<weapon>[A-Za-z0-9_.\-]+)=(?P<setting>[OSL])")
 
 
@@ -213,8 +220,12 @@ def parse_order(text: str) -> Order:
 
 
 def _parse_settings(text: str) -> Order:
-    """Parse an order followed by torpedo settings: ``S1/pulse_torpedo_overload-1=O``."""
+    """Parse an order followed by torpedo settings, then maybe a scramble:
+    ``S1/pulse_torpedo_overload-1=O``, ``=/scramble``."""
     head, *parts = text.split("/")
+    scramble = parts[-1] == SCRAMBLE
+    if scramble:
+        parts = parts[:-1]
     settings: list[tuple[str, str]] = []
     for part in parts:
         found = _SETTING.fullmatch(part)
@@ -228,7 +239,7 @@ def _parse_settings(text: str) -> Order:
         settings.append((found["weapon"], found["setting"]))
     if not head:
         raise OrderSyntaxError(f"order {text!r}: write '=' before the torpedo settings")
-    return msgspec.structs.replace(parse_order(head), torpedoes=tuple(settings))
+    return msgspec.structs.replace(parse_order(head), torpedoes=tuple(settings), scramble=scramble)
 
 
 def _parse_base(text: str) -> Order:
@@ -302,7 +313,11 @@ def format_order(order: Order) -> str:
     ('P1Rb2', 'Rb2')
     >>> format_order(Order(torpedoes=(("pulse_torpedo_overload-1", "O"),)))
     '=/pulse_torpedo_overload-1=O'
+    >>> format_order(Order(launch=1, scramble=True))
+    'L1/scramble'
     """
+    if order.scramble:
+        return format_order(msgspec.structs.replace(order, scramble=False)) + f"/{SCRAMBLE}"
     if order.torpedoes:
         base = format_order(msgspec.structs.replace(order, torpedoes=()))
         return base + "".join(f"/{weapon}={setting}" for weapon, setting in order.torpedoes)

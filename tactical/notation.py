@@ -17,11 +17,13 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         | /A abandoned | /C struck its colours | /P captured by boarders]
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
-        [/M minesweeper active this turn] [/?<label>=<class> a bogey to the enemy, the class
+        [/M minesweeper active this turn] [/S standing ready to scramble fighters this turn]
+        [/?<label>=<class> a bogey to the enemy, the class
         its signature shows] [/t<weapon>=<O|S|L> a pulse torpedo's setting from this turn's
         orders: overloaded, or a variable torpedo's short or long range mode]
         [/f<weapon>@<turn> an overload-upgraded torpedo that fired, or was ejected, in that
-        turn, this one or the last]
+        turn, this one or the last] [/g<bay>@<turn> a bay whose group landed and re-arms, the
+        turn from which it may launch again, or @x never in this battle (000 8.16)]
         [/o<side>:<marines>.<parties>@<turn> enemy boarders aboard, one field per landing]
         [/rb<rows the boarders' damage completed this turn>] [/u<DCPs that fought boarders
         this turn>]
@@ -35,7 +37,8 @@ their ships this turn, as ``B:side``, and a campaign battle's fixed table as
 ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm]`` (still aboard: ``/pt``
 a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile group's
 salvo), written after the ships; ships with bays that held course and speed this turn (and
-may recover a group) are ``H:id,id``. A nova
+may recover a group) are ``H:id,id``; while a robot group flies under the secondary-move rule,
+where each ship stood before this turn's move is ``B:id@x,y``. A nova
 cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
 the ship that fired it, where its template lies, its line of flight and its next stage. A mine
 on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
@@ -70,7 +73,7 @@ from tactical.battle import (
     sheet_for,
 )
 from tactical.boarding import Boarders, BoardingSyntaxError, parse_assaults
-from tactical.fighters import FighterGroup, FlightSyntaxError, parse_flight
+from tactical.fighters import NEVER_RELAUNCH, FighterGroup, FlightSyntaxError, parse_flight
 from tactical.mines import Mine
 from tactical.missiles import Salvo
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
@@ -139,6 +142,7 @@ _SALVO = re.compile(
     r"S:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
     r"/t(?P<launched>\d+)(?P<er>/er)?(?:/l(?P<lost>\d+))?"
 )
+_BEFORE = re.compile(r"B:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)")
 _VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
 _PLACE = r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
 _DUMMY = re.compile(r"D:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<label>[\w.\-]+)" + _PLACE)
@@ -149,6 +153,7 @@ _SHOWS: tuple[HullClass, ...] = ("escort", "cruiser", "capital", "merchant")
 _SETTING = re.compile(r"t(?P<weapon>[\w.\-]+)=(?P<setting>[OSL])")
 _TUBE = re.compile(r"f(?P<weapon>[\w.\-]+)@(?P<turn>\d+)")
 _BOARDERS = re.compile(r"o(?P<side>[\w.\-]+):(?P<marines>\d+)\.(?P<parties>\d+)@(?P<landed>\d+)")
+_REARM = re.compile(r"g(?P<bay>[\w.\-]+)@(?P<turn>\d+|x)")
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
 )
@@ -205,6 +210,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("N")
     if ship.sweeping:
         parts.append("M")
+    if ship.scramble:
+        parts.append("S")
     if ship.bogey is not None:
         parts.append(f"?{ship.bogey}={ship.shows}")
     parts.extend(f"t{weapon}={setting}" for weapon, setting in ship.settings)
@@ -214,6 +221,7 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("rb" + ".".join(str(n) for n in ship.board_rows))
     if ship.repelled:
         parts.append(f"u{ship.repelled}")
+    parts.extend(f"g{bay}@{'x' if turn == NEVER_RELAUNCH else turn}" for bay, turn in ship.rearming)
     return "/".join(parts)
 
 
@@ -310,6 +318,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
     ]
     if state.held:
         fields.append("H:" + ",".join(state.held))
+    fields.extend(f"B:{ship}@{format_mu(x)},{format_mu(y)}" for ship, x, y in state.before)
     if state.table is not None:
         fields.append("T:" + ",".join(format_mu(v) for v in state.table))
     return " ".join(fields)
@@ -350,6 +359,13 @@ def _parse_salvo(token: str) -> Salvo:
         er=found["er"] is not None,
         lost=int(found["lost"]) if found["lost"] else 0,
     )
+
+
+def _parse_before(token: str) -> tuple[str, float, float]:
+    found = _BEFORE.fullmatch(token)
+    if found is None:
+        raise NotationError(f"start of move {token!r}: expected B:ship@x,y")
+    return found["ship"], float(found["x"]), float(found["y"])
 
 
 def _parse_nova(token: str) -> NovaBlast | None:
@@ -425,7 +441,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired this turn, N nova cannon armed, M sweeping
+    flags: set[str] = set()  # F fired this turn, N nova cannon armed, M sweeping, S scramble
     bogey: str | None = None
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
@@ -436,6 +452,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     boarders: list[Boarders] = []
     board_rows: tuple[int, ...] = ()
     repelled = 0
+    rearming: list[tuple[str, int]] = []
     reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
@@ -470,7 +487,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N", "M"):
+        elif part in ("F", "N", "M", "S"):
             flags.add(part)
         elif part.startswith("?"):
             label, equals, shown = part[1:].partition("=")
@@ -481,6 +498,12 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             board_rows = tuple(_int(n, "row", token) for n in part[2:].split("."))
         elif part.startswith("r"):
             rows = tuple(_int(n, "row", token) for n in part[1:].split("."))
+        elif part.startswith("g"):
+            found = _REARM.fullmatch(part)
+            if found is None or found["bay"] not in systems:
+                raise NotationError(f"ship {token!r}: bad re-arming field {part!r}")
+            ready = found["turn"]
+            rearming.append((found["bay"], NEVER_RELAUNCH if ready == "x" else int(ready)))
         elif part.startswith(("t", "f")):
             setting, tube = _SETTING.fullmatch(part), _TUBE.fullmatch(part)
             if setting is not None and setting["weapon"] in systems:
@@ -512,6 +535,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         jump=jump,
         nova="N" in flags,
         sweeping="M" in flags,
+        scramble="S" in flags,
         bogey=bogey,
         shows=shows,
         vector=vector,
@@ -520,6 +544,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         boarders=tuple(boarders),
         board_rows=board_rows,
         repelled=repelled,
+        rearming=tuple(rearming),
     )
 
 
@@ -577,6 +602,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
     fought: list[str] = []
     groups: list[FighterGroup] = []
     held: tuple[str, ...] = ()
+    before: list[tuple[str, float, float]] = []
     table: tuple[float, float, float, float] | None = None
     novas: list[NovaBlast] = []
     mines: list[Mine] = []
@@ -603,6 +629,8 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
             salvos.append(_parse_salvo(token))
         elif token.startswith("H:"):
             held = tuple(token[2:].split(","))
+        elif token.startswith("B:"):
+            before.append(_parse_before(token))
         elif token.startswith("T:"):
             bounds = token[2:].split(",")
             try:
@@ -633,6 +661,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
         table=table,
         fighters=tuple(groups),
         held=held,
+        before=tuple(before),
         novas=tuple(novas),
         mines=tuple(mines),
         salvos=tuple(salvos),

@@ -77,6 +77,20 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     screens as a Graser-1 does, every hit it scores doing 1d3 semi-armour-piercing, a natural
     6 re-rolling (000 L3966-3994); or each fighter makes one hit of 1d3 semi-armour-piercing,
     with no to-hit die and past screens."""
+    fighter_rearming: bool = False
+    """Fleet Book 1's re-arming (000 8.16, L10102-10129; named by the campaign, 004 L45-46): a
+    group landed rolls a D6, 1 it may not relaunch this battle, 2-5 it may from the second
+    turn after, 6 from the next. FT2 has no such rule: a group lands and may relaunch at once
+    (001 L757-761)."""
+    fighter_scramble: bool = False
+    """Fleet Book 1's scrambling (000 8.3, L8572-8685): a carrier with the standing order
+    ``/scramble`` that applied no thrust, attacked by enemy fighters, rolls a D6 to launch
+    groups at them. FT2 has nothing like it (001 L757-761)."""
+    fighter_secondary_move: bool = False
+    """Continuum's secondary move (000 L8760-8786): a flight order written with ``+`` lets the
+    group fly up to 12 MU beyond its move for 1 CEF; a robot group's secondary move is flown
+    first, towards where its objective stood before the ships moved (L10070-10078). FT2 has
+    one move (001 L763)."""
     carrier_bays: int = 3
     """Bays that make a ship a carrier, which launches two groups a turn, others one (001
     L759): FT2 3 (no non-carrier class carries more than 2 groups, 001 L749-755); Continuum
@@ -187,6 +201,9 @@ BATTLE_RULES: dict[str, BattleRules] = {
         fighter_move=24,
         fighter_endurance=6,
         fighter_reroll=True,
+        fighter_rearming=True,
+        fighter_scramble=True,
+        fighter_secondary_move=True,
         carrier_bays=2,
         torpedo_to_hit=(2, 3, 4, 5, 6),
         needle_range=12,

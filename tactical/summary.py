@@ -28,12 +28,15 @@ from tactical.battle import (
     MineEvent,
     MineLaid,
     MissilesResolved,
+    Moved,
     NovaHit,
     OrdersWritten,
     PointDefenceDie,
     Rammed,
+    Rearm,
     RepairsMade,
     SalvoAttack,
+    Scramble,
     ShipFired,
     ShipsMoved,
     Threshold,
@@ -46,7 +49,7 @@ from tactical.battle import (
 from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
-from tactical.movement import OrderSyntaxError, format_mu, parse_order
+from tactical.movement import SCRAMBLE, OrderSyntaxError, format_mu, parse_order
 from tactical.sensors import Sensed
 from tactical.ship import HullClass
 
@@ -350,16 +353,21 @@ def _fighters(event: FightersResolved) -> list[str]:
     lines = [f"turn {event.turn}: fighters fly"]
     for moved in event.moves:
         line = f"    {moved.group} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
+        if moved.secondary:
+            line += " with a secondary move (1 endurance)"
         if moved.void:
             line += f" (order void: {moved.void})"
         if moved.recovered:
             line += ", lands"
         lines.append(line)
+    lines.extend(_scramble(scramble) for scramble in event.scrambles)
     for fight in event.dogfights:
         a, b = fight.attacker_roll, fight.defender_roll
+        spent = " (no endurance left: kills on 6s only)" if fight.exhausted else ""
+        when = " after its attack run" if fight.late else ""
         lines.append(
-            f"    dogfight {fight.attacker} {list(a.faces + a.rerolls)} kills {a.kills}, "
-            f"{fight.defender} {list(b.faces + b.rerolls)} kills {b.kills}"
+            f"    dogfight{when} {fight.attacker} {list(a.faces + a.rerolls)} kills {a.kills}, "
+            f"{fight.defender} {list(b.faces + b.rerolls)} kills {b.kills}{spent}"
         )
     for fire in event.defence:
         faces = list(fire.roll.faces + fire.roll.rerolls)
@@ -381,11 +389,57 @@ def _fighters(event: FightersResolved) -> list[str]:
             f"    {launch.group} launches salvo {launch.salvo} at {launch.target}, aimed at "
             f"{format_mu(launch.x)},{format_mu(launch.y)}{lost}"
         )
+    for caught in event.interceptions:
+        roll = caught.roll
+        losses = f", loss dice {list(caught.losses)}" if caught.losses else ""
+        cost = (
+            f", {caught.lost} fighter{'s' if caught.lost != 1 else ''} lost" if caught.lost else ""
+        )
+        lines.append(
+            f"    {caught.group} intercepts salvo {caught.salvo} {list(roll.faces + roll.rerolls)} "
+            f"kills {roll.kills} missile{'s' if roll.kills != 1 else ''}{losses}{cost}"
+        )
+    lines.extend(_rearm(rearm) for rearm in event.rearms)
     lines.extend(_nova(event.nova))
     lines.extend(_threshold(check) for check in event.thresholds)
     lines.extend(f"    {group} is wiped out" for group in event.lost)
     lines.extend(_salvos(event.salvo_defence, event.salvos))
     return lines
+
+
+def _scramble(scramble: Scramble) -> str:
+    """Tell a carrier's scramble die (000 8.3).
+
+    >>> _scramble(Scramble(ship="r1", face=1, mishap="hangar_bay-1"))
+    '    r1 scrambles [1]: a mishap puts hangar_bay-1 and its fighters out of action'
+    >>> _scramble(Scramble(ship="r1", face=4, groups=("r1.hangar_bay-1",), late=True))
+    '    r1 scrambles [4]: r1.hangar_bay-1 gets away too late to stop the attack'
+    """
+    head = f"    {scramble.ship} scrambles [{scramble.face}]: "
+    if scramble.mishap is not None:
+        return f"{head}a mishap puts {scramble.mishap} and its fighters out of action"
+    if not scramble.groups:
+        return f"{head}no group gets away"
+    names = " and ".join(scramble.groups)
+    if scramble.late:
+        return f"{head}{names} gets away too late to stop the attack"
+    return f"{head}{names} {'get' if len(scramble.groups) > 1 else 'gets'} away in time"
+
+
+def _rearm(rearm: Rearm) -> str:
+    """Tell a landed group's re-arming die (000 8.16).
+
+    >>> _rearm(Rearm(group="r1.hangar_bay-1", face=1, ready=None))
+    '    r1.hangar_bay-1 re-arms [1]: it may not relaunch this battle'
+    >>> _rearm(Rearm(group="r1.hangar_bay-1", face=6, ready=5))
+    '    r1.hangar_bay-1 re-arms [6]: it may launch again from turn 5'
+    """
+    when = (
+        "it may not relaunch this battle"
+        if rearm.ready is None
+        else f"it may launch again from turn {rearm.ready}"
+    )
+    return f"    {rearm.group} re-arms [{rearm.face}]: {when}"
 
 
 _FIGHTER_WEAPON_TEXT: dict[FighterWeapon, str] = {
@@ -475,37 +529,41 @@ def _fired(event: ShipFired) -> list[str]:
     return lines
 
 
+def _moved(moved: Moved) -> str:
+    """Tell one ship's move."""
+    line = (
+        f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
+        f"course {moved.course} speed {moved.speed}"
+    )
+    if moved.vector is not None:
+        line = (
+            f"    {moved.ship} {moved.order}{_vector_words(moved.order)} to "
+            f"{format_mu(moved.x)},{format_mu(moved.y)} facing {moved.course}, "
+            f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
+        )
+    if moved.void:
+        line += f" (order void: {moved.void})"
+    elif moved.order.endswith(f"/{SCRAMBLE}"):
+        line += ", ready to scramble fighters"  # 000 8.3
+    if moved.jumped and moved.displaced:
+        parsecs, direction = moved.displaced
+        line += f", jumps unplanned: {parsecs} parsecs off target in hex direction {direction}"
+    elif moved.jumped:
+        line += ", jumps out"
+    if moved.left and moved.returns:
+        line += f", leaves the table until turn {moved.returns}"
+    elif moved.left:
+        line += ", leaves the table for good"
+    return line
+
+
 def describe(event: Event) -> list[str]:
     """Return the lines that tell what one event did."""
     if isinstance(event, OrdersWritten):
         return [f"turn {event.turn}: {event.side} writes orders"]
     if isinstance(event, ShipsMoved):
         lines = [f"turn {event.turn}: ships move"]
-        for moved in event.moves:
-            line = (
-                f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
-                f"course {moved.course} speed {moved.speed}"
-            )
-            if moved.vector is not None:
-                line = (
-                    f"    {moved.ship} {moved.order}{_vector_words(moved.order)} to "
-                    f"{format_mu(moved.x)},{format_mu(moved.y)} facing {moved.course}, "
-                    f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
-                )
-            if moved.void:
-                line += f" (order void: {moved.void})"
-            if moved.jumped and moved.displaced:
-                parsecs, direction = moved.displaced
-                line += (
-                    f", jumps unplanned: {parsecs} parsecs off target in hex direction {direction}"
-                )
-            elif moved.jumped:
-                line += ", jumps out"
-            if moved.left and moved.returns:
-                line += f", leaves the table until turn {moved.returns}"
-            elif moved.left:
-                line += ", leaves the table for good"
-            lines.append(line)
+        lines.extend(_moved(moved) for moved in event.moves)
         lines.extend(
             f"    dummy {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
             + (f" (order void: {moved.void})" if moved.void else "")

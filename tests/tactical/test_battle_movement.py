@@ -50,8 +50,9 @@ def orders() -> st.SearchStrategy[Order]:
     settings = st.lists(
         st.tuples(weapons, st.sampled_from("OSL")), max_size=3, unique_by=lambda ws: ws[0]
     ).map(tuple)
+    # Last, a carrier's standing order to scramble fighters (000 8.3): /scramble.
     return st.builds(
-        lambda order, laid, sweep, scan, ram, set_: msgspec.structs.replace(
+        lambda order, laid, sweep, scan, ram, set_, scramble: msgspec.structs.replace(
             order,
             mines=laid,
             sweep=sweep,
@@ -59,6 +60,7 @@ def orders() -> st.SearchStrategy[Order]:
             scan_for=scan or (),
             ram=ram,
             torpedoes=set_,
+            scramble=scramble,
         ),
         moves | pivots | launches | specials,
         mines,
@@ -66,6 +68,7 @@ def orders() -> st.SearchStrategy[Order]:
         scans,
         rams,
         settings,
+        st.booleans(),
     )
 
 

@@ -270,9 +270,11 @@ def test_mods_combine_with_their_base_type() -> None:
     assert (fast_light.move, fast_light.endurance, fast_light.hit_drm) == (36, 4, 1)
     assert fighter_type("torpedo+long_range").torpedoes
     assert fighter_type("torpedo+long_range").endurance == 9
-    # Robots take their secondary move early (000 L10070-10078); the engine has no secondary
-    # moves, so a robot wing plays as its type and only its price changes.
-    assert fighter_type("robot+attack") == fighter_type("attack")
+    # Robots take their secondary move early (000 L10070-10078): a robot wing plays as its
+    # type but for that (tests/tactical/test_fighter_expanded.py).
+    robot_attack = fighter_type("robot+attack")
+    assert robot_attack.robot
+    assert msgspec.structs.replace(robot_attack, robot=False) == fighter_type("attack")
     assert fighter_type("ftl") == STANDARD
 
 
