@@ -93,6 +93,7 @@ from tactical.fighters import (
     MISSILE_FIGHTER_RANGE_MU,
     NEVER_RELAUNCH,
     SECONDARY_MOVE_MU,
+    SHUTTLE_LANDS_ON,
     TORPEDO_HITS_ON,
     DefenceSpec,
     FighterGroup,
@@ -1613,9 +1614,10 @@ class DefenceFire(Struct, frozen=True, kw_only=True):
     roll: KillRoll
 
 
-FighterWeapon = Literal["beams", "graser", "plasma", "torpedoes", "mkps"]
+FighterWeapon = Literal["beams", "graser", "plasma", "torpedoes", "mkps", "shuttles"]
 """What a fighter group fires at a ship (000 8.15): BD* beams (a specialised type's secondary
-weapons among them), a graser or plasma cannon, or its one-shot pulse torpedoes or MKPs."""
+weapons among them), a graser or plasma cannon, or its one-shot pulse torpedoes or MKPs; or
+``shuttles``, assault shuttles landing boarding parties (000 L10020-10026)."""
 
 
 class FighterAttack(Struct, frozen=True, kw_only=True):
@@ -1632,6 +1634,9 @@ class FighterAttack(Struct, frozen=True, kw_only=True):
     """What the run fired (``torpedoes`` with ``torpedoes`` set)."""
     damage: tuple[int, ...] = ()
     """A graser run's 1d3 per hit (000 L9702-9706): the screened hits', then the re-rolls'."""
+    landed: int = 0
+    """Assault shuttles (``shuttles``): the boarding parties landed, one a die of 3+ (000
+    L10020-10026); ``faces`` are the shuttles' dice, ``hit`` no damage."""
 
 
 class SalvoLaunch(Struct, frozen=True, kw_only=True):
@@ -3275,8 +3280,12 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             group, made = fly(group, order, (target.x, target.y), stand_off)
             distance = range_between(group.x, group.y, target.x, target.y)
             if order.kind == "attack":
+                contact = (group.x, group.y) == (target.x, target.y)
                 if spent(group):
                     void = "no combat endurance left (000 L8482-8484)"
+                elif kinds[name].shuttles and not contact:
+                    # Assault shuttles must end in contact with the ship (000 L10004-10010).
+                    void = f"{order.target} is out of reach (shuttles must reach its position)"
                 elif group.salvo and distance <= MISSILE_FIGHTER_RANGE_MU + MU_GRAIN:
                     launching[name] = order.target
                 elif group.salvo or distance > FIGHTER_RANGE_MU:
@@ -3407,10 +3416,19 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     # type's own weapon (000 8.15, :func:`_attack_run`).
     attacks: list[FighterAttack] = []
     thresholds: list[Threshold] = []
+    boarded: set[str] = set()  # assault shuttle groups that made their one landing run
     for name in sorted(attacking):
         group = groups[name]
         target = state.ship(attacking[name])
         if group.fighters <= 0 or not _targetable(ctx, target):
+            continue
+        if kinds[name].shuttles:
+            # The survivors of point defence land their boarding parties, and the one-use
+            # shuttles are gone (000 L9997, L10016-10032).
+            attack = _landing(dice, turn, group, target)
+            attacks.append(attack)
+            state = board(state, target.id, group.side, parties=attack.landed)
+            boarded.add(name)
             continue
         record, attack, group = _attack_run(ctx, dice, turn, group, kinds[name], target)
         hit = attack.hit
@@ -3440,7 +3458,10 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         raiders = [
             g
             for g in attacking
-            if attacking[g] == carrier_id and groups[g].fighters > 0 and g not in engaged
+            if attacking[g] == carrier_id
+            and groups[g].fighters > 0
+            and g not in engaged
+            and g not in boarded
         ]
         if not raiders:
             continue
@@ -3530,7 +3551,9 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         state = _replace_ship(state, carrier)
     lost = tuple(g.id for g in state.fighters if groups[g.id].fighters <= 0)
     flying = tuple(
-        groups[g.id] for g in state.fighters if groups[g.id].fighters > 0 and g.id not in recovered
+        groups[g.id]
+        for g in state.fighters
+        if groups[g.id].fighters > 0 and g.id not in recovered and g.id not in boarded
     )
     state = msgspec.structs.replace(state, fighters=flying, written=(), before=())
     state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
@@ -3734,6 +3757,22 @@ def _attack_run(
         damage=damage,
     )
     return record, attack, group
+
+
+def _landing(dice: DiceSource, turn: int, group: FighterGroup, target: ShipInPlay) -> FighterAttack:
+    """Roll an assault shuttle group's landing on a ship (000 L10016-10026): a D6 for each
+    shuttle left after point defence, each 3+ landing one boarding party from the carrier's
+    crew, each failure a casualty. Screens do not stop them; the engine has no advanced screens,
+    which would (see docs/rulings.md). Keys ``t<turn>/shuttles/<group>/<i>``."""
+    faces = tuple(dice.roll(f"t{turn}/shuttles/{group.id}/{i}", 6) for i in range(group.fighters))
+    return FighterAttack(
+        group=group.id,
+        target=target.id,
+        faces=faces,
+        hit=Hit(target=target.id, damage=0, to_armour=0, to_hull=0),
+        weapon="shuttles",
+        landed=sum(1 for face in faces if face >= SHUTTLE_LANDS_ON),
+    )
 
 
 def _fighter_salvo_aim(group: FighterGroup, target: ShipInPlay) -> tuple[float, float]:
@@ -5203,8 +5242,8 @@ def board(
     state: BattleState, ship_id: str, side: str, *, marines: int = 0, parties: int = 0
 ) -> BattleState:
     """Put ``side``'s marines and boarding parties aboard the enemy ship ``ship_id`` this turn
-    (000 12.7): every way of delivering boarders lands them with this, boarding torpedoes now
-    (000 L5122-5128) and assault shuttles later (000 L10020-10030). Boarders of the same side
+    (000 12.7): every way of delivering boarders lands them with this, boarding torpedoes
+    (000 L5122-5128) and assault shuttles (000 L10020-10032). Boarders of the same side
     landed in the same turn join one landing.
 
     Raises:

@@ -292,7 +292,7 @@ def doctrine_repel(ctx: BattleContext, state: BattleState, side: str) -> Guards:
 def _wants_home(ctx: BattleContext, group: FighterGroup, posture: Posture) -> bool:
     if posture == "recover":
         return True
-    armed = group.torpedoes or group.mkps or group.salvo
+    armed = group.torpedoes or group.mkps or group.salvo or _kind(ctx, group).shuttles
     if armed and (group.endurance is None or group.endurance > 0):
         return False  # one-shot weapons aboard and the endurance to fire them (000 8.15)
     spent = group.endurance is not None and group.endurance <= 1
@@ -347,6 +347,8 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
                 orders[group.id] = FlightOrder(kind="attack", target=pick)
             elif posture == "attack" and targets.attack:
                 pick = min(targets.attack, key=lambda t: (near(ships[t].x, ships[t].y), t))
+                if _kind(ctx, group).shuttles:
+                    pick = _shuttle_target(ctx, state, group, targets.attack) or pick
                 orders[group.id] = FlightOrder(kind="attack", target=pick)
             elif targets.cover:
                 pick = min(targets.cover, key=lambda t: (near(ships[t].x, ships[t].y), t))
@@ -356,6 +358,28 @@ def posture_flight(posture: Posture) -> Callable[[BattleContext, BattleState, st
         return orders
 
     return flight
+
+
+def _shuttle_target(
+    ctx: BattleContext, state: BattleState, group: FighterGroup, targets: Sequence[str]
+) -> str | None:
+    """Pick the enemy ship an assault shuttle group lands on (000 L9997-10032): of those it can
+    reach this turn (with a secondary move if the rules have them and it has the endurance),
+    the one with fewest defenders, working marines and free DCPs, then the nearest; ``None``
+    if it reaches none, and it flies at the nearest."""
+    reach = group_reach(ctx, group)
+    if ctx.rules.fighter_secondary_move and (group.endurance is None or group.endurance >= 2):
+        reach += SECONDARY_MOVE_MU
+
+    def rank(target_id: str) -> tuple[int, float, str]:
+        target = state.ship(target_id)
+        marines = len(defending_marines(ctx.sheets[target_id], target.record))
+        distance = range_between(group.x, group.y, target.x, target.y)
+        return (marines + free_parties(ctx, target), distance, target_id)
+
+    ranked = sorted(targets, key=rank)
+    reachable = [t for t in ranked if range_between(group.x, group.y, *_xy(state, t)) <= reach]
+    return reachable[0] if reachable else None
 
 
 def _with_secondary(
@@ -369,6 +393,8 @@ def _with_secondary(
     ships = {s.id: s for s in state.ships}
     if order.kind == "attack" and order.target in ships:
         stand_off = MISSILE_FIGHTER_RANGE_MU if group.salvo else FIGHTER_RANGE_MU
+        if _kind(ctx, group).shuttles:
+            stand_off = 0.0  # assault shuttles must reach the ship (000 L10004-10010)
         aims["attack"] = (ships[order.target].x, ships[order.target].y, stand_off)
     elif order.kind == "recover" and group.carrier in ships:
         aims["recover"] = (ships[group.carrier].x, ships[group.carrier].y, 0.0)

@@ -28,6 +28,7 @@ from tactical.ship import Ship, ShipState, SystemSpec
 __all__ = [
     "AREA_DEFENCE",
     "AREA_FIRE_CONTROL",
+    "ASSAULT_SHUTTLE",
     "FIGHTER_BASES",
     "FIGHTER_MODS",
     "FIGHTER_RANGE_MU",
@@ -42,6 +43,7 @@ __all__ = [
     "NEVER_RELAUNCH",
     "POINT_DEFENCE",
     "SECONDARY_MOVE_MU",
+    "SHUTTLE_LANDS_ON",
     "STANDARD",
     "TORPEDO_HITS_ON",
     "DefenceSpec",
@@ -100,7 +102,9 @@ class FighterType(Struct, frozen=True, kw_only=True):
     (BD* beams, or the graser's or plasma cannon's dice), ``ship_cef`` and ``fighter_cef``
     the combat endurance an attack run and a dogfight round cost. ``intercepts``: the group
     may intercept salvos, ``fighter_drm`` on its dice (000 L9309-9312). ``robot`` groups take
-    their secondary move before the ships move (000 L10070-10078).
+    their secondary move before the ships move (000 L10070-10078). ``shuttles`` groups are
+    assault shuttles: at a ship they land boarding parties instead of an attack run (000
+    L9997-10032).
     """
 
     ship_drm: int = 0
@@ -116,6 +120,7 @@ class FighterType(Struct, frozen=True, kw_only=True):
     salvo: bool = False
     intercepts: bool = True
     robot: bool = False
+    shuttles: bool = False
 
 
 STANDARD = FighterType()  # 000 L9416-9434: BD* at ships (a B1), BD* at fighters (a PDS)
@@ -144,6 +149,9 @@ FIGHTER_TYPES: dict[str, FighterType] = {
     # 000 L9869-9887: configured as standard, interceptor or attack when rearmed; the design
     # does not say which, so it flies as a standard fighter (see docs/rulings.md).
     "multi_role": STANDARD,
+    # 000 L9997-10032: one-use craft that land boarding parties on the ship they attack,
+    # with "secondary weapons that have a -2 DRM to hit fighters" (L10000-10002).
+    "assault_shuttle": FighterType(fighter_drm=-2, shuttles=True),
 }
 """The fighter types the battle plays, by ``SystemSpec.fighters``; the rulings they need are in
 docs/rulings.md ("Tactical: point defence and fighters")."""
@@ -154,6 +162,8 @@ INTERCEPT_LOSS_ON = 6  # for each missile a fighter kills a D6: on a 6 the fight
 # (000 L5913-5917)
 EXHAUSTED_KILLS_ON = 6  # a group dogfighted at 0 CEF "only scores one kill on rolls of 6"
 # (000 L9346-9350)
+SHUTTLE_LANDS_ON = 3  # a surviving assault shuttle lands its boarding party on 3+, a failure a
+# casualty (000 L10020-10026)
 TORPEDO_HITS_ON = 4  # a fighter's pulse torpedo hits on 4+ for its face in damage (000 L9663-9667)
 MISSILE_FIGHTER_RANGE_MU = 12.0  # a missile fighter launches within 12 MU of an enemy ship
 # (000 L9810-9817)
@@ -194,6 +204,7 @@ FIGHTER_BASES: tuple[str, ...] = (
     "mkp",
     "missile",
     "multi_role",
+    "assault_shuttle",
 )
 """The base fighter types a bay may name, one per wing (000 8.15, 14.7 L16852-16884)."""
 
@@ -214,7 +225,7 @@ and long-range standard fighters, ``heavy`` alone the heavy standard fighter."""
 
 LIGHT_BASES = frozenset({"standard", "interceptor", "attack", "missile"})  # 000 L9947-9953
 LIGHT_REFUSED = frozenset({"heavy", "long_range", "torpedo"})  # 000 L9947-9951
-ASSAULT_SHUTTLE = "assault_shuttle"  # 000 L9995-10044: boarding, which the engine lacks
+ASSAULT_SHUTTLE = "assault_shuttle"  # 000 L9995-10044
 
 
 class FighterNameError(ValueError):
@@ -299,11 +310,6 @@ def parse_fighters(text: str) -> FighterWing:
     for part in parts:
         if not part:
             raise FighterNameError(f"fighters {text!r} has an empty part between its '+'")
-        if part == ASSAULT_SHUTTLE:
-            raise FighterNameError(
-                "assault shuttles land boarding parties (000 L9995-10044), and the engine has no "
-                "boarding rules: they cannot be carried yet"
-            )
         if part not in FIGHTER_MODS and part not in FIGHTER_BASES:
             raise FighterNameError(
                 f"unknown fighter type {part!r} in {text!r}; types: {', '.join(FIGHTER_BASES)}; "
@@ -324,6 +330,11 @@ def parse_fighters(text: str) -> FighterWing:
             f"type, with modifications ({', '.join(FIGHTER_MODS)})"
         )
     base = bases[0] if bases else "standard"
+    if base == ASSAULT_SHUTTLE and mods:
+        raise FighterNameError(
+            f"assault shuttles take no modifications ({', '.join(sorted(mods))}): the text "
+            "prices only the plain wing, 6 points (000 L10036)"
+        )
     if "light" in mods:
         refused = sorted(LIGHT_REFUSED & (mods | {base}))
         if refused:

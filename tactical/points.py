@@ -482,6 +482,8 @@ PC_FIGHTER_WING_POINTS: dict[str, int] = {  # 000 L16852-16884, per wing of 6
     "mkp": 36,
     "missile": 24,
     "multi_role": 24,
+    # 000 L10036-10040: 6 a wing; the marines or DCPs they carry are bought or crewed apart.
+    "assault_shuttle": 6,
 }
 PC_FIGHTER_MOD_POINTS: dict[str, int] = {  # added to the base type's wing (000 8.15, 14.7)
     "light": 0,  # 8 light fighters cost what 6 of the type do (000 L9919-9923, L9967-9969)

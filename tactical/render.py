@@ -16,7 +16,7 @@ from rich.text import Text
 from rich.theme import Theme
 
 from tactical.battle import BattleContext, BattleState, ShipInPlay
-from tactical.fighters import FighterNameError, parse_fighters
+from tactical.fighters import ASSAULT_SHUTTLE, FighterNameError, parse_fighters
 from tactical.odds import Odds
 from tactical.points import Costing
 from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
@@ -124,6 +124,8 @@ def _fighters_word(fighters: str | None) -> str:
     """``fighters`` for a standard bay, else the type: ``light attack fighters`` (000 8.15)."""
     if fighters is None or fighters == "standard":
         return "fighters"
+    if fighters == ASSAULT_SHUTTLE:
+        return "assault shuttles"
     try:
         return f"{parse_fighters(fighters).label} fighters"
     except FighterNameError:

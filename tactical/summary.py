@@ -20,6 +20,7 @@ from tactical.battle import (
     BoardingFought,
     CoreSystemsRolled,
     Event,
+    FighterAttack,
     FightersResolved,
     FighterWeapon,
     FlightWritten,
@@ -375,6 +376,9 @@ def _fighters(event: FightersResolved) -> list[str]:
             f"    {fire.ship} {fire.system} at {fire.group} {faces} kills {fire.roll.kills}"
         )
     for attack in event.attacks:
+        if attack.weapon == "shuttles":
+            lines.append(_landing(attack))
+            continue
         rerolls = f" re-rolls {list(attack.rerolls)}" if attack.rerolls else ""
         damage = f" damage {list(attack.damage)}" if attack.damage else ""
         weapon = _FIGHTER_WEAPON_TEXT["torpedoes" if attack.torpedoes else attack.weapon]
@@ -442,12 +446,29 @@ def _rearm(rearm: Rearm) -> str:
     return f"    {rearm.group} re-arms [{rearm.face}]: {when}"
 
 
+def _landing(attack: FighterAttack) -> str:
+    """Tell an assault shuttle group's landing run (000 L10020-10026).
+
+    >>> from tactical.battle import Hit
+    >>> hit = Hit(target="b2", damage=0, to_armour=0, to_hull=0)
+    >>> _landing(FighterAttack(group="r1.hangar_bay-1", target="b2", faces=(3, 1, 5, 6, 2, 4),
+    ...                        hit=hit, weapon="shuttles", landed=4))
+    '    r1.hangar_bay-1 shuttles [3, 1, 5, 6, 2, 4]: 4 boarding parties board b2, 2 lost'
+    """
+    parties = f"{attack.landed} boarding part{'ies' if attack.landed != 1 else 'y'}"
+    lost = len(attack.faces) - attack.landed
+    return f"    {attack.group} shuttles {list(attack.faces)}: {parties} board {attack.target}" + (
+        f", {lost} lost" if lost else ""
+    )
+
+
 _FIGHTER_WEAPON_TEXT: dict[FighterWeapon, str] = {
     "beams": "",
     "graser": " with grasers",
     "plasma": " with plasma cannon",
     "torpedoes": " with torpedoes",
     "mkps": " with MKPs",
+    "shuttles": " with assault shuttles",
 }
 """A fighter attack run's weapon in words (000 8.15); beams go unsaid."""
 

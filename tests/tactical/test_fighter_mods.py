@@ -193,7 +193,7 @@ def test_the_fb1_heavy_price_is_a_preset_option() -> None:
         ("attack+interceptor", "name two types, 'attack' and 'interceptor'"),
         ("long_range+long_range", "name 'long_range' twice"),
         ("attack+", "empty part"),
-        ("assault_shuttle", "the engine has no boarding rules"),
+        ("assault_shuttle+fast", "assault shuttles take no modifications (fast)"),
         ("attack+dragon", "unknown fighter type 'dragon'"),
     ],
 )
