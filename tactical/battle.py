@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from typing import Annotated, Literal, NamedTuple
 
@@ -149,6 +149,17 @@ from tactical.fire import (
     torpedo_band,
     torpedo_to_hit,
     torpedo_warhead,
+)
+from tactical.ftl import (
+    ARRIVAL_TIMES_ON,
+    EXTREME_ON,
+    Departure,
+    arrival_damage,
+    departure,
+    explosion_damage,
+    scatter,
+    scatter_distance,
+    within_radius,
 )
 from tactical.mines import (
     MINE_RADIUS_MU,
@@ -315,6 +326,7 @@ __all__ = [
     "current_step",
     "decode_journal",
     "decode_setup",
+    "dropout_ids",
     "encode_journal",
     "evolve",
     "fire_controls",
@@ -417,6 +429,10 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ftl_deployed: tuple[Identifier, ...] = ()
     """Bays whose FTL fighter group begins the battle deployed on the ship, 1 CEF spent,
     instead of aboard (000 L9981-9989)."""
+    dropout: Annotated[int, Meta(ge=1)] | None = None
+    """The game turn it enters by dropping out of FTL (001 L1055), a table battle's: ``x``,
+    ``y`` its intended entry point, ``course`` and ``speed`` its own after emergence. Until
+    then it is ``away``, due back that turn."""
 
 
 class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -547,6 +563,8 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     fighter_secondary_move: bool | None = None
     """Let groups make secondary moves (000 8.5): sets the rules' ``fighter_secondary_move``;
     ``None`` keeps the preset's (on under Continuum, off under FT2)."""
+    ftl_dropout_extreme: bool = False
+    """FT2's OPTION for FTL dropouts (001 L1063): turns the rules' option of that name on."""
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
@@ -680,6 +698,10 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
             if not (setup.core_systems or rules.core_systems) and core_damaged(ship.state):
                 problems.append(Problem(f"{path}.state", "core-system damage needs core_systems"))
         problems.extend(_deployment_problems(sheet, ship, f"{path}.ftl_deployed"))
+        if ship.dropout is not None and setup.theatre is not None:
+            problems.append(
+                Problem(f"{path}.dropout", "FTL dropouts are for table battles (001 L1055)")
+            )
         sheets.setdefault(ship.id, sheet)
     problems.extend(_mine_problems(setup))
     problems.extend(_dummy_problems(setup, seen))
@@ -723,6 +745,8 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
         rules = msgspec.structs.replace(rules, fighter_scramble=setup.fighter_scramble)
     if setup.fighter_secondary_move is not None:
         rules = msgspec.structs.replace(rules, fighter_secondary_move=setup.fighter_secondary_move)
+    if setup.ftl_dropout_extreme:
+        rules = msgspec.structs.replace(rules, ftl_dropout_extreme=True)
     if setup.movement == "vector":
         rules = msgspec.structs.replace(rules, movement="vector")
     if not setup.vector_rounding:
@@ -985,6 +1009,8 @@ def initial_state(ctx: BattleContext) -> BattleState:
                     if ctx.rules.movement == "vector"
                     else None
                 ),
+                status="active" if s.dropout is None else "away",
+                returns=s.dropout,
             )
             for s in ctx.setup.ships
         ),
@@ -1094,10 +1120,19 @@ def current_step(state: BattleState) -> Step:
     return Step(StepKind.CHANCE.value, state.phase)
 
 
-def view(state: BattleState, side: str) -> BattleState:
+def dropout_ids(ctx: BattleContext) -> frozenset[str]:
+    """Return the ships the set-up brings in by FTL dropout (001 L1053-1055): noted at the
+    start, secret from the other side until they appear."""
+    return frozenset(s.id for s in ctx.setup.ships if s.dropout is not None)
+
+
+def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> BattleState:
     """Return the state as one side may see it: other sides' written orders are blanked, and
     enemy ships not yet identified and enemy dummies are only :class:`~tactical.sensors.Bogey`
     contacts in ``bogeys``, sorted by label.
+
+    ``dropouts`` (:func:`dropout_ids`) are the ships that enter by FTL dropout: an enemy one
+    not yet on the table is not seen at all (001 L1053-1058).
 
     Orders are secret until ships move (001 L248), torpedo settings until they fire; the
     boarders' assaults are open once all are written, for the defenders to answer (000
@@ -1125,6 +1160,13 @@ def view(state: BattleState, side: str) -> BattleState:
             for s in state.ships
         ),
     )
+    inbound = {
+        s.id for s in state.ships if s.side != side and s.id in dropouts and s.status == "away"
+    }
+    if inbound:
+        state = msgspec.structs.replace(
+            state, ships=tuple(s for s in state.ships if s.id not in inbound)
+        )
     hidden = {s.id for s in state.ships if s.side != side and s.bogey is not None}
     if not hidden and not state.dummies:
         return msgspec.structs.replace(state, written=written, salvos=salvos)
@@ -1260,6 +1302,49 @@ class NovaHit(Struct, frozen=True, kw_only=True):
     hit: Hit
 
 
+class FtlDeparture(Struct, frozen=True, kw_only=True):
+    """A ship's jump into FTL from the table (001 L1027-1049): what lay within 6" of the point
+    where it disappears, its D6 if anything did, and what the jump did to them."""
+
+    near: tuple[str, ...] = ()
+    """Ships, fighter groups (``carrier.bay``) and asteroids (``asteroid<n>``) within 6"."""
+    face: int | None = None
+    """The jumping ship's D6 (001 L1035), rolled only with something within 6"."""
+    outcome: Departure = "jumps"
+    """``fails``: the drive did not engage, the ship completed its move (L1037); ``jumps``:
+    gone into FTL (L1039); ``explodes``: the ship was destroyed (L1043)."""
+    faces: tuple[tuple[str, int], ...] = ()
+    """On a safe jump with company, the 1D6 each ship and fighter group near took (L1041)."""
+    hits: tuple[Hit, ...] = ()
+    """The damage the ships near took, unscreened (L1041, L1045)."""
+    fighters: tuple[tuple[str, int], ...] = ()
+    """Fighters each group near lost, one a point (see docs/rulings.md)."""
+
+
+class Dropout(Struct, frozen=True, kw_only=True):
+    """A ship that dropped out of FTL at the start of the movement (001 L1057-1070): its
+    intended point, the scatter's dice, where it appeared and what lay within 6"."""
+
+    ship: str
+    aimed: tuple[float, float]
+    direction: int
+    """The D12 for the scatter's direction, a clock point of the course gauge (001 L1059)."""
+    distance: int
+    """The D6 for the scatter's distance in MU (001 L1061)."""
+    extreme: int | None = None
+    """Under ``ftl_dropout_extreme``, the second D6 after a distance 6 (001 L1063)."""
+    x: float
+    y: float
+    entered: bool = True
+    """``False``: under the OPTION it would appear off the table and never enters (L1063)."""
+    faces: tuple[tuple[str, int, int | None], ...] = ()
+    """Each ship, itself included, and fighter group within 6": its D6 and a 6's second D6
+    (001 L1066-1070)."""
+    hits: tuple[Hit, ...] = ()
+    fighters: tuple[tuple[str, int], ...] = ()
+    """Fighters each group near lost, one a point (see docs/rulings.md)."""
+
+
 class Moved(Struct, frozen=True, kw_only=True):
     """Where one ship went, and why its written order was not carried out if it was not."""
 
@@ -1276,6 +1361,8 @@ class Moved(Struct, frozen=True, kw_only=True):
     jumped: bool = False
     displaced: tuple[int, int] | None = None
     """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L140-141)."""
+    ftl: FtlDeparture | None = None
+    """A table battle's jump into FTL (001 L1027-1049): its D6 and the damage it did."""
     vector: tuple[float, float] | None = None
     """Under vector movement: the new velocity's course in degrees and speed; ``course`` is
     then the facing."""
@@ -1401,6 +1488,9 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     asteroids: tuple[AsteroidMet, ...] = ()
     """Asteroids the ships' moves crossed, before the mines, each ship's in the order it met
     them (001 L1092-1108)."""
+    dropouts: tuple[Dropout, ...] = ()
+    """Ships that dropped out of FTL at the start of the move, before any ship moved, in the
+    order the ships stand (001 L1057-1070); their thresholds are in ``thresholds``."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -2043,7 +2133,14 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     revealers: list[str] = []
     rams: list[tuple[str, str]] = []
     state, swept = _asteroid_sweeps(ctx, state, dice)
+    thresholds: list[Threshold] = []
+    dropouts: list[Dropout] = []
+    for ship in state.ships:
+        if _dropping_out(ctx, ship, state.turn):
+            state, dropped = _drop_out(ctx, state, ship.id, dice, thresholds)
+            dropouts.append(dropped)
     starts = tuple((s.id, s.x, s.y) for s in state.ships if s.status == "active")
+    departing: list[str] = []
     for ship in state.ships:
         if not _moves_this_turn(ship, state.turn):
             ships.append(ship)
@@ -2051,6 +2148,10 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         if ship.status == "away":
             ship = _reenter(ctx, state, ship)  # noqa: PLW2901 - the returning ship moves from the edge
         order = written.get(ship.id, NO_ORDER)
+        if ship.jump == "powering" and ctx.setup.theatre is None:
+            departing.append(ship.id)  # moved after every other ship (001 L1027)
+            ships.append(ship)
+            continue
         if ship.jump in ("powering", "unplanned"):
             moved, after = _jump(ctx, state, ship, order, dice)
             moves.append(moved)
@@ -2083,7 +2184,9 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         if order.scramble and void is None:
             void = _scramble_problem(ctx, ship, order)
         jump = ship.jump
-        if order.jump and void is None:
+        if order.jump and void is None and ctx.setup.theatre is None:
+            jump = "powering"  # the drives warm up this turn (001 L1025)
+        elif order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
         start = MoveStart(
             x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector
@@ -2176,10 +2279,16 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         held=tuple(held),
         before=starts if robots else (),  # robots' secondary moves (000 L10070-10078)
     )
+    for ship_id in departing:
+        state, moved, path = _depart(
+            ctx, state, ship_id, written.get(ship_id, NO_ORDER), dice, thresholds
+        )
+        moves.append(moved)
+        if path is not None:
+            paths[ship_id] = path
     state, decoys = _move_dummies(ctx, state, written)
     state, met = _asteroid_collisions(ctx, state, paths, dice)
     met = swept + met
-    thresholds: list[Threshold] = []
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
@@ -2209,6 +2318,82 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         sensed=tuple(sensed),
         rams=tuple(rammed),
         asteroids=tuple(met),
+        dropouts=tuple(dropouts),
+    )
+
+
+def _dropping_out(ctx: BattleContext, ship: ShipInPlay, turn: int) -> bool:
+    """Whether a ship is off the table waiting to drop out of FTL on ``turn`` (001 L1055)."""
+    return ship.status == "away" and ship.returns == turn == _dropout_turn(ctx, ship.id)
+
+
+def _awaiting_dropout(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Whether a ship has yet to drop out of FTL onto the table (001 L1055)."""
+    return ship.status == "away" and ship.returns == _dropout_turn(ctx, ship.id) is not None
+
+
+def _dropout_turn(ctx: BattleContext, ship_id: str) -> int | None:
+    """The turn the set-up has a ship drop out of FTL, if it does (001 L1055)."""
+    return next((s.dropout for s in ctx.setup.ships if s.id == ship_id), None)
+
+
+def _drop_out(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Dropout]:
+    """Bring a ship out of FTL at the start of the movement (001 L1057-1070): the marker at
+    its intended point scatters a D12 clock direction and a D6 MU (under the OPTION, a 6 times
+    a second D6, and off the table it never enters); then every ship, itself included, and
+    fighter group within 6" of where it appears takes a D6, a 6 making it a second D6 times 6,
+    unscreened, thresholds checked at once. Dice are keyed ``t<turn>/dropout/<ship>/...``.
+    """
+    turn = state.turn
+    key = f"t{turn}/dropout/{ship_id}"
+    ship = state.ship(ship_id)
+    direction = dice.roll(f"{key}/direction", 12)
+    distance = dice.roll(f"{key}/distance", 6)
+    extreme = None
+    if ctx.rules.ftl_dropout_extreme and distance == EXTREME_ON:
+        extreme = dice.roll(f"{key}/extreme", 6)
+    x, y = scatter(ship.x, ship.y, direction, scatter_distance(distance, extreme))
+    report = Dropout(
+        ship=ship_id,
+        aimed=(ship.x, ship.y),
+        direction=direction,
+        distance=distance,
+        extreme=extreme,
+        x=x,
+        y=y,
+    )
+    if ctx.rules.ftl_dropout_extreme and _off_table(ctx, state, x, y):
+        state = _replace_ship(state, msgspec.structs.replace(ship, status="left", returns=None))
+        return state, msgspec.structs.replace(report, entered=False)
+    state = _replace_ship(
+        state, msgspec.structs.replace(ship, x=x, y=y, status="active", returns=None)
+    )
+    victims = [
+        s.id for s in state.ships if s.status in ON_THE_TABLE and within_radius(x, y, s.x, s.y)
+    ]
+    groups = [g.id for g in state.fighters if within_radius(x, y, g.x, g.y)]
+    faces: list[tuple[str, int, int | None]] = []
+    hits: list[Hit] = []
+    lost: list[tuple[str, int]] = []
+    for victim in (*victims, *groups):
+        face = dice.roll(f"{key}/damage/{victim}", 6)
+        second = dice.roll(f"{key}/damage/{victim}/times", 6) if face == ARRIVAL_TIMES_ON else None
+        faces.append((victim, face, second))
+        points = arrival_damage(face, second)
+        if victim in victims:
+            state, hit = _crash(ctx, state, victim, points, f"dropout/{ship_id}", dice, thresholds)
+            hits.append(hit)
+        else:
+            state, killed = _fighters_lost(state, victim, points)
+            lost.append((victim, killed))
+    return state, msgspec.structs.replace(
+        report, faces=tuple(faces), hits=tuple(hits), fighters=tuple(lost)
     )
 
 
@@ -2813,8 +2998,8 @@ def _crash(
 def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     """Return why a ship may not start its final power-up for a jump, or ``None``."""
     theatre = ctx.setup.theatre
-    if theatre is None:
-        return "jumps out of battle are for campaign battles (004 L139)"
+    if theatre is None:  # a table battle: FT2's FTL departure (001 L1025)
+        return None if ship.record.ftl == "ok" else "its FTL drive is lost"
     if ship.side not in theatre.ftl_sides:
         return "only ships under FTL Move orders may jump (004 L139)"
     if ship.record.ftl != "ok":
@@ -2869,6 +3054,103 @@ def _jump(
         displaced=displaced,
     )
     return moved, after
+
+
+def _depart(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    order: Order,
+    dice: DiceSource,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Moved, Path | None]:
+    """A table battle's jump into FTL, the turn after the warm-up (001 L1027-1047): half the
+    velocity on its course after every other ship has moved, then gone, unless something
+    within 6" makes the D6 necessary. Return the path of a ship that stays in normal space.
+
+    On a 1 the drive fails and the ship completes its move at its course and velocity; on 2-4
+    it jumps and every ship and fighter group within 6" takes 1D6 (a D6 each) unscreened; on
+    5-6 it explodes and every other ship within 6" takes its original damage points. Dice are
+    keyed ``t<turn>/ftl/<ship>`` and ``t<turn>/ftl/<ship>/damage/<victim>``; thresholds are
+    checked at once, as for mines and rams.
+    """
+    turn = state.turn
+    ship = state.ship(ship_id)
+    dx, dy = velocity(ship)
+    x, y = round_mu(ship.x + dx / 2), round_mu(ship.y + dy / 2)
+    ignored = None if order == NO_ORDER else "the ship is entering FTL (001 L1027)"
+    ships_near = [
+        s.id
+        for s in state.ships
+        if s.id != ship_id and s.status in ON_THE_TABLE and within_radius(x, y, s.x, s.y)
+    ]
+    groups_near = [g.id for g in state.fighters if within_radius(x, y, g.x, g.y)]
+    rocks_near = [
+        f"asteroid{index}"
+        for index, (ax, ay) in enumerate(asteroids_now(ctx, state))
+        if within_radius(x, y, ax, ay)
+    ]
+    near = (*ships_near, *groups_near, *rocks_near)
+    face = dice.roll(f"t{turn}/ftl/{ship_id}", 6) if near else None
+    outcome: Departure = "jumps" if face is None else departure(face)
+    report = FtlDeparture(near=near, face=face, outcome=outcome)
+    moved = Moved(
+        ship=ship_id,
+        order=format_order(order),
+        x=x,
+        y=y,
+        course=ship.course,
+        speed=ship.speed,
+        void=ignored,
+        vector=ship.vector,
+    )
+    if outcome == "fails":  # 001 L1037: it completes the move at its course and velocity
+        end_x, end_y = round_mu(ship.x + dx), round_mu(ship.y + dy)
+        left = _off_table(ctx, state, end_x, end_y)
+        stays = msgspec.structs.replace(
+            ship, x=end_x, y=end_y, jump="none", status="left" if left else "active"
+        )
+        state = _replace_ship(state, stays)
+        moved = msgspec.structs.replace(moved, x=end_x, y=end_y, left=left, ftl=report)
+        return state, moved, ((ship.x, ship.y), (end_x, end_y))
+    hits: list[Hit] = []
+    faces: list[tuple[str, int]] = []
+    lost: list[tuple[str, int]] = []
+    if outcome == "jumps":
+        state = _replace_ship(state, msgspec.structs.replace(ship, x=x, y=y, status="jumped"))
+        for victim in (*ships_near, *groups_near):
+            points = dice.roll(f"t{turn}/ftl/{ship_id}/damage/{victim}", 6)  # 001 L1041
+            faces.append((victim, points))
+            if victim in ships_near:
+                state, hit = _crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
+                hits.append(hit)
+            else:
+                state, killed = _fighters_lost(state, victim, points)
+                lost.append((victim, killed))
+    else:
+        points = explosion_damage(ctx.sheets[ship_id].hull_boxes)  # 001 L1045-1047
+        wreck = msgspec.structs.replace(ship, x=x, y=y, status="destroyed", jump="none")
+        state = _replace_ship(state, wreck)
+        for victim in ships_near:
+            state, hit = _crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
+            hits.append(hit)
+    report = msgspec.structs.replace(
+        report, faces=tuple(faces), hits=tuple(hits), fighters=tuple(lost)
+    )
+    return state, msgspec.structs.replace(moved, jumped=outcome == "jumps", ftl=report), None
+
+
+def _fighters_lost(state: BattleState, group_id: str, points: int) -> tuple[BattleState, int]:
+    """Take ``points`` fighters from a group, one a point; a group with none left is gone."""
+    group = next(g for g in state.fighters if g.id == group_id)
+    killed = min(points, group.fighters)
+    groups = tuple(
+        msgspec.structs.replace(g, fighters=g.fighters - killed) if g.id == group_id else g
+        for g in state.fighters
+    )
+    return msgspec.structs.replace(
+        state, fighters=tuple(g for g in groups if g.fighters > 0)
+    ), killed
 
 
 def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str | None:
@@ -4831,7 +5113,8 @@ def _withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tupl
         return state, ()
     for side in ctx.setup.sides:
         share = withdraw_at(ctx, side)
-        ships = [s for s in state.ships if s.side == side]
+        # A ship yet to drop out of FTL is not yet in the battle (001 L1055).
+        ships = [s for s in state.ships if s.side == side and not _awaiting_dropout(ctx, s)]
         if share is None:
             continue
         total = sum(ctx.sheets[s.id].mass for s in ships)
@@ -5040,6 +5323,8 @@ def _after_repairs(ctx: BattleContext, state: BattleState) -> BattleState:
 
 
 IN_PLAY: tuple[ShipStatus, ...] = ("active", "away")
+ON_THE_TABLE: tuple[ShipStatus, ...] = ("active", "abandoned", "struck", "captured")
+"""Ships whose hulls are on the table, in play or not: within an FTL drive's 6" (001 L1031)."""
 """A ship on the table or due back: still in the battle."""
 CORE_EXPLODES = 5  # a damaged power core explodes on a 5 or 6 (000 L11207-11211)
 BREACH_RADIUS_MU = 3.0  # a breach reaches every ship within 3 MU (000 L11223-11225)

@@ -82,6 +82,7 @@ from tactical.battle import (
     assault_on,
     asteroids_now,
     boarders_aboard,
+    dropout_ids,
     fire_controls,
     fire_options,
     firecons_needed,
@@ -1428,6 +1429,7 @@ def closing_commander(cruise: int = 8) -> Commander:
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
     """Play a battle to its end with one commander per side and the given dice."""
+    hidden = dropout_ids(battle.ctx)
     while True:
         step = battle.step()
         if step.kind == StepKind.TERMINAL:
@@ -1438,25 +1440,25 @@ def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> 
                 battle.repair(side, jobs, dice)
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "assault":
             for side in sides_to_assault(battle.ctx, battle.state):
-                seen = view(battle.state, side)
+                seen = view(battle.state, side, hidden)
                 battle.assault(side, commanders[side].assaults(battle.ctx, seen, side))
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "repel":
             for side in sides_to_repel(battle.ctx, battle.state):
-                seen = view(battle.state, side)  # the boarders' assaults are open now
+                seen = view(battle.state, side, hidden)  # the boarders' assaults are open now
                 battle.repel(side, commanders[side].repel(battle.ctx, seen, side), dice)
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "flight":
             for side in sides_to_fly(battle.ctx, battle.state):
-                seen = view(battle.state, side)
+                seen = view(battle.state, side, hidden)
                 battle.fly(side, commanders[side].flight(battle.ctx, seen, side))
         elif step.kind == StepKind.SIMULTANEOUS:
             for side in sides_to_write(battle.ctx, battle.state):
-                seen = view(battle.state, side)  # the other side's orders stay secret
+                seen = view(battle.state, side, hidden)  # the other side's orders stay secret
                 battle.write_orders(side, commanders[side].orders(battle.ctx, seen, side))
         elif step.kind == StepKind.CHANCE:
             battle.resolve(dice)
         else:
             assert step.side is not None
-            seen = view(battle.state, step.side)  # no shot at a ship it has not identified
+            seen = view(battle.state, step.side, hidden)  # no shot at a ship it has not identified
             ship_id, shots = commanders[step.side].fire(battle.ctx, seen, step.side)
             battle.fire(ship_id, shots, dice)
 

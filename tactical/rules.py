@@ -110,6 +110,10 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     "a close-range hit from a 'B' class Beam Battery" (001 L870-872), or Continuum's 4D6
     (000 L6737-6739)."""
 
+    ftl_dropout_extreme: bool = False
+    """FT2's OPTION for FTL dropouts (001 L1063): a 6 on the scatter's distance D6 rolls a
+    second D6 and multiplies, and a ship that would appear off the table never enters. An
+    option of the battle's set-up (``ftl_dropout_extreme = true``), off in every preset."""
     bogeys: bool = False
     """Sensors and bogeys: ships start as bogeys that the enemy sees only as a class, revealed
     by passive sensors at 36" or an active scan to 54" (001 L933-951; 000 12.1). An option

@@ -19,6 +19,7 @@ from tactical.battle import (
     BoardingFight,
     BoardingFought,
     CoreSystemsRolled,
+    Dropout,
     Event,
     FighterAttack,
     FightersResolved,
@@ -578,13 +579,57 @@ def _moved(moved: Moved) -> str:
     return line
 
 
+def _ftl(moved: Moved) -> list[str]:
+    """Tell a table battle's FTL jump (001 L1027-1047): what lay within 6" and its D6."""
+    ftl = moved.ftl
+    assert ftl is not None
+    if ftl.face is None:
+        return []  # nothing within 6": the move's line tells the jump
+    told = {
+        "fails": "its FTL drive fails to engage, it stays in normal space",
+        "jumps": 'it jumps into FTL, the distortion hurting everything within 6"',
+        "explodes": "it explodes",
+    }[ftl.outcome]
+    lines = [
+        f"    {moved.ship}'s FTL jump with {', '.join(ftl.near)} within 6\": D6 {ftl.face}, {told}"
+    ]
+    lines.extend(_hit(hit) for hit in ftl.hits)
+    lines.extend(f"    {group} loses {_count(lost, 'fighter')}" for group, lost in ftl.fighters)
+    return lines
+
+
+def _dropout(dropout: Dropout) -> list[str]:
+    """Tell a ship's FTL dropout (001 L1057-1070): its scatter and the damage within 6"."""
+    scatter = f"D12 {dropout.direction}, D6 {dropout.distance}" + (
+        f" x {dropout.extreme}" if dropout.extreme is not None else ""
+    )
+    aimed = f"{format_mu(dropout.aimed[0])},{format_mu(dropout.aimed[1])}"
+    where = f"{format_mu(dropout.x)},{format_mu(dropout.y)}"
+    if not dropout.entered:
+        return [
+            f"    {dropout.ship} drops out of FTL aimed at {aimed} ({scatter}): "
+            f"off the table at {where}, it never enters"
+        ]
+    lines = [
+        f"    {dropout.ship} drops out of FTL aimed at {aimed} ({scatter}), appears at {where}"
+    ]
+    for victim, face, second in dropout.faces:
+        dice = f"{face} x {second}" if second is not None else f"{face}"
+        lines.append(f'    {victim} within 6" of the dropout: D6 {dice}')
+    lines.extend(_hit(hit) for hit in dropout.hits)
+    lines.extend(f"    {group} loses {_count(lost, 'fighter')}" for group, lost in dropout.fighters)
+    return lines
+
+
 def describe(event: Event) -> list[str]:
     """Return the lines that tell what one event did."""
     if isinstance(event, OrdersWritten):
         return [f"turn {event.turn}: {event.side} writes orders"]
     if isinstance(event, ShipsMoved):
         lines = [f"turn {event.turn}: ships move"]
+        lines.extend(line for dropout in event.dropouts for line in _dropout(dropout))
         lines.extend(_moved(moved) for moved in event.moves)
+        lines.extend(line for moved in event.moves if moved.ftl for line in _ftl(moved))
         lines.extend(
             f"    dummy {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
             + (f" (order void: {moved.void})" if moved.void else "")

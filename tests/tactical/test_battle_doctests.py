@@ -13,6 +13,7 @@ import tactical.boarding
 import tactical.campaign_battle
 import tactical.dice
 import tactical.fire
+import tactical.ftl
 import tactical.mines
 import tactical.movement
 import tactical.notation
@@ -30,6 +31,7 @@ import tactical.summary
         tactical.campaign_battle,
         tactical.dice,
         tactical.fire,
+        tactical.ftl,
         tactical.mines,
         tactical.movement,
         tactical.notation,
