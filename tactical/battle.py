@@ -2421,39 +2421,51 @@ def _asteroid_collisions(
         path = paths.get(ship.id)
         if path is None or ship.status == "destroyed":
             continue
-        sheet = ctx.sheets[ship.id]
-        # 001 L1092: "subtract the ship's total available THRUST RATING from its CURRENT
-        # VELOCITY": the thrust its drive delivers now, an advanced drive's doubled (000
-        # L18124-18126).
-        thrust = collision_thrust(sheet, ship.record)
-        speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
-        need = avoid_need(velocity=speed, thrust=thrust)
         risked = ends_inside(path[-1], asteroids) if moving else asteroids_crossed(path, asteroids)
         for index in risked:
-            x, y = asteroids[index]
-            face = (
-                dice.roll(f"t{state.turn}/asteroid/{ship.id}/{index}", 6)
-                if needs_die(need)
-                else None
-            )
-            crashed = not evades(face=face, need=need)
-            met.append(
-                AsteroidMet(
-                    ship=ship.id,
-                    x=x,
-                    y=y,
-                    velocity=speed,
-                    thrust=thrust,
-                    need=need,
-                    face=face,
-                    crashed=crashed,
-                )
-            )
-            if crashed:  # 001 L1108: "THE SHIP IS COMPLETELY DESTROYED"
-                wreck = msgspec.structs.replace(ship, status="destroyed", returns=None)
-                state = _replace_ship(state, wreck)
+            key = f"t{state.turn}/asteroid/{ship.id}/{index}"
+            state, event = _meet_asteroid(ctx, state, ship, asteroids[index], key, dice)
+            met.append(event)
+            if event.crashed:
                 break
     return state, met
+
+
+def _meet_asteroid(
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    at: tuple[float, float],
+    key: str,
+    dice: DiceSource,
+    *,
+    swept: bool = False,
+) -> tuple[BattleState, AsteroidMet]:
+    """Roll a ship's D6 to avoid the asteroid at ``at``, when a die is needed, and destroy it
+    if it fails (001 L1092-1108). The need is its current velocity less "the ship's total
+    available THRUST RATING": what its drive delivers now, an advanced drive's doubled (000
+    L18116-18126)."""
+    thrust = collision_thrust(ctx.sheets[ship.id], ship.record)
+    speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
+    need = avoid_need(velocity=speed, thrust=thrust)
+    face = dice.roll(key, 6) if needs_die(need) else None
+    crashed = not evades(face=face, need=need)
+    event = AsteroidMet(
+        ship=ship.id,
+        x=at[0],
+        y=at[1],
+        velocity=speed,
+        thrust=thrust,
+        need=need,
+        face=face,
+        crashed=crashed,
+        swept=swept,
+    )
+    if crashed:  # 001 L1108: "THE SHIP IS COMPLETELY DESTROYED" (000 L18147-18149)
+        state = _replace_ship(
+            state, msgspec.structs.replace(ship, status="destroyed", returns=None)
+        )
+    return state, event
 
 
 def _asteroid_sweeps(
@@ -2485,36 +2497,13 @@ def _asteroid_sweeps(
     for ship in state.ships:
         if ship.status != "active":
             continue
-        thrust = collision_thrust(ctx.sheets[ship.id], ship.record)
-        speed = ship.vector[1] if ship.vector is not None else float(ship.speed)
-        need = avoid_need(velocity=speed, thrust=thrust)
         for index, legs in enumerate(sweeps):
             if not any(line_blocked(a, b, [(ship.x, ship.y)]) for a, b in legs):
                 continue
-            face = (
-                dice.roll(f"t{state.turn}/asteroid-sweep/{ship.id}/{index}", 6)
-                if needs_die(need)
-                else None
-            )
-            crashed = not evades(face=face, need=need)
-            x, y = now[index]
-            met.append(
-                AsteroidMet(
-                    ship=ship.id,
-                    x=x,
-                    y=y,
-                    velocity=speed,
-                    thrust=thrust,
-                    need=need,
-                    face=face,
-                    crashed=crashed,
-                    swept=True,
-                )
-            )
-            if crashed:  # 000 L18147-18149: "completely destroyed"
-                state = _replace_ship(
-                    state, msgspec.structs.replace(ship, status="destroyed", returns=None)
-                )
+            key = f"t{state.turn}/asteroid-sweep/{ship.id}/{index}"
+            state, event = _meet_asteroid(ctx, state, ship, now[index], key, dice, swept=True)
+            met.append(event)
+            if event.crashed:
                 break
     return state, met
 
