@@ -59,6 +59,7 @@ enemy contact it has not identified is ``?:side:label:class@x,y>course v speed``
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 import msgspec
 
@@ -106,20 +107,7 @@ _SHIP_STATUS: dict[ShipStatus, str] = {
 }
 _STATUS_OF: dict[str, ShipStatus] = {v: k for k, v in _SHIP_STATUS.items()}
 _JUMP: dict[JumpState, str] = {"ready": "r", "powering": "p", "unplanned": "u"}
-_PHASES: tuple[Phase, ...] = (
-    "orders",
-    "movement",
-    "flight",
-    "fighters",
-    "missiles",
-    "fire",
-    "assault",
-    "repel",
-    "end",
-    "repair",
-    "core",
-    "over",
-)
+_PHASES: tuple[Phase, ...] = get_args(Phase)  # every step a position may stand at
 
 _HEAD = re.compile(
     r"(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<design>[\w.\-]+)"
