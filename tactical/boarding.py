@@ -24,6 +24,7 @@ from typing import Literal
 from msgspec import Struct
 
 from tactical.dice import DiceSource
+from tactical.missiles import magazine_feeds
 from tactical.ship import Ship, ShipState
 
 __all__ = [
@@ -188,14 +189,7 @@ def torpedo_feeds(ship: Ship) -> dict[str, str]:
     """Return the magazine that feeds each boarding torpedo launcher, by system id: the n-th
     launcher the n-th magazine and the launchers beyond the last magazine the last one, as
     for salvo missiles (000 L5106-5114; see docs/rulings.md)."""
-    magazines = [s.id for s in ship.systems if s.kind == BOARDING_MAGAZINE]
-    launchers = [s.id for s in ship.systems if s.kind == BOARDING_TORPEDO]
-    if not magazines:
-        return {}
-    return {
-        launcher: magazines[min(index, len(magazines) - 1)]
-        for index, launcher in enumerate(launchers)
-    }
+    return magazine_feeds(ship, {BOARDING_MAGAZINE}, {BOARDING_TORPEDO})
 
 
 def torpedo_ready(ship: Ship, state: ShipState, launcher: str) -> bool:

@@ -974,10 +974,17 @@ def _random_shots(
 
 def _fed(ctx: BattleContext, state: BattleState, ship_id: str, launches: list[Shot]) -> list[Shot]:
     """Keep the launches, in order, whose magazines hold a load for each (000 L6051-6053)."""
-    fed = feeds(ctx.sheets[ship_id])
+    return _within_loads(state, ship_id, launches, feeds(ctx.sheets[ship_id]))
+
+
+def _within_loads(
+    state: BattleState, ship_id: str, shots: list[Shot], fed: Mapping[str, str]
+) -> list[Shot]:
+    """Keep the shots, in order, but those of a launcher ``fed`` by a magazine empty by then:
+    each shot spends a load."""
     loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
     kept: list[Shot] = []
-    for shot in launches:
+    for shot in shots:
         magazine = fed.get(shot.weapon)
         if magazine is not None:
             if loads[magazine] <= 0:
@@ -995,17 +1002,7 @@ def _torpedoes_fed(
 ) -> list[Shot]:
     """Keep the shots, in order, but the boarding torpedoes whose magazine is empty by then:
     each shot spends a torpedo (000 L5090-5100)."""
-    fed = torpedo_feeds(ctx.sheets[ship_id])
-    loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
-    kept: list[Shot] = []
-    for shot in shots:
-        magazine = fed.get(shot.weapon)
-        if magazine is not None:
-            if loads[magazine] <= 0:
-                continue
-            loads[magazine] -= 1
-        kept.append(shot)
-    return kept
+    return _within_loads(state, ship_id, shots, torpedo_feeds(ctx.sheets[ship_id]))
 
 
 def _salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:

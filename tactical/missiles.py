@@ -19,7 +19,7 @@ module holds the tables and the geometry.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from msgspec import Struct
 
@@ -121,8 +121,17 @@ def feeds(ship: Ship) -> dict[str, str]:
     draw the lines, so the n-th launcher is fed by the n-th magazine and any launchers beyond
     the last magazine by the last one (see docs/rulings.md, "Tactical: salvo missiles").
     """
-    magazines = [s.id for s in ship.systems if s.kind in MAGAZINES]
-    launchers = [s.id for s in ship.systems if s.kind in LAUNCHERS]
+    return magazine_feeds(ship, MAGAZINES, LAUNCHERS)
+
+
+def magazine_feeds(
+    ship: Ship, magazine_kinds: Collection[str], launcher_kinds: Collection[str]
+) -> dict[str, str]:
+    """Return the magazine of ``magazine_kinds`` that feeds each launcher of
+    ``launcher_kinds``, by system id: the n-th launcher the n-th magazine, the launchers
+    beyond the last magazine the last one; none without a magazine."""
+    magazines = [s.id for s in ship.systems if s.kind in magazine_kinds]
+    launchers = [s.id for s in ship.systems if s.kind in launcher_kinds]
     if not magazines:
         return {}
     return {
