@@ -1955,10 +1955,7 @@ def write_orders(
             if order.torpedoes:
                 raise IllegalActionError(f"{where}: the dummy {ship_id!r} has no torpedoes")
             continue
-        try:
-            ship = state.ship(ship_id)
-        except KeyError:
-            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        ship = _named_ship(state, ship_id, where)
         if ship.side != side or not _moves_this_turn(ship, state.turn):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship in play")
         for weapon, setting in order.torpedoes:
@@ -5594,10 +5591,7 @@ def write_assault(
     if side not in sides_to_assault(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no boarders to allot now")
     for ship_id, assault in assaults.items():
-        try:
-            ship = state.ship(ship_id)
-        except KeyError:
-            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        ship = _named_ship(state, ship_id, where)
         if not _boarded(ctx, ship) or ship.side == side:
             raise IllegalActionError(f"{where}: {side} has no boarders aboard {ship_id!r}")
         marines, parties = boarders_aboard(ship)
@@ -5633,6 +5627,14 @@ def sides_to_repel(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
     return tuple(side for side in ctx.setup.sides if side in boarded and side not in state.fought)
 
 
+def _named_ship(state: BattleState, ship_id: str, where: str) -> ShipInPlay:
+    """Return the ship an action names, or refuse the action: there is no such ship."""
+    try:
+        return state.ship(ship_id)
+    except KeyError:
+        raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+
+
 def _check_repel(
     ctx: BattleContext, state: BattleState, side: str, guards: Mapping[str, Sequence[Guard]]
 ) -> None:
@@ -5640,10 +5642,7 @@ def _check_repel(
     if side not in sides_to_repel(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no boarders to fight now")
     for ship_id, ship_guards in guards.items():
-        try:
-            ship = state.ship(ship_id)
-        except KeyError:
-            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        ship = _named_ship(state, ship_id, where)
         if ship.side != side or not _boarded(ctx, ship):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship with boarders")
         marines, parties = boarders_aboard(ship)
@@ -5997,10 +5996,7 @@ def _check_repairs(
     if side not in sides_to_repair(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no damage control to do now")
     for ship_id, work in jobs.items():
-        try:
-            ship = state.ship(ship_id)
-        except KeyError:
-            raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
+        ship = _named_ship(state, ship_id, where)
         if ship.side != side or not _can_repair(ctx, ship):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship with repairs")
         open_jobs = repair_jobs(ctx, ship)
