@@ -22,6 +22,7 @@ from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
 from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
+    Admiral,
     Attack,
     Battle,
     ChartEntry,
@@ -364,12 +365,15 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
 class TaskForcesSet(Event, frozen=True, kw_only=True):
     """A player's task forces as they stand after this turn's changes (004 5.1).
 
-    New task forces' admirals were rolled (004 section 6); the rolls are kept here.
+    New task forces' admirals came from the empire's reserve, or, with none there, were
+    rolled (004 section 6); the rolls are kept here. `reserve` is the player's admirals
+    without a command afterwards (None: unchanged, as in events stored before it existed).
     """
 
     player: str
     task_forces: tuple[TaskForce, ...]
     rolls: tuple[Roll, ...] = ()
+    reserve: tuple[Admiral, ...] | None = None
 
 
 @event("orders_committed", version=1)
@@ -468,6 +472,17 @@ class UnitMoved(Event, frozen=True, kw_only=True):
     order: CombatOrder
     plot: tuple[str, ...] = ()  # where it must be at the end of each coming turn
     plot_until: int | None = None  # the last turn the plot binds (004 section 6)
+
+
+@event("move_lapsed", version=1)
+class MoveLapsed(Event, frozen=True, kw_only=True):
+    """A move accepted at submission no longer held when the turn resolved (the player's
+    orders are checked against what he knows; the truth may differ): the unit held position.
+    Its owner alone is told, with the reason."""
+
+    unit: str
+    to: str | None
+    reason: str
 
 
 @event("system_explored", version=1)

@@ -48,6 +48,7 @@ from campaign.events import (
 )
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
+    Admiral,
     Attack,
     Battle,
     Colony,
@@ -67,7 +68,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 17
+PROJECTION_VERSION = 18
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,6 +99,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     last_submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
+    # Each player's admirals without a command (`TaskForcesSet.reserve`, 004 section 6).
+    reserve_admirals: dict[str, tuple[Admiral, ...]] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
     devastated: tuple[str, ...] = ()  # planets never to be resettled (004 5.4)
     phase: str = "orders"  # "combat" after movement found battles; "assault" for colonies
@@ -295,7 +298,12 @@ def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
         uid: (msgspec.structs.replace(u, task_force=member.get(uid)) if u.owner == ev.player else u)
         for uid, u in state.units.items()
     }
-    return msgspec.structs.replace(state, task_forces=forces, units=units)
+    reserve = state.reserve_admirals
+    if ev.reserve is not None:
+        reserve = {p: r for p, r in reserve.items() if p != ev.player}
+        if ev.reserve:
+            reserve[ev.player] = ev.reserve
+    return msgspec.structs.replace(state, task_forces=forces, units=units, reserve_admirals=reserve)
 
 
 def _officer_casualty(state: CampaignState, ev: OfficerCasualty) -> CampaignState:
@@ -417,8 +425,11 @@ def _colony_fate(
             razed = msgspec.structs.replace(colony, factories=0, robotic_factories=0)
             return msgspec.structs.replace(state, colonies={**state.colonies, ev.colony: razed})
         case ColonyConquered():
+            # Both sides saw it fall: each knows who holds it now, the loser included, so he
+            # can attack it to retake it (004 5.4).
             colonies = {**state.colonies, ev.colony.id: ev.colony}
-            return msgspec.structs.replace(state, colonies=colonies)
+            known = tuple(sorted({*state.known_colonies, (ev.colony.owner, ev.colony.system)}))
+            return msgspec.structs.replace(state, colonies=colonies, known_colonies=known)
         case ColonyBombarded():
             return _bombarded(state, ev)
 
@@ -428,7 +439,9 @@ def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
     colony = colonies.get(ev.colony)
     if colony is not None:
         if ev.population > 0:
-            colonies[ev.colony] = msgspec.structs.replace(colony, population=ev.population)
+            colonies[ev.colony] = msgspec.structs.replace(
+                colony, population=ev.population, bombarded=colony.bombarded + ev.killed
+            )
         else:
             del colonies[ev.colony]
     devastated = state.devastated

@@ -121,14 +121,18 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
         return self.kind == "scout-troop"
 
     @property
+    def is_warship(self) -> bool:
+        """Return whether it is a warship in 004's sense: a starship of the navy, whose presence
+        controls a system (004 L16-18), besieges a colony (L212) or holds it after an assault
+        (L207-208). A merchant hull (a fleet tender, 001 L1154; a freighter) is a starship that
+        fights in battles, but no warship (docs/rulings.md)."""
+        return self.kind == "warship" and self.hull_class != "merchant"
+
+    @property
     def can_garrison(self) -> bool:
         """Return whether it may garrison a conquered colony: "a destroyer or larger" (004 L16),
         a warship of `GARRISON_MIN_MASS` or more."""
-        return (
-            self.kind == "warship"
-            and self.mass >= GARRISON_MIN_MASS
-            and self.hull_class != "merchant"  # a freighter is no destroyer (docs/rulings.md)
-        )
+        return self.is_warship and self.mass >= GARRISON_MIN_MASS
 
 
 class Empire(msgspec.Struct, frozen=True, kw_only=True):
@@ -225,6 +229,9 @@ class Colony(msgspec.Struct, frozen=True, kw_only=True):
     shield: bool = False
     conquered_from: str | None = None  # the original owner, if taken by force
     conquered_turn: int | None = None
+    # Millions of this population killed by bombardment so far, over every turn: wiping out
+    # a population of 10 million or more devastates the planet (004 L221-223).
+    bombarded: int = 0
 
 
 class Landing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -345,10 +352,16 @@ DEFENCE_DESIGNS = {"pdu": "battledreadnought", "apdb": "superdreadnought"}
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """An order to attack the enemy colonies in a system (004 5.4)."""
+    """An order to attack an enemy colony in a system (004 5.4): the one named (`colony`,
+    `System/orbit`), or, with none named, every enemy colony there."""
 
     system: str
     mode: AttackMode = "conquer"
+    colony: str | None = None
+
+    def targets(self, colony: Colony) -> bool:
+        """Return whether this attack is on `colony` (a colony in its system)."""
+        return self.colony is None or self.colony == colony.id
 
 
 def defence_id(colony: str, kind: str, number: int) -> str:
@@ -382,6 +395,19 @@ class TaskForce(msgspec.Struct, frozen=True, kw_only=True):
         if self.admiral_out_until is not None and turn < self.admiral_out_until:
             return None
         return self.admiral
+
+
+class Admiral(msgspec.Struct, frozen=True, kw_only=True):
+    """An admiral without a command, in his empire's reserve (004 section 6: an officer who
+    stays with his command; when it is disbanded he waits for the next one, docs/rulings.md)."""
+
+    level: CommandLevel
+    out_until: int | None = None  # injured: commands again from this turn
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Sort key: who takes the next command, fit before injured, then the best level."""
+        return (0 if self.out_until is None else 1, self.level)
 
 
 class TaskForceOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

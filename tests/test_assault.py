@@ -207,3 +207,160 @@ def test_the_defender_scorches_his_factories_before_the_colony_falls() -> None:
     assert razed.event == FactoriesDestroyed(colony="Alpha/1", factories=3)
     assert isinstance(conquest.event, ColonyConquered)
     assert (conquest.event.colony.owner, conquest.event.colony.factories) == ("red", 0)
+
+
+# ---------------------------------------------------------------- issue 12: the rules as 004 says
+
+
+def _after(state: object, *events: object) -> object:
+    for ev in events:
+        state = evolve(state, ev)  # type: ignore[arg-type]
+    return state
+
+
+def test_the_dispossessed_owner_knows_who_holds_his_colony_and_may_attack_it() -> None:
+    """004 5.4: blue saw red take Alpha/1; he knows an enemy colony is there to retake."""
+    ev = only_event(attacked(warship("red-W1", "engage")))
+    assert isinstance(ev, ColonyConquered)
+    # Blue's view: his own colony, then its conquest (he saw it); no detection of red there.
+    blue_view = state_of(warship("blue-W1", "engage"), colonies={"Alpha/1": colony()})
+    blue_view = _after(blue_view, ev)
+    problems = check_attacks(
+        blue_view, DUEL, "blue", (Attack(system="Alpha"),), {"blue-W1": "0201"}
+    )  # type: ignore[arg-type]
+    assert problems == []
+
+
+def test_a_liberated_colony_is_free_again() -> None:
+    """004 L215-219 govern conquered populations; one retaken by its own owner is free:
+    it grows, produces and needs no garrison (docs/rulings.md)."""
+    held = colony(owner="red", conquered_from="blue", conquered_turn=2)
+    state = state_of(
+        warship("blue-W1", "engage"),
+        colonies={held.id: held},
+        attacks={"blue": (Attack(system="Alpha"),)},
+        known_colonies=(("red", "Alpha"),),
+    )
+    (new,) = decide_attacks(state, DUEL)  # type: ignore[arg-type]
+    assert isinstance(new.event, ColonyConquered)
+    freed = new.event.colony
+    assert (freed.owner, freed.conquered_from, freed.conquered_turn) == ("blue", None, None)
+
+
+def test_a_conquered_colony_taken_by_a_third_player_keeps_its_original_owner() -> None:
+    held = colony(owner="red", conquered_from="blue", conquered_turn=2)
+    state = state_of(
+        warship("green-W1", "engage"),
+        colonies={held.id: held},
+        attacks={"green": (Attack(system="Alpha"),)},
+        known_colonies=(("red", "Alpha"),),
+    )
+    (new,) = decide_attacks(state, DUEL)  # type: ignore[arg-type]
+    assert isinstance(new.event, ColonyConquered)
+    assert (new.event.colony.owner, new.event.colony.conquered_from) == ("green", "blue")
+
+
+def test_devastation_counts_every_turn_of_bombardment() -> None:
+    """004 L221-223: "If a population of at least 10 million is completely destroyed", over
+    however many turns: 12M killed as 7M then 5M devastates the planet."""
+    ships = [msgspec.structs.replace(warship(f"red-W{i}", "engage"), points=875) for i in (1, 2)]
+    state = attacked(*ships, mode="bombard")  # 12M, 1,750 points: 7M a turn
+    first = only_event(state)
+    assert isinstance(first, ColonyBombarded)
+    assert (first.killed, first.population, first.devastated) == (7, 5, False)
+    state = _after(state, first)
+    second = only_event(state)
+    assert isinstance(second, ColonyBombarded)
+    assert (second.killed, second.population, second.devastated) == (5, 0, True)
+    assert _after(state, second).devastated == ("Alpha/1",)  # type: ignore[attr-defined]
+
+
+def test_a_small_population_wiped_out_does_not_devastate() -> None:
+    ships = [msgspec.structs.replace(warship("red-W1", "engage"), points=2500)]
+    wiped = only_event(attacked(*ships, target=colony(population=9), mode="bombard"))
+    assert isinstance(wiped, ColonyBombarded)
+    assert (wiped.population, wiped.devastated) == (0, False)
+
+
+def _assaulted(target: Colony, mode: str = "conquer", **orders: object) -> object:
+    state = state_of(
+        warship("red-W1", "engage"),
+        colonies={target.id: target},
+        attacks={"red": (Attack(system="Alpha", mode=mode),)},  # type: ignore[arg-type]
+        known_colonies=(("blue", "Alpha"),),
+        **orders,
+    )
+    requested = only_event(state)
+    assert isinstance(requested, BattleRequested)
+    return evolve(state, requested)  # type: ignore[arg-type]
+
+
+def test_factories_stand_when_the_defences_hold() -> None:
+    """004 L210-211: factories go "while the colony remains unconquered", as it falls; the
+    defences winning, the colony is not falling and keeps them."""
+    state = _assaulted(colony(pdus=1, factories=3), scorch={"blue": ("Alpha/1",)})
+    held = BattleFought(
+        battle=state.pending_battles["t3-a1"],  # type: ignore[attr-defined]
+        results=(ShipResult(unit="red-W1", fate="destroyed"),),
+        source="umpire",
+    )
+    assert decide_conquests(evolve(state, held)) == []  # type: ignore[arg-type]
+
+
+def test_bombardment_fights_the_planetary_defences_first() -> None:
+    """004 5.4 (L204-209): the defences are revealed and must be destroyed before the colony
+    can be attacked; a bombardment too. Then the bombardment falls (no conquest, no scorch)."""
+    state = _assaulted(colony(pdus=3, factories=2), mode="bombard", scorch={"blue": ("Alpha/1",)})
+    battle = state.pending_battles["t3-a1"]  # type: ignore[attr-defined]
+    assert battle.sides[1].units == tuple(f"Alpha/1#pdu-{i}" for i in (1, 2, 3))
+    won = BattleFought(
+        battle=battle,
+        results=tuple(ShipResult(unit=u, fate="destroyed") for u in battle.sides[1].units),
+        source="umpire",
+    )
+    (bombed,) = decide_conquests(evolve(state, won))  # type: ignore[arg-type]
+    assert isinstance(bombed.event, ColonyBombarded)
+
+
+def test_an_attack_may_name_its_colony() -> None:
+    """004 L204-205: "a player may attack any enemy colonies present": he picks which."""
+    one, two = colony(), colony(id="Alpha/2", orbit=2)
+    state = state_of(
+        warship("red-W1", "engage"),
+        colonies={one.id: one, two.id: two},
+        attacks={"red": (Attack(system="Alpha", colony="Alpha/2"),)},
+        known_colonies=(("blue", "Alpha"),),
+    )
+    (new,) = decide_attacks(state, DUEL)  # type: ignore[arg-type]
+    assert isinstance(new.event, ColonyConquered)
+    assert new.event.colony.id == "Alpha/2"
+    problems = check_attacks(
+        state, DUEL, "red", (Attack(system="Alpha", colony="Alpha/9"),), {"red-W1": "0201"}
+    )
+    assert problems == ["attack on Alpha/9: no such planet in Alpha (its planets: none)"]
+
+
+def test_a_fleet_tender_is_no_warship_for_control_siege_or_assault() -> None:
+    """004 L17-18 and L212: warships hold systems and besiege colonies; a fleet tender is a
+    merchant hull (001 L1154)."""
+    from campaign.rules.colonies import command_post_hexes
+    from campaign.rules.victory import scores
+    from maps import loads_map
+    from tests.test_strategic import TINY_MAP
+
+    tender = msgspec.structs.replace(
+        warship("red-W1", "stand-off", "0102"), hull_class="merchant", mass=40
+    )
+    state = state_of(tender)
+    assert [(s.player, s.points) for s in scores(state, loads_map(TINY_MAP))] == [("red", 0)]
+    mine = colony(hex="0102")
+    blue = msgspec.structs.replace(state_of(tender), colonies={mine.id: mine})
+    assert command_post_hexes(blue, "blue") == ["0102"]  # not besieged by a tender
+    problems = check_attacks(
+        state_of(tender, known_colonies=(("blue", "Alpha"),)),
+        DUEL,
+        "red",
+        (Attack(system="Alpha"),),
+        {"red-W1": "0201"},
+    )
+    assert problems == ["attack on Alpha: no warship of red will be there"]

@@ -748,3 +748,36 @@ def test_the_cli_records_a_leavers_jump_without_a_hex(tmp_path: Path) -> None:
         assert (units["red-W11"].hex, units["red-W2"].hex) == ("0101", "0102")
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    ("red_captain", "white_admiral", "faces", "chooser"),
+    [
+        # Level 1 captain (+1) turns red's 4 against white's 5 into a tie: rolled again.
+        (1, None, [4, 5, 3, 2], "red"),
+        # A level 3 admiral (-1): white's 5 ties red's 4, then his 5 loses to red's 5.
+        (2, 3, [4, 5, 5, 5], "red"),
+        # A level 1 admiral (+1): white's 4 ties red's 5, then his 2 beats red's 2.
+        (2, 1, [5, 4, 2, 2], "white"),
+    ],
+)
+def test_command_modifies_the_battle_location_initiative(
+    red_captain: int, white_admiral: int | None, faces: list[int], chooser: str
+) -> None:
+    """004 L330-342: a level-1 senior captain or admiral adds one to the initiative roll, a
+    level-3 takes one away; equal totals roll again."""
+    from campaign.strategic import TaskForce
+
+    red = msgspec.structs.replace(warship("red-W1", "engage"), captain=red_captain)
+    whites = [
+        msgspec.structs.replace(warship(f"white-W{i}", "engage"), captain=2, task_force="white-F1")
+        for i in (1, 2)
+    ]
+    forces = {
+        "white-F1": TaskForce(
+            id="white-F1", owner="white", units=("white-W1", "white-W2"), admiral=white_admiral
+        )
+    }
+    state = state_of(red, *whites, task_forces=forces)
+    battles, _ = find_battles(state, DUEL, ScriptedDice(faces))
+    assert battles[0].chosen_by == chooser

@@ -147,10 +147,13 @@ def test_bad_orders_name_every_problem_and_store_nothing(
         service.submit_orders(lineage, "red", text)
     assert caught.value.problems == [
         "blue-W1: not a unit of red",
-        "red-S1: cannot reach 0302 this turn at speed 2 (004 section 5.1)",
+        "red-S1: cannot reach 0302: 0302 is 3 hexes away; at speed 2 it moves 2 hexes a "
+        "turn, 2 this turn (004 L74-76); it can reach 0101, 0102 this turn",
         "red-S2: destination 9999 is off the map",
         "red-S3: ordered twice",
-        "red-S4: cannot reach 0201 this turn at speed 2 (004 section 5.1)",
+        "red-S4: cannot reach 0201: gas/dust clouds bar the way to 0201 this turn: a cloud "
+        "is entered only from next to it and crossed 1 hex a turn (004 L83-85); it can "
+        "reach 0101, 0102 this turn",
     ]
     for wrong, message in [
         (orders("blue", 1), "the file is blue's orders, not red's"),
@@ -651,9 +654,14 @@ def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
         assert service.load(lineage).units["red-W1"].hex == "0302"
         # Turn 4: the plot has run out; it may be ordered again.
         service.submit_orders(lineage, "red", orders("red", 4, ("red-W1", None, "stand-off")))
-        service.resolve_turn(lineage, ask=sixes)  # holding is a plot too: to turn 6
-        assert service.load(lineage).units["red-W1"].plot_until == 6
-        later = orders("red", 5) + '[[task_forces]]\nunits = ["red-W1", "red-W2"]\n'
+        service.resolve_turn(lineage, ask=sixes)  # holding is no FTL move: it binds nothing
+        assert service.load(lineage).units["red-W1"].plot_until is None
+        later = orders("red", 5, ("red-W1", "0301", "engage"))
+        service.submit_orders(lineage, "red", later)  # free to move again at once
+        service.resolve_turn(lineage, ask=sixes)
+        ship = service.load(lineage).units["red-W1"]
+        assert (ship.hex, ship.plot_until) == ("0301", 7)
+        later = orders("red", 6) + '[[task_forces]]\nunits = ["red-W1", "red-W2"]\n'
         with pytest.raises(OrdersError, match="red-W1 still bound by a plot"):
             service.submit_orders(lineage, "red", later)
     finally:
@@ -685,14 +693,20 @@ def test_explorers_see_enemy_colonies_and_owners_learn_they_were_scouted() -> No
 
 def test_a_move_that_no_longer_holds_at_resolution_holds_position() -> None:
     """Orders are checked against the player's knowledge; at resolution a move that meets what
-    he could not see is dropped (the unit holds) instead of stopping the turn."""
+    he could not see lapses (the unit holds) instead of stopping the turn, and its owner is
+    told why (issue 12: never silently)."""
+    from campaign.events import MoveLapsed
     from campaign.rules.movement import decide_movement
     from campaign.strategic import Move
 
     ship = Unit(id="red-W1", owner="red", kind="warship", hex="0102", captain=1)
     state = _state([ship])
     moves = (Move(unit="red-W1", to="9999"), Move(unit="red-S9", to="0102"))
-    assert decide_movement(state, TINY, {"red": moves}) == []
+    lapsed = [new.event for new in decide_movement(state, TINY, {"red": moves})]
+    assert lapsed == [
+        MoveLapsed(unit="red-W1", to="9999", reason="destination 9999 is off the map"),
+        MoveLapsed(unit="red-S9", to="0102", reason="not a unit of red"),
+    ]
 
 
 def test_a_besieged_colony_is_no_command_post() -> None:

@@ -187,7 +187,7 @@ def command_post_hexes(state: CampaignState, player: str) -> list[str]:
     Folded from a player's own view, a siege he cannot see does not show: his orders are
     checked as he knows the map, and resolution (the truth) holds a move that relied on it.
     """
-    enemies = {u.hex for u in state.units.values() if u.kind == "warship" and u.owner != player}
+    enemies = {u.hex for u in state.units.values() if u.is_warship and u.owner != player}
     return sorted(
         {c.hex for c in state.colonies.values() if c.owner == player and c.hex not in enemies}
     )

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import combinations
+from typing import cast
 
 import msgspec
 
@@ -44,7 +45,12 @@ from campaign.events import (
     UnitsCaught,
 )
 from campaign.projections import CampaignState
-from campaign.rules.command import roll_captain, roll_casualty
+from campaign.rules.command import (
+    CommandLevel,
+    initiative_modifier,
+    roll_captain,
+    roll_casualty,
+)
 from campaign.rules.fighters import decide_stores_lost, fighter_loss_problems, with_fighters_lost
 from campaign.strategic import (
     Battle,
@@ -204,7 +210,8 @@ def _location(
         if len(owners) == 1:
             chooser = owners.pop()  # 004 L126: the owner of the system chooses
         else:
-            chooser, rolls = _initiative(players, battle_id, state.turn, dice)
+            modifiers = [_initiative_modifier(state, side) for side in battle.sides]
+            chooser, rolls = _initiative(players, modifiers, battle_id, state.turn, dice)
     system = starmap.system_at(parse_label(battle.hex))
     offered = {"free-space", *(str(f) for f in (system.features if system else ()))}
     for wanted in state.battle_locations.get(chooser, ()):
@@ -213,22 +220,32 @@ def _location(
     return chooser, "free-space", rolls
 
 
+def _initiative_modifier(state: CampaignState, side: BattleSide) -> int:
+    """A side's initiative modifier: its admiral's, else its senior captain's, the captain of
+    its flagship (its first ship; docs/rulings.md) (004 L330-342)."""
+    flagship = state.units.get(side.units[0]) if side.units else None
+    captain = flagship.captain_at(state.turn) if flagship is not None else None
+    admiral = cast("CommandLevel | None", side.admiral)  # rolled on the 1-3 table
+    return initiative_modifier(admiral, captain)
+
+
 def _initiative(
-    players: list[str], battle_id: str, turn: int, dice: DiceSource
+    players: list[str], modifiers: list[int], battle_id: str, turn: int, dice: DiceSource
 ) -> tuple[str, list[Roll]]:
-    """Roll a d6 each until one is higher (004 L127: "roll Initiative")."""
+    """Roll a d6 each, plus the side's command modifier, until one total is higher (004 L127:
+    "roll Initiative"; L330-342: level-1 officers add one, level-3 officers take one away)."""
     rolls: list[Roll] = []
     for attempt in range(20):
-        faces = []
-        for player in players:
+        totals = []
+        for player, modifier in zip(players, modifiers, strict=True):
             key = DiceKey(
                 turn=turn, phase="initiative", subject=f"{battle_id}.{player}", index=attempt
             )
             roll = dice.roll(key)
             rolls.append(roll)
-            faces.append(roll.value)
-        if faces[0] != faces[1]:
-            return players[faces.index(max(faces))], rolls
+            totals.append(roll.value + modifier)
+        if totals[0] != totals[1]:
+            return players[totals.index(max(totals))], rolls
     return sorted(players)[0], rolls  # twenty ties running: practically never
 
 

@@ -139,7 +139,7 @@ def is_production_turn(turn: int) -> bool:
 def _besieged(state: CampaignState, colony: Colony) -> bool:
     # 004 L212: besieged "if at least one enemy warship remains in its system".
     return any(
-        u.kind == "warship" and u.owner != colony.owner and u.hex == colony.hex
+        u.is_warship and u.owner != colony.owner and u.hex == colony.hex
         for u in state.units.values()
     )
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import msgspec
 
 from campaign.errors import InvalidInputError
-from campaign.events import Audience, NewEvent, UnitMoved
+from campaign.events import Audience, MoveLapsed, NewEvent, UnitMoved
 from campaign.projections import CampaignState
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.command import plot_horizon
@@ -55,13 +55,19 @@ def horizon(state: CampaignState, unit: Unit) -> int:
 
 
 def plan_moves(
-    state: CampaignState, starmap: StarMap, player: str, moves: tuple[Move, ...]
+    state: CampaignState,
+    starmap: StarMap,
+    player: str,
+    moves: tuple[Move, ...],
+    new_forces: frozenset[str] = frozenset(),
 ) -> dict[str, Plan]:
     """Return each ordered unit's plan, or raise `OrdersError` with every problem.
 
     A destination may lie as many turns away as the unit's horizon; the unit follows the
     quickest route and then waits there until its plot runs out. A unit still bound by an
-    earlier plot cannot be ordered.
+    earlier plot cannot be ordered. `new_forces` are task forces formed by these orders whose
+    admirals are not rolled yet: their horizon is unknown until then, so their destinations
+    must be reached this turn, which any admiral's plot allows (004 L349-352).
 
     Raises:
         OrdersError: unknown or foreign units, a unit ordered twice or still plotted, a
@@ -71,9 +77,7 @@ def plan_moves(
     empire = state.empires.get(player)
     if empire is None:
         raise OrdersError(player, state.turn, [f"{player} has no empire in this campaign"])
-    colonies = [parse_label(h) for h in command_post_hexes(state, player)]
-    posts = starmap.player_command_posts(empire.entry, colonies)
-    in_command = starmap.command_range(posts, COMMAND_RADIUS)
+    reach = CommandReach(state, starmap, player)
     seen: set[str] = set()
     plans: dict[str, Plan] = {}
     forces = {tf.id: tf for tf in state.task_forces.values() if tf.owner == player}
@@ -98,8 +102,8 @@ def plan_moves(
                 "(004 section 6): leave it out of the orders"
             )
             continue
-        turns = horizon(state, unit)
-        plan, problem = _plan(starmap, unit, move, empire.entry, empire.speed, turns, in_command)
+        turns = 1 if move.unit in new_forces else horizon(state, unit)
+        plan, problem = _plan(starmap, unit, move, empire.entry, empire.speed, turns, reach)
         if problem is not None:
             problems.append(f"{move.unit}: {problem}")
             continue
@@ -111,6 +115,35 @@ def plan_moves(
     return plans
 
 
+class CommandReach:
+    """Where a player's starships may go under command and control (004 L86): within 8 hexes
+    of a command post; a ship already further out (its post lost or besieged, or thrown there
+    by an unplanned jump) may move, but never further from a post than it is (ruling)."""
+
+    def __init__(self, state: CampaignState, starmap: StarMap, player: str) -> None:
+        empire = state.empires[player]
+        colonies = [parse_label(h) for h in command_post_hexes(state, player)]
+        self.posts = starmap.player_command_posts(empire.entry, colonies)
+        self._starmap = starmap
+        self._ranges: dict[int, frozenset[Hex]] = {}
+
+    def allowed(self, unit: Unit) -> frozenset[Hex] | None:
+        """Return the hexes a unit's move may touch, or None for a scout (anywhere)."""
+        if unit.is_scout:
+            return None
+        radius = COMMAND_RADIUS
+        if unit.hex is not None:
+            distance = self._starmap.command_post_distance(parse_label(unit.hex), self.posts)
+            radius = max(radius, distance or 0)
+        if radius not in self._ranges:
+            self._ranges[radius] = self._starmap.command_range(self.posts, radius)
+        return self._ranges[radius]
+
+
+# How many reachable hexes a refusal lists before it says how many more there are.
+REACH_LISTED = 24
+
+
 def _plan(
     starmap: StarMap,
     unit: Unit,
@@ -118,33 +151,103 @@ def _plan(
     entry: str,
     speed: int,
     turns: int,
-    in_command: frozenset[Hex],
+    reach: CommandReach,
 ) -> tuple[Plan | None, str | None]:
-    allowed = None if unit.is_scout else in_command
+    allowed = reach.allowed(unit)
     if move.to is None:
-        # Holding: a plotted unit holds for its whole horizon (waiting off the map is free).
-        waits = (unit.hex,) * (turns - 1) if unit.hex is not None else ()
-        return Plan(path=(), plot=waits, horizon=turns if waits else 1), None
+        # Holding is no FTL move: it binds nothing, as leaving a unit out of the orders does
+        # (004 L347 pre-plots FTL moves; docs/rulings.md, "Holding").
+        return Plan(path=()), None
     try:
         goal = parse_label(move.to)
     except ValueError:
         return None, f"destination {move.to!r} is not a hex label like 0712"
     if not starmap.contains(goal):
         return None, f"destination {move.to} is off the map"
+    legs = _legs(starmap, unit, goal, entry, speed, allowed)
+    if legs is None or len(legs) > turns:
+        return None, _why_not(starmap, unit, goal, entry, speed, turns, reach)
+    waypoints = tuple(label(leg[-1]) if leg else move.to for leg in legs[1:])
+    plot = waypoints + (move.to,) * (turns - len(legs))
+    return Plan(path=tuple(label(h) for h in legs[0]), plot=plot, horizon=turns), None
+
+
+def _legs(
+    starmap: StarMap,
+    unit: Unit,
+    goal: Hex,
+    entry: str,
+    speed: int,
+    allowed: frozenset[Hex] | None,
+) -> tuple[tuple[Hex, ...], ...] | None:
+    """The quickest route's legs, a turn each (a unit already there: one empty leg)."""
     if unit.hex is None:
         # 004 section 5.1, First Turn Entry: the entry hex is the first hex of movement.
         route = starmap.route_from_entry(entry, goal, speed, allowed=allowed)
     else:
         route = starmap.route(parse_label(unit.hex), goal, speed, allowed=allowed)
-    # A route to where the unit already is has no legs: it stays this turn.
-    legs = None if route is None else (route.legs or ((),))
-    if legs is None or len(legs) > turns:
-        reach = "this turn" if turns == 1 else f"within {turns} turns (its plot horizon)"
-        command = "" if unit.is_scout else " within 8 hexes of a command post"
-        return None, f"cannot reach {move.to} {reach} at speed {speed}{command} (004 section 5.1)"
-    waypoints = tuple(label(leg[-1]) if leg else move.to for leg in legs[1:])
-    plot = waypoints + (move.to,) * (turns - len(legs))
-    return Plan(path=tuple(label(h) for h in legs[0]), plot=plot, horizon=turns), None
+    return None if route is None else (route.legs or ((),))
+
+
+def _why_not(
+    starmap: StarMap,
+    unit: Unit,
+    goal: Hex,
+    entry: str,
+    speed: int,
+    turns: int,
+    reach: CommandReach,
+) -> str:
+    """Say why a unit cannot reach `goal` within `turns`: its real cause (command range,
+    clouds or speed), and the hexes it can reach this turn."""
+    allowed = reach.allowed(unit)
+    within = "this turn" if turns == 1 else f"within {turns} turns (its plot horizon)"
+    target = label(goal)
+    if allowed is not None and goal not in allowed:
+        far = starmap.command_post_distance(goal, reach.posts)
+        cause = (
+            f"{target} is {far} hexes from the nearest command post; starships other than "
+            "scouts stay within 8 (004 L86)"
+        )
+    elif allowed is not None and _fits(_legs(starmap, unit, goal, entry, speed, None), turns):
+        cause = (
+            f"every way to {target} {within} leaves command range (8 hexes from a command "
+            "post, 004 L86)"
+        )
+    else:
+        start = starmap.entry(entry).hex if unit.hex is None else parse_label(unit.hex)
+        hexes = start.distance(goal) + (1 if unit.hex is None else 0)
+        if hexes <= speed * turns:
+            cause = (
+                f"gas/dust clouds bar the way to {target} {within}: a cloud is entered only "
+                "from next to it and crossed 1 hex a turn (004 L83-85)"
+            )
+        else:
+            cause = (
+                f"{target} is {hexes} hexes away; at speed {speed} it moves {speed} hexes a "
+                f"turn, {speed * turns} {within} (004 L74-76)"
+            )
+    return f"cannot reach {target}: {cause}; {_reachable(starmap, unit, entry, speed, allowed)}"
+
+
+def _fits(legs: tuple[tuple[Hex, ...], ...] | None, turns: int) -> bool:
+    return legs is not None and len(legs) <= turns
+
+
+def _reachable(
+    starmap: StarMap, unit: Unit, entry: str, speed: int, allowed: frozenset[Hex] | None
+) -> str:
+    """The hexes a unit can end this turn's move in, as a refusal lists them."""
+    if unit.hex is None:
+        cells = starmap.reachable_from_entry(entry, speed, allowed=allowed)
+    else:
+        cells = starmap.reachable(parse_label(unit.hex), speed, allowed=allowed)
+    labels = sorted(label(c) for c in cells)
+    if not labels:
+        return "it can reach no hex this turn"
+    shown = ", ".join(labels[:REACH_LISTED])
+    more = f" and {len(labels) - REACH_LISTED} more" if len(labels) > REACH_LISTED else ""
+    return f"it can reach {shown}{more} this turn"
 
 
 def decide_movement(
@@ -159,7 +262,11 @@ def decide_movement(
     players = sorted({*orders, *(u.owner for u in state.units.values() if u.plot)})
     for player in players:
         moves = orders.get(player, ())
-        plans = _plans_that_hold(state, starmap, player, moves)
+        plans, lapsed = _plans_that_hold(state, starmap, player, moves)
+        batch += [
+            NewEvent(event=ev, audience=Audience.players_([player]), turn=state.turn)
+            for ev in lapsed
+        ]
         orders_of = {m.unit: m for m in moves}
         for uid in sorted(plans):
             unit = state.units[uid]
@@ -194,21 +301,24 @@ def _standing_order(state: CampaignState, ordered: str) -> CombatOrder:
 
 def _plans_that_hold(
     state: CampaignState, starmap: StarMap, player: str, moves: tuple[Move, ...]
-) -> dict[str, Plan]:
-    """Plan the moves at resolution; one that no longer holds (checked against the player's
-    knowledge, it may meet what he could not see) is dropped: that unit holds position."""
+) -> tuple[dict[str, Plan], list[MoveLapsed]]:
+    """Plan the moves at resolution. One that no longer holds (checked against the player's
+    knowledge, it may meet what he could not see) lapses: that unit holds position, and the
+    player is told why (never silently)."""
     if not moves:
-        return {}
+        return {}, []
     try:
-        return plan_moves(state, starmap, player, moves)
+        return plan_moves(state, starmap, player, moves), []
     except OrdersError:
         plans: dict[str, Plan] = {}
+        lapsed = []
         for move in moves:
             try:
                 plans.update(plan_moves(state, starmap, player, (move,)))
-            except OrdersError:
-                continue
-        return plans
+            except OrdersError as exc:
+                reason = "; ".join(p.removeprefix(f"{move.unit}: ") for p in exc.problems)
+                lapsed.append(MoveLapsed(unit=move.unit, to=move.to, reason=reason))
+        return plans, lapsed
 
 
 def _plotted_moves(

@@ -6,7 +6,7 @@ battle_locations = ["asteroid-field", "free-space"]  # the first the system has 
 scorch = ["Alpha/3"]  # your colonies whose factories go if they are assaulted (004 5.4)
 
 [[moves]]
-unit = "red-S1"      # every unit is listed; `to` absent means it stays
+unit = "red-S1"      # every unit is listed; `to` absent means it holds (binding nothing)
 to = "0305"          # destination hex this turn (004 section 5.1)
 order = "stand-off"  # engage | stand-off | ftl-move where it ends the turn (004 section 5.3);
                      # leaving its hex it is under FTL Move there (004 section 5.1); left
@@ -63,7 +63,7 @@ from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
 from campaign.rules.economy import Catalogue, check_production, is_production_turn
 from campaign.rules.movement import OrdersError, Plan, plan_moves
-from campaign.rules.taskforces import plan_task_forces
+from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
     Attack,
@@ -135,12 +135,21 @@ def decide_submit(
             f"turn {truth.turn} is being resolved (battles under way): orders are closed"
         )
     state = view
-    forces, problems = plan_task_forces(state, player, document.task_forces)
+    commands = plan_commands(state, player, document.task_forces)
+    problems = list(commands.problems)
     if document.task_forces:
         # Ships join and leave task forces before anyone moves: plan the moves on that.
-        state = evolve(state, TaskForcesSet(player=player, task_forces=tuple(forces)))
+        formed = TaskForcesSet(
+            player=player, task_forces=tuple(commands.forces), reserve=commands.reserve
+        )
+        state = evolve(state, formed)
+    # A new task force's admiral, with none in reserve, is rolled as the turn resolves: its
+    # horizon is unknown until then (`plan_moves`).
+    unrolled = frozenset(
+        tf.id for tf in commands.forces if tf.id not in view.task_forces and tf.admiral is None
+    )
     try:
-        paths = plan_moves(state, starmap, player, document.moves)
+        paths = plan_moves(state, starmap, player, document.moves, new_forces=unrolled)
     except OrdersError as exc:
         problems += exc.problems
         paths = {}
@@ -226,6 +235,11 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         "# order is engage, stand-off or ftl-move (004 section 5.3) where the unit ends the",
         "# turn; leaving a hex it is under FTL Move there (004 5.1). To land colonists where",
         "# transports end their move, add [[landings]] unit, planet (System/orbit), colonists.",
+        "# A unit without `to` (or left out) holds position this turn: holding is no FTL move",
+        "# and binds it to nothing. A destination may lie as many turns away as the unit's",
+        "# plot horizon (004 section 6); it then follows that plot. A task force formed in",
+        "# these orders must reach its destination this turn: its admiral (and so its",
+        "# horizon) is known only when the turn resolves, unless one waits in your reserve.",
         f'player = "{player}"',
         f"turn = {state.turn}",
     ]

@@ -39,7 +39,7 @@ def scores(state: CampaignState, starmap: StarMap) -> list[Score]:
     warships: dict[str, set[str]] = defaultdict(set)  # hex -> owners with warships there
     garrisons: dict[str, set[str]] = defaultdict(set)
     for unit in state.units.values():
-        if unit.kind == "warship" and unit.hex is not None:
+        if unit.is_warship and unit.hex is not None:  # 004 L17-18: no merchant hull
             warships[unit.hex].add(unit.owner)
             if unit.can_garrison:  # 004 L16: "a destroyer or larger" (`Unit.can_garrison`)
                 garrisons[unit.hex].add(unit.owner)

@@ -68,6 +68,7 @@ from campaign.service import catalogue_ship
 from campaign.strategic import (
     BASE_FTL_SPEED,
     DEFENCE_DESIGNS,
+    Admiral,
     Attack,
     AttackMode,
     Battle,
@@ -376,15 +377,25 @@ def test_L71_no_order_but_the_three_is_accepted() -> None:
     assert caught.value.problems == ["Invalid enum value 'attack' - at `$.moves[0].order`"]
 
 
+CLOUD_CAUSE = (
+    "gas/dust clouds bar the way to {} this turn: a cloud is entered only from next to it and "
+    "crossed 1 hex a turn (004 L83-85)"
+)
+
+
+def causes(problems: list[str]) -> list[str]:
+    """The causes a refusal names: `UNIT: cannot reach HEX: CAUSE; it can reach ...`."""
+    return [p.split(": ", 2)[2].rpartition("; it can reach")[0] for p in problems]
+
+
 def test_L74_every_ship_starts_with_an_ftl_speed_of_2() -> None:
     """004 L74: "All ships begin the game with an FTL movement rate of 2 hexes"."""
     assert BASE_FTL_SPEED == 2
     assert Empire(player="red", entry="1").speed == 2
     assert ftl_speed(()) == 2
     assert plan_one(warship("red-W1", "0302"), "0502") == ("0401", "0502")  # 2 hexes
-    assert refused(warship("red-W1", "0302"), "0602") == [  # 3 hexes
-        "red-W1: cannot reach 0602 this turn at speed 2 within 8 hexes of a command post "
-        "(004 section 5.1)"
+    assert causes(refused(warship("red-W1", "0302"), "0602")) == [  # 3 hexes
+        "0602 is 3 hexes away; at speed 2 it moves 2 hexes a turn, 2 this turn (004 L74-76)"
     ]
 
 
@@ -414,8 +425,8 @@ def test_L81_82_the_entry_hex_is_the_first_hex_of_movement() -> None:
     entering the map board": at speed 2 a ship entering ends at most one hex beyond it."""
     assert plan_one(scouts("red-S1", None), "0101") == ("0101",)
     assert plan_one(scouts("red-S1", None), ALPHA) == ("0101", ALPHA)
-    assert refused(scouts("red-S1", None), "0202") == [  # 2 hexes beyond the entry hex
-        "red-S1: cannot reach 0202 this turn at speed 2 (004 section 5.1)"
+    assert causes(refused(scouts("red-S1", None), "0202")) == [  # 2 hexes beyond the entry
+        "0202 is 3 hexes away; at speed 2 it moves 2 hexes a turn, 2 this turn (004 L74-76)"
     ]
 
 
@@ -424,18 +435,18 @@ def test_L83_84_a_cloud_is_entered_only_from_a_hex_next_to_it() -> None:
     Gas/Dust Cloud hex": from next to it yes; from two hexes off no, at any speed."""
     assert plan_one(scouts("red-S1", "0504"), "0604") == ("0604",)
     problems = refused(scouts("red-S1", "0404"), "0604", speed=8)
-    assert problems == ["red-S1: cannot reach 0604 this turn at speed 8 (004 section 5.1)"]
+    assert causes(problems) == [CLOUD_CAUSE.format("0604")]
 
 
 def test_L84_movement_within_a_cloud_is_one_hex_per_turn() -> None:
     """004 L84: "Movement within a Gas/Dust Cloud is reduced to 1 hex per turn": entering a
     cloud hex ends the move, even at speed 8, and so does each further cloud hex."""
     assert plan_one(scouts("red-S1", "0604"), "0704", speed=8) == ("0704",)
-    assert refused(scouts("red-S1", "0604"), "0804", speed=8) == [
-        "red-S1: cannot reach 0804 this turn at speed 8 (004 section 5.1)"
+    assert causes(refused(scouts("red-S1", "0604"), "0804", speed=8)) == [
+        CLOUD_CAUSE.format("0804")
     ]
-    assert refused(scouts("red-S1", "0504"), "0704", speed=8) == [
-        "red-S1: cannot reach 0704 this turn at speed 8 (004 section 5.1)"
+    assert causes(refused(scouts("red-S1", "0504"), "0704", speed=8)) == [
+        CLOUD_CAUSE.format("0704")
     ]
 
 
@@ -446,8 +457,8 @@ def test_L84_85_ships_leave_a_cloud_at_full_speed() -> None:
     assert (len(path), path[-1]) == (2, "0404")
     assert not any(MAP.is_cloud(parse_label(h)) for h in path)
     assert parse_label("0304").distance(parse_label("0604")) == 3
-    assert refused(scouts("red-S1", "0604"), "0304") == [
-        "red-S1: cannot reach 0304 this turn at speed 2 (004 section 5.1)"
+    assert causes(refused(scouts("red-S1", "0604"), "0304")) == [
+        "0304 is 3 hexes away; at speed 2 it moves 2 hexes a turn, 2 this turn (004 L74-76)"
     ]
 
 
@@ -457,9 +468,9 @@ def test_L86_starships_stay_within_8_hexes_of_a_command_post() -> None:
     post = MAP.initial_command_post("1")
     assert (parse_label("0801").distance(post), parse_label("0901").distance(post)) == (8, 9)
     assert plan_one(warship("red-W1", "0701"), "0801") == ("0801",)
-    assert refused(warship("red-W1", "0701"), "0901") == [
-        "red-W1: cannot reach 0901 this turn at speed 2 within 8 hexes of a command post "
-        "(004 section 5.1)"
+    assert causes(refused(warship("red-W1", "0701"), "0901")) == [
+        "0901 is 9 hexes from the nearest command post; starships other than scouts stay "
+        "within 8 (004 L86)"
     ]
 
 
@@ -1448,3 +1459,73 @@ def test_L218_219_a_colony_founded_by_a_conquered_population_needs_a_garrison(
     founded = colony(owner="red", conquered_from="blue")
     garrison = (warship("red-W1", mass=32),) if garrisoned else ()
     assert tally(*garrison, colonies=(founded,))["red"][0] == points
+
+
+# ---------------------------------------------------------------- issue 12
+
+
+def test_L86_a_ship_beyond_command_range_may_move_back_toward_it() -> None:
+    """004 L86 forbids moving further than 8 hexes from a command post, not moving back: a
+    ship stranded 10 hexes out (its post lost, an unplanned jump) moves toward its posts,
+    never further out (docs/rulings.md)."""
+    post = MAP.initial_command_post("1")
+    assert parse_label("1101").distance(post) == 11
+    assert plan_one(warship("red-W1", "1101"), "0901") == ("1001", "0901")
+    assert causes(refused(warship("red-W1", "1101"), "1301")) == [
+        "1301 is 13 hexes from the nearest command post; starships other than scouts stay "
+        "within 8 (004 L86)"
+    ]
+
+
+def test_L349_352_a_new_task_force_is_checked_against_the_horizon_any_admiral_allows() -> None:
+    """Issue 12, bug 1: a task force formed in the same orders gets its admiral as the turn
+    resolves; a destination 2 turns away could lapse under a level-1 or -2 admiral, so it is
+    refused at submission, saying why; one reached this turn is accepted, and plotted at
+    resolution to the horizon of the admiral rolled."""
+    from campaign.rules.orders import OrdersDocument, decide_submit
+    from campaign.strategic import TaskForceOrder
+
+    state = campaign(warship("red-W1", "0302"), warship("red-W2", "0302"))
+    far = OrdersDocument(
+        player="red",
+        turn=TURN,
+        task_forces=(TaskForceOrder(units=("red-W1", "red-W2")),),
+        moves=(Move(unit="red-F1", to="0702"),),
+    )
+    with pytest.raises(OrdersError) as caught:
+        decide_submit(state, state, MAP, "red", far, {})  # type: ignore[arg-type]
+    assert caught.value.problems[0].startswith("red-F1: cannot reach 0702: 0702 is 4 hexes")
+    near = msgspec.structs.replace(far, moves=(Move(unit="red-F1", to="0502"),))
+    assert decide_submit(state, state, MAP, "red", near, {})  # type: ignore[arg-type]
+
+
+def test_L320_327_disbanding_and_re_forming_does_not_re_roll_the_admiral() -> None:
+    """Issue 12, bug 11: an admiral stays with his command or waits in the empire's reserve;
+    a new task force takes him from there, and only an empty reserve rolls a new one."""
+    from campaign.rules.taskforces import decide_task_forces, plan_commands
+    from campaign.strategic import TaskForceOrder
+
+    force = TaskForce(id="red-F1", owner="red", units=("red-W1", "red-W2"), admiral=3)
+    state = campaign(
+        warship("red-W1", "0302", task_force="red-F1"),
+        warship("red-W2", "0302", task_force="red-F1"),
+        task_forces=(force,),
+    )
+    reform = (TaskForceOrder(units=("red-W1", "red-W2")), TaskForceOrder(id="red-F1"))
+    commands = plan_commands(state, "red", reform)  # the form order first: disbands go first
+    assert commands.problems == []
+    assert [(tf.id, tf.admiral) for tf in commands.forces] == [("red-F2", 3)]
+    assert commands.reserve == ()
+    state = msgspec.structs.replace(state, submitted={"red": orders("red", task_forces=reform)})
+    (new,) = decide_task_forces(state, ScriptedDice([1]))  # a 1 would be a level-1 admiral
+    assert isinstance(new.event, TaskForcesSet)
+    assert [(tf.id, tf.admiral) for tf in new.event.task_forces] == [("red-F2", 3)]
+    assert new.event.rolls == ()
+    after = evolve(state, new.event)
+    # Disbanded alone, he waits in the reserve for the next task force.
+    alone = (TaskForceOrder(id="red-F2"),)
+    state = msgspec.structs.replace(after, submitted={"red": orders("red", task_forces=alone)})
+    (new,) = decide_task_forces(state, ScriptedDice([]))
+    after = evolve(state, new.event)
+    assert after.reserve_admirals == {"red": (Admiral(level=3),)}
+    assert after.task_forces == {}
