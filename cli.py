@@ -21,6 +21,8 @@ from campaign import render
 from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
 from campaign.events import UMPIRE, Audience
+from campaign.rules.production import ProductionSettings, StartingIp
+from campaign.rules.technology import ResearchPooling
 from campaign.service import CampaignService, plan_campaign
 from campaign.strategic import CoreDamage, ShipResult
 
@@ -199,6 +201,36 @@ def new(
             "inside one)."
         ),
     ] = "jump",
+    starting_ip: Annotated[
+        StartingIp,
+        typer.Option(
+            help="The 25 starting IP (004 L32): spent from set-up on ([treasury] in any "
+            "orders), and what is left lost at the first production phase (expire, 004 L267), "
+            "or kept until spent (keep).",
+        ),
+    ] = "expire",
+    research_pooling: Annotated[
+        ResearchPooling,
+        typer.Option(
+            help="Research (004 5.7.4): a technology paid in full in one production phase "
+            "(phase), or IP invested in it kept across phases until its price is reached "
+            "(accumulate).",
+        ),
+    ] = "phase",
+    besieged_may_emigrate: Annotated[
+        bool,
+        typer.Option(
+            help="Whether a besieged colony may still build colony transports (004 L212-214 "
+            "does not list them among what it may build)."
+        ),
+    ] = False,
+    idle_factories_over_limit: Annotated[
+        bool,
+        typer.Option(
+            help="Whether factories over the technology limit for a colony's population stand "
+            "idle (by default the limit governs building only)."
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -215,6 +247,12 @@ def new(
         contested_planets,
         battle_movement,
         asteroid_motion,
+        ProductionSettings(
+            research_pooling=research_pooling,
+            besieged_may_emigrate=besieged_may_emigrate,
+            idle_factories_over_limit=idle_factories_over_limit,
+            starting_ip=starting_ip,
+        ),
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)

@@ -20,6 +20,7 @@ import msgspec
 
 from campaign.dice import Roll
 from campaign.errors import EventDecodeError, InvalidInputError
+from campaign.rules.production import ProductionSettings
 from campaign.rules.technology import ResearchOrder, TechName
 from campaign.strategic import (
     Admiral,
@@ -246,6 +247,9 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"
+    # The production rules where umpires differ; None: stored before they were recorded
+    # (`LEGACY_SETTINGS`).
+    production: ProductionSettings | None = None
 
 
 @event("seed_revealed", version=1)
@@ -538,6 +542,24 @@ class ProductionResolved(Event, frozen=True, kw_only=True):
     problems: tuple[str, ...] = ()
     # Carriers given the fighters bought (004 L197), as they stand afterwards.
     rearmed: tuple[Unit, ...] = ()
+    # Starting IP left unspent and lost at this phase (004 L267; setting `starting_ip`).
+    treasury_lost: int = 0
+
+
+@event("treasury_spent", version=1)
+class TreasurySpent(Event, frozen=True, kw_only=True):
+    """A player spent starting IP outside a production phase, before the turn's moves (004
+    L32): technologies bought and ships built (they enter at his entry hex). `empire` is his
+    empire afterwards; with `problems`, the spending lapsed and nothing was spent."""
+
+    player: str
+    turn: int
+    empire: Empire
+    acquired: tuple[TechName, ...] = ()
+    research_lost: int = 0  # research IP given but not spent: lost (004 L267)
+    units: tuple[Unit, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    problems: tuple[str, ...] = ()
 
 
 @event("battle_requested", version=1)

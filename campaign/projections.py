@@ -38,6 +38,7 @@ from campaign.events import (
     StoresLost,
     SystemExplored,
     TaskForcesSet,
+    TreasurySpent,
     TurnEnded,
     TurnHeld,
     TurnReleased,
@@ -46,6 +47,7 @@ from campaign.events import (
     UnitRelocated,
     UnitsCaught,
 )
+from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
     Admiral,
@@ -68,7 +70,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 18
+PROJECTION_VERSION = 19
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,6 +88,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     battle_movement: str = "vector"  # how the engine's battles move (rules.battles.request_for)
     asteroid_motion: str = "jump"  # how drifting asteroids collide in them (request_for)
+    production_settings: ProductionSettings = LEGACY_SETTINGS  # where umpires differ (5.7)
     map_name: str | None = None
     map_sha256: str | None = None
     rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
@@ -172,6 +175,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 contested_planets=ev.contested_planets,
                 battle_movement=ev.battle_movement,
                 asteroid_motion=ev.asteroid_motion,
+                production_settings=ev.production or LEGACY_SETTINGS,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
@@ -223,6 +227,10 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             units = _with_units(state.units, (*ev.units, *ev.rearmed))
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
+        case TreasurySpent():
+            units = _with_units(state.units, ev.units)
+            empires = {**state.empires, ev.player: ev.empire}
+            return msgspec.structs.replace(state, units=units, empires=empires)
         case ColonistsLanded():
             units = _without(state.units, [Loss(unit=ev.unit, count=ev.colonists)])
             colonies = {**state.colonies, ev.colony.id: ev.colony}

@@ -33,6 +33,7 @@ from campaign.events import (
     FightersResupplied,
     MapChosen,
     MapLoaded,
+    MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
     OrdersRevealed,
@@ -45,6 +46,7 @@ from campaign.events import (
     SystemExplored,
     SystemScouted,
     TaskForcesSet,
+    TreasurySpent,
     TurnEnded,
     TurnHeld,
     TurnReleased,
@@ -145,6 +147,11 @@ def describe(ev: Event) -> str:
             )
         case ProductionResolved():
             return _production_text(ev)
+        case TreasurySpent():
+            return _treasury_text(ev)
+        case MoveLapsed():
+            where = f" to {ev.to}" if ev.to else ""
+            return f"{ev.unit}'s move{where} lapsed; it held position: {ev.reason}"
         case BattleRequested():
             b = ev.battle
             sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
@@ -269,6 +276,8 @@ def _production_text(ev: ProductionResolved) -> str:
     )
     if ev.rearmed:
         text += f"; fighters aboard {', '.join(_fighters_aboard(u) for u in ev.rearmed)}"
+    if ev.treasury_lost:
+        text += f"; {ev.treasury_lost} starting IP never spent, lost (004 L267)"
     return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
 
 
@@ -719,3 +728,14 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
             Text("\n".join(r.problems)),
         )
     return table
+
+
+def _treasury_text(ev: TreasurySpent) -> str:
+    if ev.problems:
+        return f"{ev.player}'s starting treasury was not spent: {'; '.join(ev.problems)}"
+    bought = [*ev.acquired, *(f"{u.id} ({u.design})" for u in ev.units)]
+    lost = f"; {ev.research_lost} research IP unspent, lost" if ev.research_lost else ""
+    return (
+        f"{ev.player} spent starting IP on {', '.join(bought) or 'nothing'}; "
+        f"{ev.empire.ip} IP left{lost}"
+    )

@@ -72,6 +72,7 @@ from campaign.projections import (
     fold,
 )
 from campaign.rules import battles, combat, core, orders, setup, turn
+from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.rules.victory import Score, scores
 from campaign.store import (
@@ -197,6 +198,7 @@ def plan_campaign(
     contested_planets: str = "nobody",
     battle_movement: str = "vector",
     asteroid_motion: str = "jump",
+    production: ProductionSettings = DEFAULT_SETTINGS,
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -214,6 +216,7 @@ def plan_campaign(
         contested_planets=contested_planets,
         battle_movement=battle_movement,
         asteroid_motion=asteroid_motion,
+        production=production,
     )
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")

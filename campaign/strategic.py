@@ -144,6 +144,9 @@ class Empire(msgspec.Struct, frozen=True, kw_only=True):
     speed: int = BASE_FTL_SPEED
     techs: tuple[TechName, ...] = ()
     explored: tuple[str, ...] = ()  # star systems explored, sorted
+    # Research IP invested per technology, kept between production phases only under the
+    # `research_pooling = "accumulate"` setting (`campaign.rules.technology`).
+    invested: dict[TechName, int] = msgspec.field(default_factory=dict)
     last_ids: dict[str, int] = msgspec.field(
         default_factory=dict
     )  # unit kind letter -> last number

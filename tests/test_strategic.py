@@ -329,6 +329,7 @@ def test_empire_founded_golden_shape() -> None:
         "techs": [],
         "explored": [],
         "last_ids": {},
+        "invested": {},
     }
 
 
@@ -735,7 +736,8 @@ def test_the_starting_treasury_buys_research_and_ships(
     settled: tuple[CampaignService, Lineage],
 ) -> None:
     """004 section 3: 25 IP "which can be spent on Technological Research or more ships (at 63
-    Full Thrust Points per Industrial Point)". Ruling: kept until spent at a production phase."""
+    Full Thrust Points per Industrial Point)"; L267: what the first production phase leaves
+    unspent is lost (the default setting, `--starting-ip expire`)."""
     service, lineage = settled
     service.resolve_turn(lineage, ask=sixes)  # turn 2
     service.resolve_turn(lineage, ask=sixes)  # turn 3
@@ -754,7 +756,8 @@ def test_the_starting_treasury_buys_research_and_ships(
         if isinstance(e.event, ProductionResolved) and e.event.player == "red"
     ]
     assert red.acquired == ("speed-3",)
-    assert red.empire.ip == 8  # 25 - 15 research - 2 (a 65-point frigate, 63 points per IP)
+    assert red.empire.ip == 0  # 25 - 15 research - 2 (a 65-point frigate), 8 left: lost
+    assert red.treasury_lost == 8
     (frigate,) = red.units
     assert (frigate.design, frigate.hex) == ("frigate", None)  # it enters at the entry
     assert service.load(lineage).empires["red"].speed == 3
@@ -969,3 +972,97 @@ def test_the_umpire_replaces_a_players_orders_by_ruling(
     ]
     assert service.load(lineage).submitted["red"].moves == ()
     assert service.log(lineage, viewer="blue", types=["umpire_noted"]) == []
+
+
+def _treasury_game(map_file: str, starting_ip: str) -> tuple[CampaignService, Lineage]:
+    from campaign.rules.production import ProductionSettings
+
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    plan = plan_campaign(
+        "g",
+        ["red", "blue"],
+        seed="s",
+        dice_mode="manual",
+        map_spec=map_file,
+        production=ProductionSettings(starting_ip=starting_ip),  # type: ignore[arg-type]
+    )
+    service.new_campaign(plan, ask=sixes)
+    return service, service.target("g")
+
+
+def test_the_starting_treasury_is_spent_before_the_first_move(map_file: str) -> None:
+    """Issue 12, bug 9 (004 L32): the 25 IP buy research or ships at set-up, before anyone
+    moves: speed-3 bought with the turn 1 orders moves the ships 3 hexes that same turn."""
+    from campaign.events import TreasurySpent
+
+    service, lineage = _treasury_game(map_file, "expire")
+    try:
+        first = orders("red", 1, ("red-S1", "0202", "stand-off")) + (
+            '[[research]]\ntech = "speed-3"\n[treasury]\nresearch = 15\n'
+        )
+        service.submit_orders(lineage, "red", first)
+        recorded = service.resolve_turn(lineage, ask=sixes)
+        (spent,) = [e.event for e in recorded if isinstance(e.event, TreasurySpent)]
+        assert (spent.acquired, spent.empire.ip, spent.empire.speed) == (("speed-3",), 10, 3)
+        state = service.load(lineage)
+        assert state.units["red-S1"].hex == "0202"  # 3 hexes on turn 1, the entry counted
+        from campaign.render import describe
+
+        news = [describe(e.event) for e in service.report(lineage, "red").news]
+        assert any("red spent starting IP on speed-3" in line for line in news), news
+        # What is left is lost at the first production phase (004 L267).
+        for _ in range(3):
+            service.resolve_turn(lineage, ask=sixes)
+        assert service.load(lineage).empires["red"].ip == 0
+        with pytest.raises(OrdersError, match="turn 5 has no production phase"):
+            service.submit_orders(lineage, "red", orders("red", 5) + "[treasury]\nresearch = 1\n")
+    finally:
+        service.close()
+
+
+def test_the_starting_treasury_may_be_kept_by_setting(map_file: str) -> None:
+    """`umpire new --starting-ip keep`: the treasury lasts until spent (docs/rulings.md)."""
+    service, lineage = _treasury_game(map_file, "keep")
+    try:
+        for _ in range(4):
+            service.resolve_turn(lineage, ask=sixes)
+        assert service.load(lineage).empires["red"].ip == 25
+        late = orders("red", 5) + '[treasury]\nships = [{design = "frigate"}]\n'
+        service.submit_orders(lineage, "red", late)
+        service.resolve_turn(lineage, ask=sixes)
+        assert service.load(lineage).empires["red"].ip == 23
+    finally:
+        service.close()
+
+
+def test_the_production_settings_are_set_by_umpire_new(tmp_path: Path, map_file: str) -> None:
+    """Issue 12, bug 10: the documented production settings can be set, and bad values are
+    refused with the choices, storing nothing."""
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    db = str(tmp_path / "u.db")
+    runner = CliRunner()
+    new = ["new", "s", "--players", "red,blue", "--map", map_file, "--db", db]
+    bad = runner.invoke(app, [*new, "--research-pooling", "always"])
+    assert bad.exit_code == 2
+    assert "'always' is not one of" in " ".join(bad.output.replace("│", " ").split())
+    assert not Path(db).exists() or "s" not in runner.invoke(app, ["campaigns", "--db", db]).output
+    settings = [
+        "--research-pooling",
+        "accumulate",
+        "--besieged-may-emigrate",
+        "--idle-factories-over-limit",
+        "--starting-ip",
+        "keep",
+    ]
+    made = runner.invoke(app, [*new, *settings])
+    assert made.exit_code == 0, made.output
+    shown = runner.invoke(app, ["state", "--json", "--db", db])
+    assert json.loads(shown.output)["production_settings"] == {
+        "research_pooling": "accumulate",
+        "besieged_may_emigrate": True,
+        "idle_factories_over_limit": True,
+        "starting_ip": "keep",
+    }

@@ -28,6 +28,7 @@ from campaign.events import (
     check_player_name,
 )
 from campaign.projections import CampaignState
+from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import FleetShip
 
 _CAMPAIGN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -66,6 +67,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     contested_planets: str = "nobody"
     battle_movement: str = "vector"
     asteroid_motion: str = "jump"
+    production: ProductionSettings = DEFAULT_SETTINGS
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -134,6 +136,11 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             f"asteroid-motion setting {command.asteroid_motion!r} must be one of "
             f"{', '.join(ASTEROID_MOTIONS)}"
         )
+    settings = command.production
+    try:
+        msgspec.convert(msgspec.to_builtins(settings), ProductionSettings)
+    except msgspec.ValidationError as exc:
+        raise InvalidInputError(f"production settings: {exc}") from None
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(
@@ -146,6 +153,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         contested_planets=command.contested_planets,
         battle_movement=command.battle_movement,
         asteroid_motion=command.asteroid_motion,
+        production=command.production,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.map is not None:

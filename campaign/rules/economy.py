@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
-from campaign.events import Audience, NewEvent, ProductionResolved
+from campaign.events import Audience, NewEvent, ProductionResolved, TreasurySpent
 from campaign.projections import CampaignState
 from campaign.rules import production, technology
 from campaign.rules.command import roll_captain
@@ -217,12 +217,30 @@ def check_production(
     catalogue: Catalogue,
     treasury: TreasuryOrder | None = None,
 ) -> list[str]:
-    """Return every problem with a player's production and research orders (a dry run)."""
+    """Return every problem with a player's production and research orders (a dry run).
+
+    Outside a production phase only the starting treasury may be spent, while it lasts
+    (`treasury_open`): research bought with it and ships (004 L32).
+    """
     if not orders and not research and treasury is None:
         return []
-    if not is_production_turn(state.turn):
-        return [f"turn {state.turn} has no production phase (004 5.7: after every fourth turn)"]
     empire = state.empires[player]
+    settings = state.production_settings
+    if not is_production_turn(state.turn):
+        if orders or treasury is None or not treasury_open(state, empire):
+            return [
+                f"turn {state.turn} has no production phase (004 5.7: after every fourth turn)"
+                + _treasury_hint(state, empire)
+            ]
+        problems = _treasury_problems(empire, treasury, catalogue)
+        _, research_problems = technology.check_research(
+            frozenset(empire.techs),
+            treasury.research,
+            research,
+            empire.invested,
+            settings.research_pooling,
+        )
+        return problems + [f"treasury {p}" for p in research_problems]
     colonies, colony_orders, problems = _inputs(state, player, orders, catalogue)
     problems += _treasury_problems(empire, treasury, catalogue)
     try:
@@ -232,11 +250,33 @@ def check_production(
             colony_orders,
             research,
             frozenset(empire.techs),
+            invested=empire.invested,
+            settings=settings,
             treasury_research=treasury.research if treasury else 0,
         )
     except (ProductionOrderError, ResearchOrderError) as exc:
         problems += exc.problems
     return problems
+
+
+FIRST_PRODUCTION_TURN = 4  # 004 L235: "At the end of every fourth turn"
+
+
+def treasury_open(state: CampaignState, empire: Empire) -> bool:
+    """Return whether the starting treasury may be spent this turn: while IP are left of it,
+    and, under the "expire" setting, up to the first production phase (004 L32, L267)."""
+    if empire.ip <= 0:
+        return False
+    return state.production_settings.starting_ip == "keep" or state.turn <= FIRST_PRODUCTION_TURN
+
+
+def _treasury_hint(state: CampaignState, empire: Empire) -> str:
+    if treasury_open(state, empire):
+        return (
+            f"; until then only the starting treasury ({empire.ip} IP) may be spent, with "
+            "[treasury] research and ships"
+        )
+    return ""
 
 
 def _treasury_cost(treasury: TreasuryOrder, catalogue: Catalogue) -> int:
@@ -283,9 +323,10 @@ def decide_production(
     that empire's colonies still grow and produce, spend nothing, and the problems are reported.
     """
     batch = []
+    settings = state.production_settings
     for player in sorted(state.empires):
         empire = state.empires[player]
-        mine, notes = _lift_sieged(state, orders.get(player, ()))
+        mine, notes = _lift_sieged(state, orders.get(player, ()), settings)
         mine, lapsed = _still_standing(state, player, mine, catalogue)
         notes += lapsed
         wanted = research.get(player, ())
@@ -302,15 +343,22 @@ def decide_production(
                 colony_orders,
                 wanted,
                 owned,
+                invested=empire.invested,
+                settings=settings,
                 treasury_research=spend.research if spend else 0,
             )
         except (ProductionOrderError, ResearchOrderError) as exc:
             problems = list(exc.problems)
-            outcome = production.resolve_production(state.turn, colonies, (), (), owned)
+            outcome = production.resolve_production(
+                state.turn, colonies, (), (), owned, invested=empire.invested, settings=settings
+            )
             mine, spend = (), None
         units, rolls, last_ids = _new_units(state, empire, mine, outcome, catalogue, dice, spend)
         rearmed, units = _rearmed(state, player, mine, units)
         left = empire.ip - (_treasury_cost(spend, catalogue) if spend else 0)
+        # 004 L267: "Industrial Points cannot be saved and any not used are lost".
+        expired = left if settings.starting_ip == "expire" else 0
+        left -= expired
         colony_states = tuple(
             _grown(state.colonies[result.colony], result, mine) for result in outcome.colonies
         )
@@ -327,12 +375,14 @@ def decide_production(
                 speed=technology.ftl_speed(techs),
                 last_ids=last_ids,
                 ip=left,
+                invested=dict(outcome.research.invested),
             ),
             colonies=colony_states,
             units=units,
             rolls=rolls,
             problems=tuple(notes + problems),
             rearmed=rearmed,
+            treasury_lost=expired,
         )
         batch.append(
             NewEvent(event=resolved, audience=Audience.players_([player]), turn=state.turn)
@@ -392,28 +442,33 @@ def _fighters_that_fit(
 
 
 def _lift_sieged(
-    state: CampaignState, orders: tuple[ProductionOrder, ...]
+    state: CampaignState,
+    orders: tuple[ProductionOrder, ...],
+    settings: production.ProductionSettings,
 ) -> tuple[tuple[ProductionOrder, ...], list[str]]:
     """Drop what a besieged colony may not build (004 L212-214): starships and scout troops,
-    and colony transports (ruling). Its owner could not know of the siege when ordering, so
-    the rest of his production goes ahead; the IP meant for them are simply not spent."""
+    and colony transports unless the `besieged_may_emigrate` setting allows them. Its owner
+    could not know of the siege when ordering, so the rest of his production goes ahead; the
+    IP meant for them are simply not spent."""
     kept: list[ProductionOrder] = []
     notes: list[str] = []
+    emigrate = settings.besieged_may_emigrate
     for order in orders:
         colony = state.colonies.get(order.colony)
         if colony is not None and _besieged(state, colony):
-            barred = order.ships or order.scout_troops or order.colony_transports
-            if barred or order.fighters:
+            transports = bool(order.colony_transports) and not emigrate
+            if order.ships or order.scout_troops or transports or order.fighters:
+                barred = "its starships, scout troops" + (
+                    " and colony transports" if not emigrate else ""
+                )
                 notes.append(
-                    f"{order.colony} is under siege (004 5.4): its starships, scout troops and "
-                    "colony transports were not built"
+                    f"{order.colony} is under siege (004 5.4): {barred} were not built"
                     + (", nor its fighters" if order.fighters else "")
                 )
-            kept.append(
-                msgspec.structs.replace(
-                    order, ships=(), scout_troops=0, colony_transports=0, emigrants=0, fighters=0
-                )
-            )
+            lifted = msgspec.structs.replace(order, ships=(), scout_troops=0, fighters=0)
+            if not emigrate:
+                lifted = msgspec.structs.replace(lifted, colony_transports=0, emigrants=0)
+            kept.append(lifted)
             continue
         kept.append(order)
     return tuple(kept), notes
@@ -515,3 +570,91 @@ def _new_units(
     if treasury is not None:
         build(treasury.ships, None)  # bought with the starting IP: they enter at the entry
     return tuple(units), tuple(rolls), last
+
+
+def decide_treasury(state: CampaignState, catalogue: Catalogue, dice: DiceSource) -> list[NewEvent]:
+    """Spend the starting treasury outside a production phase, before anyone moves (004 L32:
+    the 25 IP "can be spent on Technological Research or more ships"): research bought with
+    it is owned at once, ships enter at the player's entry hex like the starting fleet.
+
+    Orders checked at submission hold here (nothing they depend on changes before movement);
+    one that no longer does spends nothing, with the reason.
+    """
+    if is_production_turn(state.turn):
+        return []  # spent with the production phase (`decide_production`)
+    batch = []
+    settings = state.production_settings
+    for player, spend in sorted(state.treasury_orders.items()):
+        empire = state.empires[player]
+        wanted = state.research.get(player, ())
+        owned = frozenset(empire.techs)
+        outcome, problems = technology.check_research(
+            owned, spend.research, wanted, empire.invested, settings.research_pooling
+        )
+        problems += _treasury_problems(empire, spend, catalogue)
+        if not treasury_open(state, empire):
+            problems.append(f"the starting treasury cannot be spent on turn {state.turn}")
+        if problems:
+            lapsed = TreasurySpent(
+                player=player, turn=state.turn, empire=empire, problems=tuple(problems)
+            )
+            batch.append(
+                NewEvent(event=lapsed, audience=Audience.players_([player]), turn=state.turn)
+            )
+            continue
+        empty = production.ProductionOutcome(
+            turn=state.turn,
+            colonies=(),
+            research=outcome,
+            owned=outcome.owned,
+            produced_ip=0,
+            lost_ip=outcome.lost,
+        )
+        units, rolls, last_ids = _new_units(state, empire, (), empty, catalogue, dice, spend)
+        techs = tuple(sorted(outcome.owned))
+        spent = TreasurySpent(
+            player=player,
+            turn=state.turn,
+            empire=msgspec.structs.replace(
+                empire,
+                techs=techs,
+                speed=technology.ftl_speed(techs),
+                last_ids=last_ids,
+                ip=empire.ip - _treasury_cost(spend, catalogue),
+                invested=dict(outcome.invested),
+            ),
+            acquired=outcome.acquired,
+            research_lost=outcome.lost,
+            units=units,
+            rolls=rolls,
+        )
+        batch.append(NewEvent(event=spent, audience=Audience.players_([player]), turn=state.turn))
+    return batch
+
+
+def with_treasury_research(
+    state: CampaignState,
+    player: str,
+    treasury: TreasuryOrder | None,
+    research: tuple[ResearchOrder, ...],
+) -> CampaignState:
+    """Return `state` with the technologies the player's treasury buys before this turn's
+    moves (`decide_treasury`), so that his moves are checked at the speed he will have. A
+    look-ahead for checking orders; unchanged when the spending would not hold."""
+    empire = state.empires.get(player)
+    if treasury is None or empire is None or is_production_turn(state.turn):
+        return state
+    if not research or not treasury_open(state, empire):
+        return state
+    outcome, problems = technology.check_research(
+        frozenset(empire.techs),
+        treasury.research,
+        research,
+        empire.invested,
+        state.production_settings.research_pooling,
+    )
+    if problems:
+        return state
+    techs = tuple(sorted(outcome.owned))
+    ahead = msgspec.structs.replace(empire, techs=techs, speed=technology.ftl_speed(techs))
+    return msgspec.structs.replace(state, empires={**state.empires, player: ahead})

@@ -61,7 +61,12 @@ from campaign.events import (
 from campaign.projections import CampaignState, evolve
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings
-from campaign.rules.economy import Catalogue, check_production, is_production_turn
+from campaign.rules.economy import (
+    Catalogue,
+    check_production,
+    is_production_turn,
+    with_treasury_research,
+)
 from campaign.rules.movement import OrdersError, Plan, plan_moves
 from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder
@@ -134,7 +139,8 @@ def decide_submit(
         raise IllegalCommandError(
             f"turn {truth.turn} is being resolved (battles under way): orders are closed"
         )
-    state = view
+    # The starting treasury is spent before anyone moves (004 L32): move at the speed it buys.
+    state = with_treasury_research(view, player, document.treasury, document.research)
     commands = plan_commands(state, player, document.task_forces)
     problems = list(commands.problems)
     if document.task_forces:
@@ -162,7 +168,7 @@ def decide_submit(
         if (c := state.colonies.get(cid)) is None or c.owner != player
     ]
     problems += check_production(
-        state, player, document.production, document.research, catalogue, document.treasury
+        view, player, document.production, document.research, catalogue, document.treasury
     )
     if problems:
         raise OrdersError(player, state.turn, problems)

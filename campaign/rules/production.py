@@ -95,6 +95,10 @@ ORDER_COUNTS = (
 )
 
 
+StartingIp = Literal["expire", "keep"]
+STARTING_IP_CHOICES: tuple[StartingIp, ...] = ("expire", "keep")
+
+
 class ProductionSettings(msgspec.Struct, frozen=True):
     """Campaign settings for the production rules where reasonable umpires differ.
 
@@ -103,14 +107,20 @@ class ProductionSettings(msgspec.Struct, frozen=True):
       (default False: 004 L212-214 lists what it may still build, and transports are not in it).
     - `idle_factories_over_limit`: whether factories above the owner's technology limit for
       the present population stand idle (default False: the limit governs building only).
+    - `starting_ip`: the 25 starting IP (004 L32): "expire" (the default), spent from set-up on
+      and lost at the first production phase like any unspent IP (004 L267); "keep", kept
+      until spent (section 3 gives them without a time).
     """
 
     research_pooling: ResearchPooling = "phase"
     besieged_may_emigrate: bool = False
     idle_factories_over_limit: bool = False
+    starting_ip: StartingIp = "expire"
 
 
 DEFAULT_SETTINGS = ProductionSettings()
+# What a campaign stored before these settings were recorded plays by.
+LEGACY_SETTINGS = ProductionSettings(starting_ip="keep")
 
 
 class Colony(msgspec.Struct, frozen=True):

@@ -317,7 +317,7 @@ def check_research(
     if pooling == "phase" and any(balances.values()):
         problems.append(
             "research: IP invested in earlier phases cannot be used when research is paid "
-            "per phase (setting research_pooling='phase', 004 5.7.4)"
+            "per phase (the campaign's --research-pooling is phase, 004 5.7.4)"
         )
     purchases: list[TechPurchase] = []
     acquired: list[TechName] = []
@@ -347,7 +347,7 @@ def check_research(
                 problems.append(
                     f"{where}: {paid} IP offered but {_label(order.tech)} costs {cost} IP; "
                     "a technology is paid in full in one production phase "
-                    "(setting research_pooling='phase', 004 5.7.4)"
+                    "(the campaign's --research-pooling is phase, 004 5.7.4)"
                 )
                 continue
         else:

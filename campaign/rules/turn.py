@@ -23,7 +23,12 @@ from campaign.rules.assault import decide_attacks, decide_conquests
 from campaign.rules.colonies import decide_landings, decide_repairs
 from campaign.rules.combat import decide_aftermath, decide_battles
 from campaign.rules.core import require_running
-from campaign.rules.economy import Catalogue, decide_production, is_production_turn
+from campaign.rules.economy import (
+    Catalogue,
+    decide_production,
+    decide_treasury,
+    is_production_turn,
+)
 from campaign.rules.exploration import decide_exploration
 from campaign.rules.fighters import decide_resupply
 from campaign.rules.movement import decide_movement
@@ -54,7 +59,8 @@ def decide_turn(
     phases = _Phases(state)
     if state.phase == "orders":
         phases.add(decide_reveal(state))
-        phases.add(decide_task_forces(state, dice))
+        phases.add(decide_treasury(state, catalogue, dice))  # before the first move (004 L32)
+        phases.add(decide_task_forces(phases.state, dice))
         phases.add(decide_movement(phases.state, starmap, state.orders))
         phases.add(decide_exploration(phases.state, starmap, dice))
         # The turn's start shows who left a hex: they are pursued there (004 L72).

@@ -1529,3 +1529,40 @@ def test_L320_327_disbanding_and_re_forming_does_not_re_roll_the_admiral() -> No
     after = evolve(state, new.event)
     assert after.reserve_admirals == {"red": (Admiral(level=3),)}
     assert after.task_forces == {}
+
+
+def test_L266_267_research_may_accumulate_by_setting() -> None:
+    """Issue 12, bug 10: `umpire new --research-pooling accumulate` (a setting no one could
+    set before): IP invested in a technology stay invested between production phases."""
+    from campaign.rules.production import ProductionSettings
+    from campaign.rules.technology import ResearchOrder
+
+    home = colony(owner="red", population=20)  # 20M on a terran planet: 24 IP after growth
+    state = msgspec.structs.replace(
+        campaign(colonies=(home,)),
+        turn=4,
+        production_settings=ProductionSettings(research_pooling="accumulate"),
+    )
+    order = ProductionOrder(colony="Alpha/1", research=20)
+    research = {"red": (ResearchOrder(tech="speed-4", ip=20),)}
+    (resolved,) = [
+        e.event
+        for e in decide_production(
+            state, {"red": (order,)}, research, catalogue_ship, ScriptedDice([])
+        )
+        if isinstance(e.event, ProductionResolved) and e.event.player == "red"
+    ]
+    assert resolved.problems == ()
+    assert resolved.empire.invested == {"speed-4": 20}  # of its 40 IP (004 L288)
+    assert resolved.acquired == ()
+    later = msgspec.structs.replace(evolve(state, resolved), turn=8)
+    research = {"red": (ResearchOrder(tech="speed-4", ip=20),)}
+    order = ProductionOrder(colony="Alpha/1", research=20)
+    (done,) = [
+        e.event
+        for e in decide_production(
+            later, {"red": (order,)}, research, catalogue_ship, ScriptedDice([])
+        )
+        if isinstance(e.event, ProductionResolved) and e.event.player == "red"
+    ]
+    assert (done.acquired, done.empire.invested) == (("speed-4",), {})
