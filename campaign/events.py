@@ -39,6 +39,7 @@ from campaign.strategic import (
     ProductionOrder,
     ShipCount,
     ShipResult,
+    Sighting,
     TaskForce,
     TaskForceOrder,
     TreasuryOrder,
@@ -502,6 +503,15 @@ class SystemExplored(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
     losses: tuple[Loss, ...] = ()  # ships lost to unknown hazards while exploring
     explored: bool = True  # False: every ship that tried was lost, so no report
+
+
+@event("ships_sighted", version=1)
+class ShipsSighted(Event, frozen=True, kw_only=True):
+    """What a player saw of enemy ships at the end of a turn where he has ships or colonies
+    (004 L92-104): counts by class per owner, and hexes seen empty again."""
+
+    player: str
+    sightings: tuple[Sighting, ...]
 
 
 @event("colonists_landed", version=1)

@@ -35,6 +35,7 @@ from campaign.events import (
     RecordedEvent,
     SeedRevealed,
     ShipsRepaired,
+    ShipsSighted,
     StoresLost,
     SystemExplored,
     TaskForcesSet,
@@ -60,6 +61,7 @@ from campaign.strategic import (
     Loss,
     Move,
     ProductionOrder,
+    Sighting,
     TaskForce,
     TaskForceOrder,
     TreasuryOrder,
@@ -70,7 +72,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 19
+PROJECTION_VERSION = 20
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,6 +104,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     last_submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
+    # What each player last saw of enemy ships, by hex (`rules.sightings`).
+    sightings: dict[str, dict[str, Sighting]] = msgspec.field(default_factory=dict)
     # Each player's admirals without a command (`TaskForcesSet.reserve`, 004 section 6).
     reserve_admirals: dict[str, tuple[Admiral, ...]] = msgspec.field(default_factory=dict)
     assaults: dict[str, str] = msgspec.field(default_factory=dict)  # colony -> attacker, this turn
@@ -247,6 +251,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
         case SystemExplored():
             return _system_explored(state, ev)
+        case ShipsSighted():
+            return _sighted(state, ev.player, ev.sightings)
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
@@ -465,9 +471,23 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
         empire = empires[ev.player]
         explored = tuple(sorted({*empire.explored, ev.system}))
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
-    return msgspec.structs.replace(
+    state = msgspec.structs.replace(
         state, units=units, empires=empires, task_forces=_pruned(state.task_forces, units)
     )
+    if not ev.explored:
+        return state
+    first = Sighting(hex=ev.hex, system=ev.system, turn=state.turn, ships=ev.enemy_ships)
+    return _sighted(state, ev.player, [first])
+
+
+def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -> CampaignState:
+    seen = dict(state.sightings.get(player, {}))
+    for sighting in sightings:
+        if sighting.ships:
+            seen[sighting.hex] = sighting
+        else:
+            seen.pop(sighting.hex, None)
+    return msgspec.structs.replace(state, sightings={**state.sightings, player: seen})
 
 
 def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, TaskForce]:

@@ -42,6 +42,7 @@ from campaign.events import (
     RecordedEvent,
     SeedRevealed,
     ShipsRepaired,
+    ShipsSighted,
     StoresLost,
     SystemExplored,
     SystemScouted,
@@ -61,7 +62,7 @@ from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
-from campaign.strategic import Battle, Colony, Empire, Unit
+from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from maps import StarMap
 from maps.svg import to_svg
 
@@ -149,9 +150,10 @@ def describe(ev: Event) -> str:
             return _production_text(ev)
         case TreasurySpent():
             return _treasury_text(ev)
+        case ShipsSighted():
+            return _sighted_text(ev)
         case MoveLapsed():
-            where = f" to {ev.to}" if ev.to else ""
-            return f"{ev.unit}'s move{where} lapsed; it held position: {ev.reason}"
+            return _lapsed_text(ev)
         case BattleRequested():
             b = ev.battle
             sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
@@ -254,17 +256,60 @@ def _explored_text(ev: SystemExplored) -> str:
         )
         or "no planets"
     )
-    enemies = "; ".join(
-        f"{c.owner}: {c.escorts} escorts, {c.cruisers} cruisers, {c.capitals} capitals, "
-        f"{c.scouts} scouts, {c.transports} transports"
-        for c in ev.enemy_ships
-    )
+    enemies = "; ".join(ship_count_text(c) for c in ev.enemy_ships)
     return (
         f"explored {ev.system} ({ev.hex}): {planets}"
         + (f"; enemy colonies {', '.join(ev.enemy_colonies)}" if ev.enemy_colonies else "")
         + (f"; enemy ships {enemies}" if enemies else "")
         + hazard
     )
+
+
+def ship_count_text(count: ShipCount) -> str:
+    """Name what a report counts of one player's ships (004 L102-103), nothing left out."""
+    kinds = [
+        (count.escorts, "escorts"),
+        (count.cruisers, "cruisers"),
+        (count.capitals, "capitals"),
+        (count.scouts, "scouts"),
+        (count.transports, "transports"),
+    ]
+    return f"{count.owner}: " + ", ".join(f"{n} {kind}" for n, kind in kinds)
+
+
+def _sighted_text(ev: ShipsSighted) -> str:
+    parts = []
+    for s in ev.sightings:
+        where = f"{s.system} ({s.hex})" if s.system else s.hex
+        seen = "; ".join(ship_count_text(c) for c in s.ships) or "no enemy ships now"
+        parts.append(f"{where}: {seen}")
+    return "enemy ships seen: " + " | ".join(parts)
+
+
+SIGHTING_COLUMNS = [
+    "where",
+    "turn",
+    "owner",
+    "escorts",
+    "cruisers",
+    "capitals",
+    "scouts",
+    "transports",
+]
+
+
+def sighting_rows(sightings: Sequence[Sighting]) -> list[list[str]]:
+    """The enemy ships a player last saw, a row per hex and owner."""
+    return [
+        [
+            f"{s.system} ({s.hex})" if s.system else s.hex,
+            str(s.turn),
+            c.owner,
+            *(str(n) for n in (c.escorts, c.cruisers, c.capitals, c.scouts, c.transports)),
+        ]
+        for s in sightings
+        for c in s.ships
+    ]
 
 
 def _production_text(ev: ProductionResolved) -> str:
@@ -287,6 +332,7 @@ def _fighters_aboard(unit: Unit) -> str:
 
 
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
+SIGHTINGS_TITLE = "Enemy ships seen (last sighting)"
 COLONY_COLUMNS = ["planet", "hex", "type", "population", "factories"]
 
 
@@ -351,6 +397,13 @@ def report_view(report: PlayerReport) -> RenderableType:
         for colony in report.colonies:
             colonies.add_row(*colony_row(colony))
         parts.append(colonies)
+    if report.sightings:
+        seen = Table(title=SIGHTINGS_TITLE, title_justify="left")
+        for column in SIGHTING_COLUMNS:
+            seen.add_column(column)
+        for row in sighting_rows(report.sightings):
+            seen.add_row(*(Text(cell) for cell in row))
+        parts.append(seen)
     if report.changes:
         changed = Table(title=CHANGES_TITLE, title_justify="left", show_header=False)
         changed.add_column("change")
@@ -610,6 +663,9 @@ def report_markdown(report: PlayerReport) -> str:
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         lines += ["", "## Colonies", "", *_md_table(COLONY_COLUMNS, rows)]
+    if report.sightings:
+        rows = sighting_rows(report.sightings)
+        lines += ["", f"## {SIGHTINGS_TITLE}", "", *_md_table(SIGHTING_COLUMNS, rows)]
     if report.changes:
         lines += ["", f"## {CHANGES_TITLE}", "", *(f"- {_md(c)}" for c in report.changes)]
     lines += ["", f"## News of turn {report.news_turn}", ""]
@@ -653,6 +709,9 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", html_table(COLONY_COLUMNS, rows)]
+    if report.sightings:
+        rows = sighting_rows(report.sightings)
+        parts += [f"<h2>{SIGHTINGS_TITLE}</h2>", html_table(SIGHTING_COLUMNS, rows)]
     parts.append(changes_html(report.changes))
     news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
     parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or no_news}</ul>"]
@@ -728,6 +787,11 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
             Text("\n".join(r.problems)),
         )
     return table
+
+
+def _lapsed_text(ev: MoveLapsed) -> str:
+    where = f" to {ev.to}" if ev.to else ""
+    return f"{ev.unit}'s move{where} lapsed; it held position: {ev.reason}"
 
 
 def _treasury_text(ev: TreasurySpent) -> str:

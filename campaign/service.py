@@ -91,6 +91,7 @@ from campaign.strategic import (
     Colony,
     Empire,
     ShipResult,
+    Sighting,
     Unit,
     unit_order,
 )
@@ -159,6 +160,7 @@ class PlayerReport(msgspec.Struct, frozen=True):
     news: tuple[RecordedEvent, ...]
     finished: bool = False  # the campaign is over: this is the final report
     changes: tuple[str, ...] = ()  # what changed in his view since the turn before the news
+    sightings: tuple[Sighting, ...] = ()  # enemy ships he last saw, by hex (004 L92-104)
 
     @property
     def title(self) -> str:
@@ -866,6 +868,9 @@ class CampaignService:
             news=tuple(news),
             finished=now.finished and turn_number is None,
             changes=changes_since(before, current, player) if before is not None else (),
+            sightings=tuple(
+                sorted(current.sightings.get(player, {}).values(), key=lambda s: s.hex)
+            ),
         )
 
     def rewind(

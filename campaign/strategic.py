@@ -203,6 +203,16 @@ class ShipCount(msgspec.Struct, frozen=True):
     transports: int = 0
 
 
+class Sighting(msgspec.Struct, frozen=True, kw_only=True):
+    """Enemy ships a player saw in a hex at the end of a turn (`rules.sightings`); none: he
+    looked and the hex was empty of them."""
+
+    hex: str
+    system: str | None
+    turn: int
+    ships: tuple[ShipCount, ...] = ()
+
+
 class Loss(msgspec.Struct, frozen=True):
     """Ships of a unit destroyed: a whole warship or troop, or some of a transport group."""
 

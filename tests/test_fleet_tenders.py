@@ -14,8 +14,8 @@ from campaign.projections import CampaignState, evolve, evolve_all
 from campaign.render import unit_row
 from campaign.rules.combat import decide_battle_result
 from campaign.rules.economy import check_production, decide_production
-from campaign.rules.exploration import _enemy_ships
 from campaign.rules.fighters import decide_resupply, missing_fighters, stores_after
+from campaign.rules.sightings import enemy_ships
 from campaign.rules.turn import decide_turn
 from campaign.service import catalogue_ship
 from campaign.strategic import (
@@ -280,7 +280,7 @@ def test_reports_show_the_hold_and_count_a_tender_by_its_mass() -> None:
     assert "16/24 fighters in its hold" in unit_row(tender(stores=16))[1]
     # 004 L102-103 reports ships as escorts, cruisers, capitals: a 40-mass merchant counts as
     # a 40-mass military hull would (001 L1250-1252), a capital.
-    (count,) = _enemy_ships(state_with(tender()), "blue", "0201")
+    (count,) = enemy_ships(state_with(tender()), "blue", "0201")
     assert (count.owner, count.capitals, count.escorts, count.cruisers) == ("red", 1, 0, 0)
     assert not tender().can_garrison
 

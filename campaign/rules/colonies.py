@@ -15,6 +15,7 @@ import msgspec
 
 from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent, ShipsRepaired
 from campaign.projections import CampaignState
+from campaign.rules.sightings import sighted_warships
 from campaign.rules.technology import has_cet
 from campaign.strategic import Colony, Landing, Unit, planet_id
 from maps import StarMap
@@ -188,6 +189,7 @@ def command_post_hexes(state: CampaignState, player: str) -> list[str]:
     checked as he knows the map, and resolution (the truth) holds a move that relied on it.
     """
     enemies = {u.hex for u in state.units.values() if u.is_warship and u.owner != player}
+    enemies |= sighted_warships(state, player)  # a view holds only what he saw of them
     return sorted(
         {c.hex for c in state.colonies.values() if c.owner == player and c.hex not in enemies}
     )

@@ -14,9 +14,9 @@ from collections import defaultdict
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, SystemExplored, SystemScouted
 from campaign.projections import CampaignState
-from campaign.strategic import Loss, PlanetReport, ShipCount, Unit
+from campaign.rules.sightings import enemy_ships
+from campaign.strategic import Loss, PlanetReport, Unit
 from maps import StarMap, parse_label
-from tactical.points import ft2_military_class
 
 # 004 section 5.2: the faces on which a ship meeting an unknown hazard is destroyed.
 SCOUT_TROOP_LOST_ON = frozenset({1})
@@ -59,7 +59,7 @@ def decide_exploration(state: CampaignState, starmap: StarMap, dice: DiceSource)
                 if survivors
                 else ()
             ),
-            enemy_ships=_enemy_ships(state, player, hex_label) if survivors else (),
+            enemy_ships=enemy_ships(state, player, hex_label) if survivors else (),
             enemy_colonies=_enemy_colonies(state, player, hex_label) if survivors else (),
             rolls=rolls,
             losses=losses,
@@ -117,33 +117,3 @@ def _enemy_colonies(state: CampaignState, player: str, hex_label: str) -> tuple[
             if c.hex == hex_label and c.owner != player
         )
     )
-
-
-_REPORTED_CLASS = {"escort": "escorts", "cruiser": "cruisers", "capital": "capitals"}
-
-
-def _report_class(unit: Unit) -> str:
-    """Return the class a report counts a warship in (004 L102-103: "Escorts, Cruisers,
-    Capital Ships").
-
-    A merchant hull (a fleet tender) has no military class; it is counted by its mass as a
-    military hull of that mass would be (001 L1250-1252; docs/rulings.md).
-    """
-    if unit.hull_class in _REPORTED_CLASS:
-        return unit.hull_class
-    return ft2_military_class(unit.mass)
-
-
-def _enemy_ships(state: CampaignState, player: str, hex_label: str) -> tuple[ShipCount, ...]:
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for unit in state.units.values():
-        if unit.hex != hex_label or unit.owner == player:
-            continue
-        if unit.kind == "warship":
-            key = _REPORTED_CLASS[_report_class(unit)]
-            counts[unit.owner][key] += 1
-        elif unit.kind == "scout-troop":
-            counts[unit.owner]["scouts"] += unit.count
-        else:
-            counts[unit.owner]["transports"] += unit.count
-    return tuple(ShipCount(owner=owner, **dict(c)) for owner, c in sorted(counts.items()))

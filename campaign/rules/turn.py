@@ -33,6 +33,7 @@ from campaign.rules.exploration import decide_exploration
 from campaign.rules.fighters import decide_resupply
 from campaign.rules.movement import decide_movement
 from campaign.rules.orders import decide_reveal
+from campaign.rules.sightings import decide_sightings
 from campaign.rules.taskforces import decide_task_forces
 from maps import StarMap
 
@@ -103,6 +104,7 @@ def _finish(
         )
     phases.add(decide_resupply(phases.state))
     phases.add(decide_repairs(phases.state))
+    phases.add(decide_sightings(phases.state, starmap))  # 004 L92-104: what each one sees
     ended = TurnEnded(turn=state.turn)
     phases.add([NewEvent(event=ended, audience=Audience.everyone(), turn=state.turn)])
     return phases.events
