@@ -34,12 +34,14 @@ from campaign.strategic import (
     Landing,
     Location,
     Loss,
+    MergeOrder,
     Move,
     PlanetReport,
     ProductionOrder,
     ShipCount,
     ShipResult,
     Sighting,
+    SplitPart,
     TaskForce,
     TaskForceOrder,
     TreasuryOrder,
@@ -364,6 +366,25 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     task_forces: tuple[TaskForceOrder, ...] = ()
     treasury: TreasuryOrder | None = None
     scorch: tuple[str, ...] = ()  # colonies whose factories go if they are assaulted (004 5.4)
+    merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (`rules.regroup`)
+
+
+@event("units_merged", version=1)
+class UnitsMerged(Event, frozen=True, kw_only=True):
+    """Groups of transports or scout troops in one hex became one: `unit` took in `merged`."""
+
+    player: str
+    unit: str
+    merged: tuple[str, ...]
+
+
+@event("units_split", version=1)
+class UnitsSplit(Event, frozen=True, kw_only=True):
+    """Parts of groups of transports or scout troops became units of their own (004 L67)."""
+
+    player: str
+    parts: tuple[SplitPart, ...]
+    reason: str = ""  # an umpire's ruling says why; a player's split is his orders
 
 
 @event("task_forces_set", version=1)
@@ -521,6 +542,15 @@ class ColonistsLanded(Event, frozen=True, kw_only=True):
     unit: str
     colony: Colony  # the colony as it stands after the landing
     colonists: int
+
+
+@event("landing_failed", version=1)
+class LandingFailed(Event, frozen=True, kw_only=True):
+    """Ordered colonists could not land (004 5.5); they stay aboard. Only their owner is told."""
+
+    unit: str
+    planet: str
+    reason: str
 
 
 @event("colony_detected", version=1)

@@ -47,6 +47,8 @@ from campaign.events import (
     UnitMoved,
     UnitRelocated,
     UnitsCaught,
+    UnitsMerged,
+    UnitsSplit,
 )
 from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
@@ -72,7 +74,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 20
+PROJECTION_VERSION = 21
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -231,10 +233,6 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             units = _with_units(state.units, (*ev.units, *ev.rearmed))
             empires = {**state.empires, ev.player: ev.empire}
             return msgspec.structs.replace(state, colonies=colonies, units=units, empires=empires)
-        case TreasurySpent():
-            units = _with_units(state.units, ev.units)
-            empires = {**state.empires, ev.player: ev.empire}
-            return msgspec.structs.replace(state, units=units, empires=empires)
         case ColonistsLanded():
             units = _without(state.units, [Loss(unit=ev.unit, count=ev.colonists)])
             colonies = {**state.colonies, ev.colony.id: ev.colony}
@@ -253,6 +251,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return _system_explored(state, ev)
         case ShipsSighted():
             return _sighted(state, ev.player, ev.sightings)
+        case UnitsMerged() | UnitsSplit() | TreasurySpent():
+            return _regrouped(state, ev)
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
@@ -478,6 +478,35 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
         return state
     first = Sighting(hex=ev.hex, system=ev.system, turn=state.turn, ships=ev.enemy_ships)
     return _sighted(state, ev.player, [first])
+
+
+def _regrouped(state: CampaignState, ev: UnitsMerged | UnitsSplit | TreasurySpent) -> CampaignState:
+    """A player's units change outside the moves: merged, split, or bought with his starting
+    treasury (with his empire)."""
+    units = dict(state.units)
+    if isinstance(ev, TreasurySpent):
+        units.update({u.id: u for u in ev.units})
+        empires = {**state.empires, ev.player: ev.empire}
+        return msgspec.structs.replace(state, units=units, empires=empires)
+    if isinstance(ev, UnitsMerged):
+        into = units[ev.unit]
+        total = into.count + sum(units[uid].count for uid in ev.merged)
+        units[ev.unit] = msgspec.structs.replace(into, count=total)
+        for uid in ev.merged:
+            del units[uid]
+        return msgspec.structs.replace(state, units=units)
+    last = dict(state.empires[ev.player].last_ids) if ev.player in state.empires else {}
+    for part in ev.parts:
+        whole = units[part.unit]
+        units[part.unit] = msgspec.structs.replace(whole, count=whole.count - part.count)
+        units[part.new_unit] = msgspec.structs.replace(whole, id=part.new_unit, count=part.count)
+        tag = part.new_unit.rpartition("-")[2]
+        last[tag[:1]] = max(last.get(tag[:1], 0), int(tag[1:]))
+    empires = state.empires
+    if ev.player in empires:
+        empire = msgspec.structs.replace(empires[ev.player], last_ids=last)
+        empires = {**empires, ev.player: empire}
+    return msgspec.structs.replace(state, units=units, empires=empires)
 
 
 def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -> CampaignState:

@@ -31,6 +31,7 @@ from campaign.events import (
     Event,
     FactoriesDestroyed,
     FightersResupplied,
+    LandingFailed,
     MapChosen,
     MapLoaded,
     MoveLapsed,
@@ -55,6 +56,8 @@ from campaign.events import (
     UnitMoved,
     UnitRelocated,
     UnitsCaught,
+    UnitsMerged,
+    UnitsSplit,
     rolls_of,
 )
 from campaign.inbox import InboxResult, Outcome
@@ -152,8 +155,8 @@ def describe(ev: Event) -> str:
             return _treasury_text(ev)
         case ShipsSighted():
             return _sighted_text(ev)
-        case MoveLapsed():
-            return _lapsed_text(ev)
+        case MoveLapsed() | LandingFailed() | UnitsMerged() | UnitsSplit():
+            return _units_text(ev)
         case BattleRequested():
             b = ev.battle
             sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
@@ -789,9 +792,19 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
     return table
 
 
-def _lapsed_text(ev: MoveLapsed) -> str:
-    where = f" to {ev.to}" if ev.to else ""
-    return f"{ev.unit}'s move{where} lapsed; it held position: {ev.reason}"
+def _units_text(ev: MoveLapsed | LandingFailed | UnitsMerged | UnitsSplit) -> str:
+    match ev:
+        case MoveLapsed():
+            where = f" to {ev.to}" if ev.to else ""
+            return f"{ev.unit}'s move{where} lapsed; it held position: {ev.reason}"
+        case LandingFailed():
+            return f"{ev.unit}'s colonists did not land on {ev.planet}: {ev.reason}"
+        case UnitsMerged():
+            return f"{', '.join(ev.merged)} merged into {ev.unit}"
+        case UnitsSplit():
+            parts = ", ".join(f"{p.count} of {p.unit} as {p.new_unit}" for p in ev.parts)
+            why = f" by the umpire's ruling: {ev.reason}" if ev.reason else ""
+            return f"split off {parts}{why}"
 
 
 def _treasury_text(ev: TreasurySpent) -> str:

@@ -181,6 +181,22 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     unit: str
     to: str | None = None
     order: CombatOrder | None = None
+    # Colony transports and scout troops: move only this many, as a new unit (`rules.regroup`).
+    count: int | None = None
+
+
+class SplitPart(msgspec.Struct, frozen=True, kw_only=True):
+    """Part of a group of transports or a scout troop, split off as a new unit."""
+
+    unit: str
+    new_unit: str
+    count: int
+
+
+class MergeOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Merge groups of one kind in one hex into the first listed (004 L67, `rules.regroup`)."""
+
+    units: tuple[str, ...]
 
 
 class PlanetReport(msgspec.Struct, frozen=True):

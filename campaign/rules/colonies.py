@@ -13,7 +13,14 @@ from collections.abc import Mapping
 
 import msgspec
 
-from campaign.events import Audience, ColonistsLanded, ColonyDetected, NewEvent, ShipsRepaired
+from campaign.events import (
+    Audience,
+    ColonistsLanded,
+    ColonyDetected,
+    LandingFailed,
+    NewEvent,
+    ShipsRepaired,
+)
 from campaign.projections import CampaignState
 from campaign.rules.sightings import sighted_warships
 from campaign.rules.technology import has_cet
@@ -52,11 +59,14 @@ def check_landings(
         if unit is None or unit.owner != player or unit.kind != "transports":
             problems.append(f"{where}: not a transport group of {player}")
             continue
-        system_name = landing.planet.rpartition("/")[0]
+        system_name, _, orbit = landing.planet.rpartition("/")
         known = empire is not None and system_name in empire.explored
         found = find_planet(starmap, landing.planet)
         if found is None and not known and _has_system(starmap, system_name):
-            problems.append(f"{where}: {player} has not explored {system_name}")
+            # Landing on arrival (004 L56-63: explore, then disembark, in one turn): the
+            # planets are not known yet; the landing lapses with a note if the orbit turns
+            # out empty or unsuitable (`decide_landings`).
+            problems += _arrival_problems(starmap, landing, unit, orbit, positions)
             continue
         if found is None:
             problems.append(f"{where}: no such planet (write System/orbit, e.g. Alpha/3)")
@@ -90,6 +100,26 @@ def check_landings(
     return problems
 
 
+def _arrival_problems(
+    starmap: StarMap,
+    landing: Landing,
+    unit: Unit,
+    orbit: str,
+    positions: Mapping[str, str | None],
+) -> list[str]:
+    """What can be checked of a landing in a system the player will explore this turn."""
+    where = f"{landing.unit} to {landing.planet}"
+    system = starmap.system(landing.planet.rpartition("/")[0])
+    problems = []
+    if not orbit.isdigit() or int(orbit) < 1:
+        problems.append(f"{where}: name the planet by its orbit, a number like {system.name}/3")
+    if not 1 <= landing.colonists <= unit.count:
+        problems.append(f"{where}: {unit.id} carries {unit.count} million colonists in all")
+    if positions.get(landing.unit) != _label(system):
+        problems.append(f"{where}: the transports will not be in {system.name} this turn")
+    return problems
+
+
 def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
     """Land the colonists ordered this turn that are still aboard and in place.
 
@@ -103,24 +133,26 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
     units = dict(state.units)
     colonies = dict(state.colonies)
     for player in sorted(state.landings):
+        audience = Audience.players_([player])
         for landing in state.landings[player]:
             unit = units.get(landing.unit)
             found = find_planet(starmap, landing.planet)
-            if unit is None or found is None or unit.hex != _label(found[0]):
-                continue
-            system, planet = found
             previous = colonies.get(landing.planet)
-            if previous is not None and not may_join(previous, unit):
-                continue  # another player landed there first this turn (landings go by name)
+            reason = _landing_problem(state, player, landing, unit, found, previous)
+            if reason is not None:
+                failed = LandingFailed(unit=landing.unit, planet=landing.planet, reason=reason)
+                batch.append(NewEvent(event=failed, audience=audience, turn=state.turn))
+                continue
+            assert unit is not None
+            assert found is not None
+            system, planet = found
             room = planet.capacity - (previous.population if previous is not None else 0)
             colonists = min(landing.colonists, unit.count, room)
-            if colonists <= 0 or landing.planet in state.devastated:
-                continue
             colony = previous or Colony(
                 id=planet_id(system.name, planet.orbit),
                 owner=player,
                 system=system.name,
-                hex=unit.hex,
+                hex=_label(system),
                 orbit=planet.orbit,
                 planet_type=planet.type.value,
                 capacity=planet.capacity,
@@ -143,6 +175,42 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                     NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn)
                 )
     return batch
+
+
+def _landing_problem(
+    state: CampaignState,
+    player: str,
+    landing: Landing,
+    unit: Unit | None,
+    found: tuple[StarSystem, Planet] | None,
+    previous: Colony | None,
+) -> str | None:
+    """Why an ordered landing cannot be made as the turn resolves, or None.
+
+    Orders were checked against what the player knew: transports lost since, a landing on
+    arrival whose orbit turned out empty or unsuitable, a planet another player settled
+    first this turn (the first in name order settles it) all lapse, with the reason.
+    """
+    if unit is None:
+        return "the transports were lost before they could land"
+    if found is None:
+        return f"{landing.planet} is no planet: exploring found no planet in that orbit"
+    system, planet = found
+    if unit.hex != _label(system):
+        return f"the transports are not in {system.name}"
+    empire = state.empires.get(player)
+    if empire is None or system.name not in empire.explored:
+        return f"{system.name} was not explored"
+    if landing.planet in state.devastated:
+        return "the planet is devastated and may not be resettled (004 5.4)"
+    if previous is not None and not may_join(previous, unit):
+        return f"{previous.owner} holds a colony there the colonists may not join (004 5.5)"
+    room = planet.capacity - (previous.population if previous is not None else 0)
+    if room <= 0:
+        return f"the planet is full (capacity {planet.capacity} million)"
+    if planet.type == "barren" and not (has_cet(empire.techs) and unit.cet):
+        return "barren planets need C.E.T. and transports built with it (004 5.5)"
+    return None
 
 
 def may_join(colony: Colony, unit: Unit) -> bool:

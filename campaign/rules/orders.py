@@ -45,6 +45,7 @@ ships = [{ design = "frigate" }]
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 
 import msgspec
 
@@ -58,9 +59,9 @@ from campaign.events import (
     TaskForcesSet,
     encode_payload,
 )
-from campaign.projections import CampaignState, evolve
+from campaign.projections import CampaignState, evolve, evolve_all
 from campaign.rules.assault import check_attacks
-from campaign.rules.colonies import check_landings
+from campaign.rules.colonies import check_landings, decide_landings
 from campaign.rules.economy import (
     Catalogue,
     check_production,
@@ -68,12 +69,14 @@ from campaign.rules.economy import (
     with_treasury_research,
 )
 from campaign.rules.movement import OrdersError, Plan, plan_moves
+from campaign.rules.regroup import plan_regroup, regroup_events
 from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
     Attack,
     Landing,
     Location,
+    MergeOrder,
     Move,
     ProductionOrder,
     TaskForceOrder,
@@ -98,6 +101,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     task_forces: tuple[TaskForceOrder, ...] = ()  # form, reshape or disband (004 5.1)
     treasury: TreasuryOrder | None = None  # the starting IP (004 section 3), at production
     scorch: tuple[str, ...] = ()  # your colonies whose factories go if assaulted (004 5.4)
+    merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (004 L67)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -154,8 +158,15 @@ def decide_submit(
     unrolled = frozenset(
         tf.id for tf in commands.forces if tf.id not in view.task_forces and tf.admiral is None
     )
+    # Merges, then splits: a move with `count` sends a part as a new unit (004 L67).
+    regroup = plan_regroup(state, player, document.moves, document.merges)
+    problems += regroup.problems
+    moves = tuple(m for m in document.moves if m.count is None)
+    if not regroup.problems:
+        state = evolve_all(state, regroup_events(player, regroup))
+        moves = regroup.moves
     try:
-        paths = plan_moves(state, starmap, player, document.moves, new_forces=unrolled)
+        paths = plan_moves(state, starmap, player, moves, new_forces=unrolled)
     except OrdersError as exc:
         problems += exc.problems
         paths = {}
@@ -167,8 +178,13 @@ def decide_submit(
         for cid in document.scorch
         if (c := state.colonies.get(cid)) is None or c.owner != player
     ]
+    producing = view
+    if is_production_turn(view.turn):
+        # The production phase comes after the landings: a colony founded this turn has its
+        # first output to spend (004 5.5 before 5.7).
+        producing = _after_landings(state, starmap, player, document.landings, positions)
     problems += check_production(
-        view, player, document.production, document.research, catalogue, document.treasury
+        producing, player, document.production, document.research, catalogue, document.treasury
     )
     if problems:
         raise OrdersError(player, state.turn, problems)
@@ -184,6 +200,7 @@ def decide_submit(
         task_forces=document.task_forces,
         treasury=document.treasury,
         scorch=document.scorch,
+        merges=document.merges,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
     # everyone sees the hash they will be checked against.
@@ -223,6 +240,27 @@ def _plotted_note(name: str, unit: Unit) -> str:
         f"# {name} is plotted to {final} until turn {unit.plot_until} (004 section 6): "
         "it follows its plot and cannot be ordered"
     )
+
+
+def _after_landings(
+    state: CampaignState,
+    starmap: StarMap,
+    player: str,
+    landings: tuple[Landing, ...],
+    positions: Mapping[str, str | None],
+) -> CampaignState:
+    """Return the player's look-ahead after his landings of this turn, his units where their
+    moves end: the colonies he will found or grow, as `decide_landings` will."""
+    if not landings:
+        return state
+    moved = {
+        uid: msgspec.structs.replace(u, hex=positions.get(uid, u.hex))
+        for uid, u in state.units.items()
+        if u.owner == player
+    }
+    orders = OrdersSubmitted(player=player, turn=state.turn, moves=(), landings=landings)
+    ahead = msgspec.structs.replace(state, units=moved, submitted={player: orders})
+    return evolve_all(ahead, (new.event for new in decide_landings(ahead, starmap)))
 
 
 def _end_of_turn(unit: Unit, plans: dict[str, Plan], turn: int) -> str | None:

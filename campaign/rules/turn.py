@@ -33,6 +33,7 @@ from campaign.rules.exploration import decide_exploration
 from campaign.rules.fighters import decide_resupply
 from campaign.rules.movement import decide_movement
 from campaign.rules.orders import decide_reveal
+from campaign.rules.regroup import decide_regroup
 from campaign.rules.sightings import decide_sightings
 from campaign.rules.taskforces import decide_task_forces
 from maps import StarMap
@@ -62,7 +63,9 @@ def decide_turn(
         phases.add(decide_reveal(state))
         phases.add(decide_treasury(state, catalogue, dice))  # before the first move (004 L32)
         phases.add(decide_task_forces(phases.state, dice))
-        phases.add(decide_movement(phases.state, starmap, state.orders))
+        regrouped, moves = decide_regroup(phases.state)  # merges and splits (004 L67)
+        phases.add(regrouped)
+        phases.add(decide_movement(phases.state, starmap, moves))
         phases.add(decide_exploration(phases.state, starmap, dice))
         # The turn's start shows who left a hex: they are pursued there (004 L72).
         battles = decide_battles(phases.state, starmap, dice, start=state)
