@@ -183,6 +183,9 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     order: CombatOrder | None = None
     # Colony transports and scout troops: move only this many, as a new unit (`rules.regroup`).
     count: int | None = None
+    # Waypoints: stops on the way to `to`, each the end of a turn's move, all within the
+    # unit's horizon (004 section 6).
+    via: tuple[str, ...] = ()
 
 
 class SplitPart(msgspec.Struct, frozen=True, kw_only=True):

@@ -415,21 +415,31 @@ def test_bad_landings_are_refused_with_every_problem(
         "red-T1 to Alpha/3: red-T1 carries 35 million colonists in all",
         "red-T1 to Alpha/3: 61 million would exceed the planet's capacity of 60 million",
         "red-S1 to Alpha/3: not a transport group of red",
-        "red-T1 to Beta/1: red has not explored Beta",
+        # Beta is unexplored: a landing on arrival, if the transports were going there.
+        "red-T1 to Beta/1: the transports will not be in Beta this turn",
         "red-T1 to Alpha/9: no such planet (write System/orbit, e.g. Alpha/3)",
     ]
     assert len(service.log(lineage)) == before
 
 
-def test_landing_needs_the_transports_there_and_the_system_explored(map_file: str) -> None:
+def test_landing_needs_the_transports_there_and_an_orbit_by_number(map_file: str) -> None:
+    """A landing in a system explored on arrival (004 L56-63) is accepted unseen; the planet
+    must still be named by its orbit, and the transports must be going there."""
     service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
     try:
         service.new_campaign(plan_campaign("g", ["red"], seed="s", map_spec=map_file))
         lineage = service.target("g")
+        text = orders("red", 1, ("red-T1", "0101", "stand-off"))
+        text += '[[landings]]\nunit = "red-T1"\nplanet = "Alpha/third"\ncolonists = 5\n'
+        with pytest.raises(OrdersError) as caught:
+            service.submit_orders(lineage, "red", text)
+        assert caught.value.problems == [
+            "red-T1 to Alpha/third: name the planet by its orbit, a number like Alpha/3",
+            "red-T1 to Alpha/third: the transports will not be in Alpha this turn",
+        ]
         text = orders("red", 1, ("red-T1", "0102", "stand-off"))
         text += '[[landings]]\nunit = "red-T1"\nplanet = "Alpha/3"\ncolonists = 5\n'
-        with pytest.raises(OrdersError, match="red has not explored Alpha"):
-            service.submit_orders(lineage, "red", text)
+        service.submit_orders(lineage, "red", text)
     finally:
         service.close()
 
@@ -602,8 +612,13 @@ def test_two_players_landing_on_one_empty_planet() -> None:
         },
     )
     events = decide_landings(state, TINY)
-    assert [type(e.event).__name__ for e in events] == ["ColonistsLanded", "ColonyDetected"]
-    assert {str(e.audience) for e in events} == {"blue", "all"}
+    assert [type(e.event).__name__ for e in events] == [
+        "ColonistsLanded",
+        "ColonyDetected",
+        "LandingFailed",  # red's colonists stay aboard, and he is told why
+    ]
+    assert [str(e.audience) for e in events] == ["blue", "all", "red"]
+    assert "blue" not in msgspec.json.encode(events[2].event).decode()
 
 
 def test_a_players_map_shows_planets_only_where_he_explored(

@@ -198,17 +198,16 @@ def _landing_problem(
     system, planet = found
     if unit.hex != _label(system):
         return f"the transports are not in {system.name}"
-    empire = state.empires.get(player)
-    if empire is None or system.name not in empire.explored:
-        return f"{system.name} was not explored"
     if landing.planet in state.devastated:
         return "the planet is devastated and may not be resettled (004 5.4)"
     if previous is not None and not may_join(previous, unit):
-        return f"{previous.owner} holds a colony there the colonists may not join (004 5.5)"
+        return "the planet holds a colony the colonists may not join (004 5.5)"
     room = planet.capacity - (previous.population if previous is not None else 0)
     if room <= 0:
         return f"the planet is full (capacity {planet.capacity} million)"
-    if planet.type == "barren" and not (has_cet(empire.techs) and unit.cet):
+    empire = state.empires.get(player)
+    owned = empire.techs if empire is not None else ()
+    if planet.type == "barren" and not (has_cet(owned) and unit.cet):
         return "barren planets need C.E.T. and transports built with it (004 5.5)"
     return None
 

@@ -158,14 +158,25 @@ def _plan(
         # Holding is no FTL move: it binds nothing, as leaving a unit out of the orders does
         # (004 L347 pre-plots FTL moves; docs/rulings.md, "Holding").
         return Plan(path=()), None
-    try:
-        goal = parse_label(move.to)
-    except ValueError:
-        return None, f"destination {move.to!r} is not a hex label like 0712"
-    if not starmap.contains(goal):
-        return None, f"destination {move.to} is off the map"
-    legs = _legs(starmap, unit, goal, entry, speed, allowed)
+    targets = []
+    for name, text in [*(("waypoint", w) for w in move.via), ("destination", move.to)]:
+        try:
+            cell = parse_label(text)
+        except ValueError:
+            return None, f"{name} {text!r} is not a hex label like 0712"
+        if not starmap.contains(cell):
+            return None, f"{name} {text} is off the map"
+        targets.append(cell)
+    goal = targets[-1]
+    legs = _legs(starmap, unit, targets, entry, speed, allowed)
     if legs is None or len(legs) > turns:
+        if move.via:
+            within = "this turn" if turns == 1 else f"within {turns} turns (its plot horizon)"
+            way = ", ".join(move.via)
+            return None, (
+                f"cannot reach {move.to} by way of {way} {within}; "
+                f"{_reachable(starmap, unit, entry, speed, allowed)}"
+            )
         return None, _why_not(starmap, unit, goal, entry, speed, turns, reach)
     waypoints = tuple(label(leg[-1]) if leg else move.to for leg in legs[1:])
     plot = waypoints + (move.to,) * (turns - len(legs))
@@ -175,18 +186,28 @@ def _plan(
 def _legs(
     starmap: StarMap,
     unit: Unit,
-    goal: Hex,
+    targets: list[Hex],
     entry: str,
     speed: int,
     allowed: frozenset[Hex] | None,
 ) -> tuple[tuple[Hex, ...], ...] | None:
-    """The quickest route's legs, a turn each (a unit already there: one empty leg)."""
-    if unit.hex is None:
-        # 004 section 5.1, First Turn Entry: the entry hex is the first hex of movement.
-        route = starmap.route_from_entry(entry, goal, speed, allowed=allowed)
-    else:
-        route = starmap.route(parse_label(unit.hex), goal, speed, allowed=allowed)
-    return None if route is None else (route.legs or ((),))
+    """The legs, a turn each, of the quickest route through `targets` in order (waypoints,
+    then the destination). A waypoint is a stop: the move ends there, at the end of a turn,
+    so the unit explores it and is seen there (docs/rulings.md). A unit already at its
+    destination: one empty leg."""
+    legs: list[tuple[Hex, ...]] = []
+    here = None if unit.hex is None else parse_label(unit.hex)
+    for target in targets:
+        if here is None:
+            # 004 section 5.1, First Turn Entry: the entry hex is the first hex of movement.
+            route = starmap.route_from_entry(entry, target, speed, allowed=allowed)
+        else:
+            route = starmap.route(here, target, speed, allowed=allowed)
+        if route is None:
+            return None
+        here = target
+        legs += route.legs
+    return tuple(legs) or ((),)
 
 
 def _why_not(
@@ -209,7 +230,7 @@ def _why_not(
             f"{target} is {far} hexes from the nearest command post; starships other than "
             "scouts stay within 8 (004 L86)"
         )
-    elif allowed is not None and _fits(_legs(starmap, unit, goal, entry, speed, None), turns):
+    elif allowed is not None and _fits(_legs(starmap, unit, [goal], entry, speed, None), turns):
         cause = (
             f"every way to {target} {within} leaves command range (8 hexes from a command "
             "post, 004 L86)"

@@ -1566,3 +1566,22 @@ def test_L266_267_research_may_accumulate_by_setting() -> None:
         if isinstance(e.event, ProductionResolved) and e.event.player == "red"
     ]
     assert (done.acquired, done.empire.invested) == (("speed-4",), {})
+
+
+def test_L347_352_moves_are_plotted_through_waypoints_within_the_horizon() -> None:
+    """004 section 6 (L347-352): a move is plotted as many turns ahead as the commander's
+    level; issue 12: by waypoints, not only a destination. A waypoint is a stop: a level 2
+    captain (2 turns) stops at 0303 on turn 1 (to explore it, say), then goes on to 0502."""
+    state = campaign(warship("red-W1", "0302", captain=2))
+    direct = plan_moves(state, MAP, "red", (Move(unit="red-W1", to="0502"),))["red-W1"]
+    assert (direct.path, direct.plot) == (("0401", "0502"), ("0502",))
+    by = Move(unit="red-W1", to="0502", via=("0303",))
+    plan = plan_moves(state, MAP, "red", (by,))["red-W1"]
+    assert (plan.path, plan.plot) == (("0303",), ("0502",))
+    too_far = Move(unit="red-W1", to="0302", via=("0303", "0401"))
+    with pytest.raises(OrdersError) as caught:
+        plan_moves(state, MAP, "red", (too_far,))
+    assert caught.value.problems[0].startswith(
+        "red-W1: cannot reach 0302 by way of 0303, 0401 within 2 turns (its plot horizon); "
+        "it can reach"
+    )
