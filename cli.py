@@ -563,6 +563,24 @@ def ruling_move(
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
+@ruling_app.command("split")
+@user_errors
+def ruling_split(
+    unit: Annotated[
+        str, typer.Argument(help="A group of transports or a scout troop, e.g. red-T1.")
+    ],
+    reason: ReasonOption,
+    count: Annotated[int, typer.Option("--count", "-n", help="How many to split off.")],
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+) -> None:
+    """Split transports or scouts off a unit as a new unit by ruling (004 L67)."""
+    with _service(db) as service:
+        recorded = service.split_unit(service.target(campaign, branch), unit, count, reason)
+    out.print(render.log_table(recorded, "Ruling recorded"))
+
+
 @ruling_app.command("reroll")
 @user_errors
 def ruling_reroll(

@@ -57,6 +57,7 @@ from campaign.events import (
     TurnReleased,
     UmpireNoted,
     UnitRelocated,
+    UnitsSplit,
     check_player_name,
     decode_payload,
     rolls_of,
@@ -72,6 +73,7 @@ from campaign.projections import (
     fold,
 )
 from campaign.rules import battles, combat, core, orders, setup, turn
+from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.rules.victory import Score, scores
@@ -90,6 +92,7 @@ from campaign.strategic import (
     ChartStar,
     Colony,
     Empire,
+    Move,
     ShipResult,
     Sighting,
     Unit,
@@ -596,6 +599,21 @@ class CampaignService:
             if not on_map:
                 raise InvalidInputError(f"hex {hex_label!r} is not on the map")
         event = UnitRelocated(unit=unit_id, hex=hex_label, reason=_reason(reason))
+        return self._ruling(lineage, state.version, event, unit.owner, state.turn)
+
+    def split_unit(
+        self, lineage: Lineage, unit_id: str, count: int, reason: str
+    ) -> list[RecordedEvent]:
+        """By ruling, split `count` transports or scouts off a unit as a new unit (004 L67);
+        its owner is told why. The new unit takes the next free number of its kind."""
+        state = self.load(lineage)
+        unit = state.units.get(unit_id)
+        if unit is None:
+            raise InvalidInputError(f"no unit {unit_id!r} in this campaign")
+        regroup = regroup_rules.plan_regroup(state, unit.owner, (Move(unit=unit_id, count=count),))
+        if regroup.problems:
+            raise InvalidInputError("; ".join(regroup.problems))
+        event = UnitsSplit(player=unit.owner, parts=regroup.splits, reason=_reason(reason))
         return self._ruling(lineage, state.version, event, unit.owner, state.turn)
 
     def adjust_colony(

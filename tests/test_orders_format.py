@@ -19,6 +19,11 @@ def test_the_documented_example_decodes() -> None:
     assert production.fighters == 12
     assert document.treasury is not None
     assert document.treasury.research == 10
+    # Issue 12's fields: waypoints, a split, a merge, the colony attacked.
+    assert document.moves[0].via == ("0303",)
+    assert (document.moves[1].unit, document.moves[1].count) == ("red-T1", 10)
+    assert document.merges[0].units == ("red-T3", "red-T4")
+    assert document.attacks[0].colony == "Beta/2"
 
 
 def test_the_template_of_a_production_turn_shows_each_colony_commented() -> None:

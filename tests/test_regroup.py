@@ -139,3 +139,33 @@ def test_a_colony_founded_in_a_production_turn_spends_its_first_output(
     (red,) = [e for e in events_of(recorded, ProductionResolved) if e.player == "red"]  # type: ignore[attr-defined]
     assert red.problems == ()  # type: ignore[attr-defined]
     assert [u.kind for u in red.units] == ["scout-troop", "scout-troop"]  # type: ignore[attr-defined]
+
+
+def test_the_umpire_splits_a_unit_by_ruling(
+    game: tuple[CampaignService, Lineage], tmp_path: Path
+) -> None:
+    """Issue 12: the umpire's `ruling` commands split as well; the owner reads why."""
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    service, lineage = game
+    recorded = service.split_unit(lineage, "red-T1", 5, "the convoy scattered in the storm")
+    (split,) = [r.event for r in recorded]
+    assert isinstance(split, UnitsSplit)
+    assert [(p.unit, p.new_unit, p.count) for p in split.parts] == [("red-T1", "red-T2", 5)]
+    assert recorded[0].audience.players == ("red",)
+    assert service.load(lineage).units["red-T2"].count == 5
+    with pytest.raises(Exception, match="a part must be 1 to 29 of its 30"):
+        service.split_unit(lineage, "red-T1", 30, "all of them")
+    db = tmp_path / "cli.db"
+    runner = CliRunner()
+    made = runner.invoke(
+        app, ["new", "c", "--players", "red,blue", "--map", "classic", "--db", str(db)]
+    )
+    assert made.exit_code == 0, made.output
+    bad = runner.invoke(app, ["ruling", "split", "red-W1", "-n", "1", "-r", "x", "--db", str(db)])
+    assert bad.exit_code == 2
+    assert "a warship moves whole" in bad.output
+    ok = runner.invoke(app, ["ruling", "split", "red-S1", "-n", "4", "-r", "x", "--db", str(db)])
+    assert ok.exit_code == 0, ok.output

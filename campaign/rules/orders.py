@@ -7,22 +7,34 @@ scorch = ["Alpha/3"]  # your colonies whose factories go if they are assaulted (
 
 [[moves]]
 unit = "red-S1"      # every unit is listed; `to` absent means it holds (binding nothing)
-to = "0305"          # destination hex this turn (004 section 5.1)
+to = "0305"          # destination hex (004 section 5.1), this turn or as many turns away as
+                     # the unit's plot horizon (004 section 6): it then follows that plot
 order = "stand-off"  # engage | stand-off | ftl-move where it ends the turn (004 section 5.3);
                      # leaving its hex it is under FTL Move there (004 section 5.1); left
                      # out, the unit keeps the order it has
+via = ["0303"]       # waypoints: stops, each the end of a turn's move, within the horizon
+
+[[moves]]
+unit = "red-T1"      # 10 of red-T1's transports go as a new unit, the next free number of
+to = "0102"          # its kind (red-T2 here), in the order the moves are written; the rest
+count = 10           # stay. Scout troops split the same way (004 L27, L31, L67)
+
+[[merges]]           # groups of one kind in one hex become the first listed (004 L67)
+units = ["red-T3", "red-T4"]
 
 [[landings]]         # disembark colonists where the transports end the move (004 5.5)
-unit = "red-T1"
-planet = "Alpha/3"   # System/orbit, in a system red has explored
-colonists = 10       # millions, one transport each
+unit = "red-T2"      # a part split off this turn lands under its new id
+planet = "Alpha/3"   # System/orbit; in a system the transports explore this very turn the
+colonists = 10       # orbit is a guess, and the landing lapses, with a note, if the planet
+                     # is not there or not suitable (004 L56-63); millions, one per transport
 
 [[task_forces]]      # form (no id), reshape (id and units) or disband (id, no units)
 units = ["red-W1", "red-W2"]   # the first is the flagship (004 5.1)
 
 [[attacks]]          # after the battles, attack enemy colonies you know of (004 5.4)
 system = "Beta"
-mode = "conquer"     # or "bombard"
+mode = "conquer"     # or "bombard"; planetary defences are fought first either way
+colony = "Beta/2"    # which colony; left out, every enemy colony in the system
 
 # After every fourth turn only (004 5.7): what each colony buys, and research.
 [[production]]
@@ -37,9 +49,10 @@ fighters = 12          # replacement fighters: aboard carriers here that lack th
 [[research]]
 tech = "speed-3"       # ip = N to invest part of a price where research accumulates
 
-[treasury]             # the starting 25 IP, once (004 section 3)
-research = 10
-ships = [{ design = "frigate" }]
+[treasury]             # the starting 25 IP (004 L32): any turn until the first production
+research = 10          # phase, before anyone moves (the research buys [[research]] at once,
+ships = [{ design = "frigate" }]  # the ships enter at your entry hex); what is left is lost
+                       # at the first production phase (unless `umpire new --starting-ip keep`)
 """
 
 from __future__ import annotations
