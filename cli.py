@@ -171,8 +171,12 @@ def new(
         typer.Option("--map", help="Star map: a built-in name (classic, lafayette) or a map file."),
     ] = None,
     fleet: Annotated[
-        str | None,
-        typer.Option(help="Starting-fleet TOML for every player (default: 1980 points of FT2)."),
+        list[str] | None,
+        typer.Option(
+            help="Starting fleet (004 L28-30): FILE for every player, or PLAYER=FILE for one "
+            "player's own (repeat the option); each is checked against the 2000 points. "
+            "Default: 1980 points of FT2."
+        ),
     ] = None,
     absent: Annotated[
         str,
@@ -235,6 +239,7 @@ def new(
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
+    fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
         name,
         _csv(players),
@@ -242,7 +247,7 @@ def new(
         dice,
         turns,
         map_spec,
-        fleet,
+        fleet_for_all,
         absent,
         contested_planets,
         battle_movement,
@@ -253,6 +258,7 @@ def new(
             idle_factories_over_limit=idle_factories_over_limit,
             starting_ip=starting_ip,
         ),
+        fleets,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
@@ -262,6 +268,23 @@ def new(
     out.print(render.log_table(recorded, f"Campaign {name} created"))
     commitment = recorded[0].event.seed_commitment  # type: ignore[attr-defined]
     out.print(f"Seed commitment: {commitment}", markup=False, soft_wrap=True)
+
+
+def _fleet_files(values: list[str]) -> tuple[str | None, dict[str, str]]:
+    """Split `--fleet` values into the file for every player and each player's own."""
+    common = [v for v in values if "=" not in v]
+    if len(common) > 1:
+        raise InvalidInputError(
+            f"--fleet names {len(common)} files for every player; give one, or PLAYER=FILE"
+        )
+    own: dict[str, str] = {}
+    for value in values:
+        if "=" in value:
+            player, _, path = value.partition("=")
+            if player in own:
+                raise InvalidInputError(f"--fleet gives {player} two fleets; give one")
+            own[player] = path
+    return (common[0] if common else None), own
 
 
 @app.command()

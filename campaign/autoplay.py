@@ -32,11 +32,12 @@ import msgspec
 from campaign.events import ProductionResolved, RecordedEvent, TaskForcesSet
 from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
-from campaign.rules.colonies import command_post_hexes, may_join
+from campaign.rules.colonies import may_join
 from campaign.rules.economy import fighter_points, is_production_turn, production_colony
 from campaign.rules.fighters import missing_fighters, room_for_fighters
-from campaign.rules.movement import OrdersError
+from campaign.rules.movement import CommandReach, OrdersError, horizon
 from campaign.rules.orders import OrdersDocument
+from campaign.rules.regroup import last_numbers, next_unit_id
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import TECHNOLOGIES, ResearchOrder, TechName
 from campaign.rules.victory import Score
@@ -61,7 +62,7 @@ from campaign.strategic import (
     planet_id,
     unit_order,
 )
-from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
+from maps import Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
 from maps.stable_random import between, percent, pick, shuffled, weighted
 
@@ -75,6 +76,8 @@ AUXILIARY_PERCENT = 25
 FIGHTERS_PERCENT = 60
 # How often a fleet tender with fighters aboard makes for its owner's carriers lacking them.
 RESUPPLY_PERCENT = 60
+# How often a scout troop sends part of its scouts elsewhere (004 L27, L67).
+SPLIT_PERCENT = 20
 # Most factories a colony buys in one phase: a limit that keeps the random mix varied, not a
 # rule (the technology's limit per million applies as well, 004 5.7.7).
 MOST_FACTORIES = 6
@@ -196,10 +199,8 @@ class _Planner:
         self.colonies = sorted(
             (c for c in view.colonies.values() if c.owner == self.player), key=lambda c: c.id
         )
-        posts = starmap.player_command_posts(
-            empire.entry, [parse_label(h) for h in command_post_hexes(view, self.player)]
-        )
-        self.in_command = starmap.command_range(posts, COMMAND_RADIUS)
+        self.command = CommandReach(view, starmap, self.player)
+        self.numbers = last_numbers(view, self.player)  # the ids the splits will take
         self.explored = frozenset(empire.explored)
         # Systems where someone else has a colony: which planet is unknown, so none is landed on.
         self.foreign = frozenset(
@@ -303,23 +304,60 @@ class _Planner:
                 continue
             reach = self._reach(unit)
             if unit.kind == "scout-troop":
-                goal = self._scout_goal(unit, reach, heading)
-                if goal is not None:
-                    heading.add(goal)
-                moves.append(self._move(unit, goal, "stand-off"))
+                moves += self._scout_moves(unit, reach, heading)
             elif unit.kind == "warship":
                 goal = self._warship_goal(unit, reach)
-                move = self._move(unit, goal, weighted(self.rng, WARSHIP_ORDERS))
+                order = weighted(self.rng, WARSHIP_ORDERS)
+                move = self._with_waypoint(unit, self._move(unit, goal, order))
                 moves.append(move)
-                self.warships_end.add(move.to or unit.hex)
+                # A waypoint is where it ends this turn (rules.movement).
+                self.warships_end.add(move.via[0] if move.via else move.to or unit.hex)
                 if move.to is None:
                     self.staying.add(unit.id)
             else:
                 goal, landing = self._transport_plan(unit, reach)
+                if landing is not None and landing.colonists < unit.count and goal is not None:
+                    # Only the colonists that land go (004 L31, L67): the rest wait.
+                    split, new = self._split(unit, goal, landing.colonists)
+                    moves.append(split)
+                    landings.append(msgspec.structs.replace(landing, unit=new))
+                    continue
                 moves.append(self._move(unit, goal, "stand-off"))
                 if landing is not None:
                     landings.append(landing)
         return tuple(moves), tuple(landings)
+
+    def _scout_moves(self, unit: Unit, reach: dict[Hex, int], heading: set[Hex]) -> list[Move]:
+        """A troop explores; now and then part of it explores elsewhere (004 L27, L67)."""
+        moves = []
+        if unit.count > 1 and percent(self.rng, SPLIT_PERCENT):
+            part = between(self.rng, 1, unit.count - 1)
+            goal = self._scout_goal(unit, reach, heading)
+            if goal is not None:
+                heading.add(goal)
+                moves.append(self._split(unit, goal, part)[0])
+        goal = self._scout_goal(unit, reach, heading)
+        if goal is not None:
+            heading.add(goal)
+        return [*moves, self._move(unit, goal, "stand-off")]
+
+    def _split(self, unit: Unit, goal: Hex, count: int) -> tuple[Move, str]:
+        """A move of part of a unit, and the id the split will give that part: the next free
+        number of its kind, in the order the moves are written (`rules.regroup`)."""
+        new = next_unit_id(self.numbers, self.player, unit.kind)
+        return Move(unit=unit.id, to=label(goal), order="stand-off", count=count), new
+
+    def _with_waypoint(self, unit: Unit, move: Move) -> Move:
+        """Now and then, plot a warship through a stop on this turn's way (004 section 6):
+        the destination a turn beyond it, when its horizon allows two turns."""
+        if move.to is None or horizon(self.view, unit) < 2 or not percent(self.rng, 25):
+            return move
+        stop = parse_label(move.to)
+        beyond = self.starmap.reachable(stop, self.empire.speed, allowed=self.command.allowed(unit))
+        systems = sorted(c for c in beyond if c != stop and self._system(c) is not None)
+        if not systems:
+            return move
+        return msgspec.structs.replace(move, to=label(pick(self.rng, systems)), via=(move.to,))
 
     def attacks(self) -> tuple[Attack, ...]:
         """Attack known enemy colonies where warships end the move, now and then (004 5.4)."""
@@ -328,8 +366,16 @@ class _Planner:
             where = label(self.starmap.system(name).hex)
             if where in self.warships_end and percent(self.rng, 80):
                 mode = weighted(self.rng, ATTACK_MODES)
-                found.append(Attack(system=name, mode=mode))
+                found.append(Attack(system=name, mode=mode, colony=self._target_colony(name)))
         return tuple(found)
+
+    def _target_colony(self, name: str) -> str | None:
+        """Now and then, the planet to attack in a system whose planets he knows (004 L204);
+        otherwise every enemy colony there."""
+        if name not in self.explored or not percent(self.rng, 50):
+            return None
+        planets = self.starmap.system(name).planets
+        return planet_id(name, pick(self.rng, [p.orbit for p in planets])) if planets else None
 
     def _move(self, unit: Unit, goal: Hex | None, order: CombatOrder) -> Move:
         here = None if unit.hex is None else parse_label(unit.hex)
@@ -338,7 +384,7 @@ class _Planner:
 
     def _reach(self, unit: Unit) -> dict[Hex, int]:
         """Return the hexes the unit can end this turn's move in (004 5.1), with steps."""
-        allowed = None if unit.is_scout else self.in_command
+        allowed = self.command.allowed(unit)
         speed = self.empire.speed
         if unit.hex is None:
             return self.starmap.reachable_from_entry(self.empire.entry, speed, allowed=allowed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -204,6 +204,7 @@ def plan_campaign(
     battle_movement: str = "vector",
     asteroid_motion: str = "jump",
     production: ProductionSettings = DEFAULT_SETTINGS,
+    fleet_files: Mapping[str, str] | None = None,
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -217,13 +218,14 @@ def plan_campaign(
         max_turns=max_turns,
         map=_load_map(map_spec) if map_spec is not None else None,
         fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
+        fleets={p: _load_fleet(path, p) for p, path in sorted((fleet_files or {}).items())},
         absent=absent,
         contested_planets=contested_planets,
         battle_movement=battle_movement,
         asteroid_motion=asteroid_motion,
         production=production,
     )
-    if plan.map is None and fleet_file is not None:
+    if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
     return plan
@@ -247,8 +249,9 @@ def catalogue_ship(design: str) -> FleetShip:
     )
 
 
-def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
-    """Read a starting-fleet file (or take the default) and price it from the ship catalogue."""
+def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
+    """Read a starting-fleet file (or take the default) and price it from the ship catalogue,
+    checked against the 2000-point budget (004 L28); `player` names whose it is."""
     fleet = DEFAULT_FLEET
     if path is not None:
         try:
@@ -267,7 +270,12 @@ def _load_fleet(path: str | None) -> tuple[FleetShip, ...]:
                 "(`umpire ship list`)"
             ) from None
         ships.extend(ship for _ in range(line.count))
-    check_fleet(ships)
+    try:
+        check_fleet(ships)
+    except InvalidInputError as exc:
+        if player is None:
+            raise
+        raise InvalidInputError(f"{player}'s {exc}") from None
     return tuple(ships)
 
 
@@ -338,7 +346,8 @@ class CampaignService:
             else:
                 dice = SeededDice(plan.seed)
             entries = tuple(e.name for e in mapfile.loads(plan.map.text).entries)
-            batch += setup.decide_found_empires(plan.players, entries, list(plan.fleet), dice)
+            fleets = {p: list(plan.fleets.get(p, plan.fleet)) for p in plan.players}
+            batch += setup.decide_found_empires(plan.players, entries, fleets, dice)
             # The set-up is turn 0; the campaign opens at turn 1, ready for orders.
             set_up = evolve_all(CampaignState(), (new.event for new in batch))
             batch += core.decide_end_turn(set_up, core.EndTurn())

@@ -28,9 +28,13 @@ from campaign.events import (
     BattleRequested,
     ColonistsLanded,
     ColonyConquered,
+    LandingFailed,
+    MoveLapsed,
     OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
+    ShipsSighted,
+    UnitsSplit,
 )
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
@@ -121,6 +125,7 @@ class Referee:
         self.units_in_one_place(state, views)
         self.fighters_within_bays_and_holds(state)
         self.ip_never_saved(turn, log)
+        self.campaign_rules_hold(state, log)
         for player in self.players:
             seen = logs[player]
             visible = [e.version for e in log if e.audience.may_see(player)]
@@ -139,6 +144,34 @@ class Referee:
         assert self.service.load(self.lineage, use_snapshots=False) == state
         verified = self.service.verify(self.lineage)
         assert verified.ok, verified.problem
+
+    def campaign_rules_hold(self, state: CampaignState, log: list[RecordedEvent]) -> None:
+        """Issue 12's invariants: liberated colonies are free, holding binds nothing, splits
+        and merges keep every ship, admirals wait in a reserve, lapses go to their owner."""
+        for colony in state.colonies.values():
+            assert colony.conquered_from != colony.owner, colony  # liberation frees it
+        for unit in state.units.values():
+            if unit.plotted(state.turn):  # a place for every turn it binds, never a bare hold
+                assert unit.plot_until is not None
+                assert len(unit.plot) == unit.plot_until - state.turn + 1, unit
+        for player, reserve in state.reserve_admirals.items():
+            assert reserve, player
+            assert all(a.level in (1, 2, 3) for a in reserve), reserve
+        before: dict[str, int] = {}
+        for recorded in log:
+            ev = recorded.event
+            if isinstance(ev, UnitsSplit):
+                for part in ev.parts:
+                    assert part.new_unit not in before, part  # a fresh id, never reused
+                    before[part.new_unit] = part.count
+                    assert part.count >= 1, part
+            if isinstance(ev, MoveLapsed | LandingFailed):
+                owner = ev.unit.split("-", 1)[0]
+                assert recorded.audience.players == (owner,), recorded
+            if isinstance(ev, ShipsSighted):
+                assert recorded.audience.players == (ev.player,), recorded
+                for sighting in ev.sightings:
+                    assert all(c.owner != ev.player for c in sighting.ships), sighting
 
     def colonies_within_capacity(self, state: CampaignState) -> None:
         for colony in state.colonies.values():

@@ -64,6 +64,8 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     map: CampaignMap | None = None
     absent: str = "hold"
     fleet: tuple[FleetShip, ...] = ()
+    # A player's own starting fleet (004 L28-30), instead of `fleet`, by player.
+    fleets: dict[str, tuple[FleetShip, ...]] = msgspec.field(default_factory=dict)
     contested_planets: str = "nobody"
     battle_movement: str = "vector"
     asteroid_motion: str = "jump"
@@ -141,6 +143,12 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         msgspec.convert(msgspec.to_builtins(settings), ProductionSettings)
     except msgspec.ValidationError as exc:
         raise InvalidInputError(f"production settings: {exc}") from None
+    unknown = sorted(set(command.fleets) - set(players))
+    if unknown:
+        raise InvalidInputError(
+            f"a fleet is given for {', '.join(unknown)}, who is not a player "
+            f"(players: {', '.join(players)})"
+        )
     if command.max_turns < 1:
         raise InvalidInputError(f"a campaign needs at least one turn, not {command.max_turns}")
     created = CampaignCreated(

@@ -55,7 +55,7 @@ def plan_regroup(
         counts[into] = sum(counts[uid] for uid in order.units)
         gone.update(rest)
         merged.append((into, tuple(rest)))
-    numbers = _last_numbers(state, player)
+    numbers = last_numbers(state, player)
     splits: list[SplitPart] = []
     rewritten: list[Move] = []
     for move in moves:
@@ -79,9 +79,7 @@ def plan_regroup(
             )
             continue
         counts[move.unit] -= move.count
-        letter = unit_id(player, unit.kind, 0).rpartition("-")[2][:1]
-        numbers[letter] = numbers.get(letter, 0) + 1
-        new = unit_id(player, unit.kind, numbers[letter])
+        new = next_unit_id(numbers, player, unit.kind)
         splits.append(SplitPart(unit=move.unit, new_unit=new, count=move.count))
         rewritten.append(msgspec.structs.replace(move, unit=new, count=None))
     return Regroup(
@@ -113,7 +111,14 @@ def _merge_problem(
     return None
 
 
-def _last_numbers(state: CampaignState, player: str) -> dict[str, int]:
+def next_unit_id(numbers: dict[str, int], player: str, kind: UnitKind) -> str:
+    """Take the next free number of a kind from `numbers` (`last_numbers`); return its id."""
+    letter = unit_id(player, kind, 0).rpartition("-")[2][:1]
+    numbers[letter] = numbers.get(letter, 0) + 1
+    return unit_id(player, kind, numbers[letter])
+
+
+def last_numbers(state: CampaignState, player: str) -> dict[str, int]:
     """Each unit kind's last number used by a player (his own view knows them all)."""
     empire = state.empires.get(player)
     last = dict(empire.last_ids) if empire is not None else {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
@@ -72,9 +74,13 @@ def check_fleet(ships: list[FleetShip], budget: int = STARTING_WARSHIP_POINTS) -
 
 
 def decide_found_empires(
-    players: tuple[str, ...], entries: tuple[str, ...], fleet: list[FleetShip], dice: DiceSource
+    players: tuple[str, ...],
+    entries: tuple[str, ...],
+    fleets: Mapping[str, list[FleetShip]],
+    dice: DiceSource,
 ) -> list[NewEvent]:
-    """Found each player's empire at the map's entries, in order, with 004 section 3's forces.
+    """Found each player's empire at the map's entries, in order, with 004 section 3's forces:
+    his own starting fleet (004 L28-30: "2000 Full Thrust Points of Naval Ships").
 
     Every warship's captain is rolled (004 section 6); the rolls travel in the event.
     """
@@ -82,9 +88,11 @@ def decide_found_empires(
         raise InvalidInputError(
             f"{len(players)} players but the map has {len(entries)} entry hexes"
         )
-    check_fleet(fleet)
+    for player in players:
+        check_fleet(fleets[player])
     batch = []
     for player, entry in zip(players, entries, strict=False):
+        fleet = fleets[player]
         rolls: list[Roll] = []
         units: list[Unit] = []
         for n, ship in enumerate(fleet, start=1):

@@ -944,7 +944,7 @@ def test_L221_the_catalogue_has_a_dedicated_ortillery_vessel_and_units_keep_the_
     Bombardment), and a warship of that design carries it from the catalogue."""
     assert [name for name, ship in builtin_ships("ft2") if ship.ortillery] == ["ortillery_monitor"]
     fleet = [catalogue_ship("ortillery_monitor"), catalogue_ship("frigate")]
-    founded = decide_found_empires(("red",), ("1",), fleet, ScriptedDice([2, 2]))[0].event
+    founded = decide_found_empires(("red",), ("1",), {"red": fleet}, ScriptedDice([2, 2]))[0].event
     assert isinstance(founded, EmpireFounded)
     assert [(u.design, u.ortillery) for u in founded.units if u.kind == "warship"] == [
         ("ortillery_monitor", True),
