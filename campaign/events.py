@@ -26,6 +26,7 @@ from campaign.strategic import (
     Admiral,
     Attack,
     Battle,
+    BattleSite,
     ChartEntry,
     ChartStar,
     Colony,
@@ -367,6 +368,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     treasury: TreasuryOrder | None = None
     scorch: tuple[str, ...] = ()  # colonies whose factories go if they are assaulted (004 5.4)
     merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (`rules.regroup`)
+    battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
 
 
 @event("units_merged", version=1)

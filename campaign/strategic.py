@@ -318,6 +318,19 @@ BattleType = Literal["even", "pursuit"]
 Location = Literal["free-space", "dense-world", "gas-giant", "asteroid-field"]
 LOCATIONS: tuple[Location, ...] = ("free-space", "dense-world", "gas-giant", "asteroid-field")
 ShipFate = Literal["survived", "destroyed", "disengaged", "jumped"]
+WorldSetUp = Literal["between", "near"]
+
+
+class BattleSite(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Where a player would fight in one system when the choice is his (004 5.3): his
+    preferences there, and the options of the location chosen (004 L154-155, L163-164)."""
+
+    system: str
+    prefer: tuple[Location, ...] = ()  # best first; left out: the orders' `battle_locations`
+    # A dense world between the fleets, or the chooser's fleet within 10 MU of it (L154-155).
+    world: WorldSetUp = "between"
+    # A gas giant's gravity band, 2-12 MU (L163-164); left out, 2d6 is rolled.
+    gravity: int | None = None
 
 
 class BattleSide(msgspec.Struct, frozen=True):
@@ -344,6 +357,8 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     # A pursuit of the `pursued` side's ships as they leave this hex under FTL Move (004
     # L72): they are already at their destinations, and go on there if they get away.
     departure: bool = False
+    world: WorldSetUp = "between"  # at a dense world: as the chooser set it up (004 L154-155)
+    gravity: int | None = None  # at a gas giant: the chooser's band; None: rolled (L163-164)
 
     @property
     def leaving(self) -> frozenset[str]:

@@ -61,7 +61,7 @@ def warship(uid: str, order: str, hex_: str = "0201") -> Unit:
     return Unit(id=uid, owner=owner, kind="warship", hex=hex_, order=order, hull_class="cruiser")  # type: ignore[arg-type]
 
 
-ORDER_FIELDS = ("landings", "battle_locations", "attacks", "scorch")
+ORDER_FIELDS = ("landings", "battle_locations", "attacks", "scorch", "battle_sites")
 
 
 def state_of(*units: Unit, turn: int = 3, **extra: object) -> CampaignState:
@@ -781,3 +781,39 @@ def test_command_modifies_the_battle_location_initiative(
     state = state_of(red, *whites, task_forces=forces)
     battles, _ = find_battles(state, DUEL, ScriptedDice(faces))
     assert battles[0].chosen_by == chooser
+
+
+def test_the_chooser_picks_the_location_per_system_and_sets_it_up() -> None:
+    """Issue 12 (004 L123-131, L154-155, L163-164): a player's choice of battle location is
+    his for each system, with the dense world's set-up (his fleet within 10 MU of it) or a
+    gas giant's gravity band; elsewhere his general list holds."""
+    from campaign.rules.battles import request_for
+    from campaign.rules.combat import check_battle_sites
+    from campaign.strategic import BattleSite
+
+    cruisers = [
+        msgspec.structs.replace(warship(uid, order), design="heavy_cruiser", captain=2)
+        for uid, order in (("red-W1", "engage"), ("green-W1", "stand-off"))
+    ]
+    state = state_of(
+        *cruisers,
+        battle_locations={"green": ("free-space",)},
+        battle_sites={
+            "green": (BattleSite(system="Alpha", prefer=("dense-world",), world="near"),)
+        },
+    )
+    (battle,), _ = find_battles(state, DUEL, ScriptedDice([]))
+    assert (battle.location, battle.chosen_by, battle.world) == ("dense-world", "green", "near")
+    assert request_for(state, battle).world == "near"
+    assert check_battle_sites(
+        DUEL,
+        (
+            BattleSite(system="Alpha", gravity=13),
+            BattleSite(system="Nowhere"),
+            BattleSite(system="Alpha"),
+        ),
+    ) == [
+        "battle site Alpha: gravity band 13 MU is not one of 2-12 (004 L163-164)",
+        "battle site Nowhere: no such star system",
+        "battle site Alpha: given twice",
+    ]

@@ -55,6 +55,7 @@ from campaign.rules.fighters import decide_stores_lost, fighter_loss_problems, w
 from campaign.strategic import (
     Battle,
     BattleSide,
+    BattleSite,
     BattleType,
     CombatOrder,
     Location,
@@ -128,8 +129,17 @@ def find_battles(
         battle_id = f"t{state.turn}-b{n}"
         chooser, location, initiative = _location(state, starmap, battle, rank, battle_id, dice)
         rolls += initiative
+        site = battle_site(state, chooser, battle.system) if chooser else None
         battles.append(
-            msgspec.structs.replace(battle, id=battle_id, location=location, chosen_by=chooser)
+            msgspec.structs.replace(
+                battle,
+                id=battle_id,
+                location=location,
+                chosen_by=chooser,
+                # 004 L154-155, L163-164: the chooser's set-up of a dense world or gas giant.
+                world=site.world if site is not None and location == "dense-world" else "between",
+                gravity=site.gravity if site is not None and location == "gas-giant" else None,
+            )
         )
     return battles, rolls
 
@@ -214,10 +224,48 @@ def _location(
             chooser, rolls = _initiative(players, modifiers, battle_id, state.turn, dice)
     system = starmap.system_at(parse_label(battle.hex))
     offered = {"free-space", *(str(f) for f in (system.features if system else ()))}
-    for wanted in state.battle_locations.get(chooser, ()):
+    for wanted in preferences(state, chooser, battle.system):
         if wanted in offered:
             return chooser, wanted, rolls
     return chooser, "free-space", rolls
+
+
+def preferences(state: CampaignState, player: str, system: str | None) -> tuple[Location, ...]:
+    """A player's battle locations, best first: his list for this system, else his general
+    `battle_locations` (004 L123-131)."""
+    site = battle_site(state, player, system)
+    if site is not None and site.prefer:
+        return site.prefer
+    return state.battle_locations.get(player, ())
+
+
+def battle_site(state: CampaignState, player: str, system: str | None) -> BattleSite | None:
+    """Return a player's orders for fighting in `system` this turn, if he gave any."""
+    submitted = state.submitted.get(player)
+    if submitted is None or system is None:
+        return None
+    return next((s for s in submitted.battle_sites if s.system == system), None)
+
+
+def check_battle_sites(starmap: StarMap, sites: tuple[BattleSite, ...]) -> list[str]:
+    """Return every problem with a player's `[[battle_sites]]`."""
+    problems = []
+    seen: set[str] = set()
+    for site in sites:
+        where = f"battle site {site.system}"
+        try:
+            starmap.system(site.system)
+        except KeyError:
+            problems.append(f"{where}: no such star system")
+            continue
+        if site.system in seen:
+            problems.append(f"{where}: given twice")
+        seen.add(site.system)
+        if site.gravity is not None and not 2 <= site.gravity <= 12:
+            problems.append(
+                f"{where}: gravity band {site.gravity} MU is not one of 2-12 (004 L163-164)"
+            )
+    return problems
 
 
 def _initiative_modifier(state: CampaignState, side: BattleSide) -> int:

@@ -28,6 +28,13 @@ planet = "Alpha/3"   # System/orbit; in a system the transports explore this ver
 colonists = 10       # orbit is a guess, and the landing lapses, with a note, if the planet
                      # is not there or not suitable (004 L56-63); millions, one per transport
 
+[[battle_sites]]     # where you would fight in one system, when the choice is yours (5.3)
+system = "Beta"
+prefer = ["dense-world", "free-space"]  # best first; elsewhere `battle_locations` holds
+world = "near"       # at a dense world: "between" the fleets, or "near": your fleet within
+                     # 10 MU of it (004 L154-155)
+gravity = 6          # at a gas giant: the gravity band, 2-12 MU (004 L163-164); else 2d6
+
 [[task_forces]]      # form (no id), reshape (id and units) or disband (id, no units)
 units = ["red-W1", "red-W2"]   # the first is the flagship (004 5.1)
 
@@ -75,6 +82,7 @@ from campaign.events import (
 from campaign.projections import CampaignState, evolve, evolve_all
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings, decide_landings
+from campaign.rules.combat import check_battle_sites
 from campaign.rules.economy import (
     Catalogue,
     check_production,
@@ -87,6 +95,7 @@ from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
     Attack,
+    BattleSite,
     Landing,
     Location,
     MergeOrder,
@@ -115,6 +124,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     treasury: TreasuryOrder | None = None  # the starting IP (004 section 3), at production
     scorch: tuple[str, ...] = ()  # your colonies whose factories go if assaulted (004 5.4)
     merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (004 L67)
+    battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -186,6 +196,7 @@ def decide_submit(
     positions = {u.id: _end_of_turn(u, paths, state.turn) for u in state.units.values()}
     problems += check_landings(state, starmap, player, document.landings, positions)
     problems += check_attacks(state, starmap, player, document.attacks, positions)
+    problems += check_battle_sites(starmap, document.battle_sites)
     problems += [
         f"scorch {cid}: not a colony of {player}"
         for cid in document.scorch
@@ -214,6 +225,7 @@ def decide_submit(
         treasury=document.treasury,
         scorch=document.scorch,
         merges=document.merges,
+        battle_sites=document.battle_sites,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
     # everyone sees the hash they will be checked against.
