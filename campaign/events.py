@@ -369,6 +369,7 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     scorch: tuple[str, ...] = ()  # colonies whose factories go if they are assaulted (004 5.4)
     merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (`rules.regroup`)
     battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
+    posts: tuple[str, ...] = ()  # hidden colonies to establish command posts on (004 L86-89)
 
 
 @event("units_merged", version=1)
@@ -553,6 +554,14 @@ class LandingFailed(Event, frozen=True, kw_only=True):
     unit: str
     planet: str
     reason: str
+
+
+@event("command_post_established", version=1)
+class CommandPostEstablished(Event, frozen=True, kw_only=True):
+    """A player established a command post on a hidden colony of his (004 L86-89); everyone
+    detects it from now on (`colony_detected`)."""
+
+    colony: str
 
 
 @event("colony_detected", version=1)

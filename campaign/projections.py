@@ -22,6 +22,7 @@ from campaign.events import (
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
+    CommandPostEstablished,
     DeadlineSet,
     DiceRolled,
     EmpireFounded,
@@ -74,7 +75,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 21
+PROJECTION_VERSION = 22
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -213,7 +214,9 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(
                 state, phase="assault", pending_battles=pending, assaults=assaults
             )
-        case FactoriesDestroyed() | ColonyConquered() | ColonyBombarded():
+        case (
+            FactoriesDestroyed() | ColonyConquered() | ColonyBombarded() | CommandPostEstablished()
+        ):
             return _colony_fate(state, ev)
         case BattleFought():
             return _battle_fought(state, ev)
@@ -253,6 +256,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return _sighted(state, ev.player, ev.sightings)
         case UnitsMerged() | UnitsSplit() | TreasurySpent():
             return _regrouped(state, ev)
+
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
@@ -428,10 +432,17 @@ def _repaired(record: ShipState) -> ShipState:
 
 
 def _colony_fate(
-    state: CampaignState, ev: FactoriesDestroyed | ColonyConquered | ColonyBombarded
+    state: CampaignState,
+    ev: FactoriesDestroyed | ColonyConquered | ColonyBombarded | CommandPostEstablished,
 ) -> CampaignState:
-    """What attacks on colonies do to them (004 5.4)."""
+    """What attacks on colonies do to them (004 5.4), and a command post established."""
     match ev:
+        case CommandPostEstablished():
+            posted = state.colonies.get(ev.colony)
+            if posted is None:
+                return state
+            posted = msgspec.structs.replace(posted, command_post=True)
+            return msgspec.structs.replace(state, colonies={**state.colonies, ev.colony: posted})
         case FactoriesDestroyed():
             colony = state.colonies.get(ev.colony)
             if colony is None:
@@ -476,7 +487,13 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     )
     if not ev.explored:
         return state
-    first = Sighting(hex=ev.hex, system=ev.system, turn=state.turn, ships=ev.enemy_ships)
+    first = Sighting(
+        hex=ev.hex,
+        system=ev.system,
+        turn=state.turn,
+        ships=ev.enemy_ships,
+        colonies=ev.enemy_colonies,
+    )
     return _sighted(state, ev.player, [first])
 
 
@@ -510,13 +527,20 @@ def _regrouped(state: CampaignState, ev: UnitsMerged | UnitsSplit | TreasurySpen
 
 
 def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -> CampaignState:
+    """What a player saw: enemy ships kept by hex, enemy colonies (hidden ones included)
+    added to the colonies he knows of."""
     seen = dict(state.sightings.get(player, {}))
+    known = set(state.known_colonies)
     for sighting in sightings:
         if sighting.ships:
             seen[sighting.hex] = sighting
         else:
             seen.pop(sighting.hex, None)
-    return msgspec.structs.replace(state, sightings={**state.sightings, player: seen})
+        if sighting.system is not None:
+            known |= {(c.partition(":")[0], sighting.system) for c in sighting.colonies}
+    return msgspec.structs.replace(
+        state, sightings={**state.sightings, player: seen}, known_colonies=tuple(sorted(known))
+    )
 
 
 def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, TaskForce]:

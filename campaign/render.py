@@ -24,6 +24,7 @@ from campaign.events import (
     ColonyBombarded,
     ColonyConquered,
     ColonyDetected,
+    CommandPostEstablished,
     DeadlineSet,
     DiceRerollRuled,
     DiceRolled,
@@ -195,8 +196,8 @@ def describe(ev: Event) -> str:
             )
         case SystemScouted():
             return f"enemy ships scouted {ev.system}, where you have a colony"
-        case ColonyDetected():
-            return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
+        case ColonyDetected() | CommandPostEstablished():
+            return _posts_text(ev)
         case MapChosen():
             return f"star map {ev.name!r} ({ev.title}) chosen; committed as {ev.sha256[:12]}…"
         case MapLoaded():
@@ -790,6 +791,12 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
             Text("\n".join(r.problems)),
         )
     return table
+
+
+def _posts_text(ev: ColonyDetected | CommandPostEstablished) -> str:
+    if isinstance(ev, CommandPostEstablished):
+        return f"a command post established on {ev.colony}: every player detects it now"
+    return f"{ev.owner} has a colony in {ev.system} ({ev.hex}): its command post shows"
 
 
 def _units_text(ev: MoveLapsed | LandingFailed | UnitsMerged | UnitsSplit) -> str:

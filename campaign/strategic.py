@@ -230,6 +230,7 @@ class Sighting(msgspec.Struct, frozen=True, kw_only=True):
     system: str | None
     turn: int
     ships: tuple[ShipCount, ...] = ()
+    colonies: tuple[str, ...] = ()  # enemy colonies there, as `owner: planet` (hidden ones too)
 
 
 class Loss(msgspec.Struct, frozen=True):
@@ -264,6 +265,10 @@ class Colony(msgspec.Struct, frozen=True, kw_only=True):
     # Millions of this population killed by bombardment so far, over every turn: wiping out
     # a population of 10 million or more devastates the planet (004 L221-223).
     bombarded: int = 0
+    # A command post is established here (004 L86-89): everyone detects the colony, and it
+    # extends its owner's command range. Without one the colony is hidden, found only by
+    # exploration and sightings, and no post (docs/rulings.md).
+    command_post: bool = True
 
 
 class Landing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -272,6 +277,9 @@ class Landing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     unit: str
     planet: str  # `System/orbit`, e.g. `Alpha/3`
     colonists: int  # millions: one per transport
+    # Founding a colony: establish a command post on it (everyone detects it, 004 L86-89);
+    # false keeps the colony hidden, and no command post, until `posts` establishes one.
+    post: bool = True
 
 
 def planet_id(system: str, orbit: int) -> str:

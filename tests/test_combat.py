@@ -61,7 +61,7 @@ def warship(uid: str, order: str, hex_: str = "0201") -> Unit:
     return Unit(id=uid, owner=owner, kind="warship", hex=hex_, order=order, hull_class="cruiser")  # type: ignore[arg-type]
 
 
-ORDER_FIELDS = ("landings", "battle_locations", "attacks", "scorch", "battle_sites")
+ORDER_FIELDS = ("landings", "battle_locations", "attacks", "scorch", "battle_sites", "posts")
 
 
 def state_of(*units: Unit, turn: int = 3, **extra: object) -> CampaignState:

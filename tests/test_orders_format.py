@@ -24,6 +24,7 @@ def test_the_documented_example_decodes() -> None:
     assert (document.moves[1].unit, document.moves[1].count) == ("red-T1", 10)
     assert document.merges[0].units == ("red-T3", "red-T4")
     assert document.attacks[0].colony == "Beta/2"
+    assert (document.posts, document.landings[0].post) == (("Gamma/1",), False)
     assert (document.battle_sites[0].world, document.battle_sites[0].gravity) == ("near", 6)
 
 

@@ -45,7 +45,9 @@ def test_a_colony_owner_sees_the_ships_that_besiege_it_every_turn() -> None:
         turn=3,
         ships=(ShipCount(owner="blue", cruisers=2, scouts=9),),
     )
-    assert sightings_of(state, "blue") == ()  # blue has ships there, but red has none
+    # Blue sees red's colony there (hidden or not), and no ships of red's.
+    (theirs,) = sightings_of(state, "blue")
+    assert (theirs.ships, theirs.colonies) == ((), ("red: Alpha/1",))
 
 
 def test_a_ship_sees_enemy_ships_in_its_hex_and_a_hex_seen_empty_is_cleared() -> None:
@@ -75,3 +77,36 @@ def test_a_sighted_siege_shows_in_the_players_own_view() -> None:
     assert command_post_hexes(view, "red") == []
     stale = msgspec.structs.replace(view, turn=6)  # seen four turns ago: no longer counted
     assert command_post_hexes(stale, "red") == ["0201"]
+
+
+def test_a_colony_founded_without_a_command_post_stays_hidden_until_seen() -> None:
+    """Issue 12 (004 L86-89): a command post is established by choice; the post, not every
+    colony, is what all players detect. A hidden colony is no command post; ships in its
+    system see it, and a post established later is detected by everyone."""
+    from campaign.events import ColonyDetected, CommandPostEstablished
+    from campaign.rules.colonies import decide_landings, decide_posts
+    from campaign.strategic import Landing
+    from tests.test_strategic import TINY
+
+    transports = Unit(id="red-T1", owner="red", kind="transports", hex="0102", count=5)
+    quiet = Landing(unit="red-T1", planet="Alpha/3", colonists=5, post=False)
+    state = state_of(transports, landings={"red": (quiet,)})
+    events = decide_landings(state, TINY)
+    assert [type(e.event).__name__ for e in events] == ["ColonistsLanded"]  # nobody detects
+    state = evolve(state, events[0].event)
+    assert not state.colonies["Alpha/3"].command_post
+    assert command_post_hexes(state, "red") == []
+    blue = warship("blue-W1", "stand-off", "0102")
+    seen = state_of(blue, colonies=state.colonies)
+    both = msgspec.structs.replace(seen, empires=state.empires | seen.empires)
+    (new,) = [n for n in decide_sightings(both, TINY) if n.event.player == "blue"]  # type: ignore[attr-defined]
+    (sighting,) = new.event.sightings  # type: ignore[attr-defined]
+    assert sighting.colonies == ("red: Alpha/3",)
+    known = evolve(seen, ShipsSighted(player="blue", sightings=(sighting,)))
+    assert known.known_colonies == (("red", "Alpha"),)  # blue may attack it now
+    posted = state_of(transports, colonies=state.colonies, posts={"red": ("Alpha/3",)})
+    post, detected = decide_posts(posted)
+    assert post.event == CommandPostEstablished(colony="Alpha/3")
+    assert detected.event == ColonyDetected(owner="red", system="Alpha", hex="0102")
+    assert detected.audience.public
+    assert command_post_hexes(evolve(posted, post.event), "red") == ["0102"]

@@ -17,6 +17,7 @@ from campaign.events import (
     Audience,
     ColonistsLanded,
     ColonyDetected,
+    CommandPostEstablished,
     LandingFailed,
     NewEvent,
     ShipsRepaired,
@@ -159,6 +160,7 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                 mineral_rich=planet.mineral_rich,
                 # 004 L217-219: a conquered population founds a colony of conquered population
                 conquered_from=unit.conquered_from,
+                command_post=landing.post,
             )
             colony = msgspec.structs.replace(colony, population=colony.population + colonists)
             colonies[colony.id] = colony
@@ -169,7 +171,7 @@ def decide_landings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
             batch.append(
                 NewEvent(event=landed, audience=Audience.players_([player]), turn=state.turn)
             )
-            if previous is None:
+            if previous is None and colony.command_post:
                 detected = ColonyDetected(owner=player, system=system.name, hex=colony.hex)
                 batch.append(
                     NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn)
@@ -258,7 +260,11 @@ def command_post_hexes(state: CampaignState, player: str) -> list[str]:
     enemies = {u.hex for u in state.units.values() if u.is_warship and u.owner != player}
     enemies |= sighted_warships(state, player)  # a view holds only what he saw of them
     return sorted(
-        {c.hex for c in state.colonies.values() if c.owner == player and c.hex not in enemies}
+        {
+            c.hex
+            for c in state.colonies.values()
+            if c.owner == player and c.command_post and c.hex not in enemies
+        }
     )
 
 
@@ -274,3 +280,21 @@ def _label(system: StarSystem) -> str:
     from maps import label
 
     return label(system.hex)
+
+
+def decide_posts(state: CampaignState) -> list[NewEvent]:
+    """Establish the command posts ordered on hidden colonies (004 L86-89: "Command Posts cost
+    nothing and can be established on any colony world"); everyone detects them."""
+    batch: list[NewEvent] = []
+    for player, submitted in sorted(state.submitted.items()):
+        for cid in submitted.posts:
+            colony = state.colonies.get(cid)
+            if colony is None or colony.owner != player or colony.command_post:
+                continue  # lost since, or a post already
+            post = CommandPostEstablished(colony=cid)
+            batch.append(
+                NewEvent(event=post, audience=Audience.players_([player]), turn=state.turn)
+            )
+            detected = ColonyDetected(owner=player, system=colony.system, hex=colony.hex)
+            batch.append(NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn))
+    return batch

@@ -14,7 +14,7 @@ from collections import defaultdict
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, SystemExplored, SystemScouted
 from campaign.projections import CampaignState
-from campaign.rules.sightings import enemy_ships
+from campaign.rules.sightings import enemy_colonies, enemy_ships
 from campaign.strategic import Loss, PlanetReport, Unit
 from maps import StarMap, parse_label
 
@@ -60,7 +60,7 @@ def decide_exploration(state: CampaignState, starmap: StarMap, dice: DiceSource)
                 else ()
             ),
             enemy_ships=enemy_ships(state, player, hex_label) if survivors else (),
-            enemy_colonies=_enemy_colonies(state, player, hex_label) if survivors else (),
+            enemy_colonies=enemy_colonies(state, player, hex_label) if survivors else (),
             rolls=rolls,
             losses=losses,
             explored=bool(survivors),
@@ -106,14 +106,3 @@ def _hazards(
         if unit.is_scout and unit.count > 1 and not dead:
             break  # the troop survived: the system is explored and the others are covered
     return tuple(rolls), tuple(losses)
-
-
-def _enemy_colonies(state: CampaignState, player: str, hex_label: str) -> tuple[str, ...]:
-    """Return the enemy colonies seen, as `owner: planet` (004 5.2: "enemy colonies")."""
-    return tuple(
-        sorted(
-            f"{c.owner}: {c.id}"
-            for c in state.colonies.values()
-            if c.hex == hex_label and c.owner != player
-        )
-    )

@@ -4,6 +4,7 @@ player = "red"
 turn = 1
 battle_locations = ["asteroid-field", "free-space"]  # the first the system has (004 5.3)
 scorch = ["Alpha/3"]  # your colonies whose factories go if they are assaulted (004 5.4)
+posts = ["Gamma/1"]  # hidden colonies of yours to establish command posts on (004 L86-89)
 
 [[moves]]
 unit = "red-S1"      # every unit is listed; `to` absent means it holds (binding nothing)
@@ -27,6 +28,8 @@ unit = "red-T2"      # a part split off this turn lands under its new id
 planet = "Alpha/3"   # System/orbit; in a system the transports explore this very turn the
 colonists = 10       # orbit is a guess, and the landing lapses, with a note, if the planet
                      # is not there or not suitable (004 L56-63); millions, one per transport
+post = false         # founding a colony: no command post, so it stays hidden (default true:
+                     # a post, which every player detects, 004 L86-89)
 
 [[battle_sites]]     # where you would fight in one system, when the choice is yours (5.3)
 system = "Beta"
@@ -125,6 +128,7 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scorch: tuple[str, ...] = ()  # your colonies whose factories go if assaulted (004 5.4)
     merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (004 L67)
     battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
+    posts: tuple[str, ...] = ()  # your hidden colonies to establish command posts on (5.1)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -198,6 +202,11 @@ def decide_submit(
     problems += check_attacks(state, starmap, player, document.attacks, positions)
     problems += check_battle_sites(starmap, document.battle_sites)
     problems += [
+        f"post on {cid}: not a colony of {player}"
+        for cid in document.posts
+        if (c := state.colonies.get(cid)) is None or c.owner != player
+    ]
+    problems += [
         f"scorch {cid}: not a colony of {player}"
         for cid in document.scorch
         if (c := state.colonies.get(cid)) is None or c.owner != player
@@ -226,6 +235,7 @@ def decide_submit(
         scorch=document.scorch,
         merges=document.merges,
         battle_sites=document.battle_sites,
+        posts=document.posts,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
     # everyone sees the hash they will be checked against.

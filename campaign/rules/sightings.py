@@ -52,6 +52,18 @@ def enemy_ships(state: CampaignState, player: str, hex_label: str) -> tuple[Ship
     return tuple(ShipCount(owner=owner, **dict(c)) for owner, c in sorted(counts.items()))
 
 
+def enemy_colonies(state: CampaignState, player: str, hex_label: str) -> tuple[str, ...]:
+    """Return the other players' colonies in a hex, as `owner: planet` (004 5.2: "enemy
+    colonies"), hidden ones too: ships in the system see them."""
+    return tuple(
+        sorted(
+            f"{c.owner}: {c.id}"
+            for c in state.colonies.values()
+            if c.hex == hex_label and c.owner != player
+        )
+    )
+
+
 def observed_hexes(state: CampaignState, player: str) -> set[str]:
     """Return the hexes a player observes: where he has a ship or a colony."""
     hexes = {u.hex for u in state.units.values() if u.owner == player and u.hex is not None}
@@ -67,7 +79,8 @@ def decide_sightings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
         seen = []
         for hex_label in sorted(observed_hexes(state, player)):
             ships = enemy_ships(state, player, hex_label)
-            if ships or hex_label in before:
+            colonies = enemy_colonies(state, player, hex_label)
+            if ships or colonies or hex_label in before:
                 system = starmap.system_at(parse_label(hex_label))
                 seen.append(
                     Sighting(
@@ -75,6 +88,7 @@ def decide_sightings(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                         system=system.name if system else None,
                         turn=state.turn,
                         ships=ships,
+                        colonies=colonies,
                     )
                 )
         if seen:

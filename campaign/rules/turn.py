@@ -20,7 +20,7 @@ from campaign.errors import IllegalCommandError
 from campaign.events import Audience, NewEvent, TurnEnded
 from campaign.projections import CampaignState, evolve_all
 from campaign.rules.assault import decide_attacks, decide_conquests
-from campaign.rules.colonies import decide_landings, decide_repairs
+from campaign.rules.colonies import decide_landings, decide_posts, decide_repairs
 from campaign.rules.combat import decide_aftermath, decide_battles
 from campaign.rules.core import require_running
 from campaign.rules.economy import (
@@ -98,6 +98,7 @@ def _finish(
     phases = _Phases(state)
     phases.add(decide_conquests(phases.state))
     phases.add(decide_landings(phases.state, starmap))
+    phases.add(decide_posts(phases.state))  # 004 L86-89: command posts by choice
     if is_production_turn(state.turn):
         now = phases.state
         phases.add(
