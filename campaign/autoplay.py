@@ -78,6 +78,10 @@ FIGHTERS_PERCENT = 60
 RESUPPLY_PERCENT = 60
 # How often a scout troop sends part of its scouts elsewhere (004 L27, L67).
 SPLIT_PERCENT = 20
+# How often transports follow a scout troop into an unexplored system and land on arrival,
+# on an orbit guessed from 1 to GUESSED_ORBITS (004 L56-63).
+ARRIVAL_PERCENT = 30
+GUESSED_ORBITS = 5
 # Most factories a colony buys in one phase: a limit that keeps the random mix varied, not a
 # rule (the technology's limit per million applies as well, 004 5.7.7).
 MOST_FACTORIES = 6
@@ -315,7 +319,7 @@ class _Planner:
                 if move.to is None:
                     self.staying.add(unit.id)
             else:
-                goal, landing = self._transport_plan(unit, reach)
+                goal, landing = self._transport_plan(unit, reach, heading)
                 if landing is not None and landing.colonists < unit.count and goal is not None:
                     # Only the colonists that land go (004 L31, L67): the rest wait.
                     split, new = self._split(unit, goal, landing.colonists)
@@ -450,9 +454,11 @@ class _Planner:
         )
 
     def _transport_plan(
-        self, unit: Unit, reach: dict[Hex, int]
+        self, unit: Unit, reach: dict[Hex, int], scouted: set[Hex]
     ) -> tuple[Hex | None, Landing | None]:
-        """Settle a known planet with room within reach, or make for one; never explore."""
+        """Settle a known planet with room within reach, or make for one; explore only behind
+        a scout troop (it rolls first and covers them, 004 L97-99), landing on arrival on a
+        guessed orbit (004 L56-63)."""
         here = None if unit.hex is None else parse_label(unit.hex)
         settle = {c: p for c in reach if (p := self._landable(unit, c))}
         if settle:
@@ -461,6 +467,16 @@ class _Planner:
             colonists = between(self.rng, 1, min(room, unit.count))
             self.room[pid] = room - colonists
             return cell, Landing(unit=unit.id, planet=pid, colonists=colonists)
+        behind = sorted(c for c in scouted if c in reach and self._unexplored(c))
+        if behind and percent(self.rng, ARRIVAL_PERCENT):
+            cell = pick(self.rng, behind)
+            system = self._system(cell)
+            assert system is not None
+            orbit = between(self.rng, 1, GUESSED_ORBITS)
+            colonists = between(self.rng, 1, min(unit.count, 10))
+            return cell, Landing(
+                unit=unit.id, planet=planet_id(system.name, orbit), colonists=colonists
+            )
         if not reach or percent(self.rng, 20):
             return None, None
         # Move on, without ending in an unexplored system (transports roll there, 004 5.2).

@@ -18,6 +18,13 @@ import msgspec
 from typer.testing import CliRunner
 
 from campaign.autoplay import format_orders, random_document
+from campaign.events import (
+    ColonistsLanded,
+    RecordedEvent,
+    ShipsSighted,
+    SystemExplored,
+    UnitsSplit,
+)
 from campaign.rules.orders import OrdersDocument
 from campaign.service import CampaignService
 from cli import app
@@ -105,6 +112,9 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
             player: json.loads(umpire(db, "report", "--player", player, "--format", "json"))
             for player in PLAYERS
         }
+        # Issue 12: splits, landings on arrival and sightings happened, and each is in its
+        # player's report of that turn.
+        seen_in_reports = issue_12_news(db, log)
     finally:
         referee.close()
         service.close()
@@ -124,3 +134,33 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
     for player, report in reports.items():
         assert report["player"] == player
     assert refused < len(PLAYERS) * 44  # most random orders pass as drawn
+    assert seen_in_reports == {"units_split", "landed_on_arrival", "ships_sighted"}
+
+
+def issue_12_news(db: str, log: list[RecordedEvent]) -> set[str]:
+    """Find a split, a landing on arrival and a sighting in the log; return those its player's
+    Markdown report of that turn shows."""
+    explored = {
+        (e.event.player, e.event.system, e.turn)
+        for e in log
+        if isinstance(e.event, SystemExplored) and e.event.explored
+    }
+    found: dict[str, tuple[str, int, str]] = {}
+    for e in log:
+        ev = e.event
+        if isinstance(ev, UnitsSplit) and "units_split" not in found:
+            found["units_split"] = (ev.player, e.turn, f"as {ev.parts[0].new_unit}")
+        if isinstance(ev, ShipsSighted) and "ships_sighted" not in found:
+            found["ships_sighted"] = (ev.player, e.turn, "enemy ships seen")
+        arrived = isinstance(ev, ColonistsLanded) and (
+            (ev.colony.owner, ev.colony.system, e.turn) in explored
+        )
+        if arrived and "landed_on_arrival" not in found:
+            assert isinstance(ev, ColonistsLanded)
+            found["landed_on_arrival"] = (ev.colony.owner, e.turn, f"landed on {ev.colony.id}")
+    shown = set()
+    for kind, (player, turn, text) in found.items():
+        report = umpire(db, "report", "--player", player, "--turn", str(turn), "--format", "md")
+        if text in report:
+            shown.add(kind)
+    return shown

@@ -90,6 +90,7 @@ from campaign.rules.economy import (
     Catalogue,
     check_production,
     is_production_turn,
+    treasury_open,
     with_treasury_research,
 )
 from campaign.rules.movement import OrdersError, Plan, plan_moves
@@ -319,6 +320,11 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         "# plot horizon (004 section 6); it then follows that plot. A task force formed in",
         "# these orders must reach its destination this turn: its admiral (and so its",
         "# horizon) is known only when the turn resolves, unless one waits in your reserve.",
+        "# `count = N` sends N of a transport group or scout troop as a new unit (the next",
+        "# free number of its kind); `via = [\"CCRR\"]` adds stops on the way. The whole",
+        "# format ([[merges]], [[attacks]], [[battle_sites]], posts, [treasury]) is in",
+        "# the project's campaign/rules/orders.py.",
+        *_treasury_note(state, player),
         f'player = "{player}"',
         f"turn = {state.turn}",
     ]
@@ -350,6 +356,19 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         lines.append(f'# to = "{unit.hex or entry_hex}"')
         lines.append(f'order = "{unit.order}"')
     return "\n".join(lines + _production_lines(state, player)) + "\n"
+
+
+def _treasury_note(state: CampaignState, player: str) -> list[str]:
+    """Remind a player of his starting treasury while he may spend it (004 L32)."""
+    empire = state.empires.get(player)
+    if empire is None or not treasury_open(state, empire):
+        return []
+    expires = state.production_settings.starting_ip == "expire"
+    lost = "; what is left at turn 4's production is lost" if expires else ""
+    return [
+        f"# Starting treasury: {empire.ip} IP, spent before anyone moves{lost} (004 L32):",
+        '# [treasury] research = N (with [[research]] tech = "...") and ships = [...].',
+    ]
 
 
 def _production_lines(state: CampaignState, player: str) -> list[str]:
