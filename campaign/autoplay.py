@@ -80,8 +80,8 @@ RESUPPLY_PERCENT = 60
 SPLIT_PERCENT = 20
 # How often transports follow a scout troop into an unexplored system and land on arrival,
 # on an orbit guessed from 1 to GUESSED_ORBITS (004 L56-63).
-ARRIVAL_PERCENT = 30
-GUESSED_ORBITS = 5
+ARRIVAL_PERCENT = 50
+GUESSED_ORBITS = 4
 # Most factories a colony buys in one phase: a limit that keeps the random mix varied, not a
 # rule (the technology's limit per million applies as well, 004 5.7.7).
 MOST_FACTORIES = 6

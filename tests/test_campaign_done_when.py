@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from campaign.autoplay import format_orders, random_document
 from campaign.events import (
     ColonistsLanded,
+    LandingFailed,
     RecordedEvent,
     ShipsSighted,
     SystemExplored,
@@ -152,12 +153,17 @@ def issue_12_news(db: str, log: list[RecordedEvent]) -> set[str]:
             found["units_split"] = (ev.player, e.turn, f"as {ev.parts[0].new_unit}")
         if isinstance(ev, ShipsSighted) and "ships_sighted" not in found:
             found["ships_sighted"] = (ev.player, e.turn, "enemy ships seen")
+        # A landing on arrival (004 L56-63): made in a system its player explored that very
+        # turn, or, the orbit guessed wrong, lapsed with the reason.
         arrived = isinstance(ev, ColonistsLanded) and (
             (ev.colony.owner, ev.colony.system, e.turn) in explored
         )
-        if arrived and "landed_on_arrival" not in found:
-            assert isinstance(ev, ColonistsLanded)
+        if arrived and isinstance(ev, ColonistsLanded):
             found["landed_on_arrival"] = (ev.colony.owner, e.turn, f"landed on {ev.colony.id}")
+        guessed = isinstance(ev, LandingFailed) and "exploring found no planet" in ev.reason
+        if guessed and isinstance(ev, LandingFailed):
+            owner = ev.unit.split("-", 1)[0]
+            found.setdefault("landed_on_arrival", (owner, e.turn, "exploring found no planet"))
     shown = set()
     for kind, (player, turn, text) in found.items():
         report = umpire(db, "report", "--player", player, "--turn", str(turn), "--format", "md")
