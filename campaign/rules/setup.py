@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
@@ -35,7 +37,7 @@ class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A line of a starting-fleet file: `count` ships of catalogue design `design`."""
 
     design: str
-    count: int = 1
+    count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
 
 
 class FleetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
