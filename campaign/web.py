@@ -167,7 +167,7 @@ class _Sessions:
             self._live.pop(sid, None)
 
 
-class _Gate:
+class CheckGate:
     """Let at most `limit` secret checks run at once; refuse the rest before hashing."""
 
     def __init__(self, limit: int = MAX_CHECKS) -> None:
@@ -190,7 +190,7 @@ def create_app(
     secret_key: str | None = None,
     limiter: FailureLimiter | None = None,
     https_only: bool = True,
-    gate: _Gate | None = None,
+    gate: CheckGate | None = None,
 ) -> Starlette:
     """Return the players' web app over `service`.
 
@@ -201,7 +201,7 @@ def create_app(
     """
     key = secret_key or os.environ.get(SECRET_ENV) or secrets.token_urlsafe(32)
     pages = _Pages(
-        service, PlayerSecrets(service.store), limiter or FailureLimiter(), gate or _Gate()
+        service, PlayerSecrets(service.store), limiter or FailureLimiter(), gate or CheckGate()
     )
     routes = [
         Route("/", pages.sign_in_form, methods=["GET"]),
@@ -331,7 +331,7 @@ class _Pages:
         service: CampaignService,
         secrets_: PlayerSecrets,
         limiter: FailureLimiter,
-        gate: _Gate,
+        gate: CheckGate,
     ) -> None:
         self.service = service
         self.secrets = secrets_
