@@ -6,21 +6,25 @@ Findings 7 (input limits), 8 (no tracebacks), 9 (wrong acceptances), 10 (termina
 
 from __future__ import annotations
 
+import doctest
 import json
 import stat
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from typer.testing import CliRunner
 
+from campaign import dice, inputs, web
 from campaign.db import backup_sqlite
 from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import Audience
 from campaign.inputs import printable
 from campaign.projections import CampaignState
 from campaign.rules import orders as orders_rules
 from campaign.service import CampaignService
 from cli import app
-from maps import StarMap
+from maps import StarMap, tomlinput
 from tests.test_strategic import TINY_MAP, orders
 
 runner = CliRunner()
@@ -271,8 +275,15 @@ def test_closed_orders_say_nothing_of_whose_battles() -> None:
 
 
 def test_database_files_and_backups_are_private(game: Path, tmp_path: Path) -> None:
-    for path in [game, *game.parent.glob("g.db-*")]:
-        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    service = CampaignService.open(str(game))
+    try:  # while it is open, SQLite keeps its -wal and -shm files beside it
+        service.note(service.target(None), "a note", Audience.everyone())
+        files = [game, *game.parent.glob("g.db-*")]
+        assert len(files) == 3, files
+        for path in files:
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        service.close()
     backup = backup_sqlite(game, "head")
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600
 
@@ -287,3 +298,10 @@ def test_the_seed_can_come_from_the_environment_or_a_prompt(tmp_path: Path) -> N
         assert seed in run("log", "--db", str(db))
     help_text = run("new", "--help")
     assert "UMPIRE_SEED" in help_text
+
+
+@pytest.mark.parametrize("module", [inputs, tomlinput, dice, web])
+def test_the_input_modules_doctests_pass(module: ModuleType) -> None:
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0
