@@ -1167,7 +1167,6 @@ def _battle_file(name: str) -> Any:
 
     Exits 2 with one line per problem.
     """
-    from pathlib import Path
 
     from tactical.battle import BattleSetup, SetupError, context
     from tactical.odds import decode_battle
@@ -1175,13 +1174,11 @@ def _battle_file(name: str) -> Any:
 
     if name in SCENARIOS:
         return SCENARIOS[name]()
-    if not Path(name).exists():
-        known = ", ".join(sorted(SCENARIOS))
-        raise _ship_fail([f"{name}: no such file; scenarios are {known}"])
     try:
         text = read_file(name, "battle file")
     except InvalidInputError as exc:
-        raise _ship_fail([str(exc)]) from None
+        known = ", ".join(sorted(SCENARIOS))
+        raise _ship_fail([f"{exc}; scenarios are {known}"]) from None
     try:
         battle = decode_battle(text, name)
         if isinstance(battle, BattleSetup):

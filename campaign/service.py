@@ -211,7 +211,6 @@ def plan_campaign(
 
     `map_spec` is a built-in map name or a map file; it is read and validated here.
     """
-    check_range(max_turns, "--turns", 1, MAX_TURNS)
     plan = core.CreateCampaign(
         name=name,
         players=tuple(players),
@@ -228,6 +227,7 @@ def plan_campaign(
     if plan.map is None and fleet_file is not None:
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
+    check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
 
 
