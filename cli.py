@@ -777,7 +777,7 @@ def orders_sign(
         target.write_bytes(signed)
     except OSError as exc:
         raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
-    message = f"Signed {target} for {player} of {campaign}"
+    message = printable(f"Signed {target} for {player} of {campaign}")
     out.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
