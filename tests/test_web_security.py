@@ -236,3 +236,38 @@ def test_oversized_orders_are_refused(game: Game) -> None:
         text = game.service.orders_template(game.lineage, "red") + "#" * (300 * 1024)
         response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code in (413, 422)
+
+
+def test_concurrent_order_posts_all_land(game: Game) -> None:
+    """Four players' browsers posting at once: each lost race is the server's to retry (a
+    post can lose at most three times to the other three, within the five attempts)."""
+    app = create_app(game.service, "k", https_only=False)
+    clients = [plain(app, (f"198.51.100.{n}", 40000)) for n in range(4)]
+    forms = []
+    for n, client in enumerate(clients):
+        player = ("red", "blue")[n % 2]
+        client.__enter__()
+        sign_in(client, "g", player, game.secrets["g", player])
+        forms.append(
+            with_token(client, {"orders": game.service.orders_template(game.lineage, player)})
+        )
+    start = threading.Barrier(len(clients))
+    codes: list[int] = []
+
+    def post(client: TestClient, form: dict[str, str]) -> None:
+        start.wait(timeout=60)
+        codes.append(client.post("/orders", data=form).status_code)
+
+    threads = [
+        threading.Thread(target=post, args=pair) for pair in zip(clients, forms, strict=True)
+    ]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        for client in clients:
+            client.__exit__(None, None, None)
+    assert codes == [200] * 4
+    assert set(game.service.load(game.lineage).orders) == {"red", "blue"}
