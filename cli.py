@@ -20,7 +20,8 @@ from rich.console import Console
 from campaign import render
 from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
-from campaign.events import UMPIRE, Audience
+from campaign.events import Audience
+from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file, read_text, viewer_of
 from campaign.rules.production import ProductionSettings, StartingIp
 from campaign.rules.technology import ResearchPooling
 from campaign.service import CampaignService, plan_campaign
@@ -102,7 +103,12 @@ def _fail(lines: list[str], code: int = 2) -> typer.Exit:
     The one place user mistakes become output and exit codes, for every command group.
     """
     for line in lines:
-        err.print(f"umpire: error: {line}", style="umpire.error", markup=False, highlight=False)
+        err.print(
+            f"umpire: error: {printable(line)}",
+            style="umpire.error",
+            markup=False,
+            highlight=False,
+        )
     return typer.Exit(code)
 
 
@@ -160,7 +166,13 @@ def new(
     ] = "",
     seed: Annotated[
         str | None,
-        typer.Option(help="Dice seed (default: a random secret). Small seeds can be guessed."),
+        typer.Option(
+            envvar="UMPIRE_SEED",
+            show_default=False,
+            help="Dice seed (default: a random secret; small seeds can be guessed). Prefer the "
+            "UMPIRE_SEED variable or --seed - (asked at a prompt): an option shows in the "
+            "process list.",
+        ),
     ] = None,
     dice: Annotated[
         str, typer.Option(help="seeded (derived from the seed) or manual (physical dice).")
@@ -239,6 +251,8 @@ def new(
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
+    if seed == "-":
+        seed = typer.prompt("Dice seed", hide_input=True)
     fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
         name,
@@ -332,7 +346,7 @@ def log(
     json: JsonOption = False,
 ) -> None:
     """Show the event log (a player's view with --as-player)."""
-    viewer = as_player or UMPIRE
+    viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
         events = service.log(lineage, turn, event_type or (), viewer, limit)
@@ -365,7 +379,7 @@ def state(
     json: JsonOption = False,
 ) -> None:
     """Show the campaign state now or at the end of a turn."""
-    viewer = as_player or UMPIRE
+    viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
         result = service.state_at(
@@ -639,11 +653,7 @@ def ruling_orders(
     branch: BranchOption = None,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
-    try:
-        with open(file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with _service(db) as service:
         recorded = service.replace_orders(service.target(campaign, branch), player, text, reason)
     out.print(render.log_table(recorded, f"Orders of {player} replaced by ruling"))
@@ -794,11 +804,7 @@ def orders_submit(
     """
     from campaign.players import PlayerSecrets
 
-    try:
-        with open(file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
         secrets_ = PlayerSecrets(service.store)
@@ -837,10 +843,7 @@ def orders_sign(
     from campaign import signing
 
     source = Path(file)
-    try:
-        data = source.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {file}: {exc.strerror}") from None
+    data = read_file(source, "orders file", MAX_ORDERS_BYTES)
     if secret is None and sys.stdin.isatty():
         secret = typer.prompt(f"{player}'s secret", hide_input=True)
     if not secret:
@@ -853,7 +856,7 @@ def orders_sign(
         target.write_bytes(signed)
     except OSError as exc:
         raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
-    message = f"Signed {target} for {player} of {campaign}"
+    message = printable(f"Signed {target} for {player} of {campaign}")
     out.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -1243,7 +1246,6 @@ def _battle_file(name: str) -> Any:
 
     Exits 2 with one line per problem.
     """
-    from pathlib import Path
 
     from tactical.battle import BattleSetup, SetupError, context
     from tactical.odds import decode_battle
@@ -1252,10 +1254,10 @@ def _battle_file(name: str) -> Any:
     if name in SCENARIOS:
         return SCENARIOS[name]()
     try:
-        text = Path(name).read_bytes()
-    except OSError as exc:
+        text = read_file(name, "battle file")
+    except InvalidInputError as exc:
         known = ", ".join(sorted(SCENARIOS))
-        raise _ship_fail([f"{name}: cannot read ({exc.strerror}); scenarios are {known}"]) from None
+        raise _ship_fail([f"{exc}; scenarios are {known}"]) from None
     try:
         battle = decode_battle(text, name)
         if isinstance(battle, BattleSetup):
@@ -1377,15 +1379,14 @@ def battle_fight(
 
 def _campaign_request(file: str) -> Any:
     """Read a campaign battle request, or exit 2 with one line per problem."""
-    from pathlib import Path
 
     from tactical.battle import SetupError
     from tactical.campaign_battle import decode_request
 
     try:
-        text = Path(file).read_bytes()
-    except OSError as exc:
-        raise _ship_fail([f"{file}: cannot read ({exc.strerror})"]) from None
+        text = read_file(file, "battle request")
+    except InvalidInputError as exc:
+        raise _ship_fail([str(exc)]) from None
     try:
         return decode_request(text, file)
     except SetupError as exc:
@@ -1600,12 +1601,22 @@ def serve(
     keyfile: Annotated[
         str | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
     ] = None,
+    proxy: Annotated[
+        str | None,
+        typer.Option(
+            "--proxy",
+            help="The address of a reverse proxy in front (e.g. 127.0.0.1): only then is its "
+            "X-Forwarded-For header believed, and only from that address.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Serve the players' web page: sign in with a secret, read the report, send orders.
 
-    Sessions are signed with UMPIRE_WEB_SECRET, or a key made for this run. A hosted server
-    should serve HTTPS: --certfile/--keyfile, or --https-only behind a TLS proxy.
+    Sessions are signed with UMPIRE_WEB_SECRET, or a key made for this run; signing out or
+    restarting the server ends them. A hosted server should serve HTTPS: --certfile/--keyfile,
+    or --https-only behind a TLS proxy. The session cookie is Secure (HTTPS only) except for
+    plain http on a loopback address (127.0.0.1, ::1, localhost).
     """
     from pathlib import Path
 
@@ -1620,7 +1631,7 @@ def serve(
     scheme = "https" if tls else "http"
     with _service(db) as service:
         err.print(f"Players' page on {scheme}://{host}:{port}/ (Ctrl-C stops)", markup=False)
-        run(service, host, port, https_only=https_only, tls=tls)
+        run(service, host, port, https_only=https_only, tls=tls, proxy=proxy)
 
 
 # ---- players and web (issue 6) end ----
@@ -1776,7 +1787,7 @@ def battle_list(
 ) -> None:
     """List the campaign's battles awaiting an outcome."""
     with _service(db) as service:
-        found = service.battles(service.target(campaign, branch), as_player or UMPIRE)
+        found = service.battles(service.target(campaign, branch), viewer_of(as_player))
     if json:
         _print_json(found)
     else:

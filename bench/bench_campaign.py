@@ -47,7 +47,12 @@ def main() -> int:
     parser.add_argument(
         "--record", action="store_true", help="record battles instead of fighting them"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="2 players, 2 turns: proves the script runs"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.players, args.turns, args.stars = 2, 2, 30
     console = Console(stderr=True)
     with tempfile.TemporaryDirectory() as tmp:
         map_path = Path(tmp) / "bench.toml"

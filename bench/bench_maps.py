@@ -8,6 +8,7 @@ Not part of the test suite; nothing here asserts a time.
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -39,12 +40,18 @@ def row(name: str, ours: float, peer: float | None, peer_name: str = "") -> None
 
 
 def main() -> None:
-    m: StarMap = generate(2024, players=6, stars=500, name="bench")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--smoke", action="store_true", help="60 stars, 40 queries: proves the script runs"
+    )
+    args = parser.parse_args()
+    stars, queries = (60, 40) if args.smoke else (500, 200)
+    m: StarMap = generate(2024, players=6, stars=stars, name="bench")
     graph = m.graph
     rng = random.Random(1)
     cells = sorted(m.cells())
-    starts = [cells[int(rng.random() * len(cells))] for _ in range(200)]
-    goals = [cells[int(rng.random() * len(cells))] for _ in range(200)]
+    starts = [cells[int(rng.random() * len(cells))] for _ in range(queries)]
+    goals = [cells[int(rng.random() * len(cells))] for _ in range(queries)]
     print(f"{m!r}: {graph.number_of_nodes()} cells, {graph.number_of_edges()} edges")
     print(
         f"{'query':<44} {'ours':>13}   {'peer (networkx, no cloud rules)':<34} {'peer':>12}   ratio"

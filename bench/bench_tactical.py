@@ -72,7 +72,12 @@ def main() -> int:
         default="vector",
         help="vector, as the campaign fights (004 L43), or cinematic",
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="1 battle, 2 odds runs: proves the script runs"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.battles, args.odds_runs, args.jobs, args.movement = 1, 2, 1, "cinematic"
     request = fleet_battle(args.movement)
     sides = tuple(side.name for side in request.sides)
     console = Console(stderr=True)

@@ -7,6 +7,7 @@ message naming `umpire db upgrade`, which backs a SQLite file up before it migra
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +19,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
 
 import migrations
@@ -78,6 +79,24 @@ def check_exists(url: URL) -> None:
         )
 
 
+def create_private(path: Path) -> None:
+    """Create an empty file only its owner may read or write (0600), if it does not exist.
+
+    A campaign database holds the secret dice seed and the players' key hashes: SQLite then
+    writes it, and gives its -wal and -shm files the same mode.
+
+    Raises:
+        DatabaseError: the file cannot be created.
+    """
+    try:
+        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise DatabaseError(f"cannot create {path}: {exc.strerror}") from None
+    os.close(handle)
+
+
 def make_engine(url: URL) -> Engine:
     """Create an engine with the settings the event store relies on.
 
@@ -91,6 +110,8 @@ def make_engine(url: URL) -> Engine:
     path = sqlite_path(url)
     if path is not None and not path.parent.exists():
         raise DatabaseError(f"cannot create {path}: folder {path.parent} does not exist")
+    if path is not None and not path.exists():
+        create_private(path)
     engine = sa.create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 60},
@@ -133,8 +154,11 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """Return the database's schema revision, or None if it has none."""
-    with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+    try:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+    except DBAPIError as exc:  # not a database, unreadable, unreachable
+        raise DatabaseError(f"cannot open {_describe(engine.url)}: {_first_line(exc)}") from None
 
 
 def _has_tables(engine: Engine) -> bool:
@@ -169,7 +193,7 @@ def ensure_schema(engine: Engine, create: bool = True) -> None:
                 )
             upgrade(engine)
             return
-    except OperationalError as exc:
+    except DBAPIError as exc:
         raise DatabaseError(f"cannot open {_describe(engine.url)}: {_first_line(exc)}") from None
     head = head_revision()
     if current == head:
@@ -190,6 +214,7 @@ def backup_sqlite(path: Path, revision: str | None, now: datetime | None = None)
     """Copy a SQLite file, WAL included, with SQLite's online backup; return the copy's path."""
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.{revision or 'empty'}.{stamp}.bak")
+    create_private(target)
     source = sqlite3.connect(path)
     try:
         dest = sqlite3.connect(target)

@@ -32,8 +32,9 @@ from campaign.errors import DiceError, InvalidInputError
 RollSource = Literal["seeded", "manual", "scripted"]
 
 _KEY_PART = re.compile(r"^[A-Za-z0-9_.:-]+$")
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-")
 _KEY_TEXT = re.compile(
-    r"(\d+)/([A-Za-z0-9_.:-]+)/([A-Za-z0-9_.:-]+)/(\d+)"  # turn/phase/subject/index
+    r"(\d+)/([A-Za-z0-9_.:-]+)/([A-Za-z0-9_.:%-]+)/(\d+)"  # turn/phase/subject/index
     r"(?:#([2-9]|[1-9]\d+))?"  # a re-roll's generation: the first roll has no `#1`
 )
 _DICE_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
@@ -60,14 +61,15 @@ class DiceKey(msgspec.Struct, frozen=True):
     generation: int = 1
 
     def __post_init__(self) -> None:
-        for part in (self.phase, self.subject):
-            if not _KEY_PART.match(part):
-                raise InvalidInputError(f"dice key part {part!r} must be letters, digits or _.:-")
+        if not _KEY_PART.match(self.phase):
+            raise InvalidInputError(f"dice phase {self.phase!r} must be letters, digits or _.:-")
+        if not self.subject:
+            raise InvalidInputError("a die's subject must not be empty")
         if self.generation < 1:
             raise InvalidInputError(f"a die's generation is 1 or more, not {self.generation}")
 
     def __str__(self) -> str:
-        key = f"{self.turn}/{self.phase}/{self.subject}/{self.index}"
+        key = f"{self.turn}/{self.phase}/{escape_subject(self.subject)}/{self.index}"
         return key if self.generation == 1 else f"{key}#{self.generation}"
 
     @property
@@ -87,7 +89,10 @@ class DiceKey(msgspec.Struct, frozen=True):
             raise InvalidInputError(
                 f"dice key {text!r} is not of the form turn/phase/subject/index[#generation]"
             )
-        turn, phase, subject, index, generation = match.groups()
+        turn, phase, escaped, index, generation = match.groups()
+        subject = _unescape_subject(escaped)
+        if subject is None:
+            raise InvalidInputError(f"dice key {text!r}: {escaped!r} is not a subject's escape")
         return cls(
             turn=int(turn),
             phase=phase,
@@ -95,6 +100,40 @@ class DiceKey(msgspec.Struct, frozen=True):
             index=int(index),
             generation=int(generation) if generation is not None else 1,
         )
+
+
+def escape_subject(subject: str) -> str:
+    """Return a die's subject as its key writes it: other than letters, digits and _.:-,
+    each UTF-8 byte is written %XX, so any name (a star called `Proxima (b)`) makes a key.
+
+    Subjects made only of those characters, as every key rolled before escaping existed,
+    are written as they are, so their faces derive exactly as they did.
+
+    >>> escape_subject("Proxima (b).red-S1")
+    'Proxima%20%28b%29.red-S1'
+    """
+    if all(ch in _SAFE for ch in subject):
+        return subject
+    return "".join(
+        ch if ch in _SAFE else "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", "replace"))
+        for ch in subject
+    )
+
+
+def _unescape_subject(escaped: str) -> str | None:
+    """Return the subject `escape_subject` wrote as `escaped`, or None if it wrote no such."""
+    parts = escaped.split("%")
+    data = bytearray(parts[0].encode())
+    for part in parts[1:]:
+        if len(part) < 2 or not all(c in "0123456789ABCDEF" for c in part[:2]):
+            return None
+        data.append(int(part[:2], 16))
+        data += part[2:].encode()
+    try:
+        subject = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return subject if subject and escape_subject(subject) == escaped else None
 
 
 class Roll(msgspec.Struct, frozen=True):

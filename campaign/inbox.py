@@ -26,6 +26,7 @@ import msgspec
 
 from campaign import signing
 from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError
+from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file
 from campaign.players import PlayerSecrets
 from campaign.service import CampaignService
 from campaign.signing import SignatureError
@@ -86,12 +87,9 @@ def exit_code(results: list[InboxResult]) -> int:
 def _take(
     service: CampaignService, keys: PlayerSecrets, lineage: Lineage, path: Path
 ) -> InboxResult:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror}") from None
     player = None
     try:
+        data = read_file(path, "orders file", MAX_ORDERS_BYTES + 1024)  # and its signature
         signed = signing.read(data)
         player = signed.player
         if signed.campaign != lineage.campaign:
@@ -101,9 +99,10 @@ def _take(
         keys.check_signature(signed)
         service.submit_orders(lineage, signed.player, signed.text())
     except ConcurrencyError as exc:
-        return InboxResult(path.name, player, Outcome.RETRY, (str(exc),))
+        return InboxResult(path.name, player, Outcome.RETRY, (printable(str(exc)),))
     except (InvalidInputError, IllegalCommandError) as exc:
-        problems = tuple(getattr(exc, "problems", None) or [str(exc)])
+        # Echoed to the umpire's terminal and into a file the sender may read: inert text only.
+        problems = tuple(printable(p) for p in getattr(exc, "problems", None) or [str(exc)])
         moved = _move(path, path.parent / REJECTED)
         reason = moved.with_name(moved.name + REASON_SUFFIX)
         _write(reason, "".join(f"{problem}\n" for problem in problems))

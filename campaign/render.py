@@ -62,6 +62,7 @@ from campaign.events import (
     rolls_of,
 )
 from campaign.inbox import InboxResult, Outcome
+from campaign.inputs import printable
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
@@ -464,7 +465,7 @@ def _audience_text(recorded: RecordedEvent) -> Text:
 
 def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
     """Return the event log as a table."""
-    table = Table(title=escape(title), title_justify="left", expand=False)
+    table = Table(title=escape(printable(title)), title_justify="left", expand=False)
     table.add_column("pos", justify="right", style="umpire.dim")
     table.add_column("ver", justify="right")
     table.add_column("turn", justify="right")
@@ -478,7 +479,7 @@ def log_table(events: Sequence[RecordedEvent], title: str) -> RenderableType:
             str(recorded.turn),
             recorded.type,
             _audience_text(recorded),
-            Text(describe(recorded.event)),  # user text is never markup
+            Text(printable(describe(recorded.event))),  # user text: never markup, no escapes
         )
     if not events:
         return Group(table, Text("no events match", style="umpire.dim"))
@@ -775,8 +776,8 @@ _OUTCOME_STYLE = {
 def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
     """Return what the inbox did with each signed orders file, and why a file was refused."""
     if not results:
-        return Text(f"no orders files (*.toml) in {folder}", style="umpire.dim")
-    table = Table(title=escape(f"Inbox {folder}"), title_justify="left")
+        return Text(f"no orders files (*.toml) in {printable(folder)}", style="umpire.dim")
+    table = Table(title=escape(printable(f"Inbox {folder}")), title_justify="left")
     table.add_column("file", style="umpire.key")
     table.add_column("player")
     table.add_column("result")
@@ -785,10 +786,10 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
         renamed = r.moved_to.rpartition("/")[2] if r.moved_to else r.file
         result = f"{r.outcome} as {renamed}" if renamed != r.file else str(r.outcome)
         table.add_row(
-            Text(r.file),
-            Text(r.player or ""),
-            Text(result, style=_OUTCOME_STYLE[r.outcome]),
-            Text("\n".join(r.problems)),
+            Text(printable(r.file)),
+            Text(printable(r.player or "")),
+            Text(printable(result), style=_OUTCOME_STYLE[r.outcome]),
+            Text("\n".join(printable(p) for p in r.problems)),
         )
     return table
 

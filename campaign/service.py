@@ -14,7 +14,6 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from pathlib import Path
 
 import msgspec
 
@@ -63,6 +62,15 @@ from campaign.events import (
     rolls_of,
 )
 from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.inputs import (
+    MAX_ORDERS_BYTES,
+    MAX_TURN_NUMBER,
+    MAX_TURNS,
+    check_range,
+    check_text_size,
+    printable,
+    read_file,
+)
 from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
@@ -108,6 +116,7 @@ from maps import (
     label,
     mapfile,
     parse_label,
+    tomlinput,
 )
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
@@ -228,6 +237,7 @@ def plan_campaign(
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
+    check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
 
 
@@ -254,12 +264,11 @@ def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip,
     checked against the 2000-point budget (004 L28); `player` names whose it is."""
     fleet = DEFAULT_FLEET
     if path is not None:
+        data = read_file(path, "fleet file")
         try:
-            fleet = msgspec.toml.decode(Path(path).read_bytes(), type=FleetFile)
-        except OSError as exc:
-            raise InvalidInputError(f"cannot read fleet file {path}: {exc.strerror}") from None
+            fleet = tomlinput.decode(data, type=FleetFile)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise InvalidInputError(f"fleet file {path}: {exc}") from None
+            raise InvalidInputError(f"fleet file {printable(path)}: {exc}") from None
     ships: list[FleetShip] = []
     for line in fleet.ships:
         try:
@@ -473,6 +482,7 @@ class CampaignService:
     def _submit(
         self, lineage: Lineage, player: str, text: str, ruling: str | None
     ) -> list[RecordedEvent]:
+        check_text_size(text, "the orders", MAX_ORDERS_BYTES)
         self._check_viewer(lineage, player)
         state = self.load(lineage)
         deadline = state.deadline
@@ -882,7 +892,7 @@ class CampaignService:
         if not 0 <= news_turn <= now.turn:
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
         current = now if turn_number is None else self.state_at(lineage, news_turn, player)
-        news = list(self.store.read(lineage, turn=news_turn, visible_to=player))
+        news = [e for e in self.player_view(lineage, player) if e.turn == news_turn]
         before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
         return PlayerReport(
             campaign=lineage.campaign,
@@ -998,7 +1008,10 @@ class CampaignService:
                     f"turn {turn} is not in branch {lineage.branch!r} (turns 0-{current.turn})"
                 )
             upto = self.store.last_version_of_turn(lineage, turn)
-        return self.load(lineage, upto, viewer, use_snapshots)
+        state = self.load(lineage, upto, viewer, use_snapshots)
+        if viewer != UMPIRE:  # his view counts his own events only (see `player_view`)
+            state = msgspec.structs.replace(state, version=state.events)
+        return state
 
     def log(
         self,
@@ -1010,13 +1023,38 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Return the branch's events, filtered; a player sees only his audience's events."""
         self._check_viewer(lineage, viewer)
+        check_range(turn, "turn", 0, MAX_TURN_NUMBER)
         unknown = [t for t in types if t not in EVENT_TYPES]
         if unknown:
             raise InvalidInputError(
                 f"unknown event type {unknown[0]!r} (types: {', '.join(sorted(EVENT_TYPES))})"
             )
-        events = list(self.store.read(lineage, turn=turn, types=types, visible_to=viewer))
+        if viewer == UMPIRE:
+            events = list(self.store.read(lineage, turn=turn, types=types))
+        else:
+            events = [
+                e
+                for e in self.player_view(lineage, viewer)
+                if (turn is None or e.turn == turn) and (not types or e.type in types)
+            ]
         return events[-limit:] if limit else events
+
+    def player_view(self, lineage: Lineage, player: str) -> list[RecordedEvent]:
+        """Return the events `player` may see, numbered by his own events only.
+
+        The global `position` and branch `version` would count, by their gaps, the events he
+        may not see (a rival's moves, the umpire's private rolls): his view numbers his events
+        1, 2, 3... in both, and gives `recorded_at` to the minute only.
+        """
+        return [
+            msgspec.structs.replace(
+                recorded,
+                position=number,
+                version=number,
+                recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
+            )
+            for number, recorded in enumerate(self.store.read(lineage, visible_to=player), 1)
+        ]
 
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""

@@ -11,7 +11,7 @@ at its owner's initial command post, waiting to enter through the entry hex (004
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -291,7 +291,7 @@ class ShipOrder(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Starships to build: `count` of catalogue design `design` (63 FT points per IP)."""
 
     design: str
-    count: int = 1
+    count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1  # refused at decoding otherwise
 
 
 class TreasuryOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -2,8 +2,19 @@
 
 A small Starlette app over the same service layer as the CLI. A player signs in with his
 campaign, his name and the secret `umpire player add` issued; the signed session cookie then
-holds those names and a tag of the secret, so rotating a secret ends every session opened with
-the old one. Every page is built only from the service's player-filtered queries (`report`,
+holds those names, a tag of the secret (rotating a secret ends every session opened with the
+old one) and a session id the server keeps while the session lives (signing out, or
+restarting the server, ends it for good: a copied cookie is worth nothing after).
+
+Issue 13 hardened it: failed sign-ins are counted per client address and per (address,
+player), so nobody elsewhere can lock a player out; at most `MAX_CHECKS` secrets are checked
+at once (each check is a 16 MiB scrypt), the rest are told to retry; the client address is
+the socket's unless `umpire serve --proxy ADDRESS` names a proxy whose X-Forwarded-For may be
+believed; every form carries a CSRF token and every POST must come from the page's own origin;
+every response, redirects and 404s included, carries the security headers; a lost race
+with another writer is retried here, and each player's submissions are rate-limited.
+
+Every page is built only from the service's player-filtered queries (`report`,
 `player_map`, `orders_template`, `log(viewer=...)`), and orders go through
 `CampaignService.submit_orders`, exactly as `umpire orders submit` does. One server serves
 every campaign in its database; the umpire uses the CLI.
@@ -30,7 +41,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from campaign.errors import IllegalCommandError, UmpireError
+from campaign.errors import ConcurrencyError, IllegalCommandError, UmpireError
+from campaign.events import RecordedEvent
 from campaign.players import PlayerSecrets
 from campaign.render import describe, html_table, report_body_html
 from campaign.rules.movement import OrdersError
@@ -44,10 +56,20 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 SECRET_ENV = "UMPIRE_WEB_SECRET"
 MAX_BODY = 256 * 1024  # an orders file is a few kilobytes
-MAX_FAILURES = 5  # failed sign-ins per client (and per player) ...
+MAX_FAILURES = 5  # failed sign-ins for one player from one address ...
+CLIENT_FAILURES = 4 * MAX_FAILURES  # ... or for anyone from one address ...
 FAILURE_WINDOW = 300.0  # ... in this many seconds, before sign-ins are refused for a while
 MAX_TRACKED = 10_000  # keys remembered before expired ones are dropped
+MAX_CHECKS = 4  # secrets checked at once (16 MiB of scrypt each); more are told to retry
+SESSION_SECONDS = 12 * 3600
+MAX_SESSIONS = 10_000  # live sessions kept; the oldest ends first beyond that
+SUBMISSIONS = 30  # order submissions a player may send ...
+SUBMISSION_WINDOW = 600.0  # ... in this many seconds
+RACE_RETRIES = 5  # attempts at a submission that keeps losing races with other writers
 SIGN_IN_REFUSED = "campaign, player or secret not recognised"  # never says which
+BUSY = "the server is busy checking other sign-ins: try again in a moment"
+FORM_EXPIRED = "this form has expired or came from another site: reload the page and try again"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 # Pages are plain HTML and one inline style sheet: no scripts, nothing from elsewhere.
 SECURITY_HEADERS = {
@@ -56,7 +78,7 @@ SECURITY_HEADERS = {
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # browsers then send Origin on our own POSTs
     "Cache-Control": "no-store",
 }
 STYLE = (
@@ -84,14 +106,18 @@ class FailureLimiter:
         self.clock = clock
         self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
 
-    def blocked(self, keys: Sequence[str]) -> bool:
-        """Return whether any of `keys` has failed `limit` times within the window."""
+    def blocked(self, keys: Sequence[str], limits: Sequence[int] = ()) -> bool:
+        """Return whether any of `keys` has failed its limit's times within the window.
+
+        `limits` gives each key's limit, in order; keys beyond it have `limit`.
+        """
         now = self.clock()
-        for key in keys:
+        for i, key in enumerate(keys):
             seen = self._failures.get(key)
             while seen and now - seen[0] > self.window:
                 seen.popleft()
-            if seen is not None and len(seen) >= self.limit:
+            limit = limits[i] if i < len(limits) else self.limit
+            if seen is not None and len(seen) >= limit:
                 return True
         return False
 
@@ -106,21 +132,77 @@ class FailureLimiter:
             self._failures[key].append(now)
 
 
+class _Sessions:
+    """The live sessions: a cookie is good only while its id is here.
+
+    Signing out drops the id, so a cookie copied before it names nobody afterwards; the
+    server keeps them in memory, so restarting it signs everyone out.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._live: dict[str, tuple[str, str, float]] = {}
+
+    def open(self, campaign: str, player: str) -> str:
+        """Start a session for `player` of `campaign`; return its id."""
+        while len(self._live) >= MAX_SESSIONS:
+            del self._live[next(iter(self._live))]
+        sid = secrets.token_urlsafe(24)
+        self._live[sid] = (campaign, player, self.clock())
+        return sid
+
+    def holds(self, sid: str, campaign: str, player: str) -> bool:
+        """Return whether `sid` is a live session of `player` of `campaign`."""
+        found = self._live.get(sid)
+        if found is None:
+            return False
+        if self.clock() - found[2] > SESSION_SECONDS:
+            del self._live[sid]
+            return False
+        return found[:2] == (campaign, player)
+
+    def close(self, sid: object) -> None:
+        """End a session (nothing happens for an id that is not live)."""
+        if isinstance(sid, str):
+            self._live.pop(sid, None)
+
+
+class CheckGate:
+    """Let at most `limit` secret checks run at once; refuse the rest before hashing."""
+
+    def __init__(self, limit: int = MAX_CHECKS) -> None:
+        self.limit = limit
+        self.running = 0
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T | None:
+        """Run `function` in the thread pool, or return None at once if the gate is full."""
+        if self.running >= self.limit:
+            return None
+        self.running += 1
+        try:
+            return await run_in_threadpool(function, *args)
+        finally:
+            self.running -= 1
+
+
 def create_app(
     service: CampaignService,
     secret_key: str | None = None,
     limiter: FailureLimiter | None = None,
-    https_only: bool = False,
+    https_only: bool = True,
+    gate: CheckGate | None = None,
 ) -> Starlette:
     """Return the players' web app over `service`.
 
     The session cookie is signed with `secret_key`, else UMPIRE_WEB_SECRET, else a key made
-    for this server's lifetime (sessions then end when it restarts). `https_only` is for a
-    hosted server: the cookie is marked Secure (browsers send it over HTTPS only) and every
-    response tells browsers to keep to HTTPS (Strict-Transport-Security).
+    for this server's lifetime. `https_only` (the default) marks the cookie Secure (browsers
+    send it over HTTPS only) and tells browsers to keep to HTTPS (Strict-Transport-Security);
+    only a server on plain http at a loopback address turns it off (`cookie_secure`).
     """
     key = secret_key or os.environ.get(SECRET_ENV) or secrets.token_urlsafe(32)
-    pages = _Pages(service, PlayerSecrets(service.store), limiter or FailureLimiter())
+    pages = _Pages(
+        service, PlayerSecrets(service.store), limiter or FailureLimiter(), gate or CheckGate()
+    )
     routes = [
         Route("/", pages.sign_in_form, methods=["GET"]),
         Route("/sign-in", pages.sign_in, methods=["POST"]),
@@ -137,13 +219,48 @@ def create_app(
             secret_key=key,
             session_cookie="umpire_session",
             same_site="strict",  # no cross-site request carries the session (CSRF)
-            max_age=12 * 3600,
+            max_age=SESSION_SECONDS,
             https_only=https_only,
-        )
+        ),
+        Middleware(_SecurityHeaders, https_only=https_only),
     ]
-    if https_only:
-        middleware.append(Middleware(_StrictTransport))
     return Starlette(routes=routes, middleware=middleware, max_body_size=MAX_BODY)
+
+
+def cookie_secure(host: str, https_only: bool, tls: bool) -> bool:
+    """Return whether the session cookie is marked Secure: always, except for plain http
+    served on a loopback address (a player at the umpire's own machine, or an SSH tunnel).
+
+    >>> cookie_secure("127.0.0.1", https_only=False, tls=False)
+    False
+    >>> cookie_secure("0.0.0.0", https_only=False, tls=False)
+    True
+    """
+    return https_only or tls or host not in LOOPBACK
+
+
+def server_config(
+    service: CampaignService,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    https_only: bool = False,
+    tls: tuple[str, str] | None = None,
+    proxy: str | None = None,
+) -> uvicorn.Config:
+    """Return the server's configuration (see `serve`)."""
+    certfile, keyfile = tls or (None, None)
+    return uvicorn.Config(
+        create_app(service, https_only=cookie_secure(host, https_only, tls is not None)),
+        host=host,
+        port=port,
+        log_level="info",
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+        # X-Forwarded-For names the client only when the umpire says a proxy is in front,
+        # and only from that proxy's address: otherwise anyone picks the address we count.
+        proxy_headers=proxy is not None,
+        forwarded_allow_ips=proxy or "",
+    )
 
 
 def serve(
@@ -152,45 +269,47 @@ def serve(
     port: int = 8000,
     https_only: bool = False,
     tls: tuple[str, str] | None = None,
+    proxy: str | None = None,
 ) -> None:
     """Serve the players' web page until interrupted.
 
     `tls` (certificate file, key file) serves HTTPS itself, which implies `https_only`; behind
-    a proxy that ends TLS, pass `https_only` alone.
+    a proxy that ends TLS, pass `https_only` alone. `proxy` is the address of a reverse proxy
+    whose X-Forwarded-For header is believed. Plain http on an address other than loopback
+    still marks the cookie Secure: browsers will only sign in over HTTPS.
     """
-    certfile, keyfile = tls or (None, None)
-    uvicorn.run(
-        create_app(service, https_only=https_only or tls is not None),
-        host=host,
-        port=port,
-        log_level="info",
-        ssl_certfile=certfile,
-        ssl_keyfile=keyfile,
-    )
+    uvicorn.Server(server_config(service, host, port, https_only, tls, proxy)).run()
 
 
 HSTS = "max-age=31536000"  # a year; no includeSubDomains: the host may share a domain
 
 
-class _StrictTransport:
-    """ASGI middleware: add Strict-Transport-Security to every response."""
+class _SecurityHeaders:
+    """ASGI middleware: the security headers on every response, redirects and 404s included,
+    and Strict-Transport-Security when the server is for HTTPS."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, https_only: bool) -> None:
         self.app = app
+        extra = {"Strict-Transport-Security": HSTS} if https_only else {}
+        self.headers = [
+            (name.lower().encode(), value.encode())
+            for name, value in {**SECURITY_HEADERS, **extra}.items()
+        ]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def send_with_hsts(message: Any) -> None:
+        async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers.append((b"strict-transport-security", HSTS.encode()))
+                present = {name.lower() for name, _ in headers}
+                headers += [(n, v) for n, v in self.headers if n not in present]
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, send_with_hsts)
+        await self.app(scope, receive, send_with_headers)
 
 
 class _Player:
@@ -200,6 +319,7 @@ class _Player:
         self.campaign = campaign
         self.name = player
         self.lineage = lineage
+        self.signed = f"{player} of {campaign}"
 
 
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
@@ -207,59 +327,98 @@ PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
 
 class _Pages:
     def __init__(
-        self, service: CampaignService, secrets_: PlayerSecrets, limiter: FailureLimiter
+        self,
+        service: CampaignService,
+        secrets_: PlayerSecrets,
+        limiter: FailureLimiter,
+        gate: CheckGate,
     ) -> None:
         self.service = service
         self.secrets = secrets_
         self.limiter = limiter
+        self.gate = gate
+        self.sessions = _Sessions()
+        self.submissions = FailureLimiter(SUBMISSIONS, SUBMISSION_WINDOW)
 
     # ------------------------------------------------------------ signing in
 
     async def sign_in_form(self, request: Request) -> Response:
         if _session_player(request) is not None:
             return RedirectResponse("/report", status_code=303)
-        return _page("Sign in", _sign_in_html())
+        return _page("Sign in", _sign_in_html(_csrf(request)))
 
     async def sign_in(self, request: Request) -> Response:
         form = await request.form()
         campaign = str(form.get("campaign", "")).strip()
         player = str(form.get("player", "")).strip()
         secret = str(form.get("secret", "")).strip()
+        if not _same_site_post(request, form):
+            return _page("Sign in", _sign_in_html(_csrf(request), problem=FORM_EXPIRED), 403)
         client = request.client.host if request.client else "unknown"
-        keys = [f"client:{client}", f"player:{campaign}/{player}"]
-        if self.limiter.blocked(keys):
-            body = _sign_in_html(campaign, player, "too many failed sign-ins: wait a few minutes")
+        # Counted per address, and per (address, player): guesses from elsewhere never lock
+        # a player out, and one address cannot spray guesses over every player.
+        keys = [f"pair:{client}|{campaign}/{player}", f"client:{client}"]
+        limits = [self.limiter.limit, CLIENT_FAILURES * self.limiter.limit // MAX_FAILURES]
+        if self.limiter.blocked(keys, limits):
+            problem = "too many failed sign-ins: wait a few minutes"
+            body = _sign_in_html(_csrf(request), campaign, player, problem)
             return _page("Sign in", body, status_code=429)
-        ok = await run_in_threadpool(self.secrets.verify, campaign, player, secret)
+        ok = await self.gate.run(self.secrets.verify, campaign, player, secret)
+        if ok is None:  # too many checks running: refused before hashing
+            body = _sign_in_html(_csrf(request), campaign, player, BUSY)
+            return _page("Sign in", body, 503, headers={"Retry-After": "1"})
         if not ok:
             self.limiter.fail(keys)
-            return _page("Sign in", _sign_in_html(campaign, player, SIGN_IN_REFUSED), 401)
+            body = _sign_in_html(_csrf(request), campaign, player, SIGN_IN_REFUSED)
+            return _page("Sign in", body, 401)
         tag = await run_in_threadpool(self.secrets.session_tag, campaign, player)
+        self.sessions.close(request.session.get("sid"))
         request.session.clear()
-        request.session.update({"campaign": campaign, "player": player, "tag": tag})
+        request.session.update(
+            {
+                "campaign": campaign,
+                "player": player,
+                "tag": tag,
+                "sid": self.sessions.open(campaign, player),
+                "csrf": secrets.token_urlsafe(24),
+            }
+        )
         return RedirectResponse("/report", status_code=303)
 
     async def sign_out(self, request: Request) -> Response:
+        form = await request.form()
+        if not _same_site_post(request, form):
+            return _page("Sign out", f"<p class='problems'>{esc(FORM_EXPIRED)}</p>", 403)
+        self.sessions.close(request.session.get("sid"))  # a copy of the cookie dies too
         request.session.clear()
         return RedirectResponse("/", status_code=303)
 
     def signed_in(self, handler: PlayerHandler) -> Handler:
-        """Wrap a page that needs a player: check the session against the current secret."""
+        """Wrap a page that needs a player: a live session whose secret is still current,
+        and for a POST, a form from this site."""
 
         async def run(request: Request) -> Response:
             found = _session_player(request)
             if found is None:
                 return RedirectResponse("/", status_code=303)
-            campaign, player, tag = found
+            campaign, player, tag, sid = found
+            if not self.sessions.holds(sid, campaign, player):
+                request.session.clear()  # signed out, or the server restarted
+                return RedirectResponse("/", status_code=303)
             current = await run_in_threadpool(self.secrets.session_tag, campaign, player)
             if current is None or not secrets.compare_digest(current, tag):
+                self.sessions.close(sid)
                 request.session.clear()  # the secret was rotated: sign in again
                 return RedirectResponse("/", status_code=303)
+            if request.method == "POST" and not _same_site_post(request, await request.form()):
+                body = f"<p class='problems'>{esc(FORM_EXPIRED)}</p>"
+                return _page("Problem", body, 403, player, _csrf(request))
             try:
                 lineage = await run_in_threadpool(self.service.target, campaign)
                 return await handler(request, _Player(campaign, player, lineage))
             except UmpireError as exc:
-                return _page("Problem", f"<p class='problems'>{esc(str(exc))}</p>", 400, player)
+                body = f"<p class='problems'>{esc(str(exc))}</p>"
+                return _page("Problem", body, 400, player, _csrf(request))
 
         return run
 
@@ -270,43 +429,63 @@ class _Pages:
         has_map = await self._call(self._has_map, who)
         body = _report_html(report, has_map)
         title = f"{who.campaign}: turn {report.turn}"
-        return _page(title, body, player=f"{who.name} of {who.campaign}")
+        return _page(title, body, player=who.signed, csrf=_csrf(request))
 
     async def map_svg(self, request: Request, who: _Player) -> Response:
         starmap, explored = await self._call(self.service.player_map, who.lineage, who.name)
         report = await self._call(self.service.report, who.lineage, who.name)
         markers = _unit_markers(report)
         svg = to_svg(starmap, explored=explored, markers=markers)
-        return Response(svg, media_type="image/svg+xml", headers=SECURITY_HEADERS)
+        return Response(svg, media_type="image/svg+xml")
 
     async def orders_form(self, request: Request, who: _Player) -> Response:
         text = await self._call(self.service.orders_template, who.lineage, who.name)
-        return _page("Orders", _orders_html(text), player=f"{who.name} of {who.campaign}")
+        csrf = _csrf(request)
+        return _page("Orders", _orders_html(csrf, text), player=who.signed, csrf=csrf)
 
     async def submit_orders(self, request: Request, who: _Player) -> Response:
         form = await request.form()
         text = str(form.get("orders", ""))
-        signed = f"{who.name} of {who.campaign}"
+        csrf = _csrf(request)
+        key = [f"{who.campaign}/{who.name}"]
+        if self.submissions.blocked(key):
+            problem = "too many submissions: wait a few minutes, then send your last orders"
+            return _page("Orders", _orders_html(csrf, text, [problem]), 429, who.signed, csrf)
+        self.submissions.fail(key)  # counts every submission, good or bad
         try:
-            recorded = await self._call(self.service.submit_orders, who.lineage, who.name, text)
+            recorded = await self._submit(who, text)
         except OrdersError as exc:
-            return _page("Orders", _orders_html(text, exc.problems), 422, signed)
+            return _page("Orders", _orders_html(csrf, text, exc.problems), 422, who.signed, csrf)
+        except ConcurrencyError:
+            problem = "the campaign is busy: send your orders again in a moment"
+            return _page("Orders", _orders_html(csrf, text, [problem]), 503, who.signed, csrf)
         except UmpireError as exc:
-            return _page("Orders", _orders_html(text, [str(exc)]), 422, signed)
+            return _page("Orders", _orders_html(csrf, text, [str(exc)]), 422, who.signed, csrf)
         done = "".join(f"<li>{esc(describe(r.event))}</li>" for r in recorded)
         body = (
             "<p class='ok'>Orders recorded. You may send new ones until the turn is resolved; "
-            f"the last ones count.</p><ul>{done}</ul>{_orders_html(text)}"
+            f"the last ones count.</p><ul>{done}</ul>{_orders_html(csrf, text)}"
         )
-        return _page("Orders", body, player=signed)
+        return _page("Orders", body, player=who.signed, csrf=csrf)
 
     async def log(self, request: Request, who: _Player) -> Response:
         events = await self._call(self.service.log, who.lineage, viewer=who.name)
         rows = [[str(e.turn), e.type, describe(e.event)] for e in events]
         body = "<h1>What you have been told</h1>" + html_table(["turn", "type", "what"], rows)
-        return _page("Log", body, player=f"{who.name} of {who.campaign}")
+        return _page("Log", body, player=who.signed, csrf=_csrf(request))
 
     # ------------------------------------------------------------ internals
+
+    async def _submit(self, who: _Player, text: str) -> list[RecordedEvent]:
+        """Submit orders, deciding again when another writer appended first (a lost race is
+        the server's to retry, not the player's)."""
+        for attempt in range(RACE_RETRIES):
+            try:
+                return await self._call(self.service.submit_orders, who.lineage, who.name, text)
+            except ConcurrencyError:
+                if attempt == RACE_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     async def _call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking service call in the thread pool."""
@@ -320,13 +499,45 @@ class _Pages:
         return True
 
 
-def _session_player(request: Request) -> tuple[str, str, str] | None:
+def _session_player(request: Request) -> tuple[str, str, str, str] | None:
     session = request.session
-    values = (session.get("campaign"), session.get("player"), session.get("tag"))
+    values = (
+        session.get("campaign"),
+        session.get("player"),
+        session.get("tag"),
+        session.get("sid"),
+    )
     if not all(isinstance(v, str) and v for v in values):
         return None
-    campaign, player, tag = (str(v) for v in values)
-    return campaign, player, tag
+    campaign, player, tag, sid = (str(v) for v in values)
+    return campaign, player, tag, sid
+
+
+def _csrf(request: Request) -> str:
+    """Return the session's CSRF token, making one for a new session (the sign-in form's)."""
+    token = request.session.get("csrf")
+    if not isinstance(token, str) or not token:
+        token = secrets.token_urlsafe(24)
+        request.session["csrf"] = token
+    return token
+
+
+def _same_site_post(request: Request, form: Any) -> bool:
+    """Return whether a POST came from this site's own form: its Origin (when the browser
+    sends one) is this server's, and it carries the session's CSRF token."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        return False
+    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        return False
+    token = request.session.get("csrf")
+    sent = form.get("csrf")
+    return (
+        isinstance(token, str)
+        and isinstance(sent, str)
+        and bool(token)
+        and secrets.compare_digest(token.encode(), sent.encode())
+    )
 
 
 def _unit_markers(report: PlayerReport) -> list[Marker]:
@@ -338,13 +549,21 @@ def _unit_markers(report: PlayerReport) -> list[Marker]:
     return [Marker(parse_label(h), str(n), "#ffd84a") for h, n in sorted(counts.items())]
 
 
-def _page(title: str, body: str, status_code: int = 200, player: str | None = None) -> Response:
+def _page(
+    title: str,
+    body: str,
+    status_code: int = 200,
+    player: str | None = None,
+    csrf: str = "",
+    headers: dict[str, str] | None = None,
+) -> Response:
     nav = ""
     if player is not None:
         nav = (
             "<nav><a href='/report'>Report</a><a href='/orders'>Orders</a>"
             f"<a href='/log'>Log</a><span>{esc(player)}</span>"
-            "<form method='post' action='/sign-out'><button>Sign out</button></form></nav>"
+            f"<form method='post' action='/sign-out'>{_token_input(csrf)}"
+            "<button>Sign out</button></form></nav>"
         )
     html = (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -352,14 +571,20 @@ def _page(title: str, body: str, status_code: int = 200, player: str | None = No
         f"<title>{esc(title)} - umpire</title><style>{STYLE}</style></head>"
         f"<body>{nav}<main>{body}</main></body></html>\n"
     )
-    return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
+    return HTMLResponse(html, status_code=status_code, headers=headers)
 
 
-def _sign_in_html(campaign: str = "", player: str = "", problem: str | None = None) -> str:
+def _token_input(csrf: str) -> str:
+    return f"<input type='hidden' name='csrf' value='{esc(csrf)}'>"
+
+
+def _sign_in_html(
+    csrf: str, campaign: str = "", player: str = "", problem: str | None = None
+) -> str:
     message = f"<p class='problems' role='alert'>{esc(problem)}</p>" if problem else ""
     return (
         "<h1>Sign in</h1>"
-        f"{message}<form method='post' action='/sign-in'>"
+        f"{message}<form method='post' action='/sign-in'>{_token_input(csrf)}"
         f"<label>Campaign<input name='campaign' required value='{esc(campaign)}'></label>"
         f"<label>Player<input name='player' required value='{esc(player)}'></label>"
         "<label>Secret<input name='secret' type='password' required "
@@ -378,7 +603,7 @@ def _report_html(report: PlayerReport, has_map: bool) -> str:
     return report_body_html(report, map_html=map_html, no_news="<li>nothing</li>")
 
 
-def _orders_html(text: str, problems: Sequence[str] = ()) -> str:
+def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:
     found = ""
     if problems:
         items = "".join(f"<li>{esc(p)}</li>" for p in problems)
@@ -390,7 +615,7 @@ def _orders_html(text: str, problems: Sequence[str] = ()) -> str:
         "<h1>Orders</h1>"
         '<p>Give a unit <code>to = "CCRR"</code> to move it; every order is checked as '
         "<code>umpire orders submit</code> checks it, and nothing is stored while any is wrong."
-        f"</p>{found}<form method='post' action='/orders'>"
+        f"</p>{found}<form method='post' action='/orders'>{_token_input(csrf)}"
         f"<textarea name='orders' rows='30' spellcheck='false'>{esc(text)}</textarea>"
         "<p><button type='submit'>Send orders</button></p></form>"
     )

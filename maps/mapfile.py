@@ -40,6 +40,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from maps import tomlinput
 from maps.hexes import Hex, label, parse_label
 from maps.model import Entry, Facility, Feature, Planet, PlanetType, StarColour, StarSystem
 from maps.starmap import MapError, Problem, StarMap, validate
@@ -185,9 +186,11 @@ def loads(text: str, *, source: str = "") -> StarMap:
         MapError: listing every problem, each with its field path and line where known.
     """
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        raw = tomllib.loads(tomlinput.check(text))
+    except (tomllib.TOMLDecodeError, msgspec.DecodeError) as exc:
         raise MapError([f"not valid TOML: {exc}"], source=source) from None
+    except RecursionError:  # dotted keys nest without brackets
+        raise MapError(["not valid TOML: nested too deep"], source=source) from None
     try:
         doc = msgspec.convert(raw, type=MapDoc, strict=True)
     except msgspec.ValidationError as exc:
@@ -270,8 +273,12 @@ def load(path: str | Path) -> StarMap:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = tomlinput.read_limited(path)
+    except (OSError, tomlinput.TooLargeError) as exc:
+        raise MapError([f"cannot read map file: {exc}"], source=str(path)) from None
+    try:
+        text = tomlinput.check(data)
+    except msgspec.DecodeError as exc:
         raise MapError([f"cannot read map file: {exc}"], source=str(path)) from None
     return loads(text, source=str(path))
 

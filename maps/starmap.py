@@ -126,8 +126,7 @@ def validate(
     seen_hex: dict[Hex, str] = {}
     seen_name: dict[str, int] = {}
     for i, system in enumerate(systems):
-        if not system.name.strip():
-            problems.append(Problem(("systems", i, "name"), "must not be blank"))
+        problems += _name_problems(("systems", i, "name"), system.name)
         key = system.name.casefold()
         if key in seen_name:
             problems.append(
@@ -154,8 +153,7 @@ def validate(
 
     entry_names: set[str] = set()
     for i, entry in enumerate(entries):
-        if not entry.name.strip():
-            problems.append(Problem(("entries", i, "name"), "must not be blank"))
+        problems += _name_problems(("entries", i, "name"), entry.name)
         if entry.name in entry_names:
             problems.append(Problem(("entries", i, "name"), f"{entry.name!r} is listed twice"))
         entry_names.add(entry.name)
@@ -174,6 +172,23 @@ def validate(
         elif entry.hex in cloud_set:
             problems.append(Problem(("entries", i, "hex"), f"hex {where(entry.hex)} is a cloud"))
     return problems
+
+
+MAX_NAME = 64  # characters in a star's or an entry's name
+
+
+def _name_problems(where: tuple[str | int, ...], name: str) -> list[Problem]:
+    """Return what is wrong with a star's or entry's name: blank, too long, or holding a
+    control character (it is shown on terminals and in reports). Any other character plays:
+    dice keys escape what they cannot hold."""
+    if not name.strip():
+        return [Problem(where, "must not be blank")]
+    if len(name) > MAX_NAME:
+        return [Problem(where, f"is {len(name)} characters long; at most {MAX_NAME}")]
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        return [Problem(where, f"holds the control character {bad!r}; names must be printable")]
+    return []
 
 
 def _system_problems(i: int, system: StarSystem) -> list[Problem]:

@@ -51,6 +51,7 @@ from typing import Annotated, Literal, NamedTuple
 import msgspec
 from msgspec import Meta, Struct
 
+from maps import tomlinput
 from tactical.asteroids import (
     asteroids_crossed,
     avoid_need,
@@ -839,7 +840,7 @@ def decode_setup(text: str | bytes, source: str = "<set-up>") -> BattleSetup:
         SetupError: not TOML, or a field is missing, unknown or mistyped (with its path).
     """
     try:
-        return msgspec.toml.decode(text, type=BattleSetup)
+        return tomlinput.decode(text, type=BattleSetup)
     except msgspec.DecodeError as exc:
         raise SetupError(source, [Problem.from_decode_error(exc)]) from None
 

@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from maps import tomlinput
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -288,7 +289,7 @@ def decode_request(text: str | bytes, source: str = "<request>") -> CampaignBatt
             request does not hold together (every problem).
     """
     try:
-        request = msgspec.toml.decode(text, type=CampaignBattle)
+        request = tomlinput.decode(text, type=CampaignBattle)
     except msgspec.DecodeError as exc:
         raise SetupError(source, [Problem.from_decode_error(exc)]) from None
     problems = check_request(request)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import msgspec
 
+from maps import tomlinput
 from tactical.points import Costing, build, price
 from tactical.ship import DEFAULT_PRESET, PRESETS, Design, Mount, Preset, Problem, RulesName, Ship
 
@@ -85,7 +86,7 @@ def decode_design(text: str | bytes, source: str = "<design>") -> Design:
             the problem names the field path, e.g. ``$.systems[1].count``.
     """
     try:
-        return msgspec.toml.decode(text, type=Design)
+        return tomlinput.decode(text, type=Design)
     except msgspec.DecodeError as exc:
         raise DesignFileError(source, (Problem.from_decode_error(exc),)) from None
 
@@ -97,11 +98,13 @@ def read_design_file(path: Path) -> Design:
         DesignFileError: the file is missing, unreadable or not a valid design.
     """
     try:
-        data = path.read_bytes()
+        data = tomlinput.read_limited(path)
     except OSError as exc:
         raise DesignFileError(
             str(path), (Problem(path="$", reason=f"cannot read: {exc.strerror}"),)
         ) from None
+    except tomlinput.TooLargeError as exc:
+        raise DesignFileError(str(path), (Problem(path="$", reason=str(exc)),)) from None
     return decode_design(data, str(path))
 
 

@@ -31,6 +31,7 @@ from typing import NamedTuple, Protocol
 import msgspec
 from msgspec import Struct
 
+from maps import tomlinput
 from tactical.battle import LOST, Battle, BattleSetup, decode_setup, sheet_for
 from tactical.campaign_battle import CampaignBattle, decode_request, resolve_campaign_battle
 from tactical.commanders import named_commander, play
@@ -231,7 +232,7 @@ def decode_battle(text: str | bytes, source: str = "<battle>") -> BattleSetup | 
             campaign request that does not hold together.
     """
     try:
-        raw = msgspec.toml.decode(text)
+        raw = tomlinput.decode(text)
     except msgspec.DecodeError:
         raw = None  # decode_setup reports it
     sides = raw.get("sides") if isinstance(raw, dict) else None

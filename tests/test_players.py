@@ -25,7 +25,7 @@ from cli import app
 from tests.conftest import FixedClock
 from tests.test_migrations import old_postgres, old_sqlite
 from tests.test_strategic import TINY_MAP, orders
-from tests.test_web import sign_in
+from tests.test_web import sign_in, with_token
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_a_player_can_never_act_for_another_players_fleets_via_the_web(
     keys.issue("g", "blue")
     lineage = game.target("g")
     before = len(game.log(lineage))
-    with TestClient(create_app(game, secret_key="k")) as client:
+    with TestClient(create_app(game, secret_key="k", https_only=False)) as client:
         sign_in(client, "g", "red", red)
         attempts = {
             # blue's own file, as red: the file names its player
@@ -143,13 +143,16 @@ def test_a_player_can_never_act_for_another_players_fleets_via_the_web(
             orders("red", 1, ("blue-W1", None, "engage")): "blue-W1: not a unit of red",
         }
         for text, problem in attempts.items():
-            response = client.post("/orders", data={"orders": text})
+            response = client.post("/orders", data=with_token(client, {"orders": text}))
             assert response.status_code == 422
             assert "Nothing was recorded" in response.text
             assert problem in response.text
         # A form field cannot name another player: the session decides whose orders these are.
         response = client.post(
-            "/orders", data={"orders": orders("blue", 1), "player": "blue", "campaign": "g"}
+            "/orders",
+            data=with_token(
+                client, {"orders": orders("blue", 1), "player": "blue", "campaign": "g"}
+            ),
         )
         assert response.status_code == 422
     assert len(game.log(lineage)) == before

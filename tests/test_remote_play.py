@@ -23,7 +23,7 @@ from campaign.service import CampaignService
 from campaign.web import create_app
 from cli import app
 from tests.test_inbox import Umpire, runner
-from tests.test_web import sign_in
+from tests.test_web import sign_in, with_token
 
 PLAYERS = ("red", "blue", "green")
 CAMPAIGN = "war"
@@ -75,7 +75,7 @@ def test_three_players_play_five_turns_remotely(tmp_path: Path) -> None:  # noqa
     secrets = {player: u.add(player, CAMPAIGN) for player in PLAYERS}
     service = CampaignService.open(url)
     lineage = service.target(CAMPAIGN)
-    web = TestClient(create_app(service, secret_key="k"))
+    web = TestClient(create_app(service, secret_key="k", https_only=False))
     sign_in(web, CAMPAIGN, "blue", secrets["blue"])
     sent = dict.fromkeys(PLAYERS, 0)
 
@@ -87,7 +87,7 @@ def test_three_players_play_five_turns_remotely(tmp_path: Path) -> None:  # noqa
             code, printed = attempt(u, *args)
             return code == 0 and json.loads(printed)[-1]["outcome"] == "accepted"
         if player == "blue":
-            return web.post("/orders", data={"orders": text}).status_code == 200
+            return web.post("/orders", data=with_token(web, {"orders": text})).status_code == 200
         path = tmp_path / f"green-t{turn}.toml"
         path.write_text(text)
         submit = ("orders", "submit", str(path), "--player", "green", "--campaign", CAMPAIGN)

@@ -86,14 +86,22 @@ def game(tmp_path: Path) -> Iterator[Game]:
 
 @pytest.fixture
 def client(game: Game) -> Iterator[TestClient]:
-    with TestClient(create_app(game.service, secret_key="test-key")) as opened:
+    with TestClient(create_app(game.service, secret_key="test-key", https_only=False)) as opened:
         yield opened
+
+
+def with_token(client: TestClient, data: dict[str, str]) -> dict[str, str]:
+    """The form's fields and the CSRF token of the client's session, as the page gives it."""
+    page = client.get("/")
+    found = re.search(r"name='csrf' value='([^']+)'", page.text)
+    assert found is not None, page.text
+    return {**data, "csrf": found.group(1)}
 
 
 def sign_in(client: TestClient, campaign: str, player: str, secret: str) -> None:
     response = client.post(
         "/sign-in",
-        data={"campaign": campaign, "player": player, "secret": secret},
+        data=with_token(client, {"campaign": campaign, "player": player, "secret": secret}),
         follow_redirects=False,
     )
     assert response.status_code == 303, response.text
@@ -141,7 +149,8 @@ def test_wrong_secrets_are_refused_without_saying_why(game: Game, client: TestCl
         ("h", "red", right),  # red's secret of another campaign
     ]:
         response = client.post(
-            "/sign-in", data={"campaign": campaign, "player": player, "secret": secret}
+            "/sign-in",
+            data=with_token(client, {"campaign": campaign, "player": player, "secret": secret}),
         )
         assert response.status_code == 401
         assert SIGN_IN_REFUSED in response.text
@@ -159,17 +168,18 @@ def test_failed_sign_ins_are_rate_limited(game: Game) -> None:
     now = [0.0]
     limiter = FailureLimiter(limit=3, window=60, clock=lambda: now[0])
     right = game.secrets["g", "red"]
-    with TestClient(create_app(game.service, "k", limiter)) as client:
+    with TestClient(create_app(game.service, "k", limiter, https_only=False)) as client:
         for _ in range(3):
             response = client.post(
-                "/sign-in", data={"campaign": "g", "player": "red", "secret": "guess"}
+                "/sign-in",
+                data=with_token(client, {"campaign": "g", "player": "red", "secret": "guess"}),
             )
             assert response.status_code == 401
         form = {"campaign": "g", "player": "red", "secret": right}
-        response = client.post("/sign-in", data=form)
+        response = client.post("/sign-in", data=with_token(client, form))
         assert response.status_code == 429  # even the right secret waits
         now[0] = 61.0
-        response = client.post("/sign-in", data=form, follow_redirects=False)
+        response = client.post("/sign-in", data=with_token(client, form), follow_redirects=False)
         assert response.status_code == 303
 
 
@@ -182,7 +192,7 @@ def test_the_order_form_sends_the_template(game: Game, client: TestClient) -> No
     assert shown is not None
     text = shown.group(1).replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&")
     assert text == expected
-    response = client.post("/orders", data={"orders": text})
+    response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code == 200
     assert "Orders recorded" in response.text
     assert "red&#x27;s orders for turn 2: 19 unit(s)" in response.text
@@ -193,13 +203,15 @@ def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: Tes
     sign_in(client, "g", "red", game.secrets["g", "red"])
     before = len(game.service.log(game.lineage))
     text = orders("red", 2, ("red-S2", "9999", "stand-off"), ("red-S3", "0604", "engage"))
-    response = client.post("/orders", data={"orders": text})
+    response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code == 422
     assert "Nothing was recorded: 2 problem(s)" in response.text
     assert "<li>red-S2: destination 9999 is off the map</li>" in response.text
-    assert "<li>red-S3: cannot reach 0604 this turn" in response.text
+    assert "<li>red-S3: cannot reach 0604: " in response.text
     assert "9999" in response.text.split("<textarea")[1]  # the player's text comes back
-    broken = client.post("/orders", data={"orders": 'player = "red"\nturn = "two"\n'})
+    broken = client.post(
+        "/orders", data=with_token(client, {"orders": 'player = "red"\nturn = "two"\n'})
+    )
     assert broken.status_code == 422
     assert "Expected `int`, got `str` - at `$.turn`" in broken.text
     assert len(game.service.log(game.lineage)) == before
@@ -208,9 +220,11 @@ def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: Tes
 
 def test_no_page_names_another_players_units(game: Game) -> None:
     for player, other in (("red", "blue-"), ("blue", "red-")):
-        with TestClient(create_app(game.service, secret_key="k")) as client:
+        with TestClient(create_app(game.service, secret_key="k", https_only=False)) as client:
             sign_in(client, "g", player, game.secrets["g", player])
-            client.post("/orders", data={"orders": client_template(game, player)})
+            client.post(
+                "/orders", data=with_token(client, {"orders": client_template(game, player)})
+            )
             for page in PAGES:
                 body = client.get(page).text
                 assert f"{player}-" in body or page in ("/", "/map.svg")
@@ -235,7 +249,7 @@ def test_one_server_serves_several_campaigns(game: Game, client: TestClient) -> 
     report = client.get("/report")
     assert "h: red's report, turn 1" in report.text
     assert "explored Alpha" not in report.text  # that was red's turn in campaign g
-    client.post("/sign-out")
+    client.post("/sign-out", data=with_token(client, {}))
     assert client.get("/report", follow_redirects=False).status_code == 303
 
 
@@ -243,11 +257,11 @@ def test_the_page_works_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     reset_postgres(pg_url)
     hosted = Game(pg_url, tmp_path)
     try:
-        with TestClient(create_app(hosted.service, secret_key="k")) as client:
+        with TestClient(create_app(hosted.service, secret_key="k", https_only=False)) as client:
             sign_in(client, "g", "blue", hosted.secrets["g", "blue"])
             assert "blue-S1" in client.get("/report").text
             text = hosted.service.orders_template(hosted.lineage, "blue")
-            response = client.post("/orders", data={"orders": text})
+            response = client.post("/orders", data=with_token(client, {"orders": text}))
             assert "Orders recorded" in response.text
             for page in PAGES:
                 assert "red-" not in client.get(page).text
@@ -268,7 +282,7 @@ def test_a_forged_session_is_ignored(game: Game, client: TestClient) -> None:
 
 def test_sign_out_ends_the_session(game: Game, client: TestClient) -> None:
     sign_in(client, "g", "red", game.secrets["g", "red"])
-    response = client.post("/sign-out", follow_redirects=False)
+    response = client.post("/sign-out", data=with_token(client, {}), follow_redirects=False)
     assert response.headers["location"] == "/"
     assert client.get("/report", follow_redirects=False).status_code == 303
 
@@ -397,17 +411,21 @@ def test_https_only_marks_the_cookie_secure_and_asks_for_https(game: Game) -> No
     with TestClient(app, base_url="https://testserver") as client:
         response = client.post(
             "/sign-in",
-            data={"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]},
+            data=with_token(
+                client, {"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]}
+            ),
             follow_redirects=False,
         )
         cookie = response.headers["set-cookie"].lower()
         assert "secure" in cookie.split("; ")
         assert response.headers["strict-transport-security"] == "max-age=31536000"
         assert client.get("/report").status_code == 200
-    with TestClient(create_app(game.service, secret_key="k")) as plain:
+    with TestClient(create_app(game.service, secret_key="k", https_only=False)) as plain:
         response = plain.post(
             "/sign-in",
-            data={"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]},
+            data=with_token(
+                plain, {"campaign": "g", "player": "red", "secret": game.secrets["g", "red"]}
+            ),
             follow_redirects=False,
         )
         assert "secure" not in response.headers["set-cookie"].lower().split("; ")

@@ -69,8 +69,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
 
 from campaign.errors import IllegalCommandError
 from campaign.events import (
@@ -82,6 +84,7 @@ from campaign.events import (
     TaskForcesSet,
     encode_payload,
 )
+from campaign.inputs import MAX_ORDERS_BYTES
 from campaign.projections import CampaignState, evolve, evolve_all
 from campaign.rules.assault import check_attacks
 from campaign.rules.colonies import check_landings, decide_landings
@@ -98,6 +101,7 @@ from campaign.rules.regroup import plan_regroup, regroup_events
 from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
+    LOCATIONS,
     Attack,
     BattleSite,
     Landing,
@@ -110,7 +114,11 @@ from campaign.strategic import (
     Unit,
     unit_order,
 )
-from maps import StarMap
+from maps import StarMap, tomlinput
+
+# Input bounds (issue 13): a file is at most MAX_ORDERS_BYTES, and no list in it is longer
+# than an empire could use, so a hostile file cannot fill the database.
+_MANY = Meta(max_length=5000)
 
 
 class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -118,18 +126,21 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     player: str
     turn: int
-    moves: tuple[Move, ...] = ()
-    landings: tuple[Landing, ...] = ()
-    production: tuple[ProductionOrder, ...] = ()  # only after every fourth turn (004 5.7)
-    research: tuple[ResearchOrder, ...] = ()
-    battle_locations: tuple[Location, ...] = ()  # where to fight when you choose (004 5.3)
-    attacks: tuple[Attack, ...] = ()  # enemy colonies to conquer or bombard (004 5.4)
-    task_forces: tuple[TaskForceOrder, ...] = ()  # form, reshape or disband (004 5.1)
+    moves: Annotated[tuple[Move, ...], _MANY] = ()
+    landings: Annotated[tuple[Landing, ...], _MANY] = ()
+    # only after every fourth turn (004 5.7)
+    production: Annotated[tuple[ProductionOrder, ...], _MANY] = ()
+    research: Annotated[tuple[ResearchOrder, ...], _MANY] = ()
+    # where to fight when you choose (004 5.3): each location once at most
+    battle_locations: Annotated[tuple[Location, ...], Meta(max_length=len(LOCATIONS))] = ()
+    attacks: Annotated[tuple[Attack, ...], _MANY] = ()  # enemy colonies to attack (004 5.4)
+    task_forces: Annotated[tuple[TaskForceOrder, ...], _MANY] = ()  # form, reshape (004 5.1)
     treasury: TreasuryOrder | None = None  # the starting IP (004 section 3), at production
-    scorch: tuple[str, ...] = ()  # your colonies whose factories go if assaulted (004 5.4)
-    merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (004 L67)
-    battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
-    posts: tuple[str, ...] = ()  # your hidden colonies to establish command posts on (5.1)
+    scorch: Annotated[tuple[str, ...], _MANY] = ()  # colonies to scorch if assaulted (004 5.4)
+    merges: Annotated[tuple[MergeOrder, ...], _MANY] = ()  # groups merged (004 L67)
+    # per system: where to fight, and how (004 5.3)
+    battle_sites: Annotated[tuple[BattleSite, ...], _MANY] = ()
+    posts: Annotated[tuple[str, ...], _MANY] = ()  # hidden colonies given command posts (5.1)
 
 
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
@@ -140,9 +151,11 @@ def parse(text: str, player: str, turn: int) -> OrdersDocument:
             another player or turn.
     """
     try:
-        document = msgspec.toml.decode(text, type=OrdersDocument)
+        document = tomlinput.decode(text, type=OrdersDocument, limit=MAX_ORDERS_BYTES)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise OrdersError(player, turn, [str(exc)]) from None
+    if len(set(document.battle_locations)) < len(document.battle_locations):
+        raise OrdersError(player, turn, ["battle_locations: each location at most once"])
     problems = []
     if document.player != player:
         problems.append(f"the file is {document.player}'s orders, not {player}'s")
@@ -169,7 +182,8 @@ def decide_submit(
     """
     if truth.phase != "orders":
         raise IllegalCommandError(
-            f"turn {truth.turn} is being resolved (battles under way): orders are closed"
+            # The same words for every player: whose battles hold the turn up is not his to know.
+            f"turn {truth.turn} is being resolved: orders are closed; try again later"
         )
     # The starting treasury is spent before anyone moves (004 L32): move at the speed it buys.
     state = with_treasury_research(view, player, document.treasury, document.research)
@@ -321,7 +335,7 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         "# these orders must reach its destination this turn: its admiral (and so its",
         "# horizon) is known only when the turn resolves, unless one waits in your reserve.",
         "# `count = N` sends N of a transport group or scout troop as a new unit (the next",
-        "# free number of its kind); `via = [\"CCRR\"]` adds stops on the way. The whole",
+        '# free number of its kind); `via = ["CCRR"]` adds stops on the way. The whole',
         "# format ([[merges]], [[attacks]], [[battle_sites]], posts, [treasury]) is in",
         "# the project's campaign/rules/orders.py.",
         *_treasury_note(state, player),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Annotated
 
 import msgspec
 
@@ -37,7 +38,7 @@ class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A line of a starting-fleet file: `count` ships of catalogue design `design`."""
 
     design: str
-    count: int = 1
+    count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
 
 
 class FleetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -44,7 +44,10 @@ colour = "blue"
 """
 
 texts = st.text(st.characters(exclude_categories=["Cs"]), max_size=30)
-names = texts.filter(lambda s: s.strip() != "")
+# Names are printable (issue 13: a control character in a name is refused); notes and titles
+# may hold anything.
+_PRINTABLE = st.characters(exclude_categories=["Cs", "Cc", "Cf", "Co", "Cn", "Zl", "Zp", "Zs"])
+names = st.text(_PRINTABLE | st.just(" "), max_size=30).filter(lambda s: s.strip() != "")
 
 
 @st.composite

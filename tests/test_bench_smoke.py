@@ -1,0 +1,41 @@
+"""Issue 13 finding 15: every benchmark script runs, in a small smoke mode, so none can rot.
+
+Each script in bench/ is run as a user runs it, as a subprocess, with `--smoke`: a few hundred
+events, a turn or two, one battle. Nothing here measures a time; the scripts' own checks
+(both stores reach the same state, the hash chain verifies) still run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+SCRIPTS = sorted((ROOT / "bench").glob("bench_*.py"))
+
+
+def test_every_bench_script_is_covered() -> None:
+    assert {p.name for p in SCRIPTS} >= {
+        "bench_campaign.py",
+        "bench_maps.py",
+        "bench_store.py",
+        "bench_tactical.py",
+    }
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_the_script_runs_in_smoke_mode(script: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(script), "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Traceback" not in output
