@@ -8,7 +8,6 @@ atomically after the version it decided on. A concurrent writer makes that appen
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -109,6 +108,16 @@ from maps.starmap import MapError
 from tactical.designs import show_builtin
 
 AskDie = Callable[[DiceKey, int], int]
+Nonces = Callable[[], str]
+
+
+def secret_nonce() -> str:
+    """Return a fresh secret nonce for an orders commitment: 32 random bytes, in hex.
+
+    From the operating system's secure source (`secrets`): it is no game die, and nothing
+    may predict it or find it again from anything public (issue 13).
+    """
+    return secrets.token_hex(32)
 
 
 class Status(msgspec.Struct, frozen=True):
@@ -289,13 +298,16 @@ def _load_map(spec: str) -> core.CampaignMap:
 class CampaignService:
     """Campaign commands and queries over one event store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
         self.store = store
+        self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
 
     @classmethod
-    def open(cls, url: str, clock: Clock = utc_now, create: bool = False) -> CampaignService:
+    def open(
+        cls, url: str, clock: Clock = utc_now, create: bool = False, nonces: Nonces = secret_nonce
+    ) -> CampaignService:
         """Open the database at `url`; only with `create` is a missing one made (at head)."""
-        return cls(EventStore.open(url, clock, create=create))
+        return cls(EventStore.open(url, clock, create=create), nonces)
 
     def close(self) -> None:
         """Release the database."""
@@ -466,7 +478,9 @@ class CampaignService:
         document = orders.parse(text, player, state.turn)
         view = self.load(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
-        batch = orders.decide_submit(state, view, known_map, player, document, catalogue_ship)
+        batch = orders.decide_submit(
+            state, view, known_map, player, document, catalogue_ship, nonce=self.nonces()
+        )
         if ruling is not None:
             batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
             note = UmpireNoted(
@@ -551,7 +565,7 @@ class CampaignService:
             if document is not None:
                 try:
                     batch += orders.decide_submit(
-                        state, view, known, player, document, catalogue_ship
+                        state, view, known, player, document, catalogue_ship, nonce=self.nonces()
                     )
                 except InvalidInputError:
                     decision = "held position (the repeated orders no longer hold)"
@@ -1116,10 +1130,17 @@ class CampaignService:
 def _check_reveal(
     position: int, ev: OrdersRevealed, commitments: dict[tuple[str, int], str]
 ) -> list[str]:
-    """Check revealed orders against the public commitment made for them (issue 6)."""
-    digest = hashlib.sha256(ev.payload.encode()).hexdigest()
+    """Open the public commitment made for revealed orders (issues 6 and 13).
+
+    The reveal's nonce and orders must hash to the commitment everyone saw before the turn
+    resolved; a nonce that is not hex fails like a wrong one.
+    """
+    try:
+        digest = orders.commitment(ev.nonce, ev.payload.encode())
+    except ValueError:
+        digest = None
     committed = commitments.get((ev.player, ev.turn))
-    if digest != ev.sha256 or committed != digest:
+    if digest is None or digest != ev.sha256 or committed != digest:
         return [
             f"position {position}: {ev.player}'s orders for turn {ev.turn} do not match the "
             "commitment made when they were handed in"

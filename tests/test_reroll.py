@@ -28,7 +28,7 @@ from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage, events
 from cli import app
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 from tests.test_combat import DUEL_MAP
 from tests.test_dice import GOLDEN_FACES
 from tests.test_strategic import TINY_MAP, orders
@@ -48,7 +48,9 @@ def map_file(tmp_path: Path) -> str:
 
 
 def tiny(map_file: str, dice_mode: str = "seeded") -> CampaignService:
-    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    service = CampaignService.open(
+        "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
     plan = plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file, dice_mode=dice_mode)
     service.new_campaign(plan, ask=lambda key, sides: 3)
     return service

@@ -22,7 +22,7 @@ from campaign.store import Lineage
 from campaign.strategic import Empire, Unit
 from cli import app
 from maps import loads_map
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 
 # A 6x4 sector: red enters at 0101, blue at 0604. Alpha (0102) is next to red's entry hex;
 # Beta (0302) is two hexes from it; a cloud sits at 0201.
@@ -306,7 +306,9 @@ def test_the_cli_plays_a_turn_from_orders_files(tmp_path: Path, map_file: str) -
 def test_same_seed_same_orders_same_campaign(map_file: str) -> None:
     chains = []
     for _ in range(2):
-        service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+        service = CampaignService.open(
+            "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+        )
         service.new_campaign(plan_campaign("g", ["red", "blue"], seed="x", map_spec=map_file))
         lineage = service.target("g")
         service.submit_orders(lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
@@ -765,7 +767,10 @@ def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage
     assert isinstance(reveal, OrdersRevealed)
     last = commits[-1]
     assert isinstance(last, OrdersCommitted)
-    assert reveal.sha256 == last.sha256 == hashlib.sha256(reveal.payload.encode()).hexdigest()
+    salted = hashlib.sha256(bytes.fromhex(reveal.nonce) + reveal.payload.encode()).hexdigest()
+    assert reveal.sha256 == last.sha256 == salted
+    assert len(reveal.nonce) == 64
+    assert '"nonce"' not in reveal.payload
     assert '"order":"engage"' in reveal.payload
     assert service.log(lineage, viewer="blue", types=["orders_revealed"]) == []
     report = service.verify(lineage)

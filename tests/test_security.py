@@ -1,0 +1,108 @@
+"""Issue 13, the trust core: salted commitments, tamper-evidence, replays, double resolves.
+
+The threat model these tests stand for is `docs/security.md`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
+from campaign.rules import orders
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from tests.conftest import FixedClock
+from tests.test_strategic import TINY_MAP
+
+HEXES = [f"{c:02d}{r:02d}" for c in range(1, 7) for r in range(1, 5)]
+COMBAT_ORDERS = ("engage", "stand-off", "ftl-move", None)
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_MAP)
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=str(path)))
+    yield service, service.target("g")
+    service.close()
+
+
+def _as_submitted(document: orders.OrdersDocument) -> OrdersSubmitted:
+    """What the store would hold for `document`, as an attacker rebuilds it (no nonce)."""
+    fields = {f: getattr(document, f) for f in document.__struct_fields__}
+    return OrdersSubmitted(**fields)
+
+
+def _one_unit_moved(template: orders.OrdersDocument) -> Iterator[OrdersSubmitted]:
+    """Every orders file that moves one unit of the template anywhere, with any order."""
+    for i, move in enumerate(template.moves):
+        for to, order in itertools.product([None, *HEXES], COMBAT_ORDERS):
+            moved = msgspec.structs.replace(move, to=to, order=order)
+            moves = (*template.moves[:i], moved, *template.moves[i + 1 :])
+            yield _as_submitted(msgspec.structs.replace(template, moves=moves))
+
+
+def test_a_commitment_cannot_be_brute_forced_from_the_players_template(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """Finding 1: blue rebuilds red's orders (one unit moved) from red's template.
+
+    Unit ids are public and the template is every unit holding position, so the guesses are
+    few. The enumeration is complete (with red's nonce it finds his orders), yet without the
+    nonce no guess hashes to red's public commitment, salted or not.
+    """
+    service, lineage = game
+    text = service.orders_template(lineage, "red")
+    template = orders.parse(text, "red", 1)
+    sent = text.replace('unit = "red-S1"', 'unit = "red-S1"\nto = "0102"', 1)
+    assert sent != text
+    service.submit_orders(lineage, "red", sent)
+    (public,) = [e.event for e in service.log(lineage, viewer="blue", types=[OrdersCommitted.TYPE])]
+    assert isinstance(public, OrdersCommitted)
+    guesses = list(_one_unit_moved(template))
+    assert len(guesses) > 1000
+    found = [
+        g
+        for g in guesses
+        if public.sha256 in (orders.orders_hash(g), hashlib.sha256(encode_payload(g)).hexdigest())
+    ]
+    assert found == []
+    # The umpire's nonce opens the commitment on exactly the orders red sent: the attack
+    # above looked in the right place.
+    (stored,) = [e.event for e in service.log(lineage, types=[OrdersSubmitted.TYPE])]
+    assert isinstance(stored, OrdersSubmitted)
+    assert len(stored.nonce) == 64
+    opened = [
+        g
+        for g in guesses
+        if orders.commitment(stored.nonce, orders.orders_payload(g)) == public.sha256
+    ]
+    assert opened
+    assert {msgspec.structs.replace(g, nonce=stored.nonce) for g in opened} == {stored}
+
+
+def test_every_submission_draws_a_fresh_nonce(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    text = service.orders_template(lineage, "red")
+    service.submit_orders(lineage, "red", text)
+    service.submit_orders(lineage, "red", text)
+    commits = [e.event for e in service.log(lineage, types=[OrdersCommitted.TYPE])]
+    assert len({c.sha256 for c in commits if isinstance(c, OrdersCommitted)}) == 2
+
+
+def test_an_unsalted_commitment_of_old_still_verifies() -> None:
+    """Schema evolution: orders stored before salting open as SHA-256 of the orders alone."""
+    fields = msgspec.json.decode(encode_payload(OrdersSubmitted(player="red", turn=1, moves=())))
+    del fields["nonce"], fields["sequence"]
+    stored = msgspec.json.encode(dict(sorted(fields.items())))  # as stored before salting
+    old = msgspec.json.decode(stored, type=OrdersSubmitted)
+    assert (old.nonce, old.sequence) == ("", 0)
+    assert orders.orders_payload(old) == stored
+    assert orders.orders_hash(old) == hashlib.sha256(stored).hexdigest()
