@@ -346,9 +346,9 @@ class CampaignService:
             # The set-up is turn 0; the campaign opens at turn 1, ready for orders.
             set_up = evolve_all(CampaignState(), (new.event for new in batch))
             batch += core.decide_end_turn(set_up, core.EndTurn())
-        self.store.create_campaign(plan.name, plan.seed)
+        self.store.create_campaign(plan.name, plan.seed, batch)  # atomic (issue 13)
         lineage = self.store.lineage(plan.name, MAIN_BRANCH)
-        recorded = self.store.append(lineage, 0, batch)
+        recorded = list(self.store.read(lineage))
         self._snapshot(lineage, fold(recorded))
         return recorded
 
@@ -1050,6 +1050,8 @@ class CampaignService:
                 ev = decode_payload(row.position, row.type, row.schema_version, row.payload)
             except EventDecodeError as exc:
                 return fail(row.position, row.version, exc.reason)
+            if checked == 0 and not isinstance(ev, CampaignCreated):
+                return fail(row.position, row.version, "a campaign's log starts with its creation")
             checked += 1
             expected_prev = row.hash
             if isinstance(ev, OrdersCommitted):
@@ -1059,6 +1061,10 @@ class CampaignService:
                 orders_problems += _check_reveal(row.position, ev, commitments)
             if dice:
                 ledger.record(row.position, ev)
+        if checked == 0:
+            return _report_failure(lineage, 0, expected_prev)(
+                0, 0, "the branch holds no events: not even the campaign's creation"
+            )
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,

@@ -231,10 +231,14 @@ class EventStore:
 
     # ------------------------------------------------------------ campaigns and branches
 
-    def create_campaign(self, name: str, seed: str | None = None) -> str:
-        """Create a campaign with an empty main branch; return its dice seed.
+    def create_campaign(
+        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+    ) -> str:
+        """Create a campaign with a main branch holding `batch`; return its dice seed.
 
-        The seed is kept out of the event log (only its hash is published) until revealed.
+        One transaction: a crash anywhere leaves no campaign, no branch and no event, and the
+        name free (issue 13). The seed is kept out of the event log (only its hash is
+        published) until revealed.
         """
         seed = seed if seed is not None else secrets.token_hex(32)
         now = self.clock()
@@ -244,8 +248,8 @@ class EventStore:
                     campaigns.insert().returning(campaigns.c.id),
                     {"name": name, "seed": seed, "active_branch": MAIN_BRANCH, "created_at": now},
                 ).scalar_one()
-                conn.execute(
-                    streams.insert(),
+                stream_id = conn.execute(
+                    streams.insert().returning(streams.c.id),
                     {
                         "campaign_id": campaign_id,
                         "branch": MAIN_BRANCH,
@@ -253,7 +257,12 @@ class EventStore:
                         "fork_version": 0,
                         "created_at": now,
                     },
-                )
+                ).scalar_one()
+                rows = _chained_rows(stream_id, 0, GENESIS_HASH, batch, now)
+                if rows:
+                    conn.execute(
+                        events.insert(), [dict(zip(_INSERT_COLUMNS, r, strict=True)) for r in rows]
+                    )
         except IntegrityError:
             raise CampaignExistsError(f"a campaign named {name!r} already exists") from None
         return seed
@@ -391,7 +400,6 @@ class EventStore:
         now = self.clock()
         sql = self._sql
         stored_now = sql.recorded_at(now)
-        rows: list[tuple[Any, ...]] = []
         try:
             with sql.write() as cursor:
                 head, prev_hash = self._raw_head(cursor, lineage)
@@ -400,28 +408,9 @@ class EventStore:
                         f"branch {lineage.branch!r} of {lineage.campaign!r} is at version {head}, "
                         f"not {expected_version}: another writer appended first; reload and retry"
                     )
-                for version, new in enumerate(batch, start=expected_version + 1):
-                    payload = encode_payload(new.event).decode()
-                    audience = new.audience.encode()
-                    ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
-                    prev_hash = chain_hash(
-                        prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
-                    )
-                    # In _INSERT_COLUMNS order.
-                    rows.append(
-                        (
-                            lineage.stream_id,
-                            version,
-                            ev_type,
-                            schema,
-                            payload,
-                            audience,
-                            new.actor,
-                            new.turn,
-                            stored_now,
-                            prev_hash,
-                        )
-                    )
+                rows = _chained_rows(
+                    lineage.stream_id, expected_version, prev_hash, batch, stored_now
+                )
                 positions = sql.insert(cursor, rows)
         except sql.integrity_errors as exc:
             # The one place a lost race becomes a ConcurrencyError.
@@ -835,6 +824,35 @@ class _WriteTransaction:
                 self._conn.rollback()
         finally:
             self._conn.close()
+
+
+def _chained_rows(
+    stream_id: int, after: int, prev_hash: str, batch: Sequence[NewEvent], recorded_at: Any
+) -> list[tuple[Any, ...]]:
+    """Return `batch` as event rows (in `_INSERT_COLUMNS` order), chained after `prev_hash`."""
+    rows: list[tuple[Any, ...]] = []
+    for version, new in enumerate(batch, start=after + 1):
+        payload = encode_payload(new.event).decode()
+        audience = new.audience.encode()
+        ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
+        prev_hash = chain_hash(
+            prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
+        )
+        rows.append(
+            (
+                stream_id,
+                version,
+                ev_type,
+                schema,
+                payload,
+                audience,
+                new.actor,
+                new.turn,
+                recorded_at,
+                prev_hash,
+            )
+        )
+    return rows
 
 
 def _recorded_event(row: Row[Any]) -> RecordedEvent:

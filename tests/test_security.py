@@ -106,3 +106,40 @@ def test_an_unsalted_commitment_of_old_still_verifies() -> None:
     assert (old.nonce, old.sequence) == ("", 0)
     assert orders.orders_payload(old) == stored
     assert orders.orders_hash(old) == hashlib.sha256(stored).hexdigest()
+
+
+def test_a_crash_while_creating_a_campaign_leaves_nothing(
+    backend_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 12: the campaign row, its branch and its first events are one transaction."""
+    service = CampaignService.open(backend_url, clock=FixedClock(), create=True)
+    try:
+
+        def crash(*args: object) -> str:
+            raise RuntimeError("killed between the campaign row and its first event")
+
+        with monkeypatch.context() as patch:
+            patch.setattr("campaign.store.chain_hash", crash)
+            with pytest.raises(RuntimeError, match="killed"):
+                service.new_campaign(plan_campaign("orphan", ["red"], seed="s"))
+        assert service.campaigns() == []
+        service.new_campaign(plan_campaign("orphan", ["red"], seed="s"))  # the name is free
+        assert service.verify(service.target("orphan")).ok
+    finally:
+        service.close()
+
+
+def test_verify_refuses_a_campaign_without_its_creation(store_url: str) -> None:
+    service = CampaignService.open(store_url, clock=FixedClock(), create=True)
+    try:
+        service.store.create_campaign("empty", seed="s")  # as an old umpire could leave it
+        report = service.verify(service.target("empty"))
+        assert not report.ok
+        assert "no events" in str(report.problem)
+    finally:
+        service.close()
+
+
+@pytest.fixture
+def store_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'umpire.db'}"
