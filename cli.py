@@ -480,6 +480,14 @@ def turn_resolve(
         bool, typer.Option("--dry-run", help="Show what would happen; store nothing.")
     ] = False,
     dice: DiceOption = False,
+    turn: Annotated[
+        int | None,
+        typer.Option(
+            "--turn",
+            help="The turn to resolve: any other is refused, so a repeated command resolves "
+            "nothing. Without it, a turn nobody sent orders for waits for its deadline.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -487,7 +495,7 @@ def turn_resolve(
     """Resolve the turn from the orders in (004 section 5); it stops for battles."""
     with _service(db) as service:
         lineage = service.target(campaign, branch)
-        recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run)
+        recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run, expected_turn=turn)
         unrolled = (
             service.unrolled_rerolls(lineage, recorded[0].turn, recorded if dry_run else ())
             if recorded

@@ -490,15 +490,30 @@ class CampaignService:
         return self.store.append(lineage, state.version, batch)
 
     def resolve_turn(
-        self, lineage: Lineage, ask: AskDie | None = None, dry_run: bool = False
+        self,
+        lineage: Lineage,
+        ask: AskDie | None = None,
+        dry_run: bool = False,
+        expected_turn: int | None = None,
     ) -> list[RecordedEvent]:
         """Resolve the turn in progress: movement, exploration, then the turn's end.
 
         A player who sent no orders holds position. Everything is appended in one batch.
         With `dry_run` nothing is stored: the events are returned as they would be recorded
         (positions 0, no hashes), from the same dice, so the real resolve gives the same.
+
+        A resolve resolves only the turn it means (issue 13): `expected_turn` names it, and
+        any other turn is refused. Without it, a turn nobody has sent orders for is refused
+        until its deadline has passed: a retried or doubled resolve would otherwise resolve
+        the next turn with everyone holding position.
+
+        Raises:
+            IllegalCommandError: the turn in progress is not `expected_turn`, or it is an
+                empty turn before its deadline and no turn was named.
         """
         state = self.load(lineage)
+        if not dry_run:
+            _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)
         batch = self._turn_batch(lineage, state, self.starmap(lineage), dice)
         if dry_run:
@@ -1131,6 +1146,23 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _check_resolve(state: CampaignState, expected_turn: int | None, now: datetime) -> None:
+    """Refuse to resolve a turn nobody meant to resolve (issue 13)."""
+    if expected_turn is not None:
+        if expected_turn != state.turn:
+            raise IllegalCommandError(
+                f"turn {expected_turn} is not the turn in progress (turn {state.turn}): "
+                "nothing was resolved"
+            )
+        return
+    due = state.deadline is not None and now > state.deadline
+    if state.phase == "orders" and not state.submitted and not due:
+        raise IllegalCommandError(
+            f"nobody has sent orders for turn {state.turn} and it is not past its deadline: "
+            f"to resolve it all the same, name it (--turn {state.turn})"
+        )
 
 
 def _check_reveal(

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
+from typer.testing import CliRunner
 
+from campaign.errors import ConcurrencyError, IllegalCommandError
 from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from tests.conftest import FixedClock
+from cli import app
+from tests.conftest import FixedClock, reset_postgres
 from tests.test_strategic import TINY_MAP
 
 HEXES = [f"{c:02d}{r:02d}" for c in range(1, 7) for r in range(1, 5)]
@@ -143,3 +147,107 @@ def test_verify_refuses_a_campaign_without_its_creation(store_url: str) -> None:
 @pytest.fixture
 def store_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'umpire.db'}"
+
+
+@pytest.fixture(params=["sqlite-file", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database several connections can share: a SQLite file, or PostgreSQL."""
+    if request.param == "sqlite-file":
+        return f"sqlite:///{tmp_path / 'umpire.db'}"
+    url: str = request.getfixturevalue("pg_url")  # fails, never skips, without a server
+    reset_postgres(url)
+    return url
+
+
+def _tiny_campaign(url: str, tmp_path: Path) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_MAP)
+    service = CampaignService.open(url, create=True)
+    try:
+        service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=str(path)))
+        lineage = service.target("g")
+        service.submit_orders(lineage, "red", service.orders_template(lineage, "red"))
+    finally:
+        service.close()
+
+
+def test_a_repeated_resolve_resolves_nothing(game: tuple[CampaignService, Lineage]) -> None:
+    """Finding 5: the second of two resolves, run one after the other, finds an empty turn."""
+    service, lineage = game
+    service.submit_orders(lineage, "red", service.orders_template(lineage, "red"))
+    service.resolve_turn(lineage)
+    with pytest.raises(IllegalCommandError, match="nobody has sent orders for turn 2"):
+        service.resolve_turn(lineage)
+    with pytest.raises(IllegalCommandError, match="turn 1 is not the turn in progress"):
+        service.resolve_turn(lineage, expected_turn=1)
+    assert service.load(lineage).turn == 2
+    service.resolve_turn(lineage, expected_turn=2)  # named: resolved though empty
+    assert service.load(lineage).turn == 3
+
+
+@pytest.mark.parametrize("expected_turn", [None, 1])
+def test_concurrent_resolves_resolve_one_turn(
+    shared_url: str, tmp_path: Path, expected_turn: int | None
+) -> None:
+    """Finding 5: resolves started together, each on its own connection, resolve turn 1 once.
+
+    Two start at once; two more start as soon as one of those has finished, like a retried
+    or doubled command. Each loser either lost the race to append or found turn 2 and
+    refused it; none resolved it.
+    """
+    _tiny_campaign(shared_url, tmp_path)
+    start = threading.Barrier(2)
+    first_done = threading.Event()
+    outcomes: list[str] = []
+
+    def resolve(wait: Callable[[], object]) -> None:
+        service = CampaignService.open(shared_url)
+        try:
+            lineage = service.target("g")
+            wait()
+            try:
+                service.resolve_turn(lineage, expected_turn=expected_turn)
+            except (ConcurrencyError, IllegalCommandError) as exc:
+                outcomes.append(type(exc).__name__)
+            else:
+                outcomes.append("resolved")
+        finally:
+            first_done.set()
+            service.close()
+
+    waves = [lambda: start.wait(timeout=60)] * 2 + [lambda: first_done.wait(timeout=60)] * 2
+    threads = [threading.Thread(target=resolve, args=(wait,)) for wait in waves]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(outcomes) == len(waves)
+    assert outcomes.count("resolved") == 1, outcomes
+    service = CampaignService.open(shared_url)
+    try:
+        lineage = service.target("g")
+        assert service.load(lineage).turn == 2
+        ended = service.log(lineage, types=["turn_ended"])
+        assert [e.event.turn for e in ended] == [0, 1]  # type: ignore[attr-defined]
+    finally:
+        service.close()
+
+
+def test_the_cli_resolves_only_the_turn_it_names(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    _tiny_campaign(db, tmp_path)
+    runner = CliRunner()
+
+    def umpire(*args: str) -> tuple[int, str]:
+        result = runner.invoke(app, [*args, "--db", db])
+        return result.exit_code, result.output
+
+    assert umpire("turn", "resolve", "--turn", "1")[0] == 0
+    code, output = umpire("turn", "resolve", "--turn", "1")
+    assert code != 0
+    assert output.strip().splitlines() == [
+        "umpire: error: turn 1 is not the turn in progress (turn 2): nothing was resolved"
+    ]
+    code, output = umpire("turn", "resolve")
+    assert code != 0
+    assert "name it (--turn 2)" in output

@@ -443,7 +443,7 @@ def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineag
     service, lineage = settled
     service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
     service.resolve_turn(lineage, ask=sixes)
-    service.resolve_turn(lineage, ask=sixes)  # turn 3: nobody sends orders
+    service.resolve_turn(lineage, ask=sixes, expected_turn=3)  # turn 3: nobody sends orders
     spend = orders("red", 4) + (
         '[[production]]\ncolony = "Alpha/3"\ncolony_transports = 2\nemigrants = 2\n'
         'scout_troops = 1\nresearch = 15\nships = [{design = "frigate"}]\n'
@@ -649,7 +649,7 @@ def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
         service.resolve_turn(lineage, ask=sixes)  # turn 2: no orders; the plot moves it on
         ship = service.load(lineage).units["red-W1"]
         assert (ship.hex, ship.plot, ship.order) == ("0302", ("0302",), "engage")
-        service.resolve_turn(lineage, ask=sixes)  # turn 3: it waits at Beta
+        service.resolve_turn(lineage, ask=sixes, expected_turn=3)  # turn 3: it waits at Beta
         assert service.load(lineage).units["red-W1"].hex == "0302"
         # Turn 4: the plot has run out; it may be ordered again.
         service.submit_orders(lineage, "red", orders("red", 4, ("red-W1", None, "stand-off")))
@@ -725,8 +725,8 @@ def test_the_starting_treasury_buys_research_and_ships(
     """004 section 3: 25 IP "which can be spent on Technological Research or more ships (at 63
     Full Thrust Points per Industrial Point)". Ruling: kept until spent at a production phase."""
     service, lineage = settled
-    service.resolve_turn(lineage, ask=sixes)  # turn 2
-    service.resolve_turn(lineage, ask=sixes)  # turn 3
+    service.resolve_turn(lineage, ask=sixes, expected_turn=2)
+    service.resolve_turn(lineage, ask=sixes, expected_turn=3)
     too_early = orders("red", 4) + "[treasury]\nresearch = 30\n"
     with pytest.raises(OrdersError, match="spending 30 IP but 25 are left"):
         service.submit_orders(lineage, "red", too_early)
@@ -914,7 +914,7 @@ def test_the_last_report_is_the_final_one(map_file: str) -> None:
         service.new_campaign(plan)
         lineage = service.target("g")
         assert service.report(lineage, "red").title == "g: red's report, turn 1"
-        service.resolve_turn(lineage)
+        service.resolve_turn(lineage, expected_turn=1)
         assert service.report(lineage, "red").title == "g: red's final report"
     finally:
         service.close()
