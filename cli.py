@@ -754,13 +754,23 @@ def orders_sign(
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write the signed file here, not in place.")
     ] = None,
+    sequence: Annotated[
+        int | None,
+        typer.Option(
+            "--sequence",
+            min=1,
+            help="The file's number: larger than any you signed before for this turn "
+            "(default: the time now, in microseconds). The inbox refuses an older one.",
+        ),
+    ] = None,
 ) -> None:
     """Sign an orders file with your secret for the umpire's inbox (needs no database).
 
-    The signature is a last comment line covering the campaign, the player and every byte
-    above it; signing again replaces it. A wrong secret signs all the same: the inbox refuses
-    the file.
+    The signature is a last comment line covering the campaign, the player, the turn, a
+    sequence number and every byte above it; signing again replaces it. A wrong secret signs
+    all the same: the inbox refuses the file, as it refuses a file older than one it took.
     """
+    import time
     from pathlib import Path
 
     from campaign import signing
@@ -776,7 +786,8 @@ def orders_sign(
         raise InvalidInputError(
             f"signing needs {player}'s secret: set UMPIRE_SECRET or give --secret"
         )
-    signed = signing.sign(data, secret, campaign, player)
+    number = sequence if sequence is not None else time.time_ns() // 1000
+    signed = signing.sign(data, secret, campaign, player, number)
     target = Path(out_file) if out_file is not None else source
     try:
         target.write_bytes(signed)

@@ -2,9 +2,10 @@
 
 `umpire orders inbox DIR` takes every `*.toml` file directly in DIR, sorted by name. A file is
 recorded only when its signature line (`campaign/signing.py`) names this campaign and verifies
-with the player's public signing key; then it goes through `CampaignService.submit_orders`,
-exactly as `umpire orders submit` does, which checks the orders completely. Only the signed
-body is submitted, never the signature line.
+with the player's public signing key, and its sequence is larger than any accepted from that
+player for the turn (an older file dropped back in is refused: issue 13); then it goes
+through `CampaignService.submit_orders`, exactly as `umpire orders submit` does, which checks
+the orders completely. Only the signed body is submitted, never the signature line.
 
 An accepted file moves to DIR/done/; a rejected one to DIR/rejected/, beside a
 `<name>.reason.txt` naming every problem, one a line. A file that lost a race with another
@@ -99,7 +100,7 @@ def _take(
                 [f"signed for campaign {signed.campaign!r}, not {lineage.campaign!r}"]
             )
         keys.check_signature(signed)
-        service.submit_orders(lineage, signed.player, signed.text())
+        service.submit_orders(lineage, signed.player, signed.text(), signed.sequence)
     except ConcurrencyError as exc:
         return InboxResult(path.name, player, Outcome.RETRY, (str(exc),))
     except (InvalidInputError, IllegalCommandError) as exc:

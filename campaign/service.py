@@ -48,6 +48,7 @@ from campaign.events import (
     NewEvent,
     OrdersCommitted,
     OrdersRevealed,
+    OrdersSubmitted,
     RecordedEvent,
     SeedRevealed,
     StarChartPublished,
@@ -447,14 +448,20 @@ class CampaignService:
         entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
         return orders.template(state, player, entry_hex)
 
-    def submit_orders(self, lineage: Lineage, player: str, text: str) -> list[RecordedEvent]:
+    def submit_orders(
+        self, lineage: Lineage, player: str, text: str, sequence: int = 0
+    ) -> list[RecordedEvent]:
         """Check a player's orders file completely and record it (addressed to that player).
+
+        `sequence` is a signed file's (`campaign/signing.py`): it must be larger than that of
+        any signed file of his accepted for the turn, so an old file sent again is refused.
 
         Raises:
             InvalidInputError: the file does not decode, or any order breaks the rules; every
                 problem is named and nothing is stored.
+            IllegalCommandError: a signed file not newer than one accepted before (a replay).
         """
-        return self._submit(lineage, player, text, ruling=None)
+        return self._submit(lineage, player, text, ruling=None, sequence=sequence)
 
     def replace_orders(
         self, lineage: Lineage, player: str, text: str, reason: str
@@ -466,7 +473,7 @@ class CampaignService:
         return self._submit(lineage, player, text, ruling=_reason(reason))
 
     def _submit(
-        self, lineage: Lineage, player: str, text: str, ruling: str | None
+        self, lineage: Lineage, player: str, text: str, ruling: str | None, sequence: int = 0
     ) -> list[RecordedEvent]:
         self._check_viewer(lineage, player)
         state = self.load(lineage)
@@ -476,10 +483,25 @@ class CampaignService:
                 f"orders for turn {state.turn} were due by {deadline:%Y-%m-%d %H:%M} UTC"
             )
         document = orders.parse(text, player, state.turn)
+        if sequence:
+            latest = self._latest_sequence(lineage, player, state.turn)
+            if sequence <= latest:
+                raise IllegalCommandError(
+                    f"signed orders number {sequence} are not newer than {player}'s orders "
+                    f"number {latest} accepted for turn {state.turn}: an old file is not taken "
+                    "again (sign the orders anew to replace them)"
+                )
         view = self.load(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
         batch = orders.decide_submit(
-            state, view, known_map, player, document, catalogue_ship, nonce=self.nonces()
+            state,
+            view,
+            known_map,
+            player,
+            document,
+            catalogue_ship,
+            nonce=self.nonces(),
+            sequence=sequence,
         )
         if ruling is not None:
             batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
@@ -488,6 +510,21 @@ class CampaignService:
             )
             batch.append(NewEvent(note, Audience.players_([player]), state.turn))
         return self.store.append(lineage, state.version, batch)
+
+    def _latest_sequence(self, lineage: Lineage, player: str, turn_number: int) -> int:
+        """Return the largest signed-file sequence accepted from `player` this turn (0: none).
+
+        Every accepted submission counts, replaced or not: a replaced file stays refused.
+        """
+        submitted = self.store.read(lineage, turn=turn_number, types=[OrdersSubmitted.TYPE])
+        return max(
+            (
+                e.event.sequence
+                for e in submitted
+                if isinstance(e.event, OrdersSubmitted) and e.event.player == player
+            ),
+            default=0,
+        )
 
     def resolve_turn(
         self,
