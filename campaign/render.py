@@ -524,11 +524,12 @@ def verify_panel(report: VerifyReport) -> RenderableType:
     elif report.ok:
         verdict = Text("OK", style="umpire.ok")
     else:
-        what = (
-            "revealed orders do not match their commitments"
-            if report.orders_problems
-            else ("dice do not match the revealed seed")
-        )
+        if report.store_problems:
+            what = "the database does not match its log"
+        elif report.orders_problems:
+            what = "revealed orders do not match their commitments"
+        else:
+            what = "dice do not match the revealed seed"
         verdict = Text(f"FAILED: {what}", style="umpire.bad")
     rows: list[tuple[str, str | Text]] = [
         ("campaign", f"{report.campaign} [{report.branch}]"),
@@ -545,6 +546,11 @@ def verify_panel(report: VerifyReport) -> RenderableType:
             )
         )
         rows.extend(("orders problem", Text(p, style="umpire.bad")) for p in report.orders_problems)
+    if report.snapshots_checked or report.store_problems:
+        rows.append(("snapshots", f"{report.snapshots_checked} compared with the log folded again"))
+        rows.extend(
+            ("database problem", Text(p, style="umpire.bad")) for p in report.store_problems
+        )
     if report.dice_checked:
         rows.append(
             (

@@ -68,6 +68,7 @@ from campaign.projections import (
     CampaignState,
     decode_state,
     encode_state,
+    evolve,
     evolve_all,
     fold,
 )
@@ -81,6 +82,7 @@ from campaign.store import (
     Clock,
     EventStore,
     Lineage,
+    StoredSnapshot,
     utc_now,
 )
 from campaign.strategic import (
@@ -193,6 +195,8 @@ class VerifyReport(msgspec.Struct, frozen=True):
     dice_problems: tuple[str, ...] = ()
     orders_revealed: int = 0  # revealed orders checked against their public commitments
     orders_problems: tuple[str, ...] = ()
+    snapshots_checked: int = 0  # snapshots compared with the log folded again (issue 13)
+    store_problems: tuple[str, ...] = ()  # snapshots and the campaign row (issue 13)
 
 
 def plan_campaign(
@@ -1070,20 +1074,38 @@ class CampaignService:
         return name, self.store.active_branch(name), self.store.branches(name)
 
     def verify(self, lineage: Lineage, dice: bool = False) -> VerifyReport:
-        """Check the hash chain (and, with `dice`, every seeded roll against the revealed seed).
+        """Check the hash chain, the campaign row and every snapshot the branch can serve.
 
-        Stops at the first event that does not match and names its position.
+        The chain: versions in order, each hash over its contents and the hash before it,
+        positions rising with versions, the creation first. The campaign row: its seed is the
+        one committed at creation (and revealed, if it was), its name the created one. The
+        snapshots: the log is folded again from its start and each snapshot must be that
+        state, bound to the chain hash at its version (issue 13). With `dice`, every seeded
+        roll is recomputed from the revealed seed. Stops at the first event that does not
+        match and names its position; other problems are listed.
         """
         expected_prev = GENESIS_HASH
         checked = 0
+        last_position = 0
         ledger = _DiceLedger()
         commitments: dict[tuple[str, int], str] = {}
         orders_problems: list[str] = []
+        store_problems: list[str] = []
         reveals = 0
+        snapshots = self.store.snapshots_of(lineage)
+        by_version: dict[int, list[StoredSnapshot]] = {}
+        for snap in snapshots:
+            by_version.setdefault(snap.version, []).append(snap)
+        state = CampaignState()
+        seed = self.store.campaign_seed(lineage.campaign)  # read first: the log streams below
         for row in self.store.read_stored(lineage):
             fail = _report_failure(lineage, checked, expected_prev)
             if row.version != checked + 1:
                 return fail(row.position, row.version, f"version {row.version} follows {checked}")
+            if row.position <= last_position:
+                return fail(
+                    row.position, row.version, f"position {row.position} follows {last_position}"
+                )
             recomputed = chain_hash(
                 expected_prev,
                 row.version,
@@ -1102,29 +1124,48 @@ class CampaignService:
                 ev = decode_payload(row.position, row.type, row.schema_version, row.payload)
             except EventDecodeError as exc:
                 return fail(row.position, row.version, exc.reason)
-            if checked == 0 and not isinstance(ev, CampaignCreated):
-                return fail(row.position, row.version, "a campaign's log starts with its creation")
+            if checked == 0:
+                if not isinstance(ev, CampaignCreated):
+                    return fail(
+                        row.position, row.version, "a campaign's log starts with its creation"
+                    )
+                store_problems += _check_campaign_row(lineage, seed, ev)
             checked += 1
+            last_position = row.position
             expected_prev = row.hash
             if isinstance(ev, OrdersCommitted):
                 commitments[(ev.player, ev.turn)] = ev.sha256  # the last one counts
             elif isinstance(ev, OrdersRevealed):
                 reveals += 1
                 orders_problems += _check_reveal(row.position, ev, commitments)
+            elif isinstance(ev, SeedRevealed) and ev.seed != seed:
+                store_problems.append(
+                    "the campaign's stored seed is not the seed revealed in the log"
+                )
             if dice:
                 ledger.record(row.position, ev)
+            state = evolve(state, ev)
+            if row.version in by_version:
+                state = msgspec.structs.replace(state, version=row.version, events=checked)
+                store_problems += _check_snapshots(by_version.pop(row.version), row.hash, state)
         if checked == 0:
             return _report_failure(lineage, 0, expected_prev)(
                 0, 0, "the branch holds no events: not even the campaign's creation"
             )
+        store_problems += [
+            f"snapshot at version {version} is past the branch's last event ({checked})"
+            for version in sorted(by_version)
+        ]
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=not orders_problems,
+            ok=not orders_problems and not store_problems,
             orders_revealed=reveals,
             orders_problems=tuple(orders_problems),
+            snapshots_checked=len(snapshots),
+            store_problems=tuple(store_problems),
         )
         if not dice:
             return report
@@ -1183,6 +1224,38 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _check_campaign_row(lineage: Lineage, seed: str, created: CampaignCreated) -> list[str]:
+    """Check the campaign row against its creation event: its name and its secret seed."""
+    problems = []
+    if created.name != lineage.campaign:
+        problems.append(
+            f"the campaign is stored as {lineage.campaign!r} but was created as {created.name!r}"
+        )
+    if seed_commitment(seed) != created.seed_commitment:
+        problems.append("the campaign's stored seed is not the one committed at creation")
+    return problems
+
+
+def _check_snapshots(found: list[StoredSnapshot], chain: str, state: CampaignState) -> list[str]:
+    """Compare the snapshots at one version with the state folded from the log (issue 13).
+
+    Snapshots of an older projection version are never served, and not compared.
+    """
+    problems = []
+    encoded: str | None = None
+    for snap in found:
+        where = f"snapshot at version {snap.version}"
+        if snap.chain_hash != chain:
+            problems.append(f"{where} is bound to another chain hash than the log's")
+        elif not snap.intact():
+            problems.append(f"{where} does not match its digest")
+        elif snap.projection == PROJECTION_NAME and snap.projection_version == PROJECTION_VERSION:
+            encoded = encoded if encoded is not None else encode_state(state)
+            if snap.state != encoded or snap.turn != state.turn:
+                problems.append(f"{where} is not the state the log folds to")
+    return problems
 
 
 def _check_resolve(state: CampaignState, expected_turn: int | None, now: datetime) -> None:

@@ -13,6 +13,7 @@ following `position > last_seen` never skips a row.
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -99,6 +100,10 @@ snapshots = sa.Table(
     sa.Column("turn", sa.Integer(), nullable=False),
     sa.Column("state", sa.Text(), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Bound to the chain (issue 13, migration 0005): the hash of the event at `version`, and
+    # `snapshot_digest` over it and the row. A snapshot is served only while both match.
+    sa.Column("chain_hash", sa.String(64), nullable=False),
+    sa.Column("digest", sa.String(64), nullable=False),
     sa.UniqueConstraint(
         "stream_id", "version", "projection", name="uq_snapshots_stream_version_projection"
     ),
@@ -169,6 +174,42 @@ class Snapshot(msgspec.Struct, frozen=True):
     version: int
     turn: int
     state: str
+
+
+class StoredSnapshot(msgspec.Struct, frozen=True):
+    """A snapshot row of a branch's history exactly as stored: what `verify` checks."""
+
+    id: int
+    version: int
+    projection: str
+    projection_version: int
+    turn: int
+    state: str
+    chain_hash: str
+    digest: str
+
+    def intact(self) -> bool:
+        """Return whether the digest still matches the row (edits that forgot it show)."""
+        return self.digest == snapshot_digest(
+            self.chain_hash,
+            self.projection,
+            self.projection_version,
+            self.version,
+            self.turn,
+            self.state,
+        )
+
+
+def snapshot_digest(
+    chain_hash_: str, projection: str, projection_version: int, version: int, turn: int, state: str
+) -> str:
+    """Return the SHA-256 binding a snapshot's contents to the chain hash at its version.
+
+    Anyone can recompute it, so it stops mistakes and careless edits, not a forger: `umpire
+    verify` refolds the log and compares every snapshot for that (docs/security.md).
+    """
+    parts = (chain_hash_, projection, str(projection_version), str(version), str(turn), state)
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
 class _Segment(msgspec.Struct, frozen=True):
@@ -487,8 +528,18 @@ class EventStore:
         turn: int,
         state: str,
     ) -> None:
-        """Save a projection state at `version` of the branch (idempotent)."""
+        """Save a projection state at `version` of the branch (idempotent), bound to the chain.
+
+        Raises:
+            IllegalCommandError: the branch has no event at `version`.
+        """
         stream_id = self._owner_stream(lineage, version)
+        bound = self.hash_at(lineage, version)
+        if bound is None:
+            raise IllegalCommandError(
+                f"cannot snapshot version {version} of {lineage.branch!r}: it has no such event"
+            )
+        digest = snapshot_digest(bound, projection, projection_version, version, turn, state)
         try:
             with self._write() as conn:
                 conn.execute(
@@ -501,15 +552,60 @@ class EventStore:
                         "turn": turn,
                         "state": state,
                         "created_at": self.clock(),
+                        "chain_hash": bound,
+                        "digest": digest,
                     },
                 )
         except IntegrityError:
             pass  # the same snapshot exists already: snapshots are derived and deterministic
 
+    def hash_at(self, lineage: Lineage, version: int) -> str | None:
+        """Return the chain hash of the branch's event at `version` (None: no such event)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(events.c.hash).where(
+                    self._in_lineage(lineage), events.c.version == version
+                )
+            ).scalar_one_or_none()
+        return None if value is None else str(value)
+
     def latest_snapshot(
         self, lineage: Lineage, projection: str, projection_version: int, upto_version: int | None
     ) -> Snapshot | None:
-        """Return the newest usable snapshot at or before `upto_version` in the branch's history."""
+        """Return the newest snapshot at or before `upto_version` that still matches the chain.
+
+        A snapshot whose bound chain hash is not the branch's hash at its version, or whose
+        digest does not match its row, is never served (issue 13): the next older one is
+        tried, and with none the caller folds from the start.
+        """
+        query = (
+            self._snapshot_query(lineage)
+            .with_only_columns(snapshots.c.id, snapshots.c.version, snapshots.c.chain_hash)
+            .where(
+                snapshots.c.projection == projection,
+                snapshots.c.projection_version == projection_version,
+            )
+        )
+        if upto_version is not None:
+            query = query.where(snapshots.c.version <= upto_version)
+        with self.engine.connect() as conn:
+            candidates = conn.execute(query.order_by(snapshots.c.version.desc())).all()
+        for candidate in candidates:
+            if self.hash_at(lineage, candidate.version) != candidate.chain_hash:
+                continue  # bound to another history: a rewritten or truncated chain
+            whole = self._snapshot_query(lineage).where(snapshots.c.id == candidate.id)
+            with self.engine.connect() as conn:
+                row = _stored_snapshot(conn.execute(whole).one())
+            if row.intact():
+                return Snapshot(version=row.version, turn=row.turn, state=row.state)
+        return None
+
+    def snapshots_of(self, lineage: Lineage) -> list[StoredSnapshot]:
+        """Return every snapshot row in the branch's history, by version (for `verify`)."""
+        query = self._snapshot_query(lineage).order_by(snapshots.c.version, snapshots.c.id)
+        return list(self._rows(query, _stored_snapshot))
+
+    def _snapshot_query(self, lineage: Lineage) -> sa.Select[Any]:
         conditions = [
             sa.and_(
                 snapshots.c.stream_id == seg.stream_id,
@@ -518,21 +614,16 @@ class EventStore:
             )
             for seg in lineage.segments
         ]
-        query = (
-            sa.select(snapshots.c.version, snapshots.c.turn, snapshots.c.state)
-            .where(
-                sa.or_(*conditions),
-                snapshots.c.projection == projection,
-                snapshots.c.projection_version == projection_version,
-            )
-            .order_by(snapshots.c.version.desc())
-            .limit(1)
-        )
-        if upto_version is not None:
-            query = query.where(snapshots.c.version <= upto_version)
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return Snapshot(version=row.version, turn=row.turn, state=row.state) if row else None
+        return sa.select(
+            snapshots.c.id,
+            snapshots.c.version,
+            snapshots.c.projection,
+            snapshots.c.projection_version,
+            snapshots.c.turn,
+            snapshots.c.state,
+            snapshots.c.chain_hash,
+            snapshots.c.digest,
+        ).where(sa.or_(*conditions))
 
     # ------------------------------------------------------------ internals
 
@@ -877,6 +968,19 @@ def _recorded_event(row: Row[Any]) -> RecordedEvent:
 def _audience(text: str) -> Audience:
     """Audiences repeat: decode each stored form once (Audience is frozen)."""
     return Audience.decode(text)
+
+
+def _stored_snapshot(row: Row[Any]) -> StoredSnapshot:
+    return StoredSnapshot(
+        id=row.id,
+        version=row.version,
+        projection=row.projection,
+        projection_version=row.projection_version,
+        turn=row.turn,
+        state=row.state,
+        chain_hash=row.chain_hash,
+        digest=row.digest,
+    )
 
 
 def _stored_row(row: Row[Any]) -> StoredRow:

@@ -13,13 +13,15 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from campaign.errors import ConcurrencyError, IllegalCommandError
 from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
+from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
-from campaign.store import Lineage
+from campaign.store import Lineage, snapshot_digest, snapshots
 from cli import app
 from tests.conftest import FixedClock, reset_postgres
 from tests.test_strategic import TINY_MAP
@@ -251,3 +253,92 @@ def test_the_cli_resolves_only_the_turn_it_names(tmp_path: Path) -> None:
     code, output = umpire("turn", "resolve")
     assert code != 0
     assert "name it (--turn 2)" in output
+
+
+def _edit_snapshot(service: CampaignService, change: Callable[[str], str], forge: bool) -> int:
+    """Edit the newest snapshot's state as someone with the file could; with `forge`, the
+    digest is recomputed too. Return the snapshot's version."""
+    with service.store.engine.begin() as conn:
+        row = conn.execute(sa.select(snapshots).order_by(snapshots.c.version.desc())).first()
+        assert row is not None
+        state = change(row.state)
+        assert state != row.state
+        values: dict[str, object] = {"state": state}
+        if forge:
+            values["digest"] = snapshot_digest(
+                row.chain_hash, row.projection, row.projection_version, row.version, row.turn, state
+            )
+        conn.execute(snapshots.update().where(snapshots.c.id == row.id).values(**values))
+    return int(row.version)
+
+
+def _rich(text: str) -> str:
+    return text.replace('"ip":25', '"ip":5000')
+
+
+def test_an_edited_snapshot_is_never_served(game: tuple[CampaignService, Lineage]) -> None:
+    """Finding 2: a snapshot that no longer matches its digest is ignored; the log is folded."""
+    service, lineage = game
+    truth = service.load(lineage, use_snapshots=False)
+    version = _edit_snapshot(service, _rich, forge=False)
+    assert service.load(lineage) == truth
+    assert service.load(lineage).empires["red"].ip == 25
+    report = service.verify(lineage)
+    assert not report.ok
+    assert report.store_problems == (f"snapshot at version {version} does not match its digest",)
+
+
+def test_a_forged_snapshot_is_caught_by_verify(game: tuple[CampaignService, Lineage]) -> None:
+    """Finding 2, the attack: red's treasury edited to 5,000 IP with a matching digest.
+
+    Only folding the log again shows it: verify does, and says which snapshot.
+    """
+    service, lineage = game
+    assert service.verify(lineage).ok
+    version = _edit_snapshot(service, _rich, forge=True)
+    report = service.verify(lineage)
+    assert not report.ok
+    assert report.store_problems == (
+        f"snapshot at version {version} is not the state the log folds to",
+    )
+
+
+def test_a_snapshot_of_another_history_is_never_served(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """A snapshot bound to a chain hash the branch no longer has (a rewritten log)."""
+    service, lineage = game
+    with service.store.engine.begin() as conn:
+        conn.execute(snapshots.update().values(chain_hash="0" * 64))
+    assert service.store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None) is None
+    assert service.load(lineage) == service.load(lineage, use_snapshots=False)
+    assert "bound to another chain hash" in service.verify(lineage).store_problems[0]
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        ("UPDATE campaigns SET seed = 'guessed'", "not the one committed at creation"),
+        ("UPDATE campaigns SET name = 'h'", "stored as 'h' but was created as 'g'"),
+    ],
+)
+def test_verify_checks_the_campaign_row(
+    game: tuple[CampaignService, Lineage], sql: str, problem: str
+) -> None:
+    service, _ = game
+    with service.store.engine.begin() as conn:
+        conn.exec_driver_sql(sql)
+    report = service.verify(service.target(None))
+    assert not report.ok
+    assert problem in report.store_problems[0]
+
+
+def test_verify_checks_the_revealed_seed_against_the_row(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = game
+    service.reveal_seed(lineage, early=True)
+    assert service.verify(lineage).ok
+    with service.store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE campaigns SET seed = 'other'")
+    assert "not the seed revealed in the log" in service.verify(lineage).store_problems[-1]
