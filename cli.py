@@ -328,19 +328,38 @@ def verify(
         bool,
         typer.Option("--dice", help="Also recompute every seeded roll from the revealed seed."),
     ] = False,
+    receipts: Annotated[
+        str | None,
+        typer.Option(
+            "--receipts",
+            help="Also check every receipt (receipt.json, *.receipt.json) under this folder: "
+            "each must still be on the chain, and on the active branch.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Check the tamper-evident hash chain; exit 1 at the first event that does not match."""
+    """Check the hash chain, the snapshots and the campaign row; exit 1 on any mismatch.
+
+    With --receipts, players' receipts prove that what they were shown is still the history.
+    """
+    from pathlib import Path
+
+    from campaign.receipts import read_all
+
+    found = read_all(Path(receipts)) if receipts is not None else None
     with _service(db) as service:
         report = service.verify(service.target(campaign, branch), dice=dice)
+        checks = service.check_receipts(found) if found is not None else []
     if json:
-        _print_json(report)
+        _print_json({"verify": report, "receipts": checks} if found is not None else report)
     else:
         out.print(render.verify_panel(report))
-    if not report.ok:
+        if receipts is not None:
+            out.print(render.receipts_table(receipts, checks))
+    if not report.ok or not all(c.ok and c.on_active_branch for c in checks):
         raise typer.Exit(1)
 
 
@@ -736,7 +755,9 @@ def orders_submit(
             secret = typer.prompt(f"{player}'s secret", hide_input=True)
         secrets_.require(lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
+        receipt = service.receipt(lineage, player)
     out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+    out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
 
 
 @orders_app.command("sign")
@@ -870,7 +891,8 @@ def publish(
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Write every player's turn package: report (md, html, json) and his map (svg)."""
+    """Write every player's turn package: report (md, html, json), his map (svg) and his
+    receipt (receipt.json: `umpire verify --receipts` proves it is still the history)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -880,10 +902,12 @@ def publish(
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
             starmap, explored = service.player_map(lineage, player)
+            package = render.player_package(report_, starmap, explored)
+            package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
             target = folder / player
             try:
                 target.mkdir(parents=True, exist_ok=True)
-                for name, text in render.player_package(report_, starmap, explored).items():
+                for name, text in package.items():
                     (target / name).write_text(text, encoding="utf-8")
                     written += 1
             except OSError as exc:

@@ -7,8 +7,9 @@ player for the turn (an older file dropped back in is refused: issue 13); then i
 through `CampaignService.submit_orders`, exactly as `umpire orders submit` does, which checks
 the orders completely. Only the signed body is submitted, never the signature line.
 
-An accepted file moves to DIR/done/; a rejected one to DIR/rejected/, beside a
-`<name>.reason.txt` naming every problem, one a line. A file that lost a race with another
+An accepted file moves to DIR/done/, beside `<name>.receipt.json`, the player's receipt
+(`campaign/receipts.py`) to send back with the news; a rejected one to DIR/rejected/, beside
+a `<name>.reason.txt` naming every problem, one a line. A file that lost a race with another
 writer (`ConcurrencyError`) stays in DIR for the next run. A name already taken in done/ or
 rejected/ gets a number: `red.2.toml`. Nothing here ever sees a secret.
 
@@ -35,6 +36,7 @@ from campaign.store import Lineage
 DONE = "done"
 REJECTED = "rejected"
 REASON_SUFFIX = ".reason.txt"
+RECEIPT_SUFFIX = ".receipt.json"
 
 
 class Outcome(StrEnum):
@@ -110,6 +112,9 @@ def _take(
         _write(reason, "".join(f"{problem}\n" for problem in problems))
         return InboxResult(path.name, player, Outcome.REJECTED, problems, _relative(moved, path))
     moved = _move(path, path.parent / DONE)
+    # His receipt (issue 13), beside the file, for the reply: what he was shown is now fixed.
+    receipt = service.receipt(lineage, signed.player)
+    _write(moved.with_name(moved.name + RECEIPT_SUFFIX), receipt.encode() + "\n")
     return InboxResult(path.name, player, Outcome.ACCEPTED, (), _relative(moved, path))
 
 

@@ -57,6 +57,7 @@ from campaign.events import (
 from campaign.inbox import InboxResult, Outcome
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
+from campaign.receipts import ReceiptCheck
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, Unit
@@ -704,6 +705,36 @@ _OUTCOME_STYLE = {
     Outcome.REJECTED: "umpire.bad",
     Outcome.RETRY: "umpire.dim",
 }
+
+
+def receipts_table(folder: str, checks: Sequence[ReceiptCheck]) -> RenderableType:
+    """Return what checking each receipt found (issue 13)."""
+    if not checks:
+        return Text(
+            f"no receipts (receipt.json, *.receipt.json) under {folder}", style="umpire.dim"
+        )
+    table = Table(title=escape(f"Receipts {folder}"), title_justify="left")
+    table.add_column("file", style="umpire.key")
+    table.add_column("player")
+    table.add_column("branch")
+    table.add_column("seen", justify="right")
+    table.add_column("result")
+    for c in checks:
+        r = c.receipt
+        if not c.ok:
+            result = Text(f"FAILED: {c.problem}", style="umpire.bad")
+        elif c.on_active_branch:
+            result = Text("on the chain", style="umpire.ok")
+        else:
+            result = Text("on the chain, not on the active branch", style="umpire.bad")
+        table.add_row(
+            Text(c.file),
+            Text(r.player if r else ""),
+            Text(r.branch if r else ""),
+            Text(str(r.seen) if r else ""),
+            result,
+        )
+    return table
 
 
 def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:

@@ -33,6 +33,7 @@ from campaign.errors import (
     EventDecodeError,
     IllegalCommandError,
     InvalidInputError,
+    UmpireError,
 )
 from campaign.events import (
     EVENT_TYPES,
@@ -72,6 +73,8 @@ from campaign.projections import (
     evolve_all,
     fold,
 )
+from campaign.receipts import Receipt, ReceiptCheck
+from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, orders, setup, turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
 from campaign.rules.victory import Score, scores
@@ -1178,6 +1181,89 @@ class CampaignService:
             manual_rolls=ledger.manual,
             dice_problems=tuple(problems),
         )
+
+    def receipt(self, lineage: Lineage, player: str) -> Receipt:
+        """Return `player`'s receipt for the branch as it stands (issue 13, `campaign/receipts`).
+
+        It names the last event he may see and its chain hash, and counts the events he may
+        see: nothing about the events hidden from him.
+        """
+        self._check_viewer(lineage, player)
+        seen, head, turn_number = self.store.view_head(lineage, player)
+        return Receipt(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            player=player,
+            turn=turn_number,
+            seen=seen,
+            head=head,
+        )
+
+    def check_receipts(self, receipts: Sequence[tuple[str, bytes]]) -> list[ReceiptCheck]:
+        """Check each receipt (named, as read) against the database's log (issue 13).
+
+        A receipt holds when its branch verifies and the event it counts to still carries its
+        hash. Each check also says whether the campaign's active branch holds it: a receipt
+        of a branch since abandoned by a rewind does not.
+        """
+        verified: dict[tuple[str, str], str | None] = {}
+        checks = []
+        for name, data in receipts:
+            try:
+                receipt = decode_receipt(data)
+            except InvalidInputError as exc:
+                checks.append(ReceiptCheck(file=name, ok=False, problem=str(exc)))
+                continue
+            problem = self._receipt_problem(receipt, receipt.branch, verified)
+            on_active = None
+            if problem is None:
+                active = self.store.active_branch(receipt.campaign)
+                on_active = active == receipt.branch or (
+                    self._receipt_problem(receipt, active, verified) is None
+                )
+            checks.append(
+                ReceiptCheck(
+                    file=name,
+                    ok=problem is None,
+                    receipt=receipt,
+                    problem=problem,
+                    on_active_branch=on_active,
+                )
+            )
+        return checks
+
+    def _receipt_problem(
+        self, receipt: Receipt, branch: str, verified: dict[tuple[str, str], str | None]
+    ) -> str | None:
+        """Return why `receipt` does not hold on `branch` of its campaign (None: it holds)."""
+        try:
+            lineage = self.store.lineage(receipt.campaign, branch)
+        except UmpireError as exc:
+            return str(exc)
+        if (receipt.campaign, branch) not in verified:
+            report = self.verify(lineage)
+            verified[(receipt.campaign, branch)] = (
+                None
+                if report.ok
+                else f"branch {branch!r} does not verify: "
+                + (report.problem or "; ".join(report.orders_problems + report.store_problems))
+            )
+        failed = verified[(receipt.campaign, branch)]
+        if failed is not None:
+            return failed
+        found = self.store.visible_hash(lineage, receipt.player, receipt.seen)
+        if found is None:
+            seen = self.store.view_head(lineage, receipt.player)[0]
+            return (
+                f"{receipt.player} may see {seen} event(s) on branch {branch!r}, "
+                f"not the {receipt.seen} the receipt counts: events he was shown are gone"
+            )
+        if found != receipt.head:
+            return (
+                f"the event {receipt.seen} of what {receipt.player} may see on branch "
+                f"{branch!r} is not the one he was shown: the history before it was rewritten"
+            )
+        return None
 
     # ------------------------------------------------------------ internals
 

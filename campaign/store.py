@@ -507,6 +507,30 @@ class EventStore:
         query = self._query(lineage, 0, None, None, None, (), UMPIRE)
         return self._rows(query, _stored_row)
 
+    def view_head(self, lineage: Lineage, player: str) -> tuple[int, str, int]:
+        """Return how many events `player` may see on the branch, and the last one's chain
+        hash and game turn (0, the genesis hash and 0 when he may see none)."""
+        visible = self._query(lineage, 0, None, None, None, (), player)
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count()).select_from(visible.order_by(None).subquery())
+            ).scalar_one()
+            last = conn.execute(
+                visible.order_by(None).order_by(events.c.version.desc()).limit(1)
+            ).first()
+        if last is None:
+            return 0, GENESIS_HASH, 0
+        return int(count), str(last.hash), int(last.turn)
+
+    def visible_hash(self, lineage: Lineage, player: str, nth: int) -> str | None:
+        """Return the chain hash of the `nth` event (from 1) `player` may see on the branch."""
+        if nth < 1:
+            return None
+        visible = self._query(lineage, 0, None, None, None, (), player)
+        with self.engine.connect() as conn:
+            row = conn.execute(visible.offset(nth - 1).limit(1)).first()
+        return None if row is None else str(row.hash)
+
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""
         with self.engine.connect() as conn:

@@ -101,7 +101,12 @@ def test_sign_then_inbox_records_the_orders_and_files_them(umpire: Umpire) -> No
     table = umpire.run("orders", "inbox", str(umpire.inbox))
     assert "blue.toml │ blue   │ accepted" in table
     assert "red.toml  │ red    │ accepted" in table
-    assert sorted(p.name for p in (umpire.inbox / "done").iterdir()) == ["blue.toml", "red.toml"]
+    assert sorted(p.name for p in (umpire.inbox / "done").iterdir()) == [
+        "blue.toml",
+        "blue.toml.receipt.json",
+        "red.toml",
+        "red.toml.receipt.json",
+    ]
     assert (umpire.inbox / "done" / "red.toml").read_bytes() == signed
     assert not list(umpire.inbox.glob("*.toml"))
     assert umpire.commitments() == ["blue", "red"]  # name order: blue.toml first

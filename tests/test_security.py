@@ -10,6 +10,7 @@ import itertools
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -18,10 +19,11 @@ from typer.testing import CliRunner
 
 from campaign.errors import ConcurrencyError, IllegalCommandError
 from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
+from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
-from campaign.store import Lineage, snapshot_digest, snapshots
+from campaign.store import Lineage, events, snapshot_digest, snapshots
 from cli import app
 from tests.conftest import FixedClock, reset_postgres
 from tests.test_strategic import TINY_MAP
@@ -342,3 +344,157 @@ def test_verify_checks_the_revealed_seed_against_the_row(
     with service.store.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE campaigns SET seed = 'other'")
     assert "not the seed revealed in the log" in service.verify(lineage).store_problems[-1]
+
+
+# ---------------------------------------------------------------- receipts (finding 2)
+
+
+def _played(service: CampaignService, lineage: Lineage) -> None:
+    """Turn 1 with orders from both players, resolved."""
+    for player in ("red", "blue"):
+        service.submit_orders(lineage, player, service.orders_template(lineage, player))
+    service.resolve_turn(lineage, expected_turn=1)
+
+
+def _rechain(service: CampaignService, change: Callable[[sa.Row[Any]], str | None]) -> None:
+    """Rewrite payloads `change` returns and every hash after them, dropping the snapshots,
+    as someone holding the database could: `verify` alone finds nothing."""
+    with service.store.engine.begin() as conn:
+        conn.execute(snapshots.delete())
+        previous = GENESIS_HASH
+        for row in conn.execute(sa.select(events).order_by(events.c.position)).all():
+            payload = change(row) or row.payload
+            digest = chain_hash(
+                previous,
+                row.version,
+                row.type,
+                row.schema_version,
+                row.audience,
+                row.actor,
+                row.turn,
+                payload,
+            )
+            conn.execute(
+                events.update()
+                .where(events.c.position == row.position)
+                .values(payload=payload, hash=digest)
+            )
+            previous = digest
+
+
+def test_a_receipt_counts_only_the_players_own_view(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    _played(service, lineage)
+    receipt = service.receipt(lineage, "red")
+    mine = service.log(lineage, viewer="red")
+    assert (receipt.seen, receipt.head, receipt.turn) == (len(mine), mine[-1].hash, mine[-1].turn)
+    assert receipt.seen < service.store.head(lineage)[0]  # hidden events exist ...
+    assert set(msgspec.json.decode(receipt.encode())) == {
+        "format",
+        "campaign",
+        "branch",
+        "player",
+        "turn",
+        "seen",
+        "head",
+    }  # ... and the receipt names no version or position that would count them
+
+
+def test_receipts_hold_until_history_is_rewritten(game: tuple[CampaignService, Lineage]) -> None:
+    """Finding 2: a rewritten chain passes verify, but not the receipts players hold."""
+    service, lineage = game
+    _played(service, lineage)
+    held = [("red.json", service.receipt(lineage, "red").encode().encode())]
+    assert [c.ok for c in service.check_receipts(held)] == [True]
+
+    def richer_blue(row: sa.Row[Any]) -> str | None:
+        # An event red never sees: blue's own empire, in the set-up.
+        if row.type == "empire_founded" and '"player":"blue"' in row.payload:
+            return str(row.payload).replace('"ip":25', '"ip":5000')
+        return None
+
+    _rechain(service, richer_blue)
+    assert service.verify(lineage).ok
+    (check,) = service.check_receipts(held)
+    assert not check.ok
+    assert "the history before it was rewritten" in str(check.problem)
+
+
+def test_receipts_catch_a_truncated_log(game: tuple[CampaignService, Lineage]) -> None:
+    service, lineage = game
+    _played(service, lineage)
+    held = [("red.json", service.receipt(lineage, "red").encode().encode())]
+    last = service.log(lineage, viewer="red")[-1]
+    with service.store.engine.begin() as conn:
+        conn.execute(snapshots.delete())
+        conn.execute(events.delete().where(events.c.position >= last.position))
+    assert service.verify(lineage).ok  # what is left is a whole chain
+    (check,) = service.check_receipts(held)
+    assert not check.ok
+    assert "events he was shown are gone" in str(check.problem)
+
+
+def test_a_rewind_leaves_the_receipt_off_the_active_branch(
+    game: tuple[CampaignService, Lineage], tmp_path: Path
+) -> None:
+    service, lineage = game
+    _played(service, lineage)
+    held = [("red.json", service.receipt(lineage, "red").encode().encode())]
+    service.rewind(lineage, to_turn=0)
+    (check,) = service.check_receipts(held)
+    assert (check.ok, check.on_active_branch) == (True, False)
+    service.use_branch("g", "main")
+    assert service.check_receipts(held)[0].on_active_branch is True
+
+
+def test_bad_receipts_are_named(game: tuple[CampaignService, Lineage]) -> None:
+    service, _ = game
+    checks = service.check_receipts(
+        [
+            ("a.json", b"{}"),
+            ("b.json", b"x" * 5000),
+            (
+                "c.json",
+                b'{"campaign":"nope","branch":"main","player":"red","turn":1,"seen":1,"head":"00"}',
+            ),
+        ]
+    )
+    assert [c.ok for c in checks] == [False, False, False]
+    assert "missing required field" in str(checks[0].problem)
+    assert "larger than 4096 bytes" in str(checks[1].problem)
+    assert "no campaign named 'nope'" in str(checks[2].problem)
+
+
+def test_publish_and_submit_hand_out_receipts_verify_checks_them(tmp_path: Path) -> None:
+    """Each turn package and each submission reply carries a receipt; `umpire verify
+    --receipts DIR` proves them, and fails once the history they saw was rewritten."""
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    _tiny_campaign(db, tmp_path)
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, [*args, "--db", db])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    template = tmp_path / "blue.toml"
+    umpire("orders", "template", "--player", "blue", "--out", str(template))
+    reply = umpire("orders", "submit", str(template), "--player", "blue")
+    line = next(x for x in reply.splitlines() if x.startswith("receipt: "))
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "blue-submitted.receipt.json").write_text(line.removeprefix("receipt: "))
+    umpire("turn", "resolve", "--turn", "1")
+    umpire("publish", "--out", str(tmp_path / "out"))
+    for player in ("red", "blue"):
+        receipt = (tmp_path / "out" / player / "receipt.json").read_text()
+        (kept / player).mkdir()
+        (kept / player / "receipt.json").write_text(receipt)
+    table = umpire("verify", "--receipts", str(kept))
+    assert table.count("on the chain") == 3
+    service = CampaignService.open(db)
+    try:
+        _rechain(service, lambda row: None if row.version != 2 else row.payload + " ")
+    finally:
+        service.close()
+    assert "rewritten" in umpire("verify", "--receipts", str(kept), code=1)
