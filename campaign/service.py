@@ -1159,6 +1159,8 @@ class CampaignService:
             f"snapshot at version {version} is past the branch's last event ({checked})"
             for version in sorted(by_version)
         ]
+        if lineage.segments[-1].after != 0:
+            store_problems.append("the branch's history does not start at the campaign's start")
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,

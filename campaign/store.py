@@ -33,6 +33,7 @@ from campaign.errors import (
     CampaignExistsError,
     CampaignNotFoundError,
     ConcurrencyError,
+    DatabaseError,
     IllegalCommandError,
 )
 from campaign.events import (
@@ -686,8 +687,17 @@ class EventStore:
     def _lineage_of(campaign: str, stream: _Stream, by_id: dict[int, _Stream]) -> Lineage:
         segments = [_Segment(stream_id=stream.id, after=stream.fork_version, upto=None)]
         child = stream
+        seen = {stream.id}
         while child.parent_id is not None:
-            parent = by_id[child.parent_id]
+            parent = by_id.get(child.parent_id)
+            if parent is None or parent.id in seen:
+                # Only an edited database gets here (issue 13): say so, never loop or crash.
+                raise DatabaseError(
+                    f"branch {stream.branch!r} of {campaign!r} descends from a branch that "
+                    f"{'is not there' if parent is None else 'descends from it'}: "
+                    "the database was edited (`umpire verify`)"
+                )
+            seen.add(parent.id)
             segments.append(
                 _Segment(stream_id=parent.id, after=parent.fork_version, upto=child.fork_version)
             )
