@@ -930,6 +930,28 @@ def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
     out.print(f"Schema upgraded from revision {before or 'none'} to {after}.")
 
 
+@db_app.command("export")
+@user_errors
+def db_export(
+    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Copy every campaign's log, without secrets, for anyone to check receipts against.
+
+    Made after the campaign (each seed revealed): `umpire verify --db FILE --receipts DIR`.
+    """
+    from pathlib import Path
+
+    from campaign.store import export_log
+
+    counts = export_log(db, Path(out_file))
+    out.print(
+        f"Exported {counts['events']} events of {counts['campaigns']} campaign(s) "
+        f"({counts['streams']} branches) to {out_file}; no secrets, no snapshots.",
+        markup=False,
+    )
+
+
 @db_app.command("status")
 @user_errors
 def db_status(db: DbOption = DEFAULT_DB) -> None:

@@ -35,6 +35,7 @@ from campaign.errors import (
     ConcurrencyError,
     DatabaseError,
     IllegalCommandError,
+    InvalidInputError,
 )
 from campaign.events import (
     UMPIRE,
@@ -802,6 +803,55 @@ def upgrade_database(url: str) -> tuple[str | None, str, Path | None]:
         return db.upgrade_with_backup(engine)
     finally:
         engine.dispose()
+
+
+def export_log(url: str, target: Path) -> dict[str, int]:
+    """Copy every campaign's log into a new SQLite file anyone may be given (issue 13).
+
+    The copy holds the campaigns, their branches and every event, positions and hashes as
+    stored, so `umpire verify --db COPY --receipts DIR` checks every player's receipts without
+    the umpire's database. It leaves out the players' secrets and the snapshots (derived data).
+    It holds every hidden event, and the dice seed: so it is made only once each campaign's
+    seed is revealed in its log, after the campaign. Returns how many rows of each it copied.
+
+    Raises:
+        InvalidInputError: `target` exists already.
+        IllegalCommandError: a campaign's seed is not revealed yet.
+    """
+    if target.exists():
+        raise InvalidInputError(f"{target} exists already: name a new file for the export")
+    source = EventStore.open(url, create=False)
+    try:
+        with source.engine.connect() as conn:
+            revealed = set(
+                conn.execute(
+                    sa.select(campaigns.c.name)
+                    .join(streams, streams.c.campaign_id == campaigns.c.id)
+                    .join(events, events.c.stream_id == streams.c.id)
+                    .where(events.c.type == "seed_revealed")
+                ).scalars()
+            )
+            hidden = [c.name for c in source.campaigns() if c.name not in revealed]
+            if hidden:
+                raise IllegalCommandError(
+                    f"campaign {hidden[0]!r} has not revealed its dice seed: the export would "
+                    "give it away (`umpire reveal-seed` once the campaign is over)"
+                )
+            rows = {
+                table.name: [dict(r._mapping) for r in conn.execute(sa.select(table))]
+                for table in (campaigns, streams, events)
+            }
+    finally:
+        source.close()
+    copy = EventStore.open(str(target), create=True)
+    try:
+        with copy._write() as conn:
+            for table in (campaigns, streams, events):
+                if rows[table.name]:
+                    conn.execute(table.insert(), rows[table.name])
+    finally:
+        copy.close()
+    return {name: len(found) for name, found in rows.items()}
 
 
 def database_revisions(url: str) -> tuple[str | None, str]:

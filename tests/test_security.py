@@ -20,10 +20,11 @@ from typer.testing import CliRunner
 from campaign.errors import ConcurrencyError, IllegalCommandError
 from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
 from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
-from campaign.store import Lineage, events, snapshot_digest, snapshots
+from campaign.store import Lineage, events, player_secrets, snapshot_digest, snapshots
 from cli import app
 from tests.conftest import FixedClock, reset_postgres
 from tests.test_strategic import TINY_MAP
@@ -498,3 +499,43 @@ def test_publish_and_submit_hand_out_receipts_verify_checks_them(tmp_path: Path)
     finally:
         service.close()
     assert "rewritten" in umpire("verify", "--receipts", str(kept), code=1)
+
+
+def test_an_export_after_the_campaign_lets_anyone_check_receipts(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    _tiny_campaign(db, tmp_path)
+    service = CampaignService.open(db)
+    try:
+        lineage = service.target("g")
+        PlayerSecrets(service.store).issue("g", "red")
+        service.resolve_turn(lineage, expected_turn=1)
+        kept = tmp_path / "kept"
+        kept.mkdir()
+        (kept / "receipt.json").write_text(service.receipt(lineage, "red").encode())
+    finally:
+        service.close()
+    runner = CliRunner()
+    export = tmp_path / "public.db"
+    refused = runner.invoke(app, ["db", "export", str(export), "--db", db])
+    assert refused.exit_code == 2
+    assert "has not revealed its dice seed" in refused.output
+    assert not export.exists()
+    assert runner.invoke(app, ["reveal-seed", "--early", "--db", db]).exit_code == 0
+    done = runner.invoke(app, ["db", "export", str(export), "--db", db])
+    assert done.exit_code == 0, done.output
+    public = CampaignService.open(str(export))
+    try:
+        with public.store.engine.connect() as conn:
+            assert (
+                conn.execute(sa.select(sa.func.count()).select_from(player_secrets)).scalar() == 0
+            )
+            assert conn.execute(sa.select(sa.func.count()).select_from(snapshots)).scalar() == 0
+        lineage = public.target("g")
+        assert public.verify(lineage, dice=True).ok
+    finally:
+        public.close()
+    checked = runner.invoke(app, ["verify", "--db", str(export), "--receipts", str(kept)])
+    assert checked.exit_code == 0, checked.output
+    assert "on the chain" in checked.output
+    again = runner.invoke(app, ["db", "export", str(export), "--db", db])
+    assert (again.exit_code, "exists already" in again.output) == (2, True)
