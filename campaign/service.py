@@ -387,7 +387,7 @@ class CampaignService:
 
     def end_turn(self, lineage: Lineage) -> list[RecordedEvent]:
         """Close the turn in progress and snapshot the state at its end."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         recorded = self.store.append(
             lineage, state.version, core.decide_end_turn(state, core.EndTurn())
         )
@@ -555,7 +555,7 @@ class CampaignService:
             IllegalCommandError: the turn in progress is not `expected_turn`, or it is an
                 empty turn before its deadline and no turn was named.
         """
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         if not dry_run:
             _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)
@@ -879,7 +879,7 @@ class CampaignService:
         ask: AskDie | None = None,
     ) -> list[RecordedEvent]:
         """Record a battle's outcome by hand (a battle fought on a real table)."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
             state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
@@ -890,7 +890,7 @@ class CampaignService:
         self, lineage: Lineage, battle_id: str | None = None, ask: AskDie | None = None
     ) -> list[RecordedEvent]:
         """Fight one waiting battle (or all of them, in order) with the tactical engine."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         waiting = sorted(state.pending_battles, key=battle_order)
         if battle_id is not None:
             if battle_id not in state.pending_battles:
@@ -1008,6 +1008,16 @@ class CampaignService:
             lineage, after_version=after, upto_version=upto_version, visible_to=viewer
         )
         return fold(tail, start)
+
+    def _decisive_state(self, lineage: Lineage) -> CampaignState:
+        """Return the umpire's state folded from the log alone, for a turn's outcome.
+
+        Resolutions, battles and the turn's end decide from the log, never from a snapshot
+        (issue 13): a snapshot forged with a matching digest could mislead a view until
+        `umpire verify` names it, but never an outcome, nor the snapshot saved after it.
+        Folding is cheap next to resolving (tens of thousands of events a second).
+        """
+        return self.load(lineage, use_snapshots=False)
 
     def state_at(
         self,

@@ -539,3 +539,18 @@ def test_an_export_after_the_campaign_lets_anyone_check_receipts(tmp_path: Path)
     assert "on the chain" in checked.output
     again = runner.invoke(app, ["db", "export", str(export), "--db", db])
     assert (again.exit_code, "exists already" in again.output) == (2, True)
+
+
+def test_a_forged_snapshot_never_decides_a_turn(game: tuple[CampaignService, Lineage]) -> None:
+    """Finding 2, the attack's second half: the forged 5,000 IP never reach a resolution,
+    nor the snapshot saved after it."""
+    service, lineage = game
+    _edit_snapshot(service, _rich, forge=True)
+    assert service.load(lineage).empires["red"].ip == 5000  # a view is misled until verify
+    service.resolve_turn(lineage, expected_turn=1)
+    truth = service.load(lineage, use_snapshots=False)
+    assert truth.empires["red"].ip == 25
+    assert service.load(lineage) == truth  # the new snapshot is the log's
+    problems = service.verify(lineage).store_problems
+    assert len(problems) == 1  # only the forged one
+    assert "not the state the log folds to" in problems[0]
