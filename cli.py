@@ -359,7 +359,7 @@ def verify(
         out.print(render.verify_panel(report))
         if receipts is not None:
             out.print(render.receipts_table(receipts, checks))
-    if not report.ok or not all(c.ok and c.on_active_branch for c in checks):
+    if not report.ok or not all(c.holds for c in checks):
         raise typer.Exit(1)
 
 
@@ -936,7 +936,7 @@ def db_export(
     out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Copy every campaign's log, without secrets, for anyone to check receipts against.
+    """Copy every campaign's log, without snapshots, for anyone to check receipts against.
 
     Made after the campaign (each seed revealed): `umpire verify --db FILE --receipts DIR`.
     """
@@ -947,7 +947,7 @@ def db_export(
     counts = export_log(db, Path(out_file))
     out.print(
         f"Exported {counts['events']} events of {counts['campaigns']} campaign(s) "
-        f"({counts['streams']} branches) to {out_file}; no secrets, no snapshots.",
+        f"({counts['streams']} branches) to {out_file}; no snapshots.",
         markup=False,
     )
 

@@ -7,13 +7,15 @@ may see up to it:
     {"format": "umpire-receipt/v1", "campaign": "sc", "branch": "main", "player": "red",
      "turn": 5, "seen": 212, "head": "<chain hash of the 212th event red may see>"}
 
-It tells him nothing he did not know (his own events, counted; a hash; the turn he is in),
-never the branch's version, which counts the events hidden from him (finding 11). While the
+It tells him nothing he did not know (his own events, counted; a hash; the turn he is in; a
+hash of his own credentials), never the branch's version, which counts the events hidden from
+him (finding 11). While the
 receipt checks (`umpire verify --receipts DIR`), nothing before its head was changed, removed
 or slipped in, by anyone, umpire included: the 212th event he may see still carries that hash,
 and the chain up to it still verifies. A rewind onto a new branch keeps the old one, so the
-check also says whether the branch in use still holds the receipt. After the campaign, a copy
-of the log lets anyone run the same check.
+check also says whether the branch in use still holds the receipt. His newest receipt also
+shows whether his credentials on record (secret's digest, signing key) were replaced since it
+was given. After the campaign, a copy of the log lets anyone run the same check.
 
 Each turn package (`umpire publish`) and each reply to handed-in orders carries one.
 """
@@ -40,6 +42,9 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seen: int
     head: str
     format: str = FORMAT
+    # A SHA-256 over his credentials on record when it was given ("" for none): his newest
+    # receipt shows whether they were replaced since (`EventStore.credentials_fingerprint`).
+    credentials: str = ""
 
     def encode(self) -> str:
         """Return the receipt as one line of JSON, as it is handed out and kept."""
@@ -47,13 +52,23 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ReceiptCheck(msgspec.Struct, frozen=True):
-    """What checking one receipt found; `on_active_branch` is None when it was not asked."""
+    """What checking one receipt found; `on_active_branch` is None when it was not asked.
+
+    `credentials_changed` is asked of each player's newest receipt only (older ones may
+    predate a rotation he asked for): None for the others.
+    """
 
     file: str
     ok: bool
     receipt: Receipt | None = None
     problem: str | None = None
     on_active_branch: bool | None = None
+    credentials_changed: bool | None = None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the receipt holds on the branch in use, credentials unchanged."""
+        return self.ok and self.on_active_branch is not False and not self.credentials_changed
 
 
 def decode(data: bytes) -> Receipt:

@@ -723,10 +723,14 @@ def receipts_table(folder: str, checks: Sequence[ReceiptCheck]) -> RenderableTyp
         r = c.receipt
         if not c.ok:
             result = Text(f"FAILED: {c.problem}", style="umpire.bad")
-        elif c.on_active_branch:
-            result = Text("on the chain", style="umpire.ok")
-        else:
+        elif not c.on_active_branch:
             result = Text("on the chain, not on the active branch", style="umpire.bad")
+        elif c.credentials_changed:
+            result = Text(
+                "on the chain; his credentials on record changed since", style="umpire.bad"
+            )
+        else:
+            result = Text("on the chain", style="umpire.ok")
         table.add_row(
             Text(c.file),
             Text(r.player if r else ""),

@@ -1209,6 +1209,7 @@ class CampaignService:
             turn=turn_number,
             seen=seen,
             head=head,
+            credentials=self.store.credentials_fingerprint(lineage.campaign, player),
         )
 
     def check_receipts(self, receipts: Sequence[tuple[str, bytes]]) -> list[ReceiptCheck]:
@@ -1242,6 +1243,21 @@ class CampaignService:
                     on_active_branch=on_active,
                 )
             )
+        return self._check_credentials(checks)
+
+    def _check_credentials(self, checks: list[ReceiptCheck]) -> list[ReceiptCheck]:
+        """Compare each player's newest receipt's credentials with those on record now."""
+        newest: dict[tuple[str, str], tuple[int, Receipt]] = {}
+        for i, check in enumerate(checks):
+            r = check.receipt
+            if r is None or not check.ok:
+                continue
+            key = (r.campaign, r.player)
+            if key not in newest or r.seen > newest[key][1].seen:
+                newest[key] = (i, r)
+        for (campaign, player), (i, r) in newest.items():
+            changed = self.store.credentials_fingerprint(campaign, player) != r.credentials
+            checks[i] = msgspec.structs.replace(checks[i], credentials_changed=changed)
         return checks
 
     def _receipt_problem(

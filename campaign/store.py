@@ -533,6 +533,28 @@ class EventStore:
             row = conn.execute(visible.offset(nth - 1).limit(1)).first()
         return None if row is None else str(row.hash)
 
+    def credentials_fingerprint(self, campaign: str, player: str) -> str:
+        """Return a SHA-256 over the player's stored credentials ("" when he holds none).
+
+        It covers the key derivation, salt and digest of his secret and his public signing
+        key: a receipt carries it, so a replaced credential shows (issue 13).
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(
+                    player_secrets.c.kdf,
+                    player_secrets.c.salt,
+                    player_secrets.c.digest,
+                    player_secrets.c.signing_key,
+                )
+                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
+                .where(campaigns.c.name == campaign, player_secrets.c.player == player)
+            ).first()
+        if row is None:
+            return ""
+        parts = (row.kdf, row.salt, row.digest, row.signing_key or "")
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""
         with self.engine.connect() as conn:
@@ -809,10 +831,12 @@ def export_log(url: str, target: Path) -> dict[str, int]:
     """Copy every campaign's log into a new SQLite file anyone may be given (issue 13).
 
     The copy holds the campaigns, their branches and every event, positions and hashes as
-    stored, so `umpire verify --db COPY --receipts DIR` checks every player's receipts without
-    the umpire's database. It leaves out the players' secrets and the snapshots (derived data).
-    It holds every hidden event, and the dice seed: so it is made only once each campaign's
-    seed is revealed in its log, after the campaign. Returns how many rows of each it copied.
+    stored, and the players' credentials as stored (slow salted hashes of random secrets and
+    public signing keys: never a secret), so `umpire verify --db COPY --receipts DIR` checks
+    every player's receipts without the umpire's database. It leaves out the snapshots
+    (derived data). It holds every hidden event, and the dice seed: so it is made only once
+    each campaign's seed is revealed in its log, after the campaign. Returns how many rows of
+    each it copied.
 
     Raises:
         InvalidInputError: `target` exists already.
@@ -839,14 +863,14 @@ def export_log(url: str, target: Path) -> dict[str, int]:
                 )
             rows = {
                 table.name: [dict(r._mapping) for r in conn.execute(sa.select(table))]
-                for table in (campaigns, streams, events)
+                for table in (campaigns, streams, events, player_secrets)
             }
     finally:
         source.close()
     copy = EventStore.open(str(target), create=True)
     try:
         with copy._write() as conn:
-            for table in (campaigns, streams, events):
+            for table in (campaigns, streams, events, player_secrets):
                 if rows[table.name]:
                     conn.execute(table.insert(), rows[table.name])
     finally:

@@ -391,6 +391,7 @@ def test_a_receipt_counts_only_the_players_own_view(game: tuple[CampaignService,
     assert (receipt.seen, receipt.head, receipt.turn) == (len(mine), mine[-1].hash, mine[-1].turn)
     assert receipt.seen < service.store.head(lineage)[0]  # hidden events exist ...
     assert set(msgspec.json.decode(receipt.encode())) == {
+        "credentials",
         "format",
         "campaign",
         "branch",
@@ -527,7 +528,7 @@ def test_an_export_after_the_campaign_lets_anyone_check_receipts(tmp_path: Path)
     try:
         with public.store.engine.connect() as conn:
             assert (
-                conn.execute(sa.select(sa.func.count()).select_from(player_secrets)).scalar() == 0
+                conn.execute(sa.select(sa.func.count()).select_from(player_secrets)).scalar() == 1
             )
             assert conn.execute(sa.select(sa.func.count()).select_from(snapshots)).scalar() == 0
         lineage = public.target("g")
@@ -554,3 +555,24 @@ def test_a_forged_snapshot_never_decides_a_turn(game: tuple[CampaignService, Lin
     problems = service.verify(lineage).store_problems
     assert len(problems) == 1  # only the forged one
     assert "not the state the log folds to" in problems[0]
+
+
+def test_the_newest_receipt_shows_replaced_credentials(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """Finding 2: a signing key swapped in the database (to sign orders in red's name) is
+    outside the chain, but red's newest receipt shows it; his older ones are not asked."""
+    service, lineage = game
+    PlayerSecrets(service.store).issue("g", "red")
+    older = service.receipt(lineage, "red")
+    service.submit_orders(lineage, "red", service.orders_template(lineage, "red"))
+    newest = service.receipt(lineage, "red")
+    held = [("old.json", older.encode().encode()), ("new.json", newest.encode().encode())]
+    assert [(c.holds, c.credentials_changed) for c in service.check_receipts(held)] == [
+        (True, None),
+        (True, False),
+    ]
+    with service.store.engine.begin() as conn:
+        conn.execute(player_secrets.update().values(signing_key="ab" * 32))
+    old, new = service.check_receipts(held)
+    assert (old.holds, new.holds, new.credentials_changed) == (True, False, True)
