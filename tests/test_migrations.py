@@ -260,4 +260,5 @@ def test_0005_drops_unbound_snapshots_and_downgrades(backend_url: str, tmp_path:
             columns = {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}
         assert "chain_hash" not in columns
     finally:
+        db.upgrade(store.engine)  # the PostgreSQL database is shared by the session's tests
         store.close()
