@@ -403,19 +403,38 @@ def verify(
         bool,
         typer.Option("--dice", help="Also recompute every seeded roll from the revealed seed."),
     ] = False,
+    receipts: Annotated[
+        str | None,
+        typer.Option(
+            "--receipts",
+            help="Also check every receipt (receipt.json, *.receipt.json) under this folder: "
+            "each must still be on the chain, and on the active branch.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Check the tamper-evident hash chain; exit 1 at the first event that does not match."""
+    """Check the hash chain, the snapshots and the campaign row; exit 1 on any mismatch.
+
+    With --receipts, players' receipts prove that what they were shown is still the history.
+    """
+    from pathlib import Path
+
+    from campaign.receipts import read_all
+
+    found = read_all(Path(receipts)) if receipts is not None else None
     with _service(db) as service:
         report = service.verify(service.target(campaign, branch), dice=dice)
+        checks = service.check_receipts(found) if found is not None else []
     if json:
-        _print_json(report)
+        _print_json({"verify": report, "receipts": checks} if found is not None else report)
     else:
         out.print(render.verify_panel(report))
-    if not report.ok:
+        if receipts is not None:
+            out.print(render.receipts_table(receipts, checks))
+    if not report.ok or not all(c.holds for c in checks):
         raise typer.Exit(1)
 
 
@@ -555,6 +574,14 @@ def turn_resolve(
         bool, typer.Option("--dry-run", help="Show what would happen; store nothing.")
     ] = False,
     dice: DiceOption = False,
+    turn: Annotated[
+        int | None,
+        typer.Option(
+            "--turn",
+            help="The turn to resolve: any other is refused, so a repeated command resolves "
+            "nothing. Without it, a turn nobody sent orders for waits for its deadline.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -562,7 +589,7 @@ def turn_resolve(
     """Resolve the turn from the orders in (004 section 5); it stops for battles."""
     with _service(db) as service:
         lineage = service.target(campaign, branch)
-        recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run)
+        recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run, expected_turn=turn)
         unrolled = (
             service.unrolled_rerolls(lineage, recorded[0].turn, recorded if dry_run else ())
             if recorded
@@ -813,7 +840,9 @@ def orders_submit(
             secret = typer.prompt(f"{player}'s secret", hide_input=True)
         secrets_.require(lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
+        receipt = service.receipt(lineage, player)
     out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+    out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
 
 
 @orders_app.command("sign")
@@ -831,13 +860,23 @@ def orders_sign(
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write the signed file here, not in place.")
     ] = None,
+    sequence: Annotated[
+        int | None,
+        typer.Option(
+            "--sequence",
+            min=1,
+            help="The file's number: larger than any you signed before for this turn "
+            "(default: the time now, in microseconds). The inbox refuses an older one.",
+        ),
+    ] = None,
 ) -> None:
     """Sign an orders file with your secret for the umpire's inbox (needs no database).
 
-    The signature is a last comment line covering the campaign, the player and every byte
-    above it; signing again replaces it. A wrong secret signs all the same: the inbox refuses
-    the file.
+    The signature is a last comment line covering the campaign, the player, the turn, a
+    sequence number and every byte above it; signing again replaces it. A wrong secret signs
+    all the same: the inbox refuses the file, as it refuses a file older than one it took.
     """
+    import time
     from pathlib import Path
 
     from campaign import signing
@@ -850,7 +889,8 @@ def orders_sign(
         raise InvalidInputError(
             f"signing needs {player}'s secret: set UMPIRE_SECRET or give --secret"
         )
-    signed = signing.sign(data, secret, campaign, player)
+    number = sequence if sequence is not None else time.time_ns() // 1000
+    signed = signing.sign(data, secret, campaign, player, number)
     target = Path(out_file) if out_file is not None else source
     try:
         target.write_bytes(signed)
@@ -933,7 +973,8 @@ def publish(
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Write every player's turn package: report (md, html, json) and his map (svg)."""
+    """Write every player's turn package: report (md, html, json), his map (svg) and his
+    receipt (receipt.json: `umpire verify --receipts` proves it is still the history)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -943,10 +984,12 @@ def publish(
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
             starmap, explored = service.player_map(lineage, player)
+            package = render.player_package(report_, starmap, explored)
+            package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
             target = folder / player
             try:
                 target.mkdir(parents=True, exist_ok=True)
-                for name, text in render.player_package(report_, starmap, explored).items():
+                for name, text in package.items():
                     (target / name).write_text(text, encoding="utf-8")
                     written += 1
             except OSError as exc:
@@ -967,6 +1010,28 @@ def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
     if backup is not None:
         out.print(f"Backed up to {backup}", markup=False)
     out.print(f"Schema upgraded from revision {before or 'none'} to {after}.")
+
+
+@db_app.command("export")
+@user_errors
+def db_export(
+    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Copy every campaign's log, without snapshots, for anyone to check receipts against.
+
+    Made after the campaign (each seed revealed): `umpire verify --db FILE --receipts DIR`.
+    """
+    from pathlib import Path
+
+    from campaign.store import export_log
+
+    counts = export_log(db, Path(out_file))
+    out.print(
+        f"Exported {counts['events']} events of {counts['campaigns']} campaign(s) "
+        f"({counts['streams']} branches) to {out_file}; no snapshots.",
+        markup=False,
+    )
 
 
 @db_app.command("status")

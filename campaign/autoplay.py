@@ -852,10 +852,11 @@ def _finish_turn(
 ) -> list[RecordedEvent]:
     """Resolve the turn in progress, fighting or recording any battles it brings."""
     recorded: list[RecordedEvent] = []
+    turn_number = service.turn_status(lineage).turn
     while True:
         waiting = service.battles(lineage)
         if not waiting:
-            batch = service.resolve_turn(lineage)
+            batch = service.resolve_turn(lineage, expected_turn=turn_number)
             recorded += batch
             if any(r.type == "turn_ended" for r in batch):
                 return recorded

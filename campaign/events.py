@@ -179,6 +179,15 @@ def encode_payload(ev: Event) -> bytes:
     return _ENCODER.encode(ev)
 
 
+def canonical_json(value: object) -> bytes:
+    """Return any value (a dict of an event's fields, say) as payloads are encoded.
+
+    >>> canonical_json({"turn": 1, "player": "red"})
+    b'{"player":"red","turn":1}'
+    """
+    return _ENCODER.encode(value)
+
+
 def decode_payload(position: int, tag: str, schema_version: int, payload: bytes | str) -> Event:
     """Turn a stored payload back into its event, upcasting old versions.
 
@@ -370,6 +379,12 @@ class OrdersSubmitted(Event, frozen=True, kw_only=True):
     merges: tuple[MergeOrder, ...] = ()  # transports or scout troops merged (`rules.regroup`)
     battle_sites: tuple[BattleSite, ...] = ()  # per system: where to fight, and how (5.3)
     posts: tuple[str, ...] = ()  # hidden colonies to establish command posts on (004 L86-89)
+    # The commitment's secret salt, 32 random bytes in hex (issue 13): it stays umpire-only
+    # until `orders_revealed` opens the commitment. "" in submissions made before salting.
+    nonce: str = ""
+    # A signed file's sequence (`campaign/signing.py`): the inbox refuses one not newer than
+    # the latest it accepted from that player this turn. 0: not from a signed file.
+    sequence: int = 0
 
 
 @event("units_merged", version=1)
@@ -409,8 +424,11 @@ class TaskForcesSet(Event, frozen=True, kw_only=True):
 class OrdersCommitted(Event, frozen=True, kw_only=True):
     """A player handed in orders: everyone sees the commitment, nobody the orders (issue 6).
 
-    `sha256` is the hash of the `orders_submitted` payload as stored; when the turn resolves,
-    `orders_revealed` gives the player that payload, and anyone entitled can check the hash.
+    `sha256` is SHA-256(nonce || canonical orders): the `orders_submitted` payload without
+    its nonce, salted with that secret random nonce (issue 13), so nobody can rebuild the
+    orders by hashing guesses. When the turn resolves, `orders_revealed` opens it: the player
+    gets the nonce and the orders, and anyone entitled can check the hash. Commitments made
+    before salting have no nonce: SHA-256 of the orders alone.
     """
 
     player: str
@@ -425,7 +443,8 @@ class OrdersRevealed(Event, frozen=True, kw_only=True):
     player: str
     turn: int
     sha256: str
-    payload: str  # the `orders_submitted` payload, byte for byte as stored
+    payload: str  # the canonical orders: the `orders_submitted` payload without its nonce
+    nonce: str = ""  # the commitment's salt (hex); "" for a commitment made before salting
 
 
 @event("unit_relocated", version=1)

@@ -2,12 +2,14 @@
 
 `umpire orders inbox DIR` takes every `*.toml` file directly in DIR, sorted by name. A file is
 recorded only when its signature line (`campaign/signing.py`) names this campaign and verifies
-with the player's public signing key; then it goes through `CampaignService.submit_orders`,
-exactly as `umpire orders submit` does, which checks the orders completely. Only the signed
-body is submitted, never the signature line.
+with the player's public signing key, and its sequence is larger than any accepted from that
+player for the turn (an older file dropped back in is refused: issue 13); then it goes
+through `CampaignService.submit_orders`, exactly as `umpire orders submit` does, which checks
+the orders completely. Only the signed body is submitted, never the signature line.
 
-An accepted file moves to DIR/done/; a rejected one to DIR/rejected/, beside a
-`<name>.reason.txt` naming every problem, one a line. A file that lost a race with another
+An accepted file moves to DIR/done/, beside `<name>.receipt.json`, the player's receipt
+(`campaign/receipts.py`) to send back with the news; a rejected one to DIR/rejected/, beside
+a `<name>.reason.txt` naming every problem, one a line. A file that lost a race with another
 writer (`ConcurrencyError`) stays in DIR for the next run. A name already taken in done/ or
 rejected/ gets a number: `red.2.toml`. Nothing here ever sees a secret.
 
@@ -35,6 +37,7 @@ from campaign.store import Lineage
 DONE = "done"
 REJECTED = "rejected"
 REASON_SUFFIX = ".reason.txt"
+RECEIPT_SUFFIX = ".receipt.json"
 
 
 class Outcome(StrEnum):
@@ -97,7 +100,7 @@ def _take(
                 [f"signed for campaign {signed.campaign!r}, not {lineage.campaign!r}"]
             )
         keys.check_signature(signed)
-        service.submit_orders(lineage, signed.player, signed.text())
+        service.submit_orders(lineage, signed.player, signed.text(), signed.sequence)
     except ConcurrencyError as exc:
         return InboxResult(path.name, player, Outcome.RETRY, (printable(str(exc)),))
     except (InvalidInputError, IllegalCommandError) as exc:
@@ -108,6 +111,9 @@ def _take(
         _write(reason, "".join(f"{problem}\n" for problem in problems))
         return InboxResult(path.name, player, Outcome.REJECTED, problems, _relative(moved, path))
     moved = _move(path, path.parent / DONE)
+    # His receipt (issue 13), beside the file, for the reply: what he was shown is now fixed.
+    receipt = service.receipt(lineage, signed.player)
+    _write(moved.with_name(moved.name + RECEIPT_SUFFIX), receipt.encode() + "\n")
     return InboxResult(path.name, player, Outcome.ACCEPTED, (), _relative(moved, path))
 
 

@@ -65,6 +65,7 @@ from campaign.inbox import InboxResult, Outcome
 from campaign.inputs import printable
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
+from campaign.receipts import ReceiptCheck
 from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
@@ -591,11 +592,12 @@ def verify_panel(report: VerifyReport) -> RenderableType:
     elif report.ok:
         verdict = Text("OK", style="umpire.ok")
     else:
-        what = (
-            "revealed orders do not match their commitments"
-            if report.orders_problems
-            else ("dice do not match the revealed seed")
-        )
+        if report.store_problems:
+            what = "the database does not match its log"
+        elif report.orders_problems:
+            what = "revealed orders do not match their commitments"
+        else:
+            what = "dice do not match the revealed seed"
         verdict = Text(f"FAILED: {what}", style="umpire.bad")
     rows: list[tuple[str, str | Text]] = [
         ("campaign", f"{report.campaign} [{report.branch}]"),
@@ -612,6 +614,11 @@ def verify_panel(report: VerifyReport) -> RenderableType:
             )
         )
         rows.extend(("orders problem", Text(p, style="umpire.bad")) for p in report.orders_problems)
+    if report.snapshots_checked or report.store_problems:
+        rows.append(("snapshots", f"{report.snapshots_checked} compared with the log folded again"))
+        rows.extend(
+            ("database problem", Text(p, style="umpire.bad")) for p in report.store_problems
+        )
     if report.dice_checked:
         rows.append(
             (
@@ -771,6 +778,40 @@ _OUTCOME_STYLE = {
     Outcome.REJECTED: "umpire.bad",
     Outcome.RETRY: "umpire.dim",
 }
+
+
+def receipts_table(folder: str, checks: Sequence[ReceiptCheck]) -> RenderableType:
+    """Return what checking each receipt found (issue 13)."""
+    if not checks:
+        return Text(
+            f"no receipts (receipt.json, *.receipt.json) under {folder}", style="umpire.dim"
+        )
+    table = Table(title=escape(f"Receipts {folder}"), title_justify="left")
+    table.add_column("file", style="umpire.key")
+    table.add_column("player")
+    table.add_column("branch")
+    table.add_column("seen", justify="right")
+    table.add_column("result")
+    for c in checks:
+        r = c.receipt
+        if not c.ok:
+            result = Text(f"FAILED: {c.problem}", style="umpire.bad")
+        elif not c.on_active_branch:
+            result = Text("on the chain, not on the active branch", style="umpire.bad")
+        elif c.credentials_changed:
+            result = Text(
+                "on the chain; his credentials on record changed since", style="umpire.bad"
+            )
+        else:
+            result = Text("on the chain", style="umpire.ok")
+        table.add_row(
+            Text(c.file),
+            Text(r.player if r else ""),
+            Text(r.branch if r else ""),
+            Text(str(r.seen) if r else ""),
+            result,
+        )
+    return table
 
 
 def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:

@@ -8,7 +8,6 @@ atomically after the version it decided on. A concurrent writer makes that appen
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +32,7 @@ from campaign.errors import (
     EventDecodeError,
     IllegalCommandError,
     InvalidInputError,
+    UmpireError,
 )
 from campaign.events import (
     EVENT_TYPES,
@@ -48,6 +48,7 @@ from campaign.events import (
     NewEvent,
     OrdersCommitted,
     OrdersRevealed,
+    OrdersSubmitted,
     RecordedEvent,
     SeedRevealed,
     StarChartPublished,
@@ -77,9 +78,12 @@ from campaign.projections import (
     CampaignState,
     decode_state,
     encode_state,
+    evolve,
     evolve_all,
     fold,
 )
+from campaign.receipts import Receipt, ReceiptCheck
+from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
@@ -92,6 +96,7 @@ from campaign.store import (
     Clock,
     EventStore,
     Lineage,
+    StoredSnapshot,
     utc_now,
 )
 from campaign.strategic import (
@@ -123,6 +128,16 @@ from maps.starmap import MapError
 from tactical.designs import show_builtin
 
 AskDie = Callable[[DiceKey, int], int]
+Nonces = Callable[[], str]
+
+
+def secret_nonce() -> str:
+    """Return a fresh secret nonce for an orders commitment: 32 random bytes, in hex.
+
+    From the operating system's secure source (`secrets`): it is no game die, and nothing
+    may predict it or find it again from anything public (issue 13).
+    """
+    return secrets.token_hex(32)
 
 
 class Status(msgspec.Struct, frozen=True):
@@ -198,6 +213,8 @@ class VerifyReport(msgspec.Struct, frozen=True):
     dice_problems: tuple[str, ...] = ()
     orders_revealed: int = 0  # revealed orders checked against their public commitments
     orders_problems: tuple[str, ...] = ()
+    snapshots_checked: int = 0  # snapshots compared with the log folded again (issue 13)
+    store_problems: tuple[str, ...] = ()  # snapshots and the campaign row (issue 13)
 
 
 def plan_campaign(
@@ -314,13 +331,16 @@ def _load_map(spec: str) -> core.CampaignMap:
 class CampaignService:
     """Campaign commands and queries over one event store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
         self.store = store
+        self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
 
     @classmethod
-    def open(cls, url: str, clock: Clock = utc_now, create: bool = False) -> CampaignService:
+    def open(
+        cls, url: str, clock: Clock = utc_now, create: bool = False, nonces: Nonces = secret_nonce
+    ) -> CampaignService:
         """Open the database at `url`; only with `create` is a missing one made (at head)."""
-        return cls(EventStore.open(url, clock, create=create))
+        return cls(EventStore.open(url, clock, create=create), nonces)
 
     def close(self) -> None:
         """Release the database."""
@@ -360,9 +380,9 @@ class CampaignService:
             # The set-up is turn 0; the campaign opens at turn 1, ready for orders.
             set_up = evolve_all(CampaignState(), (new.event for new in batch))
             batch += core.decide_end_turn(set_up, core.EndTurn())
-        self.store.create_campaign(plan.name, plan.seed)
+        self.store.create_campaign(plan.name, plan.seed, batch)  # atomic (issue 13)
         lineage = self.store.lineage(plan.name, MAIN_BRANCH)
-        recorded = self.store.append(lineage, 0, batch)
+        recorded = list(self.store.read(lineage))
         self._snapshot(lineage, fold(recorded))
         return recorded
 
@@ -393,7 +413,7 @@ class CampaignService:
 
     def end_turn(self, lineage: Lineage) -> list[RecordedEvent]:
         """Close the turn in progress and snapshot the state at its end."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         recorded = self.store.append(
             lineage, state.version, core.decide_end_turn(state, core.EndTurn())
         )
@@ -461,14 +481,20 @@ class CampaignService:
         entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
         return orders.template(state, player, entry_hex)
 
-    def submit_orders(self, lineage: Lineage, player: str, text: str) -> list[RecordedEvent]:
+    def submit_orders(
+        self, lineage: Lineage, player: str, text: str, sequence: int = 0
+    ) -> list[RecordedEvent]:
         """Check a player's orders file completely and record it (addressed to that player).
+
+        `sequence` is a signed file's (`campaign/signing.py`): it must be larger than that of
+        any signed file of his accepted for the turn, so an old file sent again is refused.
 
         Raises:
             InvalidInputError: the file does not decode, or any order breaks the rules; every
                 problem is named and nothing is stored.
+            IllegalCommandError: a signed file not newer than one accepted before (a replay).
         """
-        return self._submit(lineage, player, text, ruling=None)
+        return self._submit(lineage, player, text, ruling=None, sequence=sequence)
 
     def replace_orders(
         self, lineage: Lineage, player: str, text: str, reason: str
@@ -480,7 +506,7 @@ class CampaignService:
         return self._submit(lineage, player, text, ruling=_reason(reason))
 
     def _submit(
-        self, lineage: Lineage, player: str, text: str, ruling: str | None
+        self, lineage: Lineage, player: str, text: str, ruling: str | None, sequence: int = 0
     ) -> list[RecordedEvent]:
         check_text_size(text, "the orders", MAX_ORDERS_BYTES)
         self._check_viewer(lineage, player)
@@ -491,9 +517,26 @@ class CampaignService:
                 f"orders for turn {state.turn} were due by {deadline:%Y-%m-%d %H:%M} UTC"
             )
         document = orders.parse(text, player, state.turn)
+        if sequence:
+            latest = self._latest_sequence(lineage, player, state.turn)
+            if sequence <= latest:
+                raise IllegalCommandError(
+                    f"signed orders number {sequence} are not newer than {player}'s orders "
+                    f"number {latest} accepted for turn {state.turn}: an old file is not taken "
+                    "again (sign the orders anew to replace them)"
+                )
         view = self.load(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
-        batch = orders.decide_submit(state, view, known_map, player, document, catalogue_ship)
+        batch = orders.decide_submit(
+            state,
+            view,
+            known_map,
+            player,
+            document,
+            catalogue_ship,
+            nonce=self.nonces(),
+            sequence=sequence,
+        )
         if ruling is not None:
             batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
             note = UmpireNoted(
@@ -502,16 +545,46 @@ class CampaignService:
             batch.append(NewEvent(note, Audience.players_([player]), state.turn))
         return self.store.append(lineage, state.version, batch)
 
+    def _latest_sequence(self, lineage: Lineage, player: str, turn_number: int) -> int:
+        """Return the largest signed-file sequence accepted from `player` this turn (0: none).
+
+        Every accepted submission counts, replaced or not: a replaced file stays refused.
+        """
+        submitted = self.store.read(lineage, turn=turn_number, types=[OrdersSubmitted.TYPE])
+        return max(
+            (
+                e.event.sequence
+                for e in submitted
+                if isinstance(e.event, OrdersSubmitted) and e.event.player == player
+            ),
+            default=0,
+        )
+
     def resolve_turn(
-        self, lineage: Lineage, ask: AskDie | None = None, dry_run: bool = False
+        self,
+        lineage: Lineage,
+        ask: AskDie | None = None,
+        dry_run: bool = False,
+        expected_turn: int | None = None,
     ) -> list[RecordedEvent]:
         """Resolve the turn in progress: movement, exploration, then the turn's end.
 
         A player who sent no orders holds position. Everything is appended in one batch.
         With `dry_run` nothing is stored: the events are returned as they would be recorded
         (positions 0, no hashes), from the same dice, so the real resolve gives the same.
+
+        A resolve resolves only the turn it means (issue 13): `expected_turn` names it, and
+        any other turn is refused. Without it, a turn nobody has sent orders for is refused
+        until its deadline has passed: a retried or doubled resolve would otherwise resolve
+        the next turn with everyone holding position.
+
+        Raises:
+            IllegalCommandError: the turn in progress is not `expected_turn`, or it is an
+                empty turn before its deadline and no turn was named.
         """
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
+        if not dry_run:
+            _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)
         batch = self._turn_batch(lineage, state, self.starmap(lineage), dice)
         if dry_run:
@@ -578,7 +651,7 @@ class CampaignService:
             if document is not None:
                 try:
                     batch += orders.decide_submit(
-                        state, view, known, player, document, catalogue_ship
+                        state, view, known, player, document, catalogue_ship, nonce=self.nonces()
                     )
                 except InvalidInputError:
                     decision = "held position (the repeated orders no longer hold)"
@@ -848,7 +921,7 @@ class CampaignService:
         ask: AskDie | None = None,
     ) -> list[RecordedEvent]:
         """Record a battle's outcome by hand (a battle fought on a real table)."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
             state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
@@ -859,7 +932,7 @@ class CampaignService:
         self, lineage: Lineage, battle_id: str | None = None, ask: AskDie | None = None
     ) -> list[RecordedEvent]:
         """Fight one waiting battle (or all of them, in order) with the tactical engine."""
-        state = self.load(lineage)
+        state = self._decisive_state(lineage)
         waiting = sorted(state.pending_battles, key=battle_order)
         if battle_id is not None:
             if battle_id not in state.pending_battles:
@@ -981,6 +1054,16 @@ class CampaignService:
         )
         return fold(tail, start)
 
+    def _decisive_state(self, lineage: Lineage) -> CampaignState:
+        """Return the umpire's state folded from the log alone, for a turn's outcome.
+
+        Resolutions, battles and the turn's end decide from the log, never from a snapshot
+        (issue 13): a snapshot forged with a matching digest could mislead a view until
+        `umpire verify` names it, but never an outcome, nor the snapshot saved after it.
+        Folding is cheap next to resolving (tens of thousands of events a second).
+        """
+        return self.load(lineage, use_snapshots=False)
+
     def state_at(
         self,
         lineage: Lineage,
@@ -1077,20 +1160,38 @@ class CampaignService:
         return name, self.store.active_branch(name), self.store.branches(name)
 
     def verify(self, lineage: Lineage, dice: bool = False) -> VerifyReport:
-        """Check the hash chain (and, with `dice`, every seeded roll against the revealed seed).
+        """Check the hash chain, the campaign row and every snapshot the branch can serve.
 
-        Stops at the first event that does not match and names its position.
+        The chain: versions in order, each hash over its contents and the hash before it,
+        positions rising with versions, the creation first. The campaign row: its seed is the
+        one committed at creation (and revealed, if it was), its name the created one. The
+        snapshots: the log is folded again from its start and each snapshot must be that
+        state, bound to the chain hash at its version (issue 13). With `dice`, every seeded
+        roll is recomputed from the revealed seed. Stops at the first event that does not
+        match and names its position; other problems are listed.
         """
         expected_prev = GENESIS_HASH
         checked = 0
+        last_position = 0
         ledger = _DiceLedger()
         commitments: dict[tuple[str, int], str] = {}
         orders_problems: list[str] = []
+        store_problems: list[str] = []
         reveals = 0
+        snapshots = self.store.snapshots_of(lineage)
+        by_version: dict[int, list[StoredSnapshot]] = {}
+        for snap in snapshots:
+            by_version.setdefault(snap.version, []).append(snap)
+        state = CampaignState()
+        seed = self.store.campaign_seed(lineage.campaign)  # read first: the log streams below
         for row in self.store.read_stored(lineage):
             fail = _report_failure(lineage, checked, expected_prev)
             if row.version != checked + 1:
                 return fail(row.position, row.version, f"version {row.version} follows {checked}")
+            if row.position <= last_position:
+                return fail(
+                    row.position, row.version, f"position {row.position} follows {last_position}"
+                )
             recomputed = chain_hash(
                 expected_prev,
                 row.version,
@@ -1109,23 +1210,50 @@ class CampaignService:
                 ev = decode_payload(row.position, row.type, row.schema_version, row.payload)
             except EventDecodeError as exc:
                 return fail(row.position, row.version, exc.reason)
+            if checked == 0:
+                if not isinstance(ev, CampaignCreated):
+                    return fail(
+                        row.position, row.version, "a campaign's log starts with its creation"
+                    )
+                store_problems += _check_campaign_row(lineage, seed, ev)
             checked += 1
+            last_position = row.position
             expected_prev = row.hash
             if isinstance(ev, OrdersCommitted):
                 commitments[(ev.player, ev.turn)] = ev.sha256  # the last one counts
             elif isinstance(ev, OrdersRevealed):
                 reveals += 1
                 orders_problems += _check_reveal(row.position, ev, commitments)
+            elif isinstance(ev, SeedRevealed) and ev.seed != seed:
+                store_problems.append(
+                    "the campaign's stored seed is not the seed revealed in the log"
+                )
             if dice:
                 ledger.record(row.position, ev)
+            state = evolve(state, ev)
+            if row.version in by_version:
+                state = msgspec.structs.replace(state, version=row.version, events=checked)
+                store_problems += _check_snapshots(by_version.pop(row.version), row.hash, state)
+        if checked == 0:
+            return _report_failure(lineage, 0, expected_prev)(
+                0, 0, "the branch holds no events: not even the campaign's creation"
+            )
+        store_problems += [
+            f"snapshot at version {version} is past the branch's last event ({checked})"
+            for version in sorted(by_version)
+        ]
+        if lineage.segments[-1].after != 0:
+            store_problems.append("the branch's history does not start at the campaign's start")
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=not orders_problems,
+            ok=not orders_problems and not store_problems,
             orders_revealed=reveals,
             orders_problems=tuple(orders_problems),
+            snapshots_checked=len(snapshots),
+            store_problems=tuple(store_problems),
         )
         if not dice:
             return report
@@ -1138,6 +1266,105 @@ class CampaignService:
             manual_rolls=ledger.manual,
             dice_problems=tuple(problems),
         )
+
+    def receipt(self, lineage: Lineage, player: str) -> Receipt:
+        """Return `player`'s receipt for the branch as it stands (issue 13, `campaign/receipts`).
+
+        It names the last event he may see and its chain hash, and counts the events he may
+        see: nothing about the events hidden from him.
+        """
+        self._check_viewer(lineage, player)
+        seen, head, turn_number = self.store.view_head(lineage, player)
+        return Receipt(
+            campaign=lineage.campaign,
+            branch=lineage.branch,
+            player=player,
+            turn=turn_number,
+            seen=seen,
+            head=head,
+            credentials=self.store.credentials_fingerprint(lineage.campaign, player),
+        )
+
+    def check_receipts(self, receipts: Sequence[tuple[str, bytes]]) -> list[ReceiptCheck]:
+        """Check each receipt (named, as read) against the database's log (issue 13).
+
+        A receipt holds when its branch verifies and the event it counts to still carries its
+        hash. Each check also says whether the campaign's active branch holds it: a receipt
+        of a branch since abandoned by a rewind does not.
+        """
+        verified: dict[tuple[str, str], str | None] = {}
+        checks = []
+        for name, data in receipts:
+            try:
+                receipt = decode_receipt(data)
+            except InvalidInputError as exc:
+                checks.append(ReceiptCheck(file=name, ok=False, problem=str(exc)))
+                continue
+            problem = self._receipt_problem(receipt, receipt.branch, verified)
+            on_active = None
+            if problem is None:
+                active = self.store.active_branch(receipt.campaign)
+                on_active = active == receipt.branch or (
+                    self._receipt_problem(receipt, active, verified) is None
+                )
+            checks.append(
+                ReceiptCheck(
+                    file=name,
+                    ok=problem is None,
+                    receipt=receipt,
+                    problem=problem,
+                    on_active_branch=on_active,
+                )
+            )
+        return self._check_credentials(checks)
+
+    def _check_credentials(self, checks: list[ReceiptCheck]) -> list[ReceiptCheck]:
+        """Compare each player's newest receipt's credentials with those on record now."""
+        newest: dict[tuple[str, str], tuple[int, Receipt]] = {}
+        for i, check in enumerate(checks):
+            r = check.receipt
+            if r is None or not check.ok:
+                continue
+            key = (r.campaign, r.player)
+            if key not in newest or r.seen > newest[key][1].seen:
+                newest[key] = (i, r)
+        for (campaign, player), (i, r) in newest.items():
+            changed = self.store.credentials_fingerprint(campaign, player) != r.credentials
+            checks[i] = msgspec.structs.replace(checks[i], credentials_changed=changed)
+        return checks
+
+    def _receipt_problem(
+        self, receipt: Receipt, branch: str, verified: dict[tuple[str, str], str | None]
+    ) -> str | None:
+        """Return why `receipt` does not hold on `branch` of its campaign (None: it holds)."""
+        try:
+            lineage = self.store.lineage(receipt.campaign, branch)
+        except UmpireError as exc:
+            return str(exc)
+        if (receipt.campaign, branch) not in verified:
+            report = self.verify(lineage)
+            verified[(receipt.campaign, branch)] = (
+                None
+                if report.ok
+                else f"branch {branch!r} does not verify: "
+                + (report.problem or "; ".join(report.orders_problems + report.store_problems))
+            )
+        failed = verified[(receipt.campaign, branch)]
+        if failed is not None:
+            return failed
+        found = self.store.visible_hash(lineage, receipt.player, receipt.seen)
+        if found is None:
+            seen = self.store.view_head(lineage, receipt.player)[0]
+            return (
+                f"{receipt.player} may see {seen} event(s) on branch {branch!r}, "
+                f"not the {receipt.seen} the receipt counts: events he was shown are gone"
+            )
+        if found != receipt.head:
+            return (
+                f"the event {receipt.seen} of what {receipt.player} may see on branch "
+                f"{branch!r} is not the one he was shown: the history before it was rewritten"
+            )
+        return None
 
     # ------------------------------------------------------------ internals
 
@@ -1186,13 +1413,69 @@ class CampaignService:
         return self.store.append(lineage, expected_version, batch)
 
 
+def _check_campaign_row(lineage: Lineage, seed: str, created: CampaignCreated) -> list[str]:
+    """Check the campaign row against its creation event: its name and its secret seed."""
+    problems = []
+    if created.name != lineage.campaign:
+        problems.append(
+            f"the campaign is stored as {lineage.campaign!r} but was created as {created.name!r}"
+        )
+    if seed_commitment(seed) != created.seed_commitment:
+        problems.append("the campaign's stored seed is not the one committed at creation")
+    return problems
+
+
+def _check_snapshots(found: list[StoredSnapshot], chain: str, state: CampaignState) -> list[str]:
+    """Compare the snapshots at one version with the state folded from the log (issue 13).
+
+    Snapshots of an older projection version are never served, and not compared.
+    """
+    problems = []
+    encoded: str | None = None
+    for snap in found:
+        where = f"snapshot at version {snap.version}"
+        if snap.chain_hash != chain:
+            problems.append(f"{where} is bound to another chain hash than the log's")
+        elif not snap.intact():
+            problems.append(f"{where} does not match its digest")
+        elif snap.projection == PROJECTION_NAME and snap.projection_version == PROJECTION_VERSION:
+            encoded = encoded if encoded is not None else encode_state(state)
+            if snap.state != encoded or snap.turn != state.turn:
+                problems.append(f"{where} is not the state the log folds to")
+    return problems
+
+
+def _check_resolve(state: CampaignState, expected_turn: int | None, now: datetime) -> None:
+    """Refuse to resolve a turn nobody meant to resolve (issue 13)."""
+    if expected_turn is not None:
+        if expected_turn != state.turn:
+            raise IllegalCommandError(
+                f"turn {expected_turn} is not the turn in progress (turn {state.turn}): "
+                "nothing was resolved"
+            )
+        return
+    due = state.deadline is not None and now > state.deadline
+    if state.phase == "orders" and not state.submitted and not due:
+        raise IllegalCommandError(
+            f"nobody has sent orders for turn {state.turn} and it is not past its deadline: "
+            f"to resolve it all the same, name it (--turn {state.turn})"
+        )
+
+
 def _check_reveal(
     position: int, ev: OrdersRevealed, commitments: dict[tuple[str, int], str]
 ) -> list[str]:
-    """Check revealed orders against the public commitment made for them (issue 6)."""
-    digest = hashlib.sha256(ev.payload.encode()).hexdigest()
+    """Open the public commitment made for revealed orders (issues 6 and 13).
+
+    The reveal's nonce and orders must hash to the commitment everyone saw before the turn
+    resolved; a nonce that is not hex fails like a wrong one.
+    """
+    try:
+        digest = orders.commitment(ev.nonce, ev.payload.encode())
+    except ValueError:
+        digest = None
     committed = commitments.get((ev.player, ev.turn))
-    if digest != ev.sha256 or committed != digest:
+    if digest is None or digest != ev.sha256 or committed != digest:
         return [
             f"position {position}: {ev.player}'s orders for turn {ev.turn} do not match the "
             "commitment made when they were handed in"

@@ -14,15 +14,20 @@ unambiguous.
 
 A signed file is the orders file followed by one last line,
 
-    # umpire-signature: v1 campaign=<campaign> player=<player> sig=<base64>
+    # umpire-signature: v2 campaign=<campaign> player=<player> turn=<turn> seq=<n> sig=<base64>
 
 a TOML comment, so the signed file is still a valid orders file. The signature covers
 
-    b"stellar-umpire/orders/v1\\n" + campaign + b"\\n" + player + b"\\n" + body
+    b"stellar-umpire/orders/v2\\n" + campaign + b"\\n" + player + b"\\n" + turn + b"\\n"
+    + seq + b"\\n" + body
 
-where `body` is every byte of the file above that line. Ed25519 signatures are deterministic:
-the same secret, names and body always give the same line. Everything in this module is pure:
-bytes in, bytes out.
+where `body` is every byte of the file above that line. `turn` is the body's own `turn`;
+`seq` is a number the player makes larger each time he signs (by default the time of signing
+in microseconds): the umpire records it with the orders and refuses a file whose sequence is
+not larger than the latest he accepted from that player for the turn, so an older signed file
+dropped back into the inbox cannot replace newer orders (issue 13). Format v1 had neither and
+is refused. Ed25519 signatures are deterministic: the same secret, names, turn, sequence and
+body always give the same line. Everything in this module is pure: bytes in, bytes out.
 """
 
 from __future__ import annotations
@@ -40,14 +45,22 @@ from campaign.errors import InvalidInputError
 from campaign.events import check_player_name
 from campaign.rules.core import check_campaign_name
 
-VERSION = "v1"
+VERSION = "v2"
 SIGNATURE_PREFIX = "# umpire-signature:"
-# Part of format v1: changing any of these invalidates every signing key, so it needs a v2.
+# The signing key's derivation is still that of v1: a new format of the line needs no new keys.
 _KEY_SALT = "stellar-umpire/orders-signing/v1/"
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
-_MESSAGE_PREFIX = b"stellar-umpire/orders/v1\n"
+_MESSAGE_PREFIX = b"stellar-umpire/orders/v2\n"
 _SIGNATURE_BYTES = 64
-_FIELDS = ("campaign", "player", "sig")
+_FIELDS = ("campaign", "player", "turn", "seq", "sig")
+_MAX_NUMBER = 2**63 - 1  # turn and sequence fit the database's BIGINT
+
+
+class _Turn(msgspec.Struct):
+    """The one field of an orders file the signature line repeats."""
+
+    turn: int
+
 
 # Checked against when a player has no key, so that a miss does the same work as a bad
 # signature (the private half is public knowledge: it signs nothing anyone accepts).
@@ -67,6 +80,8 @@ class SignedOrders(msgspec.Struct, frozen=True):
 
     campaign: str
     player: str
+    turn: int
+    sequence: int
     body: bytes
     signature: bytes
 
@@ -111,17 +126,21 @@ def public_key(secret: str, campaign: str, player: str) -> str:
     return raw.public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 
 
-def sign(data: bytes, secret: str, campaign: str, player: str) -> bytes:
-    """Return the orders file `data` signed for `player` of `campaign`.
+def sign(data: bytes, secret: str, campaign: str, player: str, sequence: int) -> bytes:
+    """Return the orders file `data` signed for `player` of `campaign` as number `sequence`.
 
     An existing signature line is replaced, so signing twice gives the same file. A body that
-    does not end with a newline gets one before the signature line.
+    does not end with a newline gets one before the signature line. The turn signed is the
+    body's own `turn`.
 
     Raises:
-        InvalidInputError: the secret is empty, a name is invalid or `data` is not UTF-8.
+        InvalidInputError: the secret is empty, a name is invalid, `data` is not UTF-8, it
+            names no turn, or the sequence is not a positive number.
     """
     if not secret:
         raise InvalidInputError(f"signing needs {player}'s secret")
+    if not 1 <= sequence <= _MAX_NUMBER:
+        raise InvalidInputError(f"sequence {sequence} must be a number from 1 to {_MAX_NUMBER}")
     body = unsigned(data)
     try:
         body.decode("utf-8")
@@ -129,9 +148,16 @@ def sign(data: bytes, secret: str, campaign: str, player: str) -> bytes:
         raise InvalidInputError("an orders file must be UTF-8 text") from None
     if body and not body.endswith(b"\n"):
         body += b"\n"
-    signature = private_key(secret, campaign, player).sign(_message(campaign, player, body))
+    turn = _body_turn(body)
+    if turn is None:
+        raise InvalidInputError("an orders file names its turn (`turn = N`) before it is signed")
+    message = _message(campaign, player, turn, sequence, body)
+    signature = private_key(secret, campaign, player).sign(message)
     encoded = base64.b64encode(signature).decode("ascii")
-    line = f"{SIGNATURE_PREFIX} {VERSION} campaign={campaign} player={player} sig={encoded}\n"
+    line = (
+        f"{SIGNATURE_PREFIX} {VERSION} campaign={campaign} player={player} turn={turn} "
+        f"seq={sequence} sig={encoded}\n"
+    )
     return body + line.encode("ascii")
 
 
@@ -157,8 +183,15 @@ def read(data: bytes) -> SignedOrders:
     except UnicodeDecodeError:
         raise SignatureError(["malformed signature line: not ASCII"]) from None
     version, *tokens = line[len(SIGNATURE_PREFIX) :].split() or [""]
+    if version == "v1":
+        raise SignatureError(
+            [
+                "signature format v1 carries no turn or sequence, so it could be replayed: "
+                "sign the file again with `umpire orders sign`"
+            ]
+        )
     if version != VERSION:
-        raise SignatureError([f"unknown signature format {version!r} (this umpire reads v1)"])
+        raise SignatureError([f"unknown signature format {version!r} (this umpire reads v2)"])
     fields: dict[str, str] = {}
     problems = []
     for token in tokens:
@@ -176,10 +209,19 @@ def read(data: bytes) -> SignedOrders:
                 check(fields[key])
         except InvalidInputError as exc:
             problems.append(f"malformed signature line: {exc}")
+    numbers = {key: _number(key, fields[key], problems) for key in ("turn", "seq") if key in fields}
+    if numbers.get("seq") == 0:
+        problems.append("malformed signature line: seq starts at 1")
     signature = _decode_signature(fields["sig"], problems) if "sig" in fields else b""
+    body = data[:index]
+    said = _body_turn(body)
+    if said is not None and "turn" in numbers and said != numbers["turn"]:
+        problems.append(f"the signature line is for turn {numbers['turn']}, the orders for {said}")
     if problems:
         raise SignatureError(problems)
-    return SignedOrders(fields["campaign"], fields["player"], data[:index], signature)
+    return SignedOrders(
+        fields["campaign"], fields["player"], numbers["turn"], numbers["seq"], body, signature
+    )
 
 
 def verifies(signed: SignedOrders, key: str | None) -> bool:
@@ -189,14 +231,32 @@ def verifies(signed: SignedOrders, key: str | None) -> bool:
     """
     public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)) if key else _NOBODY
     try:
-        public.verify(signed.signature, _message(signed.campaign, signed.player, signed.body))
+        message = _message(
+            signed.campaign, signed.player, signed.turn, signed.sequence, signed.body
+        )
+        public.verify(signed.signature, message)
     except InvalidSignature:
         return False
     return key is not None
 
 
-def _message(campaign: str, player: str, body: bytes) -> bytes:
-    return _MESSAGE_PREFIX + f"{campaign}\n{player}\n".encode() + body
+def _message(campaign: str, player: str, turn: int, sequence: int, body: bytes) -> bytes:
+    return _MESSAGE_PREFIX + f"{campaign}\n{player}\n{turn}\n{sequence}\n".encode() + body
+
+
+def _body_turn(body: bytes) -> int | None:
+    """Return the turn an orders file names, or None if it names none it can be read for."""
+    try:
+        return msgspec.toml.decode(body, type=_Turn).turn
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+
+
+def _number(key: str, text: str, problems: list[str]) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= _MAX_NUMBER:
+        problems.append(f"malformed signature line: {key} is not a number")
+        return 0
+    return int(text)
 
 
 def _last_line(data: bytes) -> int | None:

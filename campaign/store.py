@@ -13,6 +13,7 @@ following `position > last_seen` never skips a row.
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -32,7 +33,9 @@ from campaign.errors import (
     CampaignExistsError,
     CampaignNotFoundError,
     ConcurrencyError,
+    DatabaseError,
     IllegalCommandError,
+    InvalidInputError,
 )
 from campaign.events import (
     UMPIRE,
@@ -99,6 +102,10 @@ snapshots = sa.Table(
     sa.Column("turn", sa.Integer(), nullable=False),
     sa.Column("state", sa.Text(), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Bound to the chain (issue 13, migration 0005): the hash of the event at `version`, and
+    # `snapshot_digest` over it and the row. A snapshot is served only while both match.
+    sa.Column("chain_hash", sa.String(64), nullable=False),
+    sa.Column("digest", sa.String(64), nullable=False),
     sa.UniqueConstraint(
         "stream_id", "version", "projection", name="uq_snapshots_stream_version_projection"
     ),
@@ -171,6 +178,42 @@ class Snapshot(msgspec.Struct, frozen=True):
     state: str
 
 
+class StoredSnapshot(msgspec.Struct, frozen=True):
+    """A snapshot row of a branch's history exactly as stored: what `verify` checks."""
+
+    id: int
+    version: int
+    projection: str
+    projection_version: int
+    turn: int
+    state: str
+    chain_hash: str
+    digest: str
+
+    def intact(self) -> bool:
+        """Return whether the digest still matches the row (edits that forgot it show)."""
+        return self.digest == snapshot_digest(
+            self.chain_hash,
+            self.projection,
+            self.projection_version,
+            self.version,
+            self.turn,
+            self.state,
+        )
+
+
+def snapshot_digest(
+    chain_hash_: str, projection: str, projection_version: int, version: int, turn: int, state: str
+) -> str:
+    """Return the SHA-256 binding a snapshot's contents to the chain hash at its version.
+
+    Anyone can recompute it, so it stops mistakes and careless edits, not a forger: `umpire
+    verify` refolds the log and compares every snapshot for that (docs/security.md).
+    """
+    parts = (chain_hash_, projection, str(projection_version), str(version), str(turn), state)
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
 class _Segment(msgspec.Struct, frozen=True):
     """A run of one stream's versions that belongs to a branch's history."""
 
@@ -231,10 +274,14 @@ class EventStore:
 
     # ------------------------------------------------------------ campaigns and branches
 
-    def create_campaign(self, name: str, seed: str | None = None) -> str:
-        """Create a campaign with an empty main branch; return its dice seed.
+    def create_campaign(
+        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+    ) -> str:
+        """Create a campaign with a main branch holding `batch`; return its dice seed.
 
-        The seed is kept out of the event log (only its hash is published) until revealed.
+        One transaction: a crash anywhere leaves no campaign, no branch and no event, and the
+        name free (issue 13). The seed is kept out of the event log (only its hash is
+        published) until revealed.
         """
         seed = seed if seed is not None else secrets.token_hex(32)
         now = self.clock()
@@ -244,8 +291,8 @@ class EventStore:
                     campaigns.insert().returning(campaigns.c.id),
                     {"name": name, "seed": seed, "active_branch": MAIN_BRANCH, "created_at": now},
                 ).scalar_one()
-                conn.execute(
-                    streams.insert(),
+                stream_id = conn.execute(
+                    streams.insert().returning(streams.c.id),
                     {
                         "campaign_id": campaign_id,
                         "branch": MAIN_BRANCH,
@@ -253,7 +300,12 @@ class EventStore:
                         "fork_version": 0,
                         "created_at": now,
                     },
-                )
+                ).scalar_one()
+                rows = _chained_rows(stream_id, 0, GENESIS_HASH, batch, now)
+                if rows:
+                    conn.execute(
+                        events.insert(), [dict(zip(_INSERT_COLUMNS, r, strict=True)) for r in rows]
+                    )
         except IntegrityError:
             raise CampaignExistsError(f"a campaign named {name!r} already exists") from None
         return seed
@@ -391,7 +443,6 @@ class EventStore:
         now = self.clock()
         sql = self._sql
         stored_now = sql.recorded_at(now)
-        rows: list[tuple[Any, ...]] = []
         try:
             with sql.write() as cursor:
                 head, prev_hash = self._raw_head(cursor, lineage)
@@ -400,28 +451,9 @@ class EventStore:
                         f"branch {lineage.branch!r} of {lineage.campaign!r} is at version {head}, "
                         f"not {expected_version}: another writer appended first; reload and retry"
                     )
-                for version, new in enumerate(batch, start=expected_version + 1):
-                    payload = encode_payload(new.event).decode()
-                    audience = new.audience.encode()
-                    ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
-                    prev_hash = chain_hash(
-                        prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
-                    )
-                    # In _INSERT_COLUMNS order.
-                    rows.append(
-                        (
-                            lineage.stream_id,
-                            version,
-                            ev_type,
-                            schema,
-                            payload,
-                            audience,
-                            new.actor,
-                            new.turn,
-                            stored_now,
-                            prev_hash,
-                        )
-                    )
+                rows = _chained_rows(
+                    lineage.stream_id, expected_version, prev_hash, batch, stored_now
+                )
                 positions = sql.insert(cursor, rows)
         except sql.integrity_errors as exc:
             # The one place a lost race becomes a ConcurrencyError.
@@ -477,6 +509,52 @@ class EventStore:
         query = self._query(lineage, 0, None, None, None, (), UMPIRE)
         return self._rows(query, _stored_row)
 
+    def view_head(self, lineage: Lineage, player: str) -> tuple[int, str, int]:
+        """Return how many events `player` may see on the branch, and the last one's chain
+        hash and game turn (0, the genesis hash and 0 when he may see none)."""
+        visible = self._query(lineage, 0, None, None, None, (), player)
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count()).select_from(visible.order_by(None).subquery())
+            ).scalar_one()
+            last = conn.execute(
+                visible.order_by(None).order_by(events.c.version.desc()).limit(1)
+            ).first()
+        if last is None:
+            return 0, GENESIS_HASH, 0
+        return int(count), str(last.hash), int(last.turn)
+
+    def visible_hash(self, lineage: Lineage, player: str, nth: int) -> str | None:
+        """Return the chain hash of the `nth` event (from 1) `player` may see on the branch."""
+        if nth < 1:
+            return None
+        visible = self._query(lineage, 0, None, None, None, (), player)
+        with self.engine.connect() as conn:
+            row = conn.execute(visible.offset(nth - 1).limit(1)).first()
+        return None if row is None else str(row.hash)
+
+    def credentials_fingerprint(self, campaign: str, player: str) -> str:
+        """Return a SHA-256 over the player's stored credentials ("" when he holds none).
+
+        It covers the key derivation, salt and digest of his secret and his public signing
+        key: a receipt carries it, so a replaced credential shows (issue 13).
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(
+                    player_secrets.c.kdf,
+                    player_secrets.c.salt,
+                    player_secrets.c.digest,
+                    player_secrets.c.signing_key,
+                )
+                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
+                .where(campaigns.c.name == campaign, player_secrets.c.player == player)
+            ).first()
+        if row is None:
+            return ""
+        parts = (row.kdf, row.salt, row.digest, row.signing_key or "")
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""
         with self.engine.connect() as conn:
@@ -498,8 +576,18 @@ class EventStore:
         turn: int,
         state: str,
     ) -> None:
-        """Save a projection state at `version` of the branch (idempotent)."""
+        """Save a projection state at `version` of the branch (idempotent), bound to the chain.
+
+        Raises:
+            IllegalCommandError: the branch has no event at `version`.
+        """
         stream_id = self._owner_stream(lineage, version)
+        bound = self.hash_at(lineage, version)
+        if bound is None:
+            raise IllegalCommandError(
+                f"cannot snapshot version {version} of {lineage.branch!r}: it has no such event"
+            )
+        digest = snapshot_digest(bound, projection, projection_version, version, turn, state)
         try:
             with self._write() as conn:
                 conn.execute(
@@ -512,15 +600,60 @@ class EventStore:
                         "turn": turn,
                         "state": state,
                         "created_at": self.clock(),
+                        "chain_hash": bound,
+                        "digest": digest,
                     },
                 )
         except IntegrityError:
             pass  # the same snapshot exists already: snapshots are derived and deterministic
 
+    def hash_at(self, lineage: Lineage, version: int) -> str | None:
+        """Return the chain hash of the branch's event at `version` (None: no such event)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(events.c.hash).where(
+                    self._in_lineage(lineage), events.c.version == version
+                )
+            ).scalar_one_or_none()
+        return None if value is None else str(value)
+
     def latest_snapshot(
         self, lineage: Lineage, projection: str, projection_version: int, upto_version: int | None
     ) -> Snapshot | None:
-        """Return the newest usable snapshot at or before `upto_version` in the branch's history."""
+        """Return the newest snapshot at or before `upto_version` that still matches the chain.
+
+        A snapshot whose bound chain hash is not the branch's hash at its version, or whose
+        digest does not match its row, is never served (issue 13): the next older one is
+        tried, and with none the caller folds from the start.
+        """
+        query = (
+            self._snapshot_query(lineage)
+            .with_only_columns(snapshots.c.id, snapshots.c.version, snapshots.c.chain_hash)
+            .where(
+                snapshots.c.projection == projection,
+                snapshots.c.projection_version == projection_version,
+            )
+        )
+        if upto_version is not None:
+            query = query.where(snapshots.c.version <= upto_version)
+        with self.engine.connect() as conn:
+            candidates = conn.execute(query.order_by(snapshots.c.version.desc())).all()
+        for candidate in candidates:
+            if self.hash_at(lineage, candidate.version) != candidate.chain_hash:
+                continue  # bound to another history: a rewritten or truncated chain
+            whole = self._snapshot_query(lineage).where(snapshots.c.id == candidate.id)
+            with self.engine.connect() as conn:
+                row = _stored_snapshot(conn.execute(whole).one())
+            if row.intact():
+                return Snapshot(version=row.version, turn=row.turn, state=row.state)
+        return None
+
+    def snapshots_of(self, lineage: Lineage) -> list[StoredSnapshot]:
+        """Return every snapshot row in the branch's history, by version (for `verify`)."""
+        query = self._snapshot_query(lineage).order_by(snapshots.c.version, snapshots.c.id)
+        return list(self._rows(query, _stored_snapshot))
+
+    def _snapshot_query(self, lineage: Lineage) -> sa.Select[Any]:
         conditions = [
             sa.and_(
                 snapshots.c.stream_id == seg.stream_id,
@@ -529,21 +662,16 @@ class EventStore:
             )
             for seg in lineage.segments
         ]
-        query = (
-            sa.select(snapshots.c.version, snapshots.c.turn, snapshots.c.state)
-            .where(
-                sa.or_(*conditions),
-                snapshots.c.projection == projection,
-                snapshots.c.projection_version == projection_version,
-            )
-            .order_by(snapshots.c.version.desc())
-            .limit(1)
-        )
-        if upto_version is not None:
-            query = query.where(snapshots.c.version <= upto_version)
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return Snapshot(version=row.version, turn=row.turn, state=row.state) if row else None
+        return sa.select(
+            snapshots.c.id,
+            snapshots.c.version,
+            snapshots.c.projection,
+            snapshots.c.projection_version,
+            snapshots.c.turn,
+            snapshots.c.state,
+            snapshots.c.chain_hash,
+            snapshots.c.digest,
+        ).where(sa.or_(*conditions))
 
     # ------------------------------------------------------------ internals
 
@@ -582,8 +710,17 @@ class EventStore:
     def _lineage_of(campaign: str, stream: _Stream, by_id: dict[int, _Stream]) -> Lineage:
         segments = [_Segment(stream_id=stream.id, after=stream.fork_version, upto=None)]
         child = stream
+        seen = {stream.id}
         while child.parent_id is not None:
-            parent = by_id[child.parent_id]
+            parent = by_id.get(child.parent_id)
+            if parent is None or parent.id in seen:
+                # Only an edited database gets here (issue 13): say so, never loop or crash.
+                raise DatabaseError(
+                    f"branch {stream.branch!r} of {campaign!r} descends from a branch that "
+                    f"{'is not there' if parent is None else 'descends from it'}: "
+                    "the database was edited (`umpire verify`)"
+                )
+            seen.add(parent.id)
             segments.append(
                 _Segment(stream_id=parent.id, after=parent.fork_version, upto=child.fork_version)
             )
@@ -688,6 +825,57 @@ def upgrade_database(url: str) -> tuple[str | None, str, Path | None]:
         return db.upgrade_with_backup(engine)
     finally:
         engine.dispose()
+
+
+def export_log(url: str, target: Path) -> dict[str, int]:
+    """Copy every campaign's log into a new SQLite file anyone may be given (issue 13).
+
+    The copy holds the campaigns, their branches and every event, positions and hashes as
+    stored, and the players' credentials as stored (slow salted hashes of random secrets and
+    public signing keys: never a secret), so `umpire verify --db COPY --receipts DIR` checks
+    every player's receipts without the umpire's database. It leaves out the snapshots
+    (derived data). It holds every hidden event, and the dice seed: so it is made only once
+    each campaign's seed is revealed in its log, after the campaign. Returns how many rows of
+    each it copied.
+
+    Raises:
+        InvalidInputError: `target` exists already.
+        IllegalCommandError: a campaign's seed is not revealed yet.
+    """
+    if target.exists():
+        raise InvalidInputError(f"{target} exists already: name a new file for the export")
+    source = EventStore.open(url, create=False)
+    try:
+        with source.engine.connect() as conn:
+            revealed = set(
+                conn.execute(
+                    sa.select(campaigns.c.name)
+                    .join(streams, streams.c.campaign_id == campaigns.c.id)
+                    .join(events, events.c.stream_id == streams.c.id)
+                    .where(events.c.type == "seed_revealed")
+                ).scalars()
+            )
+            hidden = [c.name for c in source.campaigns() if c.name not in revealed]
+            if hidden:
+                raise IllegalCommandError(
+                    f"campaign {hidden[0]!r} has not revealed its dice seed: the export would "
+                    "give it away (`umpire reveal-seed` once the campaign is over)"
+                )
+            rows = {
+                table.name: [dict(r._mapping) for r in conn.execute(sa.select(table))]
+                for table in (campaigns, streams, events, player_secrets)
+            }
+    finally:
+        source.close()
+    copy = EventStore.open(str(target), create=True)
+    try:
+        with copy._write() as conn:
+            for table in (campaigns, streams, events, player_secrets):
+                if rows[table.name]:
+                    conn.execute(table.insert(), rows[table.name])
+    finally:
+        copy.close()
+    return {name: len(found) for name, found in rows.items()}
 
 
 def database_revisions(url: str) -> tuple[str | None, str]:
@@ -837,6 +1025,35 @@ class _WriteTransaction:
             self._conn.close()
 
 
+def _chained_rows(
+    stream_id: int, after: int, prev_hash: str, batch: Sequence[NewEvent], recorded_at: Any
+) -> list[tuple[Any, ...]]:
+    """Return `batch` as event rows (in `_INSERT_COLUMNS` order), chained after `prev_hash`."""
+    rows: list[tuple[Any, ...]] = []
+    for version, new in enumerate(batch, start=after + 1):
+        payload = encode_payload(new.event).decode()
+        audience = new.audience.encode()
+        ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
+        prev_hash = chain_hash(
+            prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
+        )
+        rows.append(
+            (
+                stream_id,
+                version,
+                ev_type,
+                schema,
+                payload,
+                audience,
+                new.actor,
+                new.turn,
+                recorded_at,
+                prev_hash,
+            )
+        )
+    return rows
+
+
 def _recorded_event(row: Row[Any]) -> RecordedEvent:
     # Unpacked once, in _query's column order: cheaper than ten attribute lookups.
     fields: Sequence[Any] = row  # a Row unpacks like a tuple
@@ -859,6 +1076,19 @@ def _recorded_event(row: Row[Any]) -> RecordedEvent:
 def _audience(text: str) -> Audience:
     """Audiences repeat: decode each stored form once (Audience is frozen)."""
     return Audience.decode(text)
+
+
+def _stored_snapshot(row: Row[Any]) -> StoredSnapshot:
+    return StoredSnapshot(
+        id=row.id,
+        version=row.version,
+        projection=row.projection,
+        projection_version=row.projection_version,
+        turn=row.turn,
+        state=row.state,
+        chain_hash=row.chain_hash,
+        digest=row.digest,
+    )
 
 
 def _stored_row(row: Row[Any]) -> StoredRow:

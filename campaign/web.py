@@ -462,9 +462,13 @@ class _Pages:
         except UmpireError as exc:
             return _page("Orders", _orders_html(csrf, text, [str(exc)]), 422, who.signed, csrf)
         done = "".join(f"<li>{esc(describe(r.event))}</li>" for r in recorded)
+        receipt = await self._call(self.service.receipt, who.lineage, who.name)
         body = (
             "<p class='ok'>Orders recorded. You may send new ones until the turn is resolved; "
-            f"the last ones count.</p><ul>{done}</ul>{_orders_html(csrf, text)}"
+            f"the last ones count.</p><ul>{done}</ul>"
+            "<p>Your receipt (keep it: `umpire verify --receipts` proves what you were shown "
+            f"is still the history): <code>{esc(receipt.encode())}</code></p>"
+            f"{_orders_html(csrf, text)}"
         )
         return _page("Orders", body, player=who.signed, csrf=csrf)
 

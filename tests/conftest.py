@@ -110,3 +110,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run every test that uses `backend_url` on all three backends."""
     if "backend_url" in metafunc.fixturenames:
         metafunc.parametrize("backend_url", BACKENDS, indirect=True)
+
+
+class CountingNonces:
+    """Commitment nonces that repeat from run to run, so a replayed campaign hashes the same.
+
+    Only tests use this: the umpire draws every nonce from `secrets` (issue 13).
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self) -> str:
+        self.count += 1
+        return f"{self.count:064x}"

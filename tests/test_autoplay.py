@@ -48,7 +48,7 @@ from campaign.strategic import Colony
 from cli import app
 from maps import StarMap, generate, parse_label, save_map
 from tactical.battle import sheet_for
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 
 PLAYERS = ("red", "blue", "green")
 TURNS = 10
@@ -462,7 +462,9 @@ def test_a_fleet_tender_built_with_replacement_fighters(
 def test_same_seed_same_campaign(map_dir: Path) -> None:
     chains = []
     for _ in range(2):
-        service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+        service = CampaignService.open(
+            "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+        )
         lineage = start(service, 7, small_map(7, 3, map_dir), 3)
         autoplay(service, lineage, 6, seed=42)
         chains.append([e.hash for e in service.store.read(lineage)])

@@ -34,6 +34,10 @@ class Umpire:
             assert result.exit_code == 0, (args, result.output)
         return result
 
+    def resolve(self) -> Result:
+        """Resolve the turn in progress, naming it (issue 13: a resolve names its turn)."""
+        return self("turn", "resolve", "--turn", str(self.state()["turn"]))
+
     def orders(self, player: str, turn: int, text: str, ok: bool = True) -> Result:
         path = self.folder / f"{player}-{turn}.toml"
         path.write_text(f'player = "{player}"\nturn = {turn}\n{text}')
@@ -91,16 +95,16 @@ def test_a_new_task_force_and_a_re_formed_one_through_the_cli(tmp_path: Path) ->
     assert far.exit_code == 2
     assert "red-F1: cannot reach 0302" in far.output
     umpire.orders("red", 1, form + '[[moves]]\nunit = "red-F1"\nto = "0102"\n')
-    umpire("turn", "resolve")
+    umpire.resolve()
     state = umpire.state()
     assert state["units"]["red-W1"]["hex"] == "0102"  # the move was made, not dropped
     (formed,) = umpire.log("task_forces_set", "red")
     assert len(formed["event"]["rolls"]) == 1  # the admiral, rolled once
     for _ in (2, 3):  # the level-3 admiral's plot binds to turn 3
-        umpire("turn", "resolve")
+        umpire.resolve()
     again = '[[task_forces]]\nid = "red-F1"\n' + form
     umpire.orders("red", 4, again)
-    umpire("turn", "resolve")
+    umpire.resolve()
     *_, reformed = umpire.log("task_forces_set", "red")
     assert reformed["event"]["rolls"] == []  # the same admiral, from the reserve
     forces = umpire.state("red")["task_forces"]
@@ -117,13 +121,13 @@ def test_recapture_and_devastation_through_the_cli(tmp_path: Path) -> None:
         '[[landings]]\nunit = "red-T2"\nplanet = "Alpha/3"\ncolonists = 12\n'  # on arrival
     )
     umpire.orders("red", 1, land)
-    umpire("turn", "resolve")
+    umpire.resolve()
     assert umpire.state()["colonies"]["Alpha/3"]["population"] == 12
     # The umpire brings two of blue's monitors to Alpha by ruling (what a long voyage would).
     for ship in ("blue-W1", "blue-W2"):
         umpire("ruling", "move", ship, "--to", "0102", "-r", "arrived from deep space")
     umpire.orders("blue", 2, '[[attacks]]\nsystem = "Alpha"\n')
-    umpire("turn", "resolve")
+    umpire.resolve()
     taken = umpire.state()["colonies"]["Alpha/3"]
     assert (taken["owner"], taken["conquered_from"]) == ("blue", "red")
     # Red saw it fall: he knows who holds it, and retakes it once blue's ships are gone.
@@ -132,7 +136,7 @@ def test_recapture_and_devastation_through_the_cli(tmp_path: Path) -> None:
     umpire.orders(
         "red", 3, '[[moves]]\nunit = "red-W1"\nto = "0102"\n[[attacks]]\nsystem = "Alpha"\n'
     )
-    umpire("turn", "resolve")
+    umpire.resolve()
     freed = umpire.state()["colonies"]["Alpha/3"]
     assert (freed["owner"], freed["conquered_from"], freed["conquered_turn"]) == ("red", None, None)
     # Red's cruiser is called away; two monitors bombard (ortillery: 2 x 214 points x 3 =
@@ -141,12 +145,12 @@ def test_recapture_and_devastation_through_the_cli(tmp_path: Path) -> None:
     umpire("ruling", "move", "red-W1", "--to", "0101", "-r", "called home")
     for ship in ("blue-W1", "blue-W2"):
         umpire("ruling", "move", ship, "--to", "0102", "-r", "back again")
-    umpire("turn", "resolve")
+    umpire.resolve()
     bomb = '[[attacks]]\nsystem = "Alpha"\nmode = "bombard"\ncolony = "Alpha/3"\n'
     populations = []
     for turn in (5, 6, 7):
         umpire.orders("blue", turn, bomb)
-        umpire("turn", "resolve")
+        umpire.resolve()
         colony = umpire.state()["colonies"].get("Alpha/3")
         populations.append(colony["population"] if colony else 0)
         if colony is None:

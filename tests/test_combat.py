@@ -27,7 +27,7 @@ from campaign.store import Lineage
 from campaign.strategic import Colony, Empire, ShipResult, Unit
 from cli import app
 from maps import loads_map
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 from tests.test_strategic import orders
 
 # Red enters at 0101 and blue at 0301; both reach Alpha (0201, with a dense world) on turn 1.
@@ -588,7 +588,7 @@ def lane_until_the_departure(
     stays and Engages. The turn stops for the pursuit at 0201."""
     path = tmp_path / "lane.toml"
     path.write_text(LANE_MAP)
-    service = CampaignService.open(db, clock=FixedClock(), create=True)
+    service = CampaignService.open(db, clock=FixedClock(), create=True, nonces=CountingNonces())
     service.new_campaign(plan_campaign("lane", ["red", "blue"], seed=LANE_SEED, map_spec=str(path)))
     lineage = service.target("lane")
     units = service.load(lineage).units

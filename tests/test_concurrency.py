@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 from campaign.events import RecordedEvent, UmpireNoted
+from campaign.rules.core import CreateCampaign, decide_create
 from campaign.service import CampaignService
 from campaign.store import EventStore
 from tests._append_worker import batch_size, kill_text, race_text
@@ -128,14 +129,17 @@ def _readline(proc: subprocess.Popen[bytes], timeout: float) -> str:
 def _create(url: str, campaign: str) -> None:
     store = EventStore.open(url)
     try:
-        store.create_campaign(campaign, seed="x")
+        # A campaign's log starts with its creation (verify insists); the writers follow it.
+        store.create_campaign(
+            campaign, seed="x", batch=decide_create(CreateCampaign(campaign, (), "x"))
+        )
     finally:
         store.close()
 
 
 def _load(url: str, campaign: str) -> tuple[list[RecordedEvent], int]:
-    """Open the store afresh; check the main branch's hash chain; return its events and how
-    many of them the verification checked."""
+    """Open the store afresh; check the main branch's hash chain; return its events after the
+    campaign's creation and how many of them the verification checked."""
     store = EventStore.open(url, create=False)
     try:
         lineage = store.lineage(campaign, "main")
@@ -144,7 +148,8 @@ def _load(url: str, campaign: str) -> tuple[list[RecordedEvent], int]:
     finally:
         store.close()
     assert report.ok, report
-    return events, report.events_checked
+    assert events[0].type == "campaign_created"
+    return events[1:], report.events_checked - 1
 
 
 def _text(event: RecordedEvent) -> str:
@@ -213,7 +218,7 @@ def test_concurrent_appenders_lose_and_duplicate_nothing(db_url: str) -> None:
     assert len(expected) == total
     assert len(events) == total
     assert checked == total
-    assert [ev.version for ev in events] == list(range(1, total + 1))
+    assert [ev.version for ev in events] == list(range(2, total + 2))
     positions = [ev.position for ev in events]
     assert positions == sorted(set(positions)), "positions must follow versions (commit order)"
 
@@ -278,7 +283,7 @@ def _complete_batches(db_url: str, started: set[tuple[int, int]]) -> set[tuple[i
     return the (run, batch) ids stored."""
     events, checked = _load(db_url, "crash")
     assert checked == len(events)
-    assert [ev.version for ev in events] == list(range(1, len(events) + 1))
+    assert [ev.version for ev in events] == list(range(2, len(events) + 2))
     batches: dict[tuple[int, int], list[RecordedEvent]] = {}
     for ev in events:
         match = KILL_TEXT.match(_text(ev))

@@ -266,6 +266,7 @@ def test_closed_orders_say_nothing_of_whose_battles() -> None:
             "red",
             orders_rules.OrdersDocument(player="red", turn=26),
             lambda _: None,  # type: ignore[arg-type,return-value]
+            nonce="00",
         )
     assert "battle" not in str(refusal.value)
     assert str(refusal.value) == "turn 26 is being resolved: orders are closed; try again later"

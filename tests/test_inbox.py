@@ -31,6 +31,7 @@ class Umpire:
         self.inbox = tmp_path / "inbox"
         self.inbox.mkdir()
         self.outputs: list[str] = []  # all but `player add|rotate`, to check no secret leaks
+        self.sequence = 0  # each file signed is numbered after the one before
         (tmp_path / "tiny.toml").write_text(TINY_MAP)
 
     def run(self, *args: str, code: int = 0, secret: str | None = None, db: bool = True) -> str:
@@ -53,7 +54,11 @@ class Umpire:
         """Write an orders file into the inbox and sign it there, as the player would."""
         path = self.inbox / name
         path.write_text(text)
-        sign = ("orders", "sign", str(path), "--player", player, "--campaign", campaign)
+        self.sequence += 1
+        sign = (
+            *("orders", "sign", str(path), "--player", player, "--campaign", campaign),
+            *("--sequence", str(self.sequence)),
+        )
         assert f"Signed {path}" in self.run(*sign, secret=secret, db=False)
         return path
 
@@ -87,15 +92,21 @@ def test_sign_then_inbox_records_the_orders_and_files_them(umpire: Umpire) -> No
     signed = path.read_bytes()
     assert signed.startswith(body.encode())
     last = signed.decode().splitlines()[-1]
-    assert last.startswith(f"{SIGNATURE_PREFIX} v1 campaign=g player=red sig=")
-    umpire.run("orders", "sign", str(path), "-p", "red", "-c", "g", secret=red, db=False)
+    assert last.startswith(f"{SIGNATURE_PREFIX} v2 campaign=g player=red turn=1 seq=1 sig=")
+    again = ("orders", "sign", str(path), "-p", "red", "-c", "g", "--sequence", "1")
+    umpire.run(*again, secret=red, db=False)
     assert path.read_bytes() == signed  # signing again replaces the line with the same one
     umpire.signed("blue.toml", orders("blue", 1), "blue", blue)
 
     table = umpire.run("orders", "inbox", str(umpire.inbox))
     assert "blue.toml │ blue   │ accepted" in table
     assert "red.toml  │ red    │ accepted" in table
-    assert sorted(p.name for p in (umpire.inbox / "done").iterdir()) == ["blue.toml", "red.toml"]
+    assert sorted(p.name for p in (umpire.inbox / "done").iterdir()) == [
+        "blue.toml",
+        "blue.toml.receipt.json",
+        "red.toml",
+        "red.toml.receipt.json",
+    ]
     assert (umpire.inbox / "done" / "red.toml").read_bytes() == signed
     assert not list(umpire.inbox.glob("*.toml"))
     assert umpire.commitments() == ["blue", "red"]  # name order: blue.toml first
@@ -243,24 +254,38 @@ def test_orders_that_break_the_rules_are_refused_with_every_problem(umpire: Umpi
 
 def test_signatures_are_deterministic_and_bound_to_everything() -> None:
     body = orders("red", 1).encode()
-    once = signing.sign(body, "s3cret", "g", "red")
-    assert signing.sign(body, "s3cret", "g", "red") == once
-    assert signing.sign(once, "s3cret", "g", "red") == once  # re-signing replaces the line
+    once = signing.sign(body, "s3cret", "g", "red", 7)
+    assert signing.sign(body, "s3cret", "g", "red", 7) == once
+    assert signing.sign(once, "s3cret", "g", "red", 7) == once  # re-signing replaces the line
     assert signing.unsigned(once) == body
-    assert signing.sign(body.rstrip(b"\n"), "s3cret", "g", "red") == once  # newline added
+    assert signing.sign(body.rstrip(b"\n"), "s3cret", "g", "red", 7) == once  # newline added
     key = signing.public_key("s3cret", "g", "red")
     assert key == signing.public_key("s3cret", "g", "red")
     read = signing.read(once)
-    assert (read.campaign, read.player, read.body) == ("g", "red", body)
+    assert (read.campaign, read.player, read.turn, read.sequence, read.body) == (
+        "g",
+        "red",
+        1,
+        7,
+        body,
+    )
     assert signing.verifies(read, key)
     assert not signing.verifies(read, None)
     others = {
-        signing.sign(body, "other", "g", "red"),
-        signing.sign(body, "s3cret", "h", "red"),
-        signing.sign(body, "s3cret", "g", "blue"),
-        signing.sign(body + b"# a comment\n", "s3cret", "g", "red"),
+        signing.sign(body, "other", "g", "red", 7),
+        signing.sign(body, "s3cret", "h", "red", 7),
+        signing.sign(body, "s3cret", "g", "blue", 7),
+        signing.sign(body, "s3cret", "g", "red", 8),
+        signing.sign(body.replace(b"turn = 1", b"turn = 2"), "s3cret", "g", "red", 7),
+        signing.sign(body + b"# a comment\n", "s3cret", "g", "red", 7),
     }
-    assert len({line.splitlines()[-1].rpartition(b"=")[0] for line in (once, *others)}) == 5
+    sigs = {line.splitlines()[-1].rpartition(b"sig=")[2] for line in (once, *others)}
+    assert len(sigs) == 7
+    # The turn and the sequence are signed: changing either in the line breaks the signature.
+    renumbered = once.replace(b"seq=7", b"seq=9")
+    moved = once.replace(b"turn = 1", b"turn = 2").replace(b"turn=1", b"turn=2")
+    for tampered in (renumbered, moved):
+        assert not signing.verifies(signing.read(tampered), key)
     for other in ("other", "s3cret"):
         for campaign, player in (("g", "blue"), ("h", "red")):
             assert not signing.verifies(read, signing.public_key(other, campaign, player))
@@ -271,11 +296,16 @@ def test_signatures_are_deterministic_and_bound_to_everything() -> None:
     ("text", "problem"),
     [
         (b"player = 'red'\n", "not signed"),
-        (b"# umpire-signature: v2 campaign=g player=red sig=AA==\n", "unknown signature format"),
-        (b"x\n# umpire-signature: v1 campaign=g player=Red sig=AA==\n", "player name 'Red'"),
-        (b"# umpire-signature: v1 campaign=g campaign=h player=red sig=AA==", "campaign given"),
-        (b"# umpire-signature: v1 campaign=g player=red sig=AA==\n", "sig is 1 bytes, not 64"),
-        (b"# umpire-signature: v1 campaign=g player=red sig=AA==\nturn = 1\n", "not signed"),
+        (b"# umpire-signature: v3 campaign=g player=red sig=AA==\n", "unknown signature format"),
+        (b"# umpire-signature: v1 campaign=g player=red sig=AA==\n", "v1 carries no turn"),
+        (b"x\n# umpire-signature: v2 campaign=g player=Red sig=AA==\n", "player name 'Red'"),
+        (b"# umpire-signature: v2 campaign=g campaign=h player=red sig=AA==", "campaign given"),
+        (b"# umpire-signature: v2 campaign=g player=red turn=1 seq=1 sig=AA==\n", "1 bytes"),
+        (b"# umpire-signature: v2 campaign=g player=red sig=AA==\n", "no turn="),
+        (b"# umpire-signature: v2 campaign=g player=red turn=x seq=0 sig=AA==", "turn is not"),
+        (b"# umpire-signature: v2 campaign=g player=red turn=1 seq=0 sig=AA==", "seq starts"),
+        (b"turn = 2\n# umpire-signature: v2 campaign=g player=red turn=1 seq=1", "for turn 1"),
+        (b"# umpire-signature: v2 campaign=g player=red sig=AA==\nturn = 1\n", "not signed"),
     ],
 )
 def test_malformed_signature_lines(text: bytes, problem: str) -> None:
@@ -335,3 +365,28 @@ def test_sign_and_inbox_on_postgresql(tmp_path: Path, pg_url: str) -> None:
     finally:
         engine.dispose()
     assert keys == [signing.public_key(red, "g", "red")]
+
+
+def test_an_older_signed_file_dropped_back_is_refused(umpire: Umpire) -> None:
+    """Issue 13, finding 3: a replayed file never replaces newer orders, and never resolves."""
+    red = umpire.add("red")
+    old = umpire.signed("a.toml", orders("red", 1, ("red-S1", "0102", "engage")), "red", red)
+    first = old.read_bytes()
+    assert inbox(umpire) == [("a.toml", "red", "accepted")]
+    umpire.signed("b.toml", orders("red", 1, ("red-S1", None, "stand-off")), "red", red)
+    assert inbox(umpire) == [("b.toml", "red", "accepted")]
+    newest = (umpire.inbox / "done" / "b.toml").read_bytes()
+    for name, data in (("c.toml", first), ("d.toml", newest)):
+        (umpire.inbox / name).write_bytes(data)
+    assert inbox(umpire, code=1) == [("c.toml", "red", "rejected"), ("d.toml", "red", "rejected")]
+    assert "signed orders number 1 are not newer than red's orders number 2" in umpire.reason(
+        "c.toml"
+    )
+    assert "number 2 are not newer" in umpire.reason("d.toml")
+    umpire.run("turn", "resolve", "--turn", "1")
+    log = json.loads(umpire.run("log", "--json", "--type", "orders_revealed"))
+    (revealed,) = [json.loads(e["event"]["payload"]) for e in log]
+    assert revealed["sequence"] == 2
+    assert revealed["moves"] == [
+        {"count": None, "order": "stand-off", "to": None, "unit": "red-S1", "via": []}
+    ]

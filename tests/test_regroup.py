@@ -129,8 +129,8 @@ def test_a_colony_founded_in_a_production_turn_spends_its_first_output(
     owner may spend the IP in the same orders, not lose them."""
     service, lineage = game
     service.submit_orders(lineage, "red", head(1) + move("red-S1", "0102"))
-    for _ in range(3):
-        service.resolve_turn(lineage, ask=sixes)
+    for turn in (1, 2, 3):  # turns 2 and 3 without orders: named, as a resolve must be
+        service.resolve_turn(lineage, ask=sixes, expected_turn=turn)
     text = head(4) + move("red-T1", "0102")
     text += '[[landings]]\nunit = "red-T1"\nplanet = "Alpha/3"\ncolonists = 10\n'
     text += '[[production]]\ncolony = "Alpha/3"\nscout_troops = 2\n'

@@ -22,7 +22,7 @@ from campaign.store import Lineage
 from campaign.strategic import Empire, Unit
 from cli import app
 from maps import loads_map
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 
 # A 6x4 sector: red enters at 0101, blue at 0604. Alpha (0102) is next to red's entry hex;
 # Beta (0302) is two hexes from it; a cloud sits at 0201.
@@ -309,7 +309,9 @@ def test_the_cli_plays_a_turn_from_orders_files(tmp_path: Path, map_file: str) -
 def test_same_seed_same_orders_same_campaign(map_file: str) -> None:
     chains = []
     for _ in range(2):
-        service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+        service = CampaignService.open(
+            "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+        )
         service.new_campaign(plan_campaign("g", ["red", "blue"], seed="x", map_spec=map_file))
         lineage = service.target("g")
         service.submit_orders(lineage, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
@@ -455,7 +457,7 @@ def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineag
     service, lineage = settled
     service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
     service.resolve_turn(lineage, ask=sixes)
-    service.resolve_turn(lineage, ask=sixes)  # turn 3: nobody sends orders
+    service.resolve_turn(lineage, ask=sixes, expected_turn=3)  # turn 3: nobody sends orders
     spend = orders("red", 4) + (
         '[[production]]\ncolony = "Alpha/3"\ncolony_transports = 2\nemigrants = 2\n'
         'scout_troops = 1\nresearch = 15\nships = [{design = "frigate"}]\n'
@@ -666,7 +668,7 @@ def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
         service.resolve_turn(lineage, ask=sixes)  # turn 2: no orders; the plot moves it on
         ship = service.load(lineage).units["red-W1"]
         assert (ship.hex, ship.plot, ship.order) == ("0302", ("0302",), "engage")
-        service.resolve_turn(lineage, ask=sixes)  # turn 3: it waits at Beta
+        service.resolve_turn(lineage, ask=sixes, expected_turn=3)  # turn 3: it waits at Beta
         assert service.load(lineage).units["red-W1"].hex == "0302"
         # Turn 4: the plot has run out; it may be ordered again.
         service.submit_orders(lineage, "red", orders("red", 4, ("red-W1", None, "stand-off")))
@@ -754,8 +756,8 @@ def test_the_starting_treasury_buys_research_and_ships(
     Full Thrust Points per Industrial Point)"; L267: what the first production phase leaves
     unspent is lost (the default setting, `--starting-ip expire`)."""
     service, lineage = settled
-    service.resolve_turn(lineage, ask=sixes)  # turn 2
-    service.resolve_turn(lineage, ask=sixes)  # turn 3
+    service.resolve_turn(lineage, ask=sixes, expected_turn=2)
+    service.resolve_turn(lineage, ask=sixes, expected_turn=3)
     too_early = orders("red", 4) + "[treasury]\nresearch = 30\n"
     with pytest.raises(OrdersError, match="spending 30 IP but 25 are left"):
         service.submit_orders(lineage, "red", too_early)
@@ -797,7 +799,10 @@ def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage
     assert isinstance(reveal, OrdersRevealed)
     last = commits[-1]
     assert isinstance(last, OrdersCommitted)
-    assert reveal.sha256 == last.sha256 == hashlib.sha256(reveal.payload.encode()).hexdigest()
+    salted = hashlib.sha256(bytes.fromhex(reveal.nonce) + reveal.payload.encode()).hexdigest()
+    assert reveal.sha256 == last.sha256 == salted
+    assert len(reveal.nonce) == 64
+    assert '"nonce"' not in reveal.payload
     assert '"order":"engage"' in reveal.payload
     assert service.log(lineage, viewer="blue", types=["orders_revealed"]) == []
     report = service.verify(lineage)
@@ -891,7 +896,7 @@ def test_players_read_their_history_and_packages_are_published(
     assert result.exit_code == 0, result.output
     for player, other in (("red", "blue"), ("blue", "red")):
         names = sorted(p.name for p in (tmp_path / "out" / player).iterdir())
-        assert names == ["map.svg", "report.html", "report.json", "report.md"]
+        assert names == ["map.svg", "receipt.json", "report.html", "report.json", "report.md"]
         text = "".join(p.read_text() for p in (tmp_path / "out" / player).iterdir())
         assert f"{other}-W" not in text
 
@@ -941,7 +946,7 @@ def test_the_last_report_is_the_final_one(map_file: str) -> None:
         service.new_campaign(plan)
         lineage = service.target("g")
         assert service.report(lineage, "red").title == "g: red's report, turn 1"
-        service.resolve_turn(lineage)
+        service.resolve_turn(lineage, expected_turn=1)
         assert service.report(lineage, "red").title == "g: red's final report"
     finally:
         service.close()
@@ -1026,8 +1031,8 @@ def test_the_starting_treasury_is_spent_before_the_first_move(map_file: str) -> 
         news = [describe(e.event) for e in service.report(lineage, "red").news]
         assert any("red spent starting IP on speed-3" in line for line in news), news
         # What is left is lost at the first production phase (004 L267).
-        for _ in range(3):
-            service.resolve_turn(lineage, ask=sixes)
+        for turn in (2, 3, 4):
+            service.resolve_turn(lineage, ask=sixes, expected_turn=turn)
         assert service.load(lineage).empires["red"].ip == 0
         with pytest.raises(OrdersError, match="turn 5 has no production phase"):
             service.submit_orders(lineage, "red", orders("red", 5) + "[treasury]\nresearch = 1\n")
@@ -1039,8 +1044,8 @@ def test_the_starting_treasury_may_be_kept_by_setting(map_file: str) -> None:
     """`umpire new --starting-ip keep`: the treasury lasts until spent (docs/rulings.md)."""
     service, lineage = _treasury_game(map_file, "keep")
     try:
-        for _ in range(4):
-            service.resolve_turn(lineage, ask=sixes)
+        for turn in (1, 2, 3, 4):
+            service.resolve_turn(lineage, ask=sixes, expected_turn=turn)
         assert service.load(lineage).empires["red"].ip == 25
         late = orders("red", 5) + '[treasury]\nships = [{design = "frigate"}]\n'
         service.submit_orders(lineage, "red", late)

@@ -7,6 +7,7 @@ Every page and response a player gets is checked for the other player's unit ids
 from __future__ import annotations
 
 import base64
+import html
 import json
 import os
 import re
@@ -197,6 +198,8 @@ def test_the_order_form_sends_the_template(game: Game, client: TestClient) -> No
     assert "Orders recorded" in response.text
     assert "red&#x27;s orders for turn 2: 19 unit(s)" in response.text
     assert len(game.service.load(game.lineage).orders["red"]) == 19
+    receipt = game.service.receipt(game.lineage, "red").encode()  # issue 13: the reply's
+    assert html.escape(receipt) in response.text
 
 
 def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: TestClient) -> None:

@@ -82,7 +82,7 @@ from campaign.events import (
     OrdersRevealed,
     OrdersSubmitted,
     TaskForcesSet,
-    encode_payload,
+    canonical_json,
 )
 from campaign.inputs import MAX_ORDERS_BYTES
 from campaign.projections import CampaignState, evolve, evolve_all
@@ -173,8 +173,14 @@ def decide_submit(
     player: str,
     document: OrdersDocument,
     catalogue: Catalogue,
+    *,
+    nonce: str,
+    sequence: int = 0,
 ) -> list[NewEvent]:
     """Record a player's orders once every move is legal; a later submission replaces it.
+
+    `nonce` salts the public commitment (hex; the caller draws it from a secure source, it is
+    not a game die); `sequence` is the signed file's, 0 for orders handed in otherwise.
 
     The orders are checked against `view`, the player's own knowledge, and `starmap`, the map
     as he knows it: a refusal must never tell him what he could not know (an enemy siege, a
@@ -251,6 +257,8 @@ def decide_submit(
         merges=document.merges,
         battle_sites=document.battle_sites,
         posts=document.posts,
+        nonce=nonce,
+        sequence=sequence,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
     # everyone sees the hash they will be checked against.
@@ -262,9 +270,31 @@ def decide_submit(
     ]
 
 
+def orders_payload(submitted: OrdersSubmitted) -> bytes:
+    """Return the canonical orders a commitment covers: the payload without its nonce.
+
+    A sequence of 0 (orders not from a signed file) is left out as well, so a submission
+    stored before either field existed gives the very bytes it was committed with.
+    """
+    fields = msgspec.structs.asdict(submitted)
+    del fields["nonce"]
+    if not submitted.sequence:
+        del fields["sequence"]
+    return canonical_json(fields)
+
+
+def commitment(nonce: str, payload: bytes) -> str:
+    """Return SHA-256(nonce || payload) in hex: the salted commitment (issue 13).
+
+    >>> commitment("", b"{}") == hashlib.sha256(b"{}").hexdigest()  # before salting
+    True
+    """
+    return hashlib.sha256(bytes.fromhex(nonce) + payload).hexdigest()
+
+
 def orders_hash(submitted: OrdersSubmitted) -> str:
-    """Return the commitment to a submission: the SHA-256 of its stored payload."""
-    return hashlib.sha256(encode_payload(submitted)).hexdigest()
+    """Return the commitment to a submission: its canonical orders, salted with its nonce."""
+    return commitment(submitted.nonce, orders_payload(submitted))
 
 
 def decide_reveal(state: CampaignState) -> list[NewEvent]:
@@ -275,7 +305,8 @@ def decide_reveal(state: CampaignState) -> list[NewEvent]:
                 player=player,
                 turn=state.turn,
                 sha256=orders_hash(submitted),
-                payload=encode_payload(submitted).decode(),
+                payload=orders_payload(submitted).decode(),
+                nonce=submitted.nonce,
             ),
             audience=Audience.players_([player]),
             turn=state.turn,

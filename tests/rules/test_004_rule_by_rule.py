@@ -1493,10 +1493,10 @@ def test_L349_352_a_new_task_force_is_checked_against_the_horizon_any_admiral_al
         moves=(Move(unit="red-F1", to="0702"),),
     )
     with pytest.raises(OrdersError) as caught:
-        decide_submit(state, state, MAP, "red", far, {})  # type: ignore[arg-type]
+        decide_submit(state, state, MAP, "red", far, {}, nonce="00")  # type: ignore[arg-type]
     assert caught.value.problems[0].startswith("red-F1: cannot reach 0702: 0702 is 4 hexes")
     near = msgspec.structs.replace(far, moves=(Move(unit="red-F1", to="0502"),))
-    assert decide_submit(state, state, MAP, "red", near, {})  # type: ignore[arg-type]
+    assert decide_submit(state, state, MAP, "red", near, {}, nonce="00")  # type: ignore[arg-type]
 
 
 def test_L320_327_disbanding_and_re_forming_does_not_re_roll_the_admiral() -> None:
