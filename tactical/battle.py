@@ -43,13 +43,12 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
-from typing import Annotated, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import msgspec
-from msgspec import Meta, Struct
+from msgspec import Struct
 
 from tactical.asteroids import (
     asteroids_crossed,
@@ -61,7 +60,6 @@ from tactical.asteroids import (
 )
 from tactical.boarding import (
     BOARDING_TORPEDO,
-    CREW_KINDS,
     MAX_ROUNDS,
     TORPEDO_HULL,
     TORPEDO_MARINES,
@@ -95,14 +93,12 @@ from tactical.fighters import (
     SECONDARY_MOVE_MU,
     SHUTTLE_LANDS_ON,
     TORPEDO_HITS_ON,
-    DefenceSpec,
     FighterGroup,
     FighterNameError,
     FighterType,
     FlightOrder,
     KillRoll,
     bays,
-    defence_of,
     fighter_type,
     format_flight,
     format_flight_order,
@@ -128,8 +124,6 @@ from tactical.fire import (
     TORPEDO_BANDS_MU,
     TORPEDO_SETTINGS,
     BeamOutcome,
-    StrikeRoll,
-    ThresholdOutcome,
     arc_of,
     beam_dice,
     bearing,
@@ -144,7 +138,6 @@ from tactical.fire import (
     score_beam_die,
     score_plasma_die,
     submunition_dice,
-    threshold_check,
     threshold_need,
     torpedo_band,
     torpedo_to_hit,
@@ -194,7 +187,6 @@ from tactical.movement import (
     NO_ORDER,
     MoveStart,
     Order,
-    angle_vector,
     course_after,
     format_mu,
     format_order,
@@ -205,14 +197,10 @@ from tactical.movement import (
     parse_orders,
     round_mu,
 )
+from tactical.phases.damage import apply_hit, check_threshold, colours_struck, crash, take_damage
 from tactical.points import build
 from tactical.ramming import RAM_ON, contact, in_reach, proceeds, ram_damage
-from tactical.repair import (
-    MAX_PARTIES_PER_JOB,
-    PERMANENT_LOSSES,
-    damage_control_parties,
-    repair_succeeds,
-)
+from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties, repair_succeeds
 from tactical.rules import BattleRules, rules_named
 from tactical.sensors import (
     ACTIVE_RANGE_MU,
@@ -233,7 +221,6 @@ from tactical.ship import (
     PRESETS,
     DesignError,
     DriveState,
-    HullClass,
     Problem,
     Ship,
     ShipState,
@@ -245,8 +232,48 @@ from tactical.ship import (
     fresh_state,
     hit_drive,
     hull_remaining,
-    screen_level,
     with_system_status,
+)
+from tactical.state import (
+    IN_PLAY,
+    LOST,
+    ON_THE_TABLE,
+    BattleContext,
+    BattleSetup,
+    BattleState,
+    DummySetup,
+    FtlDeparture,
+    Hit,
+    Identifier,
+    IllegalActionError,
+    JumpState,
+    MineSetup,
+    Moved,
+    NovaBlast,
+    Phase,
+    ShipInPlay,
+    ShipSetup,
+    ShipStatus,
+    SideOrders,
+    Theatre,
+    Threshold,
+    Zone,
+    asteroids_at,
+    asteroids_now,
+    enemy_in_sight,
+    ftl_blocked,
+    identified,
+    in_well,
+    moves_this_turn,
+    named_ship,
+    off_table,
+    other_side,
+    prize,
+    replace_ship,
+    targetable,
+    velocity,
+    working_defence,
+    working_screen,
 )
 
 __all__ = [
@@ -273,16 +300,20 @@ __all__ = [
     "CoreSystemsRolled",
     "DefenceFire",
     "Dogfight",
+    "Dropout",
     "DummySetup",
     "Event",
     "FighterAttack",
     "FighterWeapon",
     "FightersResolved",
     "FlightWritten",
+    "FtlDeparture",
     "GroupMoved",
     "Hit",
+    "Identifier",
     "IllegalActionError",
     "Interception",
+    "JumpState",
     "Landing",
     "MineDetonated",
     "MineEvent",
@@ -307,6 +338,7 @@ __all__ = [
     "ShipFired",
     "ShipInPlay",
     "ShipSetup",
+    "ShipStatus",
     "ShipsMoved",
     "Shot",
     "ShotRoll",
@@ -366,256 +398,28 @@ __all__ = [
     "sides_to_repel",
     "sides_to_write",
     "sweeper_working",
+    "velocity",
     "view",
+    "withdraw_at",
     "write_assault",
     "write_flight",
     "write_orders",
 ]
 
-Phase = Literal[
-    "orders",
-    "movement",
-    "flight",
-    "fighters",
-    "missiles",
-    "fire",
-    "assault",
-    "repel",
-    "end",
-    "repair",
-    "core",
-    "over",
-]
-ShipStatus = Literal[
-    "active", "destroyed", "left", "away", "jumped", "abandoned", "struck", "captured"
-]
-"""``left``: off the table for good; ``away``: off the table and due back (001 L536-538);
-``jumped``: gone into FTL (004 L139-145); ``abandoned``: its life support gave out and its crew
-abandoned it, a drifting hulk out of the battle (core systems, 000 L11189-11197); ``struck``:
-its captain struck the colours, and it lies where it surrendered, out of the battle (000
-L13275-13343); ``captured``: its boarders destroyed its last hull box and took it, out of the
-battle, and a single point of damage destroys it (000 L13113-13130)."""
-JumpState = Literal["none", "ready", "powering", "unplanned"]
-"""A campaign ship's FTL jump: ``ready`` after its 6 (004 L142-143); ``powering`` or
-``unplanned`` in its final power-up turn, a planned or an unplanned jump (004 L139-145)."""
+
 SCRAMBLE_MISHAP = 1  # a scramble's 1: a bay and its fighters out of action (000 L8597-8605)
+
+
 SCRAMBLE_LATE = 4  # a 4: one group gets away too late to stop the attack (000 L8615-8621)
+
+
 RETURN_ON = 4  # 001 L538: on a 4, 5 or 6 the ship re-enters after that many turns
+
+
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
+
+
 MAX_INITIATIVE_ROLLS = 50  # ties re-rolled (000 L1053-1472); a stop for scripted dice
-
-Identifier = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-]+$", max_length=40)]
-
-
-class IllegalActionError(ValueError):
-    """An order, a shot or a step the state does not allow; the message quotes it."""
-
-
-# ---------------------------------------------------------------- set-up
-
-
-class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One ship at the start: a catalogue design, where it is, its course and speed."""
-
-    id: Identifier
-    side: Identifier
-    design: Identifier
-    x: float
-    y: float
-    course: Annotated[int, Meta(ge=1, le=12)]
-    speed: Annotated[int, Meta(ge=0, le=1000)] = 0
-    state: ShipState | None = None
-    """Record state carried in from the campaign; fresh when left out."""
-    ftl_deployed: tuple[Identifier, ...] = ()
-    """Bays whose FTL fighter group begins the battle deployed on the ship, 1 CEF spent,
-    instead of aboard (000 L9981-9989)."""
-    dropout: Annotated[int, Meta(ge=1)] | None = None
-    """The game turn it enters by dropping out of FTL (001 L1055), a table battle's: ``x``,
-    ``y`` its intended entry point, ``course`` and ``speed`` its own after emergence. Until
-    then it is ``away``, due back that turn."""
-
-
-class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A mine on the table at the start, active from the first turn (001 L868-872)."""
-
-    id: Identifier
-    side: Identifier
-    x: float
-    y: float
-
-
-class DummySetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One dummy bogey at the start: a drone showing an escort's signature (001 L955-957)."""
-
-    id: Identifier
-    side: Identifier
-    x: float
-    y: float
-    course: Annotated[int, Meta(ge=1, le=12)]
-    speed: Annotated[int, Meta(ge=0, le=1000)] = 0
-
-
-class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A body no ship may jump near: a dense world or a moon, its centre and FTL radius."""
-
-    kind: Literal["dense world", "moon"]
-    x: float
-    y: float
-    radius: float
-
-
-class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """What a campaign battle adds to the table (004 5.3.1-5.3.5); ``tactical.campaign_battle``
-    builds it. A set-up without one is an ordinary tabletop battle.
-
-    The table floats (no edges) until two opposing ships are more than ``float_limit`` apart,
-    then it is fixed where the ships are (004 L133-135); leaving a fixed table is disengaging,
-    with a D6: under ``return_on`` the ship is gone, else it returns after that many turns
-    (004 L136-138). Ships of the ``ftl_sides`` (FTL Move orders) roll a D6 at the end of each
-    turn to be ready to jump (004 L142-143). ``gravity`` drifts every ship that many MU towards
-    the gas giant edge at ``well_edge`` (an x coordinate) at the end of each turn (004
-    L162-168). Asteroids start at ``asteroids`` and drift ``drift`` MU a turn, wrapping in
-    ``field`` (004 L178-181).
-    """
-
-    float_limit: float = 150.0
-    table_margin: float = 6.0
-    return_on: int = 3
-    ftl_sides: tuple[str, ...] = ()
-    zones: tuple[Zone, ...] = ()
-    gravity: int = 0
-    well_edge: float | None = None
-    asteroids: tuple[tuple[float, float], ...] = ()
-    drift: tuple[float, float] = (0.0, 0.0)
-    field: tuple[float, float, float, float] | None = None
-    asteroid_motion: Literal["jump", "sweep"] = "jump"
-    """How drifting asteroids collide (see docs/rulings.md). ``jump``: the drift is a jump at
-    the end of the turn and a ship's move risks every asteroid its path crosses, as for
-    stationary ones (001 L1092). ``sweep``: Continuum's moving asteroids (000 L18082-18101): at
-    the start of the movement a ship the drift swept over risks it, and a ship risks only the
-    asteroid its move ends inside; paths that merely cross are safe."""
-    turn_mods: tuple[tuple[str, int], ...] = ()
-    """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
-    initiative_mods: tuple[tuple[str, int], ...] = ()
-    """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
-    morale_mods: tuple[tuple[str, int], ...] = ()
-    """Per side: points added to the set-up's ``morale`` percentage, -15 for a Level 3
-    admiral and +15 for a Level 1 (004 L336-337, L341-342)."""
-    strike_mods: tuple[tuple[str, int], ...] = ()
-    """Per ship: added to its strike-the-colours die, +1 for a Level 3 captain and -1 for a
-    Level 1 (004 L331, L335)."""
-    rolls: tuple[Roll, ...] = ()
-    """The dice that set the battle up (gravity band, asteroids), so the set-up is a record."""
-
-
-ASTEROID_FTL_MU = 10.0  # 004 L146, L184: no FTL within 10 MU of an asteroid
-
-
-class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Everything a battle starts from. Positions are MU, rounded to 0.001 when read."""
-
-    sides: tuple[Identifier, Identifier]
-    ships: tuple[ShipSetup, ...]
-    rules: str = "ft2"
-    turn_limit: Annotated[int, Meta(ge=1, le=1000)] = 20
-    table: tuple[float, float, float, float] | None = None
-    """``(x_min, y_min, x_max, y_max)``; ``None`` is a table without edges (the campaign's
-    floating table)."""
-    name: str = ""
-    theatre: Theatre | None = None
-    """A campaign battle's floating table, FTL escape, gravity and asteroids (004 5.3)."""
-    mines: tuple[MineSetup, ...] = ()
-    """Mines laid before the battle, each a side's (001 L868-888)."""
-    bogeys: bool = False
-    """Play with sensors and bogeys (001 L933-951): turns the rules' ``bogeys`` option on."""
-    dummies: tuple[DummySetup, ...] = ()
-    """Dummy bogeys, at most one per real ship of their side (001 L955-959); needs ``bogeys``."""
-    core_systems: bool = False
-    """Play with core systems (000 10.3): turns the rules' ``core_systems`` option on."""
-    reactor_breach: bool = False
-    """Power cores that explode breach (000 L11217-11254); needs ``core_systems``."""
-    morale: Annotated[int, Meta(ge=1, le=100)] | None = None
-    """Fleet morale (000 L13214-13273): a side that has lost this percentage of its mass
-    withdraws; turns the rules' ``morale`` option on."""
-    strike_colours: bool = False
-    """Striking the colours (000 L13275-13343): turns the rules' option on."""
-    strike_as_core: bool = False
-    """Roll the strike die as a core system, 1 off (000 L13275-13343's variant)."""
-    ram_on: dict[Identifier, Annotated[int, Meta(ge=1, le=6)]] = msgspec.field(default_factory=dict)
-    """Per side, the D6 face its rams need to go on, for a scenario or a race that rams more
-    readily (001 L979's special option); a side left out needs the rules' 6."""
-    movement: Literal["cinematic", "vector"] = "cinematic"
-    """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) each
-    ship's ``course`` is its facing and its starting velocity; ``speed`` MU along it."""
-    vector_rounding: bool = True
-    """Under vector movement, round each new velocity to whole MU (FB1); sets the rules'
-    ``vector_rounding``."""
-    advanced_vector_thrusters: Literal["full", "half"] = "full"
-    """Under vector movement, the manoeuvre points of an advanced drive: its whole thrust
-    rating (``full``, by analogy with 000 L1713-1721) or half, as any drive's; sets the
-    rules' option of that name (see docs/rulings.md)."""
-    fighter_rearming: bool | None = None
-    """Roll to re-arm each group recovered (000 8.16): sets the rules' ``fighter_rearming``;
-    ``None`` keeps the preset's (on under Continuum, off under FT2)."""
-    fighter_scramble: bool | None = None
-    """Let carriers scramble fighters at attackers (000 8.3): sets the rules'
-    ``fighter_scramble``; ``None`` keeps the preset's (on under Continuum, off under FT2)."""
-    fighter_secondary_move: bool | None = None
-    """Let groups make secondary moves (000 8.5): sets the rules' ``fighter_secondary_move``;
-    ``None`` keeps the preset's (on under Continuum, off under FT2)."""
-    ftl_dropout_extreme: bool = False
-    """FT2's OPTION for FTL dropouts (001 L1063): turns the rules' option of that name on."""
-    ftl_deployed: tuple[Identifier, ...] = ()
-    """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
-    spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
-
-
-def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:
-    """Return where the asteroids are during ``turn``: they drift at the end of each turn and
-    wrap round the field, leaving one side and coming back on the opposite (004 L180-181)."""
-    if theatre.field is None:
-        return theatre.asteroids
-    x_min, y_min, x_max, y_max = theatre.field
-    dx, dy = theatre.drift
-    steps = turn - 1
-    return tuple(
-        (
-            round_mu(x_min + (x + dx * steps - x_min) % (x_max - x_min)),
-            round_mu(y_min + (y + dy * steps - y_min) % (y_max - y_min)),
-        )
-        for x, y in theatre.asteroids
-    )
-
-
-def asteroids_now(ctx: BattleContext, state: BattleState) -> tuple[tuple[float, float], ...]:
-    """Return where the asteroids are this turn; none outside a campaign asteroid field."""
-    theatre = ctx.setup.theatre
-    return () if theatre is None else asteroids_at(theatre, state.turn)
-
-
-def ftl_blocked(theatre: Theatre, turn: int, x: float, y: float) -> str | None:
-    """Return why no ship may jump at ``(x, y)`` during ``turn``, or ``None`` if one may.
-
-    No FTL near a gas giant, within 40 MU of a dense world, 20 MU of a moon or 10 MU of an
-    asteroid (004 L146, L161, L172, L184).
-    """
-    if theatre.gravity:
-        return "no FTL near a gas giant (004 L172)"
-    for zone in theatre.zones:
-        if math.hypot(x - zone.x, y - zone.y) <= zone.radius:
-            return f"no FTL within {format_mu(zone.radius)} MU of a {zone.kind} (004 L146)"
-    for ax, ay in asteroids_at(theatre, turn):
-        if math.hypot(x - ax, y - ay) <= ASTEROID_FTL_MU:
-            return "no FTL within 10 MU of an asteroid (004 L184)"
-    return None
-
-
-class BattleContext(NamedTuple):
-    """What does not change in a battle: its rules, set-up and record sheets by ship id."""
-
-    setup: BattleSetup
-    rules: BattleRules
-    sheets: Mapping[str, Ship]
 
 
 @cache
@@ -844,150 +648,6 @@ def decode_setup(text: str | bytes, source: str = "<set-up>") -> BattleSetup:
         raise SetupError(source, [Problem.from_decode_error(exc)]) from None
 
 
-# ---------------------------------------------------------------- state
-
-
-class ShipInPlay(Struct, frozen=True, kw_only=True):
-    """One ship's place, motion, record state and turn flags."""
-
-    id: str
-    side: str
-    design: str
-    x: float
-    y: float
-    course: int
-    speed: int
-    record: ShipState
-    status: ShipStatus = "active"
-    returns: int | None = None
-    """For a ship ``away``: the turn at whose movement it re-enters."""
-    fired: bool = False
-    rows: tuple[int, ...] = ()
-    """Rows completed this fire phase, waiting for an end-of-phase threshold check."""
-    jump: JumpState = "none"
-    nova: bool = False
-    """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
-    sweeping: bool = False
-    """Its minesweeper is active this turn: no offensive fire (001 L898)."""
-    bogey: str | None = None
-    """While the enemy has not identified it (the ``bogeys`` option): the label its bogey
-    counter goes by (001 L941); ``None`` once revealed, or without bogeys."""
-    shows: HullClass | None = None
-    """While a bogey: the class its drive signature shows, or its weasel emitter fakes (001
-    L939, L969)."""
-    vector: tuple[float, float] | None = None
-    """Under vector movement (000 12.12): its velocity, a course in degrees clockwise from +y
-    (0.001) and a speed in MU; ``course`` is then its facing and ``speed`` the velocity
-    rounded. ``None`` under cinematic movement."""
-    settings: tuple[tuple[str, str], ...] = ()
-    """Its pulse torpedoes' settings written in this turn's orders, ``(weapon, setting)``:
-    overloaded (``O``, 000 L4681-4685) or a variable torpedo's short or long range mode (``S``,
-    ``L``, 000 L4786-4794); a torpedo not named fires normally, a variable one in standard mode
-    (L4792-4794)."""
-    tubes: tuple[tuple[str, int], ...] = ()
-    """Overload-upgraded torpedoes that fired, or were ejected, this turn or the last, with
-    the turn: one that fired in the previous turn may not be overloaded (000 L4681-4685)."""
-    boarders: tuple[Boarders, ...] = ()
-    """Enemy marines and boarding parties aboard, one entry per landing, earliest first (000
-    12.7); :func:`board` puts them aboard."""
-    board_rows: tuple[int, ...] = ()
-    """Rows the boarders' hull damage completed this turn, waiting for the end-of-turn check
-    with :attr:`rows` (000 phase 13); a check from these rows alone is caused by boarding."""
-    repelled: int = 0
-    """DCPs that fought boarders this turn and so make no repairs (000 L12983-13003)."""
-    scramble: bool = False
-    """Its orders this turn stand ready to scramble fighters at enemy groups that move in to
-    attack it (000 8.3, ``/scramble``)."""
-    rearming: tuple[tuple[str, int], ...] = ()
-    """Bays whose group landed under the ``fighter_rearming`` rule, with the turn from which it
-    may launch again, or :data:`~tactical.fighters.NEVER_RELAUNCH` (000 8.16, L10102-10121),
-    in the order they landed; a bay leaves the list when its group launches."""
-
-
-def velocity(ship: ShipInPlay) -> tuple[float, float]:
-    """Return how far a ship drifts in a turn with no order: its vector, or its speed along
-    its course."""
-    if ship.vector is not None:
-        dx, dy = angle_vector(ship.vector[0])
-        return dx * ship.vector[1], dy * ship.vector[1]
-    dx, dy = heading_vector(ship.course)
-    return dx * ship.speed, dy * ship.speed
-
-
-class NovaBlast(Struct, frozen=True, kw_only=True):
-    """A nova cannon's reaction on the table after it was fired (001 L915-927).
-
-    ``x``, ``y`` is where its template was left, ``course`` its line of flight and ``stage``
-    the index in :data:`~tactical.fire.NOVA_STAGES` of its next move, at the start of the
-    next turn's firing.
-    """
-
-    ship: str
-    x: float
-    y: float
-    course: int
-    stage: int
-
-
-class SideOrders(Struct, frozen=True):
-    """The orders one side has written this turn, in notation."""
-
-    side: str
-    orders: str
-
-
-class BattleState(Struct, frozen=True, kw_only=True):
-    """The whole state of a battle between steps. Replace it; never mutate it."""
-
-    turn: int = 1
-    phase: Phase = "orders"
-    ships: tuple[ShipInPlay, ...]
-    written: tuple[SideOrders, ...] = ()
-    first: str | None = None
-    """The side that fires first this turn."""
-    to_fire: str | None = None
-    """The side whose ship fires next."""
-    repaired: tuple[str, ...] = ()
-    """The sides that have made their damage-control rolls this turn."""
-    fought: tuple[str, ...] = ()
-    """The sides that have fought the boarders aboard their ships this turn (phase 12)."""
-    winner: str | None = None
-    table: tuple[float, float, float, float] | None = None
-    """A campaign battle's table once fixed (004 L133-135); ``None`` while it floats."""
-    fighters: tuple[FighterGroup, ...] = ()
-    """Fighter groups in flight, in launch order."""
-    held: tuple[str, ...] = ()
-    """Ships with fighter bays that held course and speed this turn and may recover a
-    group (001 L761)."""
-    novas: tuple[NovaBlast, ...] = ()
-    """Nova cannon templates still burning, in the order they were fired (001 L917-927)."""
-    mines: tuple[Mine, ...] = ()
-    """Mines on the table, in the order they were placed or laid (001 L868-888)."""
-    dummies: tuple[Dummy, ...] = ()
-    """Dummy bogeys still on the table (001 L955-957); in a side's view, only its own."""
-    salvos: tuple[Salvo, ...] = ()
-    """Salvo missile markers in flight, in launch order (000 L5699-5736); in a side's view,
-    only its own."""
-    bogeys: tuple[Bogey, ...] = ()
-    """Only in a side's :func:`view`: the enemy contacts it has not identified, by label.
-    The umpire's state keeps none: its ships carry their ``bogey`` label instead."""
-    before: tuple[tuple[str, float, float], ...] = ()
-    """Where each ship stood before this turn's move, ``(ship, x, y)``, kept from the move to
-    the end of the fighter step while a robot group flies under the secondary-move rule: its
-    secondary move is flown towards them (000 L10070-10078)."""
-
-    def ship(self, ship_id: str) -> ShipInPlay:
-        """Return the ship with this id.
-
-        Raises:
-            KeyError: there is none.
-        """
-        for ship in self.ships:
-            if ship.id == ship_id:
-                return ship
-        raise KeyError(f"no ship {ship_id!r} in this battle")
-
-
 def initial_state(ctx: BattleContext) -> BattleState:
     """Return the state before the first orders: with bogeys, every ship and dummy a bogey
     but those the enemy's passive sensors already reach (001 L937-947)."""
@@ -1021,7 +681,7 @@ def initial_state(ctx: BattleContext) -> BattleState:
     state = _deploy_ftl_fighters(ctx, state)
     if not ctx.rules.bogeys:
         return state
-    state, _sensed = _sensors(ctx, _as_bogeys(ctx, state), (), ())
+    state, _sensed = sense(ctx, _as_bogeys(ctx, state), (), ())
     return state
 
 
@@ -1045,7 +705,7 @@ def _deploy_ftl_fighters(ctx: BattleContext, state: BattleState) -> BattleState:
             and (sys_state.fighters or 0) > 0
         ]
         for bay in deployed:
-            carrier, group = _take_off(ctx, carrier, bay, ship.x, ship.y)
+            carrier, group = take_off(ctx, carrier, bay, ship.x, ship.y)
             spent = None if group.endurance is None else group.endurance - 1
             groups.append(msgspec.structs.replace(group, endurance=spent))
         ships.append(carrier)
@@ -1202,19 +862,11 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     )
 
 
-def _moves_this_turn(ship: ShipInPlay, turn: int) -> bool:
-    """A ship moves if it is on the table or re-enters this turn."""
-    return ship.status == "active" or (ship.status == "away" and ship.returns == turn)
-
-
 def sides_to_write(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
     """Return the sides that still have to write orders this turn."""
     done = {w.side for w in state.written}
-    present = {s.side for s in state.ships if _moves_this_turn(s, state.turn)}
+    present = {s.side for s in state.ships if moves_this_turn(s, state.turn)}
     return tuple(side for side in ctx.setup.sides if side in present and side not in done)
-
-
-# ---------------------------------------------------------------- events
 
 
 class Shot(Struct, frozen=True, array_like=True):
@@ -1252,46 +904,6 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     (000 L4708-4714)."""
 
 
-class Hit(Struct, frozen=True, kw_only=True):
-    """What one firing ship's dice did to one target, summed (digest A11)."""
-
-    target: str
-    damage: int
-    to_armour: int
-    to_hull: int
-    rows: tuple[int, ...] = ()
-    destroyed: bool = False
-
-
-class Threshold(Struct, frozen=True, kw_only=True):
-    """One threshold check and what it knocked out.
-
-    With core systems (000 10.3): ``bridge`` is the D6 of turns out of control after a bridge
-    hit (6: the rest of the battle), ``power_core`` a power core hit, ``life_support`` the D6
-    of turns before a failed life support gives out.
-    """
-
-    ship: str
-    row: int
-    modifier: int = 0
-    lost: tuple[str, ...] = ()
-    drive: bool = False
-    ftl: bool = False
-    bridge: int | None = None
-    power_core: bool = False
-    life_support: int | None = None
-    colours: int | None = None
-    """Striking the colours: the ship's own die (000 L13275-13343)."""
-    struck: bool = False
-    """The die failed: its captain struck the colours."""
-    boarding: bool = False
-    """Caused by boarding combat's damage alone: its marines and DCPs were not rolled, nor the
-    boarders aboard (000 L13097-13099)."""
-    boarders: tuple[BoarderLosses, ...] = ()
-    """The enemy boarders aboard that rolled at this check, caused by weapons fire, and those
-    it killed (000 L13099-13109)."""
-
-
 class NovaHit(Struct, frozen=True, kw_only=True):
     """One ship a nova template touched: the stage, its dice at face value and the damage."""
 
@@ -1300,25 +912,6 @@ class NovaHit(Struct, frozen=True, kw_only=True):
     stage: int
     faces: tuple[int, ...]
     hit: Hit
-
-
-class FtlDeparture(Struct, frozen=True, kw_only=True):
-    """A ship's jump into FTL from the table (001 L1027-1049): what lay within 6" of the point
-    where it disappears, its D6 if anything did, and what the jump did to them."""
-
-    near: tuple[str, ...] = ()
-    """Ships, fighter groups (``carrier.bay``) and asteroids (``asteroid<n>``) within 6"."""
-    face: int | None = None
-    """The jumping ship's D6 (001 L1035), rolled only with something within 6"."""
-    outcome: Departure = "jumps"
-    """``fails``: the drive did not engage, the ship completed its move (L1037); ``jumps``:
-    gone into FTL (L1039); ``explodes``: the ship was destroyed (L1043)."""
-    faces: tuple[tuple[str, int], ...] = ()
-    """On a safe jump with company, the 1D6 each ship and fighter group near took (L1041)."""
-    hits: tuple[Hit, ...] = ()
-    """The damage the ships near took, unscreened (L1041, L1045)."""
-    fighters: tuple[tuple[str, int], ...] = ()
-    """Fighters each group near lost, one a point (see docs/rulings.md)."""
 
 
 class Dropout(Struct, frozen=True, kw_only=True):
@@ -1343,29 +936,6 @@ class Dropout(Struct, frozen=True, kw_only=True):
     hits: tuple[Hit, ...] = ()
     fighters: tuple[tuple[str, int], ...] = ()
     """Fighters each group near lost, one a point (see docs/rulings.md)."""
-
-
-class Moved(Struct, frozen=True, kw_only=True):
-    """Where one ship went, and why its written order was not carried out if it was not."""
-
-    ship: str
-    order: str
-    x: float
-    y: float
-    course: int
-    speed: int
-    void: str | None = None
-    left: bool = False
-    returns: int | None = None
-    """The turn a ship that left the table comes back, if it does."""
-    jumped: bool = False
-    displaced: tuple[int, int] | None = None
-    """An unplanned jump's D6 parsecs off target and D6 hex direction (004 L140-141)."""
-    ftl: FtlDeparture | None = None
-    """A table battle's jump into FTL (001 L1027-1049): its D6 and the damage it did."""
-    vector: tuple[float, float] | None = None
-    """Under vector movement: the new velocity's course in degrees and speed; ``course`` is
-    then the facing."""
 
 
 class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid"):
@@ -1853,37 +1423,6 @@ def decode_journal(data: bytes | str) -> list[Event]:
     return msgspec.json.decode(data, type=list[Event])
 
 
-# ---------------------------------------------------------------- helpers
-
-
-def _replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
-    ships = tuple(ship if s.id == ship.id else s for s in state.ships)
-    return msgspec.structs.replace(state, ships=ships)
-
-
-def _screen(ctx: BattleContext, ship: ShipInPlay) -> int:
-    """Return a ship's working screen level: none while its nova cannon is armed (001 L910)."""
-    return 0 if ship.nova else screen_level(ctx.sheets[ship.id], ship.record)
-
-
-def _defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
-    """Return a ship's working point defence: none while its nova cannon is armed, since it
-    may fire no other weapon that turn (001 L910)."""
-    if ship.nova or ship.record.out_of_control:
-        # Nor while out of control: active defences are down (000 L11157-11159).
-        return DefenceSpec(point=(), area=(), controls=0)
-    return defence_of(ctx.sheets[ship.id], ship.record)
-
-
-def _other(ctx: BattleContext, side: str) -> str:
-    first, second = ctx.setup.sides
-    return second if side == first else first
-
-
-def _targetable(ctx: BattleContext, ship: ShipInPlay) -> bool:
-    return ship.status == "active" and hull_remaining(ctx.sheets[ship.id], ship.record) > 0
-
-
 def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     """A ship takes a firing turn if it is in play, has not fired and has an enemy to aim at.
 
@@ -1897,19 +1436,7 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
         return False  # out of control: no weapons fire (000 L11151-11157)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
-    return any(_enemy_in_sight(ctx, ship.side, s) or _prize(s) for s in state.ships)
-
-
-def _enemy_in_sight(ctx: BattleContext, side: str, ship: ShipInPlay) -> bool:
-    """An enemy ship in play that has been identified: only those are fired on or attacked
-    (see docs/rulings.md, "Tactical: sensors and bogeys")."""
-    return ship.side != side and ship.bogey is None and _targetable(ctx, ship)
-
-
-def _prize(ship: ShipInPlay) -> bool:
-    """A captured ship in sight: any ship may fire on it, its own side to keep it from the
-    enemy, and a single point of damage destroys it (000 L13122-13130)."""
-    return ship.status == "captured" and ship.bogey is None
+    return any(enemy_in_sight(ctx, ship.side, s) or prize(s) for s in state.ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -1921,13 +1448,10 @@ def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
 
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
-    for side in (_other(ctx, after), after):
+    for side in (other_side(ctx, after), after):
         if any(s.side == side and _may_fire(ctx, state, s) for s in state.ships):
             return side
     return None
-
-
-# ---------------------------------------------------------------- orders
 
 
 def write_orders(
@@ -1955,8 +1479,8 @@ def write_orders(
             if order.torpedoes:
                 raise IllegalActionError(f"{where}: the dummy {ship_id!r} has no torpedoes")
             continue
-        ship = _named_ship(state, ship_id, where)
-        if ship.side != side or not _moves_this_turn(ship, state.turn):
+        ship = named_ship(state, ship_id, where)
+        if ship.side != side or not moves_this_turn(ship, state.turn):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship in play")
         for weapon, setting in order.torpedoes:
             problem = setting_problem(ctx, state, ship, weapon, setting)
@@ -1992,7 +1516,7 @@ def setting_problem(
     return None
 
 
-def _apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) -> BattleState:
+def apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) -> BattleState:
     written = (*state.written, SideOrders(event.side, event.orders))
     state = msgspec.structs.replace(state, written=written)
     if not sides_to_write(ctx, state):
@@ -2000,7 +1524,7 @@ def _apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) 
     return state
 
 
-def _next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
+def next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
     """Start the next turn: its orders step, or straight to movement when no ship is on the
     table to write orders for (every ship away, off the table until a later turn, 001 L538).
     """
@@ -2041,20 +1565,6 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     elif mod < 0:
         limit = max(limit + mod, min(limit, 1))
     return thrust, limit
-
-
-def _off_table(ctx: BattleContext, state: BattleState, x: float, y: float) -> bool:
-    table = ctx.setup.table if ctx.setup.theatre is None else state.table
-    if table is None:
-        return False
-    x_min, y_min, x_max, y_max = table
-    return not (x_min <= x <= x_max and y_min <= y <= y_max)
-
-
-def _in_well(ctx: BattleContext, x: float) -> bool:
-    """A ship past the gas giant edge has left by it and cannot return (004 L167-168)."""
-    theatre = ctx.setup.theatre
-    return theatre is not None and theatre.well_edge is not None and x < theatre.well_edge
 
 
 def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipInPlay:
@@ -2108,7 +1618,7 @@ def _turned_about(vector: tuple[float, float] | None, most: int) -> tuple[float,
     return (round_mu((course + 180.0) % 360.0), min(speed, float(most)))
 
 
-def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in one step
+def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in one step
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, ShipsMoved]:
     """Move every ship by its orders at once, meeting mines on the way, then try the rams the
@@ -2133,13 +1643,13 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     thresholds: list[Threshold] = []
     dropouts: list[Dropout] = []
     for ship in state.ships:
-        if _dropping_out(ctx, ship, state.turn):
-            state, dropped = _drop_out(ctx, state, ship.id, dice, thresholds)
+        if dropping_out(ctx, ship, state.turn):
+            state, dropped = drop_out(ctx, state, ship.id, dice, thresholds)
             dropouts.append(dropped)
     starts = tuple((s.id, s.x, s.y) for s in state.ships if s.status == "active")
     departing: list[str] = []
     for ship in state.ships:
-        if not _moves_this_turn(ship, state.turn):
+        if not moves_this_turn(ship, state.turn):
             ships.append(ship)
             continue
         if ship.status == "away":
@@ -2150,7 +1660,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
             ships.append(ship)
             continue
         if ship.jump in ("powering", "unplanned"):
-            moved, after = _jump(ctx, state, ship, order, dice)
+            moved, after = jump_move(ctx, state, ship, order, dice)
             moves.append(moved)
             ships.append(after)
             paths[ship.id] = ((ship.x, ship.y), (after.x, after.y))
@@ -2167,11 +1677,11 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         if ship.record.out_of_control and order != NO_ORDER:
             void = "out of control: it keeps its course and speed (000 L11151-11157)"
         if order.jump and void is None:
-            void = _jump_problem(ctx, ship)
+            void = jump_problem(ctx, ship)
         if order.launch and void is None:
-            void = _launch_problem(ctx, state, ship, order.launch)
+            void = bay_launch_problem(ctx, state, ship, order.launch)
         if order.nova and void is None:
-            void = _nova_problem(ctx, ship)
+            void = nova_problem(ctx, ship)
         if (order.mines or order.sweep) and void is None:
             void = _mine_problem(ctx, ship, order)
         if order.scan and void is None:
@@ -2179,7 +1689,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         if order.ram is not None and void is None:
             void = _ram_problem(state, ship, order.ram)
         if order.scramble and void is None:
-            void = _scramble_problem(ctx, ship, order)
+            void = scramble_problem(ctx, ship, order)
         jump = ship.jump
         if order.jump and void is None and ctx.setup.theatre is None:
             jump = "powering"  # the drives warm up this turn (001 L1025)
@@ -2194,8 +1704,8 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
             ctx.rules.split_velocity,
             whole=ctx.rules.vector_rounding,
         )
-        fell = _in_well(ctx, end.x)
-        left = fell or _off_table(ctx, state, end.x, end.y)
+        fell = in_well(ctx, end.x)
+        left = fell or off_table(ctx, state, end.x, end.y)
         returns = None
         if left and not fell and ctx.setup.theatre is not None:
             face = dice.roll(f"t{state.turn}/leave/{ship.id}", 6)  # 004 L136-138
@@ -2240,7 +1750,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
             ):
                 held.append(ship.id)  # course and velocity held: it may recover (001 L761)
             if carried.launch:
-                ship, groups = _launch(ctx, state, ship, carried.launch)  # noqa: PLW2901
+                ship, groups = launch_groups(ctx, state, ship, carried.launch)  # noqa: PLW2901
                 launched.extend(groups)
         ships.append(
             msgspec.structs.replace(
@@ -2266,7 +1776,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     ]
     fighters = state.fighters + tuple(launched)
     robots = ctx.rules.fighter_secondary_move and any(
-        _type_of(ctx, g.carrier, g.bay).robot for g in fighters
+        group_type(ctx, g.carrier, g.bay).robot for g in fighters
     )
     state = msgspec.structs.replace(
         state,
@@ -2277,7 +1787,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
         before=starts if robots else (),  # robots' secondary moves (000 L10070-10078)
     )
     for ship_id in departing:
-        state, moved, path = _depart(
+        state, moved, path = depart(
             ctx, state, ship_id, written.get(ship_id, NO_ORDER), dice, thresholds
         )
         moves.append(moved)
@@ -2289,7 +1799,7 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
-        state, sensed = _sensors(ctx, state, scanners, revealers)
+        state, sensed = sense(ctx, state, scanners, revealers)
     rammed: list[Rammed] = []
     for rammer, target in rams:  # after the move, before the firing (see docs/rulings.md)
         state, tried = _ram(ctx, state, rammer, target, dice, thresholds)
@@ -2297,13 +1807,13 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     first = _initiative(ctx, state, dice)
     nova: list[NovaHit] = []
     if not state.fighters:
-        state = _advance_novas(ctx, state, dice, nova, thresholds)
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, "moved")
+        state = advance_novas(ctx, state, dice, nova, thresholds)
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "moved")
     if state.fighters:
         # Fighters fly after the ships (001 L256-258; 000 L1053-1472 phases 4-10).
         state = msgspec.structs.replace(state, phase="flight", first=first, to_fire=None)
     else:
-        state = _to_fire_phase(ctx, state, first)
+        state = to_fire_phase(ctx, state, first)
     return state, ShipsMoved(
         turn=state.turn,
         moves=tuple(moves),
@@ -2319,12 +1829,12 @@ def _movement(  # noqa: PLR0915 - ships, launches, mines, rams and initiative in
     )
 
 
-def _dropping_out(ctx: BattleContext, ship: ShipInPlay, turn: int) -> bool:
+def dropping_out(ctx: BattleContext, ship: ShipInPlay, turn: int) -> bool:
     """Whether a ship is off the table waiting to drop out of FTL on ``turn`` (001 L1055)."""
     return ship.status == "away" and ship.returns == turn == _dropout_turn(ctx, ship.id)
 
 
-def _awaiting_dropout(ctx: BattleContext, ship: ShipInPlay) -> bool:
+def awaiting_dropout(ctx: BattleContext, ship: ShipInPlay) -> bool:
     """Whether a ship has yet to drop out of FTL onto the table (001 L1055)."""
     return ship.status == "away" and ship.returns == _dropout_turn(ctx, ship.id) is not None
 
@@ -2334,7 +1844,7 @@ def _dropout_turn(ctx: BattleContext, ship_id: str) -> int | None:
     return next((s.dropout for s in ctx.setup.ships if s.id == ship_id), None)
 
 
-def _drop_out(
+def drop_out(
     ctx: BattleContext,
     state: BattleState,
     ship_id: str,
@@ -2365,10 +1875,10 @@ def _drop_out(
         x=x,
         y=y,
     )
-    if ctx.rules.ftl_dropout_extreme and _off_table(ctx, state, x, y):
-        state = _replace_ship(state, msgspec.structs.replace(ship, status="left", returns=None))
+    if ctx.rules.ftl_dropout_extreme and off_table(ctx, state, x, y):
+        state = replace_ship(state, msgspec.structs.replace(ship, status="left", returns=None))
         return state, msgspec.structs.replace(report, entered=False)
-    state = _replace_ship(
+    state = replace_ship(
         state, msgspec.structs.replace(ship, x=x, y=y, status="active", returns=None)
     )
     victims = [
@@ -2384,7 +1894,7 @@ def _drop_out(
         faces.append((victim, face, second))
         points = arrival_damage(face, second)
         if victim in victims:
-            state, hit = _crash(ctx, state, victim, points, f"dropout/{ship_id}", dice, thresholds)
+            state, hit = crash(ctx, state, victim, points, f"dropout/{ship_id}", dice, thresholds)
             hits.append(hit)
         else:
             state, killed = _fighters_lost(state, victim, points)
@@ -2459,9 +1969,7 @@ def _meet_asteroid(
         swept=swept,
     )
     if crashed:  # 001 L1108: "THE SHIP IS COMPLETELY DESTROYED" (000 L18147-18149)
-        state = _replace_ship(
-            state, msgspec.structs.replace(ship, status="destroyed", returns=None)
-        )
+        state = replace_ship(state, msgspec.structs.replace(ship, status="destroyed", returns=None))
     return state, event
 
 
@@ -2508,10 +2016,6 @@ def _asteroid_sweeps(
 def _course_and_speed(order: Order) -> Order:
     """The order's course and speed change alone: what a bogey may do unseen."""
     return Order(turn=order.turn, accel=order.accel, pivot=order.pivot, vector=order.vector)
-
-
-def _identified(ship: ShipInPlay) -> ShipInPlay:
-    return msgspec.structs.replace(ship, bogey=None, shows=None)
 
 
 def scan_limit(ctx: BattleContext, ship: ShipInPlay) -> int:
@@ -2564,7 +2068,7 @@ def _move_dummies(
             void = "a dummy bogey only moves (001 L957)"
         start = MoveStart(x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed)
         end = move(start, NO_ORDER if void else order, ctx.rules.split_velocity)
-        left = _in_well(ctx, end.x) or _off_table(ctx, state, end.x, end.y)
+        left = in_well(ctx, end.x) or off_table(ctx, state, end.x, end.y)
         moves.append(
             Moved(
                 ship=dummy.id,
@@ -2584,7 +2088,7 @@ def _move_dummies(
     return msgspec.structs.replace(state, dummies=tuple(kept)), moves
 
 
-def _sensors(
+def sense(
     ctx: BattleContext,
     state: BattleState,
     scanners: Sequence[tuple[str, tuple[str, ...]]],
@@ -2655,22 +2159,22 @@ def _sensors(
             done.add(name)
             sensed.append(Sensed(counter=name, how="active", by=scanner_id, dummy=dummy))
     gone = {s.counter for s in sensed if s.dummy}
-    ships = tuple(_identified(s) if s.id in done else s for s in state.ships)
+    ships = tuple(identified(s) if s.id in done else s for s in state.ships)
     dummies = tuple(d for d in state.dummies if d.id not in gone)
     return msgspec.structs.replace(state, ships=ships, dummies=dummies), sensed
 
 
-def _to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
+def to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
     if any(s.due(state.turn) for s in state.salvos):
         # Salvos in flight home and strike before the firing (000 L1053-1472 phases 7-10).
         return msgspec.structs.replace(state, phase="missiles", first=first, to_fire=None)
-    to_fire = None if first is None else _next_to_fire(ctx, state, _other(ctx, first))
+    to_fire = None if first is None else _next_to_fire(ctx, state, other_side(ctx, first))
     if to_fire is None:
-        return _after_fire(ctx, msgspec.structs.replace(state, first=first))
+        return after_fire(ctx, msgspec.structs.replace(state, first=first))
     return msgspec.structs.replace(state, phase="fire", first=first, to_fire=to_fire)
 
 
-def _nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+def nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     """Return why a ship may not arm a nova cannon this turn, or ``None``."""
     sheet = ctx.sheets[ship.id]
     if not any(
@@ -2778,7 +2282,7 @@ def _mines(
                 for now in ship.record.systems
             )
             record = msgspec.structs.replace(ship.record, systems=systems)
-            state = _replace_ship(state, msgspec.structs.replace(ship, record=record))
+            state = replace_ship(state, msgspec.structs.replace(ship, record=record))
             state = msgspec.structs.replace(state, mines=(*state.mines, laid))
             events.append(MineLaid(mine=laid.id, ship=ship.id, layer=name, x=laid.x, y=laid.y))
             continue
@@ -2822,15 +2326,15 @@ def _detonate(
         dice,
         f"t{turn}/mine/{mine.id}",
         ctx.rules.mine_dice,
-        _screen(ctx, ship),
+        working_screen(ctx, ship),
         reroll=ctx.rules.beam_reroll,
     )
-    record, hit = _damage(
+    record, hit = take_damage(
         sheet, ship.record, ship.id, outcome.screened_damage, (), outcome.reroll_damage
     )
     if not hit.destroyed:
         for row in hit.rows:
-            record, check = _check(
+            record, check = check_threshold(
                 ctx,
                 ship.id,
                 record,
@@ -2842,10 +2346,10 @@ def _detonate(
     hurt = msgspec.structs.replace(
         ship,
         record=record,
-        status="destroyed" if hit.destroyed else _colours(ship.status, ship.id, thresholds),
+        status="destroyed" if hit.destroyed else colours_struck(ship.status, ship.id, thresholds),
         returns=None if hit.destroyed else ship.returns,
     )
-    state = _without_mine(_replace_ship(state, hurt), mine.id)
+    state = _without_mine(replace_ship(state, hurt), mine.id)
     event = MineDetonated(
         mine=mine.id,
         ship=ship.id,
@@ -2872,7 +2376,7 @@ def _ram_problem(state: BattleState, ship: ShipInPlay, target_id: str) -> str | 
         return f"there is no ship {target_id!r} to ram (a dummy bogey is no ship, 001 L957)"
     if target.side == ship.side:
         return f"{target_id} is no enemy: only an enemy ship is rammed (001 L977)"
-    if not _moves_this_turn(target, state.turn):
+    if not moves_this_turn(target, state.turn):
         return f"{target_id} is not in play"
     if target.bogey is not None:
         return f"{target_id} is a bogey its side has not identified (001 L941)"
@@ -2896,7 +2400,7 @@ def _ram(
     """
     rammer, target = state.ship(rammer_id), state.ship(target_id)
     for ship in (rammer, target):
-        if not _targetable(ctx, ship):
+        if not targetable(ctx, ship):
             reason = f"{ship.id} is no longer in play"
             return state, Rammed(ship=rammer_id, target=target_id, reason=reason)
     distance = round_mu(range_between(rammer.x, rammer.y, target.x, target.y))
@@ -2933,7 +2437,7 @@ def _ram(
         (target_id, ram_damage(face=impact, points=ship_points)),
         (rammer_id, ram_damage(face=recoil, points=target_points)),
     ):
-        state, hit = _crash(ctx, state, victim, points, f"ram/{rammer_id}", dice, thresholds)
+        state, hit = crash(ctx, state, victim, points, f"ram/{rammer_id}", dice, thresholds)
         hits.append(hit)
     return state, msgspec.structs.replace(
         tried,
@@ -2946,42 +2450,7 @@ def _ram(
     )
 
 
-def _crash(
-    ctx: BattleContext,
-    state: BattleState,
-    ship_id: str,
-    points: int,
-    cause: str,
-    dice: DiceSource,
-    thresholds: list[Threshold],
-) -> tuple[BattleState, Hit]:
-    """Cross off ``points`` of unscreened damage during the move, armour first, with its
-    threshold checks at once and a wreck removed at once, as for a mine (001 L476)."""
-    turn = state.turn
-    ship = state.ship(ship_id)
-    sheet = ctx.sheets[ship_id]
-    record, hit = _damage(sheet, ship.record, ship_id, points, (), 0)
-    if not hit.destroyed:
-        for row in hit.rows:
-            record, check = _check(
-                ctx,
-                ship_id,
-                record,
-                dice,
-                f"t{turn}/threshold/{ship_id}/{cause}/row{row}",
-                row,
-            )
-            thresholds.append(check)
-    hurt = msgspec.structs.replace(
-        ship,
-        record=record,
-        status="destroyed" if hit.destroyed else _colours(ship.status, ship.id, thresholds),
-        returns=None if hit.destroyed else ship.returns,
-    )
-    return _replace_ship(state, hurt), hit
-
-
-def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+def jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     """Return why a ship may not start its final power-up for a jump, or ``None``."""
     theatre = ctx.setup.theatre
     if theatre is None:  # a table battle: FT2's FTL departure (001 L1025)
@@ -2993,7 +2462,7 @@ def _jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     return None
 
 
-def _jump(
+def jump_move(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, dice: DiceSource
 ) -> tuple[Moved, ShipInPlay]:
     """The turn after the final power-up: half the normal distance, then the jump (004 L145).
@@ -3042,7 +2511,7 @@ def _jump(
     return moved, after
 
 
-def _depart(
+def depart(
     ctx: BattleContext,
     state: BattleState,
     ship_id: str,
@@ -3092,23 +2561,23 @@ def _depart(
     )
     if outcome == "fails":  # 001 L1037: it completes the move at its course and velocity
         end_x, end_y = round_mu(ship.x + dx), round_mu(ship.y + dy)
-        left = _off_table(ctx, state, end_x, end_y)
+        left = off_table(ctx, state, end_x, end_y)
         stays = msgspec.structs.replace(
             ship, x=end_x, y=end_y, jump="none", status="left" if left else "active"
         )
-        state = _replace_ship(state, stays)
+        state = replace_ship(state, stays)
         moved = msgspec.structs.replace(moved, x=end_x, y=end_y, left=left, ftl=report)
         return state, moved, ((ship.x, ship.y), (end_x, end_y))
     hits: list[Hit] = []
     faces: list[tuple[str, int]] = []
     lost: list[tuple[str, int]] = []
     if outcome == "jumps":
-        state = _replace_ship(state, msgspec.structs.replace(ship, x=x, y=y, status="jumped"))
+        state = replace_ship(state, msgspec.structs.replace(ship, x=x, y=y, status="jumped"))
         for victim in (*ships_near, *groups_near):
             points = dice.roll(f"t{turn}/ftl/{ship_id}/damage/{victim}", 6)  # 001 L1041
             faces.append((victim, points))
             if victim in ships_near:
-                state, hit = _crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
+                state, hit = crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
                 hits.append(hit)
             else:
                 state, killed = _fighters_lost(state, victim, points)
@@ -3116,9 +2585,9 @@ def _depart(
     else:
         points = explosion_damage(ctx.sheets[ship_id].hull_boxes)  # 001 L1045-1047
         wreck = msgspec.structs.replace(ship, x=x, y=y, status="destroyed", jump="none")
-        state = _replace_ship(state, wreck)
+        state = replace_ship(state, wreck)
         for victim in ships_near:
-            state, hit = _crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
+            state, hit = crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
             hits.append(hit)
     report = msgspec.structs.replace(
         report, faces=tuple(faces), hits=tuple(hits), fighters=tuple(lost)
@@ -3163,9 +2632,6 @@ def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str
     return first
 
 
-# ---------------------------------------------------------------- fighters
-
-
 def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
     """Return the bays whose group is aboard and may launch: working, with fighters, re-armed
     (000 8.16), in record-sheet order."""
@@ -3202,7 +2668,7 @@ def _rearming_text(ship: ShipInPlay, bay: str) -> str:
     return f"{bay} is re-arming until turn {ready} (000 L10114-10121)"
 
 
-def _launch_problem(
+def bay_launch_problem(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, groups: int
 ) -> str | None:
     """Return why a ship may not launch this many groups, or ``None``."""
@@ -3219,7 +2685,7 @@ def _launch_problem(
     return None
 
 
-def _scramble_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
+def scramble_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
     """Return why a ship may not stand ready to scramble fighters this turn, or ``None``."""
     if not ctx.rules.fighter_scramble:
         return "scrambling fighters is not in these rules (000 8.3: rule fighter_scramble)"
@@ -3230,7 +2696,7 @@ def _scramble_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str
     return None
 
 
-def _launch(
+def launch_groups(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, groups: int
 ) -> tuple[ShipInPlay, list[FighterGroup]]:
     """Launch groups from the first bays with fighters, at the halfway point of the carrier's
@@ -3240,18 +2706,18 @@ def _launch(
     y = round_mu(ship.y + dy / 2)
     launched: list[FighterGroup] = []
     for bay in launchable_bays(ctx, state, ship)[:groups]:
-        ship, group = _take_off(ctx, ship, bay, x, y)
+        ship, group = take_off(ctx, ship, bay, x, y)
         launched.append(group)
     return ship, launched
 
 
-def _take_off(
+def take_off(
     ctx: BattleContext, ship: ShipInPlay, bay: str, x: float, y: float
 ) -> tuple[ShipInPlay, FighterGroup]:
     """Take a bay's group off the ship at (x, y): the bay empties, the group flies with its
     type's endurance (long range 9, light 4; 000 L9557-9563, L9923-9927)."""
     aboard = next(s.fighters or 0 for s in ship.record.systems if s.id == bay)
-    kind = _type_of(ctx, ship.id, bay)
+    kind = group_type(ctx, ship.id, bay)
     endurance = ctx.rules.fighter_endurance
     if endurance is not None:
         endurance = kind.endurance or endurance
@@ -3289,13 +2755,13 @@ def flight_targets(ctx: BattleContext, state: BattleState, group: FighterGroup) 
     """Return what a group may be ordered at: enemy ships to attack, enemy groups to
     dogfight, enemy salvos in flight to intercept (not by attack or torpedo fighters, 000
     L9309-9312), friendly ships to cover."""
-    enemy_ships = tuple(s.id for s in state.ships if _enemy_in_sight(ctx, group.side, s))
-    friends = tuple(s.id for s in state.ships if s.side == group.side and _targetable(ctx, s))
+    enemy_ships = tuple(s.id for s in state.ships if enemy_in_sight(ctx, group.side, s))
+    friends = tuple(s.id for s in state.ships if s.side == group.side and targetable(ctx, s))
     enemy_groups = tuple(g.id for g in state.fighters if g.side != group.side)
     salvos = tuple(
         s.id
         for s in state.salvos
-        if s.side != group.side and _type_of(ctx, group.carrier, group.bay).intercepts
+        if s.side != group.side and group_type(ctx, group.carrier, group.bay).intercepts
     )
     return FlightTargets(attack=enemy_ships, dogfight=enemy_groups, cover=friends, intercept=salvos)
 
@@ -3309,7 +2775,7 @@ class FlightTargets(NamedTuple):
     intercept: tuple[str, ...] = ()
 
 
-def _type_of(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
+def group_type(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
     """Return the fighter type a carrier's bay holds (000 8.15): its ``SystemSpec.fighters``,
     standard for FT2 bays and types the engine does not model (see docs/rulings.md)."""
     spec = next(s for s in ctx.sheets[carrier].systems if s.id == bay)
@@ -3319,7 +2785,7 @@ def _type_of(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
 def group_reach(ctx: BattleContext, group: FighterGroup) -> float:
     """Return how far a group flies in a turn: the rules' 12" or 24 MU, fast fighters 36 MU
     (000 L9525-9527)."""
-    return float(_type_of(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
+    return float(group_type(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
 
 
 def _group(state: BattleState, group: str) -> FighterGroup:
@@ -3366,7 +2832,7 @@ def write_flight(
     return FlightWritten(turn=state.turn, side=side, orders=format_flight(orders))
 
 
-def _apply_flight(ctx: BattleContext, state: BattleState, event: FlightWritten) -> BattleState:
+def apply_flight(ctx: BattleContext, state: BattleState, event: FlightWritten) -> BattleState:
     written = (*state.written, SideOrders(event.side, event.orders))
     state = msgspec.structs.replace(state, written=written)
     if not sides_to_fly(ctx, state):
@@ -3446,7 +2912,7 @@ def _spend(group: FighterGroup, cost: int = 1) -> FighterGroup:
     return msgspec.structs.replace(group, endurance=max(group.endurance - cost, 0))
 
 
-def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
+def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, FightersResolved]:
     """Resolve the fighter step: groups fly by their orders, dogfights, point defence, then
@@ -3457,7 +2923,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     for side_orders in state.written:
         orders.update(parse_flight(side_orders.orders))
     groups = {g.id: g for g in state.fighters}
-    kinds = {g.id: _type_of(ctx, g.carrier, g.bay) for g in state.fighters}
+    kinds = {g.id: group_type(ctx, g.carrier, g.bay) for g in state.fighters}
     reaches = {g.id: group_reach(ctx, g) for g in state.fighters}
     start = dict(groups)
     engaged: dict[str, str] = {}  # group -> the group it dogfights
@@ -3618,11 +3084,11 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             continue
         scrambles.append(scramble)
         state = msgspec.structs.replace(
-            _replace_ship(state, carrier), fighters=state.fighters + tuple(launched)
+            replace_ship(state, carrier), fighters=state.fighters + tuple(launched)
         )
         for group in launched:
             groups[group.id] = group
-            kinds[group.id] = _type_of(ctx, group.carrier, group.bay)
+            kinds[group.id] = group_type(ctx, group.carrier, group.bay)
             if scramble.late:
                 late.append(group.id)
                 continue
@@ -3676,7 +3142,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
-    for shooter, guns, victim in _defenders(ctx, state, attacked):
+    for shooter, guns, victim in area_defenders(ctx, state, attacked):
         allocate(shooter, guns, victim)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
@@ -3688,7 +3154,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
     for name in sorted(attacking):
         group = groups[name]
         target = state.ship(attacking[name])
-        if group.fighters <= 0 or not _targetable(ctx, target):
+        if group.fighters <= 0 or not targetable(ctx, target):
             continue
         if kinds[name].shuttles:
             # The survivors of point defence land their boarding parties, and the one-use
@@ -3704,7 +3170,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if not hit.destroyed:
             # Fighter damage is checked on the spot (001 L264; 000 L1053-1472 phase 10).
             for row in hit.rows:
-                record, check = _check(
+                record, check = check_threshold(
                     ctx,
                     target.id,
                     record,
@@ -3713,11 +3179,11 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                     row,
                 )
                 thresholds.append(check)
-                status = _colours(status, target.id, thresholds)
+                status = colours_struck(status, target.id, thresholds)
         attacks.append(attack)
         # A graser or plasma run costs 2 endurance (000 L9714-9716, L9754-9756), others 1.
         groups[name] = _spend(group, kinds[name].ship_cef)
-        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+        state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
 
     # A group scrambled too late fights an attacker of its carrier once the attack runs are
     # over, though the attacker has fired (000 L8659-8671): one round, as ever.
@@ -3747,7 +3213,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         target = state.ship(launching[name])
         aim = _fighter_salvo_aim(group, target)
         void = None
-        if not _targetable(ctx, target):
+        if not targetable(ctx, target):
             void = f"{target.id} was destroyed before the launch"
         elif line_blocked((group.x, group.y), aim, asteroids_now(ctx, state)):
             void = "an asteroid lies across the line to the aim point (000 L5757-5759)"
@@ -3816,7 +3282,7 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
                 Rearm(group=name, face=face, ready=None if ready == NEVER_RELAUNCH else ready)
             )
         carrier = msgspec.structs.replace(carrier, record=record, rearming=rearming)
-        state = _replace_ship(state, carrier)
+        state = replace_ship(state, carrier)
     lost = tuple(g.id for g in state.fighters if groups[g.id].fighters <= 0)
     flying = tuple(
         groups[g.id]
@@ -3824,11 +3290,11 @@ def _fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's order
         if groups[g.id].fighters > 0 and g.id not in recovered and g.id not in boarded
     )
     state = msgspec.structs.replace(state, fighters=flying, written=(), before=())
-    state, salvo_defence, salvos = _salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
+    state, salvo_defence, salvos = salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
     nova: list[NovaHit] = []
-    state = _advance_novas(ctx, state, dice, nova, thresholds)
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, "fighters")
-    state = _to_fire_phase(ctx, state, state.first)
+    state = advance_novas(ctx, state, dice, nova, thresholds)
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "fighters")
+    state = to_fire_phase(ctx, state, state.first)
     return state, FightersResolved(
         turn=turn,
         moves=tuple(moves),
@@ -3927,7 +3393,7 @@ def _scramble(
     launched: list[FighterGroup] = []
     for bay in candidates[: count.get(face, 0)]:
         rearming = not rearmed(state, carrier, bay)
-        carrier, group = _take_off(ctx, carrier, bay, carrier.x, carrier.y)
+        carrier, group = take_off(ctx, carrier, bay, carrier.x, carrier.y)
         if rearming:
             half = None if group.endurance is None else group.endurance // 2
             group = msgspec.structs.replace(
@@ -3956,7 +3422,7 @@ def _attack_run(
     the target's record, the run, and the group with any one-shot spent."""
     name = group.id
     sheet = ctx.sheets[target.id]
-    screen = _screen(ctx, target)
+    screen = working_screen(ctx, target)
     reroll = ctx.rules.fighter_reroll
     faces: tuple[int, ...] = ()
     rerolls: tuple[int, ...] = ()
@@ -3969,7 +3435,7 @@ def _attack_run(
         weapon = "torpedoes"
         faces = tuple(dice.roll(f"t{turn}/torpedoes/{name}/{i}", 6) for i in range(group.fighters))
         hits = [face for face in faces if face >= TORPEDO_HITS_ON]
-        record, hit = _damage(sheet, target.record, target.id, 0, hits, 0)
+        record, hit = take_damage(sheet, target.record, target.id, 0, hits, 0)
         group = msgspec.structs.replace(group, torpedoes=False)
     elif group.mkps:
         # MKP fighters likewise fire all their MKPs at once, and not their secondary weapons
@@ -3978,7 +3444,7 @@ def _attack_run(
         weapon = "mkps"
         faces = tuple(dice.roll(f"t{turn}/mkps/{name}/{i}", 6) for i in range(group.fighters))
         piercing = [MKP_DAMAGE] * sum(mkp_hits(face) for face in faces)
-        record, hit = _damage(sheet, target.record, target.id, 0, (), 0, piercing)
+        record, hit = take_damage(sheet, target.record, target.id, 0, (), 0, piercing)
         group = msgspec.structs.replace(group, mkps=False)
     elif weapon == "graser":
         # "6 BD* hits with the Graser ... each hit inflicting 1d3 damage, semi-AP" (000
@@ -3996,7 +3462,7 @@ def _attack_run(
             hits_first, hits_rerolled = outcome.screened_damage, outcome.reroll_damage
         damage = tuple(dice.roll(f"{key}/damage/{i}", 3) for i in range(hits_first + hits_rerolled))
         first, rerolled = damage[:hits_first], sum(damage[hits_first:])
-        record, hit = _damage(sheet, target.record, target.id, 0, first, rerolled)
+        record, hit = take_damage(sheet, target.record, target.id, 0, first, rerolled)
     else:
         # BD* beams, or plasma dice: the face less 2 and the screens in hits of 1, a natural
         # 6 re-rolling and penetrating (000 L9730-9734, L3924-3932).
@@ -4011,7 +3477,7 @@ def _attack_run(
             score=score_plasma_die if plasma else score_beam_die,
         )
         faces, rerolls = tuple(outcome.faces), tuple(outcome.rerolls)
-        record, hit = _damage(
+        record, hit = take_damage(
             sheet, target.record, target.id, outcome.screened_damage, (), outcome.reroll_damage
         )
     attack = FighterAttack(
@@ -4059,14 +3525,14 @@ def _attack_radius(ctx: BattleContext) -> float:
     return VECTOR_ATTACK_RADIUS_MU if ctx.rules.movement == "vector" else ATTACK_RADIUS_MU
 
 
-def _missile_step(
+def resolve_missiles(
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, MissilesResolved]:
     """Resolve the salvos in flight when no fighters fly this turn, then go on to the firing."""
     thresholds: list[Threshold] = []
-    state, defence, attacks = _salvo_attacks(ctx, state, dice, set(), thresholds)
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, "missiles")
-    state = _to_fire_phase(ctx, state, state.first)
+    state, defence, attacks = salvo_attacks(ctx, state, dice, set(), thresholds)
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "missiles")
+    state = to_fire_phase(ctx, state, state.first)
     return state, MissilesResolved(
         turn=state.turn,
         defence=tuple(defence),
@@ -4085,7 +3551,7 @@ def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | Non
         enemies = [
             (ship.id, ship.x, ship.y, _attack_radius(ctx))
             for ship in state.ships
-            if ship.side != salvo.side and _targetable(ctx, ship)
+            if ship.side != salvo.side and targetable(ctx, ship)
         ]
         targets[salvo.id] = homing_target(salvo, enemies)
     return targets
@@ -4105,7 +3571,7 @@ def _intercept(
     return group, Interception(group=group.id, salvo=salvo, roll=roll, losses=losses, lost=lost)
 
 
-def _salvo_attacks(
+def salvo_attacks(
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
@@ -4154,7 +3620,7 @@ def _salvo_attacks(
             defended.add(pick)
 
     attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
-    for shooter, systems, victim in _defenders(ctx, state, attacked):
+    for shooter, systems, victim in area_defenders(ctx, state, attacked):
         allocate(shooter, systems, victim)
 
     attacks: list[SalvoAttack] = []
@@ -4169,7 +3635,7 @@ def _salvo_attacks(
         hits = hits_through(
             max(on_target - salvo.lost, 0), kills=kills[salvo.id], defended=salvo.id in defended
         )
-        if not _targetable(ctx, target):
+        if not targetable(ctx, target):
             # Destroyed by an earlier salvo: the rest have nothing left to strike.
             attacks.append(
                 SalvoAttack(
@@ -4183,12 +3649,12 @@ def _salvo_attacks(
             continue
         faces = tuple(dice.roll(f"t{turn}/salvo/{salvo.id}/damage/{i}", 6) for i in range(hits))
         sheet = ctx.sheets[target_id]
-        record, hit = _damage(sheet, target.record, target_id, 0, faces, 0)
+        record, hit = take_damage(sheet, target.record, target_id, 0, faces, 0)
         status: ShipStatus = "destroyed" if hit.destroyed else target.status
         if not hit.destroyed:
             # Missile damage is checked on the spot (000 L1053-1472 phase 10).
             for row in hit.rows:
-                record, check = _check(
+                record, check = check_threshold(
                     ctx,
                     target_id,
                     record,
@@ -4197,8 +3663,8 @@ def _salvo_attacks(
                     row,
                 )
                 thresholds.append(check)
-                status = _colours(status, target_id, thresholds)
-        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+                status = colours_struck(status, target_id, thresholds)
+        state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
         attacks.append(
             SalvoAttack(
                 salvo=salvo.id,
@@ -4218,21 +3684,30 @@ def _salvo_attacks(
     return state, defence, attacks
 
 
-# ---------------------------------------------------------------- fire
-
-
 TORPEDO = "pulse_torpedo"
+
+
 TORPEDOES = frozenset(TORPEDO_BANDS_MU)
 """Pulse torpedoes: FT2's and Continuum's standard one, and Continuum's short and long range
 ones (000 L4636-4658), which differ only in their to-hit bands; the overload-upgraded standard
 and long range ones (000 L4669-4736) and the variable one (000 L4740-4800), which differ by
 their setting this turn (:attr:`ShipInPlay.settings`)."""
+
+
 NEEDLE = "needle"
+
+
 NEEDLES = frozenset({NEEDLE, *NEEDLE_STRENGTH})
 """Needle beams: FT2's and FB1's one-die ``needle`` (001 L844-854; index 5.13, the campaign's
 NB-1), and Continuum's class-N needles NB-2 to NB-4 (000 L4473-4610), which roll dice by band."""
+
+
 SUBMUNITION = "submunition"
+
+
 NOVA = "nova_cannon"
+
+
 NOVA_LINE = "bow"
 """The target a nova cannon's shot names: it fires along the bow's line, at no ship (001 L906)."""
 
@@ -4290,7 +3765,7 @@ def fire_options(
     targets = [
         s
         for s in state.ships
-        if (_enemy_in_sight(ctx, ship.side, s) or _prize(s))
+        if (enemy_in_sight(ctx, ship.side, s) or prize(s))
         and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
     ]
     settings = dict(ship.settings)
@@ -4475,9 +3950,7 @@ def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple
     return tuple(aims)
 
 
-def _check_fire(
-    ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]
-) -> None:
+def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]) -> None:
     listed = ", ".join(f"{s.weapon}>{s.target}" for s in shots) or "no shots"
     where = f"fire {listed} by {ship_id!r} on turn {state.turn}"
     if state.phase != "fire":
@@ -4601,13 +4074,13 @@ def fire_ship(
     Raises:
         IllegalActionError: not this ship's turn, or a shot is out of arc, range or FireCons.
     """
-    _check_fire(ctx, state, ship_id, shots)
+    check_fire(ctx, state, ship_id, shots)
     recording = RecordingDice(dice)
-    _state, event = _fire(ctx, state, ship_id, tuple(shots), recording)
+    _state, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
     return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
-def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order
+def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order
     ctx: BattleContext,
     state: BattleState,
     ship_id: str,
@@ -4630,10 +4103,10 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
-    state = _replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    state = replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
     if shots and firer.bogey is not None:
         # A ship that fires gives itself away (see docs/rulings.md).
-        state = _replace_ship(state, _identified(state.ship(ship_id)))
+        state = replace_ship(state, identified(state.ship(ship_id)))
     nova: list[NovaHit] = []
     for shot in novas:
         # The round flies 6" out, then the 2" template moves 18" on (001 L913-917).
@@ -4650,7 +4123,7 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     for target_id in order:
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
-        screen = _screen(ctx, target)
+        screen = working_screen(ctx, target)
         screened = rerolled = 0
         torpedoes: list[int] = []
         piercing: list[int] = []
@@ -4703,29 +4176,29 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
         # A boarding torpedo's point goes on the hull past armour (000 L5122-5124), like the
         # damage of a beam's re-roll.
         rerolled += TORPEDO_HULL * boarding_hits
-        record, hit = _damage(sheet, record, target_id, screened, torpedoes, rerolled, piercing)
+        record, hit = take_damage(sheet, record, target_id, screened, torpedoes, rerolled, piercing)
         hits.append(hit)
         if target.status == "captured":
             if hit.damage:  # a single point destroys a captured ship (000 L13128-13130)
                 taken.append(target_id)
             status: ShipStatus = "destroyed" if hit.damage else "captured"
-            state = _replace_ship(
+            state = replace_ship(
                 state, msgspec.structs.replace(target, record=record, status=status)
             )
             continue
-        state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
+        state = apply_hit(ctx, state, target, record, hit, dice, thresholds)
         hit_ship = state.ship(target_id)
         if boarding_hits and hit_ship.status == "active" and not hit.destroyed:
             marines = TORPEDO_MARINES * boarding_hits  # two marines a hit (000 L5122-5128)
             state = board(state, target_id, firer.side, marines=marines)
             landed.append(Landing(ship=target_id, side=firer.side, marines=marines))
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, f"fire/{ship_id}")
+    state = boarder_losses(ctx, state, thresholds, 0, dice, f"fire/{ship_id}")
     fired = state.ship(ship_id)
     own = fired.record
     for weapon in burst:
         # The tube is destroyed and may not be repaired by DCPs (000 L4710-4714).
         own = with_system_status(own, weapon, "destroyed")
-    state = _replace_ship(
+    state = replace_ship(
         state,
         msgspec.structs.replace(fired, record=own, fired=True, tubes=tuple(sorted(tubes.items()))),
     )
@@ -4733,7 +4206,7 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     if to_fire:
         state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire")
     else:
-        state = _after_fire(ctx, state)
+        state = after_fire(ctx, state)
     event = ShipFired(
         turn=turn,
         ship=ship_id,
@@ -4747,7 +4220,7 @@ def _fire(  # noqa: PLR0915 - novas, launches and aimed fire in declaration orde
     return state, event
 
 
-def _ejected(ship: ShipInPlay, turn: int) -> tuple[tuple[str, int], ...]:
+def ejected(ship: ShipInPlay, turn: int) -> tuple[tuple[str, int], ...]:
     """The tubes a ship takes into the next turn as fired this turn: those that fired, and
     those overloaded and not fired, which the crew ejects and which count as having fired
     (000 L4718-4724). Older turns no longer matter (000 L4681-4685)."""
@@ -4756,41 +4229,6 @@ def _ejected(ship: ShipInPlay, turn: int) -> tuple[tuple[str, int], ...]:
         if setting == OVERLOAD:
             tubes[weapon] = turn
     return tuple(sorted(tubes.items()))
-
-
-def _apply_hit(
-    ctx: BattleContext,
-    state: BattleState,
-    target: ShipInPlay,
-    record: ShipState,
-    hit: Hit,
-    dice: DiceSource,
-    thresholds: list[Threshold],
-) -> BattleState:
-    """Put a damaged record on its ship: a wreck is removed at once (001 L476) and each row
-    crossed is checked now or at the end of the phase, as the rules say."""
-    status: ShipStatus = target.status
-    pending = target.rows
-    if hit.destroyed:
-        if not ctx.rules.destroyed_fire:
-            status = "destroyed"  # removed at once (001 L476)
-    elif ctx.rules.threshold_timing == "immediate":
-        for row in hit.rows:  # one check per row crossed, in order (002 L57; digest B10)
-            record, check = _check(
-                ctx,
-                target.id,
-                record,
-                dice,
-                f"t{state.turn}/threshold/{target.id}/row{row}",
-                row,
-            )
-            thresholds.append(check)
-            status = _colours(status, target.id, thresholds)
-    else:
-        pending = pending + hit.rows
-    return _replace_ship(
-        state, msgspec.structs.replace(target, record=record, status=status, rows=pending)
-    )
 
 
 def _nova_pass(
@@ -4814,14 +4252,16 @@ def _nova_pass(
     end = (round_mu(blast.x + dx * flight), round_mu(blast.y + dy * flight))
     key = f"t{state.turn}/nova/{blast.ship}/s{blast.stage + 1}"
     for target in state.ships:
-        if not _targetable(ctx, target) or not nova_touches(
+        if not targetable(ctx, target) or not nova_touches(
             start, end, diameter, target.x, target.y
         ):
             continue
         faces = tuple(dice.roll(f"{key}/{target.id}/{i}", 6) for i in range(count))
-        record, hit = _damage(ctx.sheets[target.id], target.record, target.id, sum(faces), (), 0)
+        record, hit = take_damage(
+            ctx.sheets[target.id], target.record, target.id, sum(faces), (), 0
+        )
         nova.append(NovaHit(ship=blast.ship, stage=blast.stage + 1, faces=faces, hit=hit))
-        state = _apply_hit(ctx, state, target, record, hit, dice, thresholds)
+        state = apply_hit(ctx, state, target, record, hit, dice, thresholds)
     if blast.stage + 1 >= len(NOVA_STAGES):
         return state, None  # burnt out after its third move (001 L921)
     after = NovaBlast(
@@ -4830,7 +4270,7 @@ def _nova_pass(
     return state, after
 
 
-def _advance_novas(
+def advance_novas(
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
@@ -4844,50 +4284,6 @@ def _advance_novas(
         if after is not None:
             burning.append(after)
     return msgspec.structs.replace(state, novas=tuple(burning))
-
-
-def _damage(
-    sheet: Ship,
-    record: ShipState,
-    target_id: str,
-    screened: int,
-    torpedoes: Sequence[int],
-    rerolled: int,
-    piercing: Sequence[int] = (),
-) -> tuple[ShipState, Hit]:
-    """Cross off one firer's damage to one target (digest A11).
-
-    Beam damage goes armour first; each torpedo hit is semi-armour-piercing, half (rounded up)
-    to armour (000 L3078-3167; FT2 ships have no armour, so it is all hull); each armour
-    piercing hit in ``piercing`` (an overloaded torpedo's, 000 L4669, or a variable one's at
-    short range, L4778-4780) puts its first point on armour and the rest on the hull (000
-    L3078-3167, index 4.9); re-roll damage ignores armour (000 L2864-2968, L3033-3077).
-    """
-    parts = [(screened, True)]
-    for points in torpedoes:
-        parts += [((points + 1) // 2, True), (points // 2, False)]
-    for points in piercing:
-        parts += [(min(points, 1), True), (points - min(points, 1), False)]
-    parts.append((rerolled, False))
-    rows: tuple[int, ...] = ()
-    to_armour = to_hull = 0
-    destroyed = False
-    for points, armour_first in parts:
-        result = apply_damage(sheet, record, points, armour_first=armour_first)
-        record = result.state
-        rows += result.rows_completed
-        to_armour += result.to_armour
-        to_hull += result.to_hull
-        destroyed = result.destroyed
-    hit = Hit(
-        target=target_id,
-        damage=screened + rerolled + sum(torpedoes) + sum(piercing),
-        to_armour=to_armour,
-        to_hull=to_hull,
-        rows=rows,
-        destroyed=destroyed,
-    )
-    return record, hit
 
 
 def _beams(
@@ -4934,7 +4330,7 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
         ship = msgspec.structs.replace(
             ship, record=msgspec.structs.replace(ship.record, systems=systems)
         )
-        state = _replace_ship(state, ship)
+        state = replace_ship(state, ship)
     return msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
 
 
@@ -5049,28 +4445,6 @@ def _boarding_torpedo(
     return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)
 
 
-def _strike(ctx: BattleContext, ship_id: str) -> StrikeRoll | None:
-    """The strike-the-colours die a ship rolls at its threshold checks, if the option is on
-    (000 L13275-13343), with its captain's modifier (004 L331, L335)."""
-    if not ctx.rules.strike_colours:
-        return None
-    mods = dict(ctx.setup.theatre.strike_mods) if ctx.setup.theatre is not None else {}
-    return StrikeRoll(captain=mods.get(ship_id, 0), as_core=ctx.rules.strike_as_core)
-
-
-def _colours(status: ShipStatus, ship_id: str, thresholds: Sequence[Threshold]) -> ShipStatus:
-    """A ship still active whose captain struck at one of these checks is out of the battle
-    at once: it moves and fires no more and cannot be fired on (000 L13275-13343)."""
-    if status == "active" and any(t.ship == ship_id and t.struck for t in thresholds):
-        return "struck"
-    return status
-
-
-LOST: tuple[ShipStatus, ...] = ("destroyed", "abandoned", "struck", "captured")
-"""What fleet morale counts as lost: ships destroyed, hulks, ships that struck and ships
-boarders captured."""
-
-
 def withdraw_at(ctx: BattleContext, side: str) -> int | None:
     """Return the percentage of its mass a side may lose before it withdraws, or ``None``
     without fleet morale: the set-up's figure, moved by a campaign admiral (004 L336-337,
@@ -5086,7 +4460,7 @@ def withdraw_at(ctx: BattleContext, side: str) -> int | None:
     return max(1, min(100, ctx.rules.morale + mods.get(side, 0)))
 
 
-def _withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple[str, ...]]:
+def withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple[str, ...]]:
     """Fleet morale at the end of a turn (000 L13214-13273): each side still in the battle
     that has lost at least its :func:`withdraw_at` share of its starting mass, in ships
     destroyed, struck or abandoned, withdraws; its ships still in play leave the battle
@@ -5100,7 +4474,7 @@ def _withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tupl
     for side in ctx.setup.sides:
         share = withdraw_at(ctx, side)
         # A ship yet to drop out of FTL is not yet in the battle (001 L1055).
-        ships = [s for s in state.ships if s.side == side and not _awaiting_dropout(ctx, s)]
+        ships = [s for s in state.ships if s.side == side and not awaiting_dropout(ctx, s)]
         if share is None:
             continue
         total = sum(ctx.sheets[s.id].mass for s in ships)
@@ -5118,7 +4492,7 @@ def _withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tupl
     return msgspec.structs.replace(state, ships=after), tuple(withdrew)
 
 
-def _ending(
+def ending(
     ctx: BattleContext, state: BattleState, withdrew: Sequence[str]
 ) -> tuple[bool, str | None, str]:
     """Whether the battle is over after this turn, the winner and why: a side with nothing
@@ -5138,7 +4512,7 @@ def _ending(
     return False, None, ""
 
 
-def _defenders(
+def area_defenders(
     ctx: BattleContext, state: BattleState, attacked: Sequence[ShipInPlay]
 ) -> list[tuple[ShipInPlay, list[str], ShipInPlay]]:
     """Return who fires point defence for whom, in order, as (ship, systems, ship defended):
@@ -5147,7 +4521,7 @@ def _defenders(
     one ally per ADFC (000 L9083-9086). Used against fighters and salvo missiles alike."""
     plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
     for victim in attacked:
-        own = _defence(ctx, victim)
+        own = working_defence(ctx, victim)
         plan.append((victim, [*own.point, *own.area], victim))
     covered: dict[str, int] = {}
     for victim in attacked:
@@ -5155,11 +4529,11 @@ def _defenders(
             if (
                 friend.side != victim.side
                 or friend.id == victim.id
-                or not _targetable(ctx, friend)
+                or not targetable(ctx, friend)
                 or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
             ):
                 continue
-            spec = _defence(ctx, friend)
+            spec = working_defence(ctx, friend)
             cover = list(spec.area)
             if covered.get(friend.id, 0) < spec.controls:
                 covered[friend.id] = covered.get(friend.id, 0) + 1
@@ -5168,60 +4542,9 @@ def _defenders(
     return plan
 
 
-def _check(
-    ctx: BattleContext,
-    ship_id: str,
-    record: ShipState,
-    dice: DiceSource,
-    key: str,
-    row: int,
-    modifier: int = 0,
-    core: bool | None = None,
-    boarding: bool = False,
-) -> tuple[ShipState, Threshold]:
-    """Make one threshold check of a ship under the battle's rules (its lost status, FTL
-    check, permanent losses, core systems unless ``core`` says otherwise, and the
-    strike-the-colours die); return its new record and the check as the journal keeps it.
-    A check caused by ``boarding`` combat alone spares the marines and DCPs (000
-    L13097-13099)."""
-    record, result = threshold_check(
-        ctx.sheets[ship_id],
-        record,
-        dice,
-        key,
-        row=row,
-        modifier=modifier,
-        lost_status=ctx.rules.lost_status,
-        ftl=ctx.rules.ftl_threshold,
-        permanent=PERMANENT_LOSSES,
-        core=ctx.rules.core_systems if core is None else core,
-        strike=_strike(ctx, ship_id),
-        spared=CREW_KINDS if boarding else frozenset(),
-    )
-    check = _threshold(ship_id, row, modifier, result)
-    return record, msgspec.structs.replace(check, boarding=True) if boarding else check
-
-
-def _threshold(ship_id: str, row: int, modifier: int, result: ThresholdOutcome) -> Threshold:
-    return Threshold(
-        ship=ship_id,
-        row=row,
-        modifier=modifier,
-        lost=tuple(result.lost),
-        drive=result.drive,
-        ftl=result.ftl,
-        bridge=result.bridge,
-        power_core=result.power_core,
-        life_support=result.life_support,
-        colours=result.colours,
-        struck=result.struck,
-    )
-
-
-# ---------------------------------------------------------------- end of turn
-
-
-def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[BattleState, TurnEnded]:
+def end_turn(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, TurnEnded]:
     """End the turn: deferred threshold checks, wrecks removed, the battle over or not."""
     turn = state.turn
     thresholds: list[Threshold] = []
@@ -5239,7 +4562,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
             # damage of phases 11 and 12 (000 L1385-1390).
             rows = ship.rows + ship.board_rows
             row, modifier = max(rows), len(rows) - 1
-            record, check = _check(
+            record, check = check_threshold(
                 ctx,
                 ship.id,
                 record,
@@ -5250,7 +4573,7 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 boarding=not ship.rows,
             )
             thresholds.append(check)
-            status = _colours(status, ship.id, thresholds)
+            status = colours_struck(status, ship.id, thresholds)
         ships.append(
             # An armed nova cannon not fired this turn loses its arming (001 L911).
             msgspec.structs.replace(
@@ -5263,26 +4586,26 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
                 nova=False,
                 sweeping=False,
                 settings=(),
-                tubes=_ejected(ship, turn),
+                tubes=ejected(ship, turn),
             )
         )
     state = msgspec.structs.replace(state, ships=tuple(ships))
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, "end")
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "end")
     ready: tuple[str, ...] = ()
     fell: tuple[str, ...] = ()
     if ctx.setup.theatre is not None:
         state, ready, fell = _theatre_end(ctx, ctx.setup.theatre, state, dice)
-    state, withdrew = _withdraw(ctx, state)
-    over, winner, reason = _ending(ctx, state, withdrew)
+    state, withdrew = withdraw(ctx, state)
+    over, winner, reason = ending(ctx, state, withdrew)
     fights: list[BoardingFight] = []
-    state = _settle_boarders(ctx, state, dice, over, fights, thresholds)
+    state = settle_boarders(ctx, state, dice, over, fights, thresholds)
     state = msgspec.structs.replace(state, first=None, to_fire=None, winner=winner, held=())
     if over:
         state = msgspec.structs.replace(state, phase="over")
     elif sides_to_repair(ctx, msgspec.structs.replace(state, phase="repair")):
         state = msgspec.structs.replace(state, phase="repair")
     else:
-        state = _after_repairs(ctx, state)
+        state = after_repairs(ctx, state)
     return state, TurnEnded(
         turn=turn,
         thresholds=tuple(thresholds),
@@ -5298,26 +4621,26 @@ def _end(ctx: BattleContext, state: BattleState, dice: DiceSource) -> tuple[Batt
     )
 
 
-def _after_repairs(ctx: BattleContext, state: BattleState) -> BattleState:
+def after_repairs(ctx: BattleContext, state: BattleState) -> BattleState:
     """After damage control: the core systems' step if a ship in play has one out, else the
     next turn (000 L1053-1472, phases 14-15)."""
     if ctx.rules.core_systems and any(
         ship.status in IN_PLAY and core_damaged(ship.record) for ship in state.ships
     ):
         return msgspec.structs.replace(state, phase="core")
-    return _next_turn(ctx, state)
+    return next_turn(ctx, state)
 
 
-IN_PLAY: tuple[ShipStatus, ...] = ("active", "away")
-ON_THE_TABLE: tuple[ShipStatus, ...] = ("active", "abandoned", "struck", "captured")
-"""Ships whose hulls are on the table, in play or not: within an FTL drive's 6" (001 L1031)."""
-"""A ship on the table or due back: still in the battle."""
 CORE_EXPLODES = 5  # a damaged power core explodes on a 5 or 6 (000 L11207-11211)
+
+
 BREACH_RADIUS_MU = 3.0  # a breach reaches every ship within 3 MU (000 L11223-11225)
+
+
 BREACH_MASS = 25  # 1D6 for every 25 mass of the exploding ship (000 L11225-11227; 130 -> 5D6)
 
 
-def _core_step(
+def resolve_core(
     ctx: BattleContext, state: BattleState, dice: DiceSource
 ) -> tuple[BattleState, CoreSystemsRolled]:
     """The end of the turn, after damage control (000 phase 15): each power core still
@@ -5346,7 +4669,7 @@ def _core_step(
             continue
         destroyed.append(ship_id)
         gone = msgspec.structs.replace(ship, status="destroyed", returns=None)
-        state = _replace_ship(state, gone)
+        state = replace_ship(state, gone)
         if ctx.rules.reactor_breach and ship.status == "active":
             state = _breach(ctx, state, ship, dice, breaches, thresholds, destroyed)
     for ship in state.ships:
@@ -5365,18 +4688,18 @@ def _core_step(
             if record.out_of_control == 0:
                 control.append(ship.id)
         returns = None if status == "abandoned" else ship.returns
-        state = _replace_ship(
+        state = replace_ship(
             state, msgspec.structs.replace(ship, record=record, status=status, returns=returns)
         )
-    state = _boarder_losses(ctx, state, thresholds, 0, dice, "core")
-    state, withdrew = _withdraw(ctx, state)
-    over, winner, reason = _ending(ctx, state, withdrew)
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "core")
+    state, withdrew = withdraw(ctx, state)
+    over, winner, reason = ending(ctx, state, withdrew)
     fights: list[BoardingFight] = []
-    state = _settle_boarders(ctx, state, dice, over, fights, thresholds)
+    state = settle_boarders(ctx, state, dice, over, fights, thresholds)
     if over:
         state = msgspec.structs.replace(state, phase="over", winner=winner)
     else:
-        state = _next_turn(ctx, state)
+        state = next_turn(ctx, state)
     return state, CoreSystemsRolled(
         turn=turn,
         cores=tuple(cores),
@@ -5413,12 +4736,12 @@ def _breach(
     turn = state.turn
     for target in state.ships:
         distance = range_between(exploded.x, exploded.y, target.x, target.y)
-        if not _targetable(ctx, target) or distance > BREACH_RADIUS_MU:
+        if not targetable(ctx, target) or distance > BREACH_RADIUS_MU:
             continue
         key = f"t{turn}/breach/{exploded.id}/{target.id}"
         faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
         sheet = ctx.sheets[target.id]
-        record, hit = _damage(sheet, target.record, target.id, 0, (sum(faces),), 0)
+        record, hit = take_damage(sheet, target.record, target.id, 0, (sum(faces),), 0)
         breaches.append(Breach(ship=exploded.id, faces=faces, hit=hit))
         status: ShipStatus = target.status
         if hit.destroyed:
@@ -5430,7 +4753,7 @@ def _breach(
             else:
                 checks = [(max(hit.rows), len(hit.rows) - 1, "")]
             for row, modifier, suffix in checks:
-                record, check = _check(
+                record, check = check_threshold(
                     ctx,
                     target.id,
                     record,
@@ -5441,8 +4764,8 @@ def _breach(
                     core=True,
                 )
                 thresholds.append(check)
-                status = _colours(status, target.id, thresholds)
-        state = _replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+                status = colours_struck(status, target.id, thresholds)
+        state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
     return state
 
 
@@ -5468,7 +4791,7 @@ def _theatre_end(
             ready.append(ship.id)
         x = round_mu(ship.x - theatre.gravity)  # towards the gas giant edge (004 L164-165)
         status: ShipStatus = "active"
-        if _in_well(ctx, x):
+        if in_well(ctx, x):
             status = "left"
             fell.append(ship.id)
         ships.append(msgspec.structs.replace(ship, x=x, jump=jump, status=status))
@@ -5506,9 +4829,6 @@ def _table_after(theatre: Theatre, state: BattleState) -> tuple[float, float, fl
     )
 
 
-# ---------------------------------------------------------------- boarding actions
-
-
 def board(
     state: BattleState, ship_id: str, side: str, *, marines: int = 0, parties: int = 0
 ) -> BattleState:
@@ -5535,7 +4855,7 @@ def board(
         )
     else:
         landings.append(Boarders(side=side, landed=state.turn, marines=marines, parties=parties))
-    return _replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(landings)))
+    return replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(landings)))
 
 
 def boarders_aboard(ship: ShipInPlay) -> tuple[int, int]:
@@ -5545,10 +4865,10 @@ def boarders_aboard(ship: ShipInPlay) -> tuple[int, int]:
 
 def _boarded(ctx: BattleContext, ship: ShipInPlay) -> bool:
     """A ship in play with hull left and enemy boarders aboard fights them in phase 12."""
-    return bool(ship.boarders) and _targetable(ctx, ship)
+    return bool(ship.boarders) and targetable(ctx, ship)
 
 
-def _after_fire(ctx: BattleContext, state: BattleState) -> BattleState:
+def after_fire(ctx: BattleContext, state: BattleState) -> BattleState:
     """Go on from the firing to the boarding actions (000 L1378-1381, phase 12): the assault
     step if boarders aboard a ship face its marines, else the repel step if any ship in play
     has boarders aboard, else the end of the turn."""
@@ -5591,7 +4911,7 @@ def write_assault(
     if side not in sides_to_assault(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no boarders to allot now")
     for ship_id, assault in assaults.items():
-        ship = _named_ship(state, ship_id, where)
+        ship = named_ship(state, ship_id, where)
         if not _boarded(ctx, ship) or ship.side == side:
             raise IllegalActionError(f"{where}: {side} has no boarders aboard {ship_id!r}")
         marines, parties = boarders_aboard(ship)
@@ -5602,7 +4922,7 @@ def write_assault(
     return AssaultOrdered(turn=state.turn, side=side, orders=format_assaults(assaults))
 
 
-def _apply_assault(ctx: BattleContext, state: BattleState, event: AssaultOrdered) -> BattleState:
+def apply_assault(ctx: BattleContext, state: BattleState, event: AssaultOrdered) -> BattleState:
     written = (*state.written, SideOrders(event.side, event.orders))
     state = msgspec.structs.replace(state, written=written)
     if not sides_to_assault(ctx, state):
@@ -5627,22 +4947,14 @@ def sides_to_repel(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
     return tuple(side for side in ctx.setup.sides if side in boarded and side not in state.fought)
 
 
-def _named_ship(state: BattleState, ship_id: str, where: str) -> ShipInPlay:
-    """Return the ship an action names, or refuse the action: there is no such ship."""
-    try:
-        return state.ship(ship_id)
-    except KeyError:
-        raise IllegalActionError(f"{where}: there is no ship {ship_id!r}") from None
-
-
-def _check_repel(
+def check_repel(
     ctx: BattleContext, state: BattleState, side: str, guards: Mapping[str, Sequence[Guard]]
 ) -> None:
     where = f"repel {format_repel(guards)!r} for {side} on turn {state.turn}"
     if side not in sides_to_repel(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no boarders to fight now")
     for ship_id, ship_guards in guards.items():
-        ship = _named_ship(state, ship_id, where)
+        ship = named_ship(state, ship_id, where)
         if ship.side != side or not _boarded(ctx, ship):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship with boarders")
         marines, parties = boarders_aboard(ship)
@@ -5673,13 +4985,13 @@ def repel(
         IllegalActionError: not this side's repel step, or an allocation breaks the rules
             (:func:`tactical.boarding.guard_problem`).
     """
-    _check_repel(ctx, state, side, guards)
+    check_repel(ctx, state, side, guards)
     recording = RecordingDice(dice)
-    _state, event = _repel(ctx, state, side, guards, recording)
+    _state, event = fight_boarders(ctx, state, side, guards, recording)
     return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
-def _repel(
+def fight_boarders(
     ctx: BattleContext,
     state: BattleState,
     side: str,
@@ -5776,7 +5088,7 @@ def _fight_round(
         else:
             board_rows = board_rows + hit.rows
     used = sum(g.dcps for g in guards) if not round_number else 0
-    state = _replace_ship(
+    state = replace_ship(
         state,
         msgspec.structs.replace(
             ship,
@@ -5822,15 +5134,15 @@ def _boarding_checks(
         checks = [(max(rows), len(rows) - 1, "")]
     status: ShipStatus = ship.status
     for row, modifier, suffix in checks:
-        record, check = _check(
+        record, check = check_threshold(
             ctx, ship.id, record, dice, f"{key}/threshold{suffix}", row, modifier, boarding=True
         )
         thresholds.append(check)
-        status = _colours(status, ship.id, thresholds)
+        status = colours_struck(status, ship.id, thresholds)
     return record, status
 
 
-def _boarder_losses(
+def boarder_losses(
     ctx: BattleContext,
     state: BattleState,
     thresholds: list[Threshold],
@@ -5869,7 +5181,7 @@ def _boarder_losses(
             )
             kept.extend(with_losses((landing,), marines, parties))
         thresholds[index] = msgspec.structs.replace(check, boarders=tuple(losses))
-        state = _replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(kept)))
+        state = replace_ship(state, msgspec.structs.replace(ship, boarders=tuple(kept)))
     return state
 
 
@@ -5877,7 +5189,7 @@ GONE_WITH_BOARDERS: tuple[ShipStatus, ...] = ("destroyed", "struck", "abandoned"
 """Ships whose boarding action is over: wrecked, surrendered, abandoned or taken."""
 
 
-def _settle_boarders(
+def settle_boarders(
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
@@ -5893,7 +5205,7 @@ def _settle_boarders(
         if not ship.boarders:
             continue
         if ship.status in GONE_WITH_BOARDERS:
-            state = _replace_ship(state, msgspec.structs.replace(ship, boarders=()))
+            state = replace_ship(state, msgspec.structs.replace(ship, boarders=()))
         elif ship.status != "active" or over:
             state = _fight_out(ctx, state, ship.id, dice, fights, thresholds)
     return state
@@ -5927,10 +5239,8 @@ def _fight_out(
         )
         fights.append(fight)
     ship = state.ship(ship_id)
-    return _replace_ship(state, msgspec.structs.replace(ship, boarders=()))
+    return replace_ship(state, msgspec.structs.replace(ship, boarders=()))
 
-
-# ---------------------------------------------------------------- damage control
 
 DRIVE = "drive"  # the repair job that mends the main drive one step
 
@@ -5966,7 +5276,7 @@ def free_parties(ctx: BattleContext, ship: ShipInPlay) -> int:
 def _can_repair(ctx: BattleContext, ship: ShipInPlay) -> bool:
     return (
         ctx.rules.damage_control != "none"
-        and _targetable(ctx, ship)
+        and targetable(ctx, ship)
         and free_parties(ctx, ship) > 0
         and bool(repair_jobs(ctx, ship))
     )
@@ -5984,7 +5294,7 @@ def sides_to_repair(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
     )
 
 
-def _check_repairs(
+def check_repairs(
     ctx: BattleContext, state: BattleState, side: str, jobs: Mapping[str, Mapping[str, int]]
 ) -> None:
     listed = " ".join(
@@ -5996,7 +5306,7 @@ def _check_repairs(
     if side not in sides_to_repair(ctx, state):
         raise IllegalActionError(f"{where}: {side} has no damage control to do now")
     for ship_id, work in jobs.items():
-        ship = _named_ship(state, ship_id, where)
+        ship = named_ship(state, ship_id, where)
         if ship.side != side or not _can_repair(ctx, ship):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship with repairs")
         open_jobs = repair_jobs(ctx, ship)
@@ -6015,7 +5325,7 @@ def _check_repairs(
             )
 
 
-def _repairs(
+def make_repairs(
     ctx: BattleContext,
     state: BattleState,
     side: str,
@@ -6045,10 +5355,10 @@ def _repairs(
                 record = _core_mended(record, target)
             elif success:
                 record = with_system_status(record, target, "ok")
-        state = _replace_ship(state, msgspec.structs.replace(ship, record=record))
+        state = replace_ship(state, msgspec.structs.replace(ship, record=record))
     state = msgspec.structs.replace(state, repaired=(*state.repaired, side))
     if not sides_to_repair(ctx, state):
-        state = _after_repairs(ctx, msgspec.structs.replace(state, repaired=()))
+        state = after_repairs(ctx, msgspec.structs.replace(state, repaired=()))
     return state, RepairsMade(turn=turn, side=side, repairs=tuple(made))
 
 
@@ -6079,13 +5389,10 @@ def repair(
         IllegalActionError: not this side's repair step, a job that is not damaged, more than
             three parties on a job or more parties than the ship has.
     """
-    _check_repairs(ctx, state, side, jobs)
+    check_repairs(ctx, state, side, jobs)
     recording = RecordingDice(dice)
-    _state, event = _repairs(ctx, state, side, jobs, recording)
+    _state, event = make_repairs(ctx, state, side, jobs, recording)
     return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
-
-
-# ---------------------------------------------------------------- decide and evolve
 
 
 def resolve(
@@ -6100,15 +5407,15 @@ def resolve(
     recording = RecordingDice(dice)
     event: ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled | MissilesResolved
     if state.phase == "movement":
-        _state, event = _movement(ctx, state, recording)
+        _state, event = move_ships(ctx, state, recording)
     elif state.phase == "missiles":
-        _state, event = _missile_step(ctx, state, recording)
+        _state, event = resolve_missiles(ctx, state, recording)
     elif state.phase == "fighters":
-        _state, event = _fighters(ctx, state, recording)
+        _state, event = resolve_fighters(ctx, state, recording)
     elif state.phase == "end":
-        _state, event = _end(ctx, state, recording)
+        _state, event = end_turn(ctx, state, recording)
     elif state.phase == "core":
-        _state, event = _core_step(ctx, state, recording)
+        _state, event = resolve_core(ctx, state, recording)
     else:
         raise IllegalActionError(
             f"resolve on turn {state.turn}: the {state.phase} step is no chance step"
@@ -6125,54 +5432,54 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
     """
     if isinstance(event, OrdersWritten):
         write_orders(ctx, state, event.side, parse_orders(event.orders))
-        return _apply_orders(ctx, state, event)
+        return apply_orders(ctx, state, event)
     if isinstance(event, FlightWritten):
         write_flight(ctx, state, event.side, parse_flight(event.orders))
-        return _apply_flight(ctx, state, event)
+        return apply_flight(ctx, state, event)
     if isinstance(event, AssaultOrdered):
         write_assault(ctx, state, event.side, parse_assaults(event.orders))
-        return _apply_assault(ctx, state, event)
+        return apply_assault(ctx, state, event)
     dice = ReplayDice(event.rolls)
     if isinstance(event, ShipsMoved):
         if state.phase != "movement":
             raise IllegalActionError(f"ships_moved on turn {event.turn} in the {state.phase} step")
-        state, _ = _movement(ctx, state, dice)
+        state, _ = move_ships(ctx, state, dice)
     elif isinstance(event, ShipFired):
         shots = tuple(Shot(s.weapon, s.target, s.aim) for s in event.shots)
-        _check_fire(ctx, state, event.ship, shots)
-        state, _ = _fire(ctx, state, event.ship, shots, dice)
+        check_fire(ctx, state, event.ship, shots)
+        state, _ = fire_shots(ctx, state, event.ship, shots, dice)
     elif isinstance(event, FightersResolved):
         if state.phase != "fighters":
             raise IllegalActionError(
                 f"fighters_resolved on turn {event.turn} in the {state.phase} step"
             )
-        state, _ = _fighters(ctx, state, dice)
+        state, _ = resolve_fighters(ctx, state, dice)
     elif isinstance(event, RepairsMade):
         jobs: dict[str, dict[str, int]] = {}
         for job in event.repairs:
             jobs.setdefault(job.ship, {})[job.target] = job.parties
-        _check_repairs(ctx, state, event.side, jobs)
-        state, _ = _repairs(ctx, state, event.side, jobs, dice)
+        check_repairs(ctx, state, event.side, jobs)
+        state, _ = make_repairs(ctx, state, event.side, jobs, dice)
     elif isinstance(event, BoardingFought):
         guards = parse_repel(event.orders)
-        _check_repel(ctx, state, event.side, guards)
-        state, _ = _repel(ctx, state, event.side, guards, dice)
+        check_repel(ctx, state, event.side, guards)
+        state, _ = fight_boarders(ctx, state, event.side, guards, dice)
     elif isinstance(event, MissilesResolved):
         if state.phase != "missiles":
             raise IllegalActionError(
                 f"missiles_resolved on turn {event.turn} in the {state.phase} step"
             )
-        state, _ = _missile_step(ctx, state, dice)
+        state, _ = resolve_missiles(ctx, state, dice)
     elif isinstance(event, CoreSystemsRolled):
         if state.phase != "core":
             raise IllegalActionError(
                 f"core_systems_rolled on turn {event.turn} in the {state.phase} step"
             )
-        state, _ = _core_step(ctx, state, dice)
+        state, _ = resolve_core(ctx, state, dice)
     else:
         if state.phase != "end":
             raise IllegalActionError(f"turn_ended on turn {event.turn} in the {state.phase} step")
-        state, _ = _end(ctx, state, dice)
+        state, _ = end_turn(ctx, state, dice)
     dice.finish()
     return state
 

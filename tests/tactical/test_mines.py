@@ -28,7 +28,6 @@ from tactical.battle import (
     SetupError,
     ShipSetup,
     ShipsMoved,
-    _defence,
     context,
     decode_setup,
     fire_options,
@@ -59,6 +58,7 @@ from tactical.movement import Order, parse_orders
 from tactical.notation import format_position, parse_position
 from tactical.points import price
 from tactical.ship import PRESETS, Design, Mount, Ship, ShipState, fresh_state
+from tactical.state import working_defence as _defence
 from tactical.summary import describe, describe_journal
 
 LAYER = "minelayer-1"

@@ -16,12 +16,12 @@ from tactical.battle import (
     ShipStatus,
     Theatre,
     TurnEnded,
-    _withdraw,
     context,
     initial_state,
     replay,
     withdraw_at,
 )
+from tactical.battle import withdraw as _withdraw
 from tactical.campaign_battle import (
     CampaignBattle,
     CampaignShip,
