@@ -44,13 +44,13 @@ from tactical.campaign_battle import (
     resolve_campaign_battle,
 )
 from tactical.commanders import (
-    _met,
     closing_commander,
     engage_commander,
     order_commander,
     play,
     with_mines,
 )
+from tactical.commanders.steering import _met
 from tactical.designs import load_builtin
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.mines import MINE_RADIUS_MU, Mine, first_contact
