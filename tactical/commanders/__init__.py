@@ -15,7 +15,7 @@ Move keeps its groups aboard and calls any in flight home. A group low on fighte
 endurance comes home, and its carrier holds course and speed so it can land (001 L761); one
 still carrying one-shot weapons (torpedoes, MKPs, a salvo) stays out until it has fired them.
 Under Stand Off a missile group launches its salvo at the nearest enemy ship in reach.
-Point defence fires by itself at the groups attacking (tactical.battle).
+Point defence fires by itself at the groups attacking (tactical.phases.fighters).
 
 Mines (:func:`with_mines`, every commander but the random one): a ship whose move would take it
 within 3" of a known enemy mine turns aside if an order that misses every mine ends close to
