@@ -82,12 +82,13 @@ from campaign.projections import (
     evolve_all,
     fold,
 )
+from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
-from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, check_fleet
+from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
 from campaign.rules.victory import Score, scores
 from campaign.store import (
     MAIN_BRANCH,
@@ -125,7 +126,6 @@ from maps import (
 )
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
-from tactical.designs import show_builtin
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -256,24 +256,6 @@ def plan_campaign(
     core.decide_create(plan)  # raises on any bad setting
     check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
-
-
-def catalogue_ship(design: str) -> FleetShip:
-    """Return an FT2 catalogue design as the campaign needs it.
-
-    Raises:
-        LookupError: no such design.
-    """
-    ship = show_builtin(design, "ft2")
-    return FleetShip(
-        design=design,
-        hull_class=str(ship.hull_class),
-        points=ship.points,
-        ftl=ship.ftl,
-        mass=ship.mass,
-        ortillery=ship.ortillery,
-        fighter_stores=ship.fighter_stores,
-    )
 
 
 def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
@@ -643,8 +625,6 @@ class CampaignService:
                 )
                 decision = "repeated last turn's standing orders"
             elif state.absent == "autoplay":
-                from campaign.autoplay import random_document
-
                 rng = random.Random(f"{state.seed_commitment}/{state.turn}/absent/{player}")
                 document = random_document(view, known, player, rng)
                 decision = "played by autoplay from his own view"

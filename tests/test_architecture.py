@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,202 @@ def test_rules_code_is_pure(package: str) -> None:
             continue
         io = imported_roots(path) & IO_LIBRARIES
         assert not io, f"{path.relative_to(ROOT)} imports {sorted(io)}"
+
+
+# ---------------------------------------------------------------- the import graph
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def project_modules() -> dict[str, Path]:
+    files = [ROOT / "cli.py"]
+    for package in sorted(OURS - {"cli"}):
+        files += sorted((ROOT / package).rglob("*.py"))
+    return {module_name(path): path for path in files}
+
+
+def module_level_imports(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a module runs when it is imported: not those inside functions."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.AST] = [ast.parse(path.read_text(), filename=str(path))]
+    while pending:
+        node = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                found.append(child)
+            elif not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                pending.append(child)
+    return found
+
+
+def every_import(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """Every import a module may run, those inside functions (lazy ones) included."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+
+
+def imported_modules(
+    name: str, path: Path, modules: Collection[str], *, lazy: bool = False
+) -> set[str]:
+    """The project's modules that ``name`` (at ``path``) imports at module level (with
+    ``lazy``, inside its functions too)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in every_import(path) if lazy else module_level_imports(path):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            source = node.module or ""
+            if node.level:
+                source = f"{base}.{source}" if source else base
+            # ``from package import module`` imports the module; any other name, the package
+            targets = [
+                f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source
+                for alias in node.names
+            ]
+        found |= {target for target in targets if target in modules}
+    return found - {name}
+
+
+def import_graph(*, lazy: bool = False) -> dict[str, set[str]]:
+    modules = project_modules()
+    return {
+        name: imported_modules(name, path, modules, lazy=lazy) for name, path in modules.items()
+    }
+
+
+def find_cycle(graph: Mapping[str, Collection[str]]) -> list[str] | None:
+    """Return one cycle of ``graph`` as a path that ends where it starts, or ``None``."""
+    done: set[str] = set()
+
+    def visit(path: list[str]) -> list[str] | None:
+        for step in sorted(graph.get(path[-1], ())):
+            if step in path:
+                return [*path[path.index(step) :], step]
+            if step not in done:
+                cycle = visit([*path, step])
+                if cycle is not None:
+                    return cycle
+        done.add(path[-1])
+        return None
+
+    for root in sorted(graph):
+        cycle = None if root in done else visit([root])
+        if cycle is not None:
+            return cycle
+    return None
+
+
+def test_find_cycle_finds_one() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    graph = import_graph()
+    assert "tactical.battle" in graph
+    assert "cli" in graph
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+# ---------------------------------------------------------------- the battle turn's phases
+
+PHASES_DIR = ROOT / "tactical" / "phases"
+SHARED = {"tactical.state", "tactical.phases.damage"}
+"""What every phase may import besides the rule families: the set-up and state types, and
+the damage and threshold checks."""
+ENGINE = {"tactical.battle", "tactical.setup", "tactical.state"} | {
+    module_name(path) for path in PHASES_DIR.glob("*.py")
+}
+"""The battle engine; the other modules of ``tactical/`` are rule families (pure tables and
+dice), the commanders and the renderers."""
+ABOVE_THE_ENGINE = {
+    "tactical.campaign_battle",
+    "tactical.commanders",
+    "tactical.notation",
+    "tactical.odds",
+    "tactical.render",
+    "tactical.scenarios",
+    "tactical.summary",
+}
+
+
+def phase_modules() -> list[str]:
+    return sorted(
+        module_name(path)
+        for path in PHASES_DIR.glob("*.py")
+        if path.name != "__init__.py" and module_name(path) not in SHARED
+    )
+
+
+def test_the_phases_are_there() -> None:
+    assert {"orders", "movement", "fire", "boarding", "end", "repair", "core"} <= {
+        name.rpartition(".")[2] for name in phase_modules()
+    }
+
+
+@pytest.mark.parametrize("phase", phase_modules())
+def test_a_phase_imports_rule_families_types_and_other_phases_entry_points(phase: str) -> None:
+    """A phase imports the rule families, the shared types and checks, and the public entry
+    points of the phases it hands over to: never another phase's private names, never the
+    battle facade or the modules above it."""
+    modules = project_modules()
+    path = modules[phase]
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                assert alias.name not in ENGINE, f"{phase}: import {alias.name}: name what it uses"
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            source = node.module
+            assert node.level == 0, f"{phase}: relative import from {source}"
+            above = ABOVE_THE_ENGINE | {"tactical.battle", "tactical.setup"}
+            assert not any(source == m or source.startswith(f"{m}.") for m in above), (
+                f"{phase} imports {source}, which is above the phases"
+            )
+            if source in ENGINE - SHARED - {phase}:
+                private = [alias.name for alias in node.names if alias.name.startswith("_")]
+                assert not private, f"{phase} imports {source}'s internals {private}"
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        module_name(path)
+        for path in (ROOT / "tactical").glob("*.py")
+        if module_name(path) not in ENGINE | ABOVE_THE_ENGINE | {"tactical"}
+    ),
+)
+def test_a_rule_family_imports_no_phase(module: str) -> None:
+    """The rule families stay pure tables and dice functions that the phases call."""
+    path = project_modules()[module]
+    assert not imported_roots_full(path) & (ENGINE | ABOVE_THE_ENGINE), module
+
+
+def test_tactical_never_imports_campaign() -> None:
+    for path in sorted((ROOT / "tactical").rglob("*.py")):
+        assert "campaign" not in imported_roots(path), path.relative_to(ROOT)
+
+
+def imported_roots_full(path: Path) -> set[str]:
+    """Every module named by an import anywhere in ``path``, in full."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_no_cycle_hides_in_a_lazy_import() -> None:
+    """Issue 14: a module that imports another inside a function (to start faster) still
+    depends on it; counting those too, the graph has no cycle (autoplay and the service
+    included)."""
+    graph = import_graph(lazy=True)
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])

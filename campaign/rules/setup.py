@@ -20,6 +20,7 @@ from campaign.strategic import (
     Unit,
     unit_id,
 )
+from tactical.designs import show_builtin
 
 
 class FleetShip(msgspec.Struct, frozen=True):
@@ -139,3 +140,21 @@ def decide_found_empires(
         )
         batch.append(NewEvent(event=founded, audience=Audience.players_([player]), turn=0))
     return batch
+
+
+def catalogue_ship(design: str) -> FleetShip:
+    """Return an FT2 catalogue design as the campaign needs it.
+
+    Raises:
+        LookupError: no such design.
+    """
+    ship = show_builtin(design, "ft2")
+    return FleetShip(
+        design=design,
+        hull_class=str(ship.hull_class),
+        points=ship.points,
+        ftl=ship.ftl,
+        mass=ship.mass,
+        ortillery=ship.ortillery,
+        fighter_stores=ship.fighter_stores,
+    )

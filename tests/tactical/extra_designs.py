@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import pytest
 
-import tactical.battle as battle_module
 import tactical.designs
+import tactical.setup as battle_module
 from tactical.ship import Design
 
 

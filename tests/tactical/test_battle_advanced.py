@@ -22,7 +22,6 @@ from tactical.battle import (
     ShipSetup,
     Shot,
     ShotRoll,
-    _damage,
     fire_options,
     firecons_needed,
     needle_aims,
@@ -39,6 +38,7 @@ from tactical.fire import (
     torpedo_to_hit,
 )
 from tactical.notation import format_position, parse_position
+from tactical.phases.damage import take_damage as _damage
 from tactical.rules import BATTLE_RULES
 from tactical.ship import fresh_state
 

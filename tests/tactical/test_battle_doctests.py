@@ -17,6 +17,8 @@ import tactical.ftl
 import tactical.mines
 import tactical.movement
 import tactical.notation
+import tactical.phases.end
+import tactical.phases.fighters
 import tactical.repair
 import tactical.rules
 import tactical.summary
@@ -35,6 +37,8 @@ import tactical.summary
         tactical.mines,
         tactical.movement,
         tactical.notation,
+        tactical.phases.end,
+        tactical.phases.fighters,
         tactical.repair,
         tactical.rules,
         tactical.summary,

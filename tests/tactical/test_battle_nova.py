@@ -28,8 +28,6 @@ from tactical.battle import (
     ShipSetup,
     ShipsMoved,
     Shot,
-    _defence,
-    _screen,
     fire_options,
     replay,
     sides_to_write,
@@ -39,6 +37,8 @@ from tactical.dice import ScriptedDice, SeededDice
 from tactical.fire import NOVA_ARMING_MU, NOVA_STAGES, nova_touches
 from tactical.movement import Order, format_order, parse_order
 from tactical.notation import format_position, parse_position
+from tactical.state import working_defence as _defence
+from tactical.state import working_screen as _screen
 from tactical.summary import describe
 
 from .test_random_battles import play_checked, random_setup

@@ -17,7 +17,6 @@ import pytest
 from tactical.battle import (
     Battle,
     BattleSetup,
-    FighterGroup,
     FtlDeparture,
     IllegalActionError,
     SetupError,
@@ -33,7 +32,7 @@ from tactical.battle import (
 )
 from tactical.commanders import engage_commander, play, random_commander
 from tactical.dice import SeededDice
-from tactical.fighters import bays
+from tactical.fighters import FighterGroup, bays
 from tactical.movement import parse_orders
 from tactical.notation import format_position, parse_position
 from tactical.ship import hull_remaining

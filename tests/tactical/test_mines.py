@@ -28,7 +28,6 @@ from tactical.battle import (
     SetupError,
     ShipSetup,
     ShipsMoved,
-    _defence,
     context,
     decode_setup,
     fire_options,
@@ -45,13 +44,13 @@ from tactical.campaign_battle import (
     resolve_campaign_battle,
 )
 from tactical.commanders import (
-    _met,
     closing_commander,
     engage_commander,
     order_commander,
     play,
     with_mines,
 )
+from tactical.commanders.steering import _met
 from tactical.designs import load_builtin
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.mines import MINE_RADIUS_MU, Mine, first_contact
@@ -59,6 +58,7 @@ from tactical.movement import Order, parse_orders
 from tactical.notation import format_position, parse_position
 from tactical.points import price
 from tactical.ship import PRESETS, Design, Mount, Ship, ShipState, fresh_state
+from tactical.state import working_defence as _defence
 from tactical.summary import describe, describe_journal
 
 LAYER = "minelayer-1"

@@ -25,7 +25,6 @@ from tactical.battle import (
     ShipFired,
     ShipSetup,
     Shot,
-    _damage,
     initial_state,
     launch_options,
     launch_problem,
@@ -46,6 +45,7 @@ from tactical.dice import ScriptedDice, SeededDice
 from tactical.fighters import roll_kills
 from tactical.missiles import SALVO_AIM, Salvo, feeds, hits_through, homing_target
 from tactical.notation import format_position, parse_position
+from tactical.phases.damage import take_damage as _damage
 from tactical.points import build
 from tactical.ship import PRESETS, fresh_state
 

@@ -16,7 +16,6 @@ from tactical.battle import (
     ShipStatus,
     Theatre,
     TurnEnded,
-    _withdraw,
     context,
     initial_state,
     replay,
@@ -36,6 +35,7 @@ from tactical.dice import ScriptedDice, SeededDice
 from tactical.fire import StrikeRoll, strike_need, threshold_check
 from tactical.notation import format_position, parse_position
 from tactical.odds import TableBattle, odds
+from tactical.phases.end import withdraw as _withdraw
 from tactical.points import build
 from tactical.ship import PRESETS, fresh_state
 

@@ -32,12 +32,12 @@ from tactical.battle import (
     sides_to_write,
 )
 from tactical.commanders import (
-    _desperate_ram,
     closing_commander,
     engage_commander,
     ram_course,
     stand_off_commander,
 )
+from tactical.commanders.engage import _desperate_ram
 from tactical.dice import ScriptedDice
 from tactical.movement import format_order, parse_orders
 from tactical.notation import format_position, parse_position

@@ -1,0 +1,971 @@
+"""The fire step (001 L262-276): sides alternate, one ship at a time declaring all its shots.
+
+``PLAYER``: :func:`fire_ship` checks and rolls one ship's shots: beams and the other direct
+fire weapons, pulse torpedoes and needles, nova cannon (001 L908-927), launchers of salvos
+and boarding torpedoes; damage is applied at once, threshold checks at the end of the phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+from msgspec import Struct
+
+from tactical.boarding import (
+    BOARDING_TORPEDO,
+    TORPEDO_HULL,
+    TORPEDO_MARINES,
+    torpedo_feeds,
+    torpedo_ready,
+)
+from tactical.dice import DiceSource, RecordingDice, Roll
+from tactical.fire import (
+    CORE_SYSTEMS,
+    NEEDLE_GRAZE,
+    NEEDLE_HIT,
+    NEEDLE_KILL,
+    NEEDLE_SENSOR_MU,
+    NEEDLE_STRENGTH,
+    NOVA_ARMING_MU,
+    NOVA_STAGES,
+    OVERLOAD,
+    TORPEDO_BANDS_MU,
+    TORPEDO_SETTINGS,
+    BeamOutcome,
+    arc_of,
+    beam_dice,
+    bearing,
+    is_beam,
+    line_blocked,
+    needle_dice,
+    needle_sight,
+    nova_touches,
+    range_between,
+    roll_beams,
+    submunition_dice,
+    torpedo_band,
+    torpedo_to_hit,
+    torpedo_warhead,
+)
+from tactical.missiles import (
+    LAUNCHERS,
+    RACKS,
+    SALVO_AIM,
+    Salvo,
+    feeds,
+    launch_range,
+    launcher_ready,
+    parse_aim,
+    salvo_id,
+)
+from tactical.movement import heading_vector, round_mu
+from tactical.phases.boarding import after_fire, board, boarder_losses
+from tactical.phases.damage import apply_hit, take_damage
+from tactical.phases.repair import DRIVE
+from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
+from tactical.state import (
+    BattleContext,
+    BattleState,
+    Hit,
+    IllegalActionError,
+    NovaBlast,
+    ShipInPlay,
+    ShipStatus,
+    Threshold,
+    asteroids_now,
+    enemy_in_sight,
+    identified,
+    other_side,
+    prize,
+    replace_ship,
+    targetable,
+    working_screen,
+)
+
+AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
+
+
+class Shot(Struct, frozen=True, array_like=True):
+    """One declared shot: a weapon of the firing ship and the ship it fires at.
+
+    A needle beam also names the system it aims at: a system id or ``"drive"`` (001 L848).
+    """
+
+    weapon: str
+    target: str
+    aim: str | None = None
+
+
+class ShotRoll(Struct, frozen=True, kw_only=True):
+    """One weapon's dice against its target.
+
+    A beam's ``faces`` are its damage dice; a pulse torpedo's are its to-hit die, and
+    ``damage`` holds the second D6 of a hit (001 L840), a D3 for a variable torpedo at long
+    range (000 L4756-4760), before any +2 (000 L4704-4708, L4778-4780).
+    """
+
+    weapon: str
+    target: str
+    faces: tuple[int, ...]
+    rerolls: tuple[int, ...] = ()
+    damage: tuple[int, ...] = ()
+    aim: str | None = None
+    """The system a needle beam aimed at; its one face of 6 knocked it out (001 L848), or
+    each natural 6 of a class-N needle's dice destroyed it (000 L4578-4580)."""
+    setting: str | None = None
+    """A pulse torpedo's setting from the orders: ``O`` overloaded, ``S`` or ``L`` a variable
+    torpedo's mode (see :attr:`ShipInPlay.settings`)."""
+    backfire: tuple[int, ...] = ()
+    """An overloaded torpedo's second D6 after a damage die of 1: a 1 destroyed the tube
+    (000 L4708-4714)."""
+
+
+class NovaHit(Struct, frozen=True, kw_only=True):
+    """One ship a nova template touched: the stage, its dice at face value and the damage."""
+
+    ship: str
+    """The ship that fired the nova cannon."""
+    stage: int
+    faces: tuple[int, ...]
+    hit: Hit
+
+
+class Landing(Struct, frozen=True, kw_only=True):
+    """Boarders of ``side`` that came aboard ``ship``: a boarding torpedo's two marines (000
+    L5122-5128), or whatever :func:`board` was given."""
+
+    ship: str
+    side: str
+    marines: int = 0
+    parties: int = 0
+
+
+class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
+    """A ship took its firing turn: its declared shots, their dice, damage and thresholds."""
+
+    turn: int
+    ship: str
+    shots: tuple[ShotRoll, ...]
+    hits: tuple[Hit, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
+    nova: tuple[NovaHit, ...] = ()
+    """What the ship's nova cannon template touched as it was fired (001 L915-917)."""
+    landed: tuple[Landing, ...] = ()
+    """Marines its boarding torpedoes put aboard their targets (000 L5122-5128)."""
+    captured: tuple[str, ...] = ()
+    """Captured ships its fire destroyed: a single point is enough (000 L13128-13130)."""
+    rolls: tuple[Roll, ...] = ()
+
+
+def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """A ship takes a firing turn if it is in play, has not fired and has an enemy to aim at.
+
+    Under ``destroyed_fire`` a ship reduced to 0 hull this phase still takes its turn.
+    """
+    if ship.status != "active" or ship.fired or ship.jump in ("powering", "unplanned"):
+        return False  # no offensive fire in the final power-up turn (004 L144-145)
+    if ship.sweeping:
+        return False  # an active minesweeper fires no offensive weapon (001 L898)
+    if ship.record.out_of_control:
+        return False  # out of control: no weapons fire (000 L11151-11157)
+    if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
+        return False
+    return any(enemy_in_sight(ctx, ship.side, s) or prize(s) for s in state.ships)
+
+
+def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
+    """Return the ids of this side's ships that may take their firing turn now."""
+    if state.phase != "fire" or state.to_fire != side:
+        return ()
+    return tuple(s.id for s in state.ships if s.side == side and _may_fire(ctx, state, s))
+
+
+def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
+    """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
+    for side in (other_side(ctx, after), after):
+        if any(s.side == side and _may_fire(ctx, state, s) for s in state.ships):
+            return side
+    return None
+
+
+def to_fire_phase(ctx: BattleContext, state: BattleState, first: str | None) -> BattleState:
+    if any(s.due(state.turn) for s in state.salvos):
+        # Salvos in flight home and strike before the firing (000 L1053-1472 phases 7-10).
+        return msgspec.structs.replace(state, phase="missiles", first=first, to_fire=None)
+    to_fire = None if first is None else _next_to_fire(ctx, state, other_side(ctx, first))
+    if to_fire is None:
+        return after_fire(ctx, msgspec.structs.replace(state, first=first))
+    return msgspec.structs.replace(state, phase="fire", first=first, to_fire=to_fire)
+
+
+def nova_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not arm a nova cannon this turn, or ``None``."""
+    sheet = ctx.sheets[ship.id]
+    if not any(
+        spec.kind == NOVA and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    ):
+        return "the ship has no working nova cannon to arm (001 L906)"
+    return None
+
+
+TORPEDO = "pulse_torpedo"
+
+
+TORPEDOES = frozenset(TORPEDO_BANDS_MU)
+"""Pulse torpedoes: FT2's and Continuum's standard one, and Continuum's short and long range
+ones (000 L4636-4658), which differ only in their to-hit bands; the overload-upgraded standard
+and long range ones (000 L4669-4736) and the variable one (000 L4740-4800), which differ by
+their setting this turn (:attr:`ShipInPlay.settings`)."""
+
+
+NEEDLE = "needle"
+
+
+NEEDLES = frozenset({NEEDLE, *NEEDLE_STRENGTH})
+"""Needle beams: FT2's and FB1's one-die ``needle`` (001 L844-854; index 5.13, the campaign's
+NB-1), and Continuum's class-N needles NB-2 to NB-4 (000 L4473-4610), which roll dice by band."""
+
+
+SUBMUNITION = "submunition"
+
+
+NOVA = "nova_cannon"
+
+
+NOVA_LINE = "bow"
+"""The target a nova cannon's shot names: it fires along the bow's line, at no ship (001 L906)."""
+
+
+def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None = None) -> bool:
+    """Return whether a weapon of this kind, a torpedo under this setting, reaches this far."""
+    if is_beam(kind):
+        return beam_dice(kind, distance) > 0
+    if kind in TORPEDOES:
+        band = torpedo_band(kind, setting)
+        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, band) is not None
+    if kind == NEEDLE:
+        return distance <= ctx.rules.needle_range
+    if kind in NEEDLE_STRENGTH:
+        return needle_dice(kind, distance) > 0
+    if kind == SUBMUNITION:
+        return submunition_dice(distance) > 0
+    if kind == BOARDING_TORPEDO:  # the standard projectile row (000 L5118-5122)
+        return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
+    return False
+
+
+def fire_options(
+    ctx: BattleContext, state: BattleState, ship_id: str
+) -> dict[str, tuple[str, ...]]:
+    """Return, for each weapon that can fire now, the targets it can reach.
+
+    A beam fires at an enemy in play inside one of its arcs, never aft (001 L404, L443), and
+    within range (001 L456-462). A pulse torpedo fires through the fore arc to 24" (001
+    L829-838; Continuum's projectile table to 30 MU, 20 MU short range, 45 MU long range,
+    000 L20332-20433; an overloaded or variable torpedo on the row its setting gives, 000
+    L4689-4703, L4752-4782), a needle beam to 9" (001 L848), a class-N needle beam while it rolls
+    a die and within its ship's sensors (000 L4517-4523, L4570-4574; :func:`needle_reach`), a
+    submunition pack not yet fired to 18" (001 L858-862). No weapon fires at a ship when the
+    line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
+    whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
+    whose minesweeper is active fires nothing (001 L898). A boarding torpedo launcher fires
+    while it and its magazine work and the magazine holds a torpedo, on the projectile table's
+    standard row (000 L5090-5122). A captured ship may be fired on like an enemy (000
+    L13122-13128).
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    options: dict[str, tuple[str, ...]] = {}
+    if ship.sweeping or ship.record.out_of_control:
+        # No offensive weapon while the minesweeper is active (001 L898) or out of control
+        # (000 L11151-11157).
+        return options
+    if ship.nova:
+        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+            if spec.kind == NOVA and sys_state.status == "ok":
+                options[spec.id] = (NOVA_LINE,)
+        return options
+    asteroids = asteroids_now(ctx, state)
+    targets = [
+        s
+        for s in state.ships
+        if (enemy_in_sight(ctx, ship.side, s) or prize(s))
+        and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+    ]
+    settings = dict(ship.settings)
+    sight = needle_reach(ctx, ship)
+    for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+        if spec.kind in RACKS or spec.kind in LAUNCHERS:
+            continue  # a salvo flies at a point: launch_options
+        if sys_state.status != "ok" or sys_state.ammo == 0:
+            continue  # a fired submunition pack is crossed off (001 L858)
+        if spec.kind == BOARDING_TORPEDO and not torpedo_ready(sheet, ship.record, spec.id):
+            continue
+        reachable: list[str] = []
+        for target in targets:
+            arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
+            distance = range_between(ship.x, ship.y, target.x, target.y)
+            setting = settings.get(spec.id)
+            if spec.kind in NEEDLE_STRENGTH and distance > sight:
+                continue  # its sensors cannot aim it this far (000 L4517-4523)
+            if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
+                reachable.append(target.id)
+        if reachable:
+            options[spec.id] = tuple(reachable)
+    return options
+
+
+def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tuple[str, ...]:
+    """Return the salvo missile racks and launchers that can launch now, in a firing turn's
+    shots as ``Shot(launcher, SALVO_AIM, "x,y")`` (see :func:`launch_problem`).
+
+    A rack holding its salvo, or a launcher whose magazine works and holds a load (000
+    L6044-6060); none while the ship may fire no offensive weapon (001 L898, L910; 000
+    L11151-11157).
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    if ship.sweeping or ship.record.out_of_control or ship.nova:
+        return ()
+    return tuple(
+        spec.id
+        for spec in sheet.systems
+        if (spec.kind in RACKS or spec.kind in LAUNCHERS)
+        and launcher_ready(sheet, ship.record, spec.id)
+    )
+
+
+def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
+    """Return the working FireCons: one target each (001 L380)."""
+    sheet = ctx.sheets[ship.id]
+    return sum(
+        1
+        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
+        if spec.kind == "firecon" and sys_state.status == "ok"
+    )
+
+
+def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> int:
+    """Return the FireCons a set of shots takes: one per target for the beams, and another
+    per target for the torpedoes, since a FireCon directing torpedoes directs no beams that
+    turn, even at the same target (001 L829; digest 1.6).
+
+    Class-N needles take one FireCon for each system they aim at, shared by the needles at
+    that system, and the other weapons at the same ship may share it (000 L4546-4554): a
+    ship's beams and class-N needles at one target need as many FireCons as the needles aim
+    at systems there, and at least one.
+    """
+    sheet = ctx.sheets[ship_id]
+    uses = {
+        (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
+        for shot in shots
+        if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
+        and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
+    }
+    # Beams ride on a class-N needle FireCon at the same ship (000 L4552-4554).
+    aimed = {target for target, use in uses if use.startswith(_FOCUSED)}
+    return len(uses) - sum(1 for target, use in uses if use == "beams" and target in aimed)
+
+
+def _launches(sheet: Ship, shot: Shot) -> bool:
+    """Whether a shot launches a salvo."""
+    kind = sheet.system(shot.weapon).kind
+    return kind in RACKS or kind in LAUNCHERS
+
+
+def launch_problem(
+    ctx: BattleContext, state: BattleState, ship_id: str, launcher: str, aim: str | None
+) -> str | None:
+    """Return why a launcher may not send a salvo at this aim point now, or ``None``.
+
+    The aim point (``x,y``) must be within 24 MU of the ship, 36 MU for extended range, and
+    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon; and
+    no asteroid may lie across the line to it (000 L5757-5759, L17810-17812).
+    """
+    point = parse_aim(aim)
+    if point is None:
+        return f"a salvo needs an aim point x,y, not {aim!r}"
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    reach, _er = launch_range(sheet, launcher)
+    distance = range_between(ship.x, ship.y, *point)
+    if distance > reach:
+        return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
+    arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
+    if distance > 0 and (arc == AFT or arc not in sheet.system(launcher).arcs):
+        return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
+    if line_blocked((ship.x, ship.y), point, asteroids_now(ctx, state)):
+        return "an asteroid lies across the line to the aim point (000 L5757-5759)"
+    return None
+
+
+_FOCUSED = "class-N needles at "
+
+
+def _firecon_use(kind: str, shot: Shot) -> str:
+    """What a FireCon directs: beams, torpedoes, or needles at one system (001 L829, L850);
+    class-N needles at one system, with the beams at that ship (000 L4546-4554)."""
+    if kind in TORPEDOES:
+        return "torpedoes"
+    if kind == NEEDLE:
+        return f"needles at {shot.aim}"
+    if kind in NEEDLE_STRENGTH:
+        return f"{_FOCUSED}{shot.aim}"
+    return "beams"
+
+
+def needle_reach(ctx: BattleContext, ship: ShipInPlay) -> float:
+    """Return how far a ship's working sensors let it aim class-N needle beams: 12 MU, 24 MU
+    with Enhanced Sensors, any range with Superior Sensors or two Enhanced (000 L4517-4523)."""
+    working = [
+        spec.kind
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if now.status == "ok"
+    ]
+    return needle_sight(working.count("enhanced_sensors"), working.count("superior_sensors"))
+
+
+def needle_focus_problem(
+    ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]
+) -> str | None:
+    """Return why a ship's class-N needle shots break the sensors' focus, or ``None``.
+
+    "Like the restrictions for FireCon these sensors may only focus the Needle Beam weapons
+    on one enemy ship's system per turn" (000 L4525-4529): the class-N needles that fire
+    beyond 12 MU, where they need the sensors (L4517-4523), must all aim at one system of one
+    ship. Within 12 MU a ship needs no sensors beyond its basic ones, and this does not bind.
+    """
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    focus = sorted(
+        {
+            (shot.target, shot.aim or "")
+            for shot in shots
+            if sheet.system(shot.weapon).kind in NEEDLE_STRENGTH
+            and range_between(ship.x, ship.y, *_position(state, shot.target)) > NEEDLE_SENSOR_MU[0]
+        }
+    )
+    if len(focus) <= 1:
+        return None
+    aims = ", ".join(f"{aim} of {target}" for target, aim in focus)
+    return (
+        f"the sensors focus needle beams beyond {NEEDLE_SENSOR_MU[0]} MU on one enemy ship's "
+        f"system a turn, not {aims} (000 L4525-4529)"
+    )
+
+
+def _position(state: BattleState, ship_id: str) -> tuple[float, float]:
+    ship = state.ship(ship_id)
+    return ship.x, ship.y
+
+
+def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple[str, ...]:
+    """Return what a needle beam may aim at on a ship: any working system, or the drive
+    until it is disabled (001 L848-854)."""
+    target = state.ship(target_id)
+    sheet = ctx.sheets[target_id]
+    aims = [
+        spec.id
+        for spec, sys_state in zip(sheet.systems, target.record.systems, strict=True)
+        if sys_state.status == "ok"
+    ]
+    if target.record.drive != "disabled":
+        aims.append(DRIVE)
+    return tuple(aims)
+
+
+def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]) -> None:
+    listed = ", ".join(f"{s.weapon}>{s.target}" for s in shots) or "no shots"
+    where = f"fire {listed} by {ship_id!r} on turn {state.turn}"
+    if state.phase != "fire":
+        raise IllegalActionError(f"{where}: it is the {state.phase} step")
+    try:
+        ship = state.ship(ship_id)
+    except KeyError:
+        raise IllegalActionError(f"{where}: there is no such ship") from None
+    if ship.side != state.to_fire:
+        raise IllegalActionError(f"{where}: it is {state.to_fire}'s turn to fire")
+    if ship.record.out_of_control:
+        raise IllegalActionError(
+            f"{where}: the ship is out of control and fires no weapon (000 L11151-11157)"
+        )
+    if not _may_fire(ctx, state, ship):
+        raise IllegalActionError(f"{where}: the ship has fired or cannot fire this turn")
+    options = fire_options(ctx, state, ship_id)
+    seen: set[str] = set()
+    for shot in shots:
+        if shot.weapon in seen:
+            raise IllegalActionError(f"{where}: {shot.weapon} fires once a turn (001 L443)")
+        seen.add(shot.weapon)
+        if shot.target == SALVO_AIM and shot.weapon in launch_options(ctx, state, ship_id):
+            pass  # the aim point is checked below
+        elif shot.target not in options.get(shot.weapon, ()):
+            why = _unreachable(ctx, state, ship, shot.weapon, shot.target)
+            raise IllegalActionError(f"{where}: {shot.weapon} cannot reach {shot.target} ({why})")
+        needle = ctx.sheets[ship_id].system(shot.weapon).kind in NEEDLES
+        if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
+            raise IllegalActionError(
+                f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
+                "beams fire only at surface features (000 L11115-11121)"
+            )
+        if needle and shot.aim not in needle_aims(ctx, state, shot.target):
+            raise IllegalActionError(
+                f"{where}: {shot.weapon} must aim at a working system of {shot.target} or its "
+                f"drive, not {shot.aim!r} (001 L848)"
+            )
+        if shot.target == SALVO_AIM:
+            problem = launch_problem(ctx, state, ship_id, shot.weapon, shot.aim)
+            if problem is not None:
+                raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
+        elif not needle and shot.aim is not None:
+            raise IllegalActionError(f"{where}: only a needle beam aims at a system")
+    sheet = ctx.sheets[ship_id]
+    launches = [shot for shot in shots if _launches(sheet, shot)]
+    aims = {shot.aim for shot in launches}
+    if len(aims) > fire_controls(ctx, ship):
+        raise IllegalActionError(
+            f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
+            "(a FireCon for each launch, 000 L5713-5715)"
+        )
+    _check_magazines(sheet, ship, shots, where)
+    _check_firecons(ctx, state, ship, shots, where)
+
+
+def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: str) -> None:
+    """Refuse launches and boarding torpedoes that draw more loads on a magazine than it
+    holds: a salvo each (000 L6051-6053), a torpedo each, hit or miss (000 L5090-5100)."""
+    drawn: dict[str, int] = {}
+    for fed in (feeds(sheet), torpedo_feeds(sheet)):
+        for shot in shots:
+            if shot.weapon in fed:
+                drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
+    loads = {s.id: s.ammo or 0 for s in ship.record.systems}
+    for magazine, count in drawn.items():
+        if count > loads[magazine]:
+            raise IllegalActionError(
+                f"{where}: {count} launchers draw on {magazine}, which holds {loads[magazine]}"
+            )
+
+
+def _check_firecons(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: str
+) -> None:
+    """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
+    sensors' needle focus (000 L4525-4529)."""
+    needed = firecons_needed(ctx, ship.id, shots)
+    if needed > fire_controls(ctx, ship):
+        raise IllegalActionError(
+            f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
+            "(001 L380; torpedoes take a FireCon apart from beams, L829)"
+        )
+    focus = needle_focus_problem(ctx, state, ship.id, shots)
+    if focus is not None:
+        raise IllegalActionError(f"{where}: {focus}")
+
+
+def _unreachable(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, weapon: str, target_id: str
+) -> str:
+    """Say why a weapon of ``ship`` may not fire at ``target_id``: an asteroid across the line
+    between them, a class-N needle beyond its ship's sensors, or else the weapon, its arc or
+    its range."""
+    target = next((s for s in state.ships if s.id == target_id), None)
+    if target is not None and line_blocked(
+        (ship.x, ship.y), (target.x, target.y), asteroids_now(ctx, state)
+    ):
+        return "an asteroid blocks the line of fire, 001 L1088"
+    kind = next((s.kind for s in ctx.sheets[ship.id].systems if s.id == weapon), None)
+    if target is not None and kind in NEEDLE_STRENGTH:
+        distance = range_between(ship.x, ship.y, target.x, target.y)
+        sight = needle_reach(ctx, ship)
+        if needle_dice(kind, distance) > 0 and distance > sight:
+            need = "Enhanced" if sight < NEEDLE_SENSOR_MU[1] else "Superior or two Enhanced"
+            return f"a needle beam beyond {sight:g} MU needs {need} Sensors, 000 L4517-4523"
+    return "not a working weapon, out of arc or out of range"
+
+
+def fire_ship(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    shots: Sequence[Shot],
+    dice: DiceSource,
+) -> ShipFired:
+    """Take one ship's firing turn: every shot declared first, then rolled (001 L266).
+
+    An empty list holds fire; the ship's turn is spent either way (001 L276).
+
+    Raises:
+        IllegalActionError: not this ship's turn, or a shot is out of arc, range or FireCons.
+    """
+    check_fire(ctx, state, ship_id, shots)
+    recording = RecordingDice(dice)
+    _state, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
+    return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
+
+
+def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    shots: tuple[Shot, ...],
+    dice: DiceSource,
+) -> tuple[BattleState, ShipFired]:
+    """Resolve a checked firing turn target by target, in declaration order (digest A11);
+    a nova cannon's template first, since it fires alone (001 L910)."""
+    turn = state.turn
+    firer = state.ship(ship_id)
+    firer_sheet = ctx.sheets[ship_id]
+    rolled: list[ShotRoll] = []
+    hits: list[Hit] = []
+    thresholds: list[Threshold] = []
+    landed: list[Landing] = []
+    taken: list[str] = []  # captured ships destroyed
+    novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
+    launched = [s for s in shots if _launches(firer_sheet, s)]
+    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
+    order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
+    tubes = dict(firer.tubes)
+    burst: list[str] = []  # overloaded tubes destroyed by their own warhead
+    state = replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    if shots and firer.bogey is not None:
+        # A ship that fires gives itself away (see docs/rulings.md).
+        state = replace_ship(state, identified(state.ship(ship_id)))
+    nova: list[NovaHit] = []
+    for shot in novas:
+        # The round flies 6" out, then the 2" template moves 18" on (001 L913-917).
+        dx, dy = heading_vector(firer.course)
+        start = (firer.x + dx * NOVA_ARMING_MU, firer.y + dy * NOVA_ARMING_MU)
+        blast = NovaBlast(ship=ship_id, x=start[0], y=start[1], course=firer.course, stage=0)
+        state, after = _nova_pass(ctx, state, blast, dice, nova, thresholds)
+        if after is not None:
+            state = msgspec.structs.replace(state, novas=(*state.novas, after))
+        rolled.append(ShotRoll(weapon=shot.weapon, target=NOVA_LINE, faces=()))
+    for shot in launched:
+        state = _launch_salvo(ctx, state, ship_id, shot)
+        rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
+    for target_id in order:
+        target = state.ship(target_id)
+        sheet = ctx.sheets[target_id]
+        screen = working_screen(ctx, target)
+        screened = rerolled = 0
+        torpedoes: list[int] = []
+        piercing: list[int] = []
+        boarding_hits = 0
+        record = target.record
+        for shot in (s for s in aimed if s.target == target_id):
+            kind = firer_sheet.system(shot.weapon).kind
+            distance = range_between(firer.x, firer.y, target.x, target.y)
+            if kind == BOARDING_TORPEDO:
+                key = f"t{turn}/fire/{ship_id}"
+                rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance))
+                boarding_hits += len(rolled[-1].damage)
+                continue
+            if kind in TORPEDOES:
+                key = f"t{turn}/fire/{ship_id}"
+                setting = dict(firer.settings).get(shot.weapon)
+                rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting))
+                warhead = torpedo_warhead(kind, setting)
+                points = [face + warhead.plus for face in rolled[-1].damage]
+                (piercing if warhead.ap else torpedoes).extend(points)
+                if kind in TORPEDO_SETTINGS and OVERLOAD in TORPEDO_SETTINGS[kind]:
+                    tubes[shot.weapon] = turn  # it may not overload next turn (000 L4681-4685)
+                if rolled[-1].backfire == (1,):
+                    burst.append(shot.weapon)
+                continue
+            if kind == NEEDLE:
+                record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
+                rolled.append(needled)
+                rerolled += 1 if ctx.rules.needle_hull and needled.faces[0] >= NEEDLE_GRAZE else 0
+                continue
+            if kind in NEEDLE_STRENGTH:
+                key = f"t{turn}/fire/{ship_id}"
+                record, needled = _class_needle(dice, key, kind, shot, distance, record)
+                rolled.append(needled)
+                # A point a die of 4+, past screens, armour first as beam damage (000
+                # L4558-4560, L4574-4580; docs/rulings.md).
+                screened += sum(1 for face in needled.faces if face >= NEEDLE_HIT)
+                continue
+            outcome = _beams(ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen)
+            rolled.append(
+                ShotRoll(
+                    weapon=shot.weapon,
+                    target=target_id,
+                    faces=tuple(outcome.faces),
+                    rerolls=tuple(outcome.rerolls),
+                )
+            )
+            screened += outcome.screened_damage
+            rerolled += outcome.reroll_damage
+        # A boarding torpedo's point goes on the hull past armour (000 L5122-5124), like the
+        # damage of a beam's re-roll.
+        rerolled += TORPEDO_HULL * boarding_hits
+        record, hit = take_damage(sheet, record, target_id, screened, torpedoes, rerolled, piercing)
+        hits.append(hit)
+        if target.status == "captured":
+            if hit.damage:  # a single point destroys a captured ship (000 L13128-13130)
+                taken.append(target_id)
+            status: ShipStatus = "destroyed" if hit.damage else "captured"
+            state = replace_ship(
+                state, msgspec.structs.replace(target, record=record, status=status)
+            )
+            continue
+        state = apply_hit(ctx, state, target, record, hit, dice, thresholds)
+        hit_ship = state.ship(target_id)
+        if boarding_hits and hit_ship.status == "active" and not hit.destroyed:
+            marines = TORPEDO_MARINES * boarding_hits  # two marines a hit (000 L5122-5128)
+            state = board(state, target_id, firer.side, marines=marines)
+            landed.append(Landing(ship=target_id, side=firer.side, marines=marines))
+    state = boarder_losses(ctx, state, thresholds, 0, dice, f"fire/{ship_id}")
+    fired = state.ship(ship_id)
+    own = fired.record
+    for weapon in burst:
+        # The tube is destroyed and may not be repaired by DCPs (000 L4710-4714).
+        own = with_system_status(own, weapon, "destroyed")
+    state = replace_ship(
+        state,
+        msgspec.structs.replace(fired, record=own, fired=True, tubes=tuple(sorted(tubes.items()))),
+    )
+    to_fire = _next_to_fire(ctx, state, firer.side)
+    if to_fire:
+        state = msgspec.structs.replace(state, to_fire=to_fire, phase="fire")
+    else:
+        state = after_fire(ctx, state)
+    event = ShipFired(
+        turn=turn,
+        ship=ship_id,
+        shots=tuple(rolled),
+        hits=tuple(hits),
+        thresholds=tuple(thresholds),
+        nova=tuple(nova),
+        landed=tuple(landed),
+        captured=tuple(taken),
+    )
+    return state, event
+
+
+def ejected(ship: ShipInPlay, turn: int) -> tuple[tuple[str, int], ...]:
+    """The tubes a ship takes into the next turn as fired this turn: those that fired, and
+    those overloaded and not fired, which the crew ejects and which count as having fired
+    (000 L4718-4724). Older turns no longer matter (000 L4681-4685)."""
+    tubes = {weapon: when for weapon, when in ship.tubes if when == turn}
+    for weapon, setting in ship.settings:
+        if setting == OVERLOAD:
+            tubes[weapon] = turn
+    return tuple(sorted(tubes.items()))
+
+
+def _nova_pass(
+    ctx: BattleContext,
+    state: BattleState,
+    blast: NovaBlast,
+    dice: DiceSource,
+    nova: list[NovaHit],
+    thresholds: list[Threshold],
+) -> tuple[BattleState, NovaBlast | None]:
+    """Move a nova template one stage on from where it lies and damage every ship it
+    touches, friend or foe (001 L915-927).
+
+    Each ship touched takes the stage's dice at face value, screens ignored (001 L923-927),
+    in the order ships stand in the battle. Returns the blast as it lies for its next stage,
+    or ``None`` once it has burnt out.
+    """
+    diameter, flight, count = NOVA_STAGES[blast.stage]
+    dx, dy = heading_vector(blast.course)
+    start = (blast.x, blast.y)
+    end = (round_mu(blast.x + dx * flight), round_mu(blast.y + dy * flight))
+    key = f"t{state.turn}/nova/{blast.ship}/s{blast.stage + 1}"
+    for target in state.ships:
+        if not targetable(ctx, target) or not nova_touches(
+            start, end, diameter, target.x, target.y
+        ):
+            continue
+        faces = tuple(dice.roll(f"{key}/{target.id}/{i}", 6) for i in range(count))
+        record, hit = take_damage(
+            ctx.sheets[target.id], target.record, target.id, sum(faces), (), 0
+        )
+        nova.append(NovaHit(ship=blast.ship, stage=blast.stage + 1, faces=faces, hit=hit))
+        state = apply_hit(ctx, state, target, record, hit, dice, thresholds)
+    if blast.stage + 1 >= len(NOVA_STAGES):
+        return state, None  # burnt out after its third move (001 L921)
+    after = NovaBlast(
+        ship=blast.ship, x=end[0], y=end[1], course=blast.course, stage=blast.stage + 1
+    )
+    return state, after
+
+
+def advance_novas(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    nova: list[NovaHit],
+    thresholds: list[Threshold],
+) -> BattleState:
+    """Move every burning nova template on at the start of the firing (001 L917-921)."""
+    burning: list[NovaBlast] = []
+    for blast in state.novas:
+        state, after = _nova_pass(ctx, state, blast, dice, nova, thresholds)
+        if after is not None:
+            burning.append(after)
+    return msgspec.structs.replace(state, novas=tuple(burning))
+
+
+def _beams(
+    ctx: BattleContext,
+    dice: DiceSource,
+    key: str,
+    kind: str,
+    shot: Shot,
+    distance: float,
+    screen: int,
+) -> BeamOutcome:
+    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864)."""
+    if kind == SUBMUNITION:
+        count, screen = submunition_dice(distance), 0
+    else:
+        count = beam_dice(kind, distance)
+    return roll_beams(dice, f"{key}/{shot.weapon}", count, screen, reroll=ctx.rules.beam_reroll)
+
+
+def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Shot) -> BattleState:
+    """Place a salvo marker at its aim point and cross off a launcher's load from its magazine
+    (000 L5699-5712, L6051-6060); a rack's own round is spent by :func:`_spend_rounds`."""
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    point = parse_aim(shot.aim)
+    assert point is not None  # checked by launch_problem
+    _reach, er = launch_range(sheet, shot.weapon)
+    salvo = Salvo(
+        id=salvo_id(ship_id, shot.weapon, state.turn),
+        side=ship.side,
+        x=point[0],
+        y=point[1],
+        launched=state.turn,
+        er=er,
+    )
+    magazine = feeds(sheet).get(shot.weapon)
+    if magazine is not None:
+        systems = tuple(
+            msgspec.structs.replace(now, ammo=max((now.ammo or 0) - 1, 0))
+            if now.id == magazine
+            else now
+            for now in ship.record.systems
+        )
+        ship = msgspec.structs.replace(
+            ship, record=msgspec.structs.replace(ship.record, systems=systems)
+        )
+        state = replace_ship(state, ship)
+    return msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
+
+
+def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
+    """Cross off a round of every one-shot weapon fired (001 L858), and a torpedo from the
+    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100)."""
+    spent = {shot.weapon: 1 for shot in shots if sheet.system(shot.weapon).ammo is not None}
+    fed = torpedo_feeds(sheet)
+    for shot in shots:
+        if shot.weapon in fed:
+            spent[fed[shot.weapon]] = spent.get(fed[shot.weapon], 0) + 1
+    if not spent:
+        return firer
+    systems = tuple(
+        msgspec.structs.replace(now, ammo=max((now.ammo or 0) - spent[now.id], 0))
+        if now.id in spent
+        else now
+        for now in firer.record.systems
+    )
+    return msgspec.structs.replace(
+        firer, record=msgspec.structs.replace(firer.record, systems=systems)
+    )
+
+
+def _needle(
+    dice: DiceSource, key: str, shot: Shot, record: ShipState
+) -> tuple[ShipState, ShotRoll]:
+    """Roll one needle beam: on a 6 its nominated system is knocked out as a failed threshold
+    would; the drive halves, then fails (001 L848, L854). Needle kills are not repairable
+    (index 5.13). Under ``needle_hull`` a 5 or 6 also does a point of hull damage (past
+    screens and armour), which the caller adds."""
+    face = dice.roll(f"{key}/{shot.weapon}/needle", 6)
+    rolled = ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), aim=shot.aim)
+    if face < NEEDLE_KILL:
+        return record, rolled
+    if shot.aim == DRIVE:
+        return hit_drive(record), rolled
+    if shot.aim is None:  # checked before firing
+        raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
+    return with_system_status(record, shot.aim, "destroyed"), rolled
+
+
+def _class_needle(
+    dice: DiceSource, key: str, kind: str, shot: Shot, distance: float, record: ShipState
+) -> tuple[ShipState, ShotRoll]:
+    """Roll a class-N needle beam: its dice by 12 MU band (000 L4570-4574), keys
+    ``{key}/{weapon}/{i}``. Each natural 6 destroys the aimed system, for good (L4578-4590);
+    at the drive each 6 is a drive hit, as FB1's needle (half, then disabled). The caller
+    counts a point of damage for each die of 4+ (L4574-4580)."""
+    faces = tuple(
+        dice.roll(f"{key}/{shot.weapon}/{index}", 6) for index in range(needle_dice(kind, distance))
+    )
+    if not faces:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    if shot.aim is None:  # checked before firing
+        raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
+    for face in faces:
+        if face < NEEDLE_KILL:
+            continue
+        if shot.aim == DRIVE:
+            record = hit_drive(record)
+        else:
+            record = with_system_status(record, shot.aim, "destroyed")
+    return record, ShotRoll(weapon=shot.weapon, target=shot.target, faces=faces, aim=shot.aim)
+
+
+def _torpedo(
+    ctx: BattleContext,
+    dice: DiceSource,
+    key: str,
+    shot: Shot,
+    distance: float,
+    kind: str,
+    setting: str | None = None,
+) -> ShotRoll:
+    """Roll one pulse torpedo: a D6 to hit by range in the bands of its row under its setting,
+    then its damage die (001 L833-842; 000 L4626-4658, every size the same 1D6 SAP; 000
+    L4669-4800 for an overloaded or a variable torpedo, :func:`~tactical.fire.torpedo_warhead`).
+
+    An overloaded torpedo whose damage die shows 1 rolls a second D6, ``backfire``: on a 1 the
+    tube is destroyed (000 L4708-4714), which the caller does.
+    """
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance, torpedo_band(kind, setting))
+    if need is None:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    warhead = torpedo_warhead(kind, setting)
+    face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
+    damage = (dice.roll(f"{key}/{shot.weapon}/damage", warhead.sides),) if face >= need else ()
+    backfire: tuple[int, ...] = ()
+    if warhead.backfire and damage == (1,):
+        backfire = (dice.roll(f"{key}/{shot.weapon}/backfire", 6),)
+    return ShotRoll(
+        weapon=shot.weapon,
+        target=shot.target,
+        faces=(face,),
+        damage=damage,
+        setting=setting,
+        backfire=backfire,
+    )
+
+
+def _boarding_torpedo(
+    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float
+) -> ShotRoll:
+    """Roll one boarding torpedo on the projectile table's standard row, ``{key}/{weapon}/hit``
+    (000 L5118-5122); a hit is recorded as its point of damage in ``damage``."""
+    need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance)
+    if need is None:  # checked before firing; a target cannot move away mid-phase
+        raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
+    face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
+    damage = (TORPEDO_HULL,) if face >= need else ()
+    return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)

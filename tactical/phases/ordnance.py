@@ -1,0 +1,247 @@
+"""The salvo missiles in flight (000 L5699-5736; 000 L1053-1472 phases 7-10): they home on
+their targets, meet point and area defence, and strike before the firing.
+
+``CHANCE`` (phase ``missiles``): :func:`resolve_missiles`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+from msgspec import Struct
+
+from tactical.dice import DiceSource, Roll
+from tactical.fighters import FIGHTER_RANGE_MU, KillRoll, roll_kills
+from tactical.fire import range_between
+from tactical.missiles import ATTACK_RADIUS_MU, VECTOR_ATTACK_RADIUS_MU, hits_through, homing_target
+from tactical.phases.boarding import boarder_losses
+from tactical.phases.damage import check_threshold, colours_struck, take_damage
+from tactical.phases.fire import to_fire_phase
+from tactical.state import (
+    BattleContext,
+    BattleState,
+    Hit,
+    ShipInPlay,
+    ShipStatus,
+    Threshold,
+    replace_ship,
+    targetable,
+    working_defence,
+)
+
+
+class PointDefenceDie(Struct, frozen=True, kw_only=True):
+    """One point defence system's die against one salvo (000 L5851-5862)."""
+
+    ship: str
+    system: str
+    salvo: str
+    roll: KillRoll
+
+
+class SalvoAttack(Struct, frozen=True, kw_only=True):
+    """One salvo after the ships moved: the ship it homed on (``None``: none within its radius,
+    wasted, 000 L5733-5736), the on-target die, the kills, the hits and their damage dice."""
+
+    salvo: str
+    target: str | None = None
+    on_target: int | None = None
+    lost: int = 0
+    """A missile fighters' salvo: taken off the on-target die (000 L9843-9849)."""
+    kills: int = 0
+    hits: int = 0
+    faces: tuple[int, ...] = ()
+    hit: Hit | None = None
+
+
+class MissilesResolved(Struct, frozen=True, kw_only=True, tag="missiles_resolved"):
+    """The salvos in flight homed, met point defence and struck, with thresholds at once
+    (000 L1053-1472 phases 7-10)."""
+
+    turn: int
+    defence: tuple[PointDefenceDie, ...] = ()
+    attacks: tuple[SalvoAttack, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+
+
+def _attack_radius(ctx: BattleContext) -> float:
+    """A salvo's attack radius: 6 MU, 3 MU against vector-drive ships (000 L5724-5748); every
+    ship of a battle moves one way, so the battle's movement decides."""
+    return VECTOR_ATTACK_RADIUS_MU if ctx.rules.movement == "vector" else ATTACK_RADIUS_MU
+
+
+def resolve_missiles(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[BattleState, MissilesResolved]:
+    """Resolve the salvos in flight when no fighters fly this turn, then go on to the firing."""
+    thresholds: list[Threshold] = []
+    state, defence, attacks = salvo_attacks(ctx, state, dice, set(), thresholds)
+    state = boarder_losses(ctx, state, thresholds, 0, dice, "missiles")
+    state = to_fire_phase(ctx, state, state.first)
+    return state, MissilesResolved(
+        turn=state.turn,
+        defence=tuple(defence),
+        attacks=tuple(attacks),
+        thresholds=tuple(thresholds),
+    )
+
+
+def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | None]:
+    """Return the ship each salvo due this turn homes on, ``None`` if none is within its
+    attack radius (000 L5724-5736)."""
+    targets: dict[str, str | None] = {}
+    for salvo in state.salvos:
+        if not salvo.due(state.turn):
+            continue
+        enemies = [
+            (ship.id, ship.x, ship.y, _attack_radius(ctx))
+            for ship in state.ships
+            if ship.side != salvo.side and targetable(ctx, ship)
+        ]
+        targets[salvo.id] = homing_target(salvo, enemies)
+    return targets
+
+
+def salvo_attacks(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    used: set[tuple[str, str]],
+    thresholds: list[Threshold],
+    intercepted: Mapping[str, int] | None = None,
+) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
+    """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
+
+    Each salvo attacks the closest enemy within its radius of its marker, or is wasted. Each
+    attacked ship's PDS and area systems not yet fired this turn (``used``, at fighters) are
+    shared among the salvos attacking it, announced before any die; then friends' area systems
+    within 6 MU, and with ADFC their PDS (000 L9083-9086). Each rolls one die: 4-5 kills one
+    missile, 6 kills two and re-rolls (000 L5851-5856). Then the salvo's on-target die; each
+    missile through does 1D6, semi-armour-piercing, past screens (L5943-5950), and the
+    thresholds it crosses are checked at once (phase 10).
+    """
+    turn = state.turn
+    due = [s for s in state.salvos if s.due(turn)]
+    if not due:
+        return state, [], []
+    targets = salvo_targets(ctx, state)
+    # Fighters that intercepted a salvo defend against it too (000 L5859-5861, L9295-9315).
+    kills: dict[str, int] = {s.id: (intercepted or {}).get(s.id, 0) for s in due}
+    defended: set[str] = {s.id for s in due if s.id in (intercepted or {})}
+    defence: list[PointDefenceDie] = []
+
+    def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
+        incoming = sorted(name for name, target in targets.items() if target == victim.id)
+        if not incoming:
+            return
+        planned: dict[str, int] = dict.fromkeys(incoming, 0)
+        plan: list[tuple[str, str]] = []
+        for system in systems:
+            if (ship.id, system) in used:
+                continue
+            # Announced before any die (000 L5837-5843): spread evenly over the salvos.
+            pick = min(incoming, key=lambda name: (planned[name], name))
+            planned[pick] += 1
+            plan.append((system, pick))
+            used.add((ship.id, system))
+        for system, pick in plan:
+            roll = roll_kills(dice, f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}", 1, reroll=True)
+            defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
+            kills[pick] += roll.kills
+            defended.add(pick)
+
+    attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
+    for shooter, systems, victim in area_defenders(ctx, state, attacked):
+        allocate(shooter, systems, victim)
+
+    attacks: list[SalvoAttack] = []
+    for salvo in due:
+        target_id = targets[salvo.id]
+        if target_id is None:
+            attacks.append(SalvoAttack(salvo=salvo.id))
+            continue
+        target = state.ship(target_id)
+        on_target = dice.roll(f"t{turn}/salvo/{salvo.id}/on", 6)
+        # A missile fighters' salvo locks on with 1 fewer per fighter lost (000 L9843-9849).
+        hits = hits_through(
+            max(on_target - salvo.lost, 0), kills=kills[salvo.id], defended=salvo.id in defended
+        )
+        if not targetable(ctx, target):
+            # Destroyed by an earlier salvo: the rest have nothing left to strike.
+            attacks.append(
+                SalvoAttack(
+                    salvo=salvo.id,
+                    target=target_id,
+                    on_target=on_target,
+                    lost=salvo.lost,
+                    kills=kills[salvo.id],
+                )
+            )
+            continue
+        faces = tuple(dice.roll(f"t{turn}/salvo/{salvo.id}/damage/{i}", 6) for i in range(hits))
+        sheet = ctx.sheets[target_id]
+        record, hit = take_damage(sheet, target.record, target_id, 0, faces, 0)
+        status: ShipStatus = "destroyed" if hit.destroyed else target.status
+        if not hit.destroyed:
+            # Missile damage is checked on the spot (000 L1053-1472 phase 10).
+            for row in hit.rows:
+                record, check = check_threshold(
+                    ctx,
+                    target_id,
+                    record,
+                    dice,
+                    f"t{turn}/threshold/{target_id}/salvo/{salvo.id}/row{row}",
+                    row,
+                )
+                thresholds.append(check)
+                status = colours_struck(status, target_id, thresholds)
+        state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+        attacks.append(
+            SalvoAttack(
+                salvo=salvo.id,
+                target=target_id,
+                on_target=on_target,
+                lost=salvo.lost,
+                kills=kills[salvo.id],
+                hits=hits,
+                faces=faces,
+                hit=hit,
+            )
+        )
+    gone = {s.id for s in due}
+    state = msgspec.structs.replace(
+        state, salvos=tuple(s for s in state.salvos if s.id not in gone)
+    )
+    return state, defence, attacks
+
+
+def area_defenders(
+    ctx: BattleContext, state: BattleState, attacked: Sequence[ShipInPlay]
+) -> list[tuple[ShipInPlay, list[str], ShipInPlay]]:
+    """Return who fires point defence for whom, in order, as (ship, systems, ship defended):
+    each attacked ship with its own point and area systems, then each friend within
+    :data:`FIGHTER_RANGE_MU` of an attacked ship with its area systems, and its PDS too for
+    one ally per ADFC (000 L9083-9086). Used against fighters and salvo missiles alike."""
+    plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
+    for victim in attacked:
+        own = working_defence(ctx, victim)
+        plan.append((victim, [*own.point, *own.area], victim))
+    covered: dict[str, int] = {}
+    for victim in attacked:
+        for friend in state.ships:
+            if (
+                friend.side != victim.side
+                or friend.id == victim.id
+                or not targetable(ctx, friend)
+                or range_between(friend.x, friend.y, victim.x, victim.y) > FIGHTER_RANGE_MU
+            ):
+                continue
+            spec = working_defence(ctx, friend)
+            cover = list(spec.area)
+            if covered.get(friend.id, 0) < spec.controls:
+                covered[friend.id] = covered.get(friend.id, 0) + 1
+                cover += list(spec.point)
+            plan.append((friend, cover, victim))
+    return plan
