@@ -430,13 +430,19 @@ def test_a_classic_campaign(service: CampaignService) -> None:
 
 
 def test_a_fleet_tender_built_with_replacement_fighters(
-    service: CampaignService, map_dir: Path
+    service: CampaignService, map_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """004 L197-201: a seed whose first production phase builds a fleet tender and buys
-    replacement fighters at its colony, which go into the new tender's hold."""
-    lineage = start(service, 112, small_map(112, 2, map_dir), 2)
+    """004 L197-201: the first production phase builds a fleet tender and buys replacement
+    fighters at its colony, which go into the new tender's hold. The driver is told to build
+    tenders and buy fighters whenever it can, so the test does not hang on one seed's luck."""
+    from campaign import random_orders
+
+    monkeypatch.setattr(random_orders, "AUXILIARY_DESIGNS", ("fleet_tender",))
+    monkeypatch.setattr(random_orders, "AUXILIARY_PERCENT", 100)
+    monkeypatch.setattr(random_orders, "FIGHTERS_PERCENT", 100)
+    lineage = start(service, 101, small_map(101, 2, map_dir), 2)
     referee = Referee(service, lineage)
-    result = autoplay(service, lineage, 4, 112, progress=referee)
+    result = autoplay(service, lineage, 4, 101, progress=referee)
     assert result.turns == (1, 2, 3, 4)
     assert not result.refusals
     assert not result.production_problems
