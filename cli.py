@@ -97,6 +97,26 @@ DiceOption = Annotated[
 DEFAULT_DB = "umpire.db"
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"umpire {version('stellar-umpire')}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Umpire a Stellar Conquest-style campaign with Full Thrust battles."""
+
+
 def _fail(lines: list[str], code: int = 2) -> typer.Exit:
     """Print each problem as one `umpire: error:` line on stderr; return the exit to raise.
 
@@ -845,6 +865,42 @@ def orders_submit(
     out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
 
 
+@orders_app.command("check")
+@user_errors
+def orders_check(
+    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    package: Annotated[
+        str,
+        typer.Option(
+            "--package",
+            help="Your folder from `umpire publish` (it holds view.json and map.toml).",
+        ),
+    ],
+) -> None:
+    """Check an orders file at home, from your published package alone (needs no database).
+
+    The checks `umpire orders submit` makes, with the same messages, against your view as the
+    package holds it; nothing is recorded. Exits 0 when the orders would be accepted.
+    """
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from campaign.package import check_orders, read_package
+    from campaign.service import catalogue_ship
+
+    text = read_text(file, "orders file", MAX_ORDERS_BYTES)
+    view, known_map = read_package(Path(package))
+    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue_ship)
+    out.print(
+        printable(
+            f"OK: the orders of {document.player} for turn {document.turn} of "
+            f"{view.campaign} pass every check submission makes"
+        ),
+        markup=False,
+        highlight=False,
+    )
+
+
 @orders_app.command("sign")
 @user_errors
 def orders_sign(
@@ -973,8 +1029,10 @@ def publish(
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Write every player's turn package: report (md, html, json), his map (svg) and his
-    receipt (receipt.json: `umpire verify --receipts` proves it is still the history)."""
+    """Write every player's turn package: report (md, html, json), his map (svg), his
+    receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
+    the turn in progress his orders template (template.toml) and what `umpire orders check`
+    needs at home: his own view (view.json) and his map as he knows it (map.toml)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -986,6 +1044,7 @@ def publish(
             starmap, explored = service.player_map(lineage, player)
             package = render.player_package(report_, starmap, explored)
             package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
+            package.update(service.player_package(lineage, player))
             target = folder / player
             try:
                 target.mkdir(parents=True, exist_ok=True)
@@ -1032,6 +1091,25 @@ def db_export(
         f"({counts['streams']} branches) to {out_file}; no snapshots.",
         markup=False,
     )
+
+
+@db_app.command("backup")
+@user_errors
+def db_backup(
+    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Copy a SQLite database safely while it is in use (SQLite's online backup).
+
+    Copying a live database file by hand can miss what its write-ahead log holds. For
+    PostgreSQL use pg_dump.
+    """
+    from pathlib import Path
+
+    from campaign.db import backup_database
+
+    backup_database(db, Path(out_file))
+    out.print(printable(f"Backed up {db} to {out_file}."), markup=False, highlight=False)
 
 
 @db_app.command("status")
@@ -1160,6 +1238,42 @@ def map_validate(
     """Check a map file; print every problem with its field and line, exit 2 if any."""
     starmap = _load_map(file)
     Console(soft_wrap=True).print(f"OK: {starmap!r}", markup=False, highlight=False)
+
+
+@map_app.command("reach")
+@user_errors
+def map_reach(
+    unit: Annotated[str, typer.Argument(help="A unit or task force id, e.g. red-W1.")],
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Ask as this player: his own units, his view and his map (default: the "
+            "umpire, who sees everything).",
+        ),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option("--to", help="A destination hex (CCRR): how to get there, or why not."),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the hexes a unit can reach this turn, checked as `umpire orders submit` checks a
+    move; with --to, the route there or the reason it cannot go (004 5.1, section 6)."""
+    from campaign.events import UMPIRE
+
+    with _service(db) as service:
+        answer = service.reach(
+            service.target(campaign, branch), unit, player if player is not None else UMPIRE, to
+        )
+    if json:
+        _print_json(answer)
+    else:
+        out.print(render.reach_view(answer))
 
 
 # ---- map commands (issue 3) end ----
@@ -1933,6 +2047,42 @@ def battle_record(
 
 
 # ---- campaign battle commands (issue 5) end ----
+
+
+# ---- technology (issue 16) ----
+tech_app = typer.Typer(help="The technology tree (004 5.7.6-5.7.7).", no_args_is_help=True)
+app.add_typer(tech_app, name="tech")
+
+
+@tech_app.command("list")
+@user_errors
+def tech_list(
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Also show what this player owns and what each costs him now "
+            "(uses --db/--campaign/--branch).",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show the technology tree: fields, levels, prices and prerequisites (004 L278-317)."""
+    from campaign.techlist import tech_rows
+
+    owned = None
+    if player is not None:
+        with _service(db) as service:
+            owned = service.technologies(service.target(campaign, branch), player)
+    rows = tech_rows(owned)
+    if json:
+        _print_json(rows)
+    else:
+        out.print(render.tech_table(rows, player))
 
 
 def main() -> None:
