@@ -8,24 +8,27 @@ non-zero without writing anything; `UmpireError.exit_code` says which code.
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 import msgspec
 import typer
 from rich.console import Console
 
-from campaign import render
-from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
-from campaign.events import Audience
-from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file, read_text, viewer_of
 from campaign.rules.production import ProductionSettings, StartingIp
 from campaign.rules.technology import ResearchPooling
-from campaign.service import CampaignService, plan_campaign
-from campaign.strategic import CoreDamage, ShipResult
+
+# `umpire --help` loads only this file and typer (issue 16): the store, the rules, the maps and
+# the engine are imported by the commands that need them, when they run.
+if TYPE_CHECKING:
+    from campaign import render
+    from campaign.dice import DiceKey
+    from campaign.service import CampaignService
+    from campaign.strategic import CoreDamage, ShipResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -56,8 +59,24 @@ app.add_typer(ruling_app, name="ruling")
 app.add_typer(battle_campaign_app, name="battles")
 app.add_typer(db_app, name="db")
 
-out = Console(theme=render.THEME, soft_wrap=False)
-err = Console(stderr=True, theme=render.THEME, soft_wrap=True)
+
+class _OnFirstUse:
+    """Stands for an object made when it is first used (a module, a console)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._made: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            self._made = self._make()
+        return getattr(self._made, name)
+
+
+if not TYPE_CHECKING:
+    render = _OnFirstUse(lambda: importlib.import_module("campaign.render"))
+out = cast(Console, _OnFirstUse(lambda: Console(theme=render.THEME, soft_wrap=False)))
+err = cast(Console, _OnFirstUse(lambda: Console(stderr=True, theme=render.THEME, soft_wrap=True)))
 
 DbOption = Annotated[
     str,
@@ -122,6 +141,8 @@ def _fail(lines: list[str], code: int = 2) -> typer.Exit:
 
     The one place user mistakes become output and exit codes, for every command group.
     """
+    from campaign.inputs import printable
+
     for line in lines:
         err.print(
             f"umpire: error: {printable(line)}",
@@ -147,6 +168,8 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 @contextmanager
 def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
+    from campaign.service import CampaignService
+
     service = CampaignService.open(db, create=create)
     try:
         yield service
@@ -271,6 +294,8 @@ def new(
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
+    from campaign.service import plan_campaign
+
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
     fleet_for_all, fleets = _fleet_files(fleet or [])
@@ -366,6 +391,8 @@ def log(
     json: JsonOption = False,
 ) -> None:
     """Show the event log (a player's view with --as-player)."""
+    from campaign.inputs import viewer_of
+
     viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
@@ -399,6 +426,8 @@ def state(
     json: JsonOption = False,
 ) -> None:
     """Show the campaign state now or at the end of a turn."""
+    from campaign.inputs import viewer_of
+
     viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
@@ -548,6 +577,8 @@ def roll(
     branch: BranchOption = None,
 ) -> None:
     """Roll dice for a ruling; the result is recorded with its key and audience."""
+    from campaign.events import Audience
+
     audience = Audience.parse(to)
     given = _ints(results) if results is not None else None
     with _service(db) as service:
@@ -569,6 +600,8 @@ def note(
     branch: BranchOption = None,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
+    from campaign.events import Audience
+
     with _service(db) as service:
         recorded = service.note(service.target(campaign, branch), text, Audience.parse(to))
     out.print(render.log_table(recorded, "Noted"))
@@ -700,6 +733,8 @@ def ruling_orders(
     branch: BranchOption = None,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
+    from campaign.inputs import MAX_ORDERS_BYTES, read_text
+
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with _service(db) as service:
         recorded = service.replace_orders(service.target(campaign, branch), player, text, reason)
@@ -849,6 +884,7 @@ def orders_submit(
     A player who holds a secret (`umpire player add`) must give it; the umpire hands orders in
     for him with `umpire ruling orders` instead, with a reason he is shown.
     """
+    from campaign.inputs import MAX_ORDERS_BYTES, read_text
     from campaign.players import PlayerSecrets
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
@@ -885,6 +921,7 @@ def orders_check(
     from datetime import UTC, datetime
     from pathlib import Path
 
+    from campaign.inputs import MAX_ORDERS_BYTES, printable, read_text
     from campaign.package import check_orders, read_package
     from campaign.service import catalogue_ship
 
@@ -936,6 +973,7 @@ def orders_sign(
     from pathlib import Path
 
     from campaign import signing
+    from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file
 
     source = Path(file)
     data = read_file(source, "orders file", MAX_ORDERS_BYTES)
@@ -1107,6 +1145,7 @@ def db_backup(
     from pathlib import Path
 
     from campaign.db import backup_database
+    from campaign.inputs import printable
 
     backup_database(db, Path(out_file))
     out.print(printable(f"Backed up {db} to {out_file}."), markup=False, highlight=False)
@@ -1425,7 +1464,7 @@ def _battle_file(name: str) -> Any:
 
     Exits 2 with one line per problem.
     """
-
+    from campaign.inputs import read_file
     from tactical.battle import BattleSetup, SetupError, context
     from tactical.odds import decode_battle
     from tactical.scenarios import SCENARIOS
@@ -1558,7 +1597,7 @@ def battle_fight(
 
 def _campaign_request(file: str) -> Any:
     """Read a campaign battle request, or exit 2 with one line per problem."""
-
+    from campaign.inputs import read_file
     from tactical.battle import SetupError
     from tactical.campaign_battle import decode_request
 
@@ -1877,6 +1916,7 @@ def _pairs_of(values: list[str] | None, what: str) -> dict[str, str]:
 def _core_damage(unit: str, values: list[str]) -> CoreDamage:
     """Read the core systems a ship kept out from `bridge[:TURNS]`, `power_core`,
     `life_support:TURNS` or `none` (docs/rulings.md, "Core systems carry over")."""
+    from campaign.strategic import CoreDamage
     from tactical.ship import FOR_THE_BATTLE
 
     core = CoreDamage()
@@ -1911,6 +1951,8 @@ def _battle_results(
     core: list[str] | None = None,
     fighters_lost: list[str] | None = None,
 ) -> tuple[ShipResult, ...]:
+    from campaign.strategic import ShipResult
+
     fates: dict[str, ShipResult] = {}
     for unit in _csv(destroyed):
         fates[unit] = ShipResult(unit=unit, fate="destroyed")
@@ -1965,6 +2007,8 @@ def battle_list(
     json: JsonOption = False,
 ) -> None:
     """List the campaign's battles awaiting an outcome."""
+    from campaign.inputs import viewer_of
+
     with _service(db) as service:
         found = service.battles(service.target(campaign, branch), viewer_of(as_player))
     if json:
