@@ -916,7 +916,8 @@ def orders_check(
     """Check an orders file at home, from your published package alone (needs no database).
 
     The checks `umpire orders submit` makes, with the same messages, against your view as the
-    package holds it; nothing is recorded. Exits 0 when the orders would be accepted.
+    package holds it (as it was published: a ruling made since is not in it); nothing is
+    recorded. Exits 0 when the orders would be accepted.
     """
     from datetime import UTC, datetime
     from pathlib import Path
@@ -1296,6 +1297,13 @@ def map_reach(
         str | None,
         typer.Option("--to", help="A destination hex (CCRR): how to get there, or why not."),
     ] = None,
+    package: Annotated[
+        str | None,
+        typer.Option(
+            "--package",
+            help="Ask at home from your folder of `umpire publish` (no database): your view.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
     branch: BranchOption = None,
@@ -1305,10 +1313,22 @@ def map_reach(
     move; with --to, the route there or the reason it cannot go (004 5.1, section 6)."""
     from campaign.events import UMPIRE
 
-    with _service(db) as service:
-        answer = service.reach(
-            service.target(campaign, branch), unit, player if player is not None else UMPIRE, to
-        )
+    if package is not None:
+        from pathlib import Path
+
+        from campaign.package import read_package
+        from campaign.service import unit_reach
+
+        view, known_map = read_package(Path(package))
+        if player is not None and player != view.player:
+            raise InvalidInputError(
+                f"the package is {view.player}'s: leave out --player or give {view.player}"
+            )
+        answer = unit_reach(view.state, known_map, unit, view.player, to)
+    else:
+        with _service(db) as service:
+            viewer = player if player is not None else UMPIRE
+            answer = service.reach(service.target(campaign, branch), unit, viewer, to)
     if json:
         _print_json(answer)
     else:

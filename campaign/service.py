@@ -298,6 +298,68 @@ def catalogue_ship(design: str) -> FleetShip:
     )
 
 
+def unit_reach(
+    state: CampaignState, starmap: StarMap, unit: str, viewer: str, to: str | None = None
+) -> Reach:
+    """Return where `unit` can go this turn in `state` on `starmap`, as `viewer` may ask.
+
+    The move is checked by `movement.plan_moves`, as submission checks it: the same answer and
+    the same words. A player (`viewer`) asks about his own units only; the umpire about any.
+    `CampaignService.reach` asks it of the database, `umpire map reach --package` of a
+    player's published view.
+
+    Raises:
+        InvalidInputError: no such unit (for a player: none of his), or `to` is not a hex
+            label on the map.
+    """
+    force = state.task_forces.get(unit)
+    flagship = state.units.get(force.units[0]) if force and force.units else None
+    found = flagship if force is not None else state.units.get(unit)
+    if found is None or viewer not in (UMPIRE, found.owner):
+        whose = "in this campaign" if viewer == UMPIRE else f"of {viewer}"
+        raise InvalidInputError(
+            f"{unit} is not a unit or task force {whose} (`umpire state` lists them)"
+        )
+    if to is not None:
+        try:
+            goal = parse_label(to)
+        except ValueError:
+            raise InvalidInputError(f"--to {to!r} is not a hex label like 0712") from None
+        if not starmap.contains(goal):
+            raise InvalidInputError(
+                f"--to {to} is off the map (columns 01-{starmap.width:02d}, "
+                f"rows 01-{starmap.height:02d})"
+            )
+    player = found.owner
+    empire = state.empires[player]
+    answer = Reach(
+        unit=unit,
+        owner=player,
+        hex=found.hex,
+        speed=empire.speed,
+        horizon=movement.horizon(state, found),
+    )
+    problem: str | None = None
+    try:
+        plans = movement.plan_moves(state, starmap, player, (Move(unit=unit, to=to),))
+    except movement.OrdersError as exc:
+        problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
+        plans = {}
+    allowed = movement.CommandReach(state, starmap, player).allowed(found)
+    hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
+    if problem is not None and to is None:  # it cannot be ordered at all this turn
+        return msgspec.structs.replace(answer, problem=problem)
+    plan = plans.get(found.id)
+    return msgspec.structs.replace(
+        answer,
+        hexes=tuple(hexes),
+        to=to,
+        path=plan.path if plan else (),
+        plot=plan.plot if plan else (),
+        problem=problem,
+    )
+
+
 def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
     """Read a starting-fleet file (or take the default) and price it from the ship catalogue,
     checked against the 2000-point budget (004 L28); `player` names whose it is."""
@@ -522,52 +584,7 @@ class CampaignService:
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
         starmap = self.starmap(lineage) if viewer == UMPIRE else self.player_map(lineage, viewer)[0]
-        force = state.task_forces.get(unit)
-        flagship = state.units.get(force.units[0]) if force and force.units else None
-        found = flagship if force is not None else state.units.get(unit)
-        if found is None or viewer not in (UMPIRE, found.owner):
-            whose = "in this campaign" if viewer == UMPIRE else f"of {viewer}"
-            raise InvalidInputError(
-                f"{unit} is not a unit or task force {whose} (`umpire state` lists them)"
-            )
-        if to is not None:
-            try:
-                goal = parse_label(to)
-            except ValueError:
-                raise InvalidInputError(f"--to {to!r} is not a hex label like 0712") from None
-            if not starmap.contains(goal):
-                raise InvalidInputError(
-                    f"--to {to} is off the map (columns 01-{starmap.width:02d}, "
-                    f"rows 01-{starmap.height:02d})"
-                )
-        player = found.owner
-        empire = state.empires[player]
-        answer = Reach(
-            unit=unit,
-            owner=player,
-            hex=found.hex,
-            speed=empire.speed,
-            horizon=movement.horizon(state, found),
-        )
-        problem: str | None = None
-        try:
-            plans = movement.plan_moves(state, starmap, player, (Move(unit=unit, to=to),))
-        except movement.OrdersError as exc:
-            problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
-            plans = {}
-        allowed = movement.CommandReach(state, starmap, player).allowed(found)
-        hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
-        if problem is not None and to is None:  # it cannot be ordered at all this turn
-            return msgspec.structs.replace(answer, problem=problem)
-        plan = plans.get(found.id)
-        return msgspec.structs.replace(
-            answer,
-            hexes=tuple(hexes),
-            to=to,
-            path=plan.path if plan else (),
-            plot=plan.plot if plan else (),
-            problem=problem,
-        )
+        return unit_reach(state, starmap, unit, viewer, to)
 
     def technologies(self, lineage: Lineage, player: str) -> tuple[TechName, ...]:
         """Return the technologies `player` owns, from his own view."""

@@ -359,6 +359,26 @@ def test_reach_lists_the_hexes_and_refuses_bad_input(
     assert unit in played.umpire("map", "reach", unit)[1]
 
 
+@pytest.mark.parametrize("player", PLAYERS)
+def test_reach_from_the_package_is_reach_from_the_database(
+    played: Played, service: CampaignService, player: str
+) -> None:
+    """At home, from his folder alone, a player gets the answer the umpire's database gives."""
+    folder = str(played.packages / player)
+    view = service.load(service.target(CAMPAIGN), viewer=player)
+    for unit in sorted(view.units)[:6]:
+        for to in ("0101", "1512"):
+            asked = ("map", "reach", unit, "--to", to, "--json")
+            at_home = runner.invoke(app, [*asked, "--package", folder])
+            assert at_home.exit_code == 0, at_home.stderr
+            online_ = played.umpire(*asked, "--player", player)[1]
+            assert json.loads(at_home.stdout) == json.loads(online_)
+    other = next(p for p in PLAYERS if p != player)
+    refused = runner.invoke(app, ["map", "reach", "x", "--package", folder, "--player", other])
+    assert refused.exit_code == 2
+    assert f"the package is {player}'s" in refused.stderr
+
+
 # ---------------------------------------------------------------- tech list
 
 
