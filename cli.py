@@ -8,24 +8,27 @@ non-zero without writing anything; `UmpireError.exit_code` says which code.
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 import msgspec
 import typer
 from rich.console import Console
 
-from campaign import render
-from campaign.dice import DiceKey
 from campaign.errors import InvalidInputError, UmpireError
-from campaign.events import Audience
-from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file, read_text, viewer_of
 from campaign.rules.production import ProductionSettings, StartingIp
 from campaign.rules.technology import ResearchPooling
-from campaign.service import CampaignService, plan_campaign
-from campaign.strategic import CoreDamage, ShipResult
+
+# `umpire --help` loads only this file and typer (issue 16): the store, the rules, the maps and
+# the engine are imported by the commands that need them, when they run.
+if TYPE_CHECKING:
+    from campaign import render
+    from campaign.dice import DiceKey
+    from campaign.service import CampaignService
+    from campaign.strategic import CoreDamage, ShipResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -56,8 +59,24 @@ app.add_typer(ruling_app, name="ruling")
 app.add_typer(battle_campaign_app, name="battles")
 app.add_typer(db_app, name="db")
 
-out = Console(theme=render.THEME, soft_wrap=False)
-err = Console(stderr=True, theme=render.THEME, soft_wrap=True)
+
+class _OnFirstUse:
+    """Stands for an object made when it is first used (a module, a console)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._made: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            self._made = self._make()
+        return getattr(self._made, name)
+
+
+if not TYPE_CHECKING:
+    render = _OnFirstUse(lambda: importlib.import_module("campaign.render"))
+out = cast(Console, _OnFirstUse(lambda: Console(theme=render.THEME, soft_wrap=False)))
+err = cast(Console, _OnFirstUse(lambda: Console(stderr=True, theme=render.THEME, soft_wrap=True)))
 
 DbOption = Annotated[
     str,
@@ -97,11 +116,33 @@ DiceOption = Annotated[
 DEFAULT_DB = "umpire.db"
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"umpire {version('stellar-umpire')}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Umpire a Stellar Conquest-style campaign with Full Thrust battles."""
+
+
 def _fail(lines: list[str], code: int = 2) -> typer.Exit:
     """Print each problem as one `umpire: error:` line on stderr; return the exit to raise.
 
     The one place user mistakes become output and exit codes, for every command group.
     """
+    from campaign.inputs import printable
+
     for line in lines:
         err.print(
             f"umpire: error: {printable(line)}",
@@ -127,6 +168,8 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 @contextmanager
 def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
+    from campaign.service import CampaignService
+
     service = CampaignService.open(db, create=create)
     try:
         yield service
@@ -251,6 +294,8 @@ def new(
     json: JsonOption = False,
 ) -> None:
     """Create a campaign; its dice seed is committed by a public hash and kept secret."""
+    from campaign.service import plan_campaign
+
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
     fleet_for_all, fleets = _fleet_files(fleet or [])
@@ -346,6 +391,8 @@ def log(
     json: JsonOption = False,
 ) -> None:
     """Show the event log (a player's view with --as-player)."""
+    from campaign.inputs import viewer_of
+
     viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
@@ -379,6 +426,8 @@ def state(
     json: JsonOption = False,
 ) -> None:
     """Show the campaign state now or at the end of a turn."""
+    from campaign.inputs import viewer_of
+
     viewer = viewer_of(as_player)
     with _service(db) as service:
         lineage = service.target(campaign, branch)
@@ -528,6 +577,8 @@ def roll(
     branch: BranchOption = None,
 ) -> None:
     """Roll dice for a ruling; the result is recorded with its key and audience."""
+    from campaign.events import Audience
+
     audience = Audience.parse(to)
     given = _ints(results) if results is not None else None
     with _service(db) as service:
@@ -549,6 +600,8 @@ def note(
     branch: BranchOption = None,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
+    from campaign.events import Audience
+
     with _service(db) as service:
         recorded = service.note(service.target(campaign, branch), text, Audience.parse(to))
     out.print(render.log_table(recorded, "Noted"))
@@ -680,6 +733,8 @@ def ruling_orders(
     branch: BranchOption = None,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
+    from campaign.inputs import MAX_ORDERS_BYTES, read_text
+
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with _service(db) as service:
         recorded = service.replace_orders(service.target(campaign, branch), player, text, reason)
@@ -829,6 +884,7 @@ def orders_submit(
     A player who holds a secret (`umpire player add`) must give it; the umpire hands orders in
     for him with `umpire ruling orders` instead, with a reason he is shown.
     """
+    from campaign.inputs import MAX_ORDERS_BYTES, read_text
     from campaign.players import PlayerSecrets
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
@@ -843,6 +899,44 @@ def orders_submit(
         receipt = service.receipt(lineage, player)
     out.print(render.log_table(recorded, f"Orders of {player} recorded"))
     out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
+
+
+@orders_app.command("check")
+@user_errors
+def orders_check(
+    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    package: Annotated[
+        str,
+        typer.Option(
+            "--package",
+            help="Your folder from `umpire publish` (it holds view.json and map.toml).",
+        ),
+    ],
+) -> None:
+    """Check an orders file at home, from your published package alone (needs no database).
+
+    The checks `umpire orders submit` makes, with the same messages, against your view as the
+    package holds it (as it was published: a ruling made since is not in it); nothing is
+    recorded. Exits 0 when the orders would be accepted.
+    """
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from campaign.inputs import MAX_ORDERS_BYTES, printable, read_text
+    from campaign.package import check_orders, read_package
+    from campaign.rules.setup import catalogue_ship
+
+    text = read_text(file, "orders file", MAX_ORDERS_BYTES)
+    view, known_map = read_package(Path(package))
+    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue_ship)
+    out.print(
+        printable(
+            f"OK: the orders of {document.player} for turn {document.turn} of "
+            f"{view.campaign} pass every check submission makes"
+        ),
+        markup=False,
+        highlight=False,
+    )
 
 
 @orders_app.command("sign")
@@ -880,6 +974,7 @@ def orders_sign(
     from pathlib import Path
 
     from campaign import signing
+    from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file
 
     source = Path(file)
     data = read_file(source, "orders file", MAX_ORDERS_BYTES)
@@ -973,8 +1068,10 @@ def publish(
     campaign: CampaignOption = None,
     branch: BranchOption = None,
 ) -> None:
-    """Write every player's turn package: report (md, html, json), his map (svg) and his
-    receipt (receipt.json: `umpire verify --receipts` proves it is still the history)."""
+    """Write every player's turn package: report (md, html, json), his map (svg), his
+    receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
+    the turn in progress his orders template (template.toml) and what `umpire orders check`
+    needs at home: his own view (view.json) and his map as he knows it (map.toml)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -986,6 +1083,7 @@ def publish(
             starmap, explored = service.player_map(lineage, player)
             package = render.player_package(report_, starmap, explored)
             package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
+            package.update(service.player_package(lineage, player))
             target = folder / player
             try:
                 target.mkdir(parents=True, exist_ok=True)
@@ -1032,6 +1130,26 @@ def db_export(
         f"({counts['streams']} branches) to {out_file}; no snapshots.",
         markup=False,
     )
+
+
+@db_app.command("backup")
+@user_errors
+def db_backup(
+    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Copy a SQLite database safely while it is in use (SQLite's online backup).
+
+    Copying a live database file by hand can miss what its write-ahead log holds. For
+    PostgreSQL use pg_dump.
+    """
+    from pathlib import Path
+
+    from campaign.db import backup_database
+    from campaign.inputs import printable
+
+    backup_database(db, Path(out_file))
+    out.print(printable(f"Backed up {db} to {out_file}."), markup=False, highlight=False)
 
 
 @db_app.command("status")
@@ -1160,6 +1278,61 @@ def map_validate(
     """Check a map file; print every problem with its field and line, exit 2 if any."""
     starmap = _load_map(file)
     Console(soft_wrap=True).print(f"OK: {starmap!r}", markup=False, highlight=False)
+
+
+@map_app.command("reach")
+@user_errors
+def map_reach(
+    unit: Annotated[str, typer.Argument(help="A unit or task force id, e.g. red-W1.")],
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Ask as this player: his own units, his view and his map (default: the "
+            "umpire, who sees everything).",
+        ),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option("--to", help="A destination hex (CCRR): how to get there, or why not."),
+    ] = None,
+    package: Annotated[
+        str | None,
+        typer.Option(
+            "--package",
+            help="Ask at home from your folder of `umpire publish` (no database): your view.",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the hexes a unit can reach this turn, checked as `umpire orders submit` checks a
+    move; with --to, the route there or the reason it cannot go (004 5.1, section 6)."""
+    from campaign.events import UMPIRE
+
+    if package is not None:
+        from pathlib import Path
+
+        from campaign.package import read_package
+        from campaign.service import unit_reach
+
+        view, known_map = read_package(Path(package))
+        if player is not None and player != view.player:
+            raise InvalidInputError(
+                f"the package is {view.player}'s: leave out --player or give {view.player}"
+            )
+        answer = unit_reach(view.state, known_map, unit, view.player, to)
+    else:
+        with _service(db) as service:
+            viewer = player if player is not None else UMPIRE
+            answer = service.reach(service.target(campaign, branch), unit, viewer, to)
+    if json:
+        _print_json(answer)
+    else:
+        out.print(render.reach_view(answer))
 
 
 # ---- map commands (issue 3) end ----
@@ -1311,7 +1484,7 @@ def _battle_file(name: str) -> Any:
 
     Exits 2 with one line per problem.
     """
-
+    from campaign.inputs import read_file
     from tactical.battle import BattleSetup, SetupError, context
     from tactical.odds import decode_battle
     from tactical.scenarios import SCENARIOS
@@ -1444,7 +1617,7 @@ def battle_fight(
 
 def _campaign_request(file: str) -> Any:
     """Read a campaign battle request, or exit 2 with one line per problem."""
-
+    from campaign.inputs import read_file
     from tactical.battle import SetupError
     from tactical.campaign_battle import decode_request
 
@@ -1763,6 +1936,7 @@ def _pairs_of(values: list[str] | None, what: str) -> dict[str, str]:
 def _core_damage(unit: str, values: list[str]) -> CoreDamage:
     """Read the core systems a ship kept out from `bridge[:TURNS]`, `power_core`,
     `life_support:TURNS` or `none` (docs/rulings.md, "Core systems carry over")."""
+    from campaign.strategic import CoreDamage
     from tactical.ship import FOR_THE_BATTLE
 
     core = CoreDamage()
@@ -1797,6 +1971,8 @@ def _battle_results(
     core: list[str] | None = None,
     fighters_lost: list[str] | None = None,
 ) -> tuple[ShipResult, ...]:
+    from campaign.strategic import ShipResult
+
     fates: dict[str, ShipResult] = {}
     for unit in _csv(destroyed):
         fates[unit] = ShipResult(unit=unit, fate="destroyed")
@@ -1851,6 +2027,8 @@ def battle_list(
     json: JsonOption = False,
 ) -> None:
     """List the campaign's battles awaiting an outcome."""
+    from campaign.inputs import viewer_of
+
     with _service(db) as service:
         found = service.battles(service.target(campaign, branch), viewer_of(as_player))
     if json:
@@ -1933,6 +2111,42 @@ def battle_record(
 
 
 # ---- campaign battle commands (issue 5) end ----
+
+
+# ---- technology (issue 16) ----
+tech_app = typer.Typer(help="The technology tree (004 5.7.6-5.7.7).", no_args_is_help=True)
+app.add_typer(tech_app, name="tech")
+
+
+@tech_app.command("list")
+@user_errors
+def tech_list(
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Also show what this player owns and what each costs him now "
+            "(uses --db/--campaign/--branch).",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    campaign: CampaignOption = None,
+    branch: BranchOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show the technology tree: fields, levels, prices and prerequisites (004 L278-317)."""
+    from campaign.techlist import tech_rows
+
+    owned = None
+    if player is not None:
+        with _service(db) as service:
+            owned = service.technologies(service.target(campaign, branch), player)
+    rows = tech_rows(owned)
+    if json:
+        _print_json(rows)
+    else:
+        out.print(render.tech_table(rows, player))
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
 
 import migrations
-from campaign.errors import DatabaseError, SchemaError
+from campaign.errors import DatabaseError, InvalidInputError, SchemaError
 
 DEFAULT_DB = "sqlite:///umpire.db"
 MIGRATIONS_DIR = Path(migrations.__file__).parent
@@ -215,6 +215,11 @@ def backup_sqlite(path: Path, revision: str | None, now: datetime | None = None)
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.{revision or 'empty'}.{stamp}.bak")
     create_private(target)
+    _copy_sqlite(path, target)
+    return target
+
+
+def _copy_sqlite(path: Path, target: Path) -> None:
     source = sqlite3.connect(path)
     try:
         dest = sqlite3.connect(target)
@@ -224,7 +229,40 @@ def backup_sqlite(path: Path, revision: str | None, now: datetime | None = None)
             dest.close()
     finally:
         source.close()
-    return target
+
+
+def backup_database(text: str, target: Path) -> None:
+    """Copy the SQLite database `text` names to the new file `target`, safely while it is in
+    use: SQLite's online backup copies what the write-ahead log holds too, which copying the
+    file by hand can miss. The copy is private to its owner (0600), as the database is.
+
+    Raises:
+        DatabaseError: not a SQLite file (PostgreSQL: use pg_dump), no such file, or the
+            copy failed (then nothing is left behind).
+        InvalidInputError: `target` exists already.
+    """
+    url = normalize_url(text)
+    path = sqlite_path(url)
+    if path is None:
+        if url.get_backend_name() == "postgresql":
+            raise DatabaseError(
+                "umpire db backup copies SQLite files; back a PostgreSQL database up with "
+                "pg_dump (e.g. pg_dump -Fc DBNAME > umpire.dump)"
+            )
+        raise DatabaseError(f"{_describe(url)} is not a SQLite file: give a database file")
+    check_exists(url)
+    if target.exists() or target.is_symlink():
+        raise InvalidInputError(f"{target} exists already: name a new file for the backup")
+    try:
+        handle = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except OSError as exc:
+        raise DatabaseError(f"cannot create {target}: {exc.strerror}") from None
+    os.close(handle)
+    try:
+        _copy_sqlite(path, target)
+    except sqlite3.Error as exc:
+        target.unlink(missing_ok=True)
+        raise DatabaseError(f"cannot back {path} up: {exc}") from None
 
 
 def upgrade_with_backup(engine: Engine) -> tuple[str | None, str, Path | None]:

@@ -66,9 +66,10 @@ from campaign.inputs import printable
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
-from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
+from campaign.service import PlayerReport, Reach, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
+from campaign.techlist import TechRow
 from maps import StarMap
 from maps.svg import to_svg
 
@@ -865,3 +866,62 @@ def _treasury_text(ev: TreasurySpent) -> str:
         f"{ev.player} spent starting IP on {', '.join(bought) or 'nothing'}; "
         f"{ev.empire.ip} IP left{lost}"
     )
+
+
+def tech_table(rows: Sequence[TechRow], player: str | None = None) -> RenderableType:
+    """Return the technology tree (004 5.7.7): prices, prerequisites, and a player's standing."""
+    title = "Technology (004 5.7.6-5.7.7)" + (f": {player}" if player else "")
+    table = Table(title=escape(title), title_justify="left")
+    for column in ("technology", "field", "level", "price", "what it does"):
+        table.add_column(column)
+    if player is not None:
+        table.add_column(f"{player} now")
+    for row in rows:
+        cost = f"{row.normal_cost} IP"
+        if row.predecessor is not None:
+            cost += f", {row.cost_with_predecessor} with {row.predecessor}"
+        cells = [
+            f"{row.name} ({row.title})",
+            row.field,
+            str(row.level),
+            cost,
+            row.development,
+        ]
+        if player is not None:
+            cells.append(_tech_standing(row))
+        table.add_row(*(escape(c) for c in cells))
+    return table
+
+
+def _tech_standing(row: TechRow) -> str:
+    if row.owned:
+        return "owned"
+    standing = f"costs {row.price} IP"
+    if row.blocked is not None:
+        standing += "; needs a level " + f"{row.level - 1} {row.field} technology first"
+    return standing
+
+
+def reach_view(reach: Reach) -> RenderableType:
+    """Return where a unit can go this turn and, for a destination asked, how or why not."""
+    where = f"at {reach.hex}" if reach.hex else f"not entered yet (enters at {reach.owner}'s entry)"
+    plotted = "1 turn" if reach.horizon == 1 else f"{reach.horizon} turns"
+    lines = [
+        Text(
+            f"{reach.unit} of {reach.owner}, {where}: speed {reach.speed}, "
+            f"moves plotted {plotted} ahead"
+        ),
+    ]
+    if reach.problem is not None and reach.to is None:
+        lines.append(Text(f"it cannot be ordered this turn: {reach.problem}", style="umpire.bad"))
+        return Group(*lines)
+    if reach.to is not None:
+        if reach.problem is not None:
+            lines.append(Text(reach.problem, style="umpire.bad"))
+        else:
+            path = " ".join(reach.path) or "staying where it is"
+            then = f"; after the coming turns: {' '.join(reach.plot)}" if reach.plot else ""
+            lines.append(Text(f"{reach.to}: yes, this turn by {path}{then}", style="umpire.ok"))
+    hexes = " ".join(reach.hexes) or "none"
+    lines.append(Text(f"it can reach ({len(reach.hexes)} hexes this turn): {hexes}"))
+    return Group(*lines)

@@ -72,6 +72,7 @@ from campaign.inputs import (
     printable,
     read_file,
 )
+from campaign.package import TEMPLATE_FILE, check_deadline, package_files
 from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
@@ -85,10 +86,11 @@ from campaign.projections import (
 from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
-from campaign.rules import battles, combat, core, orders, setup, turn
+from campaign.rules import battles, combat, core, movement, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
+from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
 from campaign.store import (
     MAIN_BRANCH,
@@ -196,6 +198,26 @@ class PlayerReport(msgspec.Struct, frozen=True):
         return f"{self.campaign}: {self.player}'s {when}"
 
 
+class Reach(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a unit (or task force) can go this turn, as `viewer` knows the map (004 5.1).
+
+    `hexes`: every hex it can end this turn's move in. With a destination asked for (`to`):
+    `path`, the hexes it enters this turn, and `plot`, where it must be after each coming
+    turn of its horizon; or `problem`, the reason submission would refuse the move.
+    """
+
+    unit: str
+    owner: str
+    hex: str | None  # None: not entered yet (it enters at its empire's entry hex)
+    speed: int
+    horizon: int  # turns its moves are plotted ahead (004 section 6)
+    hexes: tuple[str, ...] = ()
+    to: str | None = None
+    path: tuple[str, ...] = ()
+    plot: tuple[str, ...] = ()
+    problem: str | None = None  # why it cannot move now at all, or not to `to`
+
+
 class VerifyReport(msgspec.Struct, frozen=True):
     """What `umpire verify` found."""
 
@@ -256,6 +278,68 @@ def plan_campaign(
     core.decide_create(plan)  # raises on any bad setting
     check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
+
+
+def unit_reach(
+    state: CampaignState, starmap: StarMap, unit: str, viewer: str, to: str | None = None
+) -> Reach:
+    """Return where `unit` can go this turn in `state` on `starmap`, as `viewer` may ask.
+
+    The move is checked by `movement.plan_moves`, as submission checks it: the same answer and
+    the same words. A player (`viewer`) asks about his own units only; the umpire about any.
+    `CampaignService.reach` asks it of the database, `umpire map reach --package` of a
+    player's published view.
+
+    Raises:
+        InvalidInputError: no such unit (for a player: none of his), or `to` is not a hex
+            label on the map.
+    """
+    force = state.task_forces.get(unit)
+    flagship = state.units.get(force.units[0]) if force and force.units else None
+    found = flagship if force is not None else state.units.get(unit)
+    if found is None or viewer not in (UMPIRE, found.owner):
+        whose = "in this campaign" if viewer == UMPIRE else f"of {viewer}"
+        raise InvalidInputError(
+            f"{unit} is not a unit or task force {whose} (`umpire state` lists them)"
+        )
+    if to is not None:
+        try:
+            goal = parse_label(to)
+        except ValueError:
+            raise InvalidInputError(f"--to {to!r} is not a hex label like 0712") from None
+        if not starmap.contains(goal):
+            raise InvalidInputError(
+                f"--to {to} is off the map (columns 01-{starmap.width:02d}, "
+                f"rows 01-{starmap.height:02d})"
+            )
+    player = found.owner
+    empire = state.empires[player]
+    answer = Reach(
+        unit=unit,
+        owner=player,
+        hex=found.hex,
+        speed=empire.speed,
+        horizon=movement.horizon(state, found),
+    )
+    problem: str | None = None
+    try:
+        plans = movement.plan_moves(state, starmap, player, (Move(unit=unit, to=to),))
+    except movement.OrdersError as exc:
+        problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
+        plans = {}
+    allowed = movement.CommandReach(state, starmap, player).allowed(found)
+    hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
+    if problem is not None and to is None:  # it cannot be ordered at all this turn
+        return msgspec.structs.replace(answer, problem=problem)
+    plan = plans.get(found.id)
+    return msgspec.structs.replace(
+        answer,
+        hexes=tuple(hexes),
+        to=to,
+        path=plan.path if plan else (),
+        plot=plan.plot if plan else (),
+        problem=problem,
+    )
 
 
 def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
@@ -453,6 +537,45 @@ class CampaignService:
         )
         return starmap, tuple(sorted(planets))
 
+    def player_package(self, lineage: Lineage, player: str) -> dict[str, str]:
+        """Return the files a player needs at home for the turn in progress (offline).
+
+        `view.json` (his view, numbered by his own events), `map.toml` (the map as he knows
+        it) and `template.toml` (his orders template): `umpire orders check` reads the first
+        two. Computed only from the events he may see.
+        """
+        view = self.state_at(lineage, viewer=player)
+        known_map, _ = self.player_map(lineage, player)
+        files = package_files(lineage.campaign, lineage.branch, player, view, known_map)
+        if not view.finished and player in view.empires:
+            files[TEMPLATE_FILE] = self.orders_template(lineage, player)
+        return files
+
+    def reach(
+        self, lineage: Lineage, unit: str, viewer: str = UMPIRE, to: str | None = None
+    ) -> Reach:
+        """Return where `unit` can go this turn, checked as submission checks a move.
+
+        A player asks against his own view and map (another's unit is not his to ask about,
+        whether it exists or not); the umpire against the truth and the whole map.
+
+        Raises:
+            InvalidInputError: no such unit (for a player: none of his), or `to` is not a hex
+                label on the map.
+        """
+        self._check_viewer(lineage, viewer)
+        state = self.load(lineage, viewer=viewer)
+        starmap = self.starmap(lineage) if viewer == UMPIRE else self.player_map(lineage, viewer)[0]
+        return unit_reach(state, starmap, unit, viewer, to)
+
+    def technologies(self, lineage: Lineage, player: str) -> tuple[TechName, ...]:
+        """Return the technologies `player` owns, from his own view."""
+        self._check_viewer(lineage, player)
+        empire = self.load(lineage, viewer=player).empires.get(player)
+        if empire is None:
+            raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
+        return empire.techs
+
     def orders_template(self, lineage: Lineage, player: str) -> str:
         """Return a filled-in orders file for `player`: every unit, staying where it is."""
         self._check_viewer(lineage, player)
@@ -493,11 +616,8 @@ class CampaignService:
         check_text_size(text, "the orders", MAX_ORDERS_BYTES)
         self._check_viewer(lineage, player)
         state = self.load(lineage)
-        deadline = state.deadline
-        if ruling is None and deadline is not None and self.store.clock() > deadline:
-            raise IllegalCommandError(
-                f"orders for turn {state.turn} were due by {deadline:%Y-%m-%d %H:%M} UTC"
-            )
+        if ruling is None:
+            check_deadline(state, self.store.clock())
         document = orders.parse(text, player, state.turn)
         if sequence:
             latest = self._latest_sequence(lineage, player, state.turn)

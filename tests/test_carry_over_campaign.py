@@ -12,7 +12,7 @@ from campaign.projections import CampaignState, evolve
 from campaign.rules.battles import carried_state, fight, present, request_for
 from campaign.rules.economy import check_production, decide_production, fighter_points
 from campaign.rules.fighters import missing_fighters
-from campaign.service import catalogue_ship
+from campaign.rules.setup import catalogue_ship
 from campaign.strategic import (
     CoreDamage,
     ProductionOrder,

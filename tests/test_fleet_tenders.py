@@ -15,9 +15,9 @@ from campaign.render import unit_row
 from campaign.rules.combat import decide_battle_result
 from campaign.rules.economy import check_production, decide_production
 from campaign.rules.fighters import decide_resupply, missing_fighters, stores_after
+from campaign.rules.setup import catalogue_ship
 from campaign.rules.sightings import enemy_ships
 from campaign.rules.turn import decide_turn
-from campaign.service import catalogue_ship
 from campaign.strategic import (
     Battle,
     BattleSide,

@@ -9,7 +9,7 @@ from campaign.events import ProductionResolved
 from campaign.projections import CampaignState, evolve
 from campaign.rules.battles import fight, request_for
 from campaign.rules.economy import check_production, decide_production
-from campaign.service import catalogue_ship
+from campaign.rules.setup import catalogue_ship
 from campaign.strategic import (
     Battle,
     BattleSide,

@@ -896,7 +896,16 @@ def test_players_read_their_history_and_packages_are_published(
     assert result.exit_code == 0, result.output
     for player, other in (("red", "blue"), ("blue", "red")):
         names = sorted(p.name for p in (tmp_path / "out" / player).iterdir())
-        assert names == ["map.svg", "receipt.json", "report.html", "report.json", "report.md"]
+        assert names == [
+            "map.svg",
+            "map.toml",
+            "receipt.json",
+            "report.html",
+            "report.json",
+            "report.md",
+            "template.toml",
+            "view.json",
+        ]
         text = "".join(p.read_text() for p in (tmp_path / "out" / player).iterdir())
         assert f"{other}-W" not in text
 

@@ -255,15 +255,24 @@ def _fits(legs: tuple[tuple[Hex, ...], ...] | None, turns: int) -> bool:
     return legs is not None and len(legs) <= turns
 
 
-def _reachable(
+def reachable_hexes(
     starmap: StarMap, unit: Unit, entry: str, speed: int, allowed: frozenset[Hex] | None
-) -> str:
-    """The hexes a unit can end this turn's move in, as a refusal lists them."""
+) -> list[str]:
+    """Return the hexes (labels, sorted) a unit can end this turn's move in: from its hex,
+    or from its empire's entry hex before it entered (004 section 5.1), at `speed`, touching
+    only `allowed` (`CommandReach.allowed`; None: anywhere)."""
     if unit.hex is None:
         cells = starmap.reachable_from_entry(entry, speed, allowed=allowed)
     else:
         cells = starmap.reachable(parse_label(unit.hex), speed, allowed=allowed)
-    labels = sorted(label(c) for c in cells)
+    return sorted(label(c) for c in cells)
+
+
+def _reachable(
+    starmap: StarMap, unit: Unit, entry: str, speed: int, allowed: frozenset[Hex] | None
+) -> str:
+    """The hexes a unit can end this turn's move in, as a refusal lists them."""
+    labels = reachable_hexes(starmap, unit, entry, speed, allowed)
     if not labels:
         return "it can reach no hex this turn"
     shown = ", ".join(labels[:REACH_LISTED])

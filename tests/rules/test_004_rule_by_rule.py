@@ -60,11 +60,10 @@ from campaign.rules.exploration import decide_exploration
 from campaign.rules.movement import OrdersError, decide_movement, horizon, plan_moves
 from campaign.rules.orders import parse
 from campaign.rules.production import PlanetType
-from campaign.rules.setup import decide_found_empires
+from campaign.rules.setup import catalogue_ship, decide_found_empires
 from campaign.rules.taskforces import plan_task_forces
 from campaign.rules.technology import TechName, ftl_speed
 from campaign.rules.victory import scores
-from campaign.service import catalogue_ship
 from campaign.strategic import (
     BASE_FTL_SPEED,
     DEFENCE_DESIGNS,
