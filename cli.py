@@ -105,6 +105,10 @@ BranchOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+OrdersPlayerOption = Annotated[str, typer.Option("--player", "-p", help="Whose orders.")]
+BattleSeedOption = Annotated[
+    int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
+]
 PlayerOption = Annotated[
     str | None,
     typer.Option("--as-player", help="Show only what this player may see."),
@@ -726,7 +730,7 @@ def ruling_reroll(
 @user_errors
 def ruling_orders(
     file: Annotated[str, typer.Argument(help="The orders file (TOML) to hand in for him.")],
-    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    player: OrdersPlayerOption,
     reason: ReasonOption,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
@@ -836,7 +840,7 @@ def turn_release(
 @orders_app.command("template")
 @user_errors
 def orders_template(
-    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    player: OrdersPlayerOption,
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write to this file instead of the screen.")
     ] = None,
@@ -873,7 +877,7 @@ SecretOption = Annotated[
 @user_errors
 def orders_submit(
     file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
-    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders.")],
+    player: OrdersPlayerOption,
     secret: SecretOption = None,
     db: DbOption = DEFAULT_DB,
     campaign: CampaignOption = None,
@@ -1353,7 +1357,6 @@ ShipPresetOption = Annotated[
         "NAME lookups try continuum, the campaign default, first).",
     ),
 ]
-ShipJsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
 
 def _ship_fail(lines: list[str]) -> typer.Exit:
@@ -1368,7 +1371,7 @@ def _ship_console() -> Console:
 
 
 @ship_app.command("list")
-def ship_list(json: ShipJsonOption = False) -> None:
+def ship_list(json: JsonOption = False) -> None:
     """List the built-in ship designs with their class, mass, thrust and points."""
     from tactical.designs import builtin_ships
     from tactical.render import design_table
@@ -1384,7 +1387,7 @@ def ship_list(json: ShipJsonOption = False) -> None:
 def ship_show(
     name: Annotated[str, typer.Argument(help="A built-in design id, e.g. frigate.")],
     preset: ShipPresetOption = None,
-    json: ShipJsonOption = False,
+    json: JsonOption = False,
 ) -> None:
     """Print a built-in design's record sheet: damage track, systems and points."""
     from tactical.designs import UnknownDesignError, UnknownPresetError, show_builtin
@@ -1407,7 +1410,7 @@ def ship_show(
 def ship_cost(
     file: Annotated[str, typer.Argument(help="A design file (TOML).")],
     preset: ShipPresetOption = None,
-    json: ShipJsonOption = False,
+    json: JsonOption = False,
 ) -> None:
     """Validate a design file and price it; print every problem with its field, exit 2 if any."""
     from pathlib import Path
@@ -1448,11 +1451,9 @@ def battle_demo(
             "a project scenario)."
         ),
     ] = "grendel",
-    seed: Annotated[
-        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
-    ] = 1,
+    seed: BattleSeedOption = 1,
     turns: Annotated[int, typer.Option("--turns", min=1, max=1000, help="Turn limit.")] = 20,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    json: JsonOption = False,
 ) -> None:
     """Fight a scenario with two closing commanders and print what happened, turn by turn."""
     from tactical.battle import Battle
@@ -1545,14 +1546,12 @@ def battle_fight(
     setup_name: Annotated[
         str, typer.Argument(metavar="SETUP", help="A set-up file (TOML) or a built-in scenario.")
     ],
-    seed: Annotated[
-        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
-    ] = 1,
+    seed: BattleSeedOption = 1,
     commander: CommanderOption = None,
     watch: Annotated[
         bool, typer.Option("--watch", help="Show every turn: what happened and where ships are.")
     ] = False,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    json: JsonOption = False,
 ) -> None:
     """Fight a set-up with a computer commander on each side and print the result.
 
@@ -1634,10 +1633,8 @@ def _campaign_request(file: str) -> Any:
 @battle_app.command("campaign")
 def battle_campaign(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A campaign battle request (TOML).")],
-    seed: Annotated[
-        int, typer.Option("--seed", help="Dice seed; the same seed, the same battle.")
-    ] = 1,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    seed: BattleSeedOption = 1,
+    json: JsonOption = False,
 ) -> None:
     """Fight a campaign battle (004 5.3) with each side's order commander; print the outcome."""
     from tactical.battle import SetupError
@@ -1696,7 +1693,7 @@ def battle_odds(
             "--jobs", min=1, max=64, help="Worker processes; the figures do not depend on it."
         ),
     ] = 1,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    json: JsonOption = False,
 ) -> None:
     """Fight a battle many times with seeded dice: each side's win rate and losses.
 

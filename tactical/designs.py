@@ -11,6 +11,7 @@ standard class and the Continuum worked example).
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -128,6 +129,10 @@ def builtin_ids(rules: RulesName | None = None) -> list[tuple[RulesName, str]]:
     return sorted(found)
 
 
+# What a built-in design's id looks like (its file's name): anything else is no design.
+_DESIGN_ID = re.compile(r"[a-z0-9_]{1,64}")
+
+
 def load_builtin(name: str, rules: RulesName | None = None) -> Design:
     """Load a built-in design by id.
 
@@ -143,6 +148,8 @@ def load_builtin(name: str, rules: RulesName | None = None) -> Design:
         default = PRESETS[DEFAULT_PRESET].rules
         order = (default, "ft2" if default == "continuum" else "continuum")
     for family in order:
+        if not _DESIGN_ID.fullmatch(name):
+            break  # no built-in id looks like this: never a path to look up
         entry = _ships_root().joinpath(family, f"{name}.toml")
         if entry.is_file():
             return decode_design(entry.read_bytes(), f"{family}/{name}.toml")

@@ -284,3 +284,16 @@ def test_fuzzed_command_lines(database: Path, command: list[str], words: list[st
     assert "\x1b" not in output  # user text is echoed inert
     if result.exit_code != 0:
         assert runner.invoke(app, log).stdout == before
+
+
+def test_a_design_name_too_long_for_a_file_name_is_no_design() -> None:
+    """Found by the fleet fuzzing above: a 300-letter design name raised OSError (file name
+    too long) from the catalogue lookup; it is simply no design."""
+    import pytest
+
+    from campaign.rules.setup import catalogue_ship
+
+    with pytest.raises(LookupError):
+        catalogue_ship("frig" * 75)
+    with pytest.raises(LookupError):
+        catalogue_ship("../ft2/frigate")
