@@ -67,10 +67,21 @@ class _OnFirstUse:
         self._make = make
         self._made: Any = None
 
-    def __getattr__(self, name: str) -> Any:
+    def _object(self) -> Any:
         if self._made is None:
             self._made = self._make()
-        return getattr(self._made, name)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._object(), name)
+
+    # Special methods are looked up on the type, never through __getattr__: a console is
+    # also a context manager (rich's live displays enter it).
+    def __enter__(self) -> Any:
+        return self._object().__enter__()
+
+    def __exit__(self, *exc: object) -> Any:
+        return self._object().__exit__(*exc)
 
 
 if not TYPE_CHECKING:
