@@ -1,8 +1,10 @@
 """The `umpire` command: parse, call the service, render. Nothing else lives here.
 
 Every command takes `--db` (or UMPIRE_DB), `--campaign` (or UMPIRE_CAMPAIGN) and
-`--branch` (or UMPIRE_BRANCH). A user mistake prints one line naming the problem and exits
-non-zero without writing anything; `UmpireError.exit_code` says which code.
+`--branch` (or UMPIRE_BRANCH), declared once: such a command has a parameter
+`at: Where = HERE` and `campaign_command` puts the three options in its place. A user mistake
+prints one line naming the problem and exits non-zero without writing anything;
+`UmpireError.exit_code` says which code.
 """
 
 from __future__ import annotations
@@ -69,16 +71,27 @@ class _OnFirstUse:
         self._make = make
         self._made: Any = None
 
-    def __getattr__(self, name: str) -> Any:
+    def made(self) -> Any:
+        """The object itself, made now if not yet."""
         if self._made is None:
             self._made = self._make()
-        return getattr(self._made, name)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
 
 
 if not TYPE_CHECKING:
     render = _OnFirstUse(lambda: importlib.import_module("campaign.render"))
 out = cast(Console, _OnFirstUse(lambda: Console(theme=render.THEME, soft_wrap=False)))
 err = cast(Console, _OnFirstUse(lambda: Console(stderr=True, theme=render.THEME, soft_wrap=True)))
+
+
+def _whole(console: Console) -> Console:
+    """The console behind `out` or `err` itself, for rich code that takes a whole console (a
+    progress bar enters it as a context manager, which a stand-in cannot forward)."""
+    return cast(Console, cast(_OnFirstUse, console).made())
+
 
 DbOption = Annotated[
     str,
@@ -119,6 +132,11 @@ DiceOption = Annotated[
     bool,
     typer.Option("--dice", help="List every die rolled, by key (for `umpire ruling reroll`)."),
 ]
+AudienceOption = Annotated[
+    str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
+]
+OrdersFileArgument = Annotated[str, typer.Argument(help="The orders file (TOML).")]
+NewSqliteFileArgument = Annotated[str, typer.Argument(help="The new SQLite file to write.")]
 DEFAULT_DB = "umpire.db"
 
 
@@ -187,9 +205,9 @@ class Where(NamedTuple):
     """Which database, campaign and branch a command acts on: its `--db`, `--campaign` and
     `--branch`, declared once by `campaign_command`."""
 
-    db: str
-    campaign: str | None
-    branch: str | None
+    db: str = DEFAULT_DB
+    campaign: str | None = None
+    branch: str | None = None
 
     @contextmanager
     def service(self) -> Iterator[CampaignService]:
@@ -202,36 +220,48 @@ class Where(NamedTuple):
         return service.target(self.campaign, self.branch)
 
 
-HERE = Where(DEFAULT_DB, None, None)
-_WHERE_OPTIONS = (
+# The default of a command's `at: Where` parameter says which options stand in its place; the
+# two are told apart by identity (`is`), not by value.
+HERE = Where()  # --db, --campaign and --branch
+IN_CAMPAIGN = Where()  # --db and --campaign: a command that picks no branch by --branch
+_CAMPAIGN_OPTIONS = (
     ("db", DbOption, DEFAULT_DB),
     ("campaign", CampaignOption, None),
-    ("branch", BranchOption, None),
+)
+_WHERE_OPTIONS = (
+    (HERE, (*_CAMPAIGN_OPTIONS, ("branch", BranchOption, None))),
+    (IN_CAMPAIGN, _CAMPAIGN_OPTIONS),
 )
 
 
 def campaign_command(command: Callable[..., R]) -> Callable[..., R]:
-    """Give a command the `--db`, `--campaign` and `--branch` options in place of its
-    `at: Where = HERE` parameter (same place in `--help`), and hand it them as one `Where`."""
+    """Give a command the `--db`, `--campaign` and `--branch` options (only the first two for
+    `= IN_CAMPAIGN`) in place of its `at: Where = HERE` parameter, at the same place in
+    `--help`, and hand it them as one `Where`."""
     signature = inspect.signature(command, eval_str=True)
-    names = [name for name, parameter in signature.parameters.items() if parameter.default is HERE]
-    if len(names) != 1:
+    found = [
+        (parameter, options)
+        for parameter in signature.parameters.values()
+        for sentinel, options in _WHERE_OPTIONS
+        if parameter.default is sentinel
+    ]
+    if len(found) != 1:
         raise TypeError(f"{command.__name__} needs one parameter `at: Where = HERE`")
-    [at_name] = names
+    [(at, options)] = found
     parameters: list[inspect.Parameter] = []
     for parameter in signature.parameters.values():
-        if parameter.name == at_name:
+        if parameter is at:
             parameters.extend(
-                inspect.Parameter(name, parameter.kind, default=default, annotation=annotation)
-                for name, annotation, default in _WHERE_OPTIONS
+                inspect.Parameter(name, at.kind, default=default, annotation=annotation)
+                for name, annotation, default in options
             )
         else:
             parameters.append(parameter)
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> R:
-        where = Where(*(kwargs.pop(name, default) for name, _, default in _WHERE_OPTIONS))
-        return command(*args, **{at_name: where}, **kwargs)
+        where = Where(**{name: kwargs.pop(name, default) for name, _, default in options})
+        return command(*args, **{at.name: where}, **kwargs)
 
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in parameters} | {
@@ -564,6 +594,7 @@ def reveal_seed(
 
 @app.command()
 @user_errors
+@campaign_command
 def rewind(
     to_turn: Annotated[
         int | None, typer.Option("--to-turn", help="Keep history up to the end of this turn.")
@@ -582,13 +613,12 @@ def rewind(
         str | None,
         typer.Option("--from", envvar="UMPIRE_BRANCH", help="Branch to rewind (default: active)."),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
 ) -> None:
     """Start a new branch from the end of a turn; the original branch stays as it was."""
-    with _service(db) as service:
+    with at.service() as service:
         created = service.rewind(
-            service.target(campaign, from_branch), to_turn, new_branch, to_version=to_version
+            service.target(at.campaign, from_branch), to_turn, new_branch, to_version=to_version
         )
     where = f" (end of turn {to_turn})" if to_turn is not None else ""
     out.print(
@@ -599,19 +629,19 @@ def rewind(
 
 @app.command()
 @user_errors
+@campaign_command
 def branches(
     use: Annotated[
         str | None, typer.Option("--use", help="Make this branch the active one.")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """List the campaign's branches (* marks the active one)."""
-    with _service(db) as service:
+    with at.service() as service:
         if use is not None:
-            service.use_branch(campaign, use)
-        name, active, found = service.branches(campaign)
+            service.use_branch(at.campaign, use)
+        name, active, found = service.branches(at.campaign)
     if json:
         _print_json({"campaign": name, "active": active, "branches": found})
     else:
@@ -624,9 +654,7 @@ def branches(
 def roll(
     dice: Annotated[str, typer.Argument(help="What to roll, e.g. 2d6 or d20.")],
     reason: Annotated[str, typer.Option("--reason", "-r", help="What the roll decides.")],
-    to: Annotated[
-        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
-    ] = "umpire",
+    to: AudienceOption = "umpire",
     results: Annotated[
         str | None,
         typer.Option(help="Physical dice: the faces rolled, e.g. 4,2 (else asked if manual)."),
@@ -648,9 +676,7 @@ def roll(
 @campaign_command
 def note(
     text: Annotated[str, typer.Argument(help="The note.")],
-    to: Annotated[
-        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
-    ] = "all",
+    to: AudienceOption = "all",
     at: Where = HERE,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
@@ -915,7 +941,7 @@ SecretOption = Annotated[
 @user_errors
 @campaign_command
 def orders_submit(
-    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    file: OrdersFileArgument,
     player: OrdersPlayerOption,
     secret: SecretOption = None,
     at: Where = HERE,
@@ -945,7 +971,7 @@ def orders_submit(
 @orders_app.command("check")
 @user_errors
 def orders_check(
-    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    file: OrdersFileArgument,
     package: Annotated[
         str,
         typer.Option(
@@ -1151,7 +1177,7 @@ def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
 @db_app.command("export")
 @user_errors
 def db_export(
-    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    out_file: NewSqliteFileArgument,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy every campaign's log, without snapshots, for anyone to check receipts against.
@@ -1173,7 +1199,7 @@ def db_export(
 @db_app.command("backup")
 @user_errors
 def db_backup(
-    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    out_file: NewSqliteFileArgument,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy a SQLite database safely while it is in use (SQLite's online backup).
@@ -1207,10 +1233,9 @@ def db_status(db: DbOption = DEFAULT_DB) -> None:
 map_app = typer.Typer(help="Star maps: generate, show, export and validate.", no_args_is_help=True)
 app.add_typer(map_app, name="map")
 
-MapOption = Annotated[
-    str,
-    typer.Option("--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."),
-]
+_MAP = typer.Option("--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML).")
+MapOption = Annotated[str, _MAP]
+MaybeMapOption = Annotated[str | None, _MAP]
 
 
 def _map_fail(message: str) -> typer.Exit:
@@ -1261,12 +1286,7 @@ def map_generate(
 @user_errors
 @campaign_command
 def map_show(
-    map_spec: Annotated[
-        str | None,
-        typer.Option(
-            "--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."
-        ),
-    ] = None,
+    map_spec: MaybeMapOption = None,
     as_player: Annotated[
         str | None,
         typer.Option(
@@ -1794,51 +1814,51 @@ def _show_secret(campaign: str, player: str, secret: str, json: bool) -> None:
 
 @player_app.command("add")
 @user_errors
+@campaign_command
 def player_add(
     name: PlayerName,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """Issue a player's secret for the web page, signed orders files and `orders submit`
     (shown once; stored only as a hash)."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         secret = PlayerSecrets(service.store).issue(chosen, name)
     _show_secret(chosen, name, secret, json)
 
 
 @player_app.command("rotate")
 @user_errors
+@campaign_command
 def player_rotate(
     name: PlayerName,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """Replace a player's secret: the old one, and every session opened with it, stop working."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         secret = PlayerSecrets(service.store).rotate(chosen, name)
     _show_secret(chosen, name, secret, json)
 
 
 @player_app.command("list")
 @user_errors
+@campaign_command
 def player_list(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """List the campaign's players and whether each holds a secret (never the secrets)."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         access = PlayerSecrets(service.store).access(chosen)
     if json:
         _print_json(access)
@@ -1934,7 +1954,7 @@ def autoplay(
         state = service.load(lineage)
         total = max(0, min(turns, state.max_turns - state.turn + 1))
         columns = (TextColumn("turn {task.fields[turn]}"), BarColumn(), MofNCompleteColumn())
-        with Progress(*columns, console=err, transient=True) as progress:
+        with Progress(*columns, console=_whole(err), transient=True) as progress:
             task = progress.add_task("autoplay", total=total, turn=state.turn)
             result = play(
                 service,
