@@ -1,18 +1,21 @@
 """The `umpire` command: parse, call the service, render. Nothing else lives here.
 
 Every command takes `--db` (or UMPIRE_DB), `--campaign` (or UMPIRE_CAMPAIGN) and
-`--branch` (or UMPIRE_BRANCH). A user mistake prints one line naming the problem and exits
-non-zero without writing anything; `UmpireError.exit_code` says which code.
+`--branch` (or UMPIRE_BRANCH), declared once: such a command has a parameter
+`at: Where = HERE` and `campaign_command` puts the three options in its place. A user mistake
+prints one line naming the problem and exits non-zero without writing anything;
+`UmpireError.exit_code` says which code.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, ParamSpec, TypeVar, cast
 
 import msgspec
 import typer
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from campaign import render
     from campaign.dice import DiceKey
     from campaign.service import CampaignService
+    from campaign.store import Lineage
     from campaign.strategic import CoreDamage, ShipResult
 
 P = ParamSpec("P")
@@ -67,27 +71,27 @@ class _OnFirstUse:
         self._make = make
         self._made: Any = None
 
-    def _object(self) -> Any:
+    def made(self) -> Any:
+        """The object itself, made now if not yet."""
         if self._made is None:
             self._made = self._make()
         return self._made
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._object(), name)
-
-    # Special methods are looked up on the type, never through __getattr__: a console is
-    # also a context manager (rich's live displays enter it).
-    def __enter__(self) -> Any:
-        return self._object().__enter__()
-
-    def __exit__(self, *exc: object) -> Any:
-        return self._object().__exit__(*exc)
+        return getattr(self.made(), name)
 
 
 if not TYPE_CHECKING:
     render = _OnFirstUse(lambda: importlib.import_module("campaign.render"))
 out = cast(Console, _OnFirstUse(lambda: Console(theme=render.THEME, soft_wrap=False)))
 err = cast(Console, _OnFirstUse(lambda: Console(stderr=True, theme=render.THEME, soft_wrap=True)))
+
+
+def _whole(console: Console) -> Console:
+    """The console behind `out` or `err` itself, for rich code that takes a whole console (a
+    progress bar enters it as a context manager, which a stand-in cannot forward)."""
+    return cast(Console, cast(_OnFirstUse, console).made())
+
 
 DbOption = Annotated[
     str,
@@ -128,6 +132,11 @@ DiceOption = Annotated[
     bool,
     typer.Option("--dice", help="List every die rolled, by key (for `umpire ruling reroll`)."),
 ]
+AudienceOption = Annotated[
+    str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
+]
+OrdersFileArgument = Annotated[str, typer.Argument(help="The orders file (TOML).")]
+NewSqliteFileArgument = Annotated[str, typer.Argument(help="The new SQLite file to write.")]
 DEFAULT_DB = "umpire.db"
 
 
@@ -190,6 +199,75 @@ def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
         yield service
     finally:
         service.close()
+
+
+class Where(NamedTuple):
+    """Which database, campaign and branch a command acts on: its `--db`, `--campaign` and
+    `--branch`, declared once by `campaign_command`."""
+
+    db: str = DEFAULT_DB
+    campaign: str | None = None
+    branch: str | None = None
+
+    @contextmanager
+    def service(self) -> Iterator[CampaignService]:
+        """The service on this database, closed when the block ends."""
+        with _service(self.db) as service:
+            yield service
+
+    def lineage(self, service: CampaignService) -> Lineage:
+        """The campaign (default: the only one) and branch (default: its active one)."""
+        return service.target(self.campaign, self.branch)
+
+
+# The default of a command's `at: Where` parameter says which options stand in its place; the
+# two are told apart by identity (`is`), not by value.
+HERE = Where()  # --db, --campaign and --branch
+IN_CAMPAIGN = Where()  # --db and --campaign: a command that picks no branch by --branch
+_CAMPAIGN_OPTIONS = (
+    ("db", DbOption, DEFAULT_DB),
+    ("campaign", CampaignOption, None),
+)
+_WHERE_OPTIONS = (
+    (HERE, (*_CAMPAIGN_OPTIONS, ("branch", BranchOption, None))),
+    (IN_CAMPAIGN, _CAMPAIGN_OPTIONS),
+)
+
+
+def campaign_command(command: Callable[..., R]) -> Callable[..., R]:
+    """Give a command the `--db`, `--campaign` and `--branch` options (only the first two for
+    `= IN_CAMPAIGN`) in place of its `at: Where = HERE` parameter, at the same place in
+    `--help`, and hand it them as one `Where`."""
+    signature = inspect.signature(command, eval_str=True)
+    found = [
+        (parameter, options)
+        for parameter in signature.parameters.values()
+        for sentinel, options in _WHERE_OPTIONS
+        if parameter.default is sentinel
+    ]
+    if len(found) != 1:
+        raise TypeError(f"{command.__name__} needs one parameter `at: Where = HERE`")
+    [(at, options)] = found
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter is at:
+            parameters.extend(
+                inspect.Parameter(name, at.kind, default=default, annotation=annotation)
+                for name, annotation, default in options
+            )
+        else:
+            parameters.append(parameter)
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> R:
+        where = Where(**{name: kwargs.pop(name, default) for name, _, default in options})
+        return command(*args, **{at.name: where}, **kwargs)
+
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters} | {
+        "return": signature.return_annotation
+    }
+    return run
 
 
 def _print_json(value: Any) -> None:
@@ -375,15 +453,14 @@ def campaigns(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
 
 @app.command()
 @user_errors
+@campaign_command
 def status(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show where the campaign stands."""
-    with _service(db) as service:
-        result = service.status(service.target(campaign, branch))
+    with at.service() as service:
+        result = service.status(at.lineage(service))
     if json:
         _print_json(result)
     else:
@@ -392,6 +469,7 @@ def status(
 
 @app.command()
 @user_errors
+@campaign_command
 def log(
     turn: Annotated[int | None, typer.Option(help="Only events of this game turn.")] = None,
     event_type: Annotated[
@@ -400,17 +478,15 @@ def log(
     as_player: PlayerOption = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
     dice: DiceOption = False,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show the event log (a player's view with --as-player)."""
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         events = service.log(lineage, turn, event_type or (), viewer, limit)
     if json:
         _print_json(events)
@@ -424,6 +500,7 @@ def log(
 
 @app.command()
 @user_errors
+@campaign_command
 def state(
     at_turn: Annotated[
         int | None, typer.Option("--at-turn", help="State at the end of this turn (default: now).")
@@ -435,33 +512,32 @@ def state(
     no_snapshots: Annotated[
         bool, typer.Option("--no-snapshots", help="Replay every event instead of using snapshots.")
     ] = False,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show the campaign state now or at the end of a turn."""
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         result = service.state_at(
             lineage, at_turn, viewer, use_snapshots=not no_snapshots, version=at_version
         )
     if json:
         _print_json(result)
         return
-    at = "now"
+    when = "now"
     if at_turn is not None:
-        at = f"at the end of turn {at_turn}"
+        when = f"at the end of turn {at_turn}"
     elif at_version is not None:
-        at = f"at version {at_version}"
-    out.print(render.state_panel(result, lineage.campaign, lineage.branch, at, viewer))
+        when = f"at version {at_version}"
+    out.print(render.state_panel(result, lineage.campaign, lineage.branch, when, viewer))
 
 
 @app.command()
 @user_errors
+@campaign_command
 def verify(
     dice: Annotated[
         bool,
@@ -475,9 +551,7 @@ def verify(
             "each must still be on the chain, and on the active branch.",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Check the hash chain, the snapshots and the campaign row; exit 1 on any mismatch.
@@ -489,8 +563,8 @@ def verify(
     from campaign.receipts import read_all
 
     found = read_all(Path(receipts)) if receipts is not None else None
-    with _service(db) as service:
-        report = service.verify(service.target(campaign, branch), dice=dice)
+    with at.service() as service:
+        report = service.verify(at.lineage(service), dice=dice)
         checks = service.check_receipts(found) if found is not None else []
     if json:
         _print_json({"verify": report, "receipts": checks} if found is not None else report)
@@ -504,23 +578,23 @@ def verify(
 
 @app.command("reveal-seed")
 @user_errors
+@campaign_command
 def reveal_seed(
     early: Annotated[
         bool,
         typer.Option("--early", help="Reveal before the campaign ends (rolls become predictable)."),
     ] = False,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Publish the dice seed so anyone can check every roll with `umpire verify --dice`."""
-    with _service(db) as service:
-        recorded = service.reveal_seed(service.target(campaign, branch), early=early)
+    with at.service() as service:
+        recorded = service.reveal_seed(at.lineage(service), early=early)
     out.print(render.log_table(recorded, "Seed revealed"))
 
 
 @app.command()
 @user_errors
+@campaign_command
 def rewind(
     to_turn: Annotated[
         int | None, typer.Option("--to-turn", help="Keep history up to the end of this turn.")
@@ -539,13 +613,12 @@ def rewind(
         str | None,
         typer.Option("--from", envvar="UMPIRE_BRANCH", help="Branch to rewind (default: active)."),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
 ) -> None:
     """Start a new branch from the end of a turn; the original branch stays as it was."""
-    with _service(db) as service:
+    with at.service() as service:
         created = service.rewind(
-            service.target(campaign, from_branch), to_turn, new_branch, to_version=to_version
+            service.target(at.campaign, from_branch), to_turn, new_branch, to_version=to_version
         )
     where = f" (end of turn {to_turn})" if to_turn is not None else ""
     out.print(
@@ -556,19 +629,19 @@ def rewind(
 
 @app.command()
 @user_errors
+@campaign_command
 def branches(
     use: Annotated[
         str | None, typer.Option("--use", help="Make this branch the active one.")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """List the campaign's branches (* marks the active one)."""
-    with _service(db) as service:
+    with at.service() as service:
         if use is not None:
-            service.use_branch(campaign, use)
-        name, active, found = service.branches(campaign)
+            service.use_branch(at.campaign, use)
+        name, active, found = service.branches(at.campaign)
     if json:
         _print_json({"campaign": name, "active": active, "branches": found})
     else:
@@ -577,66 +650,58 @@ def branches(
 
 @app.command()
 @user_errors
+@campaign_command
 def roll(
     dice: Annotated[str, typer.Argument(help="What to roll, e.g. 2d6 or d20.")],
     reason: Annotated[str, typer.Option("--reason", "-r", help="What the roll decides.")],
-    to: Annotated[
-        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
-    ] = "umpire",
+    to: AudienceOption = "umpire",
     results: Annotated[
         str | None,
         typer.Option(help="Physical dice: the faces rolled, e.g. 4,2 (else asked if manual)."),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Roll dice for a ruling; the result is recorded with its key and audience."""
     from campaign.events import Audience
 
     audience = Audience.parse(to)
     given = _ints(results) if results is not None else None
-    with _service(db) as service:
-        recorded = service.roll(
-            service.target(campaign, branch), dice, reason, audience, given, ask=_ask_die
-        )
+    with at.service() as service:
+        recorded = service.roll(at.lineage(service), dice, reason, audience, given, ask=_ask_die)
     out.print(render.log_table(recorded, "Rolled"))
 
 
 @app.command()
 @user_errors
+@campaign_command
 def note(
     text: Annotated[str, typer.Argument(help="The note.")],
-    to: Annotated[
-        str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
-    ] = "all",
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    to: AudienceOption = "all",
+    at: Where = HERE,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
     from campaign.events import Audience
 
-    with _service(db) as service:
-        recorded = service.note(service.target(campaign, branch), text, Audience.parse(to))
+    with at.service() as service:
+        recorded = service.note(at.lineage(service), text, Audience.parse(to))
     out.print(render.log_table(recorded, "Noted"))
 
 
 @turn_app.command("end")
 @user_errors
+@campaign_command
 def turn_end(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Close the turn in progress (a snapshot of the state is kept for fast rewinds)."""
-    with _service(db) as service:
-        recorded = service.end_turn(service.target(campaign, branch))
+    with at.service() as service:
+        recorded = service.end_turn(at.lineage(service))
     out.print(render.log_table(recorded, "Turn ended"))
 
 
 @turn_app.command("resolve")
 @user_errors
+@campaign_command
 def turn_resolve(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what would happen; store nothing.")
@@ -650,13 +715,11 @@ def turn_resolve(
             "nothing. Without it, a turn nobody sent orders for waits for its deadline.",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Resolve the turn from the orders in (004 section 5); it stops for battles."""
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         recorded = service.resolve_turn(lineage, ask=_ask_die, dry_run=dry_run, expected_turn=turn)
         unrolled = (
             service.unrolled_rerolls(lineage, recorded[0].turn, recorded if dry_run else ())
@@ -679,42 +742,41 @@ ReasonOption = Annotated[
 
 @ruling_app.command("move")
 @user_errors
+@campaign_command
 def ruling_move(
     unit: Annotated[str, typer.Argument(help="The unit, e.g. red-W3.")],
     reason: ReasonOption,
     to: Annotated[
         str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Put a unit in another hex by ruling (its plot is void)."""
-    with _service(db) as service:
-        recorded = service.relocate_unit(service.target(campaign, branch), unit, to, reason)
+    with at.service() as service:
+        recorded = service.relocate_unit(at.lineage(service), unit, to, reason)
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
 @ruling_app.command("split")
 @user_errors
+@campaign_command
 def ruling_split(
     unit: Annotated[
         str, typer.Argument(help="A group of transports or a scout troop, e.g. red-T1.")
     ],
     reason: ReasonOption,
     count: Annotated[int, typer.Option("--count", "-n", help="How many to split off.")],
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Split transports or scouts off a unit as a new unit by ruling (004 L67)."""
-    with _service(db) as service:
-        recorded = service.split_unit(service.target(campaign, branch), unit, count, reason)
+    with at.service() as service:
+        recorded = service.split_unit(at.lineage(service), unit, count, reason)
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
 @ruling_app.command("reroll")
 @user_errors
+@campaign_command
 def ruling_reroll(
     keys: Annotated[
         list[str],
@@ -727,51 +789,47 @@ def ruling_reroll(
     reason: Annotated[
         str, typer.Option("--reason", "-r", help="Why (the players who read the dice see it).")
     ] = "",
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Roll dice of the turn in progress again by ruling, when the turn's next step rolls them."""
-    with _service(db) as service:
-        recorded = service.reroll_dice(service.target(campaign, branch), keys, reason)
+    with at.service() as service:
+        recorded = service.reroll_dice(at.lineage(service), keys, reason)
     out.print(render.log_table(recorded, "Ruling recorded"))
 
 
 @ruling_app.command("orders")
 @user_errors
+@campaign_command
 def ruling_orders(
     file: Annotated[str, typer.Argument(help="The orders file (TOML) to hand in for him.")],
     player: OrdersPlayerOption,
     reason: ReasonOption,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
     from campaign.inputs import MAX_ORDERS_BYTES, read_text
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
-    with _service(db) as service:
-        recorded = service.replace_orders(service.target(campaign, branch), player, text, reason)
+    with at.service() as service:
+        recorded = service.replace_orders(at.lineage(service), player, text, reason)
     out.print(render.log_table(recorded, f"Orders of {player} replaced by ruling"))
 
 
 @ruling_app.command("colony")
 @user_errors
+@campaign_command
 def ruling_colony(
     colony: Annotated[str, typer.Argument(help="The colony, e.g. Alpha/3.")],
     reason: ReasonOption,
     population: Annotated[int | None, typer.Option(help="Millions.")] = None,
     factories: Annotated[int | None, typer.Option()] = None,
     pdus: Annotated[int | None, typer.Option(help="Planetary defence units.")] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Set a colony's population or buildings by ruling."""
-    with _service(db) as service:
+    with at.service() as service:
         recorded = service.adjust_colony(
-            service.target(campaign, branch),
+            at.lineage(service),
             colony,
             reason,
             population=population,
@@ -783,15 +841,14 @@ def ruling_colony(
 
 @turn_app.command("status")
 @user_errors
+@campaign_command
 def turn_status(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show the turn in progress: who has sent orders, who has not, what waits."""
-    with _service(db) as service:
-        result = service.turn_status(service.target(campaign, branch))
+    with at.service() as service:
+        result = service.turn_status(at.lineage(service))
     if json:
         _print_json(result)
     else:
@@ -800,11 +857,10 @@ def turn_status(
 
 @turn_app.command("deadline")
 @user_errors
+@campaign_command
 def turn_deadline(
     when: Annotated[str, typer.Argument(help="When orders are due, UTC: 2026-11-28T18:00.")],
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Set when orders for the turn are due; later orders are refused (the absent setting
     then decides for whoever is late)."""
@@ -816,52 +872,49 @@ def turn_deadline(
         raise InvalidInputError(
             f"deadline {when!r} is not a date and time like 2026-11-28T18:00"
         ) from None
-    with _service(db) as service:
-        recorded = service.set_deadline(service.target(campaign, branch), deadline)
+    with at.service() as service:
+        recorded = service.set_deadline(at.lineage(service), deadline)
     out.print(render.log_table(recorded, "Deadline set"))
 
 
 @turn_app.command("hold")
 @user_errors
+@campaign_command
 def turn_hold(
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (every player is told).")],
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Hold the turn: it will not resolve until released."""
-    with _service(db) as service:
-        recorded = service.hold_turn(service.target(campaign, branch), reason)
+    with at.service() as service:
+        recorded = service.hold_turn(at.lineage(service), reason)
     out.print(render.log_table(recorded, "Turn held"))
 
 
 @turn_app.command("release")
 @user_errors
+@campaign_command
 def turn_release(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Release a held turn."""
-    with _service(db) as service:
-        recorded = service.release_turn(service.target(campaign, branch))
+    with at.service() as service:
+        recorded = service.release_turn(at.lineage(service))
     out.print(render.log_table(recorded, "Turn released"))
 
 
 @orders_app.command("template")
 @user_errors
+@campaign_command
 def orders_template(
     player: OrdersPlayerOption,
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write to this file instead of the screen.")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Write a filled-in orders file for a player: every unit, holding position."""
-    with _service(db) as service:
-        text = service.orders_template(service.target(campaign, branch), player)
+    with at.service() as service:
+        text = service.orders_template(at.lineage(service), player)
     if out_file is None:
         sys.stdout.write(text)
         return
@@ -886,13 +939,12 @@ SecretOption = Annotated[
 
 @orders_app.command("submit")
 @user_errors
+@campaign_command
 def orders_submit(
-    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    file: OrdersFileArgument,
     player: OrdersPlayerOption,
     secret: SecretOption = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Check a player's orders completely and record them; a resubmission replaces them.
 
@@ -903,8 +955,8 @@ def orders_submit(
     from campaign.players import PlayerSecrets
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         secrets_ = PlayerSecrets(service.store)
         at_terminal = sys.stdin.isatty()
         if secret is None and at_terminal and secrets_.holds_secret(lineage.campaign, player):
@@ -919,7 +971,7 @@ def orders_submit(
 @orders_app.command("check")
 @user_errors
 def orders_check(
-    file: Annotated[str, typer.Argument(help="The orders file (TOML).")],
+    file: OrdersFileArgument,
     package: Annotated[
         str,
         typer.Option(
@@ -1012,11 +1064,10 @@ def orders_sign(
 
 @orders_app.command("inbox")
 @user_errors
+@campaign_command
 def orders_inbox(
     folder: Annotated[str, typer.Argument(help="The folder of signed orders files (*.toml).")],
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Record every signed orders file in a folder, in name order, each checked completely.
@@ -1029,8 +1080,8 @@ def orders_inbox(
 
     from campaign.inbox import exit_code, process_inbox
 
-    with _service(db) as service:
-        results = process_inbox(service, service.target(campaign, branch), Path(folder))
+    with at.service() as service:
+        results = process_inbox(service, at.lineage(service), Path(folder))
     if json:
         _print_json(results)
     else:
@@ -1042,6 +1093,7 @@ def orders_inbox(
 
 @app.command()
 @user_errors
+@campaign_command
 def report(
     player: Annotated[str, typer.Option("--player", "-p", help="Whose report.")],
     turn: Annotated[
@@ -1050,16 +1102,14 @@ def report(
     output: Annotated[
         str, typer.Option("--format", help="terminal, md (Markdown), html or json.")
     ] = "terminal",
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show a player's turn package: empire, units and news, only what he may know."""
     if output not in ("terminal", "md", "html", "json"):
         raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
-    with _service(db) as service:
-        result = service.report(service.target(campaign, branch), player, turn)
+    with at.service() as service:
+        result = service.report(at.lineage(service), player, turn)
     if json or output == "json":
         _print_json(result)
     elif output == "md":
@@ -1072,6 +1122,7 @@ def report(
 
 @app.command()
 @user_errors
+@campaign_command
 def publish(
     out_dir: Annotated[
         str, typer.Option("--out", help="Folder to write (one sub-folder a player).")
@@ -1079,9 +1130,7 @@ def publish(
     turn: Annotated[
         int | None, typer.Option(help="The turn (default: the last one resolved).")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Write every player's turn package: report (md, html, json), his map (svg), his
     receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
@@ -1091,8 +1140,8 @@ def publish(
 
     folder = Path(out_dir)
     written = 0
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
             starmap, explored = service.player_map(lineage, player)
@@ -1128,7 +1177,7 @@ def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
 @db_app.command("export")
 @user_errors
 def db_export(
-    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    out_file: NewSqliteFileArgument,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy every campaign's log, without snapshots, for anyone to check receipts against.
@@ -1150,7 +1199,7 @@ def db_export(
 @db_app.command("backup")
 @user_errors
 def db_backup(
-    out_file: Annotated[str, typer.Argument(help="The new SQLite file to write.")],
+    out_file: NewSqliteFileArgument,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy a SQLite database safely while it is in use (SQLite's online backup).
@@ -1184,10 +1233,9 @@ def db_status(db: DbOption = DEFAULT_DB) -> None:
 map_app = typer.Typer(help="Star maps: generate, show, export and validate.", no_args_is_help=True)
 app.add_typer(map_app, name="map")
 
-MapOption = Annotated[
-    str,
-    typer.Option("--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."),
-]
+_MAP = typer.Option("--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML).")
+MapOption = Annotated[str, _MAP]
+MaybeMapOption = Annotated[str | None, _MAP]
 
 
 def _map_fail(message: str) -> typer.Exit:
@@ -1236,13 +1284,9 @@ def map_generate(
 
 @map_app.command("show")
 @user_errors
+@campaign_command
 def map_show(
-    map_spec: Annotated[
-        str | None,
-        typer.Option(
-            "--map", "-m", help="A built-in map (classic, lafayette) or a map file (TOML)."
-        ),
-    ] = None,
+    map_spec: MaybeMapOption = None,
     as_player: Annotated[
         str | None,
         typer.Option(
@@ -1251,9 +1295,7 @@ def map_show(
             "only where he explored (uses --db/--campaign/--branch).",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Draw a map in the terminal: the hex grid, a key and the star systems."""
     from maps.render import render_map
@@ -1264,8 +1306,8 @@ def map_show(
         return
     if map_spec is not None:
         raise InvalidInputError("--as-player shows the campaign's own map: leave out --map")
-    with _service(db) as service:
-        starmap, explored = service.player_map(service.target(campaign, branch), as_player)
+    with at.service() as service:
+        starmap, explored = service.player_map(at.lineage(service), as_player)
     console.print(render_map(starmap, explored=explored))
 
 
@@ -1297,6 +1339,7 @@ def map_validate(
 
 @map_app.command("reach")
 @user_errors
+@campaign_command
 def map_reach(
     unit: Annotated[str, typer.Argument(help="A unit or task force id, e.g. red-W1.")],
     player: Annotated[
@@ -1319,9 +1362,7 @@ def map_reach(
             help="Ask at home from your folder of `umpire publish` (no database): your view.",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """List the hexes a unit can reach this turn, checked as `umpire orders submit` checks a
@@ -1341,9 +1382,9 @@ def map_reach(
             )
         answer = unit_reach(view.state, known_map, unit, view.player, to)
     else:
-        with _service(db) as service:
+        with at.service() as service:
             viewer = player if player is not None else UMPIRE
-            answer = service.reach(service.target(campaign, branch), unit, viewer, to)
+            answer = service.reach(at.lineage(service), unit, viewer, to)
     if json:
         _print_json(answer)
     else:
@@ -1773,51 +1814,51 @@ def _show_secret(campaign: str, player: str, secret: str, json: bool) -> None:
 
 @player_app.command("add")
 @user_errors
+@campaign_command
 def player_add(
     name: PlayerName,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """Issue a player's secret for the web page, signed orders files and `orders submit`
     (shown once; stored only as a hash)."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         secret = PlayerSecrets(service.store).issue(chosen, name)
     _show_secret(chosen, name, secret, json)
 
 
 @player_app.command("rotate")
 @user_errors
+@campaign_command
 def player_rotate(
     name: PlayerName,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """Replace a player's secret: the old one, and every session opened with it, stop working."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         secret = PlayerSecrets(service.store).rotate(chosen, name)
     _show_secret(chosen, name, secret, json)
 
 
 @player_app.command("list")
 @user_errors
+@campaign_command
 def player_list(
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
+    at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """List the campaign's players and whether each holds a secret (never the secrets)."""
     from campaign.players import PlayerSecrets
 
-    with _service(db) as service:
-        chosen = service.store.resolve_campaign(campaign)
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
         access = PlayerSecrets(service.store).access(chosen)
     if json:
         _print_json(access)
@@ -1886,6 +1927,7 @@ def serve(
 # ---- autoplay (issue 5) begin ----
 @app.command()
 @user_errors
+@campaign_command
 def autoplay(
     turns: Annotated[
         int, typer.Option(min=1, help="Turns to play (stops at the campaign's last turn).")
@@ -1900,21 +1942,19 @@ def autoplay(
             help="Fight battles with the tactical engine, or record random outcomes by hand.",
         ),
     ] = True,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Play turns with random legal orders for every player (for tests and benchmarks)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from campaign.autoplay import autoplay as play
 
-    with _service(db) as service:
-        lineage = service.target(campaign, branch)
+    with at.service() as service:
+        lineage = at.lineage(service)
         state = service.load(lineage)
         total = max(0, min(turns, state.max_turns - state.turn + 1))
         columns = (TextColumn("turn {task.fields[turn]}"), BarColumn(), MofNCompleteColumn())
-        with Progress(*columns, console=err, transient=True) as progress:
+        with Progress(*columns, console=_whole(err), transient=True) as progress:
             task = progress.add_task("autoplay", total=total, turn=state.turn)
             result = play(
                 service,
@@ -2027,18 +2067,17 @@ def _battle_results(
 
 @battle_campaign_app.command("list")
 @user_errors
+@campaign_command
 def battle_list(
     as_player: PlayerOption = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """List the campaign's battles awaiting an outcome."""
     from campaign.inputs import viewer_of
 
-    with _service(db) as service:
-        found = service.battles(service.target(campaign, branch), viewer_of(as_player))
+    with at.service() as service:
+        found = service.battles(at.lineage(service), viewer_of(as_player))
     if json:
         _print_json(found)
     else:
@@ -2047,22 +2086,22 @@ def battle_list(
 
 @battle_campaign_app.command("resolve")
 @user_errors
+@campaign_command
 def battle_resolve(
     battle_id: Annotated[
         str | None, typer.Argument(help="The battle (default: every one waiting, in order).")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Fight waiting battles with the Full Thrust engine; each side plays its campaign order."""
-    with _service(db) as service:
-        recorded = service.resolve_battles(service.target(campaign, branch), battle_id, _ask_die)
+    with at.service() as service:
+        recorded = service.resolve_battles(at.lineage(service), battle_id, _ask_die)
     out.print(render.log_table(recorded, "Battles fought by the engine"))
 
 
 @battle_campaign_app.command("record")
 @user_errors
+@campaign_command
 def battle_record(
     battle_id: Annotated[
         str, typer.Argument(help="The battle, e.g. t3-b1 (`umpire battles list`).")
@@ -2103,18 +2142,14 @@ def battle_record(
             "are bought (004 L197)."
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
 ) -> None:
     """Record a battle's outcome by hand; ships not named survived undamaged."""
     results = _battle_results(
         destroyed, disengaged, jumped, damage, bridge_failure, core, fighters_lost
     )
-    with _service(db) as service:
-        recorded = service.record_battle(
-            service.target(campaign, branch), battle_id, results, ask=_ask_die
-        )
+    with at.service() as service:
+        recorded = service.record_battle(at.lineage(service), battle_id, results, ask=_ask_die)
     out.print(render.log_table(recorded, f"Battle {battle_id} recorded"))
 
 
@@ -2128,6 +2163,7 @@ app.add_typer(tech_app, name="tech")
 
 @tech_app.command("list")
 @user_errors
+@campaign_command
 def tech_list(
     player: Annotated[
         str | None,
@@ -2138,9 +2174,7 @@ def tech_list(
             "(uses --db/--campaign/--branch).",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    campaign: CampaignOption = None,
-    branch: BranchOption = None,
+    at: Where = HERE,
     json: JsonOption = False,
 ) -> None:
     """Show the technology tree: fields, levels, prices and prerequisites (004 L278-317)."""
@@ -2148,8 +2182,8 @@ def tech_list(
 
     owned = None
     if player is not None:
-        with _service(db) as service:
-            owned = service.technologies(service.target(campaign, branch), player)
+        with at.service() as service:
+            owned = service.technologies(at.lineage(service), player)
     rows = tech_rows(owned)
     if json:
         _print_json(rows)
