@@ -275,17 +275,7 @@ class PlayerSecrets:
         return secret, row
 
     def _row(self, campaign: str, player: str) -> _Stored | None:
-        with self.store.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(
-                    player_secrets.c.kdf,
-                    player_secrets.c.salt,
-                    player_secrets.c.digest,
-                    player_secrets.c.signing_key,
-                )
-                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
-                .where(campaigns.c.name == campaign, player_secrets.c.player == player)
-            ).first()
+        row = self.store.credentials(campaign, player)
         if row is None:
             return None
         return _Stored(kdf=row.kdf, salt=row.salt, digest=row.digest, signing_key=row.signing_key)

@@ -539,8 +539,16 @@ class EventStore:
         It covers the key derivation, salt and digest of his secret and his public signing
         key: a receipt carries it, so a replaced credential shows (issue 13).
         """
+        row = self.credentials(campaign, player)
+        if row is None:
+            return ""
+        parts = (row.kdf, row.salt, row.digest, row.signing_key or "")
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+    def credentials(self, campaign: str, player: str) -> sa.Row[Any, Any, Any, Any] | None:
+        """Return a player's stored credentials (kdf, salt, digest, signing_key), or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(
+            return conn.execute(
                 sa.select(
                     player_secrets.c.kdf,
                     player_secrets.c.salt,
@@ -550,10 +558,6 @@ class EventStore:
                 .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
                 .where(campaigns.c.name == campaign, player_secrets.c.player == player)
             ).first()
-        if row is None:
-            return ""
-        parts = (row.kdf, row.salt, row.digest, row.signing_key or "")
-        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""

@@ -8,19 +8,11 @@ from campaign.events import ShipsSighted
 from campaign.projections import evolve
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.sightings import decide_sightings
-from campaign.strategic import Colony, ShipCount, Sighting, Unit
+from campaign.strategic import ShipCount, Sighting, Unit
+from tests.test_assault import colony
 from tests.test_combat import DUEL, state_of, warship
 
-HOME = Colony(
-    id="Alpha/1",
-    owner="red",
-    system="Alpha",
-    hex="0201",
-    orbit=1,
-    planet_type="terran",
-    capacity=40,
-    population=12,
-)
+HOME = colony(owner="red")  # Alpha/1 at 0201, 12M on a terran planet
 
 
 def sightings_of(state: object, player: str) -> tuple[Sighting, ...]:
