@@ -229,14 +229,3 @@ __all__ = [
     "random_orders",
     "random_outcome",
 ]
-
-
-__all__ = [
-    "AutoplayResult",
-    "Refusal",
-    "autoplay",
-    "format_orders",
-    "random_document",
-    "random_orders",
-    "random_outcome",
-]

@@ -11,11 +11,13 @@ state and full map.
 
 It plays plausibly rather than well: scouts head for unexplored systems (now and then part of
 a troop elsewhere), warships roam within command range (often towards known enemy colonies,
-now and then through a waypoint) under random combat orders, colony transports settle known
-empty planets with room (sending only the colonists that land) or land on arrival behind a
-scout troop, fleet tenders now and then bring their fighters to carriers lacking them, and
-production phases spend each colony's Industrial Points on a random affordable mix (now and
-then a carrier or a fleet tender, and replacement fighters where its hex has room for them).
+now and then through a waypoint) under random combat orders until, from OFFENSIVE_TURN on,
+they gather into strike forces that conquer, liberate or bombard an objective (its war aim),
+colony transports settle known empty planets with room (sending only the colonists that land)
+or land on arrival behind a scout troop, fleet tenders now and then bring their fighters to
+carriers lacking them, and production phases spend each colony's Industrial Points on a
+random affordable mix (now and then a carrier or a fleet tender, ortillery vessels for an
+empire that bombards, and replacement fighters where its hex has room for them).
 
 Every random choice comes from the `random.Random` passed in, through `Random.random()` only
 (the one method Python keeps stable across versions), so a seed replays the same campaign.
@@ -51,6 +53,7 @@ from campaign.strategic import (
     Move,
     ProductionOrder,
     ShipOrder,
+    TaskForce,
     TaskForceOrder,
     Unit,
     planet_id,
@@ -66,6 +69,11 @@ SHIP_DESIGNS = ("frigate", "destroyer")
 # (004 L197-201): rarely, since every ship makes the battles the engine fights slower.
 AUXILIARY_DESIGNS = ("light_carrier", "fleet_tender")
 AUXILIARY_PERCENT = 25
+# An empire bombarding (its war aim, see ATTACK_MODES) builds, this often, dedicated ortillery
+# vessels: their points count three times over a planet (004 L221).
+ORTILLERY_DESIGN = "ortillery_monitor"
+ORTILLERY_PERCENT = 50
+MOST_ORTILLERY = 3  # a colony's ortillery vessels in one production phase
 # How often a colony buys replacement fighters when its hex has room for them (004 L197).
 FIGHTERS_PERCENT = 60
 # How often a fleet tender with fighters aboard makes for its owner's carriers lacking them.
@@ -87,8 +95,22 @@ WARSHIP_ORDERS: tuple[tuple[CombatOrder, int], ...] = (
 )
 
 
-# How attacks on colonies are drawn (004 5.4): mostly to conquer.
-ATTACK_MODES: tuple[tuple[AttackMode, int], ...] = (("conquer", 3), ("bombard", 1))
+# An empire's war aim (004 5.4), drawn once for the campaign: to conquer enemy colonies, or to
+# bombard them until they are gone, a planet of 10 million or more devastated (004 L220-223).
+ATTACK_MODES: tuple[tuple[AttackMode, int], ...] = (("conquer", 1), ("bombard", 1))
+# From OFFENSIVE_TURN on, while the scouts explore and the transports settle, an empire makes
+# war on one objective within command range (004 L86): a colony of his an enemy holds, to
+# liberate it (004 L207); else, to conquer, the enemy colony nearest his own, or to bombard,
+# the enemy's heartland (the one nearest another empire's entry hex). His free warships make
+# for the rally point (his colony nearest the objective) RALLY_PERCENT of the time; as soon as
+# STRIKE_FORCE of them are there they form a strike force, a task force that makes for the
+# objective to engage and attacks on arrival. Once one is out, the rest join it there. A
+# bombardment waits for a strike force: a concentrated fleet, not ships piecemeal.
+# How often an attack's assault on planetary defences is to be called off, after 1-6 turns.
+CALL_OFF_PERCENT = 25
+OFFENSIVE_TURN = 10
+RALLY_PERCENT = 80
+STRIKE_FORCE = 4
 
 
 # ---------------------------------------------------------------- the orders file
@@ -205,8 +227,25 @@ class _Planner:
             s for owner, s in view.known_colonies if owner != self.player and self._has_system(s)
         )
         self.targets = [starmap.system(s).hex for s in sorted(self.foreign)]
+        # His colonies an enemy took (not those the enemy settled with his people since).
+        self.lost = sorted(
+            c.id
+            for c in view.colonies.values()
+            if c.conquered_from == self.player
+            and c.conquered_turn is not None
+            and c.owner != self.player
+        )
+        # His war aim, the same all campaign (see ATTACK_MODES).
+        self.aim = weighted(random.Random(f"war-aim/{self.player}"), ATTACK_MODES)
+        self.objective = self._objective()
+        self.rally = self._rally()
+        self.striking = any(
+            tf.owner == self.player and self._strikes(tf) for tf in view.task_forces.values()
+        )
+        self.siege = self.objective is not None and self.aim == "bombard" and not self.lost
         self.room: dict[str, int] = {}  # planet id -> millions more it takes this turn
         self.warships_end: set[str | None] = set()  # where this turn's warship moves end
+        self.strikes_end: set[str | None] = set()  # where his strike forces' moves end
         self.staying: set[str] = set()  # warships ordered to hold their hex this turn
         self.fighter_room: dict[str, int] = {}  # hex -> replacement fighters it can take yet
 
@@ -239,7 +278,7 @@ class _Planner:
             scattered = len({alive[uid].hex for uid in members}) > 1
             if len(members) < 2 or scattered or force.units[0] not in alive:
                 orders.append(TaskForceOrder(id=force.id))  # disband
-            elif percent(self.rng, 10):
+            elif not self._strikes(force) and percent(self.rng, 10):
                 orders.append(TaskForceOrder(id=force.id))
             else:
                 kept.update(members)
@@ -250,7 +289,10 @@ class _Planner:
                 groups[unit.hex].append(unit.id)
         for where in sorted(groups, key=lambda h: h or ""):
             ships = groups[where]
-            if len(ships) >= 2 and percent(self.rng, 25):
+            gathered = self.rally is not None and where == label(self.rally)
+            if gathered and len(ships) >= STRIKE_FORCE:
+                orders.append(TaskForceOrder(units=tuple(ships)))  # the strike force
+            elif len(ships) >= 2 and percent(self.rng, 25):
                 chosen = shuffled(self.rng, ships)[: between(self.rng, 2, len(ships))]
                 orders.append(TaskForceOrder(units=tuple(chosen)))
         if not orders:
@@ -262,6 +304,38 @@ class _Planner:
         self.view = evolve(self.view, formed)
         self.units = self._own_units()
         return tuple(orders)
+
+    def _objective(self) -> Hex | None:
+        """Where this empire's warships gather this turn (see OFFENSIVE_TURN), if anywhere."""
+        if self.view.turn < OFFENSIVE_TURN:
+            return None
+        covered = self.command.covered()  # none of his warships may go further (004 L86)
+        lost = [parse_label(self.view.colonies[c].hex) for c in self.lost]
+        homes = [parse_label(c.hex) for c in self.colonies]
+        if lost := [t for t in lost if t in covered]:
+            return min(lost)
+        targets = [t for t in self.targets if t in covered]
+        if not targets or not homes:
+            return None
+        if self.aim == "bombard":
+            # Devastation is for an enemy's heartland, his oldest and largest colonies: those
+            # nearest an entry hex (public, 004 section 3) that is not his own.
+            entry = self.starmap.entry(self.empire.entry).hex
+            others = [e.hex for e in self.starmap.entries if e.hex != entry]
+            if others:
+                return min(targets, key=lambda t: (min(t.distance(e) for e in others), t))
+        return min(targets, key=lambda t: (min(t.distance(h) for h in homes), t))
+
+    def _rally(self) -> Hex | None:
+        """Where his warships gather for the strike on the objective: his nearest colony."""
+        if self.objective is None or not self.colonies:
+            return None
+        objective = self.objective
+        homes = sorted(parse_label(c.hex) for c in self.colonies)
+        return min(homes, key=lambda h: h.distance(objective))
+
+    def _strikes(self, force: TaskForce) -> bool:
+        return self.objective is not None and len(force.units) >= STRIKE_FORCE
 
     def _has_system(self, name: str) -> bool:
         try:
@@ -285,10 +359,18 @@ class _Planner:
             # A task force moves as its flagship does, every ship with it (004 5.1).
             flagship = self.view.units[force.units[0]]
             if flagship.plotted(turn):  # it follows its plot (004 section 6)
-                self.warships_end.add(flagship.plot[0] if flagship.plot else flagship.hex)
+                end = flagship.plot[0] if flagship.plot else flagship.hex
+                self.warships_end.add(end)
+                if self._strikes(force):
+                    self.strikes_end.add(end)
                 continue
-            goal = self._warship_goal(flagship, self._reach(flagship))
-            move = self._move(flagship, goal, weighted(self.rng, WARSHIP_ORDERS))
+            reach = self._reach(flagship)
+            if self._strikes(force) and reach and self.objective is not None:
+                move = self._move(flagship, self._towards(self.objective, reach), "engage")
+                self.strikes_end.add(move.to or flagship.hex)
+            else:
+                goal = self._warship_goal(flagship, reach)
+                move = self._move(flagship, goal, weighted(self.rng, WARSHIP_ORDERS))
             moves.append(msgspec.structs.replace(move, unit=force.id))
             self.warships_end.add(move.to or flagship.hex)
             if move.to is None:
@@ -362,10 +444,24 @@ class _Planner:
         found = []
         for name in sorted(self.foreign):
             where = label(self.starmap.system(name).hex)
-            if where in self.warships_end and percent(self.rng, 80):
-                mode = weighted(self.rng, ATTACK_MODES)
-                found.append(Attack(system=name, mode=mode, colony=self._target_colony(name)))
-        return tuple(found)
+            if where not in self.warships_end or not percent(self.rng, 80):
+                continue
+            lost = [cid for cid in self.lost if self.view.colonies[cid].system == name]
+            if lost:  # his own colony, held by an enemy: liberate it (004 L207)
+                found.append(Attack(system=name, mode="conquer", colony=lost[0]))
+                continue
+            mode = self.aim
+            if mode == "bombard" and where not in self.strikes_end:
+                continue  # a bombardment waits for the strike force and its guns (004 L220)
+            found.append(Attack(system=name, mode=mode, colony=self._target_colony(name)))
+        # Now and then an assault is to be called off after a few turns of battle if the
+        # planetary defences still stand (004 L208-209).
+        return tuple(
+            msgspec.structs.replace(attack, call_off_after=between(self.rng, 1, 6))
+            if percent(self.rng, CALL_OFF_PERCENT)
+            else attack
+            for attack in found
+        )
 
     def _target_colony(self, name: str) -> str | None:
         """Now and then, the planet to attack in a system whose planets he knows (004 L204);
@@ -419,14 +515,14 @@ class _Planner:
             here = None if unit.hex is None else parse_label(unit.hex)
             if here is not None:
                 lacking.sort(key=lambda c: (c.distance(here), c))
-            target = lacking[0]
-            best = min(c.distance(target) for c in reach)
-            return pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
+            return self._towards(lacking[0], reach)
+        if self.rally is not None and percent(self.rng, RALLY_PERCENT):
+            # To the rally point; once a strike force is out, on to join it at the objective.
+            joining = self.objective if self.striking else None
+            return self._towards(joining or self.rally, reach)
         if self.targets and percent(self.rng, 65):
             # Close on a known enemy colony (its command post is visible to all, 004 5.1).
-            target = pick(self.rng, self.targets)
-            best = min(c.distance(target) for c in reach)
-            return pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
+            return self._towards(pick(self.rng, self.targets), reach)
         if unit.hex is not None and percent(self.rng, 35):
             return None  # hold position
         systems = sorted(c for c in reach if self._system(c) is not None)
@@ -436,6 +532,11 @@ class _Planner:
         if pool and percent(self.rng, 70):
             return pick(self.rng, pool)
         return pick(self.rng, sorted(reach))
+
+    def _towards(self, target: Hex, reach: dict[Hex, int]) -> Hex:
+        """One of the reachable hexes nearest `target`."""
+        best = min(c.distance(target) for c in reach)
+        return pick(self.rng, sorted(c for c in reach if c.distance(target) == best))
 
     def _carriers_lacking(self, tender: Unit) -> list[Hex]:
         """Return the hexes of the player's other warships lacking fighters, in order."""
@@ -643,13 +744,21 @@ class _Planner:
         rng = self.rng
         ships: list[ShipOrder] = []
         points = 0
-        if percent(rng, AUXILIARY_PERCENT):  # first: the escorts make do with what is left
+        design: str | None = None
+        most = 1
+        if self.siege and percent(rng, ORTILLERY_PERCENT):
+            design, most = ORTILLERY_DESIGN, MOST_ORTILLERY  # to bombard the objective (004 L221)
+        elif percent(rng, AUXILIARY_PERCENT):
             design = pick(rng, AUXILIARY_DESIGNS)
+        if design is not None:  # first: the escorts make do with what is left
             cost = _design_points(design)
-            if _extra_ip(points, cost) <= ip:
+            count = 0
+            while count < most and _extra_ip(points, cost) <= ip:
                 ip -= _extra_ip(points, cost)
                 points += cost
-                ships.append(ShipOrder(design=design, count=1))
+                count += 1
+            if count:
+                ships.append(ShipOrder(design=design, count=count))
         for design in shuffled(rng, SHIP_DESIGNS):
             cost = _design_points(design)
             count = 0

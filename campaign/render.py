@@ -175,8 +175,11 @@ def describe(ev: Event) -> str:
         case UnitsCaught():
             caught = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses) or "none lost"
             return f"{ev.player}'s unescorted ships caught by enemy warships: {caught}"
-        case ColonyConquered():
-            return f"{ev.colony.id} taken from {ev.previous_owner} by {ev.colony.owner}"
+        case ColonyConquered():  # retaken by its first owner, it is free again: liberated
+            return (
+                f"{ev.colony.id} {'liberated' if ev.colony.conquered_from is None else 'taken'}"
+                f" from {ev.previous_owner} by {ev.colony.owner}"
+            )
         case FactoriesDestroyed():
             return f"the defender of {ev.colony} destroyed its {ev.factories} factories"
         case ColonyBombarded():
@@ -454,6 +457,10 @@ def battles_table(battles: Sequence[Battle]) -> RenderableType:
         sides = "\n".join(f"{s.player} ({s.order}): {', '.join(s.units)}" for s in b.sides)
         kind = b.type + (f", {b.pursued} pursued" if b.pursued else "")
         kind += ", leaving" if b.departure else ""
+        if b.colony is not None:  # an assault on planetary defences (004 5.4)
+            kind += f", assault on {b.colony}"
+            if b.call_off_after is not None:  # the attacker's standing order (004 L208-209)
+                kind += f", called off after {b.call_off_after} turns if they stand"
         where = f"{b.system or 'deep space'} ({b.hex})"
         chooser = f" (chosen by {b.chosen_by})" if b.chosen_by else ""
         table.add_row(b.id, where, kind, b.location + chooser, Text(sides))

@@ -88,6 +88,7 @@ from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, movement, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
+from campaign.rules.colonies import planets_to_land
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
 from campaign.rules.technology import TechName
@@ -584,7 +585,8 @@ class CampaignService:
         if empire is None:
             raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
         entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
-        return orders.template(state, player, entry_hex)
+        known_map, _ = self.player_map(lineage, player)
+        return orders.template(state, player, entry_hex, planets_to_land(state, known_map, player))
 
     def submit_orders(
         self, lineage: Lineage, player: str, text: str, sequence: int = 0

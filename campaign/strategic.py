@@ -367,6 +367,9 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     departure: bool = False
     world: WorldSetUp = "between"  # at a dense world: as the chooser set it up (004 L154-155)
     gravity: int | None = None  # at a gas giant: the chooser's band; None: rolled (L163-164)
+    # An assault the attacker calls off after this many turns of battle if the planetary
+    # defences still stand (`Attack.call_off_after`, 004 L208-209); None: fought out.
+    call_off_after: int | None = None
 
     @property
     def leaving(self) -> frozenset[str]:
@@ -406,6 +409,10 @@ AttackMode = Literal["conquer", "bombard"]
 DEFENCE_DESIGNS = {"pdu": "battledreadnought", "apdb": "superdreadnought"}
 
 
+# The most turns the engine fights a campaign battle: a battle still going is left there.
+BATTLE_TURNS = 12
+
+
 class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An order to attack an enemy colony in a system (004 5.4): the one named (`colony`,
     `System/orbit`), or, with none named, every enemy colony there."""
@@ -413,6 +420,9 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     system: str
     mode: AttackMode = "conquer"
     colony: str | None = None
+    # The attacker's standing order to call off the assault on the planetary defences (004
+    # L208-209: "at any time") after this many turns of battle if they still stand.
+    call_off_after: Annotated[int, msgspec.Meta(ge=1, le=BATTLE_TURNS)] | None = None
 
     def targets(self, colony: Colony) -> bool:
         """Return whether this attack is on `colony` (a colony in its system)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from rich.console import Console
 
 from campaign.dice import DiceKey, SeededDice
 from campaign.events import (
@@ -15,9 +16,10 @@ from campaign.events import (
     FactoriesDestroyed,
 )
 from campaign.projections import evolve
+from campaign.render import battles_table
 from campaign.rules.assault import check_attacks, decide_attacks, decide_conquests
-from campaign.rules.battles import fight
-from campaign.strategic import Attack, Colony, ShipResult, Unit
+from campaign.rules.battles import fight, request_for
+from campaign.strategic import BATTLE_TURNS, Attack, Colony, ShipResult, Unit
 from tests.test_combat import DUEL, state_of, warship
 
 
@@ -364,3 +366,37 @@ def test_a_fleet_tender_is_no_warship_for_control_siege_or_assault() -> None:
         {"red-W1": "0201"},
     )
     assert problems == ["attack on Alpha: no warship of red will be there"]
+
+
+def test_the_attacker_may_call_the_assault_off() -> None:
+    """004 L208-209: "The attacker may call off the planetary assault at any time": his
+    standing order ends the engine's assault after so many turns; the defences that still
+    stand keep the colony, and the siege goes on."""
+    red = msgspec.structs.replace(warship("red-W1", "engage"), design="heavy_cruiser")
+    state = state_of(
+        red,
+        colonies={"Alpha/1": colony(pdus=3)},
+        attacks={"red": (Attack(system="Alpha", call_off_after=1),)},
+        known_colonies=(("blue", "Alpha"),),
+    )
+    requested = only_event(state)
+    assert isinstance(requested, BattleRequested)
+    assert requested.battle.call_off_after == 1
+    shown = Console(width=200, record=True)
+    shown.print(battles_table([requested.battle]))  # the umpire at a table reads it too
+    assert "assault on Alpha/1, called off after 1 turns if they stand" in shown.export_text()
+    state = evolve(state, requested)  # type: ignore[arg-type]
+    assert request_for(state, requested.battle).turn_limit == 1  # type: ignore[arg-type]
+    fought_out = msgspec.structs.replace(requested.battle, call_off_after=None)
+    assert request_for(state, fought_out).turn_limit == BATTLE_TURNS  # type: ignore[arg-type]
+    results, _, _ = fight(state, DUEL, requested.battle, SeededDice("a"))  # type: ignore[arg-type]
+    standing = [r for r in results if r.unit.startswith("Alpha/1#") and r.fate != "destroyed"]
+    assert standing  # one turn of fire does not silence three battledreadnought batteries
+    held = BattleFought(battle=requested.battle, results=results, source="engine")
+    assert decide_conquests(evolve(state, held)) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("turns", [0, 13])
+def test_an_assault_is_called_off_after_1_to_12_turns(turns: int) -> None:
+    with pytest.raises(msgspec.ValidationError, match="call_off_after"):
+        msgspec.convert({"system": "Alpha", "call_off_after": turns}, Attack)

@@ -141,6 +141,22 @@ def test_a_colony_founded_in_a_production_turn_spends_its_first_output(
     assert [u.kind for u in red.units] == ["scout-troop", "scout-troop"]  # type: ignore[attr-defined]
 
 
+def test_the_template_of_a_production_turn_lists_the_planets_his_transports_are_at(
+    game: tuple[CampaignService, Lineage],
+) -> None:
+    """Issue 12: a colony founded by landing on a production turn produces (004 5.5 before
+    5.7); the template names the planets his transports could land on, from his map only."""
+    service, lineage = game
+    text = head(1) + move("red-S1", "0102") + move("red-T1", "0102")
+    service.submit_orders(lineage, "red", text)
+    assert "transports are at" not in service.orders_template(lineage, "red")  # turn 1
+    for turn in (1, 2, 3):
+        service.resolve_turn(lineage, ask=sixes, expected_turn=turn)
+    template = service.orders_template(lineage, "red")
+    assert "# transports are at:\n#   Alpha/3 (terran, room for 60M)" in template
+    assert service.orders_template(lineage, "blue").count("Alpha/3") == 0  # not his to know
+
+
 def test_the_umpire_splits_a_unit_by_ruling(
     game: tuple[CampaignService, Lineage], tmp_path: Path
 ) -> None:

@@ -258,6 +258,7 @@ def _bombard(
 def _assault(
     state: CampaignState, colony: Colony, attacker: str, ships: list[str], n: int
 ) -> Battle:
+    attack = attack_on(state, attacker, colony)  # it may be called off (004 L208-209)
     defences = [defence_id(colony.id, "pdu", i) for i in range(1, colony.pdus + 1)]
     # 004 5.7.7: an advanced PDU is "equivalent to two SuperDreadnoughts".
     defences += [defence_id(colony.id, "apdb", i) for i in range(1, 2 * colony.advanced_pdbs + 1)]
@@ -271,4 +272,5 @@ def _assault(
             BattleSide(player=colony.owner, order="engage", units=tuple(defences)),
         ),
         colony=colony.id,
+        call_off_after=attack.call_off_after if attack is not None else None,
     )

@@ -14,6 +14,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.projections import CampaignState
 from campaign.strategic import (
+    BATTLE_TURNS,
     DEFENCE_DESIGNS,
     STAND_IN_CAPTAIN,
     Battle,
@@ -70,8 +71,11 @@ def present(state: CampaignState, battle: Battle) -> Battle:
     return msgspec.structs.replace(battle, sides=(sides[0], sides[1]))
 
 
-def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> CampaignBattle:
-    """Describe a campaign battle to the tactical engine.
+def request_for(
+    state: CampaignState, battle: Battle, turn_limit: int = BATTLE_TURNS
+) -> CampaignBattle:
+    """Describe a campaign battle to the tactical engine. An assault the attacker calls off
+    after some turns (004 L208-209) ends there.
 
     Campaign warships are FT2 catalogue designs (priced under FT2, 004 section 3), so they
     fight under the `ft2` preset, and the damage they carry is crossed off the FT2 sheet.
@@ -103,7 +107,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         chosen_by=battle.chosen_by,
         world=battle.world,
         gravity=battle.gravity,
-        turn_limit=turn_limit,
+        turn_limit=min(turn_limit, battle.call_off_after or turn_limit),
         key=battle.id,
         rules="ft2",
         movement="cinematic" if state.battle_movement == "cinematic" else "vector",

@@ -26,7 +26,7 @@ from campaign.projections import CampaignState
 from campaign.rules.sightings import sighted_warships
 from campaign.rules.technology import has_cet
 from campaign.strategic import Colony, Landing, Unit, planet_id
-from maps import StarMap
+from maps import StarMap, parse_label
 from maps.model import Planet, StarSystem
 
 
@@ -298,3 +298,25 @@ def decide_posts(state: CampaignState) -> list[NewEvent]:
             detected = ColonyDetected(owner=player, system=colony.system, hex=colony.hex)
             batch.append(NewEvent(event=detected, audience=Audience.everyone(), turn=state.turn))
     return batch
+
+
+def planets_to_land(state: CampaignState, known_map: StarMap, player: str) -> list[str]:
+    """The planets where `player`'s transports are that he could land on as far as he knows
+    (his view and his map): in a system he explored, not devastated, with room, barren only
+    with C.E.T. (004 5.5); each as `System/orbit (type, room for NM)`."""
+    empire = state.empires.get(player)
+    cet = empire is not None and has_cet(empire.techs)
+    here = {u.hex for u in state.units.values() if u.owner == player and u.kind == "transports"}
+    found = []
+    for cell in sorted(h for h in here if h is not None):
+        system = known_map.system_at(parse_label(cell))
+        if system is None:
+            continue
+        for planet in system.planets:
+            pid = planet_id(system.name, planet.orbit)
+            colony = state.colonies.get(pid)
+            room = planet.capacity - (colony.population if colony is not None else 0)
+            barred = planet.type == "barren" and not cet
+            if pid not in state.devastated and room > 0 and not barred:
+                found.append(f"{pid} ({planet.type}, room for {room}M)")
+    return found

@@ -127,6 +127,12 @@ class CommandReach:
         self._starmap = starmap
         self._ranges: dict[int, frozenset[Hex]] = {}
 
+    def covered(self) -> frozenset[Hex]:
+        """Return the hexes within command range of his posts (004 L86)."""
+        if COMMAND_RADIUS not in self._ranges:
+            self._ranges[COMMAND_RADIUS] = self._starmap.command_range(self.posts, COMMAND_RADIUS)
+        return self._ranges[COMMAND_RADIUS]
+
     def allowed(self, unit: Unit) -> frozenset[Hex] | None:
         """Return the hexes a unit's move may touch, or None for a scout (anywhere)."""
         if unit.is_scout:

@@ -45,6 +45,8 @@ units = ["red-W1", "red-W2"]   # the first is the flagship (004 5.1)
 system = "Beta"
 mode = "conquer"     # or "bombard"; planetary defences are fought first either way
 colony = "Beta/2"    # which colony; left out, every enemy colony in the system
+call_off_after = 3   # the assault on its defences ends after 3 turns of battle if they
+                     # still stand (004 L208-209); left out, it is fought out (12 turns)
 
 # After every fourth turn only (004 5.7): what each colony buys, and research.
 [[production]]
@@ -68,7 +70,7 @@ ships = [{ design = "frigate" }]  # the ships enter at your entry hex); what is 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 import msgspec
@@ -353,8 +355,14 @@ def _end_of_turn(unit: Unit, plans: dict[str, Plan], turn: int) -> str | None:
     return unit.hex
 
 
-def template(state: CampaignState, player: str, entry_hex: str) -> str:
-    """Return an orders file listing all of `player`'s units, each holding position."""
+def template(
+    state: CampaignState, player: str, entry_hex: str, landable: Sequence[str] = ()
+) -> str:
+    """Return an orders file listing all of `player`'s units, each holding position.
+
+    `landable` describes the planets his transports could land on this turn (the service
+    reads them off his map): on a production turn a colony founded by landing produces too.
+    """
     lines = [
         f'# Orders of {player} for turn {state.turn}. Give a unit `to = "CCRR"` to move it;',
         "# order is engage, stand-off or ftl-move (004 section 5.3) where the unit ends the",
@@ -400,7 +408,7 @@ def template(state: CampaignState, player: str, entry_hex: str) -> str:
         lines += ["", "[[moves]]", f'unit = "{unit.id}"  # {what}, {where}']
         lines.append(f'# to = "{unit.hex or entry_hex}"')
         lines.append(f'order = "{unit.order}"')
-    return "\n".join(lines + _production_lines(state, player)) + "\n"
+    return "\n".join(lines + _production_lines(state, player, landable)) + "\n"
 
 
 def _treasury_note(state: CampaignState, player: str) -> list[str]:
@@ -416,9 +424,10 @@ def _treasury_note(state: CampaignState, player: str) -> list[str]:
     ]
 
 
-def _production_lines(state: CampaignState, player: str) -> list[str]:
-    """Commented `[[production]]` entries for each of the player's colonies, when the turn
-    ends with a production phase (004 5.7); the full format is this module's docstring."""
+def _production_lines(state: CampaignState, player: str, landable: Sequence[str] = ()) -> list[str]:
+    """Commented `[[production]]` entries for each of the player's colonies, and the planets
+    he may found a colony on this turn, when the turn ends with a production phase (004 5.7);
+    the full format is this module's docstring."""
     if not is_production_turn(state.turn):
         return []
     lines = [
@@ -434,6 +443,13 @@ def _production_lines(state: CampaignState, player: str) -> list[str]:
             "# factories = 1",
             '# ships = [{ design = "destroyer", count = 1 }]',
             "# fighters = 6  # for carriers lacking them and fleet tenders in its hex",
+        ]
+    if landable:
+        lines += [
+            "# A colony founded by a landing this turn produces in this phase too: give its",
+            '# [[production]] under the planet\'s id (colony = "System/orbit"). Your',
+            "# transports are at:",
+            *(f"#   {planet}" for planet in landable),
         ]
     return lines
 

@@ -1,0 +1,68 @@
+"""Issue 12's done-when, through the command line: four empires at war on a crowded map for
+44 turns, with splits, landings on arrival, sightings, a colony recaptured by its owner and a
+planet bombarded to devastation, each in the players' reports; `umpire verify` passes, and the
+autoplay referee checks after every turn that no player's view, log, report or web page
+names anything he could not see.
+
+The map is `classic` at half scale (`tests/data/crowded.toml`): the empires meet within a
+few turns. From turn 10 each random player makes war (`campaign.random_orders`: strike forces
+that conquer, liberate or bombard); the umpire records every battle by hand with a random
+table-top result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from campaign.events import ColonyBombarded, ColonyConquered, RecordedEvent
+from tests.campaign_cli import PlayedCampaign, play_through_cli, record_table_top_results
+from tests.test_campaign_done_when import issue_12_news
+
+PLAYERS = ("red", "blue", "green", "white")
+CROWDED = str(Path(__file__).parent / "data" / "crowded.toml")
+
+
+def test_four_empires_at_war_for_44_turns_through_the_cli(tmp_path: Path) -> None:
+    played = play_through_cli(
+        tmp_path,
+        campaign="wars",
+        players=PLAYERS,
+        map_name=CROWDED,
+        seed="wars-12",
+        battles=record_table_top_results,
+    )
+    try:
+        log = played.log()
+        news = issue_12_news(played, log)
+        wars = war_news(played, log)
+        verified = played.umpire("verify")
+    finally:
+        played.close()
+    assert played.referee.turns == list(range(1, 45))
+    assert played.recorded > 0
+    assert news == {"units_split", "landed_on_arrival", "ships_sighted"}
+    assert wars == {"recaptured", "devastated"}
+    assert "ok" in verified.lower()
+
+
+def war_news(played: PlayedCampaign, log: list[RecordedEvent]) -> set[str]:
+    """Find a colony retaken by its owner and a planet devastated in the log; return those
+    whose news is in the Markdown report of that turn of every player concerned."""
+    found: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+    for e in log:
+        ev = e.event
+        if isinstance(ev, ColonyConquered) and ev.colony.conquered_from is None:
+            players = (ev.colony.owner, ev.previous_owner)
+            found.setdefault("recaptured", (e.turn, players, (ev.colony.id, "liberated")))
+        if isinstance(ev, ColonyBombarded) and ev.devastated:
+            players = e.audience.players  # the bombarding empire and the colony's owner
+            found.setdefault("devastated", (e.turn, players, (ev.colony, "devastated")))
+    shown = set()
+    for kind, (turn, players, words) in found.items():
+        reports = [
+            played.umpire("report", "--player", p, "--turn", str(turn), "--format", "md")
+            for p in players
+        ]
+        if all(all(w in report for w in words) for report in reports):
+            shown.add(kind)
+    return shown
