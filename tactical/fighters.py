@@ -407,6 +407,9 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     """MKP fighters: the one-shot MKPs are still aboard (000 L9768-9774)."""
     salvo: bool = False
     """Missile fighters: the salvo is still aboard (000 L9837-9843)."""
+    launching: bool = False
+    """Launched this turn under the ``launch_half_move`` rule: it flies half its move (000
+    L8509-8513)."""
 
     @property
     def id(self) -> str:

@@ -505,6 +505,12 @@ class ThresholdOutcome:
         self.life_support: int | None = None
 
 
+FRAGILE_MODIFIER = 1
+# Enhanced and Superior Sensors "are damaged at +1 on the die roll" at any threshold check
+# (000 L15295-15309, L15393-15407).
+SENSORS = frozenset({"enhanced_sensors", "superior_sensors"})
+
+
 def threshold_need(row: int, modifier: int = 0) -> int:
     """Return the face a system fails on at the ``row``-th threshold, less Continuum's +1 per
     extra row (001 L518-522; 000 L3194-3397), never below 2.
@@ -564,6 +570,7 @@ def threshold_check(
     core: bool = False,
     strike: StrikeRoll | None = None,
     spared: frozenset[str] = frozenset(),
+    fragile: frozenset[str] = frozenset(),
 ) -> tuple[ShipState, ThresholdOutcome]:
     """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
 
@@ -575,19 +582,28 @@ def threshold_check(
     ``{key}/colours``, for the ship itself: on :func:`strike_need` or more its captain strikes
     the colours (``outcome.struck``; 000 L13275-13343). Systems of the kinds in ``spared``
     are not rolled: the marines and DCPs at a check caused by boarding combat (000
-    L13097-13099).
+    L13097-13099). Systems of the kinds in ``fragile`` (enhanced and superior sensors) roll
+    with 1 added and are destroyed for good on a natural 6 (000 L15295-15309, L15393-15407).
     """
     need = threshold_need(row, modifier)
     outcome = ThresholdOutcome()
+    wrecked: set[str] = set()
     for spec, sys_state in zip(ship.systems, state.systems, strict=True):
         if sys_state.status != "ok" or spec.kind in spared:
             continue
-        if dice.roll(f"{key}/{spec.id}", 6) >= need:
+        face = dice.roll(f"{key}/{spec.id}", 6)
+        if spec.kind in fragile and face == 6:  # "destroyed and cannot be repaired"
+            wrecked.add(spec.id)
+        if face + (FRAGILE_MODIFIER if spec.kind in fragile else 0) >= need:
             outcome.lost.append(spec.id)
     kinds = {spec.id: spec.kind for spec in ship.systems}
     for system_id in outcome.lost:
-        status = "destroyed" if kinds[system_id] in permanent else lost_status
+        permanently = kinds[system_id] in permanent or system_id in wrecked
+        status = "destroyed" if permanently else lost_status
         state = with_system_status(state, system_id, status)
+        # "When a hangar bay is knocked out any fighters still inside that bay are lost", even
+        # when damage control may later repair the bay (000 L10939-10943).
+        state = _empty_bay(state, system_id)
     if state.drive != "disabled" and dice.roll(f"{key}/drive", 6) >= need:
         outcome.drive = True
         state = hit_drive(state)
@@ -600,6 +616,15 @@ def threshold_check(
         outcome.colours = dice.roll(f"{key}/colours", 6)
         outcome.struck = outcome.colours >= strike_need(row, modifier, strike)
     return state, outcome
+
+
+def _empty_bay(state: ShipState, system_id: str) -> ShipState:
+    """Return the state with no fighters left aboard this system, if it holds any."""
+    systems = tuple(
+        msgspec.structs.replace(s, fighters=0) if s.id == system_id and s.fighters else s
+        for s in state.systems
+    )
+    return msgspec.structs.replace(state, systems=systems)
 
 
 def _core_check(

@@ -423,6 +423,11 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     ),
     "smr": _pc("Salvo missile rack", 4, "000 L16758-16804", per_mass=3, arcs="any", ammo=1),
     "smr_er": _pc("Salvo missile rack (ER)", 5, "000 L16758-16804", per_mass=3, arcs="any", ammo=1),
+    # Heavy missile racks, one shot each: 2 mass, ER 3, x3 (000 L16734-16741, L6044-6050).
+    "heavy_missile": _pc("Heavy missile", 2, "000 L16734-16741", per_mass=3, arcs="any", ammo=1),
+    "heavy_missile_er": _pc(
+        "Heavy missile (ER)", 3, "000 L16734-16741", per_mass=3, arcs="any", ammo=1
+    ),
     "sml": _pc("Salvo missile launcher", 3, "000 L15617-15627, L16770", per_mass=3, arcs="any"),
     # Magazine mass is 2 per standard salvo, 3 per ER salvo (000 L6066-6070); x3 (L16804).
     "magazine": _pc("Magazine", 2, "000 L6066-6070", per_mass=3),

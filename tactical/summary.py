@@ -515,6 +515,12 @@ def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) 
             lines.append(
                 f"      {fire.ship} {fire.system} point defence {faces} kills {fire.roll.kills}"
             )
+        if attack.on_target is None:  # a heavy missile: one missile, no on-target die
+            fate = "shot down" if attack.kills else f"hits {list(attack.faces)}"
+            lines.append(f"      the heavy missile {fate}")
+            if attack.hit is not None:
+                lines.append(_hit(attack.hit))
+            continue
         lost = f" less {attack.lost} for fighters lost" if attack.lost else ""
         lines.append(
             f"      {attack.on_target} missiles on target{lost}, {attack.kills} shot down, "

@@ -49,6 +49,7 @@ from tactical.fire import (
     torpedo_warhead,
 )
 from tactical.missiles import (
+    HEAVY_RACKS,
     LAUNCHERS,
     RACKS,
     SALVO_AIM,
@@ -63,6 +64,7 @@ from tactical.movement import heading_vector, round_mu
 from tactical.phases.boarding import after_fire, board, boarder_losses
 from tactical.phases.damage import apply_hit, take_damage
 from tactical.phases.repair import DRIVE
+from tactical.sensors import AREA_ECM
 from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
 from tactical.state import (
     BattleContext,
@@ -74,6 +76,7 @@ from tactical.state import (
     ShipStatus,
     Threshold,
     asteroids_now,
+    ecm_systems,
     enemy_in_sight,
     identified,
     other_side,
@@ -338,7 +341,10 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
 
 
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
-    """Return the working FireCons: one target each (001 L380)."""
+    """Return the working FireCons: one target each (001 L380); none while the ship's area
+    ECM is switched on, which blinds them (000 L7778-7784)."""
+    if ecm_systems(ctx, ship, AREA_ECM):
+        return 0
     sheet = ctx.sheets[ship.id]
     return sum(
         1
@@ -844,6 +850,7 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
         y=point[1],
         launched=state.turn,
         er=er,
+        heavy=sheet.system(shot.weapon).kind in HEAVY_RACKS,
     )
     magazine = feeds(sheet).get(shot.weapon)
     if magazine is not None:

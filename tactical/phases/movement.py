@@ -58,11 +58,14 @@ from tactical.ramming import RAM_ON, contact, in_reach, proceeds, ram_damage
 from tactical.sensors import (
     ACTIVE_RANGE_MU,
     ACTIVE_SCANS,
+    AREA_ECM,
     DUMMY_THRUST,
+    ECM,
     PASSIVE_RANGE_MU,
     SCANNING_HULLS,
     Dummy,
     Sensed,
+    deblip_range,
 )
 from tactical.ship import collision_thrust, current_thrust, hull_remaining
 from tactical.state import (
@@ -74,6 +77,8 @@ from tactical.state import (
     Threshold,
     asteroids_at,
     asteroids_now,
+    ecm_cover,
+    ecm_systems,
     identified,
     in_well,
     moves_this_turn,
@@ -356,6 +361,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             void = _ram_problem(state, ship, order.ram)
         if order.scramble and void is None:
             void = scramble_problem(ctx, ship, order)
+        if order.ecm and void is None:
+            void = _ecm_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None and ctx.setup.theatre is None:
             jump = "powering"  # the drives warm up this turn (001 L1025)
@@ -395,7 +402,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         )
         carried = NO_ORDER if void else order
         # A standing order to scramble gives nothing away until it is carried out.
-        quiet = msgspec.structs.replace(carried, ram=None, scramble=False)
+        # Nor does jamming: ECM hides a ship, it does not identify it (000 L7703-7707).
+        quiet = msgspec.structs.replace(carried, ram=None, scramble=False, ecm=False)
         if not left and quiet != _course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
         if carried.ram is not None:
@@ -432,6 +440,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
                 nova=carried.nova and not left,
                 sweeping=carried.sweep and not left,
                 scramble=carried.scramble and not left,
+                ecm=carried.ecm and not left,
             )
         )
     ships = [
@@ -632,6 +641,8 @@ def _scan_problem(
     limit = scan_limit(ctx, ship)
     if limit == 0:
         return "only military vessels carry active sensors (001 L949)"
+    if ecm_systems(ctx, ship, AREA_ECM):
+        return "its area ECM is on and blinds its FireCons, whose arrays scan (000 L7778-7784)"
     if len(names) > limit:
         return f"the scan names {len(names)} bogeys and this ship may scan {limit} (001 L951)"
     contacts = {
@@ -640,6 +651,19 @@ def _scan_problem(
     unknown = [name for name in names if name not in contacts]
     if unknown:
         return f"{', '.join(unknown)} is no enemy bogey on the table (001 L951)"
+    return None
+
+
+def _ecm_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not switch its ECM on this turn, or ``None``."""
+    if not ctx.rules.sensors_ecm:
+        return "ECM is not in these rules (000 7.18-7.19: rule sensors_ecm)"
+    sheet = ctx.sheets[ship.id]
+    if not any(
+        spec.kind in (ECM, AREA_ECM) and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    ):
+        return "no working ECM or area ECM to switch on (000 L7730-7735, L7786-7790)"
     return None
 
 
@@ -693,10 +717,13 @@ def sense(
     Passive sensors go first, so that no scan is spent on a bogey they identify anyway; a scan
     naming no bogeys takes the nearest left, the labels settling ties, and one naming bogeys
     takes only those still unidentified within 54" (see docs/rulings.md). A dummy identified
-    is removed (001 L957).
+    is removed (001 L957). Under the ``sensors_ecm`` option a ship's ECM switched on takes 6
+    MU a level off both ranges for its own bogey (000 L7703-7707).
     """
     sensed: list[Sensed] = []
     done: set[str] = set()
+
+    jammed = {s.id: ecm_cover(ctx, state, s) for s in state.ships if s.bogey is not None}
 
     def bogeys_of(side: str) -> list[tuple[str, str, float, float, bool]]:
         ships = [
@@ -706,6 +733,9 @@ def sense(
         ]
         dummies = [(d.label, d.id, d.x, d.y, True) for d in state.dummies if d.side != side]
         return [c for c in ships + dummies if c[1] not in done]
+
+    def reach(base: float, name: str) -> float:
+        return deblip_range(base, jammed.get(name, 0))
 
     for ship_id in revealers:
         if state.ship(ship_id).bogey is not None:
@@ -726,7 +756,7 @@ def sense(
                 (range_between(s.x, s.y, x, y), s.id)
                 for s in sensors
                 if s.side == side
-                and range_between(s.x, s.y, x, y) <= PASSIVE_RANGE_MU
+                and range_between(s.x, s.y, x, y) <= reach(PASSIVE_RANGE_MU, name)
                 and clear(s, x, y)
             ]
             if near:
@@ -740,7 +770,8 @@ def sense(
         in_range = sorted(
             (range_between(scanner.x, scanner.y, x, y), len(label), label, name, dummy)
             for label, name, x, y, dummy in bogeys_of(scanner.side)
-            if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU and clear(scanner, x, y)
+            if range_between(scanner.x, scanner.y, x, y) <= reach(ACTIVE_RANGE_MU, name)
+            and clear(scanner, x, y)
         )
         if named:  # the player chooses which bogeys he scans (001 L951)
             in_range = sorted(

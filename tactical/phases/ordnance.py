@@ -14,7 +14,15 @@ from msgspec import Struct
 from tactical.dice import DiceSource, Roll
 from tactical.fighters import FIGHTER_RANGE_MU, KillRoll, roll_kills
 from tactical.fire import range_between
-from tactical.missiles import ATTACK_RADIUS_MU, VECTOR_ATTACK_RADIUS_MU, hits_through, homing_target
+from tactical.missiles import (
+    ATTACK_RADIUS_MU,
+    HEAVY_DICE,
+    HEAVY_KILL_ON,
+    VECTOR_ATTACK_RADIUS_MU,
+    Salvo,
+    hits_through,
+    homing_target,
+)
 from tactical.phases.boarding import boarder_losses
 from tactical.phases.damage import check_threshold, colours_struck, take_damage
 from tactical.phases.fire import to_fire_phase
@@ -25,6 +33,7 @@ from tactical.state import (
     ShipInPlay,
     ShipStatus,
     Threshold,
+    lock_on_range,
     replace_ship,
     targetable,
     working_defence,
@@ -90,13 +99,13 @@ def resolve_missiles(
 
 def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | None]:
     """Return the ship each salvo due this turn homes on, ``None`` if none is within its
-    attack radius (000 L5724-5736)."""
+    attack radius (000 L5724-5736), 1 MU less a level of the ship's ECM (000 L7717-7721)."""
     targets: dict[str, str | None] = {}
     for salvo in state.salvos:
         if not salvo.due(state.turn):
             continue
         enemies = [
-            (ship.id, ship.x, ship.y, _attack_radius(ctx))
+            (ship.id, ship.x, ship.y, lock_on_range(ctx, state, ship, _attack_radius(ctx)))
             for ship in state.ships
             if ship.side != salvo.side and targetable(ctx, ship)
         ]
@@ -104,7 +113,7 @@ def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | Non
     return targets
 
 
-def salvo_attacks(
+def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in order
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
@@ -131,6 +140,7 @@ def salvo_attacks(
     kills: dict[str, int] = {s.id: (intercepted or {}).get(s.id, 0) for s in due}
     defended: set[str] = {s.id for s in due if s.id in (intercepted or {})}
     defence: list[PointDefenceDie] = []
+    heavy = {s.id: s.heavy for s in due}
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
         incoming = sorted(name for name, target in targets.items() if target == victim.id)
@@ -147,7 +157,8 @@ def salvo_attacks(
             plan.append((system, pick))
             used.add((ship.id, system))
         for system, pick in plan:
-            roll = roll_kills(dice, f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}", 1, reroll=True)
+            key = f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}"
+            roll = _pd_die(dice, key, heavy=heavy[pick])
             defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
             kills[pick] += roll.kills
             defended.add(pick)
@@ -163,6 +174,12 @@ def salvo_attacks(
             attacks.append(SalvoAttack(salvo=salvo.id))
             continue
         target = state.ship(target_id)
+        if salvo.heavy:
+            state, attack = _heavy_strike(
+                ctx, state, dice, salvo, target, kills[salvo.id], thresholds
+            )
+            attacks.append(attack)
+            continue
         on_target = dice.roll(f"t{turn}/salvo/{salvo.id}/on", 6)
         # A missile fighters' salvo locks on with 1 fewer per fighter lost (000 L9843-9849).
         hits = hits_through(
@@ -215,6 +232,50 @@ def salvo_attacks(
         state, salvos=tuple(s for s in state.salvos if s.id not in gone)
     )
     return state, defence, attacks
+
+
+def _pd_die(dice: DiceSource, key: str, *, heavy: bool) -> KillRoll:
+    """Roll one point defence die at a salvo (4-5 one kill, 6 two and a re-roll, 000
+    L5851-5856) or at a heavy missile, which it kills on a 5 or 6 (000 L5895-5897)."""
+    if not heavy:
+        return roll_kills(dice, key, 1, reroll=True)
+    face = dice.roll(f"{key}/0", 6)
+    return KillRoll(faces=(face,), kills=int(face >= HEAVY_KILL_ON))
+
+
+def _heavy_strike(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    salvo: Salvo,
+    target: ShipInPlay,
+    kills: int,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, SalvoAttack]:
+    """Strike with a heavy missile that got through: 3D6, half rounded up on armour (000
+    L5942-5944), thresholds at once; one killed by point defence (any kill, 000 L5895-5899),
+    or at a ship already gone, does nothing. It has no on-target die: it is one missile."""
+    missed = SalvoAttack(salvo=salvo.id, target=target.id, kills=kills)
+    if kills or not targetable(ctx, target):
+        return state, missed
+    turn = state.turn
+    faces = tuple(dice.roll(f"t{turn}/salvo/{salvo.id}/damage/{i}", 6) for i in range(HEAVY_DICE))
+    record, hit = take_damage(ctx.sheets[target.id], target.record, target.id, 0, (sum(faces),), 0)
+    status: ShipStatus = "destroyed" if hit.destroyed else target.status
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, check = check_threshold(
+                ctx,
+                target.id,
+                record,
+                dice,
+                f"t{turn}/threshold/{target.id}/salvo/{salvo.id}/row{row}",
+                row,
+            )
+            thresholds.append(check)
+            status = colours_struck(status, target.id, thresholds)
+    state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+    return state, msgspec.structs.replace(missed, hits=1, faces=faces, hit=hit)
 
 
 def area_defenders(
