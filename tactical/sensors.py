@@ -39,15 +39,18 @@ __all__ = [
     "ACTIVE_SCANS",
     "AREA_ECM",
     "AREA_ECM_MU",
+    "AREA_ECM_SCAN_MU",
     "DEBLIP_MU_PER_LEVEL",
     "DUMMY_POINTS",
     "DUMMY_SIGNATURE",
     "DUMMY_THRUST",
     "ECM",
     "ECM_MAX_LEVEL",
+    "LEARNED",
     "LOCK_ON_MU_PER_LEVEL",
     "PASSIVE_RANGE_MU",
     "SCANNING_HULLS",
+    "SUPERIOR_BONUS",
     "WEASEL_SIGNATURES",
     "Bogey",
     "Dummy",
@@ -55,6 +58,7 @@ __all__ = [
     "bogey_labels",
     "deblip_range",
     "ecm_level",
+    "scan_learned",
     "signature",
 ]
 
@@ -77,6 +81,16 @@ DEBLIP_MU_PER_LEVEL = 6.0
 LOCK_ON_MU_PER_LEVEL = 1.0
 # "Every level of ECM reduces the lock-on range by 1 MU, meaning missiles and fighters need to
 # be closer to attack" (000 L7717-7721).
+SUPERIOR_BONUS = 2  # Superior sensors add 2 to the scan die (000 L12641-12643)
+AREA_ECM_SCAN_MU = 12.0  # area ECM jams scans at ships within 12 MU of it (000 L12816-12818)
+LEARNED = (
+    "no information",  # 1-2
+    "mass only",  # 3
+    "mass, drive and screens",  # 4
+    "every system",  # 5
+    "everything, damage included",  # 6+
+)
+"""What an advanced scan's score discloses (000 L12647-12657), by :func:`scan_learned`."""
 ECM_MAX_LEVEL = 3  # "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
 # exceed 3" (000 L7723-7724, L7766-7768).
 AREA_ECM_MU = 6.0  # area ECM covers its ship "and all allied ships within 6 MU" (000 L7765-7766)
@@ -121,6 +135,10 @@ class Sensed(Struct, frozen=True, kw_only=True):
     how: str
     by: str | None = None
     dummy: bool = False
+    learned: int | None = None
+    """An active scan by enhanced or superior sensors (000 12.2): the score on the table,
+    after the target's ECM roll and any friendly jamming (12.4), 0 to 4 for "no information",
+    "mass only", "mass, drive and screens", "all systems", "everything" (:data:`LEARNED`)."""
 
 
 def signature(hull_class: HullClass, kinds: Iterable[str]) -> HullClass:
@@ -156,6 +174,18 @@ def ecm_level(own: int, area: Iterable[int]) -> int:
     (3, 0, 3)
     """
     return min(ECM_MAX_LEVEL, own + sum(area))
+
+
+def scan_learned(score: int) -> int:
+    """Return the index in :data:`LEARNED` an advanced scan's final score gives: 1-2 nothing,
+    3 mass, 4 mass, drive and screens, 5 all systems, 6 or more everything (000
+    L12647-12657). The worked example: superior +2 and a 6, less an ECM roll of 1, is 7, "still
+    enough to reveal everything" (L12858-12866).
+
+    >>> scan_learned(6 + SUPERIOR_BONUS - 1), scan_learned(2), scan_learned(-3), scan_learned(4)
+    (4, 0, 0, 2)
+    """
+    return min(max(score - 2, 0), len(LEARNED) - 1)
 
 
 def deblip_range(base: float, level: int) -> float:

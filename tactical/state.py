@@ -564,6 +564,23 @@ def lock_on_range(ctx: BattleContext, state: BattleState, ship: ShipInPlay, base
     return max(0.0, base - LOCK_ON_MU_PER_LEVEL * ecm_cover(ctx, state, ship))
 
 
+def spend_one_shots(state: BattleState, fired: list[tuple[str, str]]) -> BattleState:
+    """Cross off the one-shot point defence systems fired, as ``(ship, system)``: a
+    scattergun or grapeshot launcher is used once a battle (000 L7541-7543, L7563)."""
+    gone = set(fired)
+    if not gone:
+        return state
+    ships = []
+    for ship in state.ships:
+        systems = tuple(
+            msgspec.structs.replace(s, ammo=0) if (ship.id, s.id) in gone else s
+            for s in ship.record.systems
+        )
+        record = msgspec.structs.replace(ship.record, systems=systems)
+        ships.append(msgspec.structs.replace(ship, record=record))
+    return msgspec.structs.replace(state, ships=tuple(ships))
+
+
 def other_side(ctx: BattleContext, side: str) -> str:
     first, second = ctx.setup.sides
     return second if side == first else first

@@ -52,7 +52,7 @@ from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
 from tactical.movement import SCRAMBLE, OrderSyntaxError, format_mu, parse_order
-from tactical.sensors import Sensed
+from tactical.sensors import LEARNED, Sensed
 from tactical.ship import HullClass
 
 __all__ = [
@@ -107,6 +107,8 @@ def _sensed(event: Sensed) -> str:
     what = "dummy bogey " if event.dummy else ""
     means = "passive sensors" if event.how == "passive" else "active scan"
     text = f"    {what}{event.counter} identified by {event.by}'s {means}"
+    if event.learned is not None:  # advanced sensors (000 12.2)
+        text += f", which learns {LEARNED[event.learned]}"
     return text + ", removed" if event.dummy else text
 
 

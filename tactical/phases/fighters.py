@@ -30,6 +30,7 @@ from tactical.fighters import (
     FlightOrder,
     KillRoll,
     bays,
+    defence_roll,
     fighter_type,
     format_flight,
     format_flight_order,
@@ -75,6 +76,7 @@ from tactical.state import (
     enemy_in_sight,
     lock_on_range,
     replace_ship,
+    spend_one_shots,
     targetable,
     velocity,
     working_screen,
@@ -791,6 +793,7 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
     # Point defence: each attacked ship's own PD, then area cover from friends within 6.
     defence: list[DefenceFire] = []
     used: set[tuple[str, str]] = set()
+    one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
     attacked = [s for s in state.ships if s.id in attacking.values()]
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
@@ -812,13 +815,18 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         for system, pick in plan:
             # Point defence at heavy fighters is at -1 (000 L9489-9491).
             drm = kinds[pick].hit_drm
-            roll = roll_kills(dice, f"t{turn}/pd/{ship.id}/{system}", 1, reroll=reroll, drm=drm)
+            spec = ctx.sheets[ship.id].system(system)
+            key = f"t{turn}/pd/{ship.id}/{system}"
+            roll = defence_roll(dice, key, spec.kind, reroll=reroll, drm=drm, heavy=drm < 0)
+            if spec.ammo is not None:
+                one_shots.append((ship.id, system))
             defence.append(DefenceFire(ship=ship.id, system=system, group=pick, roll=roll))
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
     for shooter, guns, victim in area_defenders(ctx, state, attacked):
         allocate(shooter, guns, victim)
+    state = spend_one_shots(state, one_shots)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
     # each die at the type's modifier against ships (000 L9593-9595, L9619-9625), or the

@@ -24,7 +24,7 @@ from tactical.asteroids import (
 )
 from tactical.dice import DiceSource, Roll
 from tactical.fighters import FighterGroup, bays
-from tactical.fire import line_blocked, range_between, roll_beams
+from tactical.fire import SENSORS, line_blocked, range_between, roll_beams
 from tactical.mines import (
     MINE_RADIUS_MU,
     MINE_TENTHS,
@@ -59,13 +59,16 @@ from tactical.sensors import (
     ACTIVE_RANGE_MU,
     ACTIVE_SCANS,
     AREA_ECM,
+    AREA_ECM_SCAN_MU,
     DUMMY_THRUST,
     ECM,
     PASSIVE_RANGE_MU,
     SCANNING_HULLS,
+    SUPERIOR_BONUS,
     Dummy,
     Sensed,
     deblip_range,
+    scan_learned,
 )
 from tactical.ship import collision_thrust, current_thrust, hull_remaining
 from tactical.state import (
@@ -474,7 +477,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
-        state, sensed = sense(ctx, state, scanners, revealers)
+        state, sensed = sense(ctx, state, scanners, revealers, dice)
     rammed: list[Rammed] = []
     for rammer, target in rams:  # after the move, before the firing (see docs/rulings.md)
         state, tried = _ram(ctx, state, rammer, target, dice, thresholds)
@@ -708,6 +711,7 @@ def sense(
     state: BattleState,
     scanners: Sequence[tuple[str, tuple[str, ...]]],
     revealers: Sequence[str],
+    dice: DiceSource | None = None,
 ) -> tuple[BattleState, list[Sensed]]:
     """Identify bogeys at the end of the move (digest A17): ships that gave themselves away,
     then every enemy bogey within 36" of a ship in play, both at once when both are bogeys
@@ -718,7 +722,8 @@ def sense(
     naming no bogeys takes the nearest left, the labels settling ties, and one naming bogeys
     takes only those still unidentified within 54" (see docs/rulings.md). A dummy identified
     is removed (001 L957). Under the ``sensors_ecm`` option a ship's ECM switched on takes 6
-    MU a level off both ranges for its own bogey (000 L7703-7707).
+    MU a level off both ranges for its own bogey (000 L7703-7707), and a scanner with enhanced
+    or superior sensors rolls what its scan learns (:func:`advanced_scan`, with ``dice``).
     """
     sensed: list[Sensed] = []
     done: set[str] = set()
@@ -779,11 +784,60 @@ def sense(
             )
         for _r, _n, _label, name, dummy in in_range[: scan_limit(ctx, scanner)]:
             done.add(name)
-            sensed.append(Sensed(counter=name, how="active", by=scanner_id, dummy=dummy))
+            learned = None
+            if dice is not None and not dummy:
+                learned = advanced_scan(ctx, state, scanner, state.ship(name), dice)
+            sensed.append(
+                Sensed(counter=name, how="active", by=scanner_id, dummy=dummy, learned=learned)
+            )
     gone = {s.counter for s in sensed if s.dummy}
     ships = tuple(identified(s) if s.id in done else s for s in state.ships)
     dummies = tuple(d for d in state.dummies if d.id not in gone)
     return msgspec.structs.replace(state, ships=ships, dummies=dummies), sensed
+
+
+def _scan_jammed(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether active ECM covers a ship against scans: its own switched on, or the area ECM
+    switched on of a ship of its side within 12 MU (000 L12812-12818)."""
+    if ecm_systems(ctx, ship, ECM) or ecm_systems(ctx, ship, AREA_ECM):
+        return True
+    return any(
+        friend.side == ship.side
+        and ecm_systems(ctx, friend, AREA_ECM)
+        and range_between(friend.x, friend.y, ship.x, ship.y) <= AREA_ECM_SCAN_MU
+        for friend in state.ships
+    )
+
+
+def advanced_scan(
+    ctx: BattleContext,
+    state: BattleState,
+    scanner: ShipInPlay,
+    target: ShipInPlay,
+    dice: DiceSource,
+) -> int | None:
+    """Roll what an active scan with enhanced or superior sensors learns of a ship, the index
+    in :data:`~tactical.sensors.LEARNED`; ``None`` for basic sensors or without the
+    ``sensors_ecm`` option (000 12.2, L12637-12660). The D6, +2 for superior sensors
+    (``t<turn>/scan/<scanner>/<target>``), less the target's owner's D6 when active ECM covers
+    it (``.../ecm``, 000 L12848-12856), less another D6 when the scanner's own side jams it
+    (``.../jammed``, L12870-12876)."""
+    if not ctx.rules.sensors_ecm:
+        return None
+    working = {
+        spec.kind
+        for spec, now in zip(ctx.sheets[scanner.id].systems, scanner.record.systems, strict=True)
+        if now.status == "ok"
+    }
+    if not working & SENSORS:
+        return None
+    key = f"t{state.turn}/scan/{scanner.id}/{target.id}"
+    score = dice.roll(key, 6) + (SUPERIOR_BONUS if "superior_sensors" in working else 0)
+    if _scan_jammed(ctx, state, target):
+        score -= dice.roll(f"{key}/ecm", 6)
+    if _scan_jammed(ctx, state, scanner):
+        score -= dice.roll(f"{key}/jammed", 6)
+    return scan_learned(score)
 
 
 def mine_layers(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:

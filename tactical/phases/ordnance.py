@@ -12,7 +12,14 @@ import msgspec
 from msgspec import Struct
 
 from tactical.dice import DiceSource, Roll
-from tactical.fighters import FIGHTER_RANGE_MU, KillRoll, roll_kills
+from tactical.fighters import (
+    FIGHTER_RANGE_MU,
+    GRAPESHOT,
+    GRAPESHOT_DICE,
+    SCATTERGUN,
+    KillRoll,
+    defence_roll,
+)
 from tactical.fire import range_between
 from tactical.missiles import (
     ATTACK_RADIUS_MU,
@@ -35,6 +42,7 @@ from tactical.state import (
     Threshold,
     lock_on_range,
     replace_ship,
+    spend_one_shots,
     targetable,
     working_defence,
 )
@@ -141,6 +149,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     defended: set[str] = {s.id for s in due if s.id in (intercepted or {})}
     defence: list[PointDefenceDie] = []
     heavy = {s.id: s.heavy for s in due}
+    one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
         incoming = sorted(name for name, target in targets.items() if target == victim.id)
@@ -158,7 +167,10 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
             used.add((ship.id, system))
         for system, pick in plan:
             key = f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}"
-            roll = _pd_die(dice, key, heavy=heavy[pick])
+            spec = ctx.sheets[ship.id].system(system)
+            roll = _pd_die(dice, key, spec.kind, heavy=heavy[pick])
+            if spec.ammo is not None:
+                one_shots.append((ship.id, system))
             defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
             kills[pick] += roll.kills
             defended.add(pick)
@@ -166,6 +178,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
     for shooter, systems, victim in area_defenders(ctx, state, attacked):
         allocate(shooter, systems, victim)
+    state = spend_one_shots(state, one_shots)
 
     attacks: list[SalvoAttack] = []
     for salvo in due:
@@ -234,13 +247,18 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     return state, defence, attacks
 
 
-def _pd_die(dice: DiceSource, key: str, *, heavy: bool) -> KillRoll:
-    """Roll one point defence die at a salvo (4-5 one kill, 6 two and a re-roll, 000
-    L5851-5856) or at a heavy missile, which it kills on a 5 or 6 (000 L5895-5897)."""
+def _pd_die(dice: DiceSource, key: str, kind: str, *, heavy: bool) -> KillRoll:
+    """Roll one point defence system's dice at a salvo (4-5 one kill, 6 two and a re-roll,
+    000 L5851-5856; a scattergun's D6 kills, grapeshot's four dice, :func:`defence_roll`) or
+    at a heavy missile, which each die kills on a 5 or 6 (000 L5895-5897) and a scattergun's
+    D6 of hits always (L7518-7524)."""
     if not heavy:
-        return roll_kills(dice, key, 1, reroll=True)
-    face = dice.roll(f"{key}/0", 6)
-    return KillRoll(faces=(face,), kills=int(face >= HEAVY_KILL_ON))
+        return defence_roll(dice, key, kind, reroll=True)
+    count = GRAPESHOT_DICE if kind == GRAPESHOT else 1
+    faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+    if kind == SCATTERGUN:
+        return KillRoll(faces=faces, kills=faces[0])
+    return KillRoll(faces=faces, kills=sum(1 for face in faces if face >= HEAVY_KILL_ON))
 
 
 def _heavy_strike(

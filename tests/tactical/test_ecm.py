@@ -286,3 +286,41 @@ def test_order_commanders_switch_ecm_on() -> None:
         setup_of(ship("r2", "red", "ew_ship", 0, 0), ship("b1", "blue", "plain", 0, 10, 6))
     )
     assert not engage_commander().orders(near, initial_state(near), "red").get("r2", Order()).ecm
+
+
+def test_an_advanced_scan_rolls_what_it_learns_less_the_ecm_die() -> None:
+    # 000 L12637-12660: with Enhanced sensors the scanner rolls a D6 (Superior +2) on the
+    # table; 12.4 (L12848-12856): the jammed ship's owner rolls a D6 taken off it. The worked
+    # example (L12858-12866): superior 6 + 2 less an ECM 1 is 7, everything.
+    from tactical.dice import RecordingDice
+    from tactical.sensors import LEARNED, scan_learned
+    from tactical.summary import describe_journal
+
+    assert LEARNED[scan_learned(6 + 2 - 1)] == "everything, damage included"
+    for seed in range(6):
+        setup = setup_of(
+            ship("r1", "red", "seer", 0, 0), ship("b1", "blue", "jammer", 0, 40, 6), bogeys=True
+        )
+        battle = Battle(setup)
+        battle.write_orders("red", {"r1": Order(scan=True)})
+        battle.write_orders("blue", {"b1": Order(ecm=True)})
+        dice = RecordingDice(SeededDice(seed))
+        battle.resolve(dice)
+        event = battle.journal[-1]
+        assert isinstance(event, ShipsMoved)
+        (scan,) = [s for s in event.sensed if s.how == "active"]
+        rolled = {r.key: r.value for r in dice.rolls}
+        score = rolled["t1/scan/r1/b1"] - rolled["t1/scan/r1/b1/ecm"]
+        assert scan.learned == scan_learned(score)
+        assert "t1/scan/r1/b1/jammed" not in rolled  # its own side does not jam it
+        assert any(
+            f"which learns {LEARNED[scan.learned]}" in line
+            for line in describe_journal(battle.journal)
+        )
+    plain = setup_of(
+        ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "jammer", 0, 40, 6), bogeys=True
+    )
+    battle = moved(plain, {"r1": Order(scan=True)}, {"b1": Order(ecm=True)})
+    event = battle.journal[-1]
+    assert isinstance(event, ShipsMoved)
+    assert [s.learned for s in event.sensed if s.how == "active"] == [None]  # basic sensors
