@@ -227,6 +227,8 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     rolls: tuple[Roll, ...] = ()
 
 
+HEAVY_KILLED_BY_FIGHTER = 6  # "Each Beam-1 or fighter rolls a D6 and kills the missile on a
+# roll of 6" (000 L5901-5903)
 HANGAR_BAY = "hangar_bay"  # launches and recovers only through a launch tube (000 L14838-14844)
 LAUNCH_TUBE = "launch_tube"  # one group a turn each (000 L8536-8538, L14846-14858)
 
@@ -938,7 +940,8 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
             void = f"{marker} found no ship to home on and was wasted (000 L5733-5736)"
             moves[index] = msgspec.structs.replace(moves[index], void=void)
             continue
-        group, interception = _intercept(dice, turn, groups[name], kinds[name], marker)
+        heavy = any(s.heavy for s in state.salvos if s.id == marker)
+        group, interception = _intercept(dice, turn, groups[name], kinds[name], marker, heavy=heavy)
         groups[name] = group
         interceptions.append(interception)
         intercepted[marker] = intercepted.get(marker, 0) + interception.roll.kills
@@ -1217,13 +1220,25 @@ def _fighter_salvo_aim(group: FighterGroup, target: ShipInPlay) -> tuple[float, 
 
 
 def _intercept(
-    dice: DiceSource, turn: int, group: FighterGroup, kind: FighterType, salvo: str
+    dice: DiceSource,
+    turn: int,
+    group: FighterGroup,
+    kind: FighterType,
+    salvo: str,
+    *,
+    heavy: bool = False,
 ) -> tuple[FighterGroup, Interception]:
     """Roll a group's interception of a salvo (000 L9295-9315, L5859-5861, L5913-5917): a die
     per fighter at its type's modifier against missiles, then a D6 for each missile killed,
-    each 6 losing a fighter; 1 endurance spent (000 L9319-9323)."""
+    each 6 losing a fighter; 1 endurance spent (000 L9319-9323). At a ``heavy`` missile each
+    fighter's die kills it on a 6 (000 L5901-5903), once."""
     key = f"t{turn}/intercept/{group.id}"
-    roll = roll_missile_kills(dice, key, group.fighters, drm=kind.fighter_drm)
+    if heavy:
+        faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(group.fighters))
+        killed = any(face + kind.fighter_drm >= HEAVY_KILLED_BY_FIGHTER for face in faces)
+        roll = KillRoll(faces=faces, kills=int(killed))
+    else:
+        roll = roll_missile_kills(dice, key, group.fighters, drm=kind.fighter_drm)
     losses = tuple(dice.roll(f"{key}/loss/{i}", 6) for i in range(roll.kills))
     lost = min(sum(1 for face in losses if face >= INTERCEPT_LOSS_ON), group.fighters)
     group = _spend(msgspec.structs.replace(group, fighters=group.fighters - lost))

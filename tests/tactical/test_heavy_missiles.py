@@ -171,3 +171,23 @@ def test_commanders_launch_heavy_missiles_and_the_journal_replays() -> None:
         )
         assert replay(setup, battle.journal) == battle.state
     assert launched
+
+
+def test_an_intercepting_fighter_kills_a_heavy_missile_on_a_6() -> None:
+    # 000 L5901-5903: "Each Beam-1 or fighter rolls a D6 and kills the missile on a roll of
+    # 6"; for the missile killed a D6, a 6 losing the fighter (L5913-5917). Five 5s do nothing.
+    from tests.tactical.test_fighter_expanded import MARKER, RED, in_flight, salvo_at
+    from tests.tactical.test_fighter_types import carrier, fight, group, hulk, table
+
+    for faces, kills in (([5, 5, 5, 5, 5, 5], 0), ([5, 6, 1, 1, 1, 1, 3], 1)):
+        ctx, state = table(carrier("standard", "r1"), hulk("b1"), blue_y=60)
+        state = in_flight(ctx, state, group("red", "r1", 20))
+        heavy = msgspec.structs.replace(salvo_at(5), heavy=True)
+        state = msgspec.structs.replace(state, salvos=(heavy,))
+        _, event = fight(ctx, state, {"red": f"{RED}:I>{MARKER}"}, [*faces, 1, 1, 1, 1])
+        (caught,) = event.interceptions
+        assert (caught.roll.faces, caught.roll.kills) == (tuple(faces[:6]), kills)
+        assert len(caught.losses) == kills
+        (strike,) = event.salvos
+        assert strike.kills == kills
+        assert strike.hits == 1 - kills
