@@ -826,7 +826,12 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
-    for shooter, guns, victim in area_defenders(ctx, state, attacked):
+    # Carriers that launched or are recovering a group this turn cannot use their ADFC (000
+    # L8721-8723).
+    busy = {g.carrier for g in state.fighters if g.launching} | {
+        groups[name].carrier for name in recovered
+    }
+    for shooter, guns, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, guns, victim)
     state = spend_one_shots(state, one_shots)
 
@@ -976,7 +981,9 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         if groups[g.id].fighters > 0 and g.id not in recovered and g.id not in boarded
     )
     state = msgspec.structs.replace(state, fighters=flying, written=(), before=())
-    state, salvo_defence, salvos = salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
+    state, salvo_defence, salvos = salvo_attacks(
+        ctx, state, dice, used, thresholds, intercepted, busy
+    )
     nova: list[NovaHit] = []
     state = advance_novas(ctx, state, dice, nova, thresholds)
     state = boarder_losses(ctx, state, thresholds, 0, dice, "fighters")

@@ -6,7 +6,7 @@ their targets, meet point and area defence, and strike before the firing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 from msgspec import Struct
@@ -128,6 +128,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     used: set[tuple[str, str]],
     thresholds: list[Threshold],
     intercepted: Mapping[str, int] | None = None,
+    busy: Collection[str] = (),
 ) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
     """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
 
@@ -176,7 +177,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
             defended.add(pick)
 
     attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
-    for shooter, systems, victim in area_defenders(ctx, state, attacked):
+    for shooter, systems, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, systems, victim)
     state = spend_one_shots(state, one_shots)
 
@@ -297,12 +298,17 @@ def _heavy_strike(
 
 
 def area_defenders(
-    ctx: BattleContext, state: BattleState, attacked: Sequence[ShipInPlay]
+    ctx: BattleContext,
+    state: BattleState,
+    attacked: Sequence[ShipInPlay],
+    busy: Collection[str] = (),
 ) -> list[tuple[ShipInPlay, list[str], ShipInPlay]]:
     """Return who fires point defence for whom, in order, as (ship, systems, ship defended):
     each attacked ship with its own point and area systems, then each friend within
     :data:`FIGHTER_RANGE_MU` of an attacked ship with its area systems, and its PDS too for
-    one ally per ADFC (000 L9083-9086). Used against fighters and salvo missiles alike."""
+    one ally per ADFC (000 L9083-9086), unless it is one of the ``busy`` carriers: "A ship
+    that launches or recovers fighters cannot use an ADFC in that turn" (000 L8721-8723).
+    Used against fighters and salvo missiles alike."""
     plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
     for victim in attacked:
         own = working_defence(ctx, victim)
@@ -319,7 +325,7 @@ def area_defenders(
                 continue
             spec = working_defence(ctx, friend)
             cover = list(spec.area)
-            if covered.get(friend.id, 0) < spec.controls:
+            if friend.id not in busy and covered.get(friend.id, 0) < spec.controls:
                 covered[friend.id] = covered.get(friend.id, 0) + 1
                 cover += list(spec.point)
             plan.append((friend, cover, victim))

@@ -48,6 +48,17 @@ count = {bays}
 
 TEST_DESIGNS = {
     **EXPANDED_DESIGNS,
+    "adfc_carrier": _carrier("ADFC Carrier", "hangar_bay", 1, 1)
+    + '\n[[systems]]\nkind = "pds"\n\n[[systems]]\nkind = "adfc"\n',
+    "bare_escort": """
+name = "Bare Escort"
+rules = "continuum"
+provenance = "test design: an escort with no point defence"
+mass = 30
+thrust = 4
+hull_strength = "average"
+fire_controls = 1
+""",
     "one_tube_carrier": _carrier("One Tube", "hangar_bay", 3, 1),
     "combined_carrier": _carrier("Combined", "combined_bay", 3, 0),
 }
@@ -181,3 +192,20 @@ def test_a_hangar_bay_knocked_out_loses_its_fighters_though_only_damaged() -> No
     assert bay == SystemState(id="hangar_bay-1", status="damaged", fighters=0)
     other = next(s for s in record.systems if s.id == "hangar_bay-2")
     assert other.fighters == 6
+
+
+@pytest.mark.parametrize("launches", [False, True])
+def test_a_carrier_that_launches_cannot_use_its_adfc(launches: bool) -> None:
+    # 000 L8721-8723: "A ship that launches or recovers fighters cannot use an ADFC (section
+    # 7) in that turn." Blue fighters attack the bare escort r2; r1's PDS covers it through
+    # the ADFC unless r1 launched this turn.
+    ctx, state = battle_at(
+        ship("r1", "red", "adfc_carrier", 3),
+        ship("r2", "red", "bare_escort", 0),
+        ship("b1", "blue", "test_carrier", 90, 6),
+    )
+    state = launched(state, group("blue", "b1", 20))
+    orders = {"red": {"r1": Order(launch=1)}} if launches else {}
+    state, _ = move(ctx, state, orders, [6, 1])
+    _, event = fly(ctx, state, {"blue": "b1.hangar_bay-1:A>r2"}, [])
+    assert [(d.ship, d.system) for d in event.defence] == ([] if launches else [("r1", "pds-1")])
