@@ -378,6 +378,8 @@ def _fighters(event: FightersResolved) -> list[str]:
         lines.append(
             f"    {fire.ship} {fire.system} at {fire.group} {faces} kills {fire.roll.kills}"
         )
+        if fire.backlash is not None:
+            lines.append(f"  {_hit(fire.backlash)} from the scattergun's 1")
     for attack in event.attacks:
         if attack.weapon == "shuttles":
             lines.append(_landing(attack))
@@ -517,6 +519,8 @@ def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) 
             lines.append(
                 f"      {fire.ship} {fire.system} point defence {faces} kills {fire.roll.kills}"
             )
+            if fire.backlash is not None:
+                lines.append(f"  {_hit(fire.backlash)} from the scattergun's 1")
         if attack.on_target is None:  # a heavy missile: one missile, no on-target die
             fate = "shot down" if attack.kills else f"hits {list(attack.faces)}"
             lines.append(f"      the heavy missile {fate}")

@@ -22,6 +22,7 @@ from tactical.fighters import (
     INTERCEPT_LOSS_ON,
     MISSILE_FIGHTER_RANGE_MU,
     NEVER_RELAUNCH,
+    SCATTERGUN,
     SECONDARY_MOVE_MU,
     SHUTTLE_LANDS_ON,
     TORPEDO_HITS_ON,
@@ -59,6 +60,7 @@ from tactical.phases.ordnance import (
     PointDefenceDie,
     SalvoAttack,
     area_defenders,
+    backlash,
     salvo_attacks,
     salvo_targets,
 )
@@ -133,13 +135,16 @@ class Scramble(Struct, frozen=True, kw_only=True):
     late: bool = False
 
 
-class DefenceFire(Struct, frozen=True, kw_only=True):
+class DefenceFire(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One point-defence system's die at a fighter group."""
 
     ship: str
     system: str
     group: str
     roll: KillRoll
+    backlash: Hit | None = None
+    """A scattergun covering an ally that rolled a 1: the point of damage it did the ally
+    (000 L7528-7534)."""
 
 
 FighterWeapon = Literal["beams", "graser", "plasma", "torpedoes", "mkps", "shuttles"]
@@ -796,6 +801,8 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
     defence: list[DefenceFire] = []
     used: set[tuple[str, str]] = set()
     one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
+    hurt: list[tuple[int, str]] = []  # (defence die, ally) a scattergun's 1 damages
+    thresholds: list[Threshold] = []
     attacked = [s for s in state.ships if s.id in attacking.values()]
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
@@ -822,6 +829,8 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
             roll = defence_roll(dice, key, spec.kind, reroll=reroll, drm=drm, heavy=drm < 0)
             if spec.ammo is not None:
                 one_shots.append((ship.id, system))
+            if spec.kind == SCATTERGUN and ship.id != victim.id and roll.faces[0] == 1:
+                hurt.append((len(defence), victim.id))  # 000 L7528-7534
             defence.append(DefenceFire(ship=ship.id, system=system, group=pick, roll=roll))
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
@@ -834,12 +843,15 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
     for shooter, guns, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, guns, victim)
     state = spend_one_shots(state, one_shots)
+    for index, ally in hurt:
+        key = f"t{turn}/threshold/{ally}/scattergun/{defence[index].ship}"
+        state, hit = backlash(ctx, state, dice, ally, key, thresholds)
+        defence[index] = msgspec.structs.replace(defence[index], backlash=hit)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
     # each die at the type's modifier against ships (000 L9593-9595, L9619-9625), or the
     # type's own weapon (000 8.15, :func:`_attack_run`).
     attacks: list[FighterAttack] = []
-    thresholds: list[Threshold] = []
     boarded: set[str] = set()  # assault shuttle groups that made their one landing run
     for name in sorted(attacking):
         group = groups[name]

@@ -48,13 +48,16 @@ from tactical.state import (
 )
 
 
-class PointDefenceDie(Struct, frozen=True, kw_only=True):
+class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One point defence system's die against one salvo (000 L5851-5862)."""
 
     ship: str
     system: str
     salvo: str
     roll: KillRoll
+    backlash: Hit | None = None
+    """A scattergun covering an ally that rolled a 1: the point of damage it did the ally
+    (000 L7528-7534)."""
 
 
 class SalvoAttack(Struct, frozen=True, kw_only=True):
@@ -151,6 +154,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     defence: list[PointDefenceDie] = []
     heavy = {s.id: s.heavy for s in due}
     one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
+    hurt: list[tuple[int, str]] = []  # (defence die, ally) a scattergun's 1 damages
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
         incoming = sorted(name for name, target in targets.items() if target == victim.id)
@@ -172,6 +176,8 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
             roll = _pd_die(dice, key, spec.kind, heavy=heavy[pick])
             if spec.ammo is not None:
                 one_shots.append((ship.id, system))
+            if spec.kind == SCATTERGUN and ship.id != victim.id and roll.faces[0] == 1:
+                hurt.append((len(defence), victim.id))
             defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
             kills[pick] += roll.kills
             defended.add(pick)
@@ -180,6 +186,10 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     for shooter, systems, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, systems, victim)
     state = spend_one_shots(state, one_shots)
+    for index, ally in hurt:
+        key = f"t{turn}/threshold/{ally}/scattergun/{defence[index].ship}"
+        state, hit = backlash(ctx, state, dice, ally, key, thresholds)
+        defence[index] = msgspec.structs.replace(defence[index], backlash=hit)
 
     attacks: list[SalvoAttack] = []
     for salvo in due:
@@ -246,6 +256,29 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
         state, salvos=tuple(s for s in state.salvos if s.id not in gone)
     )
     return state, defence, attacks
+
+
+def backlash(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    ally_id: str,
+    key: str,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Hit]:
+    """Do a scattergun's point of damage to the ally it covered with a roll of 1 ("On a roll
+    of '1' the allied ship suffers one point of damage", 000 L7528-7534): armour first, the
+    thresholds it completes checked at once (phase 9-10, as missile damage), dice
+    ``{key}/row<n>/...``."""
+    ally = state.ship(ally_id)
+    record, hit = take_damage(ctx.sheets[ally_id], ally.record, ally_id, 1, (), 0)
+    status: ShipStatus = "destroyed" if hit.destroyed else ally.status
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, check = check_threshold(ctx, ally_id, record, dice, f"{key}/row{row}", row)
+            thresholds.append(check)
+            status = colours_struck(status, ally_id, thresholds)
+    return replace_ship(state, msgspec.structs.replace(ally, record=record, status=status)), hit
 
 
 def _pd_die(dice: DiceSource, key: str, kind: str, *, heavy: bool) -> KillRoll:

@@ -168,3 +168,27 @@ def test_a_scattergun_kills_a_d6_of_attacking_fighters() -> None:
     _, event = fly(ctx, state, {"red": "r1.hangar_bay-1:A>b1"}, [5])
     (fire,) = event.defence
     assert (fire.system, fire.roll.faces, fire.roll.kills) == ("scattergun-1", (5,), 5)
+
+
+def test_a_scattergun_covering_an_ally_hurts_it_on_a_1() -> None:
+    # 000 L7528-7534: "Scatterguns used in ADFC-mode have a chance of causing some damage to
+    # the ship being assisted. On a roll of '1' the allied ship suffers one point of damage,
+    # in addition to the effect of the Scattergun on the attacking fighter/missile."
+    from tactical.summary import describe_journal
+
+    ctx, state = salvo_state(
+        at("r1", "red", "bare_escort", 40, 0),
+        at("b1", "blue", "bare_escort", 0, 24, 6),
+        at("b2", "blue", "scatter_escort", 5, 24, 6),
+        salvos=(SALVO,),
+    )
+    event = resolve(ctx, state, ScriptedDice([1, 1, 1] + [1] * 20))
+    assert isinstance(event, MissilesResolved)
+    (fire,) = event.defence
+    assert fire.roll.kills == 1
+    assert fire.backlash is not None
+    assert (fire.backlash.target, fire.backlash.damage) == ("b1", 1)
+    after = evolve(ctx, state, event)
+    # The scattergun's point alone: one missile on target, killed by its 1.
+    assert sum(after.ship("b1").record.hull_lost) == 1
+    assert any("from the scattergun's 1" in line for line in describe_journal([event]))
