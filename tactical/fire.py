@@ -403,6 +403,23 @@ def score_beam_die(face: int, screen: int) -> int:
     return BEAM_DAMAGE[min(screen, 3)][face - 1]
 
 
+ENHANCED_AFT_MU = 24.0  # enhanced sensors' aft fire reaches 24 MU (000 L15257-15259)
+SUPERIOR_AFT_MU = 36.0  # superior sensors' 36 MU, at -1 to hit (000 L15347-15351)
+AFT_DRM = -1  # superior sensors' aft fire: -1 to hit, "penetrating ... re-roll as normal"
+
+
+def score_aft_die(face: int, screen: int) -> int:
+    """Return the damage of one beam die fired aft by a ship whose enhanced sensors augment
+    its FireCon: "only cause a hit on a die roll of 6. Weapons that are penetrating will
+    re-roll their hits but will only inflict one point of damage on a 5 and two points on a
+    6" (000 L15257-15267): nothing below 5, else as the beam table.
+
+    >>> [score_aft_die(face, 0) for face in range(1, 7)]
+    [0, 0, 0, 0, 1, 2]
+    """
+    return score_beam_die(face, screen) if face >= 5 else 0
+
+
 def score_plasma_die(face: int, screen: int) -> int:
     """Return the hits of one plasma cannon die, 1 damage each: the face less 2, less 1 per
     screen level (000 L3924-3932; plasma fighters, 000 L9730-9734).
@@ -447,6 +464,7 @@ def roll_beams(
     reroll: bool,
     drm: int = 0,
     score: Callable[[int, int], int] = score_beam_die,
+    reroll_drm: int | None = None,
 ) -> BeamOutcome:
     """Roll ``count`` beam dice against a screen level.
 
@@ -454,7 +472,8 @@ def roll_beams(
     on (000 L2864-2968; 002 L53). ``drm`` changes every die, re-rolls too, clamped to 1-6
     (fighter types' attack runs, 000 L9593, L9619). ``score`` reads a die against a screen
     level: the beam table, or :func:`score_plasma_die` for plasma dice, which re-roll the same
-    way (000 L3930-3932). Keys are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for re-rolls.
+    way (000 L3930-3932). ``reroll_drm``, when given, replaces ``drm`` on the re-rolls. Keys
+    are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for re-rolls.
     """
     outcome = BeamOutcome()
     pending = 0
@@ -470,7 +489,8 @@ def roll_beams(
         number += 1
         pending -= 1
         outcome.rerolls.append(face)
-        outcome.reroll_damage += score(min(max(face + drm, 1), 6), 0)
+        again = drm if reroll_drm is None else reroll_drm
+        outcome.reroll_damage += score(min(max(face + again, 1), 6), 0)
         if face == 6:
             pending += 1
     return outcome

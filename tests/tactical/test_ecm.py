@@ -71,6 +71,51 @@ fire_controls = 1
 kind = "beam2"
 arcs = ["F", "FS", "FP"]
 """,
+    "aft_seer": """
+name = "Aft Seer"
+rules = "continuum"
+provenance = "test design: an escort with enhanced sensors and an all-round Beam-2"
+mass = 30
+thrust = 4
+hull_strength = "average"
+fire_controls = 1
+
+[[systems]]
+kind = "enhanced_sensors"
+
+[[systems]]
+kind = "beam2"
+arcs = ["F", "FS", "AS", "A", "AP", "FP"]
+""",
+    "aft_oracle": """
+name = "Aft Oracle"
+rules = "continuum"
+provenance = "test design: a cruiser with superior sensors and an all-round Beam-3"
+mass = 60
+thrust = 4
+hull_strength = "average"
+fire_controls = 1
+
+[[systems]]
+kind = "superior_sensors"
+
+[[systems]]
+kind = "beam3"
+arcs = ["F", "FS", "AS", "A", "AP", "FP"]
+""",
+    "aft_blind": """
+name = "Aft Blind"
+rules = "continuum"
+provenance = "test design: an escort with an all-round Beam-2 and basic sensors"
+mass = 30
+thrust = 4
+hull_strength = "average"
+fire_controls = 1
+
+[[systems]]
+kind = "beam2"
+arcs = ["F", "FS", "AS", "A", "AP", "FP"]
+""",
     "seer": """
 name = "Seer"
 rules = "continuum"
@@ -324,3 +369,49 @@ def test_an_advanced_scan_rolls_what_it_learns_less_the_ecm_die() -> None:
     event = battle.journal[-1]
     assert isinstance(event, ShipsMoved)
     assert [s.learned for s in event.sensed if s.how == "active"] == [None]  # basic sensors
+
+
+@pytest.mark.parametrize(
+    ("design", "distance", "fires"),
+    [
+        ("aft_blind", 10, False),  # 000 L2591-2597: no offensive fire through the aft arc
+        ("aft_seer", 10, True),  # L15257-15259: enhanced, aft to 24 MU
+        ("aft_seer", 25, False),
+        ("aft_oracle", 30, True),  # L15347-15349: superior, aft to 36 MU
+    ],
+)
+def test_advanced_sensors_let_beams_fire_aft(design: str, distance: float, fires: bool) -> None:
+    from tactical.battle import fire_options
+
+    ctx = context(
+        setup_of(ship("r1", "red", design, 0, 0), ship("b1", "blue", "plain", 0, -distance))
+    )
+    options = fire_options(ctx, initial_state(ctx), "r1")
+    assert ("b1" in options.get(next(iter(options), ""), ())) is fires
+
+
+def _aft_shot(design: str, faces: list[int]) -> int:
+    from tactical.battle import Shot
+
+    battle = Battle(
+        setup_of(ship("r1", "red", design, 0, 0), ship("b1", "blue", "plain", 0, -10, 6))
+    )
+    for side in ("red", "blue"):
+        battle.write_orders(side, {})
+    battle.resolve(ScriptedDice([6, 1]))
+    weapon = next(s.id for s in battle.ctx.sheets["r1"].systems if s.kind.startswith("beam"))
+    battle.fire("r1", [Shot(weapon, "b1")], ScriptedDice([*faces, *[1] * 20]))
+    return sum(battle.state.ship("b1").record.hull_lost)
+
+
+def test_enhanced_sensors_aft_fire_scores_only_5_and_6() -> None:
+    # 000 L15257-15267: aft fire "will only cause a hit on a die roll of 6. Weapons that are
+    # penetrating will re-roll their hits but will only inflict one point of damage on a 5 and
+    # two points on a 6 (with another re-roll)." Beam-2 at 10 MU: a 4 and a 5 do 1, not 2.
+    assert _aft_shot("aft_seer", [4, 5]) == 1
+
+
+def test_superior_sensors_aft_fire_is_at_minus_1() -> None:
+    # 000 L15347-15351: "at -1 to hit. Weapons that are penetrating will re-roll their hits as
+    # normal." Beam-3 at 10 MU: 5, 4, 6 read 4, 3, 5: 1 + 0 + 1; the 6 re-rolls, a 4 for 1.
+    assert _aft_shot("aft_oracle", [5, 4, 6, 4]) == 3
