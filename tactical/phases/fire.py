@@ -318,7 +318,8 @@ def fire_options(
             setting = settings.get(spec.id)
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
-            aft_ok = arc != AFT or (is_beam(spec.kind) and distance <= aft_reach)
+            # Aft only with advanced sensors' reach (none: never, not even at 0 MU).
+            aft_ok = arc != AFT or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
             if aft_ok and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target.id)
         if reachable:
