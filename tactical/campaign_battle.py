@@ -249,6 +249,15 @@ def check_request(request: CampaignBattle) -> list[Problem]:
     names = [side.name for side in request.sides]
     if names[0] == names[1]:
         problems.append(Problem("$.sides", f"the two sides {tuple(names)!r} must differ"))
+    orders = [side.order for side in request.sides]
+    if "engage" not in orders:
+        problems.append(
+            Problem(
+                "$.sides",
+                f"{orders[0]} against {orders[1]} is no battle (004 L118-122, Stand Off"
+                " against Stand Off at L121): one side must have Engage orders",
+            )
+        )
     if request.rules is not None and request.rules not in BATTLE_RULES:
         presets = ", ".join(sorted(BATTLE_RULES))
         problems.append(Problem("$.rules", f"no rules {request.rules!r}; presets are {presets}"))

@@ -33,6 +33,7 @@ __all__ = [
     "FIGHTER_MODS",
     "FIGHTER_RANGE_MU",
     "FIGHTER_TYPES",
+    "GRAPESHOT",
     "GROUP_FIGHTERS",
     "HOLD",
     "INTERCEPT_LOSS_ON",
@@ -42,6 +43,7 @@ __all__ = [
     "MISSILE_KILL_ON",
     "NEVER_RELAUNCH",
     "POINT_DEFENCE",
+    "SCATTERGUN",
     "SECONDARY_MOVE_MU",
     "SHUTTLE_LANDS_ON",
     "STANDARD",
@@ -56,6 +58,7 @@ __all__ = [
     "KillRoll",
     "bays",
     "defence_of",
+    "defence_roll",
     "fighter_type",
     "format_flight",
     "format_flight_order",
@@ -74,8 +77,12 @@ FIGHTER_RANGE_MU = 6.0  # fighter weapons, ADAF cover and ADFC cover reach 6 (00
 # 000 L9099, L7323)
 KILLS = (0, 0, 0, 1, 1, 2)  # fighters killed per face 1..6, AF and dogfight (001 L789-793;
 # 000 L9142-9144, L9223-9224)
-POINT_DEFENCE = frozenset({"pdaf", "pds"})  # self-defence only (001 L783; 000 L9080-9082)
-AREA_DEFENCE = frozenset({"adaf", "ads"})  # any group within 6, or attacking a friend
+SCATTERGUN = "scattergun"  # one shot, 1D6 kills, its own FireCon and ADFC (000 7.14)
+GRAPESHOT = "grapeshot"  # one shot, four PDS dice (000 7.15, L7555-7559)
+GRAPESHOT_DICE = 4
+POINT_DEFENCE = frozenset({"pdaf", "pds", GRAPESHOT})  # self-defence only (001 L783; 000
+# L9080-9082)
+AREA_DEFENCE = frozenset({"adaf", "ads", SCATTERGUN})  # any group within 6, or attacking a friend
 # within 6 (001 L785; 000 7.13)
 AREA_FIRE_CONTROL = frozenset({"adfc"})  # lets PDS cover one ally within 6 (000 L9083-9086)
 
@@ -407,6 +414,9 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     """MKP fighters: the one-shot MKPs are still aboard (000 L9768-9774)."""
     salvo: bool = False
     """Missile fighters: the salvo is still aboard (000 L9837-9843)."""
+    launching: bool = False
+    """Launched this turn under the ``launch_half_move`` rule: it flies half its move (000
+    L8509-8513)."""
 
     @property
     def id(self) -> str:
@@ -448,7 +458,7 @@ def defence_of(ship: Ship, state: ShipState) -> DefenceSpec:
     area: list[str] = []
     controls = 0
     for spec, sys_state in zip(ship.systems, state.systems, strict=True):
-        if sys_state.status != "ok":
+        if sys_state.status != "ok" or sys_state.ammo == 0:  # a one-shot system fired
             continue
         if spec.kind in POINT_DEFENCE:
             point.append(spec.id)
@@ -475,6 +485,34 @@ class KillRoll(Struct, frozen=True, kw_only=True):
     faces: tuple[int, ...]
     rerolls: tuple[int, ...] = ()
     kills: int = 0
+
+
+def defence_roll(
+    dice: DiceSource,
+    key: str,
+    kind: str,
+    *,
+    reroll: bool,
+    drm: int = 0,
+    heavy: bool = False,
+) -> KillRoll:
+    """Roll one point defence system's dice at a fighter group or a salvo: a scattergun's D6
+    is that many kills, a D3 against heavy fighters (000 L7518-7524); grapeshot rolls four PDS
+    dice (L7555-7559); any other system one die on the kill table (:func:`roll_kills`).
+
+    >>> from tactical.dice import ScriptedDice
+    >>> defence_roll(ScriptedDice([5]), "k", "scattergun", reroll=False).kills
+    5
+    >>> defence_roll(ScriptedDice([5]), "k", "scattergun", reroll=False, heavy=True).kills
+    3
+    >>> defence_roll(ScriptedDice([4, 6, 1, 2]), "k", "grapeshot", reroll=False).kills
+    3
+    """
+    if kind == SCATTERGUN:
+        face = dice.roll(f"{key}/0", 6)
+        return KillRoll(faces=(face,), kills=(face + 1) // 2 if heavy else face)
+    count = GRAPESHOT_DICE if kind == GRAPESHOT else 1
+    return roll_kills(dice, key, count, reroll=reroll, drm=drm)
 
 
 def roll_kills(

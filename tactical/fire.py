@@ -403,6 +403,23 @@ def score_beam_die(face: int, screen: int) -> int:
     return BEAM_DAMAGE[min(screen, 3)][face - 1]
 
 
+ENHANCED_AFT_MU = 24.0  # enhanced sensors' aft fire reaches 24 MU (000 L15257-15259)
+SUPERIOR_AFT_MU = 36.0  # superior sensors' 36 MU, at -1 to hit (000 L15347-15351)
+AFT_DRM = -1  # superior sensors' aft fire: -1 to hit, "penetrating ... re-roll as normal"
+
+
+def score_aft_die(face: int, screen: int) -> int:
+    """Return the damage of one beam die fired aft by a ship whose enhanced sensors augment
+    its FireCon: "only cause a hit on a die roll of 6. Weapons that are penetrating will
+    re-roll their hits but will only inflict one point of damage on a 5 and two points on a
+    6" (000 L15257-15267): nothing below 5, else as the beam table.
+
+    >>> [score_aft_die(face, 0) for face in range(1, 7)]
+    [0, 0, 0, 0, 1, 2]
+    """
+    return score_beam_die(face, screen) if face >= 5 else 0
+
+
 def score_plasma_die(face: int, screen: int) -> int:
     """Return the hits of one plasma cannon die, 1 damage each: the face less 2, less 1 per
     screen level (000 L3924-3932; plasma fighters, 000 L9730-9734).
@@ -447,6 +464,7 @@ def roll_beams(
     reroll: bool,
     drm: int = 0,
     score: Callable[[int, int], int] = score_beam_die,
+    reroll_drm: int | None = None,
 ) -> BeamOutcome:
     """Roll ``count`` beam dice against a screen level.
 
@@ -454,7 +472,8 @@ def roll_beams(
     on (000 L2864-2968; 002 L53). ``drm`` changes every die, re-rolls too, clamped to 1-6
     (fighter types' attack runs, 000 L9593, L9619). ``score`` reads a die against a screen
     level: the beam table, or :func:`score_plasma_die` for plasma dice, which re-roll the same
-    way (000 L3930-3932). Keys are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for re-rolls.
+    way (000 L3930-3932). ``reroll_drm``, when given, replaces ``drm`` on the re-rolls. Keys
+    are ``{key}/{i}`` for the dice and ``{key}/r{j}`` for re-rolls.
     """
     outcome = BeamOutcome()
     pending = 0
@@ -470,7 +489,8 @@ def roll_beams(
         number += 1
         pending -= 1
         outcome.rerolls.append(face)
-        outcome.reroll_damage += score(min(max(face + drm, 1), 6), 0)
+        again = drm if reroll_drm is None else reroll_drm
+        outcome.reroll_damage += score(min(max(face + again, 1), 6), 0)
         if face == 6:
             pending += 1
     return outcome
@@ -503,6 +523,12 @@ class ThresholdOutcome:
         self.bridge: int | None = None
         self.power_core = False
         self.life_support: int | None = None
+
+
+FRAGILE_MODIFIER = 1
+# Enhanced and Superior Sensors "are damaged at +1 on the die roll" at any threshold check
+# (000 L15295-15309, L15393-15407).
+SENSORS = frozenset({"enhanced_sensors", "superior_sensors"})
 
 
 def threshold_need(row: int, modifier: int = 0) -> int:
@@ -564,6 +590,7 @@ def threshold_check(
     core: bool = False,
     strike: StrikeRoll | None = None,
     spared: frozenset[str] = frozenset(),
+    fragile: frozenset[str] = frozenset(),
 ) -> tuple[ShipState, ThresholdOutcome]:
     """Roll one threshold check: a D6 for every working system, the drive and the FTL drive.
 
@@ -575,19 +602,28 @@ def threshold_check(
     ``{key}/colours``, for the ship itself: on :func:`strike_need` or more its captain strikes
     the colours (``outcome.struck``; 000 L13275-13343). Systems of the kinds in ``spared``
     are not rolled: the marines and DCPs at a check caused by boarding combat (000
-    L13097-13099).
+    L13097-13099). Systems of the kinds in ``fragile`` (enhanced and superior sensors) roll
+    with 1 added and are destroyed for good on a natural 6 (000 L15295-15309, L15393-15407).
     """
     need = threshold_need(row, modifier)
     outcome = ThresholdOutcome()
+    wrecked: set[str] = set()
     for spec, sys_state in zip(ship.systems, state.systems, strict=True):
         if sys_state.status != "ok" or spec.kind in spared:
             continue
-        if dice.roll(f"{key}/{spec.id}", 6) >= need:
+        face = dice.roll(f"{key}/{spec.id}", 6)
+        if spec.kind in fragile and face == 6:  # "destroyed and cannot be repaired"
+            wrecked.add(spec.id)
+        if face + (FRAGILE_MODIFIER if spec.kind in fragile else 0) >= need:
             outcome.lost.append(spec.id)
     kinds = {spec.id: spec.kind for spec in ship.systems}
     for system_id in outcome.lost:
-        status = "destroyed" if kinds[system_id] in permanent else lost_status
+        permanently = kinds[system_id] in permanent or system_id in wrecked
+        status = "destroyed" if permanently else lost_status
         state = with_system_status(state, system_id, status)
+        # "When a hangar bay is knocked out any fighters still inside that bay are lost", even
+        # when damage control may later repair the bay (000 L10939-10943).
+        state = _empty_bay(state, system_id)
     if state.drive != "disabled" and dice.roll(f"{key}/drive", 6) >= need:
         outcome.drive = True
         state = hit_drive(state)
@@ -600,6 +636,15 @@ def threshold_check(
         outcome.colours = dice.roll(f"{key}/colours", 6)
         outcome.struck = outcome.colours >= strike_need(row, modifier, strike)
     return state, outcome
+
+
+def _empty_bay(state: ShipState, system_id: str) -> ShipState:
+    """Return the state with no fighters left aboard this system, if it holds any."""
+    systems = tuple(
+        msgspec.structs.replace(s, fighters=0) if s.id == system_id and s.fighters else s
+        for s in state.systems
+    )
+    return msgspec.structs.replace(state, systems=systems)
 
 
 def _core_check(

@@ -28,6 +28,9 @@ from tactical.ship import Ship, ShipState
 __all__ = [
     "ATTACK_RADIUS_MU",
     "ER_RANGE_MU",
+    "HEAVY_DICE",
+    "HEAVY_KILL_ON",
+    "HEAVY_RACKS",
     "LAUNCHERS",
     "MAGAZINES",
     "RACKS",
@@ -46,7 +49,13 @@ __all__ = [
     "sap_split",
 ]
 
-RACKS = frozenset({"smr", "smr_er"})  # one-shot salvo missile racks (000 L6044-6050)
+HEAVY_RACKS = frozenset({"heavy_missile", "heavy_missile_er"})
+# Heavy missiles "are always fired from one-shot launcher racks" (000 L5701-5708, L6046-6050).
+RACKS = frozenset({"smr", "smr_er"}) | HEAVY_RACKS
+# One-shot salvo missile racks and heavy missile racks (000 L6044-6050).
+ER_RACKS = frozenset({"smr_er", "heavy_missile_er"})
+HEAVY_KILL_ON = 5  # a PDS kills a heavy missile on 5-6 (000 L5895-5897)
+HEAVY_DICE = 3  # "Each Heavy Missile inflicts 3D6 of damage on the target" (000 L5942-5944)
 LAUNCHERS = frozenset({"sml"})  # salvo missile launchers, one salvo a turn (000 L6051-6053)
 MAGAZINES = frozenset({"magazine", "magazine_er"})  # standard or ER loads (000 L6057-6070)
 STANDARD_RANGE_MU = 24.0  # the aim point at most 24 MU from the launcher (000 L5707-5710)
@@ -72,6 +81,9 @@ class Salvo(Struct, frozen=True, kw_only=True):
     lost: int = 0
     """A missile fighters' salvo: the fighters the group had lost before the launch, each one
     off the on-target die (000 L9843-9849)."""
+    heavy: bool = False
+    """A single heavy missile, not a salvo (000 L5701-5708): one kill stops it, and it does
+    3D6 semi-armour-piercing (L5895-5899, L5942-5944)."""
 
     def due(self, turn: int) -> bool:
         """Whether it homes during ``turn``'s missile step: the turn after its launch.
@@ -163,7 +175,7 @@ def launch_range(ship: Ship, launcher_id: str) -> tuple[float, bool]:
     or a launcher fed from an ER magazine (000 L5707-5710, L6085-6098)."""
     spec = ship.system(launcher_id)
     if spec.kind in RACKS:
-        er = spec.kind == "smr_er"
+        er = spec.kind in ER_RACKS
     else:
         magazine = feeds(ship).get(launcher_id)
         er = magazine is not None and ship.system(magazine).kind == "magazine_er"

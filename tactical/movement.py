@@ -19,8 +19,9 @@ the whole order, ``/<weapon>=<setting>`` notes a Continuum pulse torpedo's setti
 long range mode (000 L4786-4794): ``P1+2/pulse_torpedo_variable-1=S`` or
 ``=/pulse_torpedo_overload-1=O``. Last of all, ``/scramble`` is a carrier's standing order to
 scramble fighters if enemy fighters move in to attack it (000 8.3): ``=/scramble``,
-``L1/scramble``. A set of orders is ``id:order`` tokens separated by spaces, e.g.
-``"lc1:P2+4 f1:="``.
+``L1/scramble``; before it, ``/ecm`` switches the ship's ECM on for the turn (000
+L12832-12838): ``=/ecm``, ``S1/ecm/scramble``. A set of orders is ``id:order`` tokens
+separated by spaces, e.g. ``"lc1:P2+4 f1:="``.
 
 Vector orders (000 L13411-13986) are manoeuvres in their written sequence, joined by ``.``:
 ``TP2`` / ``TS2`` rotate the facing 2 points to port / starboard, ``PP1`` / ``PS1`` / ``PR1``
@@ -30,7 +31,7 @@ for any order. ``=`` drifts on the vector.
 
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False)
+      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False, ecm=False)
 >>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
 (('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
@@ -131,7 +132,9 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``/<weapon>=<setting>`` after the rest of the order. Whether the ship has such a weapon is
     the battle's to judge. ``scramble`` is a carrier's standing order to scramble fighters if
     enemy fighters move in to attack it this turn (000 8.3), written ``/scramble`` last; it
-    goes only with an order that applies no thrust (000 L8647-8649).
+    goes only with an order that applies no thrust (000 L8647-8649). ``ecm`` switches the
+    ship's ECM and area ECM on for the turn, written ``/ecm`` before any ``/scramble`` (000
+    L12832-12838: "otherwise it is assumed to be switched off").
     """
 
     turn: int = 0
@@ -148,6 +151,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     vector: tuple[Burn, ...] = ()
     torpedoes: tuple[tuple[str, str], ...] = ()
     scramble: bool = False
+    ecm: bool = False
 
 
 NO_ORDER = Order()
@@ -163,6 +167,7 @@ _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
 _RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
 SCRAMBLE = "scramble"  # the standing order to scramble fighters (000 8.3), ``/scramble``
+ECM_ON = "ecm"  # ECM switched on for the turn (000 L12832-12838), ``/ecm``
 _SETTING = re.compile(r"(?P<weapon>[A-Za-z0-9_.\-]+)=(?P<setting>[OSL])")
 
 
@@ -220,11 +225,14 @@ def parse_order(text: str) -> Order:
 
 
 def _parse_settings(text: str) -> Order:
-    """Parse an order followed by torpedo settings, then maybe a scramble:
-    ``S1/pulse_torpedo_overload-1=O``, ``=/scramble``."""
+    """Parse an order followed by torpedo settings, then maybe ECM switched on, then maybe a
+    scramble: ``S1/pulse_torpedo_overload-1=O``, ``=/ecm/scramble``."""
     head, *parts = text.split("/")
     scramble = parts[-1] == SCRAMBLE
     if scramble:
+        parts = parts[:-1]
+    ecm = bool(parts) and parts[-1] == ECM_ON
+    if ecm:
         parts = parts[:-1]
     settings: list[tuple[str, str]] = []
     for part in parts:
@@ -239,7 +247,9 @@ def _parse_settings(text: str) -> Order:
         settings.append((found["weapon"], found["setting"]))
     if not head:
         raise OrderSyntaxError(f"order {text!r}: write '=' before the torpedo settings")
-    return msgspec.structs.replace(parse_order(head), torpedoes=tuple(settings), scramble=scramble)
+    return msgspec.structs.replace(
+        parse_order(head), torpedoes=tuple(settings), scramble=scramble, ecm=ecm
+    )
 
 
 def _parse_base(text: str) -> Order:
@@ -315,9 +325,13 @@ def format_order(order: Order) -> str:
     '=/pulse_torpedo_overload-1=O'
     >>> format_order(Order(launch=1, scramble=True))
     'L1/scramble'
+    >>> format_order(Order(turn=1, ecm=True, scramble=True))
+    'S1/ecm/scramble'
     """
     if order.scramble:
         return format_order(msgspec.structs.replace(order, scramble=False)) + f"/{SCRAMBLE}"
+    if order.ecm:
+        return format_order(msgspec.structs.replace(order, ecm=False)) + f"/{ECM_ON}"
     if order.torpedoes:
         base = format_order(msgspec.structs.replace(order, torpedoes=()))
         return base + "".join(f"/{weapon}={setting}" for weapon, setting in order.torpedoes)

@@ -18,6 +18,7 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/S standing ready to scramble fighters this turn]
+        [/E ECM switched on this turn]
         [/?<label>=<class> a bogey to the enemy, the class
         its signature shows] [/t<weapon>=<O|S|L> a pulse torpedo's setting from this turn's
         orders: overloaded, or a variable torpedo's short or long range mode]
@@ -28,26 +29,26 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/rb<rows the boarders' damage completed this turn>] [/u<DCPs that fought boarders
         this turn>]
 
-Drive, FTL and systems are written only where they differ from the fresh record sheet, so
-parsing needs the design catalogue. Last come the orders sides have written this turn and
-not yet carried out, as ``w:side=id:order,id:order``, the sides that have made their
-damage-control rolls this turn, as ``R:side``, the sides that have fought the boarders aboard
-their ships this turn, as ``B:side``, and a campaign battle's fixed table as
-``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are counters of their own,
-``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm]`` (still aboard: ``/pt``
-a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile group's
-salvo), written after the ships; ships with bays that held course and speed this turn (and
-may recover a group) are ``H:id,id``; while a robot group flies under the secondary-move rule,
-where each ship stood before this turn's move is ``B:id@x,y``. A nova
-cannon template still burning is ``N:ship@x,y>course s<stage>`` (written without the space),
-the ship that fired it, where its template lies, its line of flight and its next stage. A mine
-on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in (it is
-active from the turn after); set-up mines have none. A salvo missile marker in flight is
-``S:side:id@x,y/t<turn>``, its aim point and the turn it was launched in, ``/er`` added for
-extended range and ``/l<k>`` for a missile fighter group's salvo launched with ``k`` fighters
-lost. With sensors and bogeys, a dummy bogey is
-``D:side:id:label@x,y>course v speed`` (written without the space), and in one side's view an
-enemy contact it has not identified is ``?:side:label:class@x,y>course v speed``.
+Drive, FTL and systems are written only where they differ from the fresh record sheet, so parsing
+needs the design catalogue. Last come the orders sides have written this turn and not yet carried
+out, as ``w:side=id:order,id:order``, the sides that have made their damage-control rolls this turn,
+as ``R:side``, the sides that have fought the boarders aboard their ships this turn, as ``B:side``,
+and a campaign battle's fixed table as ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are
+counters of their own, ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n]`` (still
+aboard: ``/pt`` a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile
+group's salvo; ``/n`` launched this turn, flying half its move), written after the ships; ships with
+bays that held course and speed this turn (and may recover a group) are ``H:id,id``; while a robot
+group flies under the secondary-move rule, where each ship stood before this turn's move is
+``B:id@x,y``. A nova cannon template still burning is ``N:ship@x,y>course s<stage>`` (written
+without the space), the ship that fired it, where its template lies, its line of flight and its next
+stage. A mine on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn a ship laid it in
+(it is active from the turn after); set-up mines have none. A salvo missile marker in flight is
+``S:side:id@x,y/t<turn>``, its aim point and the turn it was launched in, ``/er`` added for extended
+range and ``/l<k>`` for a missile fighter group's salvo launched with ``k`` fighters lost;
+a heavy missile (000 6.2) is such a marker with ``/hm``. With
+sensors and bogeys, a dummy bogey is ``D:side:id:label@x,y>course v speed`` (written without the
+space), and in one side's view an enemy contact it has not identified is
+``?:side:label:class@x,y>course v speed``.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
 >>> setup = BattleSetup(sides=("red", "blue"), ships=(
@@ -116,7 +117,7 @@ _HEAD = re.compile(
 _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
-    r"(?P<torpedoes>/pt)?(?P<mkps>/mkp)?(?P<salvo>/sm)?"
+    r"(?P<torpedoes>/pt)?(?P<mkps>/mkp)?(?P<salvo>/sm)?(?P<launching>/n)?"
 )
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
@@ -128,7 +129,7 @@ _MINE = re.compile(
 )
 _SALVO = re.compile(
     r"S:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
-    r"/t(?P<launched>\d+)(?P<er>/er)?(?:/l(?P<lost>\d+))?"
+    r"/t(?P<launched>\d+)(?P<er>/er)?(?:/l(?P<lost>\d+))?(?P<heavy>/hm)?"
 )
 _BEFORE = re.compile(r"B:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)")
 _VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
@@ -200,6 +201,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("M")
     if ship.scramble:
         parts.append("S")
+    if ship.ecm:
+        parts.append("E")
     if ship.bogey is not None:
         parts.append(f"?{ship.bogey}={ship.shows}")
     parts.extend(f"t{weapon}={setting}" for weapon, setting in ship.settings)
@@ -320,7 +323,8 @@ def _group_text(group: FighterGroup) -> str:
     text = text if group.endurance is None else f"{text}/e{group.endurance}"
     text = f"{text}/pt" if group.torpedoes else text
     text = f"{text}/mkp" if group.mkps else text
-    return f"{text}/sm" if group.salvo else text
+    text = f"{text}/sm" if group.salvo else text
+    return f"{text}/n" if group.launching else text
 
 
 def _mine_text(mine: Mine) -> str:
@@ -331,13 +335,14 @@ def _mine_text(mine: Mine) -> str:
 def _salvo_text(salvo: Salvo) -> str:
     text = f"S:{salvo.side}:{salvo.id}@{format_mu(salvo.x)},{format_mu(salvo.y)}/t{salvo.launched}"
     text = f"{text}/er" if salvo.er else text
-    return f"{text}/l{salvo.lost}" if salvo.lost else text
+    text = f"{text}/l{salvo.lost}" if salvo.lost else text
+    return f"{text}/hm" if salvo.heavy else text
 
 
 def _parse_salvo(token: str) -> Salvo:
     found = _SALVO.fullmatch(token)
     if found is None:
-        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er][/l<lost>]")
+        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er][/l<lost>][/hm]")
     return Salvo(
         id=found["id"],
         side=found["side"],
@@ -346,6 +351,7 @@ def _parse_salvo(token: str) -> Salvo:
         launched=int(found["launched"]),
         er=found["er"] is not None,
         lost=int(found["lost"]) if found["lost"] else 0,
+        heavy=found["heavy"] is not None,
     )
 
 
@@ -388,7 +394,7 @@ def _parse_group(token: str) -> FighterGroup:
     found = _GROUP.fullmatch(token)
     if found is None:
         raise NotationError(
-            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm]"
+            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm][/n]"
         )
     return FighterGroup(
         side=found["side"],
@@ -401,6 +407,7 @@ def _parse_group(token: str) -> FighterGroup:
         torpedoes=found["torpedoes"] is not None,
         mkps=found["mkps"] is not None,
         salvo=found["salvo"] is not None,
+        launching=found["launching"] is not None,
     )
 
 
@@ -429,7 +436,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired this turn, N nova cannon armed, M sweeping, S scramble
+    flags: set[str] = set()  # F fired, N nova armed, M sweeping, S scramble, E ECM on
     bogey: str | None = None
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
@@ -475,7 +482,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N", "M", "S"):
+        elif part in ("F", "N", "M", "S", "E"):
             flags.add(part)
         elif part.startswith("?"):
             label, equals, shown = part[1:].partition("=")
@@ -524,6 +531,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         nova="N" in flags,
         sweeping="M" in flags,
         scramble="S" in flags,
+        ecm="E" in flags,
         bogey=bogey,
         shows=shows,
         vector=vector,

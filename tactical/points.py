@@ -340,6 +340,10 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "pds": _pc("PDS", 1, "000 L16010", flat=3),
     "adfc": _pc("ADFC", 2, "000 L7337-7346", flat=8),
     "ads": _pc("ADS", _ads_mass, "000 L7474-7488", per_mass=3, arcs="any"),
+    # One-shot point defence: scattergun 1 mass, 5 a mass; grapeshot 1 mass, 4 (000
+    # L7549, L7563, L16018-16020).
+    "scattergun": _pc("Scattergun", 1, "000 L7549, L16018", per_mass=5, ammo=1),
+    "grapeshot": _pc("Grapeshot", 1, "000 L7563, L16020", flat=4, ammo=1),
     "pulse_torpedo": _pc(
         "Pulse torpedo", _arc_steps(4, 1), "000 L16377-16383", per_mass=3, arcs="any", max_arcs=3
     ),
@@ -423,6 +427,11 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     ),
     "smr": _pc("Salvo missile rack", 4, "000 L16758-16804", per_mass=3, arcs="any", ammo=1),
     "smr_er": _pc("Salvo missile rack (ER)", 5, "000 L16758-16804", per_mass=3, arcs="any", ammo=1),
+    # Heavy missile racks, one shot each: 2 mass, ER 3, x3 (000 L16734-16741, L6044-6050).
+    "heavy_missile": _pc("Heavy missile", 2, "000 L16734-16741", per_mass=3, arcs="any", ammo=1),
+    "heavy_missile_er": _pc(
+        "Heavy missile (ER)", 3, "000 L16734-16741", per_mass=3, arcs="any", ammo=1
+    ),
     "sml": _pc("Salvo missile launcher", 3, "000 L15617-15627, L16770", per_mass=3, arcs="any"),
     # Magazine mass is 2 per standard salvo, 3 per ER salvo (000 L6066-6070); x3 (L16804).
     "magazine": _pc("Magazine", 2, "000 L6066-6070", per_mass=3),

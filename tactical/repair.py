@@ -32,7 +32,17 @@ RepairRule = Literal["continuum", "lite"]
 MAX_PARTIES_PER_JOB = 3  # 000 L11368; 002 L63: "up to three DCPs ... on the same system"
 LITE_SUCCESS = 6  # 002 L63: "succeeds on a modified score of 6 or above"
 PERMANENT_LOSSES = frozenset(
-    {"magazine", "magazine_er", "smr", "smr_er", "minelayer", "dcp", "marines"}
+    {
+        "magazine",
+        "magazine_er",
+        "smr",
+        "smr_er",
+        "heavy_missile",
+        "heavy_missile_er",
+        "minelayer",
+        "dcp",
+        "marines",
+    }
 )
 # 000 L10909-10999 (index 10.1): magazines and missile racks that fail a threshold are lost for
 # good; DCPs cannot bring them back. So are the mines in a mine layer's magazine (000

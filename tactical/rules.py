@@ -91,6 +91,15 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     group fly up to 12 MU beyond its move for 1 CEF; a robot group's secondary move is flown
     first, towards where its objective stood before the ships moved (L10070-10078). FT2 has
     one move (001 L763)."""
+    launch_tubes: bool = False
+    """Continuum's launch tubes (000 8.1, L8536-8538; 13.12, L14846-14858, L14935-14940): a
+    ship launches, and recovers, as many groups a turn from its hangar bays as it has working
+    launch tubes, none without one (000 L10967-10979), and all its combined bays' groups, which
+    recover only half their number a turn (rounded up). FT2's carriers launch two groups a
+    turn, other ships one, and recover one (001 L759-761): off in ``ft2``."""
+    launch_half_move: bool = False
+    """A group flies half its move on the turn it launches (000 L8509-8513): Continuum. FT2
+    does not say so (001 L757-763): off in ``ft2``."""
     carrier_bays: int = 3
     """Bays that make a ship a carrier, which launches two groups a turn, others one (001
     L759): FT2 3 (no non-carrier class carries more than 2 groups, 001 L749-755); Continuum
@@ -141,6 +150,13 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     strike_as_core: bool = False
     """With ``strike_colours``, roll that die as a core system, 1 off (never at the first
     threshold): the text's variant, off by default as the index recommends."""
+    sensors_ecm: bool = False
+    """Continuum's ECM and advanced sensors (000 7.18-7.19, 12.4, 13.13): ECM switched on in
+    a ship's orders (``/ecm``) takes 6 MU a level off enemy sensors' identifying range and 1
+    MU a level off enemy missiles' and fighters' lock-on range, area ECM doing so for allies
+    within 6 MU, at most 3 levels in all; a ship whose area ECM is on cannot use its FireCons;
+    enhanced and superior sensors are fragile at threshold checks. FT2's sensors have no ECM
+    (001 L933-971): off in ``ft2``, on in ``continuum``."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
@@ -209,10 +225,13 @@ BATTLE_RULES: dict[str, BattleRules] = {
         fighter_scramble=True,
         fighter_secondary_move=True,
         carrier_bays=2,
+        launch_tubes=True,
+        launch_half_move=True,
         torpedo_to_hit=(2, 3, 4, 5, 6),
         needle_range=12,
         needle_hull=True,
         mine_dice=4,
+        sensors_ecm=True,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": BattleRules(

@@ -12,6 +12,12 @@ it is scanned (001 L957); a weasel emitter makes a ship's bogey show a bigger cl
 scanned (001 L961-969). The battle (:mod:`tactical.battle`) decides when; this module holds the
 tables and the counters.
 
+Continuum's ECM (000 7.18-7.19, 12.4; the ``sensors_ecm`` rule option) is switched on in a
+ship's orders for the turn (``/ecm``, 000 L12832-12838). While on, each level of its own ECM,
+and of the area ECM of any ally within 6 MU with its own switched on, takes 6 MU off the range
+at which enemy sensors identify it and 1 MU off the range at which enemy missiles and fighters
+lock on, to at most three levels (:func:`ecm_level`).
+
 >>> signature("escort", ("beam_c", "weasel_capital"))
 'capital'
 >>> bogey_labels([("blue", "b2", 0.0, 10.0), ("blue", "d1", 5.0, 10.0), ("red", "r1", 0.0, 0.0)],
@@ -31,16 +37,28 @@ from tactical.ship import HullClass
 __all__ = [
     "ACTIVE_RANGE_MU",
     "ACTIVE_SCANS",
+    "AREA_ECM",
+    "AREA_ECM_MU",
+    "AREA_ECM_SCAN_MU",
+    "DEBLIP_MU_PER_LEVEL",
     "DUMMY_POINTS",
     "DUMMY_SIGNATURE",
     "DUMMY_THRUST",
+    "ECM",
+    "ECM_MAX_LEVEL",
+    "LEARNED",
+    "LOCK_ON_MU_PER_LEVEL",
     "PASSIVE_RANGE_MU",
     "SCANNING_HULLS",
+    "SUPERIOR_BONUS",
     "WEASEL_SIGNATURES",
     "Bogey",
     "Dummy",
     "Sensed",
     "bogey_labels",
+    "deblip_range",
+    "ecm_level",
+    "scan_learned",
     "signature",
 ]
 
@@ -56,6 +74,26 @@ DUMMY_SIGNATURE: HullClass = "escort"  # a dummy emits an escort's drive signatu
 DUMMY_THRUST = 8
 # A dummy manoeuvres like a scoutship (001 L957), whose thrust the text does not print: the
 # catalogue's scoutship (tactical/data/ships/ft2/scout.toml, a project design) has thrust 8.
+ECM = "ecm"  # one system per level (000 L7730-7735)
+AREA_ECM = "area_ecm"  # one system per level (000 L7786-7790)
+DEBLIP_MU_PER_LEVEL = 6.0
+# Each level of ECM "subtracts 6 MU from the 'de-blip' range of enemy sensors" (000 L7703-7705).
+LOCK_ON_MU_PER_LEVEL = 1.0
+# "Every level of ECM reduces the lock-on range by 1 MU, meaning missiles and fighters need to
+# be closer to attack" (000 L7717-7721).
+SUPERIOR_BONUS = 2  # Superior sensors add 2 to the scan die (000 L12641-12643)
+AREA_ECM_SCAN_MU = 12.0  # area ECM jams scans at ships within 12 MU of it (000 L12816-12818)
+LEARNED = (
+    "no information",  # 1-2
+    "mass only",  # 3
+    "mass, drive and screens",  # 4
+    "every system",  # 5
+    "everything, damage included",  # 6+
+)
+"""What an advanced scan's score discloses (000 L12647-12657), by :func:`scan_learned`."""
+ECM_MAX_LEVEL = 3  # "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
+# exceed 3" (000 L7723-7724, L7766-7768).
+AREA_ECM_MU = 6.0  # area ECM covers its ship "and all allied ships within 6 MU" (000 L7765-7766)
 WEASEL_SIGNATURES: dict[str, HullClass] = {
     "weasel_cruiser": "cruiser",  # 001 L965
     "weasel_capital": "capital",  # 001 L967
@@ -97,6 +135,10 @@ class Sensed(Struct, frozen=True, kw_only=True):
     how: str
     by: str | None = None
     dummy: bool = False
+    learned: int | None = None
+    """An active scan by enhanced or superior sensors (000 12.2): the score on the table,
+    after the target's ECM roll and any friendly jamming (12.4), 0 to 4 for "no information",
+    "mass only", "mass, drive and screens", "all systems", "everything" (:data:`LEARNED`)."""
 
 
 def signature(hull_class: HullClass, kinds: Iterable[str]) -> HullClass:
@@ -122,3 +164,35 @@ def bogey_labels(
         return (sides.index(side), y, x, hashlib.sha256(name.encode()).hexdigest())
 
     return {c[1]: f"B{n}" for n, c in enumerate(sorted(counters, key=key), start=1)}
+
+
+def ecm_level(own: int, area: Iterable[int]) -> int:
+    """Return a ship's aggregate ECM level: its own working ECM systems switched on, plus the
+    levels of every area ECM covering it, at most three (000 L7723-7724, L7766-7768).
+
+    >>> ecm_level(1, [2, 2]), ecm_level(0, []), ecm_level(2, [1])
+    (3, 0, 3)
+    """
+    return min(ECM_MAX_LEVEL, own + sum(area))
+
+
+def scan_learned(score: int) -> int:
+    """Return the index in :data:`LEARNED` an advanced scan's final score gives: 1-2 nothing,
+    3 mass, 4 mass, drive and screens, 5 all systems, 6 or more everything (000
+    L12647-12657). The worked example: superior +2 and a 6, less an ECM roll of 1, is 7, "still
+    enough to reveal everything" (L12858-12866).
+
+    >>> scan_learned(6 + SUPERIOR_BONUS - 1), scan_learned(2), scan_learned(-3), scan_learned(4)
+    (4, 0, 0, 2)
+    """
+    return min(max(score - 2, 0), len(LEARNED) - 1)
+
+
+def deblip_range(base: float, level: int) -> float:
+    """Return how near an enemy sensor must be to identify a bogey of this ECM level: its
+    range less 6 MU a level (000 L7703-7707), never below nothing.
+
+    >>> deblip_range(PASSIVE_RANGE_MU, 2), deblip_range(ACTIVE_RANGE_MU, 3)
+    (24.0, 36.0)
+    """
+    return max(0.0, base - DEBLIP_MU_PER_LEVEL * level)

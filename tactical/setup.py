@@ -319,7 +319,8 @@ def _deploy_ftl_fighters(ctx: BattleContext, state: BattleState) -> BattleState:
         for bay in deployed:
             carrier, group = take_off(ctx, carrier, bay, ship.x, ship.y)
             spent = None if group.endurance is None else group.endurance - 1
-            groups.append(msgspec.structs.replace(group, endurance=spent))
+            # Deployed before the battle, not launched in its first turn: a full move.
+            groups.append(msgspec.structs.replace(group, endurance=spent, launching=False))
         ships.append(carrier)
     if not groups:
         return state

@@ -26,7 +26,15 @@ from tactical.mines import Mine
 from tactical.missiles import Salvo
 from tactical.movement import angle_vector, format_mu, heading_vector, round_mu
 from tactical.rules import BattleRules
-from tactical.sensors import Bogey, Dummy
+from tactical.sensors import (
+    AREA_ECM,
+    AREA_ECM_MU,
+    ECM,
+    LOCK_ON_MU_PER_LEVEL,
+    Bogey,
+    Dummy,
+    ecm_level,
+)
 from tactical.ship import HullClass, Ship, ShipState, hull_remaining, screen_level
 
 Phase = Literal[
@@ -294,6 +302,9 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
     sweeping: bool = False
     """Its minesweeper is active this turn: no offensive fire (001 L898)."""
+    ecm: bool = False
+    """Its ECM is switched on this turn (``/ecm`` in its orders, 000 L12832-12838; the
+    ``sensors_ecm`` option)."""
     bogey: str | None = None
     """While the enemy has not identified it (the ``bogeys`` option): the label its bogey
     counter goes by (001 L941); ``None`` once revealed, or without bogeys."""
@@ -517,6 +528,57 @@ def working_defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
         # Nor while out of control: active defences are down (000 L11157-11159).
         return DefenceSpec(point=(), area=(), controls=0)
     return defence_of(ctx.sheets[ship.id], ship.record)
+
+
+def ecm_systems(ctx: BattleContext, ship: ShipInPlay, kind: str) -> int:
+    """Return how many working systems of this kind (``ecm``, ``area_ecm``: one a level,
+    000 L7730-7735, L7786-7790) a ship has switched on this turn."""
+    if not (ctx.rules.sensors_ecm and ship.ecm and ship.status == "active"):
+        return 0
+    sheet = ctx.sheets[ship.id]
+    return sum(
+        1
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+        if spec.kind == kind and now.status == "ok"
+    )
+
+
+def ecm_cover(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> int:
+    """Return a ship's aggregate ECM level this turn: its own ECM switched on, and the area
+    ECM switched on of every ship of its side within 6 MU, itself included, at most 3 (000
+    L7717-7724, L7765-7768). Zero without the ``sensors_ecm`` option."""
+    if not ctx.rules.sensors_ecm:
+        return 0
+    area = [
+        ecm_systems(ctx, friend, AREA_ECM)
+        for friend in state.ships
+        if friend.side == ship.side
+        and math.hypot(friend.x - ship.x, friend.y - ship.y) <= AREA_ECM_MU + 1e-9
+    ]
+    return ecm_level(ecm_systems(ctx, ship, ECM), area)
+
+
+def lock_on_range(ctx: BattleContext, state: BattleState, ship: ShipInPlay, base: float) -> float:
+    """Return how near enemy missiles and fighters must come to lock on to a ship: ``base``
+    less 1 MU a level of its ECM (000 L7717-7721), never below nothing."""
+    return max(0.0, base - LOCK_ON_MU_PER_LEVEL * ecm_cover(ctx, state, ship))
+
+
+def spend_one_shots(state: BattleState, fired: list[tuple[str, str]]) -> BattleState:
+    """Cross off the one-shot point defence systems fired, as ``(ship, system)``: a
+    scattergun or grapeshot launcher is used once a battle (000 L7541-7543, L7563)."""
+    gone = set(fired)
+    if not gone:
+        return state
+    ships = []
+    for ship in state.ships:
+        systems = tuple(
+            msgspec.structs.replace(s, ammo=0) if (ship.id, s.id) in gone else s
+            for s in ship.record.systems
+        )
+        record = msgspec.structs.replace(ship.record, systems=systems)
+        ships.append(msgspec.structs.replace(ship, record=record))
+    return msgspec.structs.replace(state, ships=tuple(ships))
 
 
 def other_side(ctx: BattleContext, side: str) -> str:

@@ -52,7 +52,7 @@ from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
 from tactical.movement import SCRAMBLE, OrderSyntaxError, format_mu, parse_order
-from tactical.sensors import Sensed
+from tactical.sensors import LEARNED, Sensed
 from tactical.ship import HullClass
 
 __all__ = [
@@ -107,6 +107,8 @@ def _sensed(event: Sensed) -> str:
     what = "dummy bogey " if event.dummy else ""
     means = "passive sensors" if event.how == "passive" else "active scan"
     text = f"    {what}{event.counter} identified by {event.by}'s {means}"
+    if event.learned is not None:  # advanced sensors (000 12.2)
+        text += f", which learns {LEARNED[event.learned]}"
     return text + ", removed" if event.dummy else text
 
 
@@ -376,6 +378,8 @@ def _fighters(event: FightersResolved) -> list[str]:
         lines.append(
             f"    {fire.ship} {fire.system} at {fire.group} {faces} kills {fire.roll.kills}"
         )
+        if fire.backlash is not None:
+            lines.append(f"  {_hit(fire.backlash)} from the scattergun's 1")
     for attack in event.attacks:
         if attack.weapon == "shuttles":
             lines.append(_landing(attack))
@@ -515,6 +519,14 @@ def _salvos(defence: Sequence[PointDefenceDie], attacks: Sequence[SalvoAttack]) 
             lines.append(
                 f"      {fire.ship} {fire.system} point defence {faces} kills {fire.roll.kills}"
             )
+            if fire.backlash is not None:
+                lines.append(f"  {_hit(fire.backlash)} from the scattergun's 1")
+        if attack.on_target is None:  # a heavy missile: one missile, no on-target die
+            fate = "shot down" if attack.kills else f"hits {list(attack.faces)}"
+            lines.append(f"      the heavy missile {fate}")
+            if attack.hit is not None:
+                lines.append(_hit(attack.hit))
+            continue
         lost = f" less {attack.lost} for fighters lost" if attack.lost else ""
         lines.append(
             f"      {attack.on_target} missiles on target{lost}, {attack.kills} shot down, "

@@ -72,6 +72,7 @@ from tactical.commanders.stand_off import stand_off_commander
 from tactical.commanders.steering import (
     ram_course,
     with_asteroids,
+    with_ecm,
     with_fighters,
     with_mines,
     with_scramble,
@@ -95,6 +96,7 @@ __all__ = [
     "random_commander",
     "stand_off_commander",
     "with_asteroids",
+    "with_ecm",
     "with_fighters",
     "with_mines",
     "with_scramble",

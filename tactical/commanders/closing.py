@@ -27,6 +27,7 @@ from tactical.commanders.steering import (
     astern_side,
     vector_steer,
     with_asteroids,
+    with_ecm,
     with_fighters,
     with_mines,
     with_scramble,
@@ -82,7 +83,11 @@ def closing_commander(cruise: int = 8) -> Commander:
 
     return Commander(
         with_torpedo_settings(
-            with_scramble(with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))))
+            with_ecm(
+                with_scramble(
+                    with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                )
+            )
         ),
         fire,
     )

@@ -44,6 +44,7 @@ from tactical.commanders.steering import (
     steer_to,
     vector_candidates,
     with_asteroids,
+    with_ecm,
     with_fighters,
     with_mines,
     with_scramble,
@@ -128,7 +129,11 @@ def engage_commander() -> Commander:
 
     return Commander(
         with_torpedo_settings(
-            with_scramble(with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack"))))
+            with_ecm(
+                with_scramble(
+                    with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                )
+            )
         ),
         focused_fire,
         flight=posture_flight("attack"),

@@ -29,6 +29,7 @@ from tactical.commanders.scoring import (
 from tactical.commanders.steering import (
     move_start,
     vector_candidates,
+    with_ecm,
     with_fighters,
     with_scramble,
     with_sensors,
@@ -126,7 +127,9 @@ def stand_off_commander() -> Commander:
         return written
 
     return Commander(
-        with_torpedo_settings(with_scramble(with_fighters(with_sensors(orders), "defend"))),
+        with_torpedo_settings(
+            with_ecm(with_scramble(with_fighters(with_sensors(orders), "defend")))
+        ),
         focused_fire,
         flight=posture_flight("defend"),
     )

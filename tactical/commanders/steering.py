@@ -19,7 +19,9 @@ from tactical.battle import (
     ShipInPlay,
     asteroids_now,
     fire_controls,
+    fire_options,
     group_reach,
+    launch_capacity,
     launchable_bays,
     mine_layers,
     move_path,
@@ -40,7 +42,7 @@ from tactical.commanders.scoring import (
     reach_of,
     wants_home,
 )
-from tactical.fighters import FIGHTER_RANGE_MU, launch_limit
+from tactical.fighters import FIGHTER_RANGE_MU
 from tactical.fire import (
     TORPEDO_SETTINGS,
     arc_of,
@@ -63,7 +65,7 @@ from tactical.movement import (
     format_order,
     move,
 )
-from tactical.sensors import ACTIVE_RANGE_MU, PASSIVE_RANGE_MU
+from tactical.sensors import ACTIVE_RANGE_MU, AREA_ECM, ECM, PASSIVE_RANGE_MU
 from tactical.ship import collision_thrust, hull_remaining
 
 
@@ -92,10 +94,9 @@ def with_fighters(orders: WriteOrders, posture: Posture) -> WriteOrders:
                 written[ship.id] = NO_ORDER
                 continue
             close = any(range_between(ship.x, ship.y, e.x, e.y) <= LAUNCH_RANGE_MU for e in enemies)
-            if posture != "recover" and close and launchable_bays(ctx, state, ship):
-                written[ship.id] = Order(
-                    launch=launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
-                )
+            capacity = launch_capacity(ctx, state, ship)  # one per launch tube (000 L8536-8538)
+            if posture != "recover" and close and launchable_bays(ctx, state, ship) and capacity:
+                written[ship.id] = Order(launch=capacity)
         return written
 
     return wrapped
@@ -124,6 +125,37 @@ def with_scramble(orders: WriteOrders) -> WriteOrders:
                 for g in raiders
             ):
                 written[ship.id] = msgspec.structs.replace(order, scramble=True)
+        return written
+
+    return wrapped
+
+
+def with_ecm(orders: WriteOrders) -> WriteOrders:
+    """Wrap a commander's movement orders (outermost): a ship with working ECM switches it on
+    every turn (``/ecm``, 000 L12832-12838), unless it makes an active scan, which its own
+    jamming would hinder (000 L12822-12832). A ship with area ECM, which blinds its own
+    FireCons while on (000 L7778-7784), switches on only while none of its weapons has an
+    enemy in reach (see docs/rulings.md, "Tactical: ECM and advanced sensors")."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        if not ctx.rules.sensors_ecm:
+            return written
+        for ship in _free(state, side):
+            order = written.get(ship.id, NO_ORDER)
+            if order.scan or ship.record.out_of_control:
+                continue
+            sheet = ctx.sheets[ship.id]
+            kinds = {
+                spec.kind
+                for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+                if now.status == "ok"
+            }
+            if ECM not in kinds and AREA_ECM not in kinds:
+                continue
+            if AREA_ECM in kinds and any(fire_options(ctx, state, ship.id).values()):
+                continue
+            written[ship.id] = msgspec.structs.replace(order, ecm=True)
         return written
 
     return wrapped

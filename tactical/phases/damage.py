@@ -14,7 +14,7 @@ import msgspec
 
 from tactical.boarding import CREW_KINDS
 from tactical.dice import DiceSource
-from tactical.fire import StrikeRoll, ThresholdOutcome, threshold_check
+from tactical.fire import SENSORS, StrikeRoll, ThresholdOutcome, threshold_check
 from tactical.repair import PERMANENT_LOSSES
 from tactical.ship import Ship, ShipState, apply_damage
 from tactical.state import (
@@ -188,6 +188,7 @@ def check_threshold(
         core=ctx.rules.core_systems if core is None else core,
         strike=_strike(ctx, ship_id),
         spared=CREW_KINDS if boarding else frozenset(),
+        fragile=SENSORS if ctx.rules.sensors_ecm else frozenset(),
     )
     check = _threshold(ship_id, row, modifier, result)
     return record, msgspec.structs.replace(check, boarding=True) if boarding else check

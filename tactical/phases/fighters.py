@@ -22,6 +22,7 @@ from tactical.fighters import (
     INTERCEPT_LOSS_ON,
     MISSILE_FIGHTER_RANGE_MU,
     NEVER_RELAUNCH,
+    SCATTERGUN,
     SECONDARY_MOVE_MU,
     SHUTTLE_LANDS_ON,
     TORPEDO_HITS_ON,
@@ -30,6 +31,7 @@ from tactical.fighters import (
     FlightOrder,
     KillRoll,
     bays,
+    defence_roll,
     fighter_type,
     format_flight,
     format_flight_order,
@@ -58,6 +60,7 @@ from tactical.phases.ordnance import (
     PointDefenceDie,
     SalvoAttack,
     area_defenders,
+    backlash,
     salvo_attacks,
     salvo_targets,
 )
@@ -73,7 +76,9 @@ from tactical.state import (
     Threshold,
     asteroids_now,
     enemy_in_sight,
+    lock_on_range,
     replace_ship,
+    spend_one_shots,
     targetable,
     velocity,
     working_screen,
@@ -130,13 +135,16 @@ class Scramble(Struct, frozen=True, kw_only=True):
     late: bool = False
 
 
-class DefenceFire(Struct, frozen=True, kw_only=True):
+class DefenceFire(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One point-defence system's die at a fighter group."""
 
     ship: str
     system: str
     group: str
     roll: KillRoll
+    backlash: Hit | None = None
+    """A scattergun covering an ally that rolled a 1: the point of damage it did the ally
+    (000 L7528-7534)."""
 
 
 FighterWeapon = Literal["beams", "graser", "plasma", "torpedoes", "mkps", "shuttles"]
@@ -224,6 +232,68 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     rolls: tuple[Roll, ...] = ()
 
 
+HEAVY_KILLED_BY_FIGHTER = 6  # "Each Beam-1 or fighter rolls a D6 and kills the missile on a
+# roll of 6" (000 L5901-5903)
+HANGAR_BAY = "hangar_bay"  # launches and recovers only through a launch tube (000 L14838-14844)
+LAUNCH_TUBE = "launch_tube"  # one group a turn each (000 L8536-8538, L14846-14858)
+
+
+def working_tubes(ctx: BattleContext, ship: ShipInPlay) -> int:
+    """Return the ship's working launch tubes: a damaged one launches and recovers nothing
+    (000 L10967-10979)."""
+    return sum(
+        1
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if spec.kind == LAUNCH_TUBE and now.status == "ok"
+    )
+
+
+def launch_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
+    """Return the bays whose groups may launch this turn, in the order they go: under the
+    ``launch_tubes`` rule one hangar bay per working launch tube (000 L8536-8538) and every
+    combined bay (000 L14935-14936: "may launch all their available fighter groups in one
+    turn"); otherwise the first of those ready, two for a carrier, one for any other ship
+    (001 L759)."""
+    ready = launchable_bays(ctx, state, ship)
+    sheet = ctx.sheets[ship.id]
+    if not ctx.rules.launch_tubes:
+        return ready[: launch_limit(sheet, ctx.rules.carrier_bays)]
+    tubes = working_tubes(ctx, ship)
+    chosen: list[str] = []
+    for bay in ready:
+        if sheet.system(bay).kind == HANGAR_BAY:
+            if not tubes:
+                continue
+            tubes -= 1
+        chosen.append(bay)
+    return chosen
+
+
+def launch_capacity(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> int:
+    """Return how many groups a ``launch`` order may name this turn: the preset's carrier
+    limit (001 L759), or under launch tubes as many as :func:`launch_bays` gives."""
+    if not ctx.rules.launch_tubes:
+        return launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
+    return len(launch_bays(ctx, state, ship))
+
+
+def recovery_limit(ctx: BattleContext, ship: ShipInPlay, bay: str) -> int:
+    """Return how many groups the ship may recover this turn into bays like this one: one
+    (001 L761); under launch tubes one per working tube into hangar bays (000 L8536-8538),
+    and half its working combined bays, rounded up, into those (000 L14935-14940)."""
+    if not ctx.rules.launch_tubes:
+        return 1
+    sheet = ctx.sheets[ship.id]
+    if sheet.system(bay).kind == HANGAR_BAY:
+        return working_tubes(ctx, ship)
+    combined = sum(
+        1
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+        if spec.bay_capacity and spec.kind != HANGAR_BAY and now.status == "ok"
+    )
+    return (combined + 1) // 2
+
+
 def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
     """Return the bays whose group is aboard and may launch: working, with fighters, re-armed
     (000 8.16), in record-sheet order."""
@@ -271,6 +341,16 @@ def bay_launch_problem(
                 _rearming_text(ship, bay) for bay in aboard
             )
         return "no fighter group aboard to launch (001 L753-759)"
+    if ctx.rules.launch_tubes:
+        limit = launch_capacity(ctx, state, ship)
+        if limit == 0:
+            return "no working launch tube to launch from its hangar bays (000 L10967-10979)"
+        if groups > limit:
+            return (
+                f"launches at most {limit} group{'s' if limit > 1 else ''} this turn: one per "
+                "working launch tube, and every combined bay's (000 L8536-8538, L14935-14936)"
+            )
+        return None
     limit = launch_limit(ctx.sheets[ship.id], ctx.rules.carrier_bays)
     if groups > limit:
         return f"launches at most {limit} group{'s' if limit > 1 else ''} a turn (001 L759)"
@@ -297,7 +377,7 @@ def launch_groups(
     x = round_mu(ship.x + dx / 2)
     y = round_mu(ship.y + dy / 2)
     launched: list[FighterGroup] = []
-    for bay in launchable_bays(ctx, state, ship)[:groups]:
+    for bay in launch_bays(ctx, state, ship)[:groups]:
         ship, group = take_off(ctx, ship, bay, x, y)
         launched.append(group)
     return ship, launched
@@ -325,6 +405,7 @@ def take_off(
         torpedoes=kind.torpedoes,
         mkps=kind.mkps,
         salvo=kind.salvo,
+        launching=ctx.rules.launch_half_move,
     )
     systems = tuple(
         msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in ship.record.systems
@@ -376,8 +457,10 @@ def group_type(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
 
 def group_reach(ctx: BattleContext, group: FighterGroup) -> float:
     """Return how far a group flies in a turn: the rules' 12" or 24 MU, fast fighters 36 MU
-    (000 L9525-9527)."""
-    return float(group_type(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
+    (000 L9525-9527); half that on the turn it launches, under the ``launch_half_move`` rule
+    (000 L8509-8513: "Move distance on the launch turn is only half normal")."""
+    reach = float(group_type(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
+    return reach / 2 if group.launching else reach
 
 
 def _group(state: BattleState, group: str) -> FighterGroup:
@@ -524,7 +607,7 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
     launching: dict[str, str] = {}  # missile fighter group -> the ship it launches its salvo at
     intercepting: dict[str, str] = {}  # group -> the enemy salvo it intercepts
     recovered: set[str] = set()
-    landed_on: set[str] = set()
+    landed_on: dict[tuple[str, bool], int] = {}  # (carrier, into a hangar bay) -> groups
     moves: list[GroupMoved] = []
 
     def spent(group: FighterGroup) -> bool:
@@ -614,7 +697,8 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
                     void = f"{order.target} is out of reach (shuttles must reach its position)"
                 elif group.salvo and distance <= MISSILE_FIGHTER_RANGE_MU + MU_GRAIN:
                     launching[name] = order.target
-                elif group.salvo or distance > FIGHTER_RANGE_MU:
+                elif group.salvo or distance > lock_on_range(ctx, state, target, FIGHTER_RANGE_MU):
+                    # Its ECM keeps fighters further off (000 L7717-7721).
                     void = f"{order.target} is out of reach"
                 else:
                     attacking[name] = order.target
@@ -643,11 +727,19 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
                 void = "the carrier is out of reach"
             elif carrier.id not in state.held:
                 void = "the carrier changed course or speed (001 L761)"
-            elif carrier.id in landed_on:
-                void = "the carrier has recovered a group this turn (001 L761)"
+            elif landed_on.get(
+                into := (carrier.id, ctx.sheets[carrier.id].system(group.bay).kind == HANGAR_BAY),
+                0,
+            ) >= recovery_limit(ctx, carrier, group.bay):
+                void = (
+                    "the carrier has recovered as many groups this turn as its launch tubes "
+                    "allow (000 L8536-8538)"
+                    if ctx.rules.launch_tubes
+                    else "the carrier has recovered a group this turn (001 L761)"
+                )
             else:
                 landed = True
-                landed_on.add(carrier.id)
+                landed_on[into] = landed_on.get(into, 0) + 1
                 recovered.add(name)
         groups[name] = group
         moves.append(
@@ -708,6 +800,9 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
     # Point defence: each attacked ship's own PD, then area cover from friends within 6.
     defence: list[DefenceFire] = []
     used: set[tuple[str, str]] = set()
+    one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
+    hurt: list[tuple[int, str]] = []  # (defence die, ally) a scattergun's 1 damages
+    thresholds: list[Threshold] = []
     attacked = [s for s in state.ships if s.id in attacking.values()]
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
@@ -729,19 +824,34 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         for system, pick in plan:
             # Point defence at heavy fighters is at -1 (000 L9489-9491).
             drm = kinds[pick].hit_drm
-            roll = roll_kills(dice, f"t{turn}/pd/{ship.id}/{system}", 1, reroll=reroll, drm=drm)
+            spec = ctx.sheets[ship.id].system(system)
+            key = f"t{turn}/pd/{ship.id}/{system}"
+            roll = defence_roll(dice, key, spec.kind, reroll=reroll, drm=drm, heavy=drm < 0)
+            if spec.ammo is not None:
+                one_shots.append((ship.id, system))
+            if spec.kind == SCATTERGUN and ship.id != victim.id and roll.faces[0] == 1:
+                hurt.append((len(defence), victim.id))  # 000 L7528-7534
             defence.append(DefenceFire(ship=ship.id, system=system, group=pick, roll=roll))
             g = groups[pick]
             groups[pick] = msgspec.structs.replace(g, fighters=max(g.fighters - roll.kills, 0))
 
-    for shooter, guns, victim in area_defenders(ctx, state, attacked):
+    # Carriers that launched or are recovering a group this turn cannot use their ADFC (000
+    # L8721-8723).
+    busy = {g.carrier for g in state.fighters if g.launching} | {
+        groups[name].carrier for name in recovered
+    }
+    for shooter, guns, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, guns, victim)
+    state = spend_one_shots(state, one_shots)
+    for index, ally in hurt:
+        key = f"t{turn}/threshold/{ally}/scattergun/{defence[index].ship}"
+        state, hit = backlash(ctx, state, dice, ally, key, thresholds)
+        defence[index] = msgspec.structs.replace(defence[index], backlash=hit)
 
     # Attack runs: one die per fighter, beam damage with screens (001 L779; 000 L9160-9166),
     # each die at the type's modifier against ships (000 L9593-9595, L9619-9625), or the
     # type's own weapon (000 8.15, :func:`_attack_run`).
     attacks: list[FighterAttack] = []
-    thresholds: list[Threshold] = []
     boarded: set[str] = set()  # assault shuttle groups that made their one landing run
     for name in sorted(attacking):
         group = groups[name]
@@ -847,7 +957,8 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
             void = f"{marker} found no ship to home on and was wasted (000 L5733-5736)"
             moves[index] = msgspec.structs.replace(moves[index], void=void)
             continue
-        group, interception = _intercept(dice, turn, groups[name], kinds[name], marker)
+        heavy = any(s.heavy for s in state.salvos if s.id == marker)
+        group, interception = _intercept(dice, turn, groups[name], kinds[name], marker, heavy=heavy)
         groups[name] = group
         interceptions.append(interception)
         intercepted[marker] = intercepted.get(marker, 0) + interception.roll.kills
@@ -877,12 +988,14 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         state = replace_ship(state, carrier)
     lost = tuple(g.id for g in state.fighters if groups[g.id].fighters <= 0)
     flying = tuple(
-        groups[g.id]
+        msgspec.structs.replace(groups[g.id], launching=False)
         for g in state.fighters
         if groups[g.id].fighters > 0 and g.id not in recovered and g.id not in boarded
     )
     state = msgspec.structs.replace(state, fighters=flying, written=(), before=())
-    state, salvo_defence, salvos = salvo_attacks(ctx, state, dice, used, thresholds, intercepted)
+    state, salvo_defence, salvos = salvo_attacks(
+        ctx, state, dice, used, thresholds, intercepted, busy
+    )
     nova: list[NovaHit] = []
     state = advance_novas(ctx, state, dice, nova, thresholds)
     state = boarder_losses(ctx, state, thresholds, 0, dice, "fighters")
@@ -952,6 +1065,20 @@ def _dogfight(
     )
 
 
+def _scramble_pair(ctx: BattleContext, carrier: ShipInPlay) -> int:
+    """Return how many groups a scramble's 6 launches: two "if the carrier is capable of
+    launching two or more groups per turn" (000 L8633-8639), else one."""
+    if not ctx.rules.launch_tubes:
+        return launch_limit(ctx.sheets[carrier.id], ctx.rules.carrier_bays)
+    sheet = ctx.sheets[carrier.id]
+    combined = sum(
+        1
+        for spec, now in zip(sheet.systems, carrier.record.systems, strict=True)
+        if spec.bay_capacity and spec.kind != HANGAR_BAY and now.status == "ok"
+    )
+    return 2 if working_tubes(ctx, carrier) + combined >= 2 else 1
+
+
 def scramble_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
     """Return the bays a ship could scramble from, in the order they would go: those whose
     group is ready, then those re-arming, in record-sheet order; never a group whose re-arming
@@ -981,7 +1108,7 @@ def _scramble(
         record = with_system_status(carrier.record, candidates[0], "damaged")
         carrier = msgspec.structs.replace(carrier, record=record)
         return carrier, Scramble(ship=carrier.id, face=face, mishap=candidates[0]), []
-    count = {4: 1, 5: 1, 6: launch_limit(ctx.sheets[carrier.id], ctx.rules.carrier_bays)}
+    count = {4: 1, 5: 1, 6: _scramble_pair(ctx, carrier)}
     launched: list[FighterGroup] = []
     for bay in candidates[: count.get(face, 0)]:
         rearming = not rearmed(state, carrier, bay)
@@ -1112,13 +1239,25 @@ def _fighter_salvo_aim(group: FighterGroup, target: ShipInPlay) -> tuple[float, 
 
 
 def _intercept(
-    dice: DiceSource, turn: int, group: FighterGroup, kind: FighterType, salvo: str
+    dice: DiceSource,
+    turn: int,
+    group: FighterGroup,
+    kind: FighterType,
+    salvo: str,
+    *,
+    heavy: bool = False,
 ) -> tuple[FighterGroup, Interception]:
     """Roll a group's interception of a salvo (000 L9295-9315, L5859-5861, L5913-5917): a die
     per fighter at its type's modifier against missiles, then a D6 for each missile killed,
-    each 6 losing a fighter; 1 endurance spent (000 L9319-9323)."""
+    each 6 losing a fighter; 1 endurance spent (000 L9319-9323). At a ``heavy`` missile each
+    fighter's die kills it on a 6 (000 L5901-5903), once."""
     key = f"t{turn}/intercept/{group.id}"
-    roll = roll_missile_kills(dice, key, group.fighters, drm=kind.fighter_drm)
+    if heavy:
+        faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(group.fighters))
+        killed = any(face + kind.fighter_drm >= HEAVY_KILLED_BY_FIGHTER for face in faces)
+        roll = KillRoll(faces=faces, kills=int(killed))
+    else:
+        roll = roll_missile_kills(dice, key, group.fighters, drm=kind.fighter_drm)
     losses = tuple(dice.roll(f"{key}/loss/{i}", 6) for i in range(roll.kills))
     lost = min(sum(1 for face in losses if face >= INTERCEPT_LOSS_ON), group.fighters)
     group = _spend(msgspec.structs.replace(group, fighters=group.fighters - lost))

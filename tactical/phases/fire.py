@@ -21,7 +21,9 @@ from tactical.boarding import (
 )
 from tactical.dice import DiceSource, RecordingDice, Roll
 from tactical.fire import (
+    AFT_DRM,
     CORE_SYSTEMS,
+    ENHANCED_AFT_MU,
     NEEDLE_GRAZE,
     NEEDLE_HIT,
     NEEDLE_KILL,
@@ -30,6 +32,7 @@ from tactical.fire import (
     NOVA_ARMING_MU,
     NOVA_STAGES,
     OVERLOAD,
+    SUPERIOR_AFT_MU,
     TORPEDO_BANDS_MU,
     TORPEDO_SETTINGS,
     BeamOutcome,
@@ -43,12 +46,14 @@ from tactical.fire import (
     nova_touches,
     range_between,
     roll_beams,
+    score_aft_die,
     submunition_dice,
     torpedo_band,
     torpedo_to_hit,
     torpedo_warhead,
 )
 from tactical.missiles import (
+    HEAVY_RACKS,
     LAUNCHERS,
     RACKS,
     SALVO_AIM,
@@ -63,6 +68,7 @@ from tactical.movement import heading_vector, round_mu
 from tactical.phases.boarding import after_fire, board, boarder_losses
 from tactical.phases.damage import apply_hit, take_damage
 from tactical.phases.repair import DRIVE
+from tactical.sensors import AREA_ECM
 from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
 from tactical.state import (
     BattleContext,
@@ -74,6 +80,7 @@ from tactical.state import (
     ShipStatus,
     Threshold,
     asteroids_now,
+    ecm_systems,
     enemy_in_sight,
     identified,
     other_side,
@@ -296,6 +303,7 @@ def fire_options(
     ]
     settings = dict(ship.settings)
     sight = needle_reach(ctx, ship)
+    aft_reach = aft_sight(ctx, ship)[0]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -310,11 +318,33 @@ def fire_options(
             setting = settings.get(spec.id)
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
-            if arc != AFT and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
+            # Aft only with advanced sensors' reach (none: never, not even at 0 MU).
+            aft_ok = arc != AFT or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
+            if aft_ok and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target.id)
         if reachable:
             options[spec.id] = tuple(reachable)
     return options
+
+
+def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
+    """Return how far, and by which sensors, a ship's beams may fire through its aft arc:
+    none (000 L2591-2597) unless working superior sensors augment its FireCon, to 36 MU at -1
+    (000 L15347-15351), or enhanced sensors, to 24 MU, hitting on 5-6 only (L15257-15267),
+    under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and advanced
+    sensors")."""
+    if not ctx.rules.sensors_ecm:
+        return 0.0, None
+    working = {
+        spec.kind
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if now.status == "ok"
+    }
+    if "superior_sensors" in working:
+        return SUPERIOR_AFT_MU, "superior_sensors"
+    if "enhanced_sensors" in working:
+        return ENHANCED_AFT_MU, "enhanced_sensors"
+    return 0.0, None
 
 
 def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tuple[str, ...]:
@@ -338,7 +368,10 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
 
 
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
-    """Return the working FireCons: one target each (001 L380)."""
+    """Return the working FireCons: one target each (001 L380); none while the ship's area
+    ECM is switched on, which blinds them (000 L7778-7784)."""
+    if ecm_systems(ctx, ship, AREA_ECM):
+        return 0
     sheet = ctx.sheets[ship.id]
     return sum(
         1
@@ -688,7 +721,13 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
                 # L4558-4560, L4574-4580; docs/rulings.md).
                 screened += sum(1 for face in needled.faces if face >= NEEDLE_HIT)
                 continue
-            outcome = _beams(ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen)
+            aft = arc_of(
+                bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs
+            )
+            sensors = aft_sight(ctx, firer)[1] if aft == AFT else None
+            outcome = _beams(
+                ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen, sensors
+            )
             rolled.append(
                 ShotRoll(
                     weapon=shot.weapon,
@@ -820,13 +859,21 @@ def _beams(
     shot: Shot,
     distance: float,
     screen: int,
+    aft: str | None = None,
 ) -> BeamOutcome:
-    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864)."""
+    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864);
+    ``aft`` names the sensors that let it fire through the aft arc (:func:`aft_sight`)."""
     if kind == SUBMUNITION:
         count, screen = submunition_dice(distance), 0
     else:
         count = beam_dice(kind, distance)
-    return roll_beams(dice, f"{key}/{shot.weapon}", count, screen, reroll=ctx.rules.beam_reroll)
+    key = f"{key}/{shot.weapon}"
+    reroll = ctx.rules.beam_reroll
+    if aft == "superior_sensors":
+        return roll_beams(dice, key, count, screen, reroll=reroll, drm=AFT_DRM, reroll_drm=0)
+    if aft == "enhanced_sensors":
+        return roll_beams(dice, key, count, screen, reroll=reroll, score=score_aft_die)
+    return roll_beams(dice, key, count, screen, reroll=reroll)
 
 
 def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Shot) -> BattleState:
@@ -844,6 +891,7 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
         y=point[1],
         launched=state.turn,
         er=er,
+        heavy=sheet.system(shot.weapon).kind in HEAVY_RACKS,
     )
     magazine = feeds(sheet).get(shot.weapon)
     if magazine is not None:

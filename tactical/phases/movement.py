@@ -24,7 +24,7 @@ from tactical.asteroids import (
 )
 from tactical.dice import DiceSource, Roll
 from tactical.fighters import FighterGroup, bays
-from tactical.fire import line_blocked, range_between, roll_beams
+from tactical.fire import SENSORS, line_blocked, range_between, roll_beams
 from tactical.mines import (
     MINE_RADIUS_MU,
     MINE_TENTHS,
@@ -58,11 +58,17 @@ from tactical.ramming import RAM_ON, contact, in_reach, proceeds, ram_damage
 from tactical.sensors import (
     ACTIVE_RANGE_MU,
     ACTIVE_SCANS,
+    AREA_ECM,
+    AREA_ECM_SCAN_MU,
     DUMMY_THRUST,
+    ECM,
     PASSIVE_RANGE_MU,
     SCANNING_HULLS,
+    SUPERIOR_BONUS,
     Dummy,
     Sensed,
+    deblip_range,
+    scan_learned,
 )
 from tactical.ship import collision_thrust, current_thrust, hull_remaining
 from tactical.state import (
@@ -74,6 +80,8 @@ from tactical.state import (
     Threshold,
     asteroids_at,
     asteroids_now,
+    ecm_cover,
+    ecm_systems,
     identified,
     in_well,
     moves_this_turn,
@@ -356,6 +364,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             void = _ram_problem(state, ship, order.ram)
         if order.scramble and void is None:
             void = scramble_problem(ctx, ship, order)
+        if order.ecm and void is None:
+            void = _ecm_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None and ctx.setup.theatre is None:
             jump = "powering"  # the drives warm up this turn (001 L1025)
@@ -395,7 +405,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         )
         carried = NO_ORDER if void else order
         # A standing order to scramble gives nothing away until it is carried out.
-        quiet = msgspec.structs.replace(carried, ram=None, scramble=False)
+        # Nor does jamming: ECM hides a ship, it does not identify it (000 L7703-7707).
+        quiet = msgspec.structs.replace(carried, ram=None, scramble=False, ecm=False)
         if not left and quiet != _course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
         if carried.ram is not None:
@@ -432,6 +443,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
                 nova=carried.nova and not left,
                 sweeping=carried.sweep and not left,
                 scramble=carried.scramble and not left,
+                ecm=carried.ecm and not left,
             )
         )
     ships = [
@@ -465,7 +477,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
     state, mines = _mines(ctx, state, paths, drops, sweeps, dice, thresholds)
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
-        state, sensed = sense(ctx, state, scanners, revealers)
+        state, sensed = sense(ctx, state, scanners, revealers, dice)
     rammed: list[Rammed] = []
     for rammer, target in rams:  # after the move, before the firing (see docs/rulings.md)
         state, tried = _ram(ctx, state, rammer, target, dice, thresholds)
@@ -632,6 +644,8 @@ def _scan_problem(
     limit = scan_limit(ctx, ship)
     if limit == 0:
         return "only military vessels carry active sensors (001 L949)"
+    if ecm_systems(ctx, ship, AREA_ECM):
+        return "its area ECM is on and blinds its FireCons, whose arrays scan (000 L7778-7784)"
     if len(names) > limit:
         return f"the scan names {len(names)} bogeys and this ship may scan {limit} (001 L951)"
     contacts = {
@@ -640,6 +654,19 @@ def _scan_problem(
     unknown = [name for name in names if name not in contacts]
     if unknown:
         return f"{', '.join(unknown)} is no enemy bogey on the table (001 L951)"
+    return None
+
+
+def _ecm_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not switch its ECM on this turn, or ``None``."""
+    if not ctx.rules.sensors_ecm:
+        return "ECM is not in these rules (000 7.18-7.19: rule sensors_ecm)"
+    sheet = ctx.sheets[ship.id]
+    if not any(
+        spec.kind in (ECM, AREA_ECM) and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    ):
+        return "no working ECM or area ECM to switch on (000 L7730-7735, L7786-7790)"
     return None
 
 
@@ -684,6 +711,7 @@ def sense(
     state: BattleState,
     scanners: Sequence[tuple[str, tuple[str, ...]]],
     revealers: Sequence[str],
+    dice: DiceSource | None = None,
 ) -> tuple[BattleState, list[Sensed]]:
     """Identify bogeys at the end of the move (digest A17): ships that gave themselves away,
     then every enemy bogey within 36" of a ship in play, both at once when both are bogeys
@@ -693,10 +721,14 @@ def sense(
     Passive sensors go first, so that no scan is spent on a bogey they identify anyway; a scan
     naming no bogeys takes the nearest left, the labels settling ties, and one naming bogeys
     takes only those still unidentified within 54" (see docs/rulings.md). A dummy identified
-    is removed (001 L957).
+    is removed (001 L957). Under the ``sensors_ecm`` option a ship's ECM switched on takes 6
+    MU a level off both ranges for its own bogey (000 L7703-7707), and a scanner with enhanced
+    or superior sensors rolls what its scan learns (:func:`advanced_scan`, with ``dice``).
     """
     sensed: list[Sensed] = []
     done: set[str] = set()
+
+    jammed = {s.id: ecm_cover(ctx, state, s) for s in state.ships if s.bogey is not None}
 
     def bogeys_of(side: str) -> list[tuple[str, str, float, float, bool]]:
         ships = [
@@ -706,6 +738,9 @@ def sense(
         ]
         dummies = [(d.label, d.id, d.x, d.y, True) for d in state.dummies if d.side != side]
         return [c for c in ships + dummies if c[1] not in done]
+
+    def reach(base: float, name: str) -> float:
+        return deblip_range(base, jammed.get(name, 0))
 
     for ship_id in revealers:
         if state.ship(ship_id).bogey is not None:
@@ -726,7 +761,7 @@ def sense(
                 (range_between(s.x, s.y, x, y), s.id)
                 for s in sensors
                 if s.side == side
-                and range_between(s.x, s.y, x, y) <= PASSIVE_RANGE_MU
+                and range_between(s.x, s.y, x, y) <= reach(PASSIVE_RANGE_MU, name)
                 and clear(s, x, y)
             ]
             if near:
@@ -740,7 +775,8 @@ def sense(
         in_range = sorted(
             (range_between(scanner.x, scanner.y, x, y), len(label), label, name, dummy)
             for label, name, x, y, dummy in bogeys_of(scanner.side)
-            if range_between(scanner.x, scanner.y, x, y) <= ACTIVE_RANGE_MU and clear(scanner, x, y)
+            if range_between(scanner.x, scanner.y, x, y) <= reach(ACTIVE_RANGE_MU, name)
+            and clear(scanner, x, y)
         )
         if named:  # the player chooses which bogeys he scans (001 L951)
             in_range = sorted(
@@ -748,11 +784,60 @@ def sense(
             )
         for _r, _n, _label, name, dummy in in_range[: scan_limit(ctx, scanner)]:
             done.add(name)
-            sensed.append(Sensed(counter=name, how="active", by=scanner_id, dummy=dummy))
+            learned = None
+            if dice is not None and not dummy:
+                learned = advanced_scan(ctx, state, scanner, state.ship(name), dice)
+            sensed.append(
+                Sensed(counter=name, how="active", by=scanner_id, dummy=dummy, learned=learned)
+            )
     gone = {s.counter for s in sensed if s.dummy}
     ships = tuple(identified(s) if s.id in done else s for s in state.ships)
     dummies = tuple(d for d in state.dummies if d.id not in gone)
     return msgspec.structs.replace(state, ships=ships, dummies=dummies), sensed
+
+
+def _scan_jammed(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether active ECM covers a ship against scans: its own switched on, or the area ECM
+    switched on of a ship of its side within 12 MU (000 L12812-12818)."""
+    if ecm_systems(ctx, ship, ECM) or ecm_systems(ctx, ship, AREA_ECM):
+        return True
+    return any(
+        friend.side == ship.side
+        and ecm_systems(ctx, friend, AREA_ECM)
+        and range_between(friend.x, friend.y, ship.x, ship.y) <= AREA_ECM_SCAN_MU
+        for friend in state.ships
+    )
+
+
+def advanced_scan(
+    ctx: BattleContext,
+    state: BattleState,
+    scanner: ShipInPlay,
+    target: ShipInPlay,
+    dice: DiceSource,
+) -> int | None:
+    """Roll what an active scan with enhanced or superior sensors learns of a ship, the index
+    in :data:`~tactical.sensors.LEARNED`; ``None`` for basic sensors or without the
+    ``sensors_ecm`` option (000 12.2, L12637-12660). The D6, +2 for superior sensors
+    (``t<turn>/scan/<scanner>/<target>``), less the target's owner's D6 when active ECM covers
+    it (``.../ecm``, 000 L12848-12856), less another D6 when the scanner's own side jams it
+    (``.../jammed``, L12870-12876)."""
+    if not ctx.rules.sensors_ecm:
+        return None
+    working = {
+        spec.kind
+        for spec, now in zip(ctx.sheets[scanner.id].systems, scanner.record.systems, strict=True)
+        if now.status == "ok"
+    }
+    if not working & SENSORS:
+        return None
+    key = f"t{state.turn}/scan/{scanner.id}/{target.id}"
+    score = dice.roll(key, 6) + (SUPERIOR_BONUS if "superior_sensors" in working else 0)
+    if _scan_jammed(ctx, state, target):
+        score -= dice.roll(f"{key}/ecm", 6)
+    if _scan_jammed(ctx, state, scanner):
+        score -= dice.roll(f"{key}/jammed", 6)
+    return scan_learned(score)
 
 
 def mine_layers(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:

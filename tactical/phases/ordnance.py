@@ -6,15 +6,30 @@ their targets, meet point and area defence, and strike before the firing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 from msgspec import Struct
 
 from tactical.dice import DiceSource, Roll
-from tactical.fighters import FIGHTER_RANGE_MU, KillRoll, roll_kills
+from tactical.fighters import (
+    FIGHTER_RANGE_MU,
+    GRAPESHOT,
+    GRAPESHOT_DICE,
+    SCATTERGUN,
+    KillRoll,
+    defence_roll,
+)
 from tactical.fire import range_between
-from tactical.missiles import ATTACK_RADIUS_MU, VECTOR_ATTACK_RADIUS_MU, hits_through, homing_target
+from tactical.missiles import (
+    ATTACK_RADIUS_MU,
+    HEAVY_DICE,
+    HEAVY_KILL_ON,
+    VECTOR_ATTACK_RADIUS_MU,
+    Salvo,
+    hits_through,
+    homing_target,
+)
 from tactical.phases.boarding import boarder_losses
 from tactical.phases.damage import check_threshold, colours_struck, take_damage
 from tactical.phases.fire import to_fire_phase
@@ -25,19 +40,24 @@ from tactical.state import (
     ShipInPlay,
     ShipStatus,
     Threshold,
+    lock_on_range,
     replace_ship,
+    spend_one_shots,
     targetable,
     working_defence,
 )
 
 
-class PointDefenceDie(Struct, frozen=True, kw_only=True):
+class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One point defence system's die against one salvo (000 L5851-5862)."""
 
     ship: str
     system: str
     salvo: str
     roll: KillRoll
+    backlash: Hit | None = None
+    """A scattergun covering an ally that rolled a 1: the point of damage it did the ally
+    (000 L7528-7534)."""
 
 
 class SalvoAttack(Struct, frozen=True, kw_only=True):
@@ -90,13 +110,13 @@ def resolve_missiles(
 
 def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | None]:
     """Return the ship each salvo due this turn homes on, ``None`` if none is within its
-    attack radius (000 L5724-5736)."""
+    attack radius (000 L5724-5736), 1 MU less a level of the ship's ECM (000 L7717-7721)."""
     targets: dict[str, str | None] = {}
     for salvo in state.salvos:
         if not salvo.due(state.turn):
             continue
         enemies = [
-            (ship.id, ship.x, ship.y, _attack_radius(ctx))
+            (ship.id, ship.x, ship.y, lock_on_range(ctx, state, ship, _attack_radius(ctx)))
             for ship in state.ships
             if ship.side != salvo.side and targetable(ctx, ship)
         ]
@@ -104,13 +124,14 @@ def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | Non
     return targets
 
 
-def salvo_attacks(
+def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in order
     ctx: BattleContext,
     state: BattleState,
     dice: DiceSource,
     used: set[tuple[str, str]],
     thresholds: list[Threshold],
     intercepted: Mapping[str, int] | None = None,
+    busy: Collection[str] = (),
 ) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
     """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
 
@@ -131,6 +152,9 @@ def salvo_attacks(
     kills: dict[str, int] = {s.id: (intercepted or {}).get(s.id, 0) for s in due}
     defended: set[str] = {s.id for s in due if s.id in (intercepted or {})}
     defence: list[PointDefenceDie] = []
+    heavy = {s.id: s.heavy for s in due}
+    one_shots: list[tuple[str, str]] = []  # scatterguns and grapeshot fired (000 7.14-7.15)
+    hurt: list[tuple[int, str]] = []  # (defence die, ally) a scattergun's 1 damages
 
     def allocate(ship: ShipInPlay, systems: list[str], victim: ShipInPlay) -> None:
         incoming = sorted(name for name, target in targets.items() if target == victim.id)
@@ -147,14 +171,25 @@ def salvo_attacks(
             plan.append((system, pick))
             used.add((ship.id, system))
         for system, pick in plan:
-            roll = roll_kills(dice, f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}", 1, reroll=True)
+            key = f"t{turn}/salvo/{pick}/pd/{ship.id}/{system}"
+            spec = ctx.sheets[ship.id].system(system)
+            roll = _pd_die(dice, key, spec.kind, heavy=heavy[pick])
+            if spec.ammo is not None:
+                one_shots.append((ship.id, system))
+            if spec.kind == SCATTERGUN and ship.id != victim.id and roll.faces[0] == 1:
+                hurt.append((len(defence), victim.id))
             defence.append(PointDefenceDie(ship=ship.id, system=system, salvo=pick, roll=roll))
             kills[pick] += roll.kills
             defended.add(pick)
 
     attacked = [state.ship(t) for t in sorted({t for t in targets.values() if t is not None})]
-    for shooter, systems, victim in area_defenders(ctx, state, attacked):
+    for shooter, systems, victim in area_defenders(ctx, state, attacked, busy):
         allocate(shooter, systems, victim)
+    state = spend_one_shots(state, one_shots)
+    for index, ally in hurt:
+        key = f"t{turn}/threshold/{ally}/scattergun/{defence[index].ship}"
+        state, hit = backlash(ctx, state, dice, ally, key, thresholds)
+        defence[index] = msgspec.structs.replace(defence[index], backlash=hit)
 
     attacks: list[SalvoAttack] = []
     for salvo in due:
@@ -163,6 +198,12 @@ def salvo_attacks(
             attacks.append(SalvoAttack(salvo=salvo.id))
             continue
         target = state.ship(target_id)
+        if salvo.heavy:
+            state, attack = _heavy_strike(
+                ctx, state, dice, salvo, target, kills[salvo.id], thresholds
+            )
+            attacks.append(attack)
+            continue
         on_target = dice.roll(f"t{turn}/salvo/{salvo.id}/on", 6)
         # A missile fighters' salvo locks on with 1 fewer per fighter lost (000 L9843-9849).
         hits = hits_through(
@@ -217,13 +258,90 @@ def salvo_attacks(
     return state, defence, attacks
 
 
+def backlash(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    ally_id: str,
+    key: str,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, Hit]:
+    """Do a scattergun's point of damage to the ally it covered with a roll of 1 ("On a roll
+    of '1' the allied ship suffers one point of damage", 000 L7528-7534): armour first, the
+    thresholds it completes checked at once (phase 9-10, as missile damage), dice
+    ``{key}/row<n>/...``."""
+    ally = state.ship(ally_id)
+    record, hit = take_damage(ctx.sheets[ally_id], ally.record, ally_id, 1, (), 0)
+    status: ShipStatus = "destroyed" if hit.destroyed else ally.status
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, check = check_threshold(ctx, ally_id, record, dice, f"{key}/row{row}", row)
+            thresholds.append(check)
+            status = colours_struck(status, ally_id, thresholds)
+    return replace_ship(state, msgspec.structs.replace(ally, record=record, status=status)), hit
+
+
+def _pd_die(dice: DiceSource, key: str, kind: str, *, heavy: bool) -> KillRoll:
+    """Roll one point defence system's dice at a salvo (4-5 one kill, 6 two and a re-roll,
+    000 L5851-5856; a scattergun's D6 kills, grapeshot's four dice, :func:`defence_roll`) or
+    at a heavy missile, which each die kills on a 5 or 6 (000 L5895-5897) and a scattergun's
+    D6 of hits always (L7518-7524)."""
+    if not heavy:
+        return defence_roll(dice, key, kind, reroll=True)
+    count = GRAPESHOT_DICE if kind == GRAPESHOT else 1
+    faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
+    if kind == SCATTERGUN:
+        return KillRoll(faces=faces, kills=faces[0])
+    return KillRoll(faces=faces, kills=sum(1 for face in faces if face >= HEAVY_KILL_ON))
+
+
+def _heavy_strike(
+    ctx: BattleContext,
+    state: BattleState,
+    dice: DiceSource,
+    salvo: Salvo,
+    target: ShipInPlay,
+    kills: int,
+    thresholds: list[Threshold],
+) -> tuple[BattleState, SalvoAttack]:
+    """Strike with a heavy missile that got through: 3D6, half rounded up on armour (000
+    L5942-5944), thresholds at once; one killed by point defence (any kill, 000 L5895-5899),
+    or at a ship already gone, does nothing. It has no on-target die: it is one missile."""
+    missed = SalvoAttack(salvo=salvo.id, target=target.id, kills=kills)
+    if kills or not targetable(ctx, target):
+        return state, missed
+    turn = state.turn
+    faces = tuple(dice.roll(f"t{turn}/salvo/{salvo.id}/damage/{i}", 6) for i in range(HEAVY_DICE))
+    record, hit = take_damage(ctx.sheets[target.id], target.record, target.id, 0, (sum(faces),), 0)
+    status: ShipStatus = "destroyed" if hit.destroyed else target.status
+    if not hit.destroyed:
+        for row in hit.rows:
+            record, check = check_threshold(
+                ctx,
+                target.id,
+                record,
+                dice,
+                f"t{turn}/threshold/{target.id}/salvo/{salvo.id}/row{row}",
+                row,
+            )
+            thresholds.append(check)
+            status = colours_struck(status, target.id, thresholds)
+    state = replace_ship(state, msgspec.structs.replace(target, record=record, status=status))
+    return state, msgspec.structs.replace(missed, hits=1, faces=faces, hit=hit)
+
+
 def area_defenders(
-    ctx: BattleContext, state: BattleState, attacked: Sequence[ShipInPlay]
+    ctx: BattleContext,
+    state: BattleState,
+    attacked: Sequence[ShipInPlay],
+    busy: Collection[str] = (),
 ) -> list[tuple[ShipInPlay, list[str], ShipInPlay]]:
     """Return who fires point defence for whom, in order, as (ship, systems, ship defended):
     each attacked ship with its own point and area systems, then each friend within
     :data:`FIGHTER_RANGE_MU` of an attacked ship with its area systems, and its PDS too for
-    one ally per ADFC (000 L9083-9086). Used against fighters and salvo missiles alike."""
+    one ally per ADFC (000 L9083-9086), unless it is one of the ``busy`` carriers: "A ship
+    that launches or recovers fighters cannot use an ADFC in that turn" (000 L8721-8723).
+    Used against fighters and salvo missiles alike."""
     plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
     for victim in attacked:
         own = working_defence(ctx, victim)
@@ -240,7 +358,7 @@ def area_defenders(
                 continue
             spec = working_defence(ctx, friend)
             cover = list(spec.area)
-            if covered.get(friend.id, 0) < spec.controls:
+            if friend.id not in busy and covered.get(friend.id, 0) < spec.controls:
                 covered[friend.id] = covered.get(friend.id, 0) + 1
                 cover += list(spec.point)
             plan.append((friend, cover, victim))

@@ -39,7 +39,7 @@ from tactical.campaign_battle import (
     setup_campaign_battle,
 )
 from tactical.commanders import random_commander
-from tactical.dice import SeededDice
+from tactical.dice import RecordingDice, SeededDice
 from tactical.movement import NO_ORDER, Order, format_order, parse_order
 from tactical.notation import format_position, parse_position
 from tactical.ship import fresh_state, hull_remaining
@@ -93,6 +93,28 @@ def test_request_problems_are_all_reported() -> None:
     assert "$.sides[1].ships[0].id" in paths  # the same ids twice
     with pytest.raises(SetupError):
         setup_campaign_battle(bad, SeededDice(1))
+
+
+@pytest.mark.parametrize(
+    "orders", [("stand-off", "stand-off"), ("stand-off", "ftl-move"), ("ftl-move", "ftl-move")]
+)
+def test_no_battle_without_an_engage_order_is_refused(orders: tuple[str, str]) -> None:
+    """004 L118-122: Stand Off against Stand Off (L121), and Stand Off or FTL Move against
+    Stand Off or FTL Move, is "No Battle"; the engine refuses the request, fighting nothing."""
+    request = CampaignBattle(sides=(side("red", orders[0]), side("blue", orders[1])))
+    problems = check_request(request)
+    assert [p.path for p in problems] == ["$.sides"]
+    assert "is no battle (004 L118-122" in problems[0].reason
+    assert "L121" in problems[0].reason
+    dice = RecordingDice(SeededDice(1))
+    with pytest.raises(SetupError, match="no battle"):
+        resolve_campaign_battle(request, dice)
+    assert dice.rolls == []  # refused before a die is rolled
+
+
+def test_stand_off_against_engage_is_a_battle() -> None:
+    request = CampaignBattle(sides=(side("red", "stand-off"), side("blue", "engage")))
+    assert check_request(request) == []
 
 
 def test_decode_request_rejects_unknown_fields_with_the_path() -> None:

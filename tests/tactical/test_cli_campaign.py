@@ -73,6 +73,17 @@ def test_campaign_battle_bad_file_exits_2(tmp_path: Path) -> None:
     assert missing.exit_code == 2
 
 
+def test_campaign_battle_stand_off_against_stand_off_is_refused(tmp_path: Path) -> None:
+    """004 L121: Stand Off against Stand Off is no battle; exit 2, nothing fought."""
+    text = REQUEST.replace('order = "ftl-move"', 'order = "stand-off"').replace(
+        'order = "engage"', 'order = "stand-off"'
+    )
+    result = runner.invoke(app, ["battle", "campaign", write(tmp_path, text)])
+    assert result.exit_code == 2
+    assert "stand-off against stand-off is no battle (004 L118-122" in result.stderr
+    assert result.stdout == ""
+
+
 def test_odds_are_stable(tmp_path: Path) -> None:
     file = write(tmp_path)
     args = ["battle", "odds", file, "--runs", "12", "--seed", "4", "--json"]

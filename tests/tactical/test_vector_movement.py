@@ -258,9 +258,11 @@ def test_engage_beats_random_orders_under_vector_movement() -> None:
 
 def test_order_commanders_write_legal_vector_orders() -> None:
     for seed in range(12):
-        orders = ("engage", "stand-off", "ftl-move")
+        # Every commander, each against Engage: no Engage order is no battle (004 L118-122).
+        orders = (("engage", "stand-off"), ("stand-off", "engage"), ("ftl-move", "engage"))
+        red, blue = orders[seed % 3]
         request = CampaignBattle(
-            sides=(fleet("red", orders[seed % 3]), fleet("blue", orders[(seed + 1) % 3])),
+            sides=(fleet("red", red), fleet("blue", blue)),
             turn_limit=12,
             key=f"vlegal-{seed}",
         )
