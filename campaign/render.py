@@ -8,6 +8,7 @@ from html import escape as esc
 import msgspec
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
@@ -339,6 +340,36 @@ def _fighters_aboard(unit: Unit) -> str:
 
 
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
+FORCE_COLUMNS = ["where", "unit", "what", "order", "captain"]
+WAITING = "waiting to enter at your entry"
+NO_NEWS = "Nothing happened that you know of."
+
+
+def forces_by_place(report: PlayerReport) -> list[tuple[str, list[Unit]]]:
+    """Return a report's units grouped by hex, by place name; those not entered yet last."""
+    groups: dict[str | None, list[Unit]] = {}
+    for unit in report.units:
+        groups.setdefault(unit.hex, []).append(unit)
+    placed = sorted(h for h in groups if h is not None)
+    ordered = [(report.places.get(h, h), groups[h]) for h in placed]
+    return ordered + ([(WAITING, groups[None])] if None in groups else [])
+
+
+def force_row(unit: Unit) -> list[str]:
+    """Return a unit's cells in a report's forces-by-place table (the place aside)."""
+    cells = unit_row(unit)
+    return [cells[0], cells[1], cells[3], cells[4]]
+
+
+def deadline_text(report: PlayerReport) -> str:
+    """Return the line that says when the next orders are due ("" in a finished campaign)."""
+    if report.finished:
+        return ""
+    if report.deadline is None:
+        return f"Orders for turn {report.turn}: no deadline set."
+    return f"Orders for turn {report.turn} are due by {report.deadline:%Y-%m-%d %H:%M} UTC."
+
+
 SIGHTINGS_TITLE = "Enemy ships seen (last sighting)"
 COLONY_COLUMNS = ["planet", "hex", "type", "population", "factories"]
 
@@ -391,11 +422,16 @@ def report_view(report: PlayerReport) -> RenderableType:
     if report.empire is not None:
         title = report.title
         parts.append(_pairs(title, list(empire_facts(report.empire))))
-    units = Table(title="Forces", title_justify="left")
-    for column in UNIT_COLUMNS:
+    deadline = deadline_text(report)
+    if deadline:
+        parts.append(Text(deadline, style="umpire.heading"))
+    units = Table(title="Forces, by place", title_justify="left")
+    for column in FORCE_COLUMNS:
         units.add_column(column)
-    for unit in report.units:
-        units.add_row(*(Text(cell) for cell in unit_row(unit)))
+    for where, group in forces_by_place(report):
+        for index, unit in enumerate(group):
+            cells = [where if index == 0 else "", *force_row(unit)]
+            units.add_row(*(Text(cell) for cell in cells), end_section=index == len(group) - 1)
     parts.append(units)
     if report.colonies:
         colonies = Table(title="Colonies", title_justify="left")
@@ -417,7 +453,18 @@ def report_view(report: PlayerReport) -> RenderableType:
         for change in report.changes:
             changed.add_row(Text(change))
         parts.append(changed)
-    parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
+    parts.append(Text(f"News of turn {report.news_turn}", style="umpire.heading"))
+    if not report.stories:
+        parts.append(Text(NO_NEWS, style="umpire.dim"))
+    for section in report.stories:
+        parts.append(Text(section.title, style="umpire.key"))
+        for place in section.places:
+            indent = 2
+            if place.where:
+                parts.append(Padding(Text(place.where), (0, 0, 0, 2)))
+                indent = 4
+            for sentence in place.sentences:
+                parts.append(Padding(Text(sentence), (0, 0, 0, indent)))
     return Group(*parts)
 
 
@@ -670,9 +717,14 @@ def campaigns_table(campaigns: Sequence[CampaignInfo]) -> RenderableType:
 def report_markdown(report: PlayerReport) -> str:
     """Return a player's turn package as Markdown (for mail or a shared folder)."""
     lines = [f"# {report.title}", ""]
+    if deadline_text(report):
+        lines += [f"**{deadline_text(report)}**", ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
-    lines += ["## Forces", "", *_md_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
+    lines += ["## Forces, by place"]
+    for where, group in forces_by_place(report):
+        rows = [force_row(u) for u in group]
+        lines += ["", f"### {_md(where)}", "", *_md_table(FORCE_COLUMNS[1:], rows)]
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         lines += ["", "## Colonies", "", *_md_table(COLONY_COLUMNS, rows)]
@@ -681,8 +733,14 @@ def report_markdown(report: PlayerReport) -> str:
         lines += ["", f"## {SIGHTINGS_TITLE}", "", *_md_table(SIGHTING_COLUMNS, rows)]
     if report.changes:
         lines += ["", f"## {CHANGES_TITLE}", "", *(f"- {_md(c)}" for c in report.changes)]
-    lines += ["", f"## News of turn {report.news_turn}", ""]
-    lines += [f"- {_md(describe(e.event))}" for e in report.news] or ["- nothing"]
+    lines += ["", f"## News of turn {report.news_turn}"]
+    if not report.stories:
+        lines += ["", NO_NEWS]
+    for section in report.stories:
+        lines += ["", f"### {section.title}", ""]
+        for place in section.places:
+            said = " ".join(_md(sentence) for sentence in place.sentences)
+            lines.append(f"- **{_md(place.where)}**: {said}" if place.where else f"- {said}")
     return "\n".join(lines) + "\n"
 
 
@@ -714,11 +772,15 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     `map_html` goes after the empire's facts; `no_news` stands in an empty news list.
     """
     parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
+    if deadline_text(report):
+        parts.append(f"<p class='deadline'><strong>{esc(deadline_text(report))}</strong></p>")
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")
-    parts += [map_html, "<h2>Forces</h2>"]
-    parts.append(html_table(UNIT_COLUMNS, [unit_row(u) for u in report.units]))
+    parts += [map_html, "<h2>Forces, by place</h2>"]
+    for where, group in forces_by_place(report):
+        parts.append(f"<h3>{esc(where)}</h3>")
+        parts.append(html_table(FORCE_COLUMNS[1:], [force_row(u) for u in group]))
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", html_table(COLONY_COLUMNS, rows)]
@@ -726,13 +788,26 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
         rows = sighting_rows(report.sightings)
         parts += [f"<h2>{SIGHTINGS_TITLE}</h2>", html_table(SIGHTING_COLUMNS, rows)]
     parts.append(changes_html(report.changes))
-    news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
-    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or no_news}</ul>"]
+    parts.append(f"<h2>News of turn {report.news_turn}</h2>")
+    if not report.stories:
+        parts.append(f"<ul>{no_news}</ul>" if no_news else f"<p>{esc(NO_NEWS)}</p>")
+    for section in report.stories:
+        parts.append(f"<h3 class='news-{esc(section.kind)}'>{esc(section.title)}</h3><ul>")
+        for place in section.places:
+            said = " ".join(esc(sentence) for sentence in place.sentences)
+            where = f"<strong>{esc(place.where)}</strong>: " if place.where else ""
+            parts.append(f"<li>{where}{said}</li>")
+        parts.append("</ul>")
     return "".join(parts)
 
 
 _HTML_STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:auto}td,th{padding:0 .6em;text-align:left}"
+    "body{font-family:sans-serif;max-width:60em;margin:auto;padding:0 1em;line-height:1.4}"
+    "table{border-collapse:collapse;margin-bottom:.5em}"
+    "td,th{padding:.1em .6em;text-align:left;border-bottom:1px solid #ddd}"
+    "th{background:#f2f2f2}h3{margin-bottom:.2em}.deadline{color:#a00}"
+    "@media print{body{max-width:none;font-size:10pt}h2{break-after:avoid}"
+    "table,li{break-inside:avoid}}"
 )
 
 

@@ -72,6 +72,7 @@ from campaign.inputs import (
     printable,
     read_file,
 )
+from campaign.news import NewsSection, news_of, place_name
 from campaign.package import TEMPLATE_FILE, check_deadline, package_files
 from campaign.projections import (
     PROJECTION_NAME,
@@ -190,6 +191,11 @@ class PlayerReport(msgspec.Struct, frozen=True):
     finished: bool = False  # the campaign is over: this is the final report
     changes: tuple[str, ...] = ()  # what changed in his view since the turn before the news
     sightings: tuple[Sighting, ...] = ()  # enemy ships he last saw, by hex (004 L92-104)
+    # The news told as sentences, by kind and place (`campaign.news`), and the places of his
+    # units and colonies by name (hex -> `Alpha (0201)`); the turn in progress's deadline.
+    stories: tuple[NewsSection, ...] = ()
+    places: dict[str, str] = msgspec.field(default_factory=dict)
+    deadline: datetime | None = None
 
     @property
     def title(self) -> str:
@@ -1067,6 +1073,10 @@ class CampaignService:
         current = now if turn_number is None else self.state_at(lineage, news_turn, player)
         news = [e for e in self.player_view(lineage, player) if e.turn == news_turn]
         before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
+        names = self._star_names(lineage, player)
+        hexes = {u.hex for u in current.units.values() if u.hex} | {
+            c.hex for c in current.colonies.values()
+        }
         return PlayerReport(
             campaign=lineage.campaign,
             player=player,
@@ -1081,7 +1091,20 @@ class CampaignService:
             sightings=tuple(
                 sorted(current.sightings.get(player, {}).values(), key=lambda s: s.hex)
             ),
+            stories=news_of(player, (e.event for e in news), names),
+            places={h: place_name(h, names) for h in sorted(hexes)},
+            deadline=now.deadline if turn_number is None and not now.finished else None,
         )
+
+    def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:
+        """Return the public star chart's names by hex, as `player` received it."""
+        charts = self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
+        names: dict[str, str] = {}
+        for recorded in charts:
+            ev = recorded.event
+            if isinstance(ev, StarChartPublished):
+                names = {s.hex: s.name for s in ev.stars}
+        return names
 
     def rewind(
         self,

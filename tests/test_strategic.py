@@ -506,7 +506,8 @@ def test_reports_render_as_markdown_and_html(settled: tuple[CampaignService, Lin
     report = service.report(lineage, "red")
     markdown = render.report_markdown(report)
     assert markdown.startswith("# g: red's report, turn 2\n")
-    assert "| red-S1 | 9 scout-troop | 0102 | stand-off |  |" in markdown
+    assert "### Alpha (0102)\n\n| unit | what | order | captain |\n" in markdown
+    assert "| red-S1 | 9 scout-troop | stand-off |  |" in markdown
     assert "- explored: Alpha" in markdown
     page = render.report_html(report)
     assert page.startswith("<!doctype html>")

@@ -127,7 +127,7 @@ def test_signing_in_shows_the_players_report_and_map(game: Game, client: TestCli
     assert "g: red's report, turn 2" in report.text
     assert "red-S1" in report.text
     assert "<img class='map' src='/map.svg'" in report.text
-    assert "explored Alpha (0102)" in report.text  # the news of turn 1
+    assert "<strong>Alpha (0102)</strong>: Explored:" in report.text  # the news of turn 1
     assert report.headers["cache-control"] == "no-store"
     assert "default-src 'none'" in report.headers["content-security-policy"]
     svg = client.get("/map.svg")

@@ -1,0 +1,213 @@
+"""Reports people want to read (issue 16): the news as sentences by kind and place, forces by
+hex, the deadline; battle reports and replays, each player only his own battles.
+
+Three players on a small map: red (two warships and a scout troop) and blue (one warship) meet
+at Alpha on turn 1 and fight battle t1-b1 with the engine; green explores Beta, far away, and
+is in no battle. The dice are seeded, so every report is the same each run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from campaign import render
+from campaign.events import (
+    BattleRequested,
+    DeadlineSet,
+    SystemExplored,
+    UnitMoved,
+)
+from campaign.news import news_of, place_name
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.strategic import PlanetReport
+from cli import app
+from tests.conftest import FixedClock
+from tests.test_render import check_golden, text_of
+from tests.test_strategic import orders
+
+TRIO_MAP = """
+format = "stellar-umpire-map"
+version = 1
+name = "trio"
+title = "Trio"
+width = 6
+height = 3
+
+[[entries]]
+name = "1"
+hex = "0101"
+
+[[entries]]
+name = "2"
+hex = "0301"
+
+[[entries]]
+name = "3"
+hex = "0601"
+
+[[systems]]
+name = "Alpha"
+hex = "0201"
+colour = "yellow"
+
+[[systems]]
+name = "Beta"
+hex = "0502"
+colour = "red"
+"""
+PLAYERS = ("red", "blue", "green")
+DEADLINE = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+runner = CliRunner()
+
+
+def play_trio(db: str, folder: Path) -> None:
+    """Turn 1 of the trio campaign, its battle fought by the engine, and turn 2's deadline."""
+    map_file = folder / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    service = CampaignService.open(db, clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("trio", PLAYERS, seed="c", map_spec=str(map_file)))
+    lineage = service.target("trio")
+    red = orders(
+        "red",
+        1,
+        ("red-W1", "0201", "engage"),
+        ("red-W2", "0201", "engage"),
+        ("red-S1", "0201", "stand-off"),
+    )
+    service.submit_orders(lineage, "red", red)
+    service.submit_orders(lineage, "blue", orders("blue", 1, ("blue-W1", "0201", "engage")))
+    service.submit_orders(lineage, "green", orders("green", 1, ("green-S1", "0502", "stand-off")))
+    service.resolve_turn(lineage)
+    service.resolve_battles(lineage)
+    service.resolve_turn(lineage)
+    service.set_deadline(lineage, DEADLINE)
+    service.close()
+
+
+class Trio:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db = str(folder / "trio.db")
+        play_trio(self.db, folder)
+
+    def umpire(self, *args: str, code: int = 0) -> str:
+        result = runner.invoke(app, [*args, "--db", self.db])
+        assert result.exit_code == code, result.stdout + result.stderr
+        return result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def trio(tmp_path_factory: pytest.TempPathFactory) -> Trio:
+    return Trio(tmp_path_factory.mktemp("trio"))
+
+
+@pytest.fixture
+def service(trio: Trio) -> Iterator[tuple[CampaignService, Lineage]]:
+    opened = CampaignService.open(trio.db, clock=FixedClock())
+    yield opened, opened.target("trio")
+    opened.close()
+
+
+# ---------------------------------------------------------------- news as sentences
+
+
+def test_news_is_told_by_kind_and_place() -> None:
+    """Two units arriving together make one sentence at their place; kinds keep their order."""
+    names = {"0201": "Alpha"}
+    events = [
+        SystemExplored(
+            player="red",
+            system="Alpha",
+            hex="0201",
+            planets=(PlanetReport(3, "terran", 40, True),),
+        ),
+        UnitMoved(unit="red-W1", path=("0101", "0201"), order="engage"),
+        UnitMoved(unit="red-W2", path=("0101", "0201"), order="engage"),
+        UnitMoved(unit="red-S1", path=(), order="stand-off"),
+        DeadlineSet(turn=2, deadline=DEADLINE),
+    ]
+    sections = news_of("red", events, names)
+    assert [s.kind for s in sections] == ["moves", "exploration", "umpire"]
+    moves = sections[0]
+    assert [p.where for p in moves.places] == ["Alpha (0201)", ""]
+    assert moves.places[0].sentences == (
+        "red-W1 and red-W2 arrived by way of 0101, under Engage orders.",
+    )
+    assert moves.places[1].sentences == ("red-S1 held position under Stand-off orders.",)
+    assert sections[1].places[0].sentences == ("Explored: orbit 3 terran 40M (mineral-rich).",)
+    assert sections[2].places[0].sentences == (
+        "Orders for turn 2 are due by 2026-03-01 18:00 UTC.",
+    )
+    assert place_name("0404", names) == "deep space (0404)"
+
+
+def test_reports_render_as_their_golden_files(service: tuple[CampaignService, Lineage]) -> None:
+    opened, lineage = service
+    red = opened.report(lineage, "red")
+    check_golden("report_red", text_of(render.report_view(red)))
+    check_golden("report_red_md", render.report_markdown(red))
+    check_golden("report_red_html", render.report_html(red))
+    green = opened.report(lineage, "green")
+    check_golden("report_green_md", render.report_markdown(green))
+
+
+def test_a_report_shows_the_deadline_forces_by_place_and_news_as_sentences(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.report(lineage, "red")
+    markdown = render.report_markdown(red)
+    assert "**Orders for turn 2 are due by 2026-03-01 18:00 UTC.**" in markdown
+    assert "### Alpha (0201)\n\n| unit | what | order | captain |\n" in markdown
+    assert "### Battles" in markdown
+    assert "Battle t1-b1 was fought (by the engine)." in markdown
+    assert "orders_committed" not in markdown  # no log rows
+    # A report of a past turn has no deadline: the one shown is the turn in progress's.
+    assert opened.report(lineage, "red", 1).deadline is None
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_news_holds_nothing_outside_a_players_view(
+    service: tuple[CampaignService, Lineage], player: str
+) -> None:
+    """Every unit id and battle id in a report's news is one of his events' (can fail: the
+    umpire's log holds the others')."""
+    opened, lineage = service
+    report = opened.report(lineage, player)
+    seen = msgspec.json.encode([e.event for e in opened.player_view(lineage, player)]).decode()
+    told = msgspec.json.encode(report.stories).decode() + render.report_markdown(report)
+    ids = set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", told))
+    assert ids, player
+    assert ids <= set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", seen))
+    if player == "green":
+        assert "t1-b1" not in told
+        assert "Alpha" not in told
+    whole = msgspec.json.encode([e.event for e in opened.log(lineage)]).decode()
+    assert "t1-b1" in whole
+    assert "blue-W1" in whole
+
+
+def test_a_battle_requested_reads_as_a_sentence() -> None:
+    from campaign.strategic import Battle, BattleSide
+
+    battle = Battle(
+        id="t4-b2",
+        hex="0201",
+        system="Alpha",
+        type="pursuit",
+        pursued="blue",
+        sides=(BattleSide("red", "engage", ("red-W1",)), BattleSide("blue", "ftl-move", ("b",))),
+    )
+    (section,) = news_of("red", [BattleRequested(battle=battle)], {"0201": "Alpha"})
+    assert section.places[0].sentences == (
+        "Battle t4-b2, a pursuit of blue in free space: red (1 ship, Engage) against "
+        "blue (1 ship, FTL Move).",
+    )
