@@ -1135,7 +1135,8 @@ def publish(
     """Write every player's turn package: report (md, html, json), his map (svg), his
     receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
     the turn in progress his orders template (template.toml) and what `umpire orders check`
-    needs at home: his own view (view.json) and his map as he knows it (map.toml)."""
+    needs at home: his own view (view.json) and his map as he knows it (map.toml); and for
+    each battle he fought that turn, its report and replay (battle-ID.html)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -1146,6 +1147,9 @@ def publish(
             report_ = service.report(lineage, player, turn)
             starmap, explored = service.player_map(lineage, player)
             package = render.player_package(report_, starmap, explored)
+            for fought in service.fought_battles(lineage, player, report_.news_turn):
+                battle = service.battle_report(lineage, fought, player)
+                package[f"battle-{fought}.html"] = render.battle_replay_html(battle)
             package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
             package.update(service.player_package(lineage, player))
             target = folder / player
@@ -2082,6 +2086,49 @@ def battle_list(
         _print_json(found)
     else:
         out.print(render.battles_table(found))
+
+
+@battle_campaign_app.command("show")
+@user_errors
+@campaign_command
+def battle_show(
+    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. t3-b1.")],
+    as_player: PlayerOption = None,
+    turns: Annotated[
+        bool, typer.Option("--turns", help="Tell the battle turn by turn, as its journal does.")
+    ] = False,
+    replay: Annotated[
+        str | None,
+        typer.Option(
+            "--replay",
+            help="Write the battle as a self-contained HTML page with the table animated "
+            "turn by turn.",
+        ),
+    ] = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """Show a fought battle: the forces, what became of each ship, the table turn by turn.
+
+    A player (--as-player) sees only a battle his ships fought, as he saw it.
+    """
+    from pathlib import Path
+
+    from campaign.inputs import viewer_of
+
+    with at.service() as service:
+        report = service.battle_report(at.lineage(service), battle_id, viewer_of(as_player))
+    if replay is not None:
+        try:
+            Path(replay).write_text(render.battle_replay_html(report), encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {replay}: {exc.strerror}") from None
+    if json:
+        _print_json(report)
+    else:
+        out.print(render.battle_report_view(report, turns=turns))
+        if replay is not None:
+            out.print(f"Replay written to {replay}.", markup=False)
 
 
 @battle_campaign_app.command("resolve")

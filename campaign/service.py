@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import msgspec
 
+from campaign.battlereport import BattleReport, battle_report, participants
 from campaign.changes import changes_since
 from campaign.dice import (
     DiceKey,
@@ -39,6 +40,7 @@ from campaign.events import (
     UMPIRE,
     AbsentPlayer,
     Audience,
+    BattleFought,
     CampaignCreated,
     ColonyAdjusted,
     DeadlineSet,
@@ -1058,6 +1060,42 @@ class CampaignService:
             recorded += self.store.append(lineage, state.version, batch)
             state = fold(recorded[-len(batch) :], state)
         return recorded
+
+    def battle_report(self, lineage: Lineage, battle_id: str, viewer: str = UMPIRE) -> BattleReport:
+        """Return a fought battle as `viewer` saw it (the umpire: as it was).
+
+        A player may see only a battle his ships fought: any other id, whether a battle of
+        others or none at all, gets the same refusal, naming his own battles.
+        """
+        self._check_viewer(lineage, viewer)
+        fought = [
+            recorded.event
+            for recorded in self.store.read(lineage, types=[BattleFought.TYPE], visible_to=viewer)
+            if isinstance(recorded.event, BattleFought)
+            and (viewer == UMPIRE or viewer in participants(recorded.event))
+        ]
+        found = [ev for ev in fought if ev.battle.id == battle_id]
+        if not found:
+            ids = ", ".join(ev.battle.id for ev in fought) or "none yet"
+            whose = "fought in this campaign" if viewer == UMPIRE else f"{viewer} fought in"
+            raise InvalidInputError(
+                f"no battle {printable(battle_id)!r} among the battles {whose} ({ids})"
+            )
+        battle = found[-1].battle
+        names = self._star_names(lineage, viewer)
+        return battle_report(found[-1], viewer, place_name(battle.hex, names, battle.system))
+
+    def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
+        """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
+        self._check_viewer(lineage, viewer)
+        return [
+            recorded.event.battle.id
+            for recorded in self.store.read(
+                lineage, types=[BattleFought.TYPE], visible_to=viewer, turn=turn
+            )
+            if isinstance(recorded.event, BattleFought)
+            and (viewer == UMPIRE or viewer in participants(recorded.event))
+        ]
 
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
         """Return what `player` knew at the end of a turn: his empire, units and its news.

@@ -8,6 +8,7 @@ is in no battle. The dice are seeded, so every report is the same each run.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -18,7 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from campaign import render
+from campaign.battlereport import battle_report
+from campaign.errors import InvalidInputError
 from campaign.events import (
+    BattleFought,
     BattleRequested,
     DeadlineSet,
     SystemExplored,
@@ -211,3 +215,115 @@ def test_a_battle_requested_reads_as_a_sentence() -> None:
         "Battle t4-b2, a pursuit of blue in free space: red (1 ship, Engage) against "
         "blue (1 ship, FTL Move).",
     )
+
+
+# ---------------------------------------------------------------- battle reports
+
+
+def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    assert red.where == "Alpha (0201)"
+    assert [f.id for f in red.forces] == ["blue-W1", "red-W1", "red-W2"]
+    fates = {f.id: f for f in red.fates}
+    fought = [e.event for e in opened.log(lineage, types=["battle_fought"])]
+    (truth,) = fought
+    assert isinstance(truth, BattleFought)
+    assert {r.unit: r.fate for r in truth.results} == {u: f.fate for u, f in fates.items()}
+    assert {r.unit: r.hull_lost for r in truth.results} == {
+        u: f.hull_lost for u, f in fates.items()
+    }
+    assert red.turns
+    assert [t.turn for t in red.turns] == list(range(1, len(red.turns) + 1))
+    assert all(c.kind == "ship" for c in red.start)
+    # Both sides and the umpire saw the same open table (no bogeys in a campaign battle).
+    assert opened.battle_report(lineage, "t1-b1", "blue").turns == red.turns
+    assert opened.battle_report(lineage, "t1-b1").fates == red.fates
+    check_golden("battle_red", text_of(render.battle_report_view(red, turns=True)))
+
+
+def test_a_battle_replay_is_a_self_contained_animated_page(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    page = render.battle_replay_html(red)
+    assert page.startswith("<!doctype html>")
+    assert "<script" not in page
+    assert "src=" not in page  # nothing fetched from elsewhere
+    frames = re.findall(r"<g class='frame' data-frame='(\d+)'", page)
+    assert len(frames) == len(red.turns) + 1
+    assert page.count("<animate attributeName='opacity'") == len(frames)
+    for turn in red.turns:
+        assert f"<h3>Turn {turn.turn}</h3>" in page
+
+
+def test_a_player_never_sees_a_battle_he_was_not_in(
+    trio: Trio, service: tuple[CampaignService, Lineage]
+) -> None:
+    """Green fought no battle: t1-b1 (real) and t7-b9 (made up) get the same refusal, which
+    names only his own battles; the CLI prints nothing else and exits 2."""
+    opened, lineage = service
+    refusals = []
+    for battle_id in ("t1-b1", "t7-b9"):
+        with pytest.raises(InvalidInputError) as refused:
+            opened.battle_report(lineage, battle_id, "green")
+        refusals.append(str(refused.value).replace(battle_id, "ID"))
+    assert (
+        refusals[0]
+        == refusals[1]
+        == ("no battle 'ID' among the battles green fought in (none yet)")
+    )
+    result = runner.invoke(
+        app, ["battles", "show", "t1-b1", "--as-player", "green", "--db", trio.db]
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "blue" not in result.stderr
+    assert "red" not in result.stderr
+    shown = trio.umpire("battles", "show", "t1-b1", "--as-player", "red", "--turns")
+    assert "Battle t1-b1 at Alpha (0201), as red saw it" in shown
+    assert opened.fought_battles(lineage, "green") == []
+    assert opened.fought_battles(lineage, "red") == ["t1-b1"]
+
+
+def test_the_published_package_holds_a_players_own_battles_only(trio: Trio) -> None:
+    out = trio.folder / "published"
+    trio.umpire("publish", "--out", str(out), "--turn", "1")
+    assert (out / "red" / "battle-t1-b1.html").exists()
+    assert (out / "blue" / "battle-t1-b1.html").exists()
+    green = "".join(p.read_text() for p in (out / "green").iterdir())
+    assert not list((out / "green").glob("battle-*"))
+    assert "t1-b1" not in green
+    assert "blue-W1" not in green
+    replay = (out / "red" / "battle-t1-b1.html").read_text()
+    assert "as red saw it" in replay
+
+
+def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    """The replay is drawn from `tactical.battle.view`: at the start of a battle with bogeys
+    (001 L933-951), red sees blue's ship only as a labelled contact, never its id or place
+    name; the umpire sees the ship."""
+    opened, lineage = service
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    assert fought.journal is not None
+    record = json.loads(fought.journal)
+    record["setup"]["bogeys"] = True
+    record["setup"]["movement"] = "cinematic"
+    record["journal"] = []  # the set-up only: the table before anyone is identified
+    hidden = msgspec.structs.replace(fought, journal=json.dumps(record))
+    red = battle_report(hidden, "red", "Alpha (0201)")
+    assert {c.label for c in red.start if c.kind == "ship"} == {"red-W1", "red-W2"}
+    (contact,) = [c for c in red.start if c.kind == "contact"]
+    assert contact.side == "blue"
+    assert "blue-W1" not in render.battle_replay_svg(red)
+    umpire = battle_report(hidden, "umpire", "Alpha (0201)")
+    assert "blue-W1" in {c.label for c in umpire.start}
+    with pytest.raises(ValueError, match="green was not in battle t1-b1"):
+        battle_report(hidden, "green", "Alpha (0201)")
