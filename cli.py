@@ -135,6 +135,9 @@ DiceOption = Annotated[
 AudienceOption = Annotated[
     str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
 ]
+EventsOption = Annotated[
+    bool, typer.Option("--events", help="Show every event recorded, not only the summary.")
+]
 OrdersFileArgument = Annotated[str, typer.Argument(help="The orders file (TOML).")]
 NewSqliteFileArgument = Annotated[str, typer.Argument(help="The new SQLite file to write.")]
 DEFAULT_DB = "umpire.db"
@@ -283,6 +286,14 @@ def _ints(text: str) -> list[int]:
         return [int(part) for part in _csv(text)]
     except ValueError:
         raise InvalidInputError(f"results {text!r} must be whole numbers like 4,2") from None
+
+
+def _show_written(recorded: list[Any], events: bool, title: str) -> None:
+    """Print what a write command recorded: a short summary, or (`--events`) every row."""
+    if events:
+        out.print(render.log_table(recorded, title))
+    else:
+        out.print(render.written_summary(recorded, title))
 
 
 def _ask_die(key: DiceKey, sides: int) -> int:
@@ -584,12 +595,13 @@ def reveal_seed(
         bool,
         typer.Option("--early", help="Reveal before the campaign ends (rolls become predictable)."),
     ] = False,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Publish the dice seed so anyone can check every roll with `umpire verify --dice`."""
     with at.service() as service:
         recorded = service.reveal_seed(at.lineage(service), early=early)
-    out.print(render.log_table(recorded, "Seed revealed"))
+    _show_written(recorded, events, "Seed revealed")
 
 
 @app.command()
@@ -659,6 +671,7 @@ def roll(
         str | None,
         typer.Option(help="Physical dice: the faces rolled, e.g. 4,2 (else asked if manual)."),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Roll dice for a ruling; the result is recorded with its key and audience."""
@@ -668,7 +681,7 @@ def roll(
     given = _ints(results) if results is not None else None
     with at.service() as service:
         recorded = service.roll(at.lineage(service), dice, reason, audience, given, ask=_ask_die)
-    out.print(render.log_table(recorded, "Rolled"))
+    _show_written(recorded, events, "Rolled")
 
 
 @app.command()
@@ -677,6 +690,7 @@ def roll(
 def note(
     text: Annotated[str, typer.Argument(help="The note.")],
     to: AudienceOption = "all",
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
@@ -684,19 +698,20 @@ def note(
 
     with at.service() as service:
         recorded = service.note(at.lineage(service), text, Audience.parse(to))
-    out.print(render.log_table(recorded, "Noted"))
+    _show_written(recorded, events, "Noted")
 
 
 @turn_app.command("end")
 @user_errors
 @campaign_command
 def turn_end(
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Close the turn in progress (a snapshot of the state is kept for fast rewinds)."""
     with at.service() as service:
         recorded = service.end_turn(at.lineage(service))
-    out.print(render.log_table(recorded, "Turn ended"))
+    _show_written(recorded, events, "Turn ended")
 
 
 @turn_app.command("resolve")
@@ -715,6 +730,7 @@ def turn_resolve(
             "nothing. Without it, a turn nobody sent orders for waits for its deadline.",
         ),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Resolve the turn from the orders in (004 section 5); it stops for battles."""
@@ -726,13 +742,16 @@ def turn_resolve(
             if recorded
             else ()
         )
+        coming = None if dry_run else service.turn_status(lineage)
     title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
-    out.print(render.log_table(recorded, title))
+    _show_written(recorded, events, title)
     if dice:
         out.print(render.dice_table(recorded, "Dice rolled" + (" (dry run)" if dry_run else "")))
     ended = any(e.type == "turn_ended" for e in recorded)
     for key in unrolled:
         out.print(render.unrolled_reroll(key, ended))
+    if coming is not None:
+        out.print(render.next_steps(coming))
 
 
 ReasonOption = Annotated[
@@ -749,12 +768,13 @@ def ruling_move(
     to: Annotated[
         str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Put a unit in another hex by ruling (its plot is void)."""
     with at.service() as service:
         recorded = service.relocate_unit(at.lineage(service), unit, to, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("split")
@@ -766,12 +786,13 @@ def ruling_split(
     ],
     reason: ReasonOption,
     count: Annotated[int, typer.Option("--count", "-n", help="How many to split off.")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Split transports or scouts off a unit as a new unit by ruling (004 L67)."""
     with at.service() as service:
         recorded = service.split_unit(at.lineage(service), unit, count, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("reroll")
@@ -789,12 +810,13 @@ def ruling_reroll(
     reason: Annotated[
         str, typer.Option("--reason", "-r", help="Why (the players who read the dice see it).")
     ] = "",
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Roll dice of the turn in progress again by ruling, when the turn's next step rolls them."""
     with at.service() as service:
         recorded = service.reroll_dice(at.lineage(service), keys, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("orders")
@@ -804,6 +826,7 @@ def ruling_orders(
     file: Annotated[str, typer.Argument(help="The orders file (TOML) to hand in for him.")],
     player: OrdersPlayerOption,
     reason: ReasonOption,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
@@ -812,7 +835,7 @@ def ruling_orders(
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with at.service() as service:
         recorded = service.replace_orders(at.lineage(service), player, text, reason)
-    out.print(render.log_table(recorded, f"Orders of {player} replaced by ruling"))
+    _show_written(recorded, events, f"Orders of {player} replaced by ruling")
 
 
 @ruling_app.command("colony")
@@ -824,6 +847,7 @@ def ruling_colony(
     population: Annotated[int | None, typer.Option(help="Millions.")] = None,
     factories: Annotated[int | None, typer.Option()] = None,
     pdus: Annotated[int | None, typer.Option(help="Planetary defence units.")] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Set a colony's population or buildings by ruling."""
@@ -836,7 +860,7 @@ def ruling_colony(
             factories=factories,
             pdus=pdus,
         )
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @turn_app.command("status")
@@ -860,6 +884,7 @@ def turn_status(
 @campaign_command
 def turn_deadline(
     when: Annotated[str, typer.Argument(help="When orders are due, UTC: 2026-11-28T18:00.")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Set when orders for the turn are due; later orders are refused (the absent setting
@@ -874,7 +899,7 @@ def turn_deadline(
         ) from None
     with at.service() as service:
         recorded = service.set_deadline(at.lineage(service), deadline)
-    out.print(render.log_table(recorded, "Deadline set"))
+    _show_written(recorded, events, "Deadline set")
 
 
 @turn_app.command("hold")
@@ -882,24 +907,26 @@ def turn_deadline(
 @campaign_command
 def turn_hold(
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (every player is told).")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Hold the turn: it will not resolve until released."""
     with at.service() as service:
         recorded = service.hold_turn(at.lineage(service), reason)
-    out.print(render.log_table(recorded, "Turn held"))
+    _show_written(recorded, events, "Turn held")
 
 
 @turn_app.command("release")
 @user_errors
 @campaign_command
 def turn_release(
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Release a held turn."""
     with at.service() as service:
         recorded = service.release_turn(at.lineage(service))
-    out.print(render.log_table(recorded, "Turn released"))
+    _show_written(recorded, events, "Turn released")
 
 
 @orders_app.command("template")
@@ -944,6 +971,7 @@ def orders_submit(
     file: OrdersFileArgument,
     player: OrdersPlayerOption,
     secret: SecretOption = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Check a player's orders completely and record them; a resubmission replaces them.
@@ -964,7 +992,7 @@ def orders_submit(
         secrets_.require(lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
         receipt = service.receipt(lineage, player)
-    out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+    _show_written(recorded, events, f"Orders of {player} recorded")
     out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
 
 
@@ -2138,12 +2166,15 @@ def battle_resolve(
     battle_id: Annotated[
         str | None, typer.Argument(help="The battle (default: every one waiting, in order).")
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Fight waiting battles with the Full Thrust engine; each side plays its campaign order."""
     with at.service() as service:
         recorded = service.resolve_battles(at.lineage(service), battle_id, _ask_die)
-    out.print(render.log_table(recorded, "Battles fought by the engine"))
+        coming = service.turn_status(at.lineage(service))
+    _show_written(recorded, events, "Battles fought by the engine")
+    out.print(render.next_steps(coming))
 
 
 @battle_campaign_app.command("record")
@@ -2189,6 +2220,7 @@ def battle_record(
             "are bought (004 L197)."
         ),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Record a battle's outcome by hand; ships not named survived undamaged."""
@@ -2197,7 +2229,9 @@ def battle_record(
     )
     with at.service() as service:
         recorded = service.record_battle(at.lineage(service), battle_id, results, ask=_ask_die)
-    out.print(render.log_table(recorded, f"Battle {battle_id} recorded"))
+        coming = service.turn_status(at.lineage(service))
+    _show_written(recorded, events, f"Battle {battle_id} recorded")
+    out.print(render.next_steps(coming))
 
 
 # ---- campaign battle commands (issue 5) end ----

@@ -491,6 +491,84 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
     return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)
 
 
+def next_steps(status: TurnStatus) -> RenderableType:
+    """Return what the umpire does next: battles to fight, orders awaited, the deadline."""
+    if status.finished:
+        return Text("The campaign is over: `umpire status` shows the final score.", "umpire.ok")
+    lines: list[str] = []
+    if status.battles:
+        waiting = ", ".join(status.battles)
+        lines.append(
+            f"Next: battles {waiting} await their outcome: `umpire battles resolve` fights "
+            "them with the engine, `umpire battles record ID` enters one fought at the table; "
+            "then `umpire turn resolve` again."
+        )
+    elif status.phase != "orders":
+        lines.append(f"Next: turn {status.turn} goes on ({status.phase}): `umpire turn resolve`.")
+    else:
+        waiting = ", ".join(status.waiting_for)
+        lines.append(
+            f"Next: turn {status.turn} is open for orders"
+            + (f"; waiting for {waiting}." if waiting else "; every player's orders are in.")
+        )
+    if status.production:
+        lines.append(f"Turn {status.turn} ends with a production phase (004 L65).")
+    if status.deadline is not None:
+        due = f"{status.deadline:%Y-%m-%d %H:%M} UTC"
+        lines.append(f"Orders are due by {due}" + (" (passed)." if status.late else "."))
+    elif not status.battles:
+        lines.append("No deadline is set: `umpire turn deadline WHEN` sets one.")
+    if status.held is not None:
+        lines.append(f"The turn is held: {status.held}")
+    return Group(*(Text(line) for line in lines))
+
+
+# Events worth a line of their own in a write command's summary.
+_NOTABLE = frozenset(
+    {
+        "battle_requested",
+        "battle_fought",
+        "turn_ended",
+        "production_resolved",
+        "colony_conquered",
+        "colony_bombarded",
+        "colonists_landed",
+        "unit_lost",
+        "units_caught",
+        "absent_player",
+        "seed_revealed",
+        "campaign_created",
+        "deadline_set",
+        "turn_held",
+        "turn_released",
+        "treasury_spent",
+    }
+)
+_SUMMARY_ALL = 6  # a batch this short is told event by event
+
+
+def written_summary(recorded: Sequence[RecordedEvent], title: str) -> RenderableType:
+    """Return a short summary of what a write command recorded: how many events of each kind
+    and a line for each that matters (`--events` shows the rows)."""
+    if not recorded:
+        return Text(f"{title}: nothing recorded.", style="umpire.dim")
+    first, last = recorded[0].version, recorded[-1].version
+    versions = f"version {first}" if first == last else f"versions {first}-{last}"
+    counts: dict[str, int] = {}
+    for r in recorded:
+        counts[r.type] = counts.get(r.type, 0) + 1
+    kinds = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    parts: list[RenderableType] = [
+        Text(printable(f"{title}: {len(recorded)} event(s) recorded ({versions})."), "umpire.ok"),
+        Text(f"  {kinds}", style="umpire.dim"),
+    ]
+    told = [r for r in recorded if len(recorded) <= _SUMMARY_ALL or r.type in _NOTABLE]
+    parts.extend(Padding(Text(printable(describe(r.event))), (0, 0, 0, 2)) for r in told)
+    if len(told) < len(recorded):
+        parts.append(Text("  (--events shows every event)", style="umpire.dim"))
+    return Group(*parts)
+
+
 def battles_table(battles: Sequence[Battle]) -> RenderableType:
     """Return the battles awaiting an outcome."""
     if not battles:
@@ -628,7 +706,69 @@ def state_panel(
     title = f"{campaign} [{branch}] {at}, as the {viewer} sees it"
     if viewer != "umpire":
         title = f"{campaign} [{branch}] {at}, as player {viewer} sees it"
-    return _pairs(title, _state_rows(state))
+        return _pairs(title, _state_rows(state))
+    if not state.empires:
+        return _pairs(title, _state_rows(state))
+    return Group(_pairs(title, _state_rows(state)), empires_table(state))
+
+
+EMPIRE_COLUMNS = [
+    "player",
+    "IP",
+    "FTL",
+    "tech",
+    "colonies",
+    "fact",
+    "warships (pts)",
+    "scouts",
+    "transp",
+    "expl",
+    "orders",
+]
+
+
+def empire_rows(state: CampaignState) -> list[list[str]]:
+    """The umpire's overview, a row an empire: treasury, technology, colonies, forces."""
+    rows = []
+    for player in state.players:
+        empire = state.empires.get(player)
+        if empire is None:
+            continue
+        colonies = [c for c in state.colonies.values() if c.owner == player]
+        units = [u for u in state.units.values() if u.owner == player]
+        warships = [u for u in units if u.kind == "warship"]
+        scouts = sum(u.count for u in units if u.kind == "scout-troop")
+        transports = sum(u.count for u in units if u.kind == "transports")
+        settled = f"{len(colonies)} ({sum(c.population for c in colonies)}M)"
+        orders = "in" if player in state.submitted else "waiting"
+        rows.append(
+            [
+                player,
+                str(empire.ip),
+                str(empire.speed),
+                ", ".join(empire.techs) or "none",
+                settled,
+                str(sum(c.factories for c in colonies)),
+                f"{len(warships)} ({sum(u.points for u in warships)})",
+                str(scouts),
+                str(transports),
+                str(len(empire.explored)),
+                orders if not state.finished else "",
+            ]
+        )
+    return rows
+
+
+def empires_table(state: CampaignState) -> RenderableType:
+    """Return every empire side by side (the umpire's `umpire state`)."""
+    table = Table(
+        title="Empires", title_justify="left", box=None, padding=(0, 1, 0, 0), header_style="bold"
+    )
+    for column in EMPIRE_COLUMNS:
+        table.add_column(column, overflow="fold", no_wrap=column != "tech")
+    for row in empire_rows(state):
+        table.add_row(*(Text(cell) for cell in row))
+    return table
 
 
 def verify_panel(report: VerifyReport) -> RenderableType:

@@ -91,7 +91,7 @@ from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, movement, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
-from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
+from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings, is_production_turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
@@ -177,6 +177,8 @@ class TurnStatus(msgspec.Struct, frozen=True):
     submitted: tuple[str, ...]
     waiting_for: tuple[str, ...]
     battles: tuple[str, ...]
+    production: bool = False  # a production phase follows this turn (004 L65, L235)
+    finished: bool = False  # the campaign is over
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -781,6 +783,8 @@ class CampaignService:
             submitted=tuple(sorted(state.submitted)),
             waiting_for=tuple(p for p in state.players if p not in state.submitted),
             battles=tuple(sorted(state.pending_battles)),
+            production=is_production_turn(state.turn),
+            finished=state.finished,
         )
 
     def relocate_unit(
