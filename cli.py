@@ -639,17 +639,27 @@ def rewind(
     )
 
 
-@app.command()
+branches_app = typer.Typer(
+    help="List the campaign's branches (* marks the active one); compare two with `diff`.",
+    invoke_without_command=True,
+)
+app.add_typer(branches_app, name="branches")
+
+
+@branches_app.callback()
 @user_errors
 @campaign_command
 def branches(
+    context: typer.Context,
     use: Annotated[
         str | None, typer.Option("--use", help="Make this branch the active one.")
     ] = None,
     at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
-    """List the campaign's branches (* marks the active one)."""
+    """List the campaign's branches (* marks the active one); compare two with `diff`."""
+    if context.invoked_subcommand is not None:
+        return
     with at.service() as service:
         if use is not None:
             service.use_branch(at.campaign, use)
@@ -658,6 +668,25 @@ def branches(
         _print_json({"campaign": name, "active": active, "branches": found})
     else:
         out.print(render.branches_table(name, active, found))
+
+
+@branches_app.command("diff")
+@user_errors
+@campaign_command
+def branches_diff(
+    a: Annotated[str, typer.Argument(help="A branch, e.g. main.")],
+    b: Annotated[str, typer.Argument(help="The branch to compare it with, e.g. main-t3.")],
+    at: Where = IN_CAMPAIGN,
+    json: JsonOption = False,
+) -> None:
+    """What differs between two branches, turn by turn, player by player: the news each
+    was told on one and not the other (to show the players a re-run after a ruling)."""
+    with at.service() as service:
+        found = service.branch_diff(at.campaign, a, b)
+    if json:
+        _print_json(found)
+    else:
+        out.print(render.branch_diff_view(found))
 
 
 @app.command()

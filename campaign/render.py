@@ -68,7 +68,7 @@ from campaign.inputs import printable
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
-from campaign.service import PlayerReport, Reach, Status, TurnStatus, VerifyReport
+from campaign.service import BranchDiff, PlayerReport, Reach, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
@@ -818,6 +818,33 @@ def verify_panel(report: VerifyReport) -> RenderableType:
         )
         rows.extend(("dice problem", Text(p, style="umpire.bad")) for p in report.dice_problems)
     return _pairs("Verification", rows)
+
+
+def branch_diff_view(diff: BranchDiff) -> RenderableType:
+    """Return what differs between two branches, turn by turn and audience by audience."""
+    head = (
+        f"{diff.campaign}: {diff.a} (turn {diff.turn_a}) against {diff.b} (turn {diff.turn_b}); "
+        f"they share history up to version {diff.shared}."
+    )
+    parts: list[RenderableType] = [Text(printable(head), style="umpire.heading")]
+    if not diff.turns:
+        parts.append(Text("Nobody was told anything different.", style="umpire.ok"))
+        return Group(*parts)
+    table = Table(title="What differs", title_justify="left")
+    table.add_column("turn", justify="right")
+    table.add_column("told to", style="umpire.key")
+    table.add_column(f"only on {escape(printable(diff.a))}", overflow="fold")
+    table.add_column(f"only on {escape(printable(diff.b))}", overflow="fold")
+    for t in diff.turns:
+        table.add_row(
+            str(t.turn),
+            t.player,
+            Text("\n".join(printable(describe(e)) for e in t.only_a)),
+            Text("\n".join(printable(describe(e)) for e in t.only_b)),
+            end_section=True,
+        )
+    parts.append(table)
+    return Group(*parts)
 
 
 def branches_table(campaign: str, active: str, branches: Sequence[BranchInfo]) -> RenderableType:

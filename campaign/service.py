@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -206,6 +207,30 @@ class PlayerReport(msgspec.Struct, frozen=True):
         """The report's heading."""
         when = "final report" if self.finished else f"report, turn {self.turn}"
         return f"{self.campaign}: {self.player}'s {when}"
+
+
+EVERYONE = "everyone"
+
+
+class TurnDiff(msgspec.Struct, frozen=True):
+    """What one player was told in a turn on one branch and not on the other."""
+
+    turn: int
+    player: str  # a player; "everyone" for public news; "umpire" for what no player sees
+    only_a: tuple[Event, ...]
+    only_b: tuple[Event, ...]
+
+
+class BranchDiff(msgspec.Struct, frozen=True):
+    """Two branches of a campaign compared turn by turn, player by player."""
+
+    campaign: str
+    a: str
+    b: str
+    shared: int  # the last version both histories share
+    turn_a: int  # the turn in progress on each
+    turn_b: int
+    turns: tuple[TurnDiff, ...]
 
 
 class Reach(msgspec.Struct, frozen=True, kw_only=True):
@@ -1319,6 +1344,40 @@ class CampaignService:
             scores=tuple(scores(state, self.starmap(lineage))) if state.map_name else (),
         )
 
+    def branch_diff(self, campaign: str | None, a: str, b: str) -> BranchDiff:
+        """Compare two branches: for each turn and each player (and the umpire), the news one
+        branch told him and the other did not, so a re-run after a ruling can be shown."""
+        first, second = self.target(campaign, a), self.target(campaign, b)
+        if a == b:
+            raise InvalidInputError(f"compare two different branches, not {a!r} with itself")
+        left = list(self.store.read(first))
+        right = list(self.store.read(second))
+        shared = 0
+        for x, y in zip(left, right, strict=False):
+            if x.hash != y.hash:
+                break
+            shared = x.version
+        state_a, state_b = self.load(first), self.load(second)
+        players = list(dict.fromkeys([*state_a.players, *state_b.players]))
+        diffs: list[TurnDiff] = []
+        for turn_number in range(0, max(state_a.turn, state_b.turn) + 1):
+            for who in [EVERYONE, *players, UMPIRE]:
+                told_a = _told(left, shared, turn_number, who)
+                told_b = _told(right, shared, turn_number, who)
+                only_a = _missing(told_a, told_b)
+                only_b = _missing(told_b, told_a)
+                if only_a or only_b:
+                    diffs.append(TurnDiff(turn_number, who, only_a, only_b))
+        return BranchDiff(
+            campaign=first.campaign,
+            a=a,
+            b=b,
+            shared=shared,
+            turn_a=state_a.turn,
+            turn_b=state_b.turn,
+            turns=tuple(diffs),
+        )
+
     def branches(self, campaign: str | None) -> tuple[str, str, list[BranchInfo]]:
         """Return (campaign, active branch, branches)."""
         name = self.store.resolve_campaign(campaign)
@@ -1576,6 +1635,54 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _diff_key(ev: Event) -> bytes:
+    """What two branches' events are compared by: everything, but a commitment's salted hash
+    (fresh on every submission) counts only as orders handed in, orders by their text."""
+    if isinstance(ev, OrdersCommitted):
+        ev = msgspec.structs.replace(ev, sha256="")
+    elif isinstance(ev, OrdersRevealed):
+        ev = msgspec.structs.replace(ev, sha256="", nonce="")
+    elif isinstance(ev, OrdersSubmitted):
+        ev = msgspec.structs.replace(ev, nonce="")
+    return msgspec.json.encode(ev)
+
+
+def _missing(these: list[Event], those: list[Event]) -> tuple[Event, ...]:
+    """The events of `these` not among `those` (as many times as they are missing)."""
+    left = Counter(_diff_key(e) for e in those)
+    found = []
+    for ev in these:
+        key = _diff_key(ev)
+        if left[key]:
+            left[key] -= 1
+        else:
+            found.append(ev)
+    return tuple(found)
+
+
+def _told(events: Sequence[RecordedEvent], shared: int, turn_number: int, who: str) -> list[Event]:
+    """The events `who` was told in a turn after the shared history: a player his own, the
+    umpire only what no player sees, "everyone" the public news (each difference is listed
+    once, under the audience it was told to)."""
+    lines = []
+    for recorded in events:
+        if recorded.version <= shared or recorded.turn != turn_number:
+            continue
+        audience = recorded.audience
+        if who == EVERYONE:
+            if not audience.public:
+                continue
+        elif audience.public:
+            continue
+        elif who == UMPIRE:
+            if audience.players:
+                continue
+        elif not audience.may_see(who):
+            continue
+        lines.append(recorded.event)
+    return lines
 
 
 def _check_campaign_row(lineage: Lineage, seed: str, created: CampaignCreated) -> list[str]:

@@ -122,3 +122,45 @@ def test_state_gives_the_umpire_every_empire(tmp_path: Path) -> None:
     rows = {row[0]: row for row in render.empire_rows(state)}
     assert rows["red"][-1] == "in"
     assert rows["blue"][6] == "14 (1980)"
+
+
+def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> None:
+    """Turn 1 played on main; rewound and played again with green's scouts sent elsewhere:
+    the diff holds green's news and nothing of red's or blue's (their orders and dice are the
+    same, only the commitments' salt differs)."""
+    db = trio_orders_in(tmp_path)
+    umpire(db, "turn", "resolve")
+    umpire(db, "battles", "resolve")
+    umpire(db, "turn", "resolve")
+    umpire(db, "rewind", "--to-turn", "0", "--branch", "rerun")
+    again = {
+        "red": [("red-W1", "0201", "engage"), ("red-W2", "0201", "engage")],
+        "blue": [("blue-W1", "0201", "engage")],
+        "green": [("green-S1", "0601", "stand-off")],  # green holds this time
+    }
+    for player, given in again.items():
+        path = tmp_path / f"{player}-again.toml"
+        path.write_text(orders(player, 1, *given))
+        umpire(db, "orders", "submit", str(path), "--player", player)
+    umpire(db, "turn", "resolve")
+    umpire(db, "battles", "resolve")
+    umpire(db, "turn", "resolve")
+    service = CampaignService.open(db, clock=FixedClock())
+    try:
+        diff = service.branch_diff("trio", "main", "rerun")
+    finally:
+        service.close()
+    assert [(t.turn, t.player) for t in diff.turns] == [(1, "green"), (1, "umpire")]
+    green, secret = diff.turns
+    # What only the umpire saw: green's orders as submitted, before they were revealed.
+    assert [type(e).__name__ for e in secret.only_a + secret.only_b] == ["OrdersSubmitted"] * 2
+    assert {getattr(e, "player", None) for e in secret.only_a + secret.only_b} == {"green"}
+    assert any("0502" in render.describe(e) for e in green.only_a)
+    assert any("green-S1" in render.describe(e) for e in green.only_b)
+    shown = umpire(db, "branches", "diff", "main", "rerun")
+    assert "they share history up to version" in shown
+    assert "only on rerun" in shown
+    refused = runner.invoke(app, ["branches", "diff", "main", "main", "--db", db])
+    assert refused.exit_code == 2
+    assert "not 'main' with itself" in refused.stderr
+    assert "rerun" in umpire(db, "branches")
