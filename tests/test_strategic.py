@@ -416,10 +416,11 @@ def test_bad_landings_are_refused_with_every_problem(
     assert caught.value.problems == [
         "red-T1 to Alpha/3: red-T1 carries 35 million colonists in all",
         "red-T1 to Alpha/3: 61 million would exceed the planet's capacity of 60 million",
-        "red-S1 to Alpha/3: not a transport group of red",
+        "red-S1 to Alpha/3: not a transport group of red (his transport groups: red-T1)",
         # Beta is unexplored: a landing on arrival, if the transports were going there.
         "red-T1 to Beta/1: the transports will not be in Beta this turn",
-        "red-T1 to Alpha/9: no such planet (write System/orbit, e.g. Alpha/3)",
+        # Alpha is explored: the refusal names its planets (issue 16).
+        "red-T1 to Alpha/9: no planet in that orbit; Alpha's planets: Alpha/3 (terran, 60M)",
     ]
     assert len(service.log(lineage)) == before
 

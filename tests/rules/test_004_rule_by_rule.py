@@ -373,7 +373,10 @@ def test_L71_no_order_but_the_three_is_accepted() -> None:
     text = 'player = "red"\nturn = 3\n[[moves]]\nunit = "red-W1"\nto = "0402"\norder = "attack"\n'
     with pytest.raises(OrdersError) as caught:
         parse(text, "red", TURN)
-    assert caught.value.problems == ["Invalid enum value 'attack' - at `$.moves[0].order`"]
+    assert caught.value.problems == [
+        "Invalid enum value 'attack' - at `$.moves[0].order` (line 6); "
+        "accepted: engage, stand-off, ftl-move"
+    ]
 
 
 CLOUD_CAUSE = (
