@@ -42,7 +42,7 @@ app = typer.Typer(
     help="Umpire a Stellar Conquest-style campaign with Full Thrust battles.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # locals can hold a database password
-    add_completion=False,
+    add_completion=True,
 )
 turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
 orders_app = typer.Typer(
@@ -141,6 +141,17 @@ EventsOption = Annotated[
 OrdersFileArgument = Annotated[str, typer.Argument(help="The orders file (TOML).")]
 NewSqliteFileArgument = Annotated[str, typer.Argument(help="The new SQLite file to write.")]
 DEFAULT_DB = "umpire.db"
+
+
+def _choices(*values: str) -> dict[str, Any]:
+    """An option's fixed values, for `typer.Option(**_choices(...))`: listed in its help
+    (the metavar) and offered by shell completion. The command still checks the value, so a
+    wrong one gets the usual one-line refusal naming the values."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [v for v in values if v.startswith(incomplete)]
+
+    return {"metavar": "<" + "|".join(values) + ">", "autocompletion": complete}
 
 
 def _show_version(value: bool) -> None:
@@ -322,7 +333,11 @@ def new(
         ),
     ] = None,
     dice: Annotated[
-        str, typer.Option(help="seeded (derived from the seed) or manual (physical dice).")
+        str,
+        typer.Option(
+            help="seeded (derived from the seed) or manual (physical dice).",
+            **_choices("seeded", "manual"),
+        ),
     ] = "seeded",
     turns: Annotated[int, typer.Option(help="Length of the campaign in turns (004: 44).")] = 44,
     map_spec: Annotated[
@@ -339,20 +354,25 @@ def new(
     ] = None,
     absent: Annotated[
         str,
-        typer.Option(help="A player who sends no orders: hold, repeat (last orders) or autoplay."),
+        typer.Option(
+            help="A player who sends no orders: hold, repeat (last orders) or autoplay.",
+            **_choices("hold", "repeat", "autoplay"),
+        ),
     ] = "hold",
     contested_planets: Annotated[
         str,
         typer.Option(
             help="An uncolonised planet two players could claim (004 L17-19): "
-            "nobody holds it, or shared (each scores it)."
+            "nobody holds it, or shared (each scores it).",
+            **_choices("nobody", "shared"),
         ),
     ] = "nobody",
     battle_movement: Annotated[
         str,
         typer.Option(
             help="How the engine's battles move: vector (004 L43) or cinematic (quicker to "
-            "fight at a table and about 10x quicker for the engine)."
+            "fight at a table and about 10x quicker for the engine).",
+            **_choices("vector", "cinematic"),
         ),
     ] = "vector",
     asteroid_motion: Annotated[
@@ -361,7 +381,8 @@ def new(
             help="How drifting asteroids hit ships in battle: jump (the drift is a jump at "
             "the end of each turn; a ship risks the asteroids its move crosses) or sweep "
             "(Continuum's moving asteroids: the drift sweeping over a ship, or a move ending "
-            "inside one)."
+            "inside one).",
+            **_choices("jump", "sweep"),
         ),
     ] = "jump",
     starting_ip: Annotated[
@@ -1157,7 +1178,12 @@ def report(
         int | None, typer.Option(help="News of this turn (default: the last one resolved).")
     ] = None,
     output: Annotated[
-        str, typer.Option("--format", help="terminal, md (Markdown), html or json.")
+        str,
+        typer.Option(
+            "--format",
+            help="terminal, md (Markdown), html or json.",
+            **_choices("terminal", "md", "html", "json"),
+        ),
     ] = "terminal",
     at: Where = HERE,
     json: JsonOption = False,
@@ -1468,6 +1494,7 @@ ShipPresetOption = Annotated[
         "-p",
         help="Rule preset: ft2 or continuum (default: the design's own rules; "
         "NAME lookups try continuum, the campaign default, first).",
+        **_choices("ft2", "continuum"),
     ),
 ]
 

@@ -164,3 +164,38 @@ def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> 
     assert refused.exit_code == 2
     assert "not 'main' with itself" in refused.stderr
     assert "rerun" in umpire(db, "branches")
+
+
+def complete(words: str) -> list[str]:
+    """Ask the command line's bash completion for the last of `words`."""
+    env = {
+        "_UMPIRE_COMPLETE": "complete_bash",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1)),
+    }
+    result = runner.invoke(app, [], env=env, prog_name="umpire")
+    return result.stdout.split()
+
+
+def test_shell_completion_offers_commands_and_choices() -> None:
+    assert "--install-completion" in runner.invoke(app, ["--help"]).stdout
+    assert complete("umpire tu") == ["turn"]
+    assert complete("umpire battles s") == ["show"]
+    assert complete("umpire branches d") == ["diff"]
+    assert complete("umpire report --format h") == ["html"]
+    assert complete("umpire new x --dice ") == ["seeded", "manual"]
+
+
+def test_choice_options_list_their_choices_in_help() -> None:
+    wide = {"COLUMNS": "200"}
+    new = runner.invoke(app, ["new", "--help"], env=wide).stdout
+    for shown in ("<seeded|manual>", "<hold|repeat|autoplay>", "<nobody|shared>"):
+        assert shown in new
+    assert "<vector|cinematic>" in new
+    assert "<jump|sweep>" in new
+    assert "<expire|keep>" in new  # an enum option's own
+    report = runner.invoke(app, ["report", "--help"], env=wide).stdout
+    assert "<terminal|md|html|json>" in report
+    refused = runner.invoke(app, ["report", "--player", "red", "--format", "pdf"])
+    assert refused.exit_code == 2
+    assert "--format 'pdf' must be terminal, md, html or json" in refused.stderr
