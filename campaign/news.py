@@ -316,7 +316,10 @@ def _battle_news(
             how = "by the engine" if ev.source == "engine" else "at the table"
             text = f"Battle {b.id} was fought ({how}). {_results(ev.results)}"
             if ev.source == "engine":
-                text += f" (`umpire battles show {b.id}` tells it turn by turn.)"
+                text += (
+                    f" Turn by turn: battle-{b.id}.html in your published package, or "
+                    f"`umpire battles show {b.id}`."
+                )
             t.tell("battles", t.at(b.hex, b.system), text)
         case UnitsCaught():
             caught = and_list([_loss(loss) for loss in ev.losses])
