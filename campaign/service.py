@@ -1104,6 +1104,11 @@ class CampaignService:
             and (viewer == UMPIRE or viewer in participants(recorded.event))
         ]
         found = [ev for ev in fought if ev.battle.id == battle_id]
+        if not found and battle_id in self.load(lineage, viewer=viewer).pending_battles:
+            raise IllegalCommandError(
+                f"battle {battle_id} has not been fought yet: `umpire battles list` shows it "
+                "waiting (`umpire battles resolve` or `battles record` gives its outcome)"
+            )
         if not found:
             ids = ", ".join(ev.battle.id for ev in fought) or "none yet"
             whose = "fought in this campaign" if viewer == UMPIRE else f"{viewer} fought in"
