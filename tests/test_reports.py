@@ -9,6 +9,7 @@ is in no battle. The dice are seeded, so every report is the same each run.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -327,3 +328,46 @@ def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
     assert "blue-W1" in {c.label for c in umpire.start}
     with pytest.raises(ValueError, match="green was not in battle t1-b1"):
         battle_report(hidden, "green", "Alpha (0201)")
+
+
+REPLAY_SCREENSHOT_ENV = "UMPIRE_REPLAY_SCREENSHOT"  # e.g. docs/battle-replay.png
+
+
+def test_the_replay_plays_turn_by_turn_in_headless_chromium(
+    service: tuple[CampaignService, Lineage], tmp_path: Path
+) -> None:
+    """The replay page, opened from disk in Chromium: the start frame shows first, then each
+    turn's in its slot; the page fetches nothing."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_web import CHROMIUM, CHROMIUM_FLAGS
+
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    page_file = tmp_path / "replay.html"
+    page_file.write_text(render.battle_replay_html(red))
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 1400})
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(page_file.as_uri())
+            shown = (
+                "() => [...document.querySelectorAll('g.frame')]"
+                ".map(g => getComputedStyle(g).opacity)"
+            )
+            first = page.evaluate(shown)
+            assert first[0] == "1"
+            assert set(first[1:]) == {"0"}
+            page.wait_for_timeout(2500)  # a frame lasts 2 s
+            second = page.evaluate(shown)
+            assert second.index("1") == 1
+            assert second.count("1") == 1
+            shot = os.environ.get(REPLAY_SCREENSHOT_ENV) or str(tmp_path / "replay.png")
+            page.screenshot(path=shot, full_page=True)
+        finally:
+            browser.close()
+    assert requests == [page_file.as_uri()]
