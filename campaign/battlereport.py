@@ -21,7 +21,7 @@ from tactical.battle import dropout_ids, evolve, view
 from tactical.campaign_battle import CampaignBattle
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
-from tactical.state import BattleSetup, BattleState
+from tactical.state import BattleContext, BattleSetup, BattleState
 from tactical.summary import describe
 
 
@@ -63,6 +63,7 @@ class Counter(msgspec.Struct, frozen=True, kw_only=True):
     y: float
     course: int = 0
     status: str = "active"
+    hull: str = ""  # a ship's hull boxes left of its design's, e.g. `19/30`
 
 
 class ReplayTurn(msgspec.Struct, frozen=True, kw_only=True):
@@ -195,13 +196,13 @@ def _replayed(
     turn = state.turn
     for event in record.journal:
         if event.turn != turn and lines:
-            turns.append(_turn(turn, lines, state, viewer, dropouts))
+            turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
             lines = []
         turn = event.turn
         state = evolve(ctx, state, event)
         lines.extend(describe(event))
     if lines:
-        turns.append(_turn(turn, lines, state, viewer, dropouts))
+        turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
     results = {r.unit: r for r in fought.results}
     fates = []
     for ship in first.ships:
@@ -230,7 +231,7 @@ def _replayed(
         base,
         forces=tuple(forces),
         fates=tuple(fates),
-        start=_table(first, viewer, dropouts),
+        start=_table(ctx, first, viewer, dropouts),
         turns=tuple(turns),
         winner=state.winner,
     )
@@ -244,7 +245,9 @@ def _seen(state: BattleState, viewer: str, dropouts: frozenset[str]) -> BattleSt
     return state if viewer == UMPIRE else view(state, viewer, dropouts)
 
 
-def _table(state: BattleState, viewer: str, dropouts: frozenset[str]) -> tuple[Counter, ...]:
+def _table(
+    ctx: BattleContext, state: BattleState, viewer: str, dropouts: frozenset[str]
+) -> tuple[Counter, ...]:
     seen = _seen(state, viewer, dropouts)
     counters = [
         Counter(
@@ -255,8 +258,10 @@ def _table(state: BattleState, viewer: str, dropouts: frozenset[str]) -> tuple[C
             y=s.y,
             course=s.course,
             status=s.status,
+            hull=f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
         )
         for s in seen.ships
+        for boxes in [ctx.sheets[s.id].hull_boxes]
     ]
     counters += [
         Counter(kind="contact", label=b.label, side=b.side, x=b.x, y=b.y, course=b.course)
@@ -273,14 +278,19 @@ def _table(state: BattleState, viewer: str, dropouts: frozenset[str]) -> tuple[C
 
 
 def _turn(
-    turn: int, lines: list[str], state: BattleState, viewer: str, dropouts: frozenset[str]
+    ctx: BattleContext,
+    turn: int,
+    lines: list[str],
+    state: BattleState,
+    viewer: str,
+    dropouts: frozenset[str],
 ) -> ReplayTurn:
     hidden: set[str] = set()
     if viewer != UMPIRE:
         shown = {s.id for s in _seen(state, viewer, dropouts).ships}
         hidden = {s.id for s in state.ships if s.id not in shown}
     told = tuple(line for line in lines if not _mentions(line, hidden))
-    return ReplayTurn(turn=turn, lines=told, table=_table(state, viewer, dropouts))
+    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer, dropouts))
 
 
 def _mentions(line: str, ids: set[str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from html import escape as esc
 
@@ -1292,6 +1293,13 @@ def battle_replay_svg(report: BattleReport, size: int = 600) -> str:
             label = esc(c.label)
             if c.kind == "ship" and c.status == "active":
                 parts.append(f"<circle cx='{x}' cy='{y}' r='6' fill='{fill}'/>")
+                # Its facing, a clock course (12 is north, 000 movement).
+                angle = math.radians(c.course * 30)
+                tip = (round(x + 14 * math.sin(angle), 1), round(y - 14 * math.cos(angle), 1))
+                parts.append(
+                    f"<line x1='{x}' y1='{y}' x2='{tip[0]}' y2='{tip[1]}' stroke='{fill}'/>"
+                )
+                label += f" {esc(c.hull)}" if c.hull else ""
             elif c.kind == "ship":
                 parts.append(f"<text x='{x}' y='{y}' fill='{fill}' font-size='12'>×</text>")
                 label += f" ({esc(c.status)})"
