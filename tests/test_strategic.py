@@ -146,10 +146,12 @@ def test_bad_orders_name_every_problem_and_store_nothing(
     with pytest.raises(OrdersError) as caught:
         service.submit_orders(lineage, "red", text)
     assert caught.value.problems == [
-        "blue-W1: not a unit of red",
+        "blue-W1: not a unit of red (his units: red-S1, red-S2, red-S3, red-S4, red-T1, "
+        + ", ".join(f"red-W{n}" for n in range(1, 15))
+        + ")",
         "red-S1: cannot reach 0302: 0302 is 3 hexes away; at speed 2 it moves 2 hexes a "
         "turn, 2 this turn (004 L74-76); it can reach 0101, 0102 this turn",
-        "red-S2: destination 9999 is off the map",
+        "red-S2: destination 9999 is off the map (hexes 0101 to 0604: column, row)",
         "red-S3: ordered twice",
         "red-S4: cannot reach 0201: gas/dust clouds bar the way to 0201 this turn: a cloud "
         "is entered only from next to it and crossed 1 hex a turn (004 L83-85); it can "

@@ -328,7 +328,9 @@ def test_L68_69_movement_runs_from_a_departure_hex_to_a_destination_hex() -> Non
     assert refused(warship("red-W1", "0302"), "Beta") == [
         "red-W1: destination 'Beta' is not a hex label like 0712"
     ]
-    assert refused(warship("red-W1", "0302"), "1501") == ["red-W1: destination 1501 is off the map"]
+    assert refused(warship("red-W1", "0302"), "1501") == [
+        "red-W1: destination 1501 is off the map (hexes 0101 to 1408: column, row)"
+    ]
 
 
 @pytest.mark.parametrize("order", ["engage", "stand-off", "ftl-move"])
