@@ -177,6 +177,9 @@ def _replayed(
     for ship in first.ships:
         sheet = ctx.sheets[ship.id]
         fighters, ammo = _ammo(first, ship.id)
+        # His own captains and magazines: the enemy's are not on the table (his record sheet
+        # and his officers are his own, docs/rulings.md).
+        own = viewer in (UMPIRE, ship.side)
         forces.append(
             ForceShip(
                 id=names.get(ship.id, ship.id),
@@ -184,9 +187,9 @@ def _replayed(
                 design=ship.design,
                 hull=sheet.hull_boxes,
                 hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
-                captain=captains.get(ship.id),
+                captain=captains.get(ship.id) if own else None,
                 fighters=fighters,
-                missiles=ammo,
+                missiles=ammo if own else 0,
             )
         )
     dropouts = dropout_ids(ctx)

@@ -242,6 +242,11 @@ def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
     # Both sides and the umpire saw the same open table (no bogeys in a campaign battle).
     assert opened.battle_report(lineage, "t1-b1", "blue").turns == red.turns
     assert opened.battle_report(lineage, "t1-b1").fates == red.fates
+    # The enemy's captain is his own: red sees his own captains' levels, not blue's.
+    captains = {f.id: f.captain for f in red.forces}
+    assert captains["blue-W1"] is None
+    assert captains["red-W1"] is not None
+    assert opened.battle_report(lineage, "t1-b1").forces[0].captain is not None
     check_golden("battle_red", text_of(render.battle_report_view(red, turns=True)))
 
 
