@@ -299,12 +299,13 @@ def _ints(text: str) -> list[int]:
         raise InvalidInputError(f"results {text!r} must be whole numbers like 4,2") from None
 
 
-def _show_written(recorded: list[Any], events: bool, title: str) -> None:
+def _show_written(recorded: list[Any], events: bool, title: str, dry_run: bool = False) -> None:
     """Print what a write command recorded: a short summary, or (`--events`) every row."""
     if events:
         out.print(render.log_table(recorded, title))
     else:
-        out.print(render.written_summary(recorded, title))
+        verb = "would be recorded" if dry_run else "recorded"
+        out.print(render.written_summary(recorded, title, verb))
 
 
 def _ask_die(key: DiceKey, sides: int) -> int:
@@ -794,7 +795,7 @@ def turn_resolve(
         )
         coming = None if dry_run else service.turn_status(lineage)
     title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
-    _show_written(recorded, events, title)
+    _show_written(recorded, events, title, dry_run)
     if dice:
         out.print(render.dice_table(recorded, "Dice rolled" + (" (dry run)" if dry_run else "")))
     ended = any(e.type == "turn_ended" for e in recorded)

@@ -548,11 +548,14 @@ _NOTABLE = frozenset(
 _SUMMARY_ALL = 6  # a batch this short is told event by event
 
 
-def written_summary(recorded: Sequence[RecordedEvent], title: str) -> RenderableType:
-    """Return a short summary of what a write command recorded: how many events of each kind
-    and a line for each that matters (`--events` shows the rows)."""
+def written_summary(
+    recorded: Sequence[RecordedEvent], title: str, verb: str = "recorded"
+) -> RenderableType:
+    """Return a short summary of what a write command recorded (`verb`: "would be recorded"
+    for a dry run): how many events of each kind and a line for each that matters (`--events`
+    shows the rows)."""
     if not recorded:
-        return Text(f"{title}: nothing recorded.", style="umpire.dim")
+        return Text(f"{title}: nothing {verb}.", style="umpire.dim")
     first, last = recorded[0].version, recorded[-1].version
     versions = f"version {first}" if first == last else f"versions {first}-{last}"
     counts: dict[str, int] = {}
@@ -560,7 +563,7 @@ def written_summary(recorded: Sequence[RecordedEvent], title: str) -> Renderable
         counts[r.type] = counts.get(r.type, 0) + 1
     kinds = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     parts: list[RenderableType] = [
-        Text(printable(f"{title}: {len(recorded)} event(s) recorded ({versions})."), "umpire.ok"),
+        Text(printable(f"{title}: {len(recorded)} event(s) {verb} ({versions})."), "umpire.ok"),
         Text(f"  {kinds}", style="umpire.dim"),
     ]
     told = [r for r in recorded if len(recorded) <= _SUMMARY_ALL or r.type in _NOTABLE]

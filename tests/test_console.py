@@ -49,6 +49,8 @@ def test_resolve_summarises_and_says_what_comes_next(tmp_path: Path) -> None:
     dry = umpire(db, "turn", "resolve", "--dry-run", "--events")
     assert "│ unit_moved" in dry  # --events: the rows
     assert "Next:" not in dry  # a dry run stores nothing, so nothing comes next
+    summary = umpire(db, "turn", "resolve", "--dry-run")
+    assert summary.startswith("Dry run: nothing was stored: 11 event(s) would be recorded")
     first = umpire(db, "turn", "resolve")
     assert first.startswith("Turn resolved: ")
     assert "│" not in first  # no log rows, a summary
