@@ -905,6 +905,10 @@ def report_markdown(report: PlayerReport) -> str:
         lines += ["", f"## {SIGHTINGS_TITLE}", "", *_md_table(SIGHTING_COLUMNS, rows)]
     if report.changes:
         lines += ["", f"## {CHANGES_TITLE}", "", *(f"- {_md(c)}" for c in report.changes)]
+    pages = battle_pages(report)
+    if pages:
+        lines += ["", "## Battle reports", ""]
+        lines += [f"- [Battle {b}](battle-{b}.html)" for b in pages]
     lines += ["", f"## News of turn {report.news_turn}"]
     if not report.stories:
         lines += ["", NO_NEWS]
@@ -929,12 +933,31 @@ def player_package(
     }
 
 
+def battle_pages(report: PlayerReport) -> list[str]:
+    """The battles of the news turn the player fought: each has a page in his package
+    (`battle-ID.html`, written by `umpire publish`)."""
+    return [
+        e.event.battle.id
+        for e in report.news
+        if isinstance(e.event, BattleFought)
+        and report.player in {s.player for s in e.event.battle.sides}
+    ]
+
+
 def report_html(report: PlayerReport) -> str:
-    """Return a player's turn package as a self-contained HTML page (all text escaped)."""
+    """Return a player's turn package as a self-contained HTML page (all text escaped), with
+    links to the pages of his battles beside it."""
     title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
+    links = "".join(
+        f"<li><a href='battle-{esc(b)}.html'>Battle {esc(b)}</a>: the forces, the losses ship by "
+        "ship and the table turn by turn</li>"
+        for b in battle_pages(report)
+    )
+    battles = f"<h2>Battle reports</h2><ul>{links}</ul>" if links else ""
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}</body></html>\n"
+        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}{battles}"
+        "</body></html>\n"
     )
 
 

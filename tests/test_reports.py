@@ -376,3 +376,14 @@ def test_the_replay_plays_turn_by_turn_in_headless_chromium(
         finally:
             browser.close()
     assert requests == [page_file.as_uri()]
+
+
+def test_the_package_report_links_the_players_battle_pages(trio: Trio) -> None:
+    out = trio.folder / "linked"
+    trio.umpire("publish", "--out", str(out), "--turn", "1")
+    for player in ("red", "blue"):
+        page = (out / player / "report.html").read_text()
+        assert "<a href='battle-t1-b1.html'>Battle t1-b1</a>" in page
+        assert (out / player / "battle-t1-b1.html").exists()
+        assert "[Battle t1-b1](battle-t1-b1.html)" in (out / player / "report.md").read_text()
+    assert "battle-" not in (out / "green" / "report.html").read_text()
