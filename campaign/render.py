@@ -343,7 +343,7 @@ def _fighters_aboard(unit: Unit) -> str:
 
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
 FORCE_COLUMNS = ["where", "unit", "what", "order", "captain"]
-WAITING = "waiting to enter at your entry"
+WAITING = "Waiting to enter at your entry"
 NO_NEWS = "Nothing happened that you know of."
 
 

@@ -387,3 +387,40 @@ def test_the_package_report_links_the_players_battle_pages(trio: Trio) -> None:
         assert (out / player / "battle-t1-b1.html").exists()
         assert "[Battle t1-b1](battle-t1-b1.html)" in (out / player / "report.md").read_text()
     assert "battle-" not in (out / "green" / "report.html").read_text()
+
+
+def test_landings_and_sightings_read_as_sentences() -> None:
+    """The words `tests/test_campaign_done_when.py` finds in a report of that turn."""
+    from campaign.events import ColonistsLanded, LandingFailed, ShipsSighted
+    from campaign.strategic import Colony, ShipCount, Sighting
+
+    colony = Colony(
+        id="Alpha/3",
+        owner="red",
+        system="Alpha",
+        hex="0201",
+        orbit=3,
+        planet_type="terran",
+        capacity=60,
+        population=10,
+    )
+    events = [
+        ColonistsLanded(unit="red-T1", colony=colony, colonists=10),
+        LandingFailed(
+            unit="red-T2",
+            planet="Alpha/5",
+            reason="Alpha/5 is no planet: exploring found no planet in that orbit",
+        ),
+        ShipsSighted(
+            player="red",
+            sightings=(
+                Sighting(hex="0201", system="Alpha", turn=3, ships=(ShipCount("blue", 2),)),
+            ),
+        ),
+    ]
+    sections = {s.kind: s for s in news_of("red", events, {"0201": "Alpha"})}
+    landed, failed = sections["colonies"].places[0].sentences
+    assert landed == ("red-T1 landed 10M colonists on Alpha/3 (terran); 10M of 60M live there now.")
+    assert "exploring found no planet" in failed
+    assert sections["sightings"].title == "Sightings"
+    assert sections["sightings"].places[0].sentences == ("Seen there: blue with 2 escorts.",)
