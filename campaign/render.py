@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from campaign.battlereport import BattleReport, ShipFate
+from campaign.battlereport import BattleReport, Counter, ShipFate
 from campaign.events import (
     AbsentPlayer,
     AttackFailed,
@@ -1270,6 +1270,7 @@ def battle_report_view(report: BattleReport, turns: bool = False) -> RenderableT
         for played in report.turns:
             parts.append(Text(f"Turn {played.turn}", style="umpire.key"))
             parts.extend(Text(line) for line in played.lines)
+            parts.append(table_plot(played.table, report.sides))
     elif report.turns:
         parts.append(
             Text(
@@ -1279,6 +1280,43 @@ def battle_report_view(report: BattleReport, turns: bool = False) -> RenderableT
             )
         )
     return Group(*parts)
+
+
+def table_plot(
+    table: Sequence[Counter], sides: Sequence[str], width: int = 60, height: int = 10
+) -> Text:
+    """Return the table at a turn's end as a rough plot, north up: a ship is its side's
+    initial (`*` where both sides share a cell), a contact `?`, fighters `^`, a salvo `:`."""
+    shown = [c for c in table if c.kind != "ship" or c.status == "active"]
+    if not shown:
+        return Text("nothing on the table", style="umpire.dim")
+    xs = [c.x for c in shown]
+    ys = [c.y for c in shown]
+    scale = max((max(xs) - min(xs)) / (width - 1), (max(ys) - min(ys)) / (2 * (height - 1)), 0.25)
+    left = (min(xs) + max(xs)) / 2 - scale * (width - 1) / 2
+    bottom = (min(ys) + max(ys)) / 2 - scale * (height - 1)
+    cells: dict[tuple[int, int], set[str]] = {}
+    for c in shown:
+        column = min(max(round((c.x - left) / scale), 0), width - 1)
+        row = min(max(height - 1 - round((c.y - bottom) / (2 * scale)), 0), height - 1)
+        mark = {"ship": c.side[:1], "contact": "?", "fighters": "^"}.get(c.kind, ":")
+        cells.setdefault((row, column), set()).add(mark)
+    styles = ("cyan", "red", "green", "magenta", "yellow", "blue")
+    colour = {side[:1]: styles[i % len(styles)] for i, side in enumerate(sides)}
+    text = Text()
+    for row in range(height):
+        for column in range(width):
+            marks = cells.get((row, column))
+            if not marks:
+                text.append("·" if row % 3 == 0 and column % 10 == 0 else " ", "umpire.dim")
+            elif len(marks) > 1:
+                text.append("*", style="bold")
+            else:
+                (mark,) = marks
+                text.append(mark, style=colour.get(mark, ""))
+        text.append("\n")
+    text.append(f"{round(scale * (width - 1))} MU across", style="umpire.dim")
+    return text
 
 
 _SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
