@@ -831,6 +831,18 @@ def branch_diff_view(diff: BranchDiff) -> RenderableType:
         f"they share history up to version {diff.shared}."
     )
     parts: list[RenderableType] = [Text(printable(head), style="umpire.heading")]
+    if diff.standings:
+        standing = Table(title="Where each player stands now", title_justify="left")
+        for column in ("player", "points", "colonies", "warships"):
+            standing.add_column(column, justify="left" if column == "player" else "right")
+        for s in diff.standings:
+            standing.add_row(
+                s.player,
+                *(f"{a} / {b}" for a, b in (s.points, s.colonies, s.warships)),
+            )
+        standing.caption = escape(printable(f"on {diff.a} / on {diff.b}"))
+        standing.caption_justify = "left"
+        parts.append(standing)
     if not diff.turns:
         parts.append(Text("Nobody was told anything different.", style="umpire.ok"))
         return Group(*parts)

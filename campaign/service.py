@@ -231,6 +231,16 @@ class BranchDiff(msgspec.Struct, frozen=True):
     turn_a: int  # the turn in progress on each
     turn_b: int
     turns: tuple[TurnDiff, ...]
+    standings: tuple[Standing, ...] = ()  # each player at the head of each branch
+
+
+class Standing(msgspec.Struct, frozen=True):
+    """Where a player stands at the head of two branches: victory points, colonies, warships."""
+
+    player: str
+    points: tuple[int, int]
+    colonies: tuple[int, int]
+    warships: tuple[int, int]
 
 
 class Reach(msgspec.Struct, frozen=True, kw_only=True):
@@ -1373,6 +1383,28 @@ class CampaignService:
                 only_b = _missing(told_b, told_a)
                 if only_a or only_b:
                     diffs.append(TurnDiff(turn_number, who, only_a, only_b))
+        points: list[dict[str, int]] = [{}, {}]
+        if state_a.map_name:
+            starmap = self.starmap(first)
+            points = [
+                {score.player: score.points for score in scores(state, starmap)}
+                for state in (state_a, state_b)
+            ]
+
+        def count(state: CampaignState, player: str, what: str) -> int:
+            if what == "colonies":
+                return sum(1 for c in state.colonies.values() if c.owner == player)
+            return sum(1 for u in state.units.values() if u.owner == player and u.is_warship)
+
+        standings = tuple(
+            Standing(
+                player=player,
+                points=(points[0].get(player, 0), points[1].get(player, 0)),
+                colonies=(count(state_a, player, "colonies"), count(state_b, player, "colonies")),
+                warships=(count(state_a, player, "warships"), count(state_b, player, "warships")),
+            )
+            for player in players
+        )
         return BranchDiff(
             campaign=first.campaign,
             a=a,
@@ -1381,6 +1413,7 @@ class CampaignService:
             turn_a=state_a.turn,
             turn_b=state_b.turn,
             turns=tuple(diffs),
+            standings=standings,
         )
 
     def branches(self, campaign: str | None) -> tuple[str, str, list[BranchInfo]]:

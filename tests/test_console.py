@@ -159,7 +159,13 @@ def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> 
     assert {getattr(e, "player", None) for e in secret.only_a + secret.only_b} == {"green"}
     assert any("0502" in render.describe(e) for e in green.only_a)
     assert any("green-S1" in render.describe(e) for e in green.only_b)
+    # Both branches fought the same battle: each player stands where he stood.
+    standings = {s.player: s for s in diff.standings}
+    assert list(standings) == ["red", "blue", "green"]
+    assert all(s.warships[0] == s.warships[1] for s in diff.standings)
+    assert standings["red"].warships[0] < 14  # red lost ships at Alpha on both
     shown = umpire(db, "branches", "diff", "main", "rerun")
+    assert "Where each player stands now" in shown
     assert "they share history up to version" in shown
     assert "only on rerun" in shown
     refused = runner.invoke(app, ["branches", "diff", "main", "main", "--db", db])
