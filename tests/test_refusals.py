@@ -4,11 +4,18 @@ an explored system, a player's transport groups."""
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.rules.economy import no_design
 from campaign.rules.movement import OrdersError
-from campaign.rules.orders import parse
+from campaign.rules.orders import OrdersDocument, parse
+from maps import tomlinput
+from maps.explain import explain
 
 
 def refused(text: str) -> list[str]:
@@ -45,3 +52,34 @@ def test_an_unknown_design_names_the_close_one_and_the_catalogue() -> None:
     assert "frigate" in said
     assert "`umpire ship list`" in said
     assert "did you mean" not in no_design("zzzz")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_a_refusal_is_explained_or_left_as_it_was(text: str) -> None:
+    """Any text refused as orders: the explanation keeps msgspec's words first and adds only
+    a line and the accepted values (it never fails the refusal)."""
+    message = _refusal(text)
+    if message is not None:
+        assert explain(message, OrdersDocument, text).startswith(message)
+
+
+def _refusal(text: str) -> str | None:
+    """msgspec's own words refusing `text` as orders (None: decoded, or not TOML at all)."""
+    try:
+        tomlinput.decode(text, type=OrdersDocument)
+    except msgspec.ValidationError as exc:
+        return str(exc)
+    except msgspec.DecodeError:
+        return None
+    return None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["order", "tech", "speed", "battle_locations", "x"]), st.text(max_size=8))
+def test_a_misplaced_key_is_found_on_its_line(key: str, value: str) -> None:
+    body = 'player = "red"\nturn = 2\n[[moves]]\nunit = "a"\n'
+    text = body + f"{key} = {json.dumps(value)}\n"
+    message = _refusal(text)
+    if message is not None and "unknown field" in message:
+        assert "(line 5)" in explain(message, OrdersDocument, text)
