@@ -42,7 +42,7 @@ app = typer.Typer(
     help="Umpire a Stellar Conquest-style campaign with Full Thrust battles.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # locals can hold a database password
-    add_completion=False,
+    add_completion=True,
 )
 turn_app = typer.Typer(help="Resolve, close and inspect game turns.", no_args_is_help=True)
 orders_app = typer.Typer(
@@ -135,9 +135,23 @@ DiceOption = Annotated[
 AudienceOption = Annotated[
     str, typer.Option("--to", help="Who may see it: umpire, all, or players like red,blue.")
 ]
+EventsOption = Annotated[
+    bool, typer.Option("--events", help="Show every event recorded, not only the summary.")
+]
 OrdersFileArgument = Annotated[str, typer.Argument(help="The orders file (TOML).")]
 NewSqliteFileArgument = Annotated[str, typer.Argument(help="The new SQLite file to write.")]
 DEFAULT_DB = "umpire.db"
+
+
+def _choices(*values: str) -> dict[str, Any]:
+    """An option's fixed values, for `typer.Option(**_choices(...))`: listed in its help
+    (the metavar) and offered by shell completion. The command still checks the value, so a
+    wrong one gets the usual one-line refusal naming the values."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [v for v in values if v.startswith(incomplete)]
+
+    return {"metavar": "<" + "|".join(values) + ">", "autocompletion": complete}
 
 
 def _show_version(value: bool) -> None:
@@ -285,6 +299,15 @@ def _ints(text: str) -> list[int]:
         raise InvalidInputError(f"results {text!r} must be whole numbers like 4,2") from None
 
 
+def _show_written(recorded: list[Any], events: bool, title: str, dry_run: bool = False) -> None:
+    """Print what a write command recorded: a short summary, or (`--events`) every row."""
+    if events:
+        out.print(render.log_table(recorded, title))
+    else:
+        verb = "would be recorded" if dry_run else "recorded"
+        out.print(render.written_summary(recorded, title, verb))
+
+
 def _ask_die(key: DiceKey, sides: int) -> int:
     while True:
         value: int = typer.prompt(f"Roll a d{sides} for {key} and type the result", type=int)
@@ -311,7 +334,11 @@ def new(
         ),
     ] = None,
     dice: Annotated[
-        str, typer.Option(help="seeded (derived from the seed) or manual (physical dice).")
+        str,
+        typer.Option(
+            help="seeded (derived from the seed) or manual (physical dice).",
+            **_choices("seeded", "manual"),
+        ),
     ] = "seeded",
     turns: Annotated[int, typer.Option(help="Length of the campaign in turns (004: 44).")] = 44,
     map_spec: Annotated[
@@ -328,20 +355,25 @@ def new(
     ] = None,
     absent: Annotated[
         str,
-        typer.Option(help="A player who sends no orders: hold, repeat (last orders) or autoplay."),
+        typer.Option(
+            help="A player who sends no orders: hold, repeat (last orders) or autoplay.",
+            **_choices("hold", "repeat", "autoplay"),
+        ),
     ] = "hold",
     contested_planets: Annotated[
         str,
         typer.Option(
             help="An uncolonised planet two players could claim (004 L17-19): "
-            "nobody holds it, or shared (each scores it)."
+            "nobody holds it, or shared (each scores it).",
+            **_choices("nobody", "shared"),
         ),
     ] = "nobody",
     battle_movement: Annotated[
         str,
         typer.Option(
             help="How the engine's battles move: vector (004 L43) or cinematic (quicker to "
-            "fight at a table and about 10x quicker for the engine)."
+            "fight at a table and about 10x quicker for the engine).",
+            **_choices("vector", "cinematic"),
         ),
     ] = "vector",
     asteroid_motion: Annotated[
@@ -350,7 +382,8 @@ def new(
             help="How drifting asteroids hit ships in battle: jump (the drift is a jump at "
             "the end of each turn; a ship risks the asteroids its move crosses) or sweep "
             "(Continuum's moving asteroids: the drift sweeping over a ship, or a move ending "
-            "inside one)."
+            "inside one).",
+            **_choices("jump", "sweep"),
         ),
     ] = "jump",
     starting_ip: Annotated[
@@ -584,12 +617,13 @@ def reveal_seed(
         bool,
         typer.Option("--early", help="Reveal before the campaign ends (rolls become predictable)."),
     ] = False,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Publish the dice seed so anyone can check every roll with `umpire verify --dice`."""
     with at.service() as service:
         recorded = service.reveal_seed(at.lineage(service), early=early)
-    out.print(render.log_table(recorded, "Seed revealed"))
+    _show_written(recorded, events, "Seed revealed")
 
 
 @app.command()
@@ -627,17 +661,27 @@ def rewind(
     )
 
 
-@app.command()
+branches_app = typer.Typer(
+    help="List the campaign's branches (* marks the active one); compare two with `diff`.",
+    invoke_without_command=True,
+)
+app.add_typer(branches_app, name="branches")
+
+
+@branches_app.callback()
 @user_errors
 @campaign_command
 def branches(
+    context: typer.Context,
     use: Annotated[
         str | None, typer.Option("--use", help="Make this branch the active one.")
     ] = None,
     at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
-    """List the campaign's branches (* marks the active one)."""
+    """List the campaign's branches (* marks the active one); compare two with `diff`."""
+    if context.invoked_subcommand is not None:
+        return
     with at.service() as service:
         if use is not None:
             service.use_branch(at.campaign, use)
@@ -646,6 +690,25 @@ def branches(
         _print_json({"campaign": name, "active": active, "branches": found})
     else:
         out.print(render.branches_table(name, active, found))
+
+
+@branches_app.command("diff")
+@user_errors
+@campaign_command
+def branches_diff(
+    a: Annotated[str, typer.Argument(help="A branch, e.g. main.")],
+    b: Annotated[str, typer.Argument(help="The branch to compare it with, e.g. main-t3.")],
+    at: Where = IN_CAMPAIGN,
+    json: JsonOption = False,
+) -> None:
+    """What differs between two branches, turn by turn, player by player: the news each
+    was told on one and not the other (to show the players a re-run after a ruling)."""
+    with at.service() as service:
+        found = service.branch_diff(at.campaign, a, b)
+    if json:
+        _print_json(found)
+    else:
+        out.print(render.branch_diff_view(found))
 
 
 @app.command()
@@ -659,6 +722,7 @@ def roll(
         str | None,
         typer.Option(help="Physical dice: the faces rolled, e.g. 4,2 (else asked if manual)."),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Roll dice for a ruling; the result is recorded with its key and audience."""
@@ -668,7 +732,7 @@ def roll(
     given = _ints(results) if results is not None else None
     with at.service() as service:
         recorded = service.roll(at.lineage(service), dice, reason, audience, given, ask=_ask_die)
-    out.print(render.log_table(recorded, "Rolled"))
+    _show_written(recorded, events, "Rolled")
 
 
 @app.command()
@@ -677,6 +741,7 @@ def roll(
 def note(
     text: Annotated[str, typer.Argument(help="The note.")],
     to: AudienceOption = "all",
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Record a note, ruling or piece of news for an audience."""
@@ -684,19 +749,20 @@ def note(
 
     with at.service() as service:
         recorded = service.note(at.lineage(service), text, Audience.parse(to))
-    out.print(render.log_table(recorded, "Noted"))
+    _show_written(recorded, events, "Noted")
 
 
 @turn_app.command("end")
 @user_errors
 @campaign_command
 def turn_end(
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Close the turn in progress (a snapshot of the state is kept for fast rewinds)."""
     with at.service() as service:
         recorded = service.end_turn(at.lineage(service))
-    out.print(render.log_table(recorded, "Turn ended"))
+    _show_written(recorded, events, "Turn ended")
 
 
 @turn_app.command("resolve")
@@ -715,6 +781,7 @@ def turn_resolve(
             "nothing. Without it, a turn nobody sent orders for waits for its deadline.",
         ),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Resolve the turn from the orders in (004 section 5); it stops for battles."""
@@ -726,13 +793,16 @@ def turn_resolve(
             if recorded
             else ()
         )
+        coming = None if dry_run else service.turn_status(lineage)
     title = "Dry run: nothing was stored" if dry_run else "Turn resolved"
-    out.print(render.log_table(recorded, title))
+    _show_written(recorded, events, title, dry_run)
     if dice:
         out.print(render.dice_table(recorded, "Dice rolled" + (" (dry run)" if dry_run else "")))
     ended = any(e.type == "turn_ended" for e in recorded)
     for key in unrolled:
         out.print(render.unrolled_reroll(key, ended))
+    if coming is not None:
+        out.print(render.next_steps(coming))
 
 
 ReasonOption = Annotated[
@@ -749,12 +819,13 @@ def ruling_move(
     to: Annotated[
         str | None, typer.Option("--to", help="The hex (leave out: back to the entry).")
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Put a unit in another hex by ruling (its plot is void)."""
     with at.service() as service:
         recorded = service.relocate_unit(at.lineage(service), unit, to, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("split")
@@ -766,12 +837,13 @@ def ruling_split(
     ],
     reason: ReasonOption,
     count: Annotated[int, typer.Option("--count", "-n", help="How many to split off.")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Split transports or scouts off a unit as a new unit by ruling (004 L67)."""
     with at.service() as service:
         recorded = service.split_unit(at.lineage(service), unit, count, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("reroll")
@@ -789,12 +861,13 @@ def ruling_reroll(
     reason: Annotated[
         str, typer.Option("--reason", "-r", help="Why (the players who read the dice see it).")
     ] = "",
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Roll dice of the turn in progress again by ruling, when the turn's next step rolls them."""
     with at.service() as service:
         recorded = service.reroll_dice(at.lineage(service), keys, reason)
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @ruling_app.command("orders")
@@ -804,6 +877,7 @@ def ruling_orders(
     file: Annotated[str, typer.Argument(help="The orders file (TOML) to hand in for him.")],
     player: OrdersPlayerOption,
     reason: ReasonOption,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Replace a player's orders by ruling (checked like his own; he is told why)."""
@@ -812,7 +886,7 @@ def ruling_orders(
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with at.service() as service:
         recorded = service.replace_orders(at.lineage(service), player, text, reason)
-    out.print(render.log_table(recorded, f"Orders of {player} replaced by ruling"))
+    _show_written(recorded, events, f"Orders of {player} replaced by ruling")
 
 
 @ruling_app.command("colony")
@@ -824,6 +898,7 @@ def ruling_colony(
     population: Annotated[int | None, typer.Option(help="Millions.")] = None,
     factories: Annotated[int | None, typer.Option()] = None,
     pdus: Annotated[int | None, typer.Option(help="Planetary defence units.")] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Set a colony's population or buildings by ruling."""
@@ -836,7 +911,7 @@ def ruling_colony(
             factories=factories,
             pdus=pdus,
         )
-    out.print(render.log_table(recorded, "Ruling recorded"))
+    _show_written(recorded, events, "Ruling recorded")
 
 
 @turn_app.command("status")
@@ -860,6 +935,7 @@ def turn_status(
 @campaign_command
 def turn_deadline(
     when: Annotated[str, typer.Argument(help="When orders are due, UTC: 2026-11-28T18:00.")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Set when orders for the turn are due; later orders are refused (the absent setting
@@ -874,7 +950,7 @@ def turn_deadline(
         ) from None
     with at.service() as service:
         recorded = service.set_deadline(at.lineage(service), deadline)
-    out.print(render.log_table(recorded, "Deadline set"))
+    _show_written(recorded, events, "Deadline set")
 
 
 @turn_app.command("hold")
@@ -882,24 +958,26 @@ def turn_deadline(
 @campaign_command
 def turn_hold(
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why (every player is told).")],
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Hold the turn: it will not resolve until released."""
     with at.service() as service:
         recorded = service.hold_turn(at.lineage(service), reason)
-    out.print(render.log_table(recorded, "Turn held"))
+    _show_written(recorded, events, "Turn held")
 
 
 @turn_app.command("release")
 @user_errors
 @campaign_command
 def turn_release(
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Release a held turn."""
     with at.service() as service:
         recorded = service.release_turn(at.lineage(service))
-    out.print(render.log_table(recorded, "Turn released"))
+    _show_written(recorded, events, "Turn released")
 
 
 @orders_app.command("template")
@@ -944,6 +1022,7 @@ def orders_submit(
     file: OrdersFileArgument,
     player: OrdersPlayerOption,
     secret: SecretOption = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Check a player's orders completely and record them; a resubmission replaces them.
@@ -964,7 +1043,7 @@ def orders_submit(
         secrets_.require(lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
         receipt = service.receipt(lineage, player)
-    out.print(render.log_table(recorded, f"Orders of {player} recorded"))
+    _show_written(recorded, events, f"Orders of {player} recorded")
     out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
 
 
@@ -1100,7 +1179,12 @@ def report(
         int | None, typer.Option(help="News of this turn (default: the last one resolved).")
     ] = None,
     output: Annotated[
-        str, typer.Option("--format", help="terminal, md (Markdown), html or json.")
+        str,
+        typer.Option(
+            "--format",
+            help="terminal, md (Markdown), html or json.",
+            **_choices("terminal", "md", "html", "json"),
+        ),
     ] = "terminal",
     at: Where = HERE,
     json: JsonOption = False,
@@ -1135,7 +1219,8 @@ def publish(
     """Write every player's turn package: report (md, html, json), his map (svg), his
     receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
     the turn in progress his orders template (template.toml) and what `umpire orders check`
-    needs at home: his own view (view.json) and his map as he knows it (map.toml)."""
+    needs at home: his own view (view.json) and his map as he knows it (map.toml); and for
+    each battle he fought that turn, its report and replay (battle-ID.html)."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -1146,6 +1231,9 @@ def publish(
             report_ = service.report(lineage, player, turn)
             starmap, explored = service.player_map(lineage, player)
             package = render.player_package(report_, starmap, explored)
+            for fought in service.fought_battles(lineage, player, report_.news_turn):
+                battle = service.battle_report(lineage, fought, player)
+                package[f"battle-{fought}.html"] = render.battle_replay_html(battle)
             package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
             package.update(service.player_package(lineage, player))
             target = folder / player
@@ -1407,6 +1495,7 @@ ShipPresetOption = Annotated[
         "-p",
         help="Rule preset: ft2 or continuum (default: the design's own rules; "
         "NAME lookups try continuum, the campaign default, first).",
+        **_choices("ft2", "continuum"),
     ),
 ]
 
@@ -2084,6 +2173,49 @@ def battle_list(
         out.print(render.battles_table(found))
 
 
+@battle_campaign_app.command("show")
+@user_errors
+@campaign_command
+def battle_show(
+    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. t3-b1.")],
+    as_player: PlayerOption = None,
+    turns: Annotated[
+        bool, typer.Option("--turns", help="Tell the battle turn by turn, as its journal does.")
+    ] = False,
+    replay: Annotated[
+        str | None,
+        typer.Option(
+            "--replay",
+            help="Write the battle as a self-contained HTML page with the table animated "
+            "turn by turn.",
+        ),
+    ] = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """Show a fought battle: the forces, what became of each ship, the table turn by turn.
+
+    A player (--as-player) sees only a battle his ships fought, as he saw it.
+    """
+    from pathlib import Path
+
+    from campaign.inputs import viewer_of
+
+    with at.service() as service:
+        report = service.battle_report(at.lineage(service), battle_id, viewer_of(as_player))
+    if replay is not None:
+        try:
+            Path(replay).write_text(render.battle_replay_html(report), encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write {replay}: {exc.strerror}") from None
+    if json:
+        _print_json(report)
+    else:
+        out.print(render.battle_report_view(report, turns=turns))
+        if replay is not None:
+            out.print(f"Replay written to {replay}.", markup=False)
+
+
 @battle_campaign_app.command("resolve")
 @user_errors
 @campaign_command
@@ -2091,12 +2223,15 @@ def battle_resolve(
     battle_id: Annotated[
         str | None, typer.Argument(help="The battle (default: every one waiting, in order).")
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Fight waiting battles with the Full Thrust engine; each side plays its campaign order."""
     with at.service() as service:
         recorded = service.resolve_battles(at.lineage(service), battle_id, _ask_die)
-    out.print(render.log_table(recorded, "Battles fought by the engine"))
+        coming = service.turn_status(at.lineage(service))
+    _show_written(recorded, events, "Battles fought by the engine")
+    out.print(render.next_steps(coming))
 
 
 @battle_campaign_app.command("record")
@@ -2142,6 +2277,7 @@ def battle_record(
             "are bought (004 L197)."
         ),
     ] = None,
+    events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Record a battle's outcome by hand; ships not named survived undamaged."""
@@ -2150,7 +2286,9 @@ def battle_record(
     )
     with at.service() as service:
         recorded = service.record_battle(at.lineage(service), battle_id, results, ask=_ask_die)
-    out.print(render.log_table(recorded, f"Battle {battle_id} recorded"))
+        coming = service.turn_status(at.lineage(service))
+    _show_written(recorded, events, f"Battle {battle_id} recorded")
+    out.print(render.next_steps(coming))
 
 
 # ---- campaign battle commands (issue 5) end ----

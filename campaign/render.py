@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from html import escape as esc
 
 import msgspec
 from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
+from campaign.battlereport import BattleReport, Counter, ShipFate
 from campaign.events import (
     AbsentPlayer,
     AttackFailed,
@@ -66,7 +69,7 @@ from campaign.inputs import printable
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
-from campaign.service import PlayerReport, Reach, Status, TurnStatus, VerifyReport
+from campaign.service import BranchDiff, PlayerReport, Reach, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
@@ -342,6 +345,36 @@ def _fighters_aboard(unit: Unit) -> str:
 
 
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
+FORCE_COLUMNS = ["where", "unit", "what", "order", "captain"]
+WAITING = "Waiting to enter at your entry"
+NO_NEWS = "Nothing happened that you know of."
+
+
+def forces_by_place(report: PlayerReport) -> list[tuple[str, list[Unit]]]:
+    """Return a report's units grouped by hex, by place name; those not entered yet last."""
+    groups: dict[str | None, list[Unit]] = {}
+    for unit in report.units:
+        groups.setdefault(unit.hex, []).append(unit)
+    placed = sorted(h for h in groups if h is not None)
+    ordered = [(report.places.get(h, h), groups[h]) for h in placed]
+    return ordered + ([(WAITING, groups[None])] if None in groups else [])
+
+
+def force_row(unit: Unit) -> list[str]:
+    """Return a unit's cells in a report's forces-by-place table (the place aside)."""
+    cells = unit_row(unit)
+    return [cells[0], cells[1], cells[3], cells[4]]
+
+
+def deadline_text(report: PlayerReport) -> str:
+    """Return the line that says when the next orders are due ("" in a finished campaign)."""
+    if report.finished:
+        return ""
+    if report.deadline is None:
+        return f"Orders for turn {report.turn}: no deadline set."
+    return f"Orders for turn {report.turn} are due by {report.deadline:%Y-%m-%d %H:%M} UTC."
+
+
 SIGHTINGS_TITLE = "Enemy ships seen (last sighting)"
 COLONY_COLUMNS = ["planet", "hex", "type", "population", "factories"]
 
@@ -394,11 +427,16 @@ def report_view(report: PlayerReport) -> RenderableType:
     if report.empire is not None:
         title = report.title
         parts.append(_pairs(title, list(empire_facts(report.empire))))
-    units = Table(title="Forces", title_justify="left")
-    for column in UNIT_COLUMNS:
+    deadline = deadline_text(report)
+    if deadline:
+        parts.append(Text(deadline, style="umpire.heading"))
+    units = Table(title="Forces, by place", title_justify="left")
+    for column in FORCE_COLUMNS:
         units.add_column(column)
-    for unit in report.units:
-        units.add_row(*(Text(cell) for cell in unit_row(unit)))
+    for where, group in forces_by_place(report):
+        for index, unit in enumerate(group):
+            cells = [where if index == 0 else "", *force_row(unit)]
+            units.add_row(*(Text(cell) for cell in cells), end_section=index == len(group) - 1)
     parts.append(units)
     if report.colonies:
         colonies = Table(title="Colonies", title_justify="left")
@@ -420,7 +458,18 @@ def report_view(report: PlayerReport) -> RenderableType:
         for change in report.changes:
             changed.add_row(Text(change))
         parts.append(changed)
-    parts.append(log_table(list(report.news), f"News of turn {report.news_turn}"))
+    parts.append(Text(f"News of turn {report.news_turn}", style="umpire.heading"))
+    if not report.stories:
+        parts.append(Text(NO_NEWS, style="umpire.dim"))
+    for section in report.stories:
+        parts.append(Text(section.title, style="umpire.key"))
+        for place in section.places:
+            indent = 2
+            if place.where:
+                parts.append(Padding(Text(place.where), (0, 0, 0, 2)))
+                indent = 4
+            for sentence in place.sentences:
+                parts.append(Padding(Text(sentence), (0, 0, 0, indent)))
     return Group(*parts)
 
 
@@ -444,6 +493,87 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
     if status.held is not None:
         rows.append(("held", Text(status.held, style="umpire.bad")))
     return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)
+
+
+def next_steps(status: TurnStatus) -> RenderableType:
+    """Return what the umpire does next: battles to fight, orders awaited, the deadline."""
+    if status.finished:
+        return Text("The campaign is over: `umpire status` shows the final score.", "umpire.ok")
+    lines: list[str] = []
+    if status.battles:
+        waiting = ", ".join(status.battles)
+        lines.append(
+            f"Next: battles {waiting} await their outcome: `umpire battles resolve` fights "
+            "them with the engine, `umpire battles record ID` enters one fought at the table; "
+            "then `umpire turn resolve` again."
+        )
+    elif status.phase != "orders":
+        lines.append(f"Next: turn {status.turn} goes on ({status.phase}): `umpire turn resolve`.")
+    else:
+        waiting = ", ".join(status.waiting_for)
+        lines.append(
+            f"Next: turn {status.turn} is open for orders"
+            + (f"; waiting for {waiting}." if waiting else "; every player's orders are in.")
+        )
+    if status.production:
+        lines.append(f"Turn {status.turn} ends with a production phase (004 L65).")
+    if status.deadline is not None:
+        due = f"{status.deadline:%Y-%m-%d %H:%M} UTC"
+        lines.append(f"Orders are due by {due}" + (" (passed)." if status.late else "."))
+    elif not status.battles:
+        lines.append("No deadline is set: `umpire turn deadline WHEN` sets one.")
+    if status.held is not None:
+        lines.append(f"The turn is held: {status.held}")
+    return Group(*(Text(line) for line in lines))
+
+
+# Events worth a line of their own in a write command's summary.
+_NOTABLE = frozenset(
+    {
+        "battle_requested",
+        "battle_fought",
+        "turn_ended",
+        "production_resolved",
+        "colony_conquered",
+        "colony_bombarded",
+        "colonists_landed",
+        "unit_lost",
+        "units_caught",
+        "absent_player",
+        "seed_revealed",
+        "campaign_created",
+        "deadline_set",
+        "turn_held",
+        "turn_released",
+        "treasury_spent",
+    }
+)
+_SUMMARY_ALL = 6  # a batch this short is told event by event
+
+
+def written_summary(
+    recorded: Sequence[RecordedEvent], title: str, verb: str = "recorded"
+) -> RenderableType:
+    """Return a short summary of what a write command recorded (`verb`: "would be recorded"
+    for a dry run): how many events of each kind and a line for each that matters (`--events`
+    shows the rows)."""
+    if not recorded:
+        return Text(f"{title}: nothing {verb}.", style="umpire.dim")
+    first, last = recorded[0].version, recorded[-1].version
+    versions = f"version {first}" if first == last else f"versions {first}-{last}"
+    counts: dict[str, int] = {}
+    for r in recorded:
+        counts[r.type] = counts.get(r.type, 0) + 1
+    kinds = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    parts: list[RenderableType] = [
+        Text(printable(f"{title}: {len(recorded)} event(s) {verb} ({versions})."), "umpire.ok"),
+        Text(f"  {kinds}", style="umpire.dim"),
+    ]
+    told = [r for r in recorded if len(recorded) <= _SUMMARY_ALL or r.type in _NOTABLE]
+    parts.extend(Padding(Text(printable(describe(r.event))), (0, 0, 0, 2)) for r in told)
+    if len(told) < len(recorded):
+        parts.append(Text("  (--events shows every event)", style="umpire.dim"))
+    return Group(*parts)
 
 
 def battles_table(battles: Sequence[Battle]) -> RenderableType:
@@ -587,7 +717,69 @@ def state_panel(
     title = f"{campaign} [{branch}] {at}, as the {viewer} sees it"
     if viewer != "umpire":
         title = f"{campaign} [{branch}] {at}, as player {viewer} sees it"
-    return _pairs(title, _state_rows(state))
+        return _pairs(title, _state_rows(state))
+    if not state.empires:
+        return _pairs(title, _state_rows(state))
+    return Group(_pairs(title, _state_rows(state)), empires_table(state))
+
+
+EMPIRE_COLUMNS = [
+    "player",
+    "IP",
+    "FTL",
+    "tech",
+    "colonies",
+    "fact",
+    "warships (pts)",
+    "scouts",
+    "transp",
+    "expl",
+    "orders",
+]
+
+
+def empire_rows(state: CampaignState) -> list[list[str]]:
+    """The umpire's overview, a row an empire: treasury, technology, colonies, forces."""
+    rows = []
+    for player in state.players:
+        empire = state.empires.get(player)
+        if empire is None:
+            continue
+        colonies = [c for c in state.colonies.values() if c.owner == player]
+        units = [u for u in state.units.values() if u.owner == player]
+        warships = [u for u in units if u.kind == "warship"]
+        scouts = sum(u.count for u in units if u.kind == "scout-troop")
+        transports = sum(u.count for u in units if u.kind == "transports")
+        settled = f"{len(colonies)} ({sum(c.population for c in colonies)}M)"
+        orders = "in" if player in state.submitted else "waiting"
+        rows.append(
+            [
+                player,
+                str(empire.ip),
+                str(empire.speed),
+                ", ".join(empire.techs) or "none",
+                settled,
+                str(sum(c.factories for c in colonies)),
+                f"{len(warships)} ({sum(u.points for u in warships)})",
+                str(scouts),
+                str(transports),
+                str(len(empire.explored)),
+                orders if not state.finished else "",
+            ]
+        )
+    return rows
+
+
+def empires_table(state: CampaignState) -> RenderableType:
+    """Return every empire side by side (the umpire's `umpire state`)."""
+    table = Table(
+        title="Empires", title_justify="left", box=None, padding=(0, 1, 0, 0), header_style="bold"
+    )
+    for column in EMPIRE_COLUMNS:
+        table.add_column(column, overflow="fold", no_wrap=column != "tech")
+    for row in empire_rows(state):
+        table.add_row(*(Text(cell) for cell in row))
+    return table
 
 
 def verify_panel(report: VerifyReport) -> RenderableType:
@@ -639,6 +831,45 @@ def verify_panel(report: VerifyReport) -> RenderableType:
     return _pairs("Verification", rows)
 
 
+def branch_diff_view(diff: BranchDiff) -> RenderableType:
+    """Return what differs between two branches, turn by turn and audience by audience."""
+    head = (
+        f"{diff.campaign}: {diff.a} (turn {diff.turn_a}) against {diff.b} (turn {diff.turn_b}); "
+        f"they share history up to version {diff.shared}."
+    )
+    parts: list[RenderableType] = [Text(printable(head), style="umpire.heading")]
+    if diff.standings:
+        standing = Table(title="Where each player stands now", title_justify="left")
+        for column in ("player", "points", "colonies", "warships"):
+            standing.add_column(column, justify="left" if column == "player" else "right")
+        for s in diff.standings:
+            standing.add_row(
+                s.player,
+                *(f"{a} / {b}" for a, b in (s.points, s.colonies, s.warships)),
+            )
+        standing.caption = escape(printable(f"on {diff.a} / on {diff.b}"))
+        standing.caption_justify = "left"
+        parts.append(standing)
+    if not diff.turns:
+        parts.append(Text("Nobody was told anything different.", style="umpire.ok"))
+        return Group(*parts)
+    table = Table(title="What differs", title_justify="left")
+    table.add_column("turn", justify="right")
+    table.add_column("told to", style="umpire.key")
+    table.add_column(f"only on {escape(printable(diff.a))}", overflow="fold")
+    table.add_column(f"only on {escape(printable(diff.b))}", overflow="fold")
+    for t in diff.turns:
+        table.add_row(
+            str(t.turn),
+            t.player,
+            Text("\n".join(printable(describe(e)) for e in t.only_a)),
+            Text("\n".join(printable(describe(e)) for e in t.only_b)),
+            end_section=True,
+        )
+    parts.append(table)
+    return Group(*parts)
+
+
 def branches_table(campaign: str, active: str, branches: Sequence[BranchInfo]) -> RenderableType:
     """Return a campaign's branches."""
     table = Table(title=escape(f"Branches of {campaign}"), title_justify="left")
@@ -677,9 +908,14 @@ def campaigns_table(campaigns: Sequence[CampaignInfo]) -> RenderableType:
 def report_markdown(report: PlayerReport) -> str:
     """Return a player's turn package as Markdown (for mail or a shared folder)."""
     lines = [f"# {report.title}", ""]
+    if deadline_text(report):
+        lines += [f"**{deadline_text(report)}**", ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
-    lines += ["## Forces", "", *_md_table(UNIT_COLUMNS, [unit_row(u) for u in report.units])]
+    lines += ["## Forces, by place"]
+    for where, group in forces_by_place(report):
+        rows = [force_row(u) for u in group]
+        lines += ["", f"### {_md(where)}", "", *_md_table(FORCE_COLUMNS[1:], rows)]
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         lines += ["", "## Colonies", "", *_md_table(COLONY_COLUMNS, rows)]
@@ -688,8 +924,18 @@ def report_markdown(report: PlayerReport) -> str:
         lines += ["", f"## {SIGHTINGS_TITLE}", "", *_md_table(SIGHTING_COLUMNS, rows)]
     if report.changes:
         lines += ["", f"## {CHANGES_TITLE}", "", *(f"- {_md(c)}" for c in report.changes)]
-    lines += ["", f"## News of turn {report.news_turn}", ""]
-    lines += [f"- {_md(describe(e.event))}" for e in report.news] or ["- nothing"]
+    pages = battle_pages(report)
+    if pages:
+        lines += ["", "## Battle reports", ""]
+        lines += [f"- [Battle {b}](battle-{b}.html)" for b in pages]
+    lines += ["", f"## News of turn {report.news_turn}"]
+    if not report.stories:
+        lines += ["", NO_NEWS]
+    for section in report.stories:
+        lines += ["", f"### {section.title}", ""]
+        for place in section.places:
+            said = " ".join(_md(sentence) for sentence in place.sentences)
+            lines.append(f"- **{_md(place.where)}**: {said}" if place.where else f"- {said}")
     return "\n".join(lines) + "\n"
 
 
@@ -706,12 +952,31 @@ def player_package(
     }
 
 
+def battle_pages(report: PlayerReport) -> list[str]:
+    """The battles of the news turn the player fought: each has a page in his package
+    (`battle-ID.html`, written by `umpire publish`)."""
+    return [
+        e.event.battle.id
+        for e in report.news
+        if isinstance(e.event, BattleFought)
+        and report.player in {s.player for s in e.event.battle.sides}
+    ]
+
+
 def report_html(report: PlayerReport) -> str:
-    """Return a player's turn package as a self-contained HTML page (all text escaped)."""
+    """Return a player's turn package as a self-contained HTML page (all text escaped), with
+    links to the pages of his battles beside it."""
     title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
+    links = "".join(
+        f"<li><a href='battle-{esc(b)}.html'>Battle {esc(b)}</a>: the forces, the losses ship by "
+        "ship and the table turn by turn</li>"
+        for b in battle_pages(report)
+    )
+    battles = f"<h2>Battle reports</h2><ul>{links}</ul>" if links else ""
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}</body></html>\n"
+        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}{battles}"
+        "</body></html>\n"
     )
 
 
@@ -721,11 +986,15 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     `map_html` goes after the empire's facts; `no_news` stands in an empty news list.
     """
     parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
+    if deadline_text(report):
+        parts.append(f"<p class='deadline'><strong>{esc(deadline_text(report))}</strong></p>")
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")
-    parts += [map_html, "<h2>Forces</h2>"]
-    parts.append(html_table(UNIT_COLUMNS, [unit_row(u) for u in report.units]))
+    parts += [map_html, "<h2>Forces, by place</h2>"]
+    for where, group in forces_by_place(report):
+        parts.append(f"<h3>{esc(where)}</h3>")
+        parts.append(html_table(FORCE_COLUMNS[1:], [force_row(u) for u in group]))
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", html_table(COLONY_COLUMNS, rows)]
@@ -733,13 +1002,26 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
         rows = sighting_rows(report.sightings)
         parts += [f"<h2>{SIGHTINGS_TITLE}</h2>", html_table(SIGHTING_COLUMNS, rows)]
     parts.append(changes_html(report.changes))
-    news = "".join(f"<li>{esc(describe(e.event))}</li>" for e in report.news)
-    parts += [f"<h2>News of turn {report.news_turn}</h2>", f"<ul>{news or no_news}</ul>"]
+    parts.append(f"<h2>News of turn {report.news_turn}</h2>")
+    if not report.stories:
+        parts.append(f"<ul>{no_news}</ul>" if no_news else f"<p>{esc(NO_NEWS)}</p>")
+    for section in report.stories:
+        parts.append(f"<h3 class='news-{esc(section.kind)}'>{esc(section.title)}</h3><ul>")
+        for place in section.places:
+            said = " ".join(esc(sentence) for sentence in place.sentences)
+            where = f"<strong>{esc(place.where)}</strong>: " if place.where else ""
+            parts.append(f"<li>{where}{said}</li>")
+        parts.append("</ul>")
     return "".join(parts)
 
 
 _HTML_STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:auto}td,th{padding:0 .6em;text-align:left}"
+    "body{font-family:sans-serif;max-width:60em;margin:auto;padding:0 1em;line-height:1.4}"
+    "table{border-collapse:collapse;margin-bottom:.5em}"
+    "td,th{padding:.1em .6em;text-align:left;border-bottom:1px solid #ddd}"
+    "th{background:#f2f2f2}h3{margin-bottom:.2em}.deadline{color:#a00}"
+    "@media print{body{max-width:none;font-size:10pt}h2{break-after:avoid}"
+    "table,li{break-inside:avoid}}"
 )
 
 
@@ -932,3 +1214,232 @@ def reach_view(reach: Reach) -> RenderableType:
     hexes = " ".join(reach.hexes) or "none"
     lines.append(Text(f"it can reach ({len(reach.hexes)} hexes this turn): {hexes}"))
     return Group(*lines)
+
+
+def _fate_words(fate: ShipFate) -> str:
+    if fate.fate == "jumped":
+        return f"jumped out to {fate.to_hex}" if fate.to_hex else "jumped out"
+    return {"survived": "came through", "disengaged": "withdrew"}.get(fate.fate, fate.fate)
+
+
+def battle_heading(report: BattleReport) -> tuple[str, str]:
+    """Return a battle report's title and the sentence under it."""
+    who = "the umpire" if report.viewer == "umpire" else report.viewer
+    title = f"Battle {report.id} at {report.where}, as {who} saw it"
+    kind = f"a pursuit of {report.pursued}" if report.pursued else f"an {report.kind} battle"
+    how = "fought by the engine" if report.source == "engine" else "fought at the table"
+    sides = " against ".join(f"{side} ({order})" for side, order in report.orders)
+    text = f"{kind.capitalize()} in {report.location.replace('-', ' ')}, {how}: {sides}."
+    if report.source == "engine":
+        text += f" Won by {report.winner}." if report.winner else " Nobody won the field."
+    return title, text
+
+
+FORCE_START_COLUMNS = ["side", "ship", "design", "hull at start", "captain", "fighters", "ammo"]
+FATE_COLUMNS = ["side", "ship", "what became of it", "hull lost", "hull left", "systems lost"]
+
+
+def force_start_rows(report: BattleReport) -> list[list[str]]:
+    """The forces at the start, a row a ship."""
+    return [
+        [
+            f.side,
+            f.id,
+            f.design,
+            f"{f.hull_left}/{f.hull}" if f.hull else "",
+            f"level {f.captain}" if f.captain else "",
+            str(f.fighters) if f.fighters else "",
+            str(f.missiles) if f.missiles else "",
+        ]
+        for f in report.forces
+    ]
+
+
+def fate_rows(report: BattleReport) -> list[list[str]]:
+    """What became of each ship: its fate, damage, fighters lost and ammunition spent."""
+    rows = []
+    for f in report.fates:
+        lost = [*f.destroyed, *(f"{s} (damaged)" for s in f.damaged)]
+        if f.fighters_lost:
+            lost.append(f"{f.fighters_lost} fighters")
+        if f.missiles_spent:
+            lost.append(f"{f.missiles_spent} rounds fired")
+        left = "" if f.fate == "destroyed" else str(f.hull_left)
+        rows.append(
+            [f.side, f.id, _fate_words(f), str(f.hull_lost), left, ", ".join(lost) or "none"]
+        )
+    return rows
+
+
+def battle_report_view(report: BattleReport, turns: bool = False) -> RenderableType:
+    """Return a battle report: the forces, their fates, and (`turns`) the battle turn by turn."""
+    title, text = battle_heading(report)
+    parts: list[RenderableType] = [Text(title, style="umpire.heading"), Text(text)]
+    for heading, columns, rows in (
+        ("Forces at the start", FORCE_START_COLUMNS, force_start_rows(report)),
+        ("What became of them", FATE_COLUMNS, fate_rows(report)),
+    ):
+        table = Table(title=escape(heading), title_justify="left")
+        for column in columns:
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
+        parts.append(table)
+    if turns:
+        for played in report.turns:
+            parts.append(Text(f"Turn {played.turn}", style="umpire.key"))
+            parts.extend(Text(line) for line in played.lines)
+            parts.append(table_plot(played.table, report.sides))
+    elif report.turns:
+        parts.append(
+            Text(
+                f"{len(report.turns)} turns fought: --turns tells them, --replay FILE.html "
+                "draws the table turn by turn.",
+                style="umpire.dim",
+            )
+        )
+    return Group(*parts)
+
+
+def table_plot(
+    table: Sequence[Counter], sides: Sequence[str], width: int = 60, height: int = 10
+) -> Text:
+    """Return the table at a turn's end as a rough plot, north up: a ship is its side's
+    initial (`*` where both sides share a cell), a contact `?`, fighters `^`, a salvo `:`."""
+    shown = [c for c in table if c.kind != "ship" or c.status == "active"]
+    if not shown:
+        return Text("nothing on the table", style="umpire.dim")
+    xs = [c.x for c in shown]
+    ys = [c.y for c in shown]
+    scale = max((max(xs) - min(xs)) / (width - 1), (max(ys) - min(ys)) / (2 * (height - 1)), 0.25)
+    left = (min(xs) + max(xs)) / 2 - scale * (width - 1) / 2
+    bottom = (min(ys) + max(ys)) / 2 - scale * (height - 1)
+    cells: dict[tuple[int, int], set[str]] = {}
+    for c in shown:
+        column = min(max(round((c.x - left) / scale), 0), width - 1)
+        row = min(max(height - 1 - round((c.y - bottom) / (2 * scale)), 0), height - 1)
+        mark = {"ship": c.side[:1], "contact": "?", "fighters": "^"}.get(c.kind, ":")
+        cells.setdefault((row, column), set()).add(mark)
+    styles = ("cyan", "red", "green", "magenta", "yellow", "blue")
+    colour = {side[:1]: styles[i % len(styles)] for i, side in enumerate(sides)}
+    text = Text()
+    for row in range(height):
+        for column in range(width):
+            marks = cells.get((row, column))
+            if not marks:
+                text.append("·" if row % 3 == 0 and column % 10 == 0 else " ", "umpire.dim")
+            elif len(marks) > 1:
+                text.append("*", style="bold")
+            else:
+                (mark,) = marks
+                text.append(mark, style=colour.get(mark, ""))
+        text.append("\n")
+    text.append(f"{round(scale * (width - 1))} MU across", style="umpire.dim")
+    return text
+
+
+_SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+_FRAME_SECONDS = 2
+
+
+def battle_replay_svg(report: BattleReport, size: int = 600) -> str:
+    """Return the table turn by turn as one looping SVG animation (no script), every text
+    escaped: each frame shows the ships, contacts, fighters and salvos at a turn's end."""
+    frames = [("Start", report.start)] + [(f"Turn {t.turn}", t.table) for t in report.turns]
+    counters = [c for _, table in frames for c in table]
+    if not counters:
+        return ""
+    xs = [c.x for c in counters]
+    ys = [c.y for c in counters]
+    span = max(max(xs) - min(xs), max(ys) - min(ys), 12.0)
+    margin = 40
+    scale = (size - 2 * margin) / span
+    cx = (min(xs) + max(xs)) / 2
+    cy = (min(ys) + max(ys)) / 2
+    colour = {side: _SIDE_COLOURS[i % len(_SIDE_COLOURS)] for i, side in enumerate(report.sides)}
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (round(size / 2 + (x - cx) * scale, 1), round(size / 2 - (y - cy) * scale, 1))
+
+    n = len(frames)
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' class='replay' viewBox='0 0 {size} {size}' "
+        f"width='{size}' height='{size}' role='img' aria-label='{esc(report.id)} replay'>",
+        f"<rect width='{size}' height='{size}' fill='#0b1020'/>",
+    ]
+    for index, (name, table) in enumerate(frames):
+        parts.append(f"<g class='frame' data-frame='{index}'{_frame_timing(index, n)}>")
+        parts.append(f"<text x='12' y='22' fill='#fff' font-size='16'>{esc(name)}</text>")
+        for c in table:
+            x, y = at(c.x, c.y)
+            fill = colour.get(c.side, "#ccc")
+            label = esc(c.label)
+            if c.kind == "ship" and c.status == "active":
+                parts.append(f"<circle cx='{x}' cy='{y}' r='6' fill='{fill}'/>")
+                # Its facing, a clock course (12 is north, 000 movement).
+                angle = math.radians(c.course * 30)
+                tip = (round(x + 14 * math.sin(angle), 1), round(y - 14 * math.cos(angle), 1))
+                parts.append(
+                    f"<line x1='{x}' y1='{y}' x2='{tip[0]}' y2='{tip[1]}' stroke='{fill}'/>"
+                )
+                label += f" {esc(c.hull)}" if c.hull else ""
+            elif c.kind == "ship":
+                parts.append(f"<text x='{x}' y='{y}' fill='{fill}' font-size='12'>×</text>")
+                label += f" ({esc(c.status)})"
+            elif c.kind == "contact":
+                parts.append(f"<text x='{x}' y='{y}' fill='{fill}' font-size='14'>?</text>")
+            elif c.kind == "fighters":
+                parts.append(
+                    f"<polygon points='{x},{y - 5} {x - 4},{y + 4} {x + 4},{y + 4}' fill='{fill}'/>"
+                )
+            else:
+                parts.append(f"<rect x='{x - 3}' y='{y - 3}' width='6' height='6' fill='{fill}'/>")
+            parts.append(
+                f"<text x='{x + 8}' y='{y + 4}' fill='{fill}' font-size='11'>{label}</text>"
+            )
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _frame_timing(index: int, frames: int) -> str:
+    """Show frame `index` of `frames` in its slot of a looping cycle (SVG animation)."""
+    if frames == 1:
+        return ""
+    total = frames * _FRAME_SECONDS
+    start = index / frames
+    end = (index + 1) / frames
+    if index == 0:
+        values, times = "1;0", f"0;{end:.4f}"
+    elif index == frames - 1:
+        values, times = "0;1", f"0;{start:.4f}"
+    else:
+        values, times = "0;1;0", f"0;{start:.4f};{end:.4f}"
+    return (
+        f" opacity='{1 if index == 0 else 0}'><animate attributeName='opacity' "
+        f"values='{values}' keyTimes='{times}' calcMode='discrete' dur='{total}s' "
+        "repeatCount='indefinite'/"
+    )
+
+
+def battle_replay_html(report: BattleReport) -> str:
+    """Return a self-contained HTML page of a battle: the report, the animated table, and
+    every turn told (all text escaped; no script)."""
+    title, text = battle_heading(report)
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
+        f"<style>{_HTML_STYLE}svg.replay{{max-width:100%;height:auto}}</style></head><body>",
+        f"<h1>{esc(title)}</h1><p>{esc(text)}</p>",
+        "<h2>Forces at the start</h2>",
+        html_table(FORCE_START_COLUMNS, force_start_rows(report)),
+        "<h2>What became of them</h2>",
+        html_table(FATE_COLUMNS, fate_rows(report)),
+    ]
+    svg = battle_replay_svg(report)
+    if svg:
+        parts += ["<h2>The table, turn by turn</h2>", svg]
+    for played in report.turns:
+        lines = "".join(f"<li>{esc(line.strip())}</li>" for line in played.lines)
+        parts.append(f"<h3>Turn {played.turn}</h3><ul>{lines}</ul>")
+    parts.append("</body></html>\n")
+    return "".join(parts)

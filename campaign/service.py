@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 
 import msgspec
 
+from campaign.battlereport import BattleReport, battle_report, participants
 from campaign.changes import changes_since
 from campaign.dice import (
     DiceKey,
@@ -39,6 +41,7 @@ from campaign.events import (
     UMPIRE,
     AbsentPlayer,
     Audience,
+    BattleFought,
     CampaignCreated,
     ColonyAdjusted,
     DeadlineSet,
@@ -72,6 +75,7 @@ from campaign.inputs import (
     printable,
     read_file,
 )
+from campaign.news import NewsSection, news_of, place_name
 from campaign.package import TEMPLATE_FILE, check_deadline, package_files
 from campaign.projections import (
     PROJECTION_NAME,
@@ -89,7 +93,7 @@ from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, movement, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.colonies import planets_to_land
-from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
+from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings, is_production_turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
@@ -175,6 +179,8 @@ class TurnStatus(msgspec.Struct, frozen=True):
     submitted: tuple[str, ...]
     waiting_for: tuple[str, ...]
     battles: tuple[str, ...]
+    production: bool = False  # a production phase follows this turn (004 L65, L235)
+    finished: bool = False  # the campaign is over
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -191,12 +197,51 @@ class PlayerReport(msgspec.Struct, frozen=True):
     finished: bool = False  # the campaign is over: this is the final report
     changes: tuple[str, ...] = ()  # what changed in his view since the turn before the news
     sightings: tuple[Sighting, ...] = ()  # enemy ships he last saw, by hex (004 L92-104)
+    # The news told as sentences, by kind and place (`campaign.news`), and the places of his
+    # units and colonies by name (hex -> `Alpha (0201)`); the turn in progress's deadline.
+    stories: tuple[NewsSection, ...] = ()
+    places: dict[str, str] = msgspec.field(default_factory=dict)
+    deadline: datetime | None = None
 
     @property
     def title(self) -> str:
         """The report's heading."""
         when = "final report" if self.finished else f"report, turn {self.turn}"
         return f"{self.campaign}: {self.player}'s {when}"
+
+
+EVERYONE = "everyone"
+
+
+class TurnDiff(msgspec.Struct, frozen=True):
+    """What one player was told in a turn on one branch and not on the other."""
+
+    turn: int
+    player: str  # a player; "everyone" for public news; "umpire" for what no player sees
+    only_a: tuple[Event, ...]
+    only_b: tuple[Event, ...]
+
+
+class BranchDiff(msgspec.Struct, frozen=True):
+    """Two branches of a campaign compared turn by turn, player by player."""
+
+    campaign: str
+    a: str
+    b: str
+    shared: int  # the last version both histories share
+    turn_a: int  # the turn in progress on each
+    turn_b: int
+    turns: tuple[TurnDiff, ...]
+    standings: tuple[Standing, ...] = ()  # each player at the head of each branch
+
+
+class Standing(msgspec.Struct, frozen=True):
+    """Where a player stands at the head of two branches: victory points, colonies, warships."""
+
+    player: str
+    points: tuple[int, int]
+    colonies: tuple[int, int]
+    warships: tuple[int, int]
 
 
 class Reach(msgspec.Struct, frozen=True, kw_only=True):
@@ -775,6 +820,8 @@ class CampaignService:
             submitted=tuple(sorted(state.submitted)),
             waiting_for=tuple(p for p in state.players if p not in state.submitted),
             battles=tuple(sorted(state.pending_battles)),
+            production=is_production_turn(state.turn),
+            finished=state.finished,
         )
 
     def relocate_unit(
@@ -1055,6 +1102,47 @@ class CampaignService:
             state = fold(recorded[-len(batch) :], state)
         return recorded
 
+    def battle_report(self, lineage: Lineage, battle_id: str, viewer: str = UMPIRE) -> BattleReport:
+        """Return a fought battle as `viewer` saw it (the umpire: as it was).
+
+        A player may see only a battle his ships fought: any other id, whether a battle of
+        others or none at all, gets the same refusal, naming his own battles.
+        """
+        self._check_viewer(lineage, viewer)
+        fought = [
+            recorded.event
+            for recorded in self.store.read(lineage, types=[BattleFought.TYPE], visible_to=viewer)
+            if isinstance(recorded.event, BattleFought)
+            and (viewer == UMPIRE or viewer in participants(recorded.event))
+        ]
+        found = [ev for ev in fought if ev.battle.id == battle_id]
+        if not found and battle_id in self.load(lineage, viewer=viewer).pending_battles:
+            raise IllegalCommandError(
+                f"battle {battle_id} has not been fought yet: `umpire battles list` shows it "
+                "waiting (`umpire battles resolve` or `battles record` gives its outcome)"
+            )
+        if not found:
+            ids = ", ".join(ev.battle.id for ev in fought) or "none yet"
+            whose = "fought in this campaign" if viewer == UMPIRE else f"{viewer} fought in"
+            raise InvalidInputError(
+                f"no battle {printable(battle_id)!r} among the battles {whose} ({ids})"
+            )
+        battle = found[-1].battle
+        names = self._star_names(lineage, viewer)
+        return battle_report(found[-1], viewer, place_name(battle.hex, names, battle.system))
+
+    def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
+        """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
+        self._check_viewer(lineage, viewer)
+        return [
+            recorded.event.battle.id
+            for recorded in self.store.read(
+                lineage, types=[BattleFought.TYPE], visible_to=viewer, turn=turn
+            )
+            if isinstance(recorded.event, BattleFought)
+            and (viewer == UMPIRE or viewer in participants(recorded.event))
+        ]
+
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
         """Return what `player` knew at the end of a turn: his empire, units and its news.
 
@@ -1069,6 +1157,10 @@ class CampaignService:
         current = now if turn_number is None else self.state_at(lineage, news_turn, player)
         news = [e for e in self.player_view(lineage, player) if e.turn == news_turn]
         before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
+        names = self._star_names(lineage, player)
+        hexes = {u.hex for u in current.units.values() if u.hex} | {
+            c.hex for c in current.colonies.values()
+        }
         return PlayerReport(
             campaign=lineage.campaign,
             player=player,
@@ -1083,7 +1175,20 @@ class CampaignService:
             sightings=tuple(
                 sorted(current.sightings.get(player, {}).values(), key=lambda s: s.hex)
             ),
+            stories=news_of(player, (e.event for e in news), names),
+            places={h: place_name(h, names) for h in sorted(hexes)},
+            deadline=now.deadline if turn_number is None and not now.finished else None,
         )
+
+    def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:
+        """Return the public star chart's names by hex, as `player` received it."""
+        charts = self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
+        names: dict[str, str] = {}
+        for recorded in charts:
+            ev = recorded.event
+            if isinstance(ev, StarChartPublished):
+                names = {s.hex: s.name for s in ev.stars}
+        return names
 
     def rewind(
         self,
@@ -1254,6 +1359,63 @@ class CampaignService:
             head_hash=head_hash,
             state=state,
             scores=tuple(scores(state, self.starmap(lineage))) if state.map_name else (),
+        )
+
+    def branch_diff(self, campaign: str | None, a: str, b: str) -> BranchDiff:
+        """Compare two branches: for each turn and each player (and the umpire), the news one
+        branch told him and the other did not, so a re-run after a ruling can be shown."""
+        first, second = self.target(campaign, a), self.target(campaign, b)
+        if a == b:
+            raise InvalidInputError(f"compare two different branches, not {a!r} with itself")
+        left = list(self.store.read(first))
+        right = list(self.store.read(second))
+        shared = 0
+        for x, y in zip(left, right, strict=False):
+            if x.hash != y.hash:
+                break
+            shared = x.version
+        state_a, state_b = self.load(first), self.load(second)
+        players = list(dict.fromkeys([*state_a.players, *state_b.players]))
+        diffs: list[TurnDiff] = []
+        for turn_number in range(0, max(state_a.turn, state_b.turn) + 1):
+            for who in [EVERYONE, *players, UMPIRE]:
+                told_a = _told(left, shared, turn_number, who)
+                told_b = _told(right, shared, turn_number, who)
+                only_a = _missing(told_a, told_b)
+                only_b = _missing(told_b, told_a)
+                if only_a or only_b:
+                    diffs.append(TurnDiff(turn_number, who, only_a, only_b))
+        points: list[dict[str, int]] = [{}, {}]
+        if state_a.map_name:
+            starmap = self.starmap(first)
+            points = [
+                {score.player: score.points for score in scores(state, starmap)}
+                for state in (state_a, state_b)
+            ]
+
+        def count(state: CampaignState, player: str, what: str) -> int:
+            if what == "colonies":
+                return sum(1 for c in state.colonies.values() if c.owner == player)
+            return sum(1 for u in state.units.values() if u.owner == player and u.is_warship)
+
+        standings = tuple(
+            Standing(
+                player=player,
+                points=(points[0].get(player, 0), points[1].get(player, 0)),
+                colonies=(count(state_a, player, "colonies"), count(state_b, player, "colonies")),
+                warships=(count(state_a, player, "warships"), count(state_b, player, "warships")),
+            )
+            for player in players
+        )
+        return BranchDiff(
+            campaign=first.campaign,
+            a=a,
+            b=b,
+            shared=shared,
+            turn_a=state_a.turn,
+            turn_b=state_b.turn,
+            turns=tuple(diffs),
+            standings=standings,
         )
 
     def branches(self, campaign: str | None) -> tuple[str, str, list[BranchInfo]]:
@@ -1513,6 +1675,54 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _diff_key(ev: Event) -> bytes:
+    """What two branches' events are compared by: everything, but a commitment's salted hash
+    (fresh on every submission) counts only as orders handed in, orders by their text."""
+    if isinstance(ev, OrdersCommitted):
+        ev = msgspec.structs.replace(ev, sha256="")
+    elif isinstance(ev, OrdersRevealed):
+        ev = msgspec.structs.replace(ev, sha256="", nonce="")
+    elif isinstance(ev, OrdersSubmitted):
+        ev = msgspec.structs.replace(ev, nonce="")
+    return msgspec.json.encode(ev)
+
+
+def _missing(these: list[Event], those: list[Event]) -> tuple[Event, ...]:
+    """The events of `these` not among `those` (as many times as they are missing)."""
+    left = Counter(_diff_key(e) for e in those)
+    found = []
+    for ev in these:
+        key = _diff_key(ev)
+        if left[key]:
+            left[key] -= 1
+        else:
+            found.append(ev)
+    return tuple(found)
+
+
+def _told(events: Sequence[RecordedEvent], shared: int, turn_number: int, who: str) -> list[Event]:
+    """The events `who` was told in a turn after the shared history: a player his own, the
+    umpire only what no player sees, "everyone" the public news (each difference is listed
+    once, under the audience it was told to)."""
+    lines = []
+    for recorded in events:
+        if recorded.version <= shared or recorded.turn != turn_number:
+            continue
+        audience = recorded.audience
+        if who == EVERYONE:
+            if not audience.public:
+                continue
+        elif audience.public:
+            continue
+        elif who == UMPIRE:
+            if audience.players:
+                continue
+        elif not audience.may_see(who):
+            continue
+        lines.append(recorded.event)
+    return lines
 
 
 def _check_campaign_row(lineage: Lineage, seed: str, created: CampaignCreated) -> list[str]:

@@ -297,6 +297,13 @@ class Referee:
             text += msgspec.json.encode(history).decode()
         if player in self.web_secrets:
             text += "".join(self.web_pages(player))
+        # His battle reports and replays (issue 16): only his battles, only their table.
+        from campaign import render
+
+        for battle_id in self.service.fought_battles(self.lineage, player):
+            battle = self.service.battle_report(self.lineage, battle_id, player)
+            assert player in battle.sides
+            text += msgspec.json.encode(battle).decode() + render.battle_replay_html(battle)
         leaked = set(_foreign_ids(player, self.players).findall(text)) - met
         assert not leaked, (player, sorted(leaked))
 

@@ -90,14 +90,18 @@ def issue_12_news(played: PlayedCampaign, log: list[RecordedEvent]) -> set[str]:
         if isinstance(ev, UnitsSplit) and "units_split" not in found:
             found["units_split"] = (ev.player, e.turn, f"as {ev.parts[0].new_unit}")
         if isinstance(ev, ShipsSighted) and "ships_sighted" not in found:
-            found["ships_sighted"] = (ev.player, e.turn, "enemy ships seen")
+            found["ships_sighted"] = (ev.player, e.turn, "### Sightings")
         # A landing on arrival (004 L56-63): made in a system its player explored that very
         # turn, or, the orbit guessed wrong, lapsed with the reason.
         arrived = isinstance(ev, ColonistsLanded) and (
             (ev.colony.owner, ev.colony.system, e.turn) in explored
         )
         if arrived and isinstance(ev, ColonistsLanded):
-            found["landed_on_arrival"] = (ev.colony.owner, e.turn, f"landed on {ev.colony.id}")
+            found["landed_on_arrival"] = (
+                ev.colony.owner,
+                e.turn,
+                f"colonists on {ev.colony.id}",
+            )
         guessed = isinstance(ev, LandingFailed) and "exploring found no planet" in ev.reason
         if guessed and isinstance(ev, LandingFailed):
             owner = ev.unit.split("-", 1)[0]

@@ -56,7 +56,7 @@ def war_news(played: PlayedCampaign, log: list[RecordedEvent]) -> set[str]:
             found.setdefault("recaptured", (e.turn, players, (ev.colony.id, "liberated")))
         if isinstance(ev, ColonyBombarded) and ev.devastated:
             players = e.audience.players  # the bombarding empire and the colony's owner
-            found.setdefault("devastated", (e.turn, players, (ev.colony, "devastated")))
+            found.setdefault("devastated", (e.turn, players, (ev.colony, "is devastated")))
     shown = set()
     for kind, (turn, players, words) in found.items():
         reports = [

@@ -146,10 +146,12 @@ def test_bad_orders_name_every_problem_and_store_nothing(
     with pytest.raises(OrdersError) as caught:
         service.submit_orders(lineage, "red", text)
     assert caught.value.problems == [
-        "blue-W1: not a unit of red",
+        "blue-W1: not a unit of red (his units: red-S1, red-S2, red-S3, red-S4, red-T1, "
+        + ", ".join(f"red-W{n}" for n in range(1, 15))
+        + ")",
         "red-S1: cannot reach 0302: 0302 is 3 hexes away; at speed 2 it moves 2 hexes a "
         "turn, 2 this turn (004 L74-76); it can reach 0101, 0102 this turn",
-        "red-S2: destination 9999 is off the map",
+        "red-S2: destination 9999 is off the map (hexes 0101 to 0604: column, row)",
         "red-S3: ordered twice",
         "red-S4: cannot reach 0201: gas/dust clouds bar the way to 0201 this turn: a cloud "
         "is entered only from next to it and crossed 1 hex a turn (004 L83-85); it can "
@@ -416,10 +418,11 @@ def test_bad_landings_are_refused_with_every_problem(
     assert caught.value.problems == [
         "red-T1 to Alpha/3: red-T1 carries 35 million colonists in all",
         "red-T1 to Alpha/3: 61 million would exceed the planet's capacity of 60 million",
-        "red-S1 to Alpha/3: not a transport group of red",
+        "red-S1 to Alpha/3: not a transport group of red (his transport groups: red-T1)",
         # Beta is unexplored: a landing on arrival, if the transports were going there.
         "red-T1 to Beta/1: the transports will not be in Beta this turn",
-        "red-T1 to Alpha/9: no such planet (write System/orbit, e.g. Alpha/3)",
+        # Alpha is explored: the refusal names its planets (issue 16).
+        "red-T1 to Alpha/9: no planet in that orbit; Alpha's planets: Alpha/3 (terran, 60M)",
     ]
     assert len(service.log(lineage)) == before
 
@@ -506,7 +509,8 @@ def test_reports_render_as_markdown_and_html(settled: tuple[CampaignService, Lin
     report = service.report(lineage, "red")
     markdown = render.report_markdown(report)
     assert markdown.startswith("# g: red's report, turn 2\n")
-    assert "| red-S1 | 9 scout-troop | 0102 | stand-off |  |" in markdown
+    assert "### Alpha (0102)\n\n| unit | what | order | captain |\n" in markdown
+    assert "| red-S1 | 9 scout-troop | stand-off |  |" in markdown
     assert "- explored: Alpha" in markdown
     page = render.report_html(report)
     assert page.startswith("<!doctype html>")

@@ -127,7 +127,7 @@ def test_signing_in_shows_the_players_report_and_map(game: Game, client: TestCli
     assert "g: red's report, turn 2" in report.text
     assert "red-S1" in report.text
     assert "<img class='map' src='/map.svg'" in report.text
-    assert "explored Alpha (0102)" in report.text  # the news of turn 1
+    assert "<strong>Alpha (0102)</strong>: Explored:" in report.text  # the news of turn 1
     assert report.headers["cache-control"] == "no-store"
     assert "default-src 'none'" in report.headers["content-security-policy"]
     svg = client.get("/map.svg")
@@ -209,7 +209,7 @@ def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: Tes
     response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code == 422
     assert "Nothing was recorded: 2 problem(s)" in response.text
-    assert "<li>red-S2: destination 9999 is off the map</li>" in response.text
+    assert "<li>red-S2: destination 9999 is off the map (hexes 0101 to 0604" in response.text
     assert "<li>red-S3: cannot reach 0604: " in response.text
     assert "9999" in response.text.split("<textarea")[1]  # the player's text comes back
     broken = client.post(

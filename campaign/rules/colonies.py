@@ -58,7 +58,13 @@ def check_landings(
         where = f"{landing.unit} to {landing.planet}"
         unit = state.units.get(landing.unit)
         if unit is None or unit.owner != player or unit.kind != "transports":
-            problems.append(f"{where}: not a transport group of {player}")
+            groups = sorted(
+                u.id for u in state.units.values() if u.owner == player and u.kind == "transports"
+            )
+            problems.append(
+                f"{where}: not a transport group of {player} "
+                f"(his transport groups: {', '.join(groups) or 'none'})"
+            )
             continue
         system_name, _, orbit = landing.planet.rpartition("/")
         known = empire is not None and system_name in empire.explored
@@ -70,7 +76,7 @@ def check_landings(
             problems += _arrival_problems(starmap, landing, unit, orbit, positions)
             continue
         if found is None:
-            problems.append(f"{where}: no such planet (write System/orbit, e.g. Alpha/3)")
+            problems.append(f"{where}: {_no_planet(starmap, system_name, known)}")
             continue
         system, planet = found
         landed[landing.unit] += landing.colonists
@@ -99,6 +105,20 @@ def check_landings(
                 "built with it (004 5.5)"
             )
     return problems
+
+
+def _no_planet(starmap: StarMap, system_name: str, known: bool) -> str:
+    """Say a planet is not there and, in a system the player explored, which ones are."""
+    if not _has_system(starmap, system_name):
+        return f"no star system {system_name!r} (write System/orbit, e.g. Alpha/3)"
+    if not known:
+        return "no such planet (write System/orbit, e.g. Alpha/3)"
+    system = starmap.system(system_name)
+    planets = ", ".join(
+        f"{system.name}/{p.orbit} ({p.type}, {p.capacity}M)"
+        for p in sorted(system.planets, key=lambda p: p.orbit)
+    )
+    return f"no planet in that orbit; {system.name}'s planets: {planets or 'none'}"
 
 
 def _arrival_problems(

@@ -16,7 +16,7 @@ from campaign.events import Audience, MoveLapsed, NewEvent, UnitMoved
 from campaign.projections import CampaignState
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.command import plot_horizon
-from campaign.strategic import STAND_IN_CAPTAIN, CombatOrder, Move, Unit
+from campaign.strategic import STAND_IN_CAPTAIN, CombatOrder, Move, Unit, unit_order
 from maps import COMMAND_RADIUS, Hex, StarMap, label, parse_label
 
 
@@ -60,8 +60,12 @@ def plan_moves(
     player: str,
     moves: tuple[Move, ...],
     new_forces: frozenset[str] = frozenset(),
+    accepted: bool = True,
 ) -> dict[str, Plan]:
     """Return each ordered unit's plan, or raise `OrdersError` with every problem.
+
+    `accepted`: a problem says what would be accepted too (his units, the map's hexes), as a
+    refused file's does; a move lapsing as the turn resolves says only why.
 
     A destination may lie as many turns away as the unit's horizon; the unit follows the
     quickest route and then waits there until its plot runs out. A unit still bound by an
@@ -86,7 +90,8 @@ def plan_moves(
         # A task force moves as its flagship does, every ship with it (004 5.1).
         unit = state.units.get(force.units[0]) if force else state.units.get(move.unit)
         if unit is None or unit.owner != player:
-            problems.append(f"{move.unit}: not a unit of {player}")
+            known = f" ({_his_units(state, player)})" if accepted else ""
+            problems.append(f"{move.unit}: not a unit of {player}{known}")
             continue
         if move.unit in seen:
             problems.append(f"{move.unit}: ordered twice")
@@ -103,7 +108,9 @@ def plan_moves(
             )
             continue
         turns = 1 if move.unit in new_forces else horizon(state, unit)
-        plan, problem = _plan(starmap, unit, move, empire.entry, empire.speed, turns, reach)
+        plan, problem = _plan(
+            starmap, unit, move, empire.entry, empire.speed, turns, reach, accepted
+        )
         if problem is not None:
             problems.append(f"{move.unit}: {problem}")
             continue
@@ -158,6 +165,7 @@ def _plan(
     speed: int,
     turns: int,
     reach: CommandReach,
+    accepted: bool = True,
 ) -> tuple[Plan | None, str | None]:
     allowed = reach.allowed(unit)
     if move.to is None:
@@ -171,7 +179,9 @@ def _plan(
         except ValueError:
             return None, f"{name} {text!r} is not a hex label like 0712"
         if not starmap.contains(cell):
-            return None, f"{name} {text} is off the map"
+            last = f"{starmap.width:02d}{starmap.height:02d}"
+            hexes = f" (hexes 0101 to {last}: column, row)" if accepted else ""
+            return None, f"{name} {text} is off the map{hexes}"
         targets.append(cell)
     goal = targets[-1]
     legs = _legs(starmap, unit, targets, entry, speed, allowed)
@@ -350,7 +360,7 @@ def _plans_that_hold(
         lapsed = []
         for move in moves:
             try:
-                plans.update(plan_moves(state, starmap, player, (move,)))
+                plans.update(plan_moves(state, starmap, player, (move,), accepted=False))
             except OrdersError as exc:
                 reason = "; ".join(p.removeprefix(f"{move.unit}: ") for p in exc.problems)
                 lapsed.append(MoveLapsed(unit=move.unit, to=move.to, reason=reason))
@@ -380,3 +390,11 @@ def _plotted_moves(
             )
         batch.append(NewEvent(event=moved, audience=Audience.players_([player]), turn=state.turn))
     return batch
+
+
+def _his_units(state: CampaignState, player: str) -> str:
+    """Name what a player may give orders to: his units and task forces."""
+    units = sorted((u for u in state.units.values() if u.owner == player), key=unit_order)
+    forces = sorted(tf.id for tf in state.task_forces.values() if tf.owner == player)
+    names = [u.id for u in units] + forces
+    return f"his units: {', '.join(names)}" if names else "he has no units"

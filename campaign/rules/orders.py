@@ -117,6 +117,7 @@ from campaign.strategic import (
     unit_order,
 )
 from maps import StarMap, tomlinput
+from maps.explain import explain
 
 # Input bounds (issue 13): a file is at most MAX_ORDERS_BYTES, and no list in it is longer
 # than an empire could use, so a hostile file cannot fill the database.
@@ -154,7 +155,10 @@ def parse(text: str, player: str, turn: int) -> OrdersDocument:
     """
     try:
         document = tomlinput.decode(text, type=OrdersDocument, limit=MAX_ORDERS_BYTES)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+    except msgspec.ValidationError as exc:
+        # The line, and what would have been accepted there (issue 16).
+        raise OrdersError(player, turn, [explain(str(exc), OrdersDocument, text)]) from None
+    except msgspec.DecodeError as exc:
         raise OrdersError(player, turn, [str(exc)]) from None
     if len(set(document.battle_locations)) < len(document.battle_locations):
         raise OrdersError(player, turn, ["battle_locations: each location at most once"])

@@ -508,7 +508,10 @@ def resolve_production(
     by_colony: dict[str, ColonyOrders] = {}
     for order in orders:
         if order.colony not in names:
-            problems.append(f"colony {order.colony!r}: no such colony of this empire")
+            problems.append(
+                f"colony {order.colony!r}: no such colony of this empire "
+                f"(its colonies: {', '.join(sorted(names)) or 'none'})"
+            )
         elif order.colony in by_colony:
             problems.append(f"colony {order.colony!r}: has two sets of orders")
         else:

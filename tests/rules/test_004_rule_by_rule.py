@@ -328,7 +328,9 @@ def test_L68_69_movement_runs_from_a_departure_hex_to_a_destination_hex() -> Non
     assert refused(warship("red-W1", "0302"), "Beta") == [
         "red-W1: destination 'Beta' is not a hex label like 0712"
     ]
-    assert refused(warship("red-W1", "0302"), "1501") == ["red-W1: destination 1501 is off the map"]
+    assert refused(warship("red-W1", "0302"), "1501") == [
+        "red-W1: destination 1501 is off the map (hexes 0101 to 1408: column, row)"
+    ]
 
 
 @pytest.mark.parametrize("order", ["engage", "stand-off", "ftl-move"])
@@ -373,7 +375,10 @@ def test_L71_no_order_but_the_three_is_accepted() -> None:
     text = 'player = "red"\nturn = 3\n[[moves]]\nunit = "red-W1"\nto = "0402"\norder = "attack"\n'
     with pytest.raises(OrdersError) as caught:
         parse(text, "red", TURN)
-    assert caught.value.problems == ["Invalid enum value 'attack' - at `$.moves[0].order`"]
+    assert caught.value.problems == [
+        "Invalid enum value 'attack' - at `$.moves[0].order` (line 6); "
+        "accepted: engage, stand-off, ftl-move"
+    ]
 
 
 CLOUD_CAUSE = (

@@ -606,7 +606,7 @@ def test_every_problem_is_reported_together() -> None:
         )
     assert problems_of(caught) == (
         "colony 'Sol-4': has two sets of orders",
-        "colony 'Atlantis': no such colony of this empire",
+        "colony 'Atlantis': no such colony of this empire (its colonies: Sol-3, Sol-4)",
         "research order 1 (advanced-pdu): advanced-pdu (Advanced Planetary Defence Unit) is a "
         "level 2 technology and needs a level 1 weapons technology first (004 5.7.6)",
         "colony 'Sol-3': factories is -1, which is negative",

@@ -1,0 +1,300 @@
+"""A battle told to the people who fought it (issue 16): the forces at the start, what became
+of each ship, and the table turn by turn, replayed from the engine's journal.
+
+`battle_report(fought, viewer)` is a pure function of a `BattleFought` event (which only the
+battle's sides may read) and who asks: a side sees the table as the engine showed it to him
+(`tactical.battle.view`: the other side's written orders blank, unidentified enemy ships only
+as contacts), the umpire sees it all. Renderers draw the report and never look further.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from campaign.events import UMPIRE, BattleFought
+from campaign.strategic import ShipResult
+from tactical.battle import Event as TacticalEvent
+from tactical.battle import dropout_ids, evolve, view
+from tactical.campaign_battle import CampaignBattle
+from tactical.setup import context, initial_state
+from tactical.ship import SystemState
+from tactical.state import BattleContext, BattleSetup, BattleState
+from tactical.summary import describe
+
+
+class ForceShip(msgspec.Struct, frozen=True, kw_only=True):
+    """A ship as the battle began."""
+
+    id: str
+    side: str
+    design: str
+    hull: int  # hull boxes of its design
+    hull_left: int  # boxes not yet crossed off when the battle began
+    captain: int | None = None
+    fighters: int = 0  # fighters aboard
+    missiles: int = 0  # rounds of ammunition (salvo and missile launchers) aboard
+
+
+class ShipFate(msgspec.Struct, frozen=True, kw_only=True):
+    """What became of a ship, and what the battle cost it."""
+
+    id: str
+    side: str
+    fate: str  # destroyed / jumped / disengaged / survived
+    to_hex: str | None = None  # where a ship that jumped came out, when its side was told
+    hull_lost: int = 0  # boxes lost in this battle
+    hull_left: int = 0
+    damaged: tuple[str, ...] = ()  # systems damaged in this battle
+    destroyed: tuple[str, ...] = ()  # systems destroyed in this battle
+    fighters_lost: int = 0
+    missiles_spent: int = 0
+
+
+class Counter(msgspec.Struct, frozen=True, kw_only=True):
+    """Something on the table at the end of a turn: a ship, a contact, fighters, a salvo."""
+
+    kind: str  # ship / contact / fighters / salvo
+    label: str
+    side: str
+    x: float
+    y: float
+    course: int = 0
+    status: str = "active"
+    hull: str = ""  # a ship's hull boxes left of its design's, e.g. `19/30`
+
+
+class ReplayTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """One turn of the battle: what happened, and the table at its end."""
+
+    turn: int
+    lines: tuple[str, ...]
+    table: tuple[Counter, ...]
+
+
+class BattleReport(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle as `viewer` saw it."""
+
+    id: str
+    viewer: str
+    where: str
+    kind: str  # even / pursuit
+    pursued: str | None
+    location: str
+    source: str  # engine / umpire
+    sides: tuple[str, ...]
+    orders: tuple[tuple[str, str], ...]  # (side, combat order)
+    forces: tuple[ForceShip, ...]
+    fates: tuple[ShipFate, ...]
+    start: tuple[Counter, ...] = ()
+    turns: tuple[ReplayTurn, ...] = ()
+    winner: str | None = None
+
+
+class _Journal(msgspec.Struct, frozen=True):
+    request: CampaignBattle
+    setup: BattleSetup
+    journal: tuple[TacticalEvent, ...]
+
+
+def participants(fought: BattleFought) -> frozenset[str]:
+    """The players whose ships fought the battle: the only ones who may see it."""
+    return frozenset(side.player for side in fought.battle.sides)
+
+
+def battle_report(fought: BattleFought, viewer: str, where: str) -> BattleReport:
+    """Return the battle as `viewer` (a side of it, or the umpire) saw it.
+
+    Raises:
+        ValueError: `viewer` fought no part in it (the service refuses before this).
+    """
+    if viewer != UMPIRE and viewer not in participants(fought):
+        raise ValueError(f"{viewer} was not in battle {fought.battle.id}")
+    b = fought.battle
+    base = BattleReport(
+        id=b.id,
+        viewer=viewer,
+        where=where,
+        kind=b.type,
+        pursued=b.pursued,
+        location=b.location,
+        source=fought.source,
+        sides=tuple(s.player for s in b.sides),
+        orders=tuple((s.player, s.order) for s in b.sides),
+        forces=tuple(
+            ForceShip(id=u, side=s.player, design="", hull=0, hull_left=0)
+            for s in b.sides
+            for u in s.units
+        ),
+        fates=tuple(_fate(r, _side_of(fought, r.unit)) for r in fought.results),
+    )
+    record = _decode(fought.journal)
+    if record is None:
+        return base
+    return _replayed(base, fought, record, viewer)
+
+
+def _side_of(fought: BattleFought, unit: str) -> str:
+    return next((s.player for s in fought.battle.sides if unit in s.units), "")
+
+
+def _fate(result: ShipResult, side: str) -> ShipFate:
+    return ShipFate(
+        id=result.unit,
+        side=side,
+        fate=result.fate,
+        to_hex=result.to_hex,
+        hull_lost=result.hull_lost,
+    )
+
+
+def _decode(journal: str | None) -> _Journal | None:
+    if not journal:
+        return None
+    try:
+        return msgspec.json.decode(journal, type=_Journal)
+    except msgspec.ValidationError:
+        return None  # "no battle": one side was already gone, nothing was fought
+
+
+def _ammo(state: BattleState, ship_id: str) -> tuple[int, int]:
+    ship = next(s for s in state.ships if s.id == ship_id)
+    fighters = sum(s.fighters or 0 for s in ship.record.systems)
+    ammo = sum(s.ammo or 0 for s in ship.record.systems)
+    return fighters, ammo
+
+
+def _replayed(
+    base: BattleReport, fought: BattleFought, record: _Journal, viewer: str
+) -> BattleReport:
+    ctx = context(record.setup)
+    first = initial_state(ctx)
+    captains = {ship.id: ship.captain for side in record.request.sides for ship in side.ships}
+    names = {r.unit.replace("/", ".").replace("#", "."): r.unit for r in fought.results}
+    forces = []
+    for ship in first.ships:
+        sheet = ctx.sheets[ship.id]
+        fighters, ammo = _ammo(first, ship.id)
+        # His own captains and magazines: the enemy's are not on the table (his record sheet
+        # and his officers are his own, docs/rulings.md).
+        own = viewer in (UMPIRE, ship.side)
+        forces.append(
+            ForceShip(
+                id=names.get(ship.id, ship.id),
+                side=ship.side,
+                design=ship.design,
+                hull=sheet.hull_boxes,
+                hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
+                captain=captains.get(ship.id) if own else None,
+                fighters=fighters,
+                missiles=ammo if own else 0,
+            )
+        )
+    dropouts = dropout_ids(ctx)
+    turns: list[ReplayTurn] = []
+    state = first
+    lines: list[str] = []
+    turn = state.turn
+    for event in record.journal:
+        if event.turn != turn and lines:
+            turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
+            lines = []
+        turn = event.turn
+        state = evolve(ctx, state, event)
+        lines.extend(describe(event))
+    if lines:
+        turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
+    results = {r.unit: r for r in fought.results}
+    fates = []
+    for ship in first.ships:
+        end = next(s for s in state.ships if s.id == ship.id)
+        was = {s.id: s.status for s in ship.record.systems}
+        fighters_then, ammo_then = _ammo(first, ship.id)
+        fighters_now, ammo_now = _ammo(state, ship.id)
+        uid = names.get(ship.id, ship.id)
+        result = results.get(uid)
+        hull = ctx.sheets[ship.id].hull_boxes
+        fates.append(
+            ShipFate(
+                id=uid,
+                side=ship.side,
+                fate=result.fate if result else end.status,
+                to_hex=result.to_hex if result else None,
+                hull_lost=sum(end.record.hull_lost) - sum(ship.record.hull_lost),
+                hull_left=max(hull - sum(end.record.hull_lost), 0),
+                damaged=_newly(end.record.systems, was, "damaged"),
+                destroyed=_newly(end.record.systems, was, "destroyed"),
+                fighters_lost=max(fighters_then - fighters_now, 0),
+                missiles_spent=max(ammo_then - ammo_now, 0),
+            )
+        )
+    return msgspec.structs.replace(
+        base,
+        forces=tuple(forces),
+        fates=tuple(fates),
+        start=_table(ctx, first, viewer, dropouts),
+        turns=tuple(turns),
+        winner=state.winner,
+    )
+
+
+def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) -> tuple[str, ...]:
+    return tuple(s.id for s in systems if s.status == status and was.get(s.id) != status)
+
+
+def _seen(state: BattleState, viewer: str, dropouts: frozenset[str]) -> BattleState:
+    return state if viewer == UMPIRE else view(state, viewer, dropouts)
+
+
+def _table(
+    ctx: BattleContext, state: BattleState, viewer: str, dropouts: frozenset[str]
+) -> tuple[Counter, ...]:
+    seen = _seen(state, viewer, dropouts)
+    counters = [
+        Counter(
+            kind="ship",
+            label=s.id,
+            side=s.side,
+            x=s.x,
+            y=s.y,
+            course=s.course,
+            status=s.status,
+            hull=f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
+        )
+        for s in seen.ships
+        for boxes in [ctx.sheets[s.id].hull_boxes]
+    ]
+    counters += [
+        Counter(kind="contact", label=b.label, side=b.side, x=b.x, y=b.y, course=b.course)
+        for b in seen.bogeys
+    ]
+    counters += [
+        Counter(kind="fighters", label=f"{g.fighters} fighters", side=g.side, x=g.x, y=g.y)
+        for g in seen.fighters
+    ]
+    counters += [
+        Counter(kind="salvo", label=f"salvo {s.id}", side=s.side, x=s.x, y=s.y) for s in seen.salvos
+    ]
+    return tuple(counters)
+
+
+def _turn(
+    ctx: BattleContext,
+    turn: int,
+    lines: list[str],
+    state: BattleState,
+    viewer: str,
+    dropouts: frozenset[str],
+) -> ReplayTurn:
+    hidden: set[str] = set()
+    if viewer != UMPIRE:
+        shown = {s.id for s in _seen(state, viewer, dropouts).ships}
+        hidden = {s.id for s in state.ships if s.id not in shown}
+    told = tuple(line for line in lines if not _mentions(line, hidden))
+    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer, dropouts))
+
+
+def _mentions(line: str, ids: set[str]) -> bool:
+    return any(re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w-])", line) for i in ids)

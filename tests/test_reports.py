@@ -1,0 +1,426 @@
+"""Reports people want to read (issue 16): the news as sentences by kind and place, forces by
+hex, the deadline; battle reports and replays, each player only his own battles.
+
+Three players on a small map: red (two warships and a scout troop) and blue (one warship) meet
+at Alpha on turn 1 and fight battle t1-b1 with the engine; green explores Beta, far away, and
+is in no battle. The dice are seeded, so every report is the same each run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from campaign import render
+from campaign.battlereport import battle_report
+from campaign.errors import InvalidInputError
+from campaign.events import (
+    BattleFought,
+    BattleRequested,
+    DeadlineSet,
+    SystemExplored,
+    UnitMoved,
+)
+from campaign.news import news_of, place_name
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.strategic import PlanetReport
+from cli import app
+from tests.conftest import FixedClock
+from tests.test_render import check_golden, text_of
+from tests.test_strategic import orders
+
+TRIO_MAP = """
+format = "stellar-umpire-map"
+version = 1
+name = "trio"
+title = "Trio"
+width = 6
+height = 3
+
+[[entries]]
+name = "1"
+hex = "0101"
+
+[[entries]]
+name = "2"
+hex = "0301"
+
+[[entries]]
+name = "3"
+hex = "0601"
+
+[[systems]]
+name = "Alpha"
+hex = "0201"
+colour = "yellow"
+
+[[systems]]
+name = "Beta"
+hex = "0502"
+colour = "red"
+"""
+PLAYERS = ("red", "blue", "green")
+DEADLINE = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+runner = CliRunner()
+
+
+def play_trio(db: str, folder: Path) -> None:
+    """Turn 1 of the trio campaign, its battle fought by the engine, and turn 2's deadline."""
+    map_file = folder / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    service = CampaignService.open(db, clock=FixedClock(), create=True)
+    service.new_campaign(plan_campaign("trio", PLAYERS, seed="c", map_spec=str(map_file)))
+    lineage = service.target("trio")
+    red = orders(
+        "red",
+        1,
+        ("red-W1", "0201", "engage"),
+        ("red-W2", "0201", "engage"),
+        ("red-S1", "0201", "stand-off"),
+    )
+    service.submit_orders(lineage, "red", red)
+    service.submit_orders(lineage, "blue", orders("blue", 1, ("blue-W1", "0201", "engage")))
+    service.submit_orders(lineage, "green", orders("green", 1, ("green-S1", "0502", "stand-off")))
+    service.resolve_turn(lineage)
+    service.resolve_battles(lineage)
+    service.resolve_turn(lineage)
+    service.set_deadline(lineage, DEADLINE)
+    service.close()
+
+
+class Trio:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db = str(folder / "trio.db")
+        play_trio(self.db, folder)
+
+    def umpire(self, *args: str, code: int = 0) -> str:
+        result = runner.invoke(app, [*args, "--db", self.db])
+        assert result.exit_code == code, result.stdout + result.stderr
+        return result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def trio(tmp_path_factory: pytest.TempPathFactory) -> Trio:
+    return Trio(tmp_path_factory.mktemp("trio"))
+
+
+@pytest.fixture
+def service(trio: Trio) -> Iterator[tuple[CampaignService, Lineage]]:
+    opened = CampaignService.open(trio.db, clock=FixedClock())
+    yield opened, opened.target("trio")
+    opened.close()
+
+
+# ---------------------------------------------------------------- news as sentences
+
+
+def test_news_is_told_by_kind_and_place() -> None:
+    """Two units arriving together make one sentence at their place; kinds keep their order."""
+    names = {"0201": "Alpha"}
+    events = [
+        SystemExplored(
+            player="red",
+            system="Alpha",
+            hex="0201",
+            planets=(PlanetReport(3, "terran", 40, True),),
+        ),
+        UnitMoved(unit="red-W1", path=("0101", "0201"), order="engage"),
+        UnitMoved(unit="red-W2", path=("0101", "0201"), order="engage"),
+        UnitMoved(unit="red-S1", path=(), order="stand-off"),
+        DeadlineSet(turn=2, deadline=DEADLINE),
+    ]
+    sections = news_of("red", events, names)
+    assert [s.kind for s in sections] == ["moves", "exploration", "umpire"]
+    moves = sections[0]
+    assert [p.where for p in moves.places] == ["Alpha (0201)", ""]
+    assert moves.places[0].sentences == (
+        "red-W1 and red-W2 arrived by way of 0101, under Engage orders.",
+    )
+    assert moves.places[1].sentences == ("red-S1 held position under Stand-off orders.",)
+    assert sections[1].places[0].sentences == ("Explored: orbit 3 terran 40M (mineral-rich).",)
+    assert sections[2].places[0].sentences == (
+        "Orders for turn 2 are due by 2026-03-01 18:00 UTC.",
+    )
+    assert place_name("0404", names) == "deep space (0404)"
+
+
+def test_reports_render_as_their_golden_files(service: tuple[CampaignService, Lineage]) -> None:
+    opened, lineage = service
+    red = opened.report(lineage, "red")
+    check_golden("report_red", text_of(render.report_view(red)))
+    check_golden("report_red_md", render.report_markdown(red))
+    check_golden("report_red_html", render.report_html(red))
+    green = opened.report(lineage, "green")
+    check_golden("report_green_md", render.report_markdown(green))
+
+
+def test_a_report_shows_the_deadline_forces_by_place_and_news_as_sentences(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.report(lineage, "red")
+    markdown = render.report_markdown(red)
+    assert "**Orders for turn 2 are due by 2026-03-01 18:00 UTC.**" in markdown
+    assert "### Alpha (0201)\n\n| unit | what | order | captain |\n" in markdown
+    assert "### Battles" in markdown
+    assert "Battle t1-b1 was fought (by the engine)." in markdown
+    assert "orders_committed" not in markdown  # no log rows
+    # A report of a past turn has no deadline: the one shown is the turn in progress's.
+    assert opened.report(lineage, "red", 1).deadline is None
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_news_holds_nothing_outside_a_players_view(
+    service: tuple[CampaignService, Lineage], player: str
+) -> None:
+    """Every unit id and battle id in a report's news is one of his events' (can fail: the
+    umpire's log holds the others')."""
+    opened, lineage = service
+    report = opened.report(lineage, player)
+    seen = msgspec.json.encode([e.event for e in opened.player_view(lineage, player)]).decode()
+    told = msgspec.json.encode(report.stories).decode() + render.report_markdown(report)
+    ids = set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", told))
+    assert ids, player
+    assert ids <= set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", seen))
+    if player == "green":
+        assert "t1-b1" not in told
+        assert "Alpha" not in told
+    whole = msgspec.json.encode([e.event for e in opened.log(lineage)]).decode()
+    assert "t1-b1" in whole
+    assert "blue-W1" in whole
+
+
+def test_a_battle_requested_reads_as_a_sentence() -> None:
+    from campaign.strategic import Battle, BattleSide
+
+    battle = Battle(
+        id="t4-b2",
+        hex="0201",
+        system="Alpha",
+        type="pursuit",
+        pursued="blue",
+        sides=(BattleSide("red", "engage", ("red-W1",)), BattleSide("blue", "ftl-move", ("b",))),
+    )
+    (section,) = news_of("red", [BattleRequested(battle=battle)], {"0201": "Alpha"})
+    assert section.places[0].sentences == (
+        "Battle t4-b2, a pursuit of blue in free space: red (1 ship, Engage) against "
+        "blue (1 ship, FTL Move).",
+    )
+
+
+# ---------------------------------------------------------------- battle reports
+
+
+def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    assert red.where == "Alpha (0201)"
+    assert [f.id for f in red.forces] == ["blue-W1", "red-W1", "red-W2"]
+    fates = {f.id: f for f in red.fates}
+    fought = [e.event for e in opened.log(lineage, types=["battle_fought"])]
+    (truth,) = fought
+    assert isinstance(truth, BattleFought)
+    assert {r.unit: r.fate for r in truth.results} == {u: f.fate for u, f in fates.items()}
+    assert {r.unit: r.hull_lost for r in truth.results} == {
+        u: f.hull_lost for u, f in fates.items()
+    }
+    assert red.turns
+    assert [t.turn for t in red.turns] == list(range(1, len(red.turns) + 1))
+    assert all(c.kind == "ship" for c in red.start)
+    # Both sides and the umpire saw the same open table (no bogeys in a campaign battle).
+    assert opened.battle_report(lineage, "t1-b1", "blue").turns == red.turns
+    assert opened.battle_report(lineage, "t1-b1").fates == red.fates
+    # The enemy's captain is his own: red sees his own captains' levels, not blue's.
+    captains = {f.id: f.captain for f in red.forces}
+    assert captains["blue-W1"] is None
+    assert captains["red-W1"] is not None
+    assert opened.battle_report(lineage, "t1-b1").forces[0].captain is not None
+    check_golden("battle_red", text_of(render.battle_report_view(red, turns=True)))
+
+
+def test_a_battle_replay_is_a_self_contained_animated_page(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    page = render.battle_replay_html(red)
+    assert page.startswith("<!doctype html>")
+    assert "<script" not in page
+    assert "src=" not in page  # nothing fetched from elsewhere
+    frames = re.findall(r"<g class='frame' data-frame='(\d+)'", page)
+    assert len(frames) == len(red.turns) + 1
+    assert page.count("<animate attributeName='opacity'") == len(frames)
+    for turn in red.turns:
+        assert f"<h3>Turn {turn.turn}</h3>" in page
+
+
+def test_a_player_never_sees_a_battle_he_was_not_in(
+    trio: Trio, service: tuple[CampaignService, Lineage]
+) -> None:
+    """Green fought no battle: t1-b1 (real) and t7-b9 (made up) get the same refusal, which
+    names only his own battles; the CLI prints nothing else and exits 2."""
+    opened, lineage = service
+    refusals = []
+    for battle_id in ("t1-b1", "t7-b9"):
+        with pytest.raises(InvalidInputError) as refused:
+            opened.battle_report(lineage, battle_id, "green")
+        refusals.append(str(refused.value).replace(battle_id, "ID"))
+    assert (
+        refusals[0]
+        == refusals[1]
+        == ("no battle 'ID' among the battles green fought in (none yet)")
+    )
+    result = runner.invoke(
+        app, ["battles", "show", "t1-b1", "--as-player", "green", "--db", trio.db]
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "blue" not in result.stderr
+    assert "red" not in result.stderr
+    shown = trio.umpire("battles", "show", "t1-b1", "--as-player", "red", "--turns")
+    assert "Battle t1-b1 at Alpha (0201), as red saw it" in shown
+    assert opened.fought_battles(lineage, "green") == []
+    assert opened.fought_battles(lineage, "red") == ["t1-b1"]
+
+
+def test_the_published_package_holds_a_players_own_battles_only(trio: Trio) -> None:
+    out = trio.folder / "published"
+    trio.umpire("publish", "--out", str(out), "--turn", "1")
+    assert (out / "red" / "battle-t1-b1.html").exists()
+    assert (out / "blue" / "battle-t1-b1.html").exists()
+    green = "".join(p.read_text() for p in (out / "green").iterdir())
+    assert not list((out / "green").glob("battle-*"))
+    assert "t1-b1" not in green
+    assert "blue-W1" not in green
+    replay = (out / "red" / "battle-t1-b1.html").read_text()
+    assert "as red saw it" in replay
+
+
+def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    """The replay is drawn from `tactical.battle.view`: at the start of a battle with bogeys
+    (001 L933-951), red sees blue's ship only as a labelled contact, never its id or place
+    name; the umpire sees the ship."""
+    opened, lineage = service
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    assert fought.journal is not None
+    record = json.loads(fought.journal)
+    record["setup"]["bogeys"] = True
+    record["setup"]["movement"] = "cinematic"
+    record["journal"] = []  # the set-up only: the table before anyone is identified
+    hidden = msgspec.structs.replace(fought, journal=json.dumps(record))
+    red = battle_report(hidden, "red", "Alpha (0201)")
+    assert {c.label for c in red.start if c.kind == "ship"} == {"red-W1", "red-W2"}
+    (contact,) = [c for c in red.start if c.kind == "contact"]
+    assert contact.side == "blue"
+    assert "blue-W1" not in render.battle_replay_svg(red)
+    umpire = battle_report(hidden, "umpire", "Alpha (0201)")
+    assert "blue-W1" in {c.label for c in umpire.start}
+    with pytest.raises(ValueError, match="green was not in battle t1-b1"):
+        battle_report(hidden, "green", "Alpha (0201)")
+
+
+REPLAY_SCREENSHOT_ENV = "UMPIRE_REPLAY_SCREENSHOT"  # e.g. docs/battle-replay.png
+
+
+def test_the_replay_plays_turn_by_turn_in_headless_chromium(
+    service: tuple[CampaignService, Lineage], tmp_path: Path
+) -> None:
+    """The replay page, opened from disk in Chromium: the start frame shows first, then each
+    turn's in its slot; the page fetches nothing."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_web import CHROMIUM, CHROMIUM_FLAGS
+
+    opened, lineage = service
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    page_file = tmp_path / "replay.html"
+    page_file.write_text(render.battle_replay_html(red))
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 1400})
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(page_file.as_uri())
+            shown = (
+                "() => [...document.querySelectorAll('g.frame')]"
+                ".map(g => getComputedStyle(g).opacity)"
+            )
+            first = page.evaluate(shown)
+            assert first[0] == "1"
+            assert set(first[1:]) == {"0"}
+            page.wait_for_timeout(2500)  # a frame lasts 2 s
+            second = page.evaluate(shown)
+            assert second.index("1") == 1
+            assert second.count("1") == 1
+            shot = os.environ.get(REPLAY_SCREENSHOT_ENV) or str(tmp_path / "replay.png")
+            page.screenshot(path=shot, full_page=True)
+        finally:
+            browser.close()
+    assert requests == [page_file.as_uri()]
+
+
+def test_the_package_report_links_the_players_battle_pages(trio: Trio) -> None:
+    out = trio.folder / "linked"
+    trio.umpire("publish", "--out", str(out), "--turn", "1")
+    for player in ("red", "blue"):
+        page = (out / player / "report.html").read_text()
+        assert "<a href='battle-t1-b1.html'>Battle t1-b1</a>" in page
+        assert (out / player / "battle-t1-b1.html").exists()
+        assert "[Battle t1-b1](battle-t1-b1.html)" in (out / player / "report.md").read_text()
+    assert "battle-" not in (out / "green" / "report.html").read_text()
+
+
+def test_landings_and_sightings_read_as_sentences() -> None:
+    """The words `tests/test_campaign_done_when.py` finds in a report of that turn."""
+    from campaign.events import ColonistsLanded, LandingFailed, ShipsSighted
+    from campaign.strategic import Colony, ShipCount, Sighting
+
+    colony = Colony(
+        id="Alpha/3",
+        owner="red",
+        system="Alpha",
+        hex="0201",
+        orbit=3,
+        planet_type="terran",
+        capacity=60,
+        population=10,
+    )
+    events = [
+        ColonistsLanded(unit="red-T1", colony=colony, colonists=10),
+        LandingFailed(
+            unit="red-T2",
+            planet="Alpha/5",
+            reason="Alpha/5 is no planet: exploring found no planet in that orbit",
+        ),
+        ShipsSighted(
+            player="red",
+            sightings=(
+                Sighting(hex="0201", system="Alpha", turn=3, ships=(ShipCount("blue", 2),)),
+            ),
+        ),
+    ]
+    sections = {s.kind: s for s in news_of("red", events, {"0201": "Alpha"})}
+    landed, failed = sections["colonies"].places[0].sentences
+    assert landed == ("red-T1 landed 10M colonists on Alpha/3 (terran); 10M of 60M live there now.")
+    assert "exploring found no planet" in failed
+    assert sections["sightings"].title == "Sightings"
+    assert sections["sightings"].places[0].sentences == ("Seen there: blue with 2 escorts.",)
