@@ -1144,8 +1144,7 @@ def publish(
         lineage = at.lineage(service)
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
-            starmap, explored = service.player_map(lineage, player)
-            package = render.player_package(report_, starmap, explored)
+            package = render.player_package(report_, service.map_svg(lineage, player))
             package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
             package.update(service.player_package(lineage, player))
             target = folder / player
@@ -1373,7 +1372,7 @@ def map_reach(
         from pathlib import Path
 
         from campaign.package import read_package
-        from campaign.service import unit_reach
+        from campaign.playermap import unit_reach
 
         view, known_map = read_package(Path(package))
         if player is not None and player != view.player:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from html import escape as esc
 
 import msgspec
@@ -63,15 +63,14 @@ from campaign.events import (
 )
 from campaign.inbox import InboxResult, Outcome
 from campaign.inputs import printable
+from campaign.playermap import Reach
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
-from campaign.service import PlayerReport, Reach, Status, TurnStatus, VerifyReport
+from campaign.service import PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
-from maps import StarMap
-from maps.svg import to_svg
 
 THEME = Theme(
     {
@@ -686,25 +685,31 @@ def report_markdown(report: PlayerReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def player_package(
-    report: PlayerReport, starmap: StarMap, explored: Collection[str]
-) -> dict[str, str]:
-    """Return a player's turn package as files: the report (Markdown, HTML, JSON) and the map
-    as he knows it (SVG)."""
+def player_package(report: PlayerReport, map_svg: str) -> dict[str, str]:
+    """Return a player's turn package as files: the report (Markdown, HTML with the map in
+    it, JSON) and his map (`CampaignService.map_svg`)."""
     return {
         "report.md": report_markdown(report),
-        "report.html": report_html(report),
+        "report.html": report_html(report, map_svg),
         "report.json": msgspec.json.format(msgspec.json.encode(report)).decode() + "\n",
-        "map.svg": to_svg(starmap, explored=explored),
+        "map.svg": map_svg,
     }
 
 
-def report_html(report: PlayerReport) -> str:
-    """Return a player's turn package as a self-contained HTML page (all text escaped)."""
+def inline_svg(svg: str) -> str:
+    """Return an SVG document without its XML declaration, to embed in an HTML page."""
+    return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+
+
+def report_html(report: PlayerReport, map_svg: str = "") -> str:
+    """Return a player's turn package as a self-contained HTML page (all text escaped); his
+    map (SVG, built from escaped text) is embedded after his empire's facts."""
     title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
+    map_html = f"<h2>Your map</h2><div class='map'>{inline_svg(map_svg)}</div>" if map_svg else ""
+    body = report_body_html(report, map_html=map_html)
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}</body></html>\n"
+        f"<style>{_HTML_STYLE}</style></head><body>{body}</body></html>\n"
     )
 
 
@@ -733,6 +738,7 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
 
 _HTML_STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:auto}td,th{padding:0 .6em;text-align:left}"
+    ".map svg{max-width:100%;height:auto}"
 )
 
 
