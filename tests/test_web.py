@@ -392,8 +392,9 @@ def browse_as_red(page: Page, server: str, game: Game, shots: Path) -> None:
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes().startswith(b"\x89PNG")
 
-    page.click("text=Orders")
+    page.click("nav >> text=Orders")
     page.wait_for_url(server + "/orders")
+    page.click("text=Advanced: your orders as text")  # the editor's advanced view
     template = page.input_value("textarea")
     assert template == game.service.orders_template(game.lineage, "red")
     page.fill("textarea", orders("red", 2, ("red-S2", "9999", "stand-off")))

@@ -1,0 +1,596 @@
+// The players' web page (issue 16): the interactive map and the orders editor.
+//
+// Plain script, no build step, nothing from elsewhere; served by the app itself
+// (`/static/umpire.js`). It reads the page's data (`#umpire-data`: the player's own map and
+// orders, built by the server from his view alone) and talks only to its own server:
+// `/reach.json` (where a unit can go, and by which route: the very check submission makes),
+// `/orders/text` (the editor's orders written as the orders file) and `/orders/read` (an
+// orders file read back into the editor). Orders are sent as the orders text, through the
+// same form and the same service call as a file. Every text is set with textContent.
+(function () {
+  "use strict";
+  var dataNode = document.getElementById("umpire-data");
+  if (!dataNode) return;
+  var data = JSON.parse(dataNode.textContent);
+  var map = data.map;
+  var svgNS = "http://www.w3.org/2000/svg";
+  var svg = document.querySelector(".mapbox svg");
+  var form = document.getElementById("orders-form");
+  var editing = !!document.getElementById("unit-editor");
+  var doc = data.document;
+  var selected = null;
+  var route = null; // {unit, to, answer}
+  var dirty = false;
+  var syncing = null;
+
+  // ------------------------------------------------------------------ small helpers
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === "text") node.textContent = attrs[k];
+        else if (k === "on") Object.keys(attrs.on).forEach(function (e) { node.addEventListener(e, attrs.on[e]); });
+        else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
+      });
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var child = arguments[i];
+      if (child === null || child === undefined) continue;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+  function byId(list, key) { var out = {}; list.forEach(function (x) { out[x[key]] = x; }); return out; }
+  var units = byId(map.units, "id");
+  var systemAt = byId(map.systems, "hex");
+  var inRange = {};
+  map.command_range.forEach(function (h) { inRange[h] = true; });
+  function where(unit) { return unit.hex || map.entry; }
+  function short(id) { var i = id.lastIndexOf("-"); return i >= 0 ? id.slice(i + 1) : id; }
+  function hexName(h) { var s = systemAt[h]; return s ? h + " " + s.name : h; }
+  function csrf() { var i = document.querySelector("input[name=csrf]"); return i ? i.value : ""; }
+  function post(url, fields) {
+    var body = new FormData();
+    body.append("csrf", csrf());
+    Object.keys(fields).forEach(function (k) { body.append(k, fields[k]); });
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin" }).then(function (r) { return r.json(); });
+  }
+
+  // ------------------------------------------------------------------ the map
+
+  var cells = {};
+  if (svg) {
+    svg.querySelectorAll("polygon.hex").forEach(function (p) { cells[p.getAttribute("data-hex")] = p; });
+    svg.querySelectorAll("title").forEach(function (t) {
+      // The page shows details in its panel; tooltips would cover the map on a phone.
+      if (t.parentNode !== svg) t.parentNode.setAttribute("aria-label", t.textContent);
+    });
+  }
+  function centre(h) {
+    var p = cells[h];
+    if (!p) return null;
+    var pts = p.getAttribute("points").trim().split(/\s+/).map(function (xy) { return xy.split(",").map(Number); });
+    var x = 0, y = 0;
+    pts.forEach(function (q) { x += q[0]; y += q[1]; });
+    return [x / pts.length, y / pts.length];
+  }
+  var overlay = null;
+  if (svg) {
+    overlay = document.createElementNS(svgNS, "g");
+    overlay.setAttribute("id", "selection");
+    overlay.setAttribute("pointer-events", "none");
+    svg.appendChild(overlay);
+  }
+  function shade(h, fill, stroke, cls) {
+    var p = cells[h];
+    if (!p || !overlay) return;
+    var q = document.createElementNS(svgNS, "polygon");
+    q.setAttribute("points", p.getAttribute("points"));
+    q.setAttribute("fill", fill);
+    q.setAttribute("fill-opacity", "0.28");
+    q.setAttribute("stroke", stroke);
+    q.setAttribute("stroke-width", "2");
+    q.setAttribute("class", cls);
+    q.setAttribute("data-hex", h);
+    overlay.appendChild(q);
+  }
+  function drawSelection() {
+    if (!overlay) return;
+    clear(overlay);
+    if (!selected) return;
+    var unit = units[selected];
+    (unit.reach || []).forEach(function (h) { shade(h, "#7fd0ff", "#7fd0ff", "reachable"); });
+    shade(where(unit), "#ffe066", "#ffe066", "here");
+    if (route && route.unit === selected && route.answer && !route.answer.problem) {
+      var hexes = [where(unit)].concat(route.answer.path || []);
+      var pts = hexes.map(centre).filter(Boolean).map(function (c) { return c[0].toFixed(1) + "," + c[1].toFixed(1); });
+      var line = document.createElementNS(svgNS, "polyline");
+      line.setAttribute("points", pts.join(" "));
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke", "#ffe066");
+      line.setAttribute("stroke-width", "3");
+      line.setAttribute("class", "route");
+      overlay.appendChild(line);
+      (route.answer.plot || []).forEach(function (h) { shade(h, "none", "#ffb000", "plot"); });
+    }
+  }
+
+  function hexFrom(target) {
+    var marker = target.closest && target.closest(".marker");
+    if (marker && marker.getAttribute("data-key")) return { unit: marker.getAttribute("data-key").split(" ")[0] };
+    var system = target.closest && target.closest(".system");
+    if (system) {
+      var name = system.getAttribute("data-name");
+      for (var i = 0; i < map.systems.length; i++) if (map.systems[i].name === name) return { hex: map.systems[i].hex };
+    }
+    var hex = target.closest && target.closest("[data-hex]");
+    return hex ? { hex: hex.getAttribute("data-hex") } : null;
+  }
+
+  // ------------------------------------------------------------------ details
+
+  var details = document.getElementById("details");
+  function showDetails(title, lines) {
+    if (!details) return;
+    clear(details).appendChild(el("h2", { text: title }));
+    var list = el("ul");
+    lines.forEach(function (line) { list.appendChild(el("li", { text: line })); });
+    details.appendChild(list);
+  }
+  function unitLines(unit) {
+    var lines = [unit.what + (unit.hex ? ", at " + hexName(unit.hex) : ", waiting to enter at " + map.entry), "combat order: " + unit.order];
+    if (unit.members && unit.members.length) lines.push("ships: " + unit.members.join(", "));
+    var move = moveOf(unit.id, false);
+    var to = move && move.to ? move.to : unit.to;
+    if (to) lines.push((unit.plotted ? "plotted to " : "ordered to ") + hexName(to));
+    if (unit.problem) lines.push("cannot move this turn: " + unit.problem);
+    else lines.push("can reach " + unit.reach.length + " hexes this turn (plots " + unit.horizon + " turn(s) ahead)");
+    return lines;
+  }
+  function hexDetails(h) {
+    var lines = [];
+    var system = systemAt[h];
+    var title = "Hex " + h;
+    if (system) {
+      title = system.name + " (" + h + ")";
+      lines.push(system.colour + " star" + (system.explored ? ", explored" : ", unexplored"));
+      system.planets.forEach(function (p) {
+        lines.push(p.id + ": orbit " + p.orbit + ", " + p.type + ", capacity " + p.capacity + (p.mineral_rich ? ", mineral-rich" : ""));
+      });
+    }
+    map.colonies.forEach(function (c) {
+      if (c.hex !== h) return;
+      if (c.own) lines.push("your colony " + c.id + ": " + c.population + "M of " + c.capacity + "M, " + c.factories + " factories" + (c.command_post ? ", command post" : ", hidden (no command post)"));
+      else lines.push(c.owner + "'s colony " + c.id);
+    });
+    map.units.forEach(function (u) { if (where(u) === h) lines.push(u.id + ": " + u.what + (u.hex ? "" : " (waiting to enter)")); });
+    map.sightings.forEach(function (s) { if (s.hex === h) lines.push("seen on turn " + s.turn + ": " + s.text); });
+    map.battles.forEach(function (b) { if (b.hex === h) lines.push("battle last turn: " + b.text); });
+    if (h === map.entry) lines.push("your entry hex");
+    lines.push(inRange[h] ? "within your command range" : "outside your command range (8 hexes from a command post)");
+    if (selected) {
+      var unit = units[selected];
+      lines.push(unit.reach.indexOf(h) >= 0 ? selected + " can end its move here this turn" : selected + " cannot end this turn's move here");
+    }
+    showDetails(title, lines);
+  }
+
+  // ------------------------------------------------------------------ routes
+
+  function askRoute(unitId, to) {
+    var url = "/reach.json?unit=" + encodeURIComponent(unitId) + "&to=" + encodeURIComponent(to);
+    return fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (answer) {
+      route = { unit: unitId, to: to, answer: answer };
+      drawSelection();
+      showRoute();
+      return answer;
+    });
+  }
+  function routeText(answer) {
+    if (answer.problem) return answer.problem;
+    var path = (answer.path || []).join(" ") || "stays where it is";
+    var plot = answer.plot && answer.plot.length ? "; then, turn by turn: " + answer.plot.join(" ") : "";
+    return "this turn by " + path + plot;
+  }
+  function showRoute() {
+    var box = document.getElementById("route");
+    if (box && route && route.unit === selected) {
+      box.textContent = "Route to " + route.to + ": " + routeText(route.answer);
+      box.className = route.answer.problem ? "problems route" : "route";
+    }
+    if (!editing && route && route.unit === selected) {
+      showDetails(selected + " to " + hexName(route.to), [routeText(route.answer)].concat(unitLines(units[selected])));
+    }
+  }
+
+  // ------------------------------------------------------------------ the orders document
+
+  function moveOf(id, make) {
+    doc.moves = doc.moves || [];
+    for (var i = 0; i < doc.moves.length; i++) if (doc.moves[i].unit === id) return doc.moves[i];
+    if (!make) return null;
+    var move = { unit: id, to: null, order: null, count: null, via: [] };
+    doc.moves.push(move);
+    return move;
+  }
+  function landingOf(id) {
+    doc.landings = doc.landings || [];
+    for (var i = 0; i < doc.landings.length; i++) if (doc.landings[i].unit === id) return doc.landings[i];
+    return null;
+  }
+  function changed() {
+    dirty = true;
+    renderUnits();
+    var status = document.getElementById("sync");
+    if (status) status.textContent = "";
+    clearTimeout(changed.timer);
+    changed.timer = setTimeout(sync, 250);
+  }
+  function sync() {
+    if (!form) return Promise.resolve();
+    var sent = JSON.stringify(doc);
+    syncing = post("/orders/text", { document: sent }).then(function (answer) {
+      var status = document.getElementById("sync");
+      if (answer.text !== undefined) {
+        form.querySelector("textarea").value = answer.text;
+        if (JSON.stringify(doc) === sent) dirty = false;
+        if (status) { status.textContent = "The orders text below is up to date."; status.className = "hint"; }
+      } else if (status) {
+        status.textContent = (answer.problems || []).join("; ");
+        status.className = "problems";
+      }
+      syncing = null;
+    });
+    return syncing;
+  }
+
+  // ------------------------------------------------------------------ the unit list
+
+  var list = document.getElementById("units");
+  function renderUnits() {
+    if (!list) return;
+    clear(list);
+    map.units.forEach(function (unit) {
+      var move = moveOf(unit.id, false);
+      var given = move && move.to;
+      var label = unit.id + " " + (given ? "to " + move.to : unit.plotted ? "plotted" : "holds");
+      var button = el("button", { type: "button", "data-unit": unit.id, "class": (unit.id === selected ? "sel " : "") + (given ? "given" : ""), on: { click: function () { select(unit.id); } } },
+        el("strong", { text: label }), " ", el("small", { text: unit.what + ", " + (unit.hex ? "at " + unit.hex : "entering at " + map.entry) }));
+      list.appendChild(el("li", null, button));
+    });
+  }
+  function select(id) {
+    if (!units[id]) return;
+    selected = id;
+    route = null;
+    renderUnits();
+    drawSelection();
+    showDetails(id, unitLines(units[id]));
+    renderUnitEditor();
+    var move = moveOf(id, false);
+    if (move && move.to) askRoute(id, move.to);
+  }
+
+  // ------------------------------------------------------------------ the unit editor
+
+  var ORDERS = ["engage", "stand-off", "ftl-move"];
+  function options(select, pairs, value) {
+    pairs.forEach(function (p) {
+      var o = el("option", { value: p[0], text: p[1] });
+      if (String(p[0]) === String(value === null || value === undefined ? "" : value)) o.selected = true;
+      select.appendChild(o);
+    });
+    return select;
+  }
+  function planetsAt(h) {
+    var system = systemAt[h];
+    return system && system.explored ? system.planets : [];
+  }
+  function setDestination(to) {
+    var unit = units[selected];
+    if (!unit || unit.plotted) return;
+    var move = moveOf(selected, true);
+    move.to = to || null;
+    changed();
+    renderUnitEditor();
+    if (to) askRoute(selected, to);
+    else { route = null; drawSelection(); }
+  }
+  function renderUnitEditor() {
+    var box = document.getElementById("unit-editor");
+    if (!box) return;
+    clear(box).appendChild(el("h2", { text: selected ? "Orders for " + selected : "Orders for a unit" }));
+    if (!selected) { box.appendChild(el("p", { "class": "hint", text: "Choose a unit to give it orders." })); return; }
+    var unit = units[selected];
+    box.appendChild(el("p", { text: unit.what + (unit.hex ? ", at " + hexName(unit.hex) : ", waiting to enter at " + map.entry) }));
+    if (unit.plotted) {
+      box.appendChild(el("p", { "class": "hint", text: "Plotted to " + unit.to + " (004 section 6): it follows its plot and cannot be ordered this turn." }));
+      return;
+    }
+    if (unit.problem) box.appendChild(el("p", { "class": "problems", text: unit.problem }));
+    var move = moveOf(selected, false) || { to: null, order: null, count: null };
+    var dest = el("select", { id: "destination", on: { change: function (e) { setDestination(e.target.value); } } });
+    var pairs = [["", "hold position"]];
+    unit.reach.forEach(function (h) { if (h !== unit.hex) pairs.push([h, hexName(h) + (h === where(unit) ? " (entry)" : "")]); });
+    if (move.to && unit.reach.indexOf(move.to) < 0) pairs.push([move.to, hexName(move.to) + " (further than this turn)"]);
+    box.appendChild(el("label", null, "Destination ", options(dest, pairs, move.to)));
+    box.appendChild(el("p", { "class": "hint", text: "Or tap a hex on the map" + (unit.horizon > 1 ? " (up to " + unit.horizon + " turns away: it then follows that plot)" : "") + "." }));
+    box.appendChild(el("p", { id: "route", "class": "route" }));
+    var order = el("select", { id: "order", on: { change: function (e) { moveOf(selected, true).order = e.target.value || null; changed(); } } });
+    box.appendChild(el("label", null, "Combat order ", options(order, [["", "keep " + unit.order]].concat(ORDERS.map(function (o) { return [o, o]; })), move.order)));
+    if (unit.kind === "transports" || unit.kind === "scout-troop") {
+      var count = el("input", { type: "number", id: "count", min: 1, max: unit.count, value: move.count || "", placeholder: "all", on: { change: function (e) {
+        var n = parseInt(e.target.value, 10);
+        moveOf(selected, true).count = n > 0 ? n : null;
+        changed();
+      } } });
+      box.appendChild(el("label", null, "Send only ", count, " of " + unit.count + " (the rest stay; the part moves as a new unit)"));
+    }
+    if (unit.kind === "transports") renderLanding(box, unit, move);
+    showRoute();
+  }
+  function renderLanding(box, unit, move) {
+    var at = move.to || where(unit);
+    var landing = landingOf(unit.id);
+    var planets = planetsAt(at);
+    var fieldset = el("fieldset", null, el("legend", { text: "Land colonists where it ends its move (" + hexName(at) + ")" }));
+    if (!planets.length) {
+      fieldset.appendChild(el("p", { "class": "hint", text: "No planet known there: explore the system first (or move there and land next turn)." }));
+      box.appendChild(fieldset);
+      return;
+    }
+    var planet = el("select", { id: "landing-planet", on: { change: function (e) {
+      var found = landingOf(unit.id);
+      if (!e.target.value) { doc.landings = doc.landings.filter(function (l) { return l.unit !== unit.id; }); }
+      else if (found) found.planet = e.target.value;
+      else doc.landings.push({ unit: unit.id, planet: e.target.value, colonists: move.count || unit.count, post: true });
+      changed();
+      renderUnitEditor();
+    } } });
+    var pairs = [["", "no landing"]].concat(planets.map(function (p) {
+      return [p.id, p.id + ": orbit " + p.orbit + ", " + p.type + ", capacity " + p.capacity + (p.mineral_rich ? ", mineral-rich" : "")];
+    }));
+    fieldset.appendChild(el("label", null, "Planet ", options(planet, pairs, landing ? landing.planet : "")));
+    if (landing) {
+      var colonists = el("input", { type: "number", id: "landing-colonists", min: 1, max: unit.count, value: landing.colonists, on: { change: function (e) {
+        landing.colonists = parseInt(e.target.value, 10) || 1;
+        changed();
+      } } });
+      fieldset.appendChild(el("label", null, "Colonists (millions, one a transport) ", colonists));
+      var postBox = el("input", { type: "checkbox", id: "landing-post", on: { change: function (e) { landing.post = e.target.checked; changed(); } } });
+      postBox.checked = landing.post !== false;
+      fieldset.appendChild(el("label", null, postBox, " establish a command post (everyone detects the colony)"));
+    }
+    box.appendChild(fieldset);
+  }
+
+  // ------------------------------------------------------------------ task forces
+
+  function renderForces() {
+    var box = document.getElementById("forces");
+    if (!box) return;
+    clear(box).appendChild(el("h2", { text: "Task forces" }));
+    doc.task_forces = doc.task_forces || [];
+    map.units.forEach(function (u) {
+      if (u.kind !== "task-force") return;
+      var disbanding = doc.task_forces.some(function (t) { return t.id === u.id && !(t.units || []).length; });
+      var toggle = el("button", { type: "button", "data-force": u.id, on: { click: function () {
+        if (disbanding) doc.task_forces = doc.task_forces.filter(function (t) { return t.id !== u.id; });
+        else doc.task_forces.push({ id: u.id, units: [] });
+        changed();
+        renderForces();
+      } }, text: disbanding ? "keep it" : "disband" });
+      box.appendChild(el("p", null, u.id + " (" + u.members.join(", ") + ") " + (disbanding ? "will be disbanded " : ""), toggle));
+    });
+    doc.task_forces.forEach(function (t, i) {
+      if (t.id) return;
+      box.appendChild(el("p", null, "New task force: " + t.units.join(", ") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
+        doc.task_forces.splice(i, 1);
+        changed();
+        renderForces();
+      } } })));
+    });
+    var free = map.units.filter(function (u) { return u.kind === "warship" && !u.task_force && !u.plotted; });
+    if (free.length < 2) return;
+    var choose = el("div", { id: "form-force" });
+    free.forEach(function (u) {
+      choose.appendChild(el("label", null, el("input", { type: "checkbox", value: u.id }), " " + u.id + " " + u.what + " at " + where(u)));
+    });
+    box.appendChild(el("p", { "class": "hint", text: "Form a task force of warships in one hex (the first ticked is the flagship); it must reach its destination this turn." }));
+    box.appendChild(choose);
+    box.appendChild(el("button", { type: "button", id: "form-force-button", text: "Form task force", on: { click: function () {
+      var ids = Array.prototype.map.call(choose.querySelectorAll("input:checked"), function (i) { return i.value; });
+      if (ids.length < 2) return;
+      doc.task_forces.push({ id: null, units: ids });
+      changed();
+      renderForces();
+    } } }));
+  }
+
+  // ------------------------------------------------------------------ production
+
+  var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "research"];
+  var designs = byId(data.designs || [], "id");
+  function spendOf(colony) {
+    doc.production = doc.production || [];
+    for (var i = 0; i < doc.production.length; i++) if (doc.production[i].colony === colony) return doc.production[i];
+    var order = { colony: colony, ships: [] };
+    doc.production.push(order);
+    return order;
+  }
+  function cost(order) {
+    var ip = 0;
+    Object.keys(data.prices).forEach(function (k) { ip += (order[k] || 0) * data.prices[k]; });
+    var points = 0;
+    (order.ships || []).forEach(function (s) { points += (designs[s.design] ? designs[s.design].points : 0) * (s.count || 1); });
+    return ip + (points > 0 ? Math.ceil(points / data.ft_points_per_ip) : 0) + (order.research || 0);
+  }
+  function renderProduction() {
+    var box = document.getElementById("production");
+    if (!box) return;
+    clear(box).appendChild(el("h2", { text: data.production ? "Production (this turn ends with a production phase)" : "Starting treasury" }));
+    if (!data.production) {
+      box.appendChild(el("p", { "class": "hint", text: "Your starting IP may be spent before anyone moves: use the orders text ([treasury]) for it." }));
+      return;
+    }
+    data.budgets.forEach(function (budget) {
+      var order = spendOf(budget.colony);
+      var fieldset = el("fieldset", { "data-colony": budget.colony }, el("legend", { text: budget.colony + " (" + budget.hex + "): " + budget.ip + " IP" }));
+      if (budget.note) fieldset.appendChild(el("p", { "class": "hint", text: budget.note }));
+      var left = el("p", { "class": "left" });
+      function update() {
+        var remaining = budget.ip - cost(order);
+        left.textContent = remaining >= 0 ? "Left: " + remaining + " IP (unspent IP are lost)" : "Over budget by " + -remaining + " IP";
+        left.className = remaining >= 0 ? "left" : "left over";
+        renderResearchPool();
+      }
+      ITEMS.forEach(function (item) {
+        var price = data.prices[item];
+        var what = item.replace(/_/g, " ") + (price ? " (" + price + " IP each)" : item === "research" ? " (IP to the research pool)" : " (millions put in the transports, free)");
+        var input = el("input", { type: "number", min: 0, value: order[item] || 0, name: item, on: { input: function (e) {
+          order[item] = Math.max(0, parseInt(e.target.value, 10) || 0);
+          update();
+          changed();
+        } } });
+        fieldset.appendChild(el("label", null, input, " " + what));
+      });
+      var ships = el("div", { "class": "ships" });
+      function drawShips() {
+        clear(ships);
+        (order.ships || []).forEach(function (s, i) {
+          var d = designs[s.design];
+          ships.appendChild(el("p", null, (s.count || 1) + " x " + s.design + (d ? " (" + d.points + " points each)" : "") + " ", el("button", { type: "button", text: "remove", on: { click: function () {
+            order.ships.splice(i, 1);
+            drawShips();
+            update();
+            changed();
+          } } })));
+        });
+      }
+      var design = options(el("select", { "class": "design" }), (data.designs || []).map(function (d) { return [d.id, d.id + ": " + d.hull_class + ", " + d.points + " points (" + Math.ceil(d.points / data.ft_points_per_ip) + " IP alone)"]; }), "");
+      var count = el("input", { type: "number", min: 1, value: 1, "class": "ship-count" });
+      fieldset.appendChild(el("p", null, "Build ", count, " ", design, " ", el("button", { type: "button", "class": "add-ship", text: "add", on: { click: function () {
+        order.ships = order.ships || [];
+        order.ships.push({ design: design.value, count: Math.max(1, parseInt(count.value, 10) || 1) });
+        drawShips();
+        update();
+        changed();
+      } } })));
+      fieldset.appendChild(ships);
+      fieldset.appendChild(left);
+      drawShips();
+      box.appendChild(fieldset);
+      update();
+    });
+    var research = el("fieldset", { id: "research" }, el("legend", { text: "Research" }));
+    var pool = el("p", { id: "research-pool", "class": "left" });
+    var chosen = el("div");
+    var tech = options(el("select", { id: "tech" }), (data.techs || []).map(function (t) { return [t.name, t.name + ": " + t.title + " (" + t.price + " IP)"]; }), "");
+    research.appendChild(el("p", null, tech, " ", el("button", { type: "button", id: "add-tech", text: "research it", on: { click: function () {
+      doc.research = doc.research || [];
+      if (!tech.value || doc.research.some(function (r) { return r.tech === tech.value; })) return;
+      doc.research.push({ tech: tech.value, ip: null });
+      renderProduction();
+      changed();
+    } } })));
+    research.appendChild(chosen);
+    research.appendChild(pool);
+    (doc.research || []).forEach(function (r, i) {
+      chosen.appendChild(el("p", null, "research " + r.tech + " ", el("button", { type: "button", text: "remove", on: { click: function () {
+        doc.research.splice(i, 1);
+        renderProduction();
+        changed();
+      } } })));
+    });
+    box.appendChild(research);
+    renderResearchPool();
+  }
+  function renderResearchPool() {
+    var pool = document.getElementById("research-pool");
+    if (!pool) return;
+    var given = 0, price = 0;
+    (doc.production || []).forEach(function (o) { given += o.research || 0; });
+    var prices = byId(data.techs || [], "name");
+    (doc.research || []).forEach(function (r) { price += r.ip !== null && r.ip !== undefined ? r.ip : prices[r.tech] ? prices[r.tech].price : 0; });
+    pool.textContent = "Research pool: " + given + " IP given by your colonies; the technologies chosen cost " + price + " IP.";
+    pool.className = given >= price ? "left" : "left over";
+  }
+
+  // ------------------------------------------------------------------ the deadline
+
+  function deadline() {
+    var box = document.getElementById("deadline");
+    if (!box || !box.getAttribute("data-deadline")) return;
+    var skew = Date.parse(box.getAttribute("data-now")) - Date.now();
+    var base = box.textContent.replace(/ \(.*\)$/, "");
+    function tick() {
+      var left = Date.parse(box.getAttribute("data-deadline")) - (Date.now() + skew);
+      var text;
+      if (left <= 0) text = "past the deadline";
+      else {
+        var minutes = Math.floor(left / 60000), days = Math.floor(minutes / 1440), hours = Math.floor(minutes % 1440 / 60);
+        text = (days ? days + " d " : "") + (days || hours ? hours + " h " : "") + minutes % 60 + " min left";
+      }
+      box.textContent = base + " (" + text + ")";
+    }
+    tick();
+    setInterval(tick, 30000);
+  }
+
+  // ------------------------------------------------------------------ wiring
+
+  if (svg) {
+    svg.addEventListener("mouseover", function (e) {
+      var found = hexFrom(e.target);
+      if (!found) return;
+      if (found.unit && units[found.unit]) showDetails(found.unit, unitLines(units[found.unit]));
+      else if (found.hex) hexDetails(found.hex);
+    });
+    svg.addEventListener("click", function (e) {
+      var found = hexFrom(e.target);
+      if (!found) return;
+      if (found.unit && units[found.unit] && found.unit !== selected) { select(found.unit); return; }
+      var h = found.hex || (found.unit && units[found.unit] ? where(units[found.unit]) : null);
+      if (!h) return;
+      if (selected && editing && !units[selected].plotted) setDestination(h === units[selected].hex ? "" : h);
+      else if (selected) askRoute(selected, h);
+      else hexDetails(h);
+    });
+  }
+  if (form) {
+    form.addEventListener("submit", function (e) {
+      if (!dirty && !syncing) return;
+      e.preventDefault();
+      (syncing || sync()).then(function () { return dirty ? sync() : null; }).then(function () { form.submit(); });
+    });
+    var fromText = document.getElementById("from-text");
+    if (fromText && editing) {
+      fromText.hidden = false;
+      fromText.addEventListener("click", function () {
+        post("/orders/read", { orders: form.querySelector("textarea").value }).then(function (answer) {
+          var status = document.getElementById("sync");
+          if (answer.document) {
+            doc = answer.document;
+            dirty = false;
+            renderAll();
+            if (status) { status.textContent = "The editor now holds the orders text."; status.className = "hint"; }
+          } else if (status) {
+            status.textContent = (answer.problems || []).join("; ");
+            status.className = "problems";
+          }
+        });
+      });
+    }
+  }
+  function renderAll() {
+    renderUnits();
+    renderForces();
+    renderProduction();
+    if (selected) select(selected);
+  }
+  renderAll();
+  deadline();
+  document.body.setAttribute("data-ready", "yes");
+})();
