@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from campaign.playermap import build_player_map, player_map_svg
@@ -109,12 +110,7 @@ def test_the_map_marks_last_turns_battles_and_known_enemy_colonies(
             BattleSide(player="blue", order="engage", units=("blue-W1",)),
         ),
     )
-    view = view.__class__(
-        **{
-            **{f: getattr(view, f) for f in view.__struct_fields__},
-            "known_colonies": (("blue", "Beta"),),
-        }
-    )
+    view = msgspec.structs.replace(view, known_colonies=(("blue", "Beta"),))
     picture = build_player_map(view, starmap, explored, "red", [battle])
     assert [(b.hex, b.text) for b in picture.battles] == [
         ("0302", "t1-b1: red against blue at Beta")
@@ -211,3 +207,26 @@ def test_the_orders_desk_gives_received_orders_and_no_budget_off_season(
     assert blue.received == ()  # blue has sent nothing for turn 2: every unit holding
     assert {m["unit"] for m in blue.document["moves"]} >= {"blue-S1", "blue-T1"}  # type: ignore[union-attr]
     assert not re.search(r"\bred-", repr(blue))
+
+
+def test_sightings_and_the_colonies_seen_show_as_classes_never_as_ids() -> None:
+    """004 L102-104: his map shows enemy ships by class and count where he saw them, and the
+    colonies seen there; from his view (the enemy's units themselves are not in it)."""
+    from campaign.events import ShipsSighted
+    from campaign.projections import evolve
+    from tests.test_combat import DUEL, state_of, warship
+    from tests.test_sightings import HOME, sightings_of
+
+    besiegers = [warship("blue-W1", "stand-off"), warship("blue-W2", "stand-off")]
+    truth = state_of(*besiegers, warship("red-W9", "stand-off", "0101"), colonies={HOME.id: HOME})
+    seen = sightings_of(truth, "red")
+    view = evolve(truth, ShipsSighted(player="red", sightings=seen))
+    mine = {k: u for k, u in view.units.items() if u.owner == "red"}  # as his view folds
+    view = msgspec.structs.replace(view, units=mine)
+    picture = build_player_map(view, DUEL, {s.name for s in DUEL.systems}, "red")
+    assert [(s.hex, s.text) for s in picture.sightings] == [("0201", "2 ships of blue")]
+    assert [(c.id, c.own, c.population) for c in picture.colonies] == [("Alpha/1", True, 12)]
+    assert picture.posts == ()  # besieged: no command post (004 L212-213)
+    svg = player_map_svg(picture, DUEL, {s.name for s in DUEL.systems})
+    assert "turn 3: 2 ships of blue" in svg
+    assert "blue-W" not in svg

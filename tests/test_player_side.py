@@ -278,6 +278,17 @@ def test_the_package_holds_only_what_the_player_may_see(
         service.load(service.target(CAMPAIGN), viewer=player).empires[player].explored
     )
     assert "<svg" in (folder / "report.html").read_text()  # the report embeds it
+    # The web page's data (his map and the orders editor's desk): nothing of anyone else's.
+    lineage = service.target(CAMPAIGN)
+    desk = msgspec.json.encode(service.orders_desk(lineage, player)).decode()
+    assert not {u for u in foreign if re.search(rf"\b{re.escape(u)}\b", desk)}
+    picture = service.map_view(lineage, player)
+    assert {u.id for u in picture.units} <= owned[player]
+    mine = service.load(lineage, viewer=player)
+    known = {(c.owner, c.system) for c in mine.colonies.values()} | set(mine.known_colonies)
+    assert {(c.owner, c.system) for c in picture.colonies} <= known
+    assert {s.hex for s in picture.sightings} == set(mine.sightings.get(player, {}))
+    assert {s.name for s in picture.systems if s.planets} <= set(mine.empires[player].explored)
     view, known_map = read_package(folder)
     assert view.player == player
     assert set(view.state.empires) == {player}
