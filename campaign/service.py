@@ -125,6 +125,7 @@ from campaign.strategic import (
     Move,
     ShipResult,
     Sighting,
+    SplitPart,
     Unit,
     unit_order,
 )
@@ -577,6 +578,16 @@ class CampaignService:
             designs=_designs(),
             techs=tuple(techs),
         )
+
+    def split_names(
+        self, lineage: Lineage, player: str, document: orders.OrdersDocument
+    ) -> tuple[SplitPart, ...]:
+        """Return the new units the split moves of `player`'s orders would make, named as the
+        turn will name them (`rules.regroup`: the next free numbers, in the moves' order):
+        the orders editor lands a part under its new id. From his own view."""
+        self._check_viewer(lineage, player)
+        view = self.load(lineage, viewer=player)
+        return regroup_rules.plan_regroup(view, player, document.moves, document.merges).splits
 
     def map_svg(self, lineage: Lineage, player: str) -> str:
         """Return `player`'s map as SVG (`map_view` drawn): the published `map.svg`, the HTML

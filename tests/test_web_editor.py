@@ -298,3 +298,35 @@ def resolve_both(service: CampaignService, e: Lineage, f: Lineage, text: str | N
     assert one.units == other.units
     assert one.colonies == other.colonies
     assert one.empires == other.empires
+
+
+def test_a_part_split_off_lands_under_its_new_id_and_a_task_force_is_formed(
+    campaigns: Campaigns, server: str, browser: Browser
+) -> None:
+    """Send 10 of red-T1's 35 transports to Alpha and land them: the editor lands the part
+    under the id the turn will give it (red-T2); two warships form a task force. The orders
+    are accepted as written."""
+    red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
+    page = red.open("/orders")
+    page.click("#units button[data-unit='red-T1']")
+    page.select_option("#destination", "0102")
+    page.fill("#count", "10")
+    page.dispatch_event("#count", "change")
+    expect(page.locator("#sync")).to_contain_text("up to date")
+    page.select_option("#landing-planet", "Alpha/3")
+    expect(page.locator("#unit-editor")).to_contain_text("The part sent lands as red-T2.")
+    page.check("#form-force input[value='red-W1']")
+    page.check("#form-force input[value='red-W2']")
+    page.click("#form-force-button")
+    expect(page.locator("#forces")).to_contain_text("New task force: red-W1, red-W2")
+    expect(page.locator("#sync")).to_contain_text("up to date")
+    page.click("#send")
+    expect(page.locator("p.ok")).to_contain_text("Orders recorded")
+    recorded = campaigns.service.submitted_orders(campaigns.lineage("m"), "red")
+    assert recorded is not None
+    assert [(m.unit, m.to, m.count) for m in recorded.moves if m.count] == [("red-T1", "0102", 10)]
+    assert [(x.unit, x.planet, x.colonists) for x in recorded.landings] == [
+        ("red-T2", "Alpha/3", 10)
+    ]
+    assert [t.units for t in recorded.task_forces] == [("red-W1", "red-W2")]
+    assert "blue-" not in red.close()

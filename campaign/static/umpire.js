@@ -22,6 +22,8 @@
   var route = null; // {unit, to, answer}
   var dirty = false;
   var syncing = null;
+  var parts = {}; // unit -> the new unit its split move makes (named by the server)
+  var partOf = {}; // a new unit's id -> the unit it splits from (every name seen)
 
   // ------------------------------------------------------------------ small helpers
 
@@ -215,10 +217,30 @@
     doc.moves.push(move);
     return move;
   }
+  function dropMoves(ids) {
+    // Ships that join a task force move with it: the force is ordered, never its ships.
+    doc.moves = (doc.moves || []).filter(function (m) { return ids.indexOf(m.unit) < 0; });
+  }
   function landingOf(id) {
     doc.landings = doc.landings || [];
-    for (var i = 0; i < doc.landings.length; i++) if (doc.landings[i].unit === id) return doc.landings[i];
+    for (var i = 0; i < doc.landings.length; i++) {
+      var l = doc.landings[i];
+      if (l.unit === id || partOf[l.unit] === id) return l;
+    }
     return null;
+  }
+  function lander(unit) {
+    // A part split off this turn lands under its new id (rules.regroup names it).
+    var move = moveOf(unit.id, false);
+    return move && move.count && parts[unit.id] ? parts[unit.id] : unit.id;
+  }
+  function fixLandings() {
+    var moved = false;
+    map.units.forEach(function (unit) {
+      var l = landingOf(unit.id);
+      if (l && l.unit !== lander(unit)) { l.unit = lander(unit); moved = true; }
+    });
+    return moved;
   }
   function changed() {
     dirty = true;
@@ -234,8 +256,11 @@
     syncing = post("/orders/text", { document: sent }).then(function (answer) {
       var status = document.getElementById("sync");
       if (answer.text !== undefined) {
+        parts = {};
+        (answer.splits || []).forEach(function (p) { parts[p.unit] = p.new_unit; partOf[p.new_unit] = p.unit; });
         form.querySelector("textarea").value = answer.text;
         if (JSON.stringify(doc) === sent) dirty = false;
+        if (fixLandings()) { changed(); renderUnitEditor(); }
         if (status) { status.textContent = "The orders text below is up to date."; status.className = "hint"; }
       } else if (status) {
         status.textContent = (answer.problems || []).join("; ");
@@ -326,7 +351,14 @@
         moveOf(selected, true).count = n > 0 ? n : null;
         changed();
       } } });
-      box.appendChild(el("label", null, "Send only ", count, " of " + unit.count + " (the rest stay; the part moves as a new unit)"));
+      box.appendChild(el("label", null, "Send only ", count, " of " + unit.count + " (the rest stay; the part moves as a new unit" + (move.count && parts[unit.id] ? ", " + parts[unit.id] : "") + ")"));
+    }
+    if (unit.horizon > 1) {
+      var via = el("input", { type: "text", id: "via", size: 14, value: (move.via || []).join(" "), placeholder: "e.g. 0303 0404", on: { change: function (e) {
+        moveOf(selected, true).via = e.target.value.split(/[\s,]+/).filter(Boolean);
+        changed();
+      } } });
+      box.appendChild(el("label", null, "Stops on the way ", via, " (each the end of a turn's move, within " + unit.horizon + " turns)"));
     }
     if (unit.kind === "transports") renderLanding(box, unit, move);
     showRoute();
@@ -343,9 +375,9 @@
     }
     var planet = el("select", { id: "landing-planet", on: { change: function (e) {
       var found = landingOf(unit.id);
-      if (!e.target.value) { doc.landings = doc.landings.filter(function (l) { return l.unit !== unit.id; }); }
+      if (!e.target.value) { doc.landings = doc.landings.filter(function (l) { return l !== found; }); }
       else if (found) found.planet = e.target.value;
-      else doc.landings.push({ unit: unit.id, planet: e.target.value, colonists: move.count || unit.count, post: true });
+      else doc.landings.push({ unit: lander(unit), planet: e.target.value, colonists: move.count || unit.count, post: true });
       changed();
       renderUnitEditor();
     } } });
@@ -354,7 +386,8 @@
     }));
     fieldset.appendChild(el("label", null, "Planet ", options(planet, pairs, landing ? landing.planet : "")));
     if (landing) {
-      var colonists = el("input", { type: "number", id: "landing-colonists", min: 1, max: unit.count, value: landing.colonists, on: { change: function (e) {
+      if (landing.unit !== unit.id) fieldset.appendChild(el("p", { "class": "hint", text: "The part sent lands as " + landing.unit + "." }));
+      var colonists = el("input", { type: "number", id: "landing-colonists", min: 1, max: move.count || unit.count, value: landing.colonists, on: { change: function (e) {
         landing.colonists = parseInt(e.target.value, 10) || 1;
         changed();
       } } });
@@ -383,6 +416,32 @@
         renderForces();
       } }, text: disbanding ? "keep it" : "disband" });
       box.appendChild(el("p", null, u.id + " (" + u.members.join(", ") + ") " + (disbanding ? "will be disbanded " : ""), toggle));
+      var order = null;
+      doc.task_forces.forEach(function (t) { if (t.id === u.id && (t.units || []).length) order = t; });
+      // Its ships, and the warships outside any task force in its hex, may make it up.
+      var here = u.members.map(function (id) { return [id, "in " + u.id]; });
+      map.units.forEach(function (w) {
+        if (w.kind === "warship" && !w.task_force && where(w) === where(u)) here.push([w.id, w.what]);
+      });
+      var ships = el("div", { "class": "reshape", "data-force": u.id });
+      here.forEach(function (w) {
+        var box2 = el("input", { type: "checkbox", value: w[0] });
+        box2.checked = order ? order.units.indexOf(w[0]) >= 0 : u.members.indexOf(w[0]) >= 0;
+        ships.appendChild(el("label", null, box2, " " + w[0] + " " + w[1]));
+      });
+      if (here.length && !disbanding) {
+        box.appendChild(el("details", null, el("summary", { text: "change its ships" + (order ? " (changed: " + order.units.join(", ") + ")" : "") }), ships,
+          el("button", { type: "button", text: "reshape " + u.id, on: { click: function () {
+            var ids = Array.prototype.map.call(ships.querySelectorAll("input:checked"), function (i) { return i.value; });
+            doc.task_forces = doc.task_forces.filter(function (t) { return t.id !== u.id; });
+            if (ids.length && ids.join() !== u.members.join()) {
+              doc.task_forces.push({ id: u.id, units: ids });
+              dropMoves(ids);
+            }
+            changed();
+            renderForces();
+          } } })));
+      }
     });
     doc.task_forces.forEach(function (t, i) {
       if (t.id) return;
@@ -404,6 +463,7 @@
       var ids = Array.prototype.map.call(choose.querySelectorAll("input:checked"), function (i) { return i.value; });
       if (ids.length < 2) return;
       doc.task_forces.push({ id: null, units: ids });
+      dropMoves(ids);
       changed();
       renderForces();
     } } }));
