@@ -554,6 +554,9 @@ class OrdersDesk(msgspec.Struct, frozen=True, kw_only=True):
     ft_points_per_ip: int = 63
     designs: tuple[Design, ...] = ()
     techs: tuple[Tech, ...] = ()
+    treasury: int = 0  # IP left of the starting treasury while it may be spent (004 L32)
+    fighters_per_group: int = 6  # replacement fighters: FT points of a group of this many ...
+    fighter_group_points: int = 20  # ... (`rules.economy.fighter_points`)
 
 
 __all__ = [

@@ -577,6 +577,9 @@ class CampaignService:
             ft_points_per_ip=production_rules.FT_POINTS_PER_IP,
             designs=_designs(),
             techs=tuple(techs),
+            treasury=empire.ip if economy.treasury_open(view, empire) else 0,
+            fighters_per_group=economy.FIGHTER_GROUP.bay or 6,
+            fighter_group_points=economy.FIGHTER_GROUP.points,
         )
 
     def split_names(

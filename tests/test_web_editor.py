@@ -300,12 +300,12 @@ def resolve_both(service: CampaignService, e: Lineage, f: Lineage, text: str | N
     assert one.empires == other.empires
 
 
-def test_a_part_split_off_lands_under_its_new_id_and_a_task_force_is_formed(
+def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     campaigns: Campaigns, server: str, browser: Browser
 ) -> None:
     """Send 10 of red-T1's 35 transports to Alpha and land them: the editor lands the part
-    under the id the turn will give it (red-T2); two warships form a task force. The orders
-    are accepted as written."""
+    under the id the turn will give it (red-T2); two warships form a task force; 15 of the
+    starting 25 IP go to research, for 3 Hex Speed. The orders are accepted as written."""
     red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
     page = red.open("/orders")
     page.click("#units button[data-unit='red-T1']")
@@ -319,6 +319,13 @@ def test_a_part_split_off_lands_under_its_new_id_and_a_task_force_is_formed(
     page.check("#form-force input[value='red-W2']")
     page.click("#form-force-button")
     expect(page.locator("#forces")).to_contain_text("New task force: red-W1, red-W2")
+    treasury = page.locator("#treasury")  # the starting 25 IP, spent before anyone moves
+    expect(treasury.locator("legend")).to_have_text("Starting treasury: 25 IP")
+    treasury.locator("input[name=treasury-research]").fill("15")
+    expect(treasury.locator(".left")).to_have_text("Left: 10 IP")
+    page.select_option("#tech", "speed-3")
+    page.click("#add-tech")
+    expect(page.locator("#research-pool")).to_contain_text("15 IP given")
     expect(page.locator("#sync")).to_contain_text("up to date")
     page.click("#send")
     expect(page.locator("p.ok")).to_contain_text("Orders recorded")
@@ -329,4 +336,6 @@ def test_a_part_split_off_lands_under_its_new_id_and_a_task_force_is_formed(
         ("red-T2", "Alpha/3", 10)
     ]
     assert [t.units for t in recorded.task_forces] == [("red-W1", "red-W2")]
+    assert recorded.treasury is not None
+    assert (recorded.treasury.research, recorded.research[0].tech) == (15, "speed-3")
     assert "blue-" not in red.close()

@@ -471,31 +471,85 @@
 
   // ------------------------------------------------------------------ production
 
-  var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "research"];
+  var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "fighters", "research"];
   var designs = byId(data.designs || [], "id");
   function spendOf(colony) {
     doc.production = doc.production || [];
     for (var i = 0; i < doc.production.length; i++) if (doc.production[i].colony === colony) return doc.production[i];
-    var order = { colony: colony, ships: [] };
-    doc.production.push(order);
-    return order;
+    return { colony: colony, ships: [] }; // in the orders once it buys something (`keep`)
+  }
+  function buys(order) {
+    return ITEMS.some(function (k) { return order[k] > 0; }) || (order.ships || []).length > 0;
+  }
+  function keep(order) {
+    // An order that buys nothing is left out, as a file would leave it out.
+    doc.production = (doc.production || []).filter(function (o) { return o !== order; });
+    if (buys(order)) doc.production.push(order);
   }
   function cost(order) {
     var ip = 0;
     Object.keys(data.prices).forEach(function (k) { ip += (order[k] || 0) * data.prices[k]; });
     var points = 0;
     (order.ships || []).forEach(function (s) { points += (designs[s.design] ? designs[s.design].points : 0) * (s.count || 1); });
+    if (order.fighters > 0) points += Math.ceil(order.fighters * data.fighter_group_points / data.fighters_per_group);
     return ip + (points > 0 ? Math.ceil(points / data.ft_points_per_ip) : 0) + (order.research || 0);
+  }
+  function shipPicker(order, after) {
+    // A design list, a count and "add", and the ships chosen with "remove".
+    var ships = el("div", { "class": "ships" });
+    function drawShips() {
+      clear(ships);
+      (order.ships || []).forEach(function (s, i) {
+        var d = designs[s.design];
+        ships.appendChild(el("p", null, (s.count || 1) + " x " + s.design + (d ? " (" + d.points + " points each)" : "") + " ", el("button", { type: "button", text: "remove", on: { click: function () {
+          order.ships.splice(i, 1);
+          drawShips();
+          after();
+        } } })));
+      });
+    }
+    var design = options(el("select", { "class": "design" }), (data.designs || []).map(function (d) { return [d.id, d.id + ": " + d.hull_class + ", " + d.points + " points (" + Math.ceil(d.points / data.ft_points_per_ip) + " IP alone)"]; }), "");
+    var count = el("input", { type: "number", min: 1, value: 1, "class": "ship-count" });
+    var add = el("p", null, "Build ", count, " ", design, " ", el("button", { type: "button", "class": "add-ship", text: "add", on: { click: function () {
+      order.ships = order.ships || [];
+      order.ships.push({ design: design.value, count: Math.max(1, parseInt(count.value, 10) || 1) });
+      drawShips();
+      after();
+    } } }));
+    drawShips();
+    return [add, ships];
+  }
+  function renderTreasury(box) {
+    var order = doc.treasury || { research: 0, ships: [] };
+    function keepTreasury() { doc.treasury = order.research > 0 || order.ships.length ? order : null; }
+    var fieldset = el("fieldset", { id: "treasury" }, el("legend", { text: "Starting treasury: " + data.treasury + " IP" }));
+    fieldset.appendChild(el("p", { "class": "hint", text: "Spent before anyone moves: research, and ships that enter at your entry hex (004 L32)." }));
+    var left = el("p", { "class": "left" });
+    function update() {
+      var remaining = data.treasury - cost({ research: order.research, ships: order.ships });
+      left.textContent = remaining >= 0 ? "Left: " + remaining + " IP" : "Over budget by " + -remaining + " IP";
+      left.className = remaining >= 0 ? "left" : "left over";
+      renderResearchPool();
+    }
+    var research = el("input", { type: "number", min: 0, value: order.research || 0, name: "treasury-research", on: { input: function (e) {
+      order.research = Math.max(0, parseInt(e.target.value, 10) || 0);
+      keepTreasury();
+      update();
+      changed();
+    } } });
+    fieldset.appendChild(el("label", null, research, " research (IP to the research pool)"));
+    shipPicker(order, function () { keepTreasury(); update(); changed(); }).forEach(function (n) { fieldset.appendChild(n); });
+    fieldset.appendChild(left);
+    box.appendChild(fieldset);
+    update();
   }
   function renderProduction() {
     var box = document.getElementById("production");
     if (!box) return;
     clear(box).appendChild(el("h2", { text: data.production ? "Production (this turn ends with a production phase)" : "Starting treasury" }));
-    if (!data.production) {
-      box.appendChild(el("p", { "class": "hint", text: "Your starting IP may be spent before anyone moves: use the orders text ([treasury]) for it." }));
-      return;
-    }
-    data.budgets.forEach(function (budget) {
+    if (data.treasury > 0) renderTreasury(box);
+    if (!data.production && !(data.treasury > 0)) return;
+    (data.production ? data.budgets : []).forEach(function (budget) {
       var order = spendOf(budget.colony);
       var fieldset = el("fieldset", { "data-colony": budget.colony }, el("legend", { text: budget.colony + " (" + budget.hex + "): " + budget.ip + " IP" }));
       if (budget.note) fieldset.appendChild(el("p", { "class": "hint", text: budget.note }));
@@ -508,39 +562,17 @@
       }
       ITEMS.forEach(function (item) {
         var price = data.prices[item];
-        var what = item.replace(/_/g, " ") + (price ? " (" + price + " IP each)" : item === "research" ? " (IP to the research pool)" : " (millions put in the transports, free)");
+        var what = item.replace(/_/g, " ") + (price ? " (" + price + " IP each)" : item === "research" ? " (IP to the research pool)" : item === "fighters" ? " (replacement fighters for carriers and tenders here, " + data.fighter_group_points + " points a " + data.fighters_per_group + ")" : " (millions put in the transports, free)");
         var input = el("input", { type: "number", min: 0, value: order[item] || 0, name: item, on: { input: function (e) {
           order[item] = Math.max(0, parseInt(e.target.value, 10) || 0);
+          keep(order);
           update();
           changed();
         } } });
         fieldset.appendChild(el("label", null, input, " " + what));
       });
-      var ships = el("div", { "class": "ships" });
-      function drawShips() {
-        clear(ships);
-        (order.ships || []).forEach(function (s, i) {
-          var d = designs[s.design];
-          ships.appendChild(el("p", null, (s.count || 1) + " x " + s.design + (d ? " (" + d.points + " points each)" : "") + " ", el("button", { type: "button", text: "remove", on: { click: function () {
-            order.ships.splice(i, 1);
-            drawShips();
-            update();
-            changed();
-          } } })));
-        });
-      }
-      var design = options(el("select", { "class": "design" }), (data.designs || []).map(function (d) { return [d.id, d.id + ": " + d.hull_class + ", " + d.points + " points (" + Math.ceil(d.points / data.ft_points_per_ip) + " IP alone)"]; }), "");
-      var count = el("input", { type: "number", min: 1, value: 1, "class": "ship-count" });
-      fieldset.appendChild(el("p", null, "Build ", count, " ", design, " ", el("button", { type: "button", "class": "add-ship", text: "add", on: { click: function () {
-        order.ships = order.ships || [];
-        order.ships.push({ design: design.value, count: Math.max(1, parseInt(count.value, 10) || 1) });
-        drawShips();
-        update();
-        changed();
-      } } })));
-      fieldset.appendChild(ships);
+      shipPicker(order, function () { keep(order); update(); changed(); }).forEach(function (n) { fieldset.appendChild(n); });
       fieldset.appendChild(left);
-      drawShips();
       box.appendChild(fieldset);
       update();
     });
@@ -572,9 +604,10 @@
     if (!pool) return;
     var given = 0, price = 0;
     (doc.production || []).forEach(function (o) { given += o.research || 0; });
+    if (doc.treasury) given += doc.treasury.research || 0;
     var prices = byId(data.techs || [], "name");
     (doc.research || []).forEach(function (r) { price += r.ip !== null && r.ip !== undefined ? r.ip : prices[r.tech] ? prices[r.tech].price : 0; });
-    pool.textContent = "Research pool: " + given + " IP given by your colonies; the technologies chosen cost " + price + " IP.";
+    pool.textContent = "Research pool: " + given + " IP given; the technologies chosen cost " + price + " IP.";
     pool.className = given >= price ? "left" : "left over";
   }
 
