@@ -315,6 +315,7 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     expect(page.locator("#sync")).to_contain_text("up to date")
     page.select_option("#landing-planet", "Alpha/3")
     expect(page.locator("#unit-editor")).to_contain_text("The part sent lands as red-T2.")
+    page.click("#forming summary")
     page.check("#form-force input[value='red-W1']")
     page.check("#form-force input[value='red-W2']")
     page.click("#form-force-button")

@@ -457,9 +457,11 @@
     free.forEach(function (u) {
       choose.appendChild(el("label", null, el("input", { type: "checkbox", value: u.id }), " " + u.id + " " + u.what + " at " + where(u)));
     });
-    box.appendChild(el("p", { "class": "hint", text: "Form a task force of warships in one hex (the first ticked is the flagship); it must reach its destination this turn." }));
-    box.appendChild(choose);
-    box.appendChild(el("button", { type: "button", id: "form-force-button", text: "Form task force", on: { click: function () {
+    var forming = el("details", { id: "forming" }, el("summary", { text: "Form a task force" }),
+      el("p", { "class": "hint", text: "Warships in one hex (the first ticked is the flagship); it holds this turn, and moves as one from the next." }));
+    box.appendChild(forming);
+    forming.appendChild(choose);
+    forming.appendChild(el("button", { type: "button", id: "form-force-button", text: "Form task force", on: { click: function () {
       var ids = Array.prototype.map.call(choose.querySelectorAll("input:checked"), function (i) { return i.value; });
       if (ids.length < 2) return;
       doc.task_forces.push({ id: null, units: ids });
