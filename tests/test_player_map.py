@@ -230,3 +230,40 @@ def test_sightings_and_the_colonies_seen_show_as_classes_never_as_ids() -> None:
     svg = player_map_svg(picture, DUEL, {s.name for s in DUEL.systems})
     assert "turn 3: 2 ships of blue" in svg
     assert "blue-W" not in svg
+
+
+def test_last_turns_battle_is_on_both_maps_and_no_enemy_id_is(tmp_path: Path) -> None:
+    """Red and blue fight at Alpha (0201) in turn 1: in turn 2 each player's map marks the
+    site, though the battle's record names the other's ships."""
+    from campaign.events import BattleFought
+    from tests.test_combat import DUEL_MAP, duel_dice
+
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL_MAP)
+    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    try:
+        plan = plan_campaign("d", ["red", "blue"], seed="s", dice_mode="manual", map_spec=str(path))
+        service.new_campaign(plan, ask=lambda key, sides: 6)
+        lineage = service.target("d")
+        service.submit_orders(lineage, "red", orders_text("red", 1, ("red-W1", "0201", "engage")))
+        service.submit_orders(
+            lineage, "blue", orders_text("blue", 1, ("blue-W1", "0201", "engage"))
+        )
+        service.resolve_turn(lineage, ask=duel_dice)
+        (fought,) = service.resolve_battles(
+            lineage, ask=lambda key, sides: 1 + len(str(key)) % sides
+        )
+        assert isinstance(fought.event, BattleFought)
+        service.resolve_turn(lineage, ask=duel_dice)
+        for player, other in (("red", "blue-"), ("blue", "red-")):
+            picture = service.map_view(lineage, player)
+            assert [(b.id, b.hex) for b in picture.battles] == [("t1-b1", "0201")]
+            svg = service.map_svg(lineage, player)
+            root = ET.fromstring(svg.encode())
+            sites = root.find(f".//{NS}g[@id='battles']")
+            assert sites is not None
+            assert len(list(sites.iter(f"{NS}polygon"))) == 1
+            assert other not in svg
+            assert other not in msgspec.json.encode(service.orders_desk(lineage, player)).decode()
+    finally:
+        service.close()
