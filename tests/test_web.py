@@ -535,3 +535,16 @@ def test_the_orders_page_shows_what_was_received_and_reloads_it(
     assert html.unescape(shown.group(1)) == (
         'player = "red"\nturn = 2\n\n[[moves]]\nunit = "red-S1"\nto = "0302"\norder = "engage"\n'
     )
+
+
+def test_the_pages_data_cannot_end_its_script_element(game: Game) -> None:
+    """A name holding `</script>` stays data: every `<` of the page's JSON is escaped."""
+    from campaign.web import _data_script
+
+    desk = game.service.orders_desk(game.lineage, "red")
+    hostile = msgspec.structs.replace(desk.map, title="</script><script>alert(1)</script>")
+    html_text = _data_script(msgspec.structs.replace(desk, map=hostile))
+    assert html_text.count("</script>") == 1
+    assert html_text.endswith("</script>")
+    data = json.loads(html_text.split(">", 1)[1].removesuffix("</script>"))
+    assert data["map"]["title"] == "</script><script>alert(1)</script>"

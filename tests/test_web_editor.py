@@ -308,6 +308,12 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     starting 25 IP go to research, for 3 Hex Speed. The orders are accepted as written."""
     red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
     page = red.open("/orders")
+    # The orders text and the editor, both ways: text written by hand, read into the editor.
+    page.click("text=Advanced: your orders as text")
+    page.fill("textarea", orders("red", 2, ("red-S1", "0302", "engage")))
+    page.click("#from-text")
+    expect(page.locator("#sync")).to_contain_text("The editor now holds the orders text.")
+    expect(page.locator("#units button[data-unit='red-S1']")).to_contain_text("red-S1 to 0302")
     page.click("#units button[data-unit='red-T1']")
     page.select_option("#destination", "0102")
     page.fill("#count", "10")
@@ -332,7 +338,10 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     expect(page.locator("p.ok")).to_contain_text("Orders recorded")
     recorded = campaigns.service.submitted_orders(campaigns.lineage("m"), "red")
     assert recorded is not None
-    assert [(m.unit, m.to, m.count) for m in recorded.moves if m.count] == [("red-T1", "0102", 10)]
+    assert [(m.unit, m.to, m.count) for m in recorded.moves if m.to] == [
+        ("red-S1", "0302", None),
+        ("red-T1", "0102", 10),
+    ]
     assert [(x.unit, x.planet, x.colonists) for x in recorded.landings] == [
         ("red-T2", "Alpha/3", 10)
     ]
