@@ -349,3 +349,27 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     assert recorded.treasury is not None
     assert (recorded.treasury.research, recorded.research[0].tech) == (15, "speed-3")
     assert "blue-" not in red.close()
+
+
+def test_refused_orders_come_back_into_the_editor(
+    campaigns: Campaigns, server: str, browser: Browser
+) -> None:
+    """Orders sent back with their problems are what the editor then holds, to mend; the
+    courses given are drawn on the map."""
+    red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
+    page = red.open("/orders")
+    page.click("text=Advanced: your orders as text")
+    page.fill(
+        "textarea", orders("red", 2, ("red-S1", "0302", "engage"), ("red-S2", "9999", "engage"))
+    )
+    page.click("#send")
+    expect(page.locator("div.problems")).to_contain_text("red-S2: destination 9999 is off the map")
+    page.wait_for_selector("body[data-ready=yes]")
+    expect(page.locator("#units button[data-unit='red-S2']")).to_contain_text("red-S2 to 9999")
+    expect(page.locator("#selection line.course")).to_have_count(1)  # 9999 is on no map
+    page.click("#units button[data-unit='red-S2']")
+    page.select_option("#destination", "")
+    expect(page.locator("#sync")).to_contain_text("up to date")
+    page.click("#send")
+    expect(page.locator("p.ok")).to_contain_text("Orders recorded")
+    assert "blue-" not in red.close()

@@ -98,9 +98,28 @@
     q.setAttribute("data-hex", h);
     overlay.appendChild(q);
   }
+  function courseLine(from, to, colour, width, cls) {
+    var a = centre(from), b = centre(to);
+    if (!a || !b || !overlay) return;
+    var q = document.createElementNS(svgNS, "line");
+    q.setAttribute("x1", a[0]); q.setAttribute("y1", a[1]);
+    q.setAttribute("x2", b[0]); q.setAttribute("y2", b[1]);
+    q.setAttribute("stroke", colour);
+    q.setAttribute("stroke-width", width);
+    q.setAttribute("stroke-dasharray", "3 3");
+    q.setAttribute("class", cls);
+    overlay.appendChild(q);
+  }
   function drawSelection() {
     if (!overlay) return;
     clear(overlay);
+    if (editing) {
+      // Every destination given in the editor so far, sent or not.
+      (doc.moves || []).forEach(function (m) {
+        var unit = units[m.unit];
+        if (unit && m.to && m.to !== where(unit)) courseLine(where(unit), m.to, "#ffffff", 1.2, "course");
+      });
+    }
     if (!selected) return;
     var unit = units[selected];
     (unit.reach || []).forEach(function (h) { shade(h, "#7fd0ff", "#7fd0ff", "reachable"); });
@@ -245,6 +264,7 @@
   function changed() {
     dirty = true;
     renderUnits();
+    drawSelection();
     var status = document.getElementById("sync");
     if (status) status.textContent = "";
     clearTimeout(changed.timer);
@@ -663,24 +683,28 @@
     var fromText = document.getElementById("from-text");
     if (fromText && editing) {
       fromText.hidden = false;
-      fromText.addEventListener("click", function () {
-        post("/orders/read", { orders: form.querySelector("textarea").value }).then(function (answer) {
-          var status = document.getElementById("sync");
-          if (answer.document) {
-            doc = answer.document;
-            dirty = false;
-            renderAll();
-            if (status) { status.textContent = "The editor now holds the orders text."; status.className = "hint"; }
-          } else if (status) {
-            status.textContent = (answer.problems || []).join("; ");
-            status.className = "problems";
-          }
-        });
-      });
+      fromText.addEventListener("click", readText);
+      // Orders sent back with problems: the editor takes up the text that was sent.
+      if (document.querySelector("div.problems[role=alert]")) readText(true);
     }
+  }
+  function readText(quiet) {
+    post("/orders/read", { orders: form.querySelector("textarea").value }).then(function (answer) {
+      var status = document.getElementById("sync");
+      if (answer.document) {
+        doc = answer.document;
+        dirty = false;
+        renderAll();
+        if (status) { status.textContent = "The editor now holds the orders text."; status.className = "hint"; }
+      } else if (status && quiet !== true) {
+        status.textContent = (answer.problems || []).join("; ");
+        status.className = "problems";
+      }
+    });
   }
   function renderAll() {
     renderUnits();
+    drawSelection();
     renderForces();
     renderProduction();
     if (selected) select(selected);
