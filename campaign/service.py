@@ -102,6 +102,7 @@ from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, economy, orders, setup, turn
 from campaign.rules import production as production_rules
 from campaign.rules import regroup as regroup_rules
+from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
 from campaign.rules.technology import TechName
@@ -126,6 +127,7 @@ from campaign.strategic import (
     ShipResult,
     Sighting,
     SplitPart,
+    TaskForce,
     Unit,
     unit_order,
 )
@@ -582,15 +584,19 @@ class CampaignService:
             fighter_group_points=economy.FIGHTER_GROUP.points,
         )
 
-    def split_names(
+    def new_names(
         self, lineage: Lineage, player: str, document: orders.OrdersDocument
-    ) -> tuple[SplitPart, ...]:
-        """Return the new units the split moves of `player`'s orders would make, named as the
-        turn will name them (`rules.regroup`: the next free numbers, in the moves' order):
-        the orders editor lands a part under its new id. From his own view."""
+    ) -> tuple[tuple[SplitPart, ...], tuple[TaskForce, ...]]:
+        """Return the new units the split moves of `player`'s orders would make and the task
+        forces they would form, named as the turn will name them (`rules.regroup`: the next
+        free numbers, in the moves' order; `rules.taskforces`): the orders editor lands a
+        part, and moves a new task force, under its new id. From his own view."""
         self._check_viewer(lineage, player)
         view = self.load(lineage, viewer=player)
-        return regroup_rules.plan_regroup(view, player, document.moves, document.merges).splits
+        splits = regroup_rules.plan_regroup(view, player, document.moves, document.merges).splits
+        commands = taskforce_rules.plan_commands(view, player, document.task_forces)
+        formed = tuple(tf for tf in commands.forces if tf.id not in view.task_forces)
+        return splits, formed
 
     def map_svg(self, lineage: Lineage, player: str) -> str:
         """Return `player`'s map as SVG (`map_view` drawn): the published `map.svg`, the HTML

@@ -497,9 +497,10 @@ class _Pages:
             document = msgspec.json.decode(str(form.get("document", "")), type=OrdersDocument)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             return _json({"problems": [str(exc)]}, 422)
-        splits = await self._call(self.service.split_names, who.lineage, who.name, document)
+        splits, formed = await self._call(self.service.new_names, who.lineage, who.name, document)
         parts = [msgspec.to_builtins(part) for part in splits]
-        return _json({"text": orders_rules.dumps(document), "splits": parts})
+        forces = [{"id": tf.id, "units": tf.units} for tf in formed]
+        return _json({"text": orders_rules.dumps(document), "splits": parts, "forces": forces})
 
     async def orders_read(self, request: Request, who: _Player) -> Response:
         """Orders text read into the editor's form (JSON), or what is wrong with it."""

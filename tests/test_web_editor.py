@@ -304,7 +304,8 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     campaigns: Campaigns, server: str, browser: Browser
 ) -> None:
     """Send 10 of red-T1's 35 transports to Alpha and land them: the editor lands the part
-    under the id the turn will give it (red-T2); two warships form a task force; 15 of the
+    under the id the turn will give it (red-T2); two warships form a task force, which moves
+    under its new id (red-F1); 15 of the
     starting 25 IP go to research, for 3 Hex Speed. The orders are accepted as written."""
     red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
     page = red.open("/orders")
@@ -325,7 +326,10 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     page.check("#form-force input[value='red-W1']")
     page.check("#form-force input[value='red-W2']")
     page.click("#form-force-button")
-    expect(page.locator("#forces")).to_contain_text("New task force: red-W1, red-W2")
+    expect(page.locator("#forces")).to_contain_text("New task force red-F1: red-W1, red-W2")
+    page.click("#units button[data-unit='red-F1']")  # it moves under the id it will have
+    page.select_option("#destination", "0102")
+    expect(page.locator("#route")).to_contain_text("Route to 0102: this turn by 0101 0102")
     treasury = page.locator("#treasury")  # the starting 25 IP, spent before anyone moves
     expect(treasury.locator("legend")).to_have_text("Starting treasury: 25 IP")
     treasury.locator("input[name=treasury-research]").fill("15")
@@ -341,6 +345,7 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     assert [(m.unit, m.to, m.count) for m in recorded.moves if m.to] == [
         ("red-S1", "0302", None),
         ("red-T1", "0102", 10),
+        ("red-F1", "0102", None),
     ]
     assert [(x.unit, x.planet, x.colonists) for x in recorded.landings] == [
         ("red-T2", "Alpha/3", 10)

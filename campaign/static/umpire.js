@@ -24,6 +24,7 @@
   var syncing = null;
   var parts = {}; // unit -> the new unit its split move makes (named by the server)
   var partOf = {}; // a new unit's id -> the unit it splits from (every name seen)
+  var formed = []; // task forces these orders form, as the server names them: moved as units
 
   // ------------------------------------------------------------------ small helpers
 
@@ -201,7 +202,9 @@
   // ------------------------------------------------------------------ routes
 
   function askRoute(unitId, to) {
-    var url = "/reach.json?unit=" + encodeURIComponent(unitId) + "&to=" + encodeURIComponent(to);
+    // A task force formed in these orders goes as its flagship goes, this very turn.
+    var asked = units[unitId] && units[unitId].formed ? units[unitId].members[0] : unitId;
+    var url = "/reach.json?unit=" + encodeURIComponent(asked) + "&to=" + encodeURIComponent(to);
     return fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (answer) {
       route = { unit: unitId, to: to, answer: answer };
       drawSelection();
@@ -235,6 +238,36 @@
     var move = { unit: id, to: null, order: null, count: null, via: [] };
     doc.moves.push(move);
     return move;
+  }
+  function nameForces(named) {
+    // A task force formed here moves under the id the turn gives it; its ships' reach is
+    // its flagship's, and it must get there this turn (004 L349-352). Ids move up when an
+    // earlier new force is cancelled: its move follows it; a cancelled force's move goes.
+    var before = {};
+    formed.forEach(function (f) { before[f.members.join()] = f.id; });
+    formed.forEach(function (f) { delete units[f.id]; });
+    formed = named.map(function (f) {
+      var flagship = units[f.units[0]] || {};
+      return { id: f.id, kind: "task-force", what: "new task force of " + f.units.length, hex: flagship.hex || null,
+        order: flagship.order || "stand-off", count: 1, task_force: null, members: f.units, to: null, horizon: 1,
+        plotted: false, reach: flagship.reach || [], problem: null, formed: true };
+    });
+    formed.forEach(function (f) { units[f.id] = f; });
+    var after = {};
+    formed.forEach(function (f) { after[f.members.join()] = f.id; });
+    var moved = false;
+    var renames = [];
+    Object.keys(before).forEach(function (key) {
+      if (after[key] === before[key]) return;
+      var move = moveOf(before[key], false);
+      if (!move) return;
+      if (after[key]) renames.push([move, after[key]]);
+      else doc.moves = doc.moves.filter(function (m) { return m !== move; });
+      moved = true;
+    });
+    renames.forEach(function (r) { r[0].unit = r[1]; });
+    if (selected && !units[selected]) selected = null;
+    return moved;
   }
   function dropMoves(ids) {
     // Ships that join a task force move with it: the force is ordered, never its ships.
@@ -278,6 +311,9 @@
       if (answer.text !== undefined) {
         parts = {};
         (answer.splits || []).forEach(function (p) { parts[p.unit] = p.new_unit; partOf[p.new_unit] = p.unit; });
+        var names = formed.map(function (f) { return f.id + ":" + f.members.join(); }).join();
+        if (nameForces(answer.forces || [])) { changed(); renderUnitEditor(); }
+        if (names !== formed.map(function (f) { return f.id + ":" + f.members.join(); }).join()) { renderForces(); renderUnits(); }
         form.querySelector("textarea").value = answer.text;
         if (JSON.stringify(doc) === sent) dirty = false;
         if (fixLandings()) { changed(); renderUnitEditor(); }
@@ -294,10 +330,11 @@
   // ------------------------------------------------------------------ the unit list
 
   var list = document.getElementById("units");
+  function allUnits() { return map.units.concat(formed); }
   function renderUnits() {
     if (!list) return;
     clear(list);
-    map.units.forEach(function (unit) {
+    allUnits().forEach(function (unit) {
       var move = moveOf(unit.id, false);
       var given = move && move.to;
       var label = unit.id + " " + (given ? "to " + move.to : unit.plotted ? "plotted" : "holds");
@@ -465,7 +502,8 @@
     });
     doc.task_forces.forEach(function (t, i) {
       if (t.id) return;
-      box.appendChild(el("p", null, "New task force: " + t.units.join(", ") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
+      var named = formed.filter(function (f) { return f.members.join() === t.units.join(); })[0];
+      box.appendChild(el("p", null, "New task force" + (named ? " " + named.id : "") + ": " + t.units.join(", ") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
         doc.task_forces.splice(i, 1);
         changed();
         renderForces();
@@ -478,7 +516,7 @@
       choose.appendChild(el("label", null, el("input", { type: "checkbox", value: u.id }), " " + u.id + " " + u.what + " at " + where(u)));
     });
     var forming = el("details", { id: "forming" }, el("summary", { text: "Form a task force" }),
-      el("p", { "class": "hint", text: "Warships in one hex (the first ticked is the flagship); it holds this turn, and moves as one from the next." }));
+      el("p", { "class": "hint", text: "Warships in one hex (the first ticked is the flagship). It then appears among your units under its new id: give it a destination it reaches this turn." }));
     box.appendChild(forming);
     forming.appendChild(choose);
     forming.appendChild(el("button", { type: "button", id: "form-force-button", text: "Form task force", on: { click: function () {
