@@ -516,6 +516,18 @@ def test_the_editor_writes_and_reads_the_orders_text(game: Game, client: TestCli
         "/orders/read", data=with_token(client, {"orders": 'player = "blue"\nturn = 2\n'})
     )
     assert other.json()["problems"] == ["the file is blue's orders, not red's"]
+    # The new units and task forces the orders make, named as the turn will name them.
+    regrouped = {
+        "player": "red",
+        "turn": 2,
+        "moves": [{"unit": "red-T1", "to": "0102", "count": 10}],
+        "task_forces": [{"units": ["red-W1", "red-W2"]}],
+    }
+    named = client.post(
+        "/orders/text", data=with_token(client, {"document": json.dumps(regrouped)})
+    ).json()
+    assert named["splits"] == [{"unit": "red-T1", "new_unit": "red-T2", "count": 10}]
+    assert named["forces"] == [{"id": "red-F1", "units": ["red-W1", "red-W2"]}]
     forged = client.post("/orders/text", data={"document": json.dumps(document)})
     assert forged.status_code == 403
     assert "red" not in game.service.load(game.lineage).orders  # nothing was submitted
