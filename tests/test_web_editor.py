@@ -300,11 +300,12 @@ def resolve_both(service: CampaignService, e: Lineage, f: Lineage, text: str | N
     assert one.empires == other.empires
 
 
-def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
+def test_groups_split_and_merge_a_task_force_forms_and_the_treasury_is_spent(
     campaigns: Campaigns, server: str, browser: Browser
 ) -> None:
     """Send 10 of red-T1's 35 transports to Alpha and land them: the editor lands the part
-    under the id the turn will give it (red-T2); two warships form a task force, which moves
+    under the id the turn will give it (red-T2); two scout troops merge; two warships form a
+    task force, which moves
     under its new id (red-F1); 15 of the
     starting 25 IP go to research, for 3 Hex Speed. The orders are accepted as written."""
     red = Watched(browser, server, campaigns.secrets["m", "red"], "m", phone=False)
@@ -315,6 +316,9 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
     page.click("#from-text")
     expect(page.locator("#sync")).to_contain_text("The editor now holds the orders text.")
     expect(page.locator("#units button[data-unit='red-S1']")).to_contain_text("red-S1 to 0302")
+    page.click("#units button[data-unit='red-S3']")  # scout troops in one hex merge
+    page.select_option("#merge", "red-S4")
+    expect(page.locator("#unit-editor")).to_contain_text("Takes in red-S4")
     page.click("#units button[data-unit='red-T1']")
     page.select_option("#destination", "0102")
     page.fill("#count", "10")
@@ -351,6 +355,7 @@ def test_a_split_part_lands_a_task_force_forms_and_the_treasury_is_spent(
         ("red-T2", "Alpha/3", 10)
     ]
     assert [t.units for t in recorded.task_forces] == [("red-W1", "red-W2")]
+    assert [m.units for m in recorded.merges] == [("red-S3", "red-S4")]
     assert recorded.treasury is not None
     assert (recorded.treasury.research, recorded.research[0].tech) == (15, "speed-3")
     assert "blue-" not in red.close()

@@ -417,8 +417,38 @@
       } } });
       box.appendChild(el("label", null, "Stops on the way ", via, " (each the end of a turn's move, within " + unit.horizon + " turns)"));
     }
+    if (unit.kind === "transports" || unit.kind === "scout-troop") renderMerge(box, unit);
     if (unit.kind === "transports") renderLanding(box, unit, move);
     showRoute();
+  }
+  function renderMerge(box, unit) {
+    // Groups of one kind in one hex become the first listed (004 L67): this one takes in
+    // the group chosen, which then leaves the orders.
+    doc.merges = doc.merges || [];
+    var taken = doc.merges.filter(function (m) { return m.units[0] === unit.id; });
+    taken.forEach(function (m) {
+      box.appendChild(el("p", null, "Takes in " + m.units.slice(1).join(", ") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
+        doc.merges = doc.merges.filter(function (x) { return x !== m; });
+        changed();
+        renderUnitEditor();
+      } } })));
+    });
+    var others = map.units.filter(function (u) {
+      return u.id !== unit.id && u.kind === unit.kind && where(u) === where(unit) && !u.plotted &&
+        !doc.merges.some(function (m) { return m.units.indexOf(u.id) >= 0 || m.units.indexOf(unit.id) > 0; });
+    });
+    if (!others.length) return;
+    var pick = options(el("select", { id: "merge" }), [["", "no"]].concat(others.map(function (u) { return [u.id, u.id + " (" + u.what + ")"]; })), "");
+    pick.addEventListener("change", function () {
+      if (!pick.value) return;
+      var into = taken[0];
+      if (into) into.units.push(pick.value);
+      else doc.merges.push({ units: [unit.id, pick.value] });
+      dropMoves([pick.value]);
+      changed();
+      renderUnitEditor();
+    });
+    box.appendChild(el("label", null, "Take in the group ", pick));
   }
   function renderLanding(box, unit, move) {
     var at = move.to || where(unit);
