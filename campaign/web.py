@@ -736,6 +736,7 @@ def _map_app(desk: OrdersDesk, svg: str, editor: bool) -> str:
             "<section id='unit-editor' class='editor'><h2>Orders for a unit</h2>"
             "<p class='hint'>Choose a unit to give it orders.</p></section>"
             "<section id='forces' class='editor'></section>"
+            "<section id='standing' class='editor'></section>"
         )
     return (
         f"{_data_script(desk)}<div class='app'><div class='mapbox'>{inline_svg(svg)}</div>"

@@ -260,11 +260,12 @@ def test_orders_given_through_the_editor_alone_resolve_as_the_same_orders_by_fil
     expect(colony.locator(".left")).to_have_text("Left: 2 IP (unspent IP are lost)")
     page.select_option("#tech", "speed-3")
     page.locator("#add-tech").tap()
+    page.locator("input[data-field=scorch][value='Alpha/3']").tap()
     expect(page.locator("#research-pool")).to_contain_text("chosen cost 15 IP")
     page.screenshot(path=str(shots(tmp_path) / "web-orders-phone.png"), full_page=True)
     page.locator("#send").tap()
     expect(page.locator("p.ok")).to_contain_text("Orders recorded")
-    spend = orders("red", 4) + (
+    spend = orders("red", 4).replace("turn = 4\n", 'turn = 4\nscorch = ["Alpha/3"]\n') + (
         '[[production]]\ncolony = "Alpha/3"\ncolony_transports = 2\nemigrants = 2\n'
         'scout_troops = 1\nresearch = 15\nships = [{design = "frigate"}]\n'
         '[[research]]\ntech = "speed-3"\n'
@@ -286,10 +287,11 @@ def resolve_both(service: CampaignService, e: Lineage, f: Lineage, text: str | N
         filed = orders_rules.parse(text, "red", turn)
         assert edited is not None
         assert [m for m in edited.moves if m.to or m.count] == list(filed.moves)
-        assert (edited.landings, edited.production, edited.research) == (
+        assert (edited.landings, edited.production, edited.research, edited.scorch) == (
             filed.landings,
             filed.production,
             filed.research,
+            filed.scorch,
         )
     for lineage in (e, f):
         service.resolve_turn(lineage, expected_turn=turn)
@@ -316,6 +318,9 @@ def test_groups_split_and_merge_a_task_force_forms_and_the_treasury_is_spent(
     page.click("#from-text")
     expect(page.locator("#sync")).to_contain_text("The editor now holds the orders text.")
     expect(page.locator("#units button[data-unit='red-S1']")).to_contain_text("red-S1 to 0302")
+    page.select_option("#add-location", "dense-world")  # where to fight, best first
+    page.select_option("#add-location", "free-space")
+    expect(page.locator("#locations")).to_contain_text("best first: dense-world, free-space")
     page.click("#units button[data-unit='red-S3']")  # scout troops in one hex merge
     page.select_option("#merge", "red-S4")
     expect(page.locator("#unit-editor")).to_contain_text("Takes in red-S4")
@@ -356,6 +361,7 @@ def test_groups_split_and_merge_a_task_force_forms_and_the_treasury_is_spent(
     ]
     assert [t.units for t in recorded.task_forces] == [("red-W1", "red-W2")]
     assert [m.units for m in recorded.merges] == [("red-S3", "red-S4")]
+    assert recorded.battle_locations == ("dense-world", "free-space")
     assert recorded.treasury is not None
     assert (recorded.treasury.research, recorded.research[0].tech) == (15, "speed-3")
     assert "blue-" not in red.close()

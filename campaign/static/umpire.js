@@ -559,6 +559,58 @@
     } } }));
   }
 
+  // ------------------------------------------------------------------ battles and colonies
+
+  var LOCATIONS = ["free-space", "dense-world", "gas-giant", "asteroid-field"];
+  function renderStanding() {
+    var box = document.getElementById("standing");
+    if (!box) return;
+    clear(box).appendChild(el("h2", { text: "Battles and colonies" }));
+    doc.battle_locations = doc.battle_locations || [];
+    var chosen = doc.battle_locations;
+    box.appendChild(el("p", { id: "locations", text: "Where you fight when the choice is yours (004 5.3), best first: " + (chosen.join(", ") || "the rules choose") }));
+    var rest = LOCATIONS.filter(function (l) { return chosen.indexOf(l) < 0; });
+    var add = options(el("select", { id: "add-location" }), [["", "add a location"]].concat(rest.map(function (l) { return [l, l]; })), "");
+    add.addEventListener("change", function () {
+      if (!add.value) return;
+      chosen.push(add.value);
+      changed();
+      renderStanding();
+    });
+    box.appendChild(el("p", null, add, " ", el("button", { type: "button", text: "clear", on: { click: function () {
+      doc.battle_locations = [];
+      changed();
+      renderStanding();
+    } } })));
+    doc.attacks = doc.attacks || [];
+    map.colonies.filter(function (c) { return !c.own; }).forEach(function (c) {
+      var target = c.id.indexOf("/") >= 0 ? c.id : null;
+      var found = doc.attacks.filter(function (a) { return a.system === c.system && (a.colony || null) === target; })[0];
+      var pick = options(el("select", { "data-attack": c.id }), [["", "leave it"], ["conquer", "conquer"], ["bombard", "bombard"]], found ? found.mode : "");
+      pick.addEventListener("change", function () {
+        doc.attacks = doc.attacks.filter(function (a) { return a !== found; });
+        if (pick.value) doc.attacks.push({ system: c.system, mode: pick.value, colony: target });
+        changed();
+        renderStanding();
+      });
+      box.appendChild(el("label", null, "Attack " + c.owner + "'s colony " + c.id + " (004 5.4): ", pick));
+    });
+    ["scorch", "posts"].forEach(function (field) {
+      doc[field] = doc[field] || [];
+      map.colonies.filter(function (c) { return c.own && (field === "scorch" || !c.command_post); }).forEach(function (c) {
+        var tick = el("input", { type: "checkbox", "data-field": field, value: c.id });
+        tick.checked = doc[field].indexOf(c.id) >= 0;
+        tick.addEventListener("change", function () {
+          doc[field] = doc[field].filter(function (x) { return x !== c.id; });
+          if (tick.checked) doc[field].push(c.id);
+          changed();
+        });
+        var what = field === "scorch" ? "scorch " + c.id + "'s factories if it is assaulted (004 5.4)" : "establish a command post on " + c.id + " (everyone then detects it)";
+        box.appendChild(el("label", null, tick, " " + what));
+      });
+    });
+  }
+
   // ------------------------------------------------------------------ production
 
   var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "fighters", "research"];
@@ -774,6 +826,7 @@
     renderUnits();
     drawSelection();
     renderForces();
+    renderStanding();
     renderProduction();
     if (selected) select(selected);
   }
