@@ -1229,8 +1229,7 @@ def publish(
         lineage = at.lineage(service)
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
-            starmap, explored = service.player_map(lineage, player)
-            package = render.player_package(report_, starmap, explored)
+            package = render.player_package(report_, service.map_svg(lineage, player))
             for fought in service.fought_battles(lineage, player, report_.news_turn):
                 battle = service.battle_report(lineage, fought, player)
                 package[f"battle-{fought}.html"] = render.battle_replay_html(battle)
@@ -1461,7 +1460,7 @@ def map_reach(
         from pathlib import Path
 
         from campaign.package import read_package
-        from campaign.service import unit_reach
+        from campaign.playermap import unit_reach
 
         view, known_map = read_package(Path(package))
         if player is not None and player != view.player:

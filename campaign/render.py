@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from html import escape as esc
 
 import msgspec
@@ -66,15 +66,14 @@ from campaign.events import (
 )
 from campaign.inbox import InboxResult, Outcome
 from campaign.inputs import printable
+from campaign.playermap import Reach
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
-from campaign.service import BranchDiff, PlayerReport, Reach, Status, TurnStatus, VerifyReport
+from campaign.service import BranchDiff, PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
-from maps import StarMap
-from maps.svg import to_svg
 
 THEME = Theme(
     {
@@ -939,16 +938,14 @@ def report_markdown(report: PlayerReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def player_package(
-    report: PlayerReport, starmap: StarMap, explored: Collection[str]
-) -> dict[str, str]:
-    """Return a player's turn package as files: the report (Markdown, HTML, JSON) and the map
-    as he knows it (SVG)."""
+def player_package(report: PlayerReport, map_svg: str) -> dict[str, str]:
+    """Return a player's turn package as files: the report (Markdown, HTML with the map in
+    it, JSON) and his map (`CampaignService.map_svg`)."""
     return {
         "report.md": report_markdown(report),
-        "report.html": report_html(report),
+        "report.html": report_html(report, map_svg),
         "report.json": msgspec.json.format(msgspec.json.encode(report)).decode() + "\n",
-        "map.svg": to_svg(starmap, explored=explored),
+        "map.svg": map_svg,
     }
 
 
@@ -963,9 +960,15 @@ def battle_pages(report: PlayerReport) -> list[str]:
     ]
 
 
-def report_html(report: PlayerReport) -> str:
+def inline_svg(svg: str) -> str:
+    """Return an SVG document without its XML declaration, to embed in an HTML page."""
+    return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+
+
+def report_html(report: PlayerReport, map_svg: str = "") -> str:
     """Return a player's turn package as a self-contained HTML page (all text escaped), with
-    links to the pages of his battles beside it."""
+    links to the pages of his battles beside it; his map (SVG, built from escaped text) is
+    embedded after his empire's facts."""
     title = esc(f"{report.campaign}: {report.player}, turn {report.turn}")
     links = "".join(
         f"<li><a href='battle-{esc(b)}.html'>Battle {esc(b)}</a>: the forces, the losses ship by "
@@ -973,10 +976,11 @@ def report_html(report: PlayerReport) -> str:
         for b in battle_pages(report)
     )
     battles = f"<h2>Battle reports</h2><ul>{links}</ul>" if links else ""
+    map_html = f"<h2>Your map</h2><div class='map'>{inline_svg(map_svg)}</div>" if map_svg else ""
+    body = report_body_html(report, map_html=map_html)
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_HTML_STYLE}</style></head><body>{report_body_html(report)}{battles}"
-        "</body></html>\n"
+        f"<style>{_HTML_STYLE}</style></head><body>{body}{battles}</body></html>\n"
     )
 
 
@@ -1019,6 +1023,7 @@ _HTML_STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:auto;padding:0 1em;line-height:1.4}"
     "table{border-collapse:collapse;margin-bottom:.5em}"
     "td,th{padding:.1em .6em;text-align:left;border-bottom:1px solid #ddd}"
+    ".map svg{max-width:100%;height:auto}"
     "th{background:#f2f2f2}h3{margin-bottom:.2em}.deadline{color:#a00}"
     "@media print{body{max-width:none;font-size:10pt}h2{break-after:avoid}"
     "table,li{break-inside:avoid}}"

@@ -42,6 +42,7 @@ from campaign.events import (
     AbsentPlayer,
     Audience,
     BattleFought,
+    BattleRequested,
     CampaignCreated,
     ColonyAdjusted,
     DeadlineSet,
@@ -77,6 +78,17 @@ from campaign.inputs import (
 )
 from campaign.news import NewsSection, news_of, place_name
 from campaign.package import TEMPLATE_FILE, check_deadline, package_files
+from campaign.playermap import (
+    Budget,
+    Design,
+    OrdersDesk,
+    PlayerMap,
+    Reach,
+    Tech,
+    build_player_map,
+    player_map_svg,
+    unit_reach,
+)
 from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
@@ -90,8 +102,10 @@ from campaign.projections import (
 from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
-from campaign.rules import battles, combat, core, movement, orders, setup, turn
+from campaign.rules import battles, combat, core, economy, orders, setup, turn
+from campaign.rules import production as production_rules
 from campaign.rules import regroup as regroup_rules
+from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.colonies import planets_to_land
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings, is_production_turn
 from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
@@ -116,9 +130,12 @@ from campaign.strategic import (
     Move,
     ShipResult,
     Sighting,
+    SplitPart,
+    TaskForce,
     Unit,
     unit_order,
 )
+from campaign.techlist import tech_rows
 from maps import (
     Entry,
     Planet,
@@ -133,6 +150,7 @@ from maps import (
 )
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
+from maps.svg import to_svg
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -244,26 +262,6 @@ class Standing(msgspec.Struct, frozen=True):
     warships: tuple[int, int]
 
 
-class Reach(msgspec.Struct, frozen=True, kw_only=True):
-    """Where a unit (or task force) can go this turn, as `viewer` knows the map (004 5.1).
-
-    `hexes`: every hex it can end this turn's move in. With a destination asked for (`to`):
-    `path`, the hexes it enters this turn, and `plot`, where it must be after each coming
-    turn of its horizon; or `problem`, the reason submission would refuse the move.
-    """
-
-    unit: str
-    owner: str
-    hex: str | None  # None: not entered yet (it enters at its empire's entry hex)
-    speed: int
-    horizon: int  # turns its moves are plotted ahead (004 section 6)
-    hexes: tuple[str, ...] = ()
-    to: str | None = None
-    path: tuple[str, ...] = ()
-    plot: tuple[str, ...] = ()
-    problem: str | None = None  # why it cannot move now at all, or not to `to`
-
-
 class VerifyReport(msgspec.Struct, frozen=True):
     """What `umpire verify` found."""
 
@@ -326,68 +324,6 @@ def plan_campaign(
     return plan
 
 
-def unit_reach(
-    state: CampaignState, starmap: StarMap, unit: str, viewer: str, to: str | None = None
-) -> Reach:
-    """Return where `unit` can go this turn in `state` on `starmap`, as `viewer` may ask.
-
-    The move is checked by `movement.plan_moves`, as submission checks it: the same answer and
-    the same words. A player (`viewer`) asks about his own units only; the umpire about any.
-    `CampaignService.reach` asks it of the database, `umpire map reach --package` of a
-    player's published view.
-
-    Raises:
-        InvalidInputError: no such unit (for a player: none of his), or `to` is not a hex
-            label on the map.
-    """
-    force = state.task_forces.get(unit)
-    flagship = state.units.get(force.units[0]) if force and force.units else None
-    found = flagship if force is not None else state.units.get(unit)
-    if found is None or viewer not in (UMPIRE, found.owner):
-        whose = "in this campaign" if viewer == UMPIRE else f"of {viewer}"
-        raise InvalidInputError(
-            f"{unit} is not a unit or task force {whose} (`umpire state` lists them)"
-        )
-    if to is not None:
-        try:
-            goal = parse_label(to)
-        except ValueError:
-            raise InvalidInputError(f"--to {to!r} is not a hex label like 0712") from None
-        if not starmap.contains(goal):
-            raise InvalidInputError(
-                f"--to {to} is off the map (columns 01-{starmap.width:02d}, "
-                f"rows 01-{starmap.height:02d})"
-            )
-    player = found.owner
-    empire = state.empires[player]
-    answer = Reach(
-        unit=unit,
-        owner=player,
-        hex=found.hex,
-        speed=empire.speed,
-        horizon=movement.horizon(state, found),
-    )
-    problem: str | None = None
-    try:
-        plans = movement.plan_moves(state, starmap, player, (Move(unit=unit, to=to),))
-    except movement.OrdersError as exc:
-        problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
-        plans = {}
-    allowed = movement.CommandReach(state, starmap, player).allowed(found)
-    hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
-    if problem is not None and to is None:  # it cannot be ordered at all this turn
-        return msgspec.structs.replace(answer, problem=problem)
-    plan = plans.get(found.id)
-    return msgspec.structs.replace(
-        answer,
-        hexes=tuple(hexes),
-        to=to,
-        path=plan.path if plan else (),
-        plot=plan.plot if plan else (),
-        problem=problem,
-    )
-
-
 def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
     """Read a starting-fleet file (or take the default) and price it from the ship catalogue,
     checked against the 2000-point budget (004 L28); `player` names whose it is."""
@@ -437,6 +373,18 @@ def _load_map(spec: str) -> core.CampaignMap:
         entries=len(starmap.entries),
         text=mapfile.dumps(starmap),
         chart=chart,
+    )
+
+
+@lru_cache(maxsize=1)
+def _designs() -> tuple[Design, ...]:
+    """The catalogue's designs a colony may build: those with an FTL drive (004 L277)."""
+    from tactical.designs import builtin_ships  # builds every record sheet: only when asked
+
+    return tuple(
+        Design(id=ship_id, hull_class=str(ship.hull_class), points=ship.points)
+        for ship_id, ship in builtin_ships("ft2")
+        if ship.ftl
     )
 
 
@@ -582,6 +530,126 @@ class CampaignService:
             entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
         )
         return starmap, tuple(sorted(planets))
+
+    def map_view(self, lineage: Lineage, player: str) -> PlayerMap:
+        """Return what `player`'s map shows now (issue 16): his units, their destinations and
+        reach, his colonies and posts, his command range, the enemies he knows of, his
+        explored systems and last turn's battles. Computed only from the events he may see.
+        """
+        self._check_viewer(lineage, player)
+        view = self.load(lineage, viewer=player)
+        starmap, explored = self.player_map(lineage, player)
+        kinds = [BattleRequested.TYPE, BattleFought.TYPE]
+        told: dict[str, Battle] = {}
+        last = max(view.turn - 1, 0)
+        for recorded in self.store.read(lineage, turn=last, types=kinds, visible_to=player):
+            if isinstance(recorded.event, BattleRequested | BattleFought):
+                told[recorded.event.battle.id] = recorded.event.battle
+        battles = [told[b] for b in sorted(told, key=battle_order)]
+        mine = self.submitted_orders(lineage, player)
+        moves = mine.moves if mine is not None else ()
+        return build_player_map(view, starmap, explored, player, battles, moves)
+
+    def submitted_orders(self, lineage: Lineage, player: str) -> orders.OrdersDocument | None:
+        """Return `player`'s own orders recorded for the turn in progress (the last he sent,
+        or those an umpire's ruling handed in for him), or None before he sent any.
+
+        The submission is sealed from everyone else until the turn resolves; its author sees
+        what he wrote (never its nonce, which keeps the public commitment hiding).
+        """
+        self._check_viewer(lineage, player)
+        state_turn = self.load(lineage, viewer=player).turn
+        found = None
+        for recorded in self.store.read(lineage, turn=state_turn, types=[OrdersSubmitted.TYPE]):
+            if isinstance(recorded.event, OrdersSubmitted) and recorded.event.player == player:
+                found = recorded.event
+        return orders.submitted_document(found) if found is not None else None
+
+    def orders_desk(self, lineage: Lineage, player: str) -> OrdersDesk:
+        """Return what the web page's orders editor needs for `player` (issue 16): his map,
+        his orders so far, the deadline, and on a production turn his colonies' IP, the
+        prices, the designs and the technologies he may buy. Only from his own view.
+        """
+        self._check_viewer(lineage, player)
+        view = self.load(lineage, viewer=player)
+        empire = view.empires.get(player)
+        if empire is None:
+            raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
+        mine = self.submitted_orders(lineage, player)
+        if mine is not None:
+            document = mine
+        else:
+            document = orders.parse(self.orders_template(lineage, player), player, view.turn)
+        desk = OrdersDesk(
+            map=self.map_view(lineage, player),
+            document=msgspec.to_builtins(document),
+            received=tuple(orders.summary(document)) if mine is not None else (),
+            deadline=view.deadline.isoformat() if view.deadline else None,
+            now=self.store.clock().isoformat(),
+            phase=view.phase,
+        )
+        owned = frozenset(empire.techs)
+        if not economy.is_production_turn(view.turn) and not economy.treasury_open(view, empire):
+            return desk
+        budgets = []
+        for colony in sorted(view.colonies.values(), key=lambda c: c.id):
+            if colony.owner != player:
+                continue
+            output = production_rules.produce(
+                economy.production_colony(view, colony),
+                view.turn,
+                owned,
+                view.production_settings,
+            )
+            budgets.append(
+                Budget(
+                    colony=colony.id,
+                    hex=colony.hex,
+                    population=colony.population,
+                    factories=colony.factories + colony.robotic_factories,
+                    ip=output.industrial_points,
+                    note=output.note,
+                )
+            )
+        techs = [
+            Tech(name=row.name, title=row.title, price=row.price)
+            for row in tech_rows(owned)
+            if row.price is not None and row.blocked is None
+        ]
+        return msgspec.structs.replace(
+            desk,
+            production=economy.is_production_turn(view.turn),
+            budgets=tuple(budgets),
+            prices=dict(production_rules.PRICES),
+            ft_points_per_ip=production_rules.FT_POINTS_PER_IP,
+            designs=_designs(),
+            techs=tuple(techs),
+            treasury=empire.ip if economy.treasury_open(view, empire) else 0,
+            fighters_per_group=economy.FIGHTER_GROUP.bay or 6,
+            fighter_group_points=economy.FIGHTER_GROUP.points,
+        )
+
+    def new_names(
+        self, lineage: Lineage, player: str, document: orders.OrdersDocument
+    ) -> tuple[tuple[SplitPart, ...], tuple[TaskForce, ...]]:
+        """Return the new units the split moves of `player`'s orders would make and the task
+        forces they would form, named as the turn will name them (`rules.regroup`: the next
+        free numbers, in the moves' order; `rules.taskforces`): the orders editor lands a
+        part, and moves a new task force, under its new id. From his own view."""
+        self._check_viewer(lineage, player)
+        view = self.load(lineage, viewer=player)
+        splits = regroup_rules.plan_regroup(view, player, document.moves, document.merges).splits
+        commands = taskforce_rules.plan_commands(view, player, document.task_forces)
+        formed = tuple(tf for tf in commands.forces if tf.id not in view.task_forces)
+        return splits, formed
+
+    def map_svg(self, lineage: Lineage, player: str) -> str:
+        """Return `player`'s map as SVG (`map_view` drawn): the published `map.svg`, the HTML
+        report's map and the web page's. A player without an empire gets the chart he knows."""
+        starmap, explored = self.player_map(lineage, player)
+        if player not in self.load(lineage, viewer=player).empires:
+            return to_svg(starmap, explored=explored)
+        return player_map_svg(self.map_view(lineage, player), starmap, explored)
 
     def player_package(self, lineage: Lineage, player: str) -> dict[str, str]:
         """Return the files a player needs at home for the turn in progress (offline).

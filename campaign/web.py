@@ -30,8 +30,10 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from html import escape as esc
+from importlib import resources
 from typing import Any, TypeVar
 
+import msgspec
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -41,15 +43,17 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from campaign.errors import ConcurrencyError, IllegalCommandError, UmpireError
+from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import RecordedEvent
+from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
+from campaign.playermap import OrdersDesk
 from campaign.players import PlayerSecrets
-from campaign.render import describe, html_table, report_body_html
+from campaign.render import describe, html_table, inline_svg, report_body_html
+from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
+from campaign.rules.orders import OrdersDocument
 from campaign.service import CampaignService, PlayerReport
 from campaign.store import Lineage
-from maps import parse_label
-from maps.svg import Marker, to_svg
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -71,11 +75,13 @@ BUSY = "the server is busy checking other sign-ins: try again in a moment"
 FORM_EXPIRED = "this form has expired or came from another site: reload the page and try again"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
-# Pages are plain HTML and one inline style sheet: no scripts, nothing from elsewhere.
+# Pages are plain HTML, one inline style sheet and one script the server itself serves
+# (`/static/umpire.js`, the map and the orders editor): nothing inline runs, nothing comes
+# from elsewhere, and the script talks to this server only.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",  # browsers then send Origin on our own POSTs
@@ -89,6 +95,24 @@ STYLE = (
     "textarea{width:100%;font-family:monospace;font-size:.9em}"
     ".problems{color:#a01010}.ok{color:#106010}img.map{max-width:100%;border:1px solid #ccd}"
     "label{display:block;margin:.4em 0}input{margin-left:.5em}"
+    "body.wide{max-width:90em}.app{display:grid;grid-template-columns:minmax(0,3fr) "
+    "minmax(17em,2fr);gap:1em;align-items:start}.mapbox svg{width:100%;height:auto;"
+    "touch-action:manipulation}.mapbox .hex{pointer-events:all;cursor:pointer}#labels,#entries,"
+    "#key,#legend{pointer-events:none}"
+    ".mapbox .system,.mapbox .marker{cursor:pointer}#arrows{pointer-events:none}"
+    ".panel section{border:1px solid #ccd;border-radius:4px;padding:.5em;margin-bottom:.7em}"
+    ".panel h2,.panel h3{margin:.2em 0 .4em;font-size:1.05em}.units{list-style:none;"
+    "padding:0;margin:0;max-height:22em;overflow:auto}.units button{width:100%;"
+    "text-align:left;margin:1px 0;padding:.35em .4em;font:inherit;background:#f3f4f8;"
+    "border:1px solid #ccd;border-radius:3px}.units button.sel{background:#ffe9a8}"
+    ".units button.given{border-left:4px solid #3a7}.units small{color:#555}"
+    "select,input[type=number]{font:inherit;max-width:100%}input[type=number]{width:5em}"
+    "fieldset{min-width:0;margin:.5em 0}#production{max-width:40em}"
+    ".left{font-weight:bold}.left.over{color:#a01010}.deadline{background:#eef3ff;"
+    "padding:.4em .6em;border-radius:4px}.hint{color:#555;font-size:.9em}"
+    ".editor label{margin:.5em 0}.editor button{font:inherit;margin:.2em .2em .2em 0}"
+    ".route{font-family:monospace}@media (max-width:760px){.app{display:block}"
+    "nav{flex-wrap:wrap;gap:.8em}nav form{margin-left:0}.units{max-height:14em}}"
 )
 
 
@@ -209,8 +233,13 @@ def create_app(
         Route("/sign-out", pages.sign_out, methods=["POST"]),
         Route("/report", pages.signed_in(pages.report), methods=["GET"]),
         Route("/map.svg", pages.signed_in(pages.map_svg), methods=["GET"]),
+        Route("/map", pages.signed_in(pages.map_page), methods=["GET"]),
+        Route("/reach.json", pages.signed_in(pages.reach), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.orders_form), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.submit_orders), methods=["POST"]),
+        Route("/orders/text", pages.signed_in(pages.orders_text), methods=["POST"]),
+        Route("/orders/read", pages.signed_in(pages.orders_read), methods=["POST"]),
+        Route("/static/umpire.js", _script, methods=["GET"]),
         Route("/log", pages.signed_in(pages.log), methods=["GET"]),
     ]
     middleware = [
@@ -432,16 +461,77 @@ class _Pages:
         return _page(title, body, player=who.signed, csrf=_csrf(request))
 
     async def map_svg(self, request: Request, who: _Player) -> Response:
-        starmap, explored = await self._call(self.service.player_map, who.lineage, who.name)
-        report = await self._call(self.service.report, who.lineage, who.name)
-        markers = _unit_markers(report)
-        svg = to_svg(starmap, explored=explored, markers=markers)
+        svg = await self._call(self.service.map_svg, who.lineage, who.name)
         return Response(svg, media_type="image/svg+xml")
 
+    async def map_page(self, request: Request, who: _Player) -> Response:
+        desk = await self._call(self.service.orders_desk, who.lineage, who.name)
+        svg = await self._call(self.service.map_svg, who.lineage, who.name)
+        body = (
+            f"<h1>{esc(desk.map.title)}</h1>"
+            "<p class='hint'>Hover or tap a system or a unit for its details. Choose a unit "
+            "(on the map or in the list) to see where it can go this turn; then tap a hex to "
+            "see its route.</p>"
+            f"{_map_app(desk, svg, editor=False)}"
+        )
+        return _page("Map", body, player=who.signed, csrf=_csrf(request), wide=True)
+
+    async def reach(self, request: Request, who: _Player) -> Response:
+        unit = request.query_params.get("unit", "")
+        to = request.query_params.get("to") or None
+        try:
+            answer = await self._call(self.service.reach, who.lineage, unit, who.name, to)
+        except InvalidInputError as exc:
+            return _json({"problem": str(exc)}, 400)
+        return _json(msgspec.to_builtins(answer))
+
     async def orders_form(self, request: Request, who: _Player) -> Response:
-        text = await self._call(self.service.orders_template, who.lineage, who.name)
         csrf = _csrf(request)
-        return _page("Orders", _orders_html(csrf, text), player=who.signed, csrf=csrf)
+        body = await self._orders_body(who, csrf)
+        return _page("Orders", body, player=who.signed, csrf=csrf, wide=True)
+
+    async def orders_text(self, request: Request, who: _Player) -> Response:
+        """The editor's orders (JSON, an orders document's fields) as the orders text."""
+        form = await request.form()
+        try:
+            document = msgspec.json.decode(str(form.get("document", "")), type=OrdersDocument)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            return _json({"problems": [str(exc)]}, 422)
+        splits, formed = await self._call(self.service.new_names, who.lineage, who.name, document)
+        parts = [msgspec.to_builtins(part) for part in splits]
+        forces = [{"id": tf.id, "units": tf.units} for tf in formed]
+        return _json({"text": orders_rules.dumps(document), "splits": parts, "forces": forces})
+
+    async def orders_read(self, request: Request, who: _Player) -> Response:
+        """Orders text read into the editor's form (JSON), or what is wrong with it."""
+        form = await request.form()
+        text = str(form.get("orders", ""))
+        try:
+            check_text_size(text, "the orders", MAX_ORDERS_BYTES)
+            turn = await self._call(self._turn, who)
+            document = orders_rules.parse(text, who.name, turn)
+        except OrdersError as exc:
+            return _json({"problems": exc.problems}, 422)
+        except InvalidInputError as exc:
+            return _json({"problems": [str(exc)]}, 422)
+        return _json({"document": msgspec.to_builtins(document)})
+
+    async def _orders_body(
+        self, who: _Player, csrf: str, text: str | None = None, problems: Sequence[str] = ()
+    ) -> str:
+        """The orders page: the map and the editor over the orders text (the advanced view)."""
+        desk = await self._call(self.service.orders_desk, who.lineage, who.name)
+        svg = await self._call(self.service.map_svg, who.lineage, who.name)
+        if text is None:
+            mine = await self._call(self.service.submitted_orders, who.lineage, who.name)
+            if mine is not None:
+                text = orders_rules.dumps(mine)
+            else:
+                text = await self._call(self.service.orders_template, who.lineage, who.name)
+        return _orders_page_html(desk, svg, csrf, text, problems)
+
+    def _turn(self, who: _Player) -> int:
+        return self.service.load(who.lineage, viewer=who.name).turn
 
     async def submit_orders(self, request: Request, who: _Player) -> Response:
         form = await request.form()
@@ -455,22 +545,25 @@ class _Pages:
         try:
             recorded = await self._submit(who, text)
         except OrdersError as exc:
-            return _page("Orders", _orders_html(csrf, text, exc.problems), 422, who.signed, csrf)
+            body = await self._orders_body(who, csrf, text, exc.problems)
+            return _page("Orders", body, 422, who.signed, csrf, wide=True)
         except ConcurrencyError:
             problem = "the campaign is busy: send your orders again in a moment"
-            return _page("Orders", _orders_html(csrf, text, [problem]), 503, who.signed, csrf)
+            body = await self._orders_body(who, csrf, text, [problem])
+            return _page("Orders", body, 503, who.signed, csrf, wide=True)
         except UmpireError as exc:
-            return _page("Orders", _orders_html(csrf, text, [str(exc)]), 422, who.signed, csrf)
+            body = await self._orders_body(who, csrf, text, [str(exc)])
+            return _page("Orders", body, 422, who.signed, csrf, wide=True)
         done = "".join(f"<li>{esc(describe(r.event))}</li>" for r in recorded)
         receipt = await self._call(self.service.receipt, who.lineage, who.name)
         body = (
-            "<p class='ok'>Orders recorded. You may send new ones until the turn is resolved; "
-            f"the last ones count.</p><ul>{done}</ul>"
+            "<p class='ok' role='status'>Orders recorded. You may send new ones until the turn "
+            f"is resolved; the last ones count.</p><ul>{done}</ul>"
             "<p>Your receipt (keep it: `umpire verify --receipts` proves what you were shown "
             f"is still the history): <code>{esc(receipt.encode())}</code></p>"
-            f"{_orders_html(csrf, text)}"
+            f"{await self._orders_body(who, csrf, text)}"
         )
-        return _page("Orders", body, player=who.signed, csrf=csrf)
+        return _page("Orders", body, player=who.signed, csrf=csrf, wide=True)
 
     async def log(self, request: Request, who: _Player) -> Response:
         events = await self._call(self.service.log, who.lineage, viewer=who.name)
@@ -544,15 +637,6 @@ def _same_site_post(request: Request, form: Any) -> bool:
     )
 
 
-def _unit_markers(report: PlayerReport) -> list[Marker]:
-    """One tag per hex where the player's own units stand, giving how many."""
-    counts: dict[str, int] = {}
-    for unit in report.units:
-        if unit.hex:
-            counts[unit.hex] = counts.get(unit.hex, 0) + 1
-    return [Marker(parse_label(h), str(n), "#ffd84a") for h, n in sorted(counts.items())]
-
-
 def _page(
     title: str,
     body: str,
@@ -560,11 +644,13 @@ def _page(
     player: str | None = None,
     csrf: str = "",
     headers: dict[str, str] | None = None,
+    wide: bool = False,
 ) -> Response:
     nav = ""
     if player is not None:
         nav = (
-            "<nav><a href='/report'>Report</a><a href='/orders'>Orders</a>"
+            "<nav><a href='/report'>Report</a><a href='/map'>Map</a>"
+            "<a href='/orders'>Orders</a>"
             f"<a href='/log'>Log</a><span>{esc(player)}</span>"
             f"<form method='post' action='/sign-out'>{_token_input(csrf)}"
             "<button>Sign out</button></form></nav>"
@@ -573,7 +659,7 @@ def _page(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{esc(title)} - umpire</title><style>{STYLE}</style></head>"
-        f"<body>{nav}<main>{body}</main></body></html>\n"
+        f"<body{' class=wide' if wide else ''}>{nav}<main>{body}</main></body></html>\n"
     )
     return HTMLResponse(html, status_code=status_code, headers=headers)
 
@@ -608,6 +694,7 @@ def _report_html(report: PlayerReport, has_map: bool) -> str:
 
 
 def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:
+    """The orders text form: the whole page without a script, the editor's advanced view."""
     found = ""
     if problems:
         items = "".join(f"<li>{esc(p)}</li>" for p in problems)
@@ -616,10 +703,88 @@ def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:
             f"{len(problems)} problem(s).</p><ul>{items}</ul></div>"
         )
     return (
-        "<h1>Orders</h1>"
-        '<p>Give a unit <code>to = "CCRR"</code> to move it; every order is checked as '
-        "<code>umpire orders submit</code> checks it, and nothing is stored while any is wrong."
-        f"</p>{found}<form method='post' action='/orders'>{_token_input(csrf)}"
-        f"<textarea name='orders' rows='30' spellcheck='false'>{esc(text)}</textarea>"
-        "<p><button type='submit'>Send orders</button></p></form>"
+        f"{found}<form method='post' action='/orders' id='orders-form'>{_token_input(csrf)}"
+        f"<details id='advanced'{' open' if problems else ''}>"
+        "<summary>Advanced: your orders as text (TOML)</summary>"
+        '<p class="hint">Give a unit <code>to = "CCRR"</code> to move it; every order is '
+        "checked as <code>umpire orders submit</code> checks it, and nothing is stored while "
+        "any is wrong. <button type='button' id='from-text' hidden>Use this text in the "
+        "editor</button></p>"
+        f"<textarea name='orders' rows='24' spellcheck='false'>{esc(text)}</textarea>"
+        "</details><p><button type='submit' id='send'>Send orders</button> "
+        "<span id='sync' class='hint' role='status'></span></p></form>"
     )
+
+
+def _data_script(desk: OrdersDesk) -> str:
+    """The page's data for its script: JSON in a non-executing script element (every `<`
+    escaped, so no text in it can end the element)."""
+    data = msgspec.json.encode(desk).replace(b"<", b"\\u003c").decode()
+    return f"<script type='application/json' id='umpire-data'>{data}</script>"
+
+
+def _map_app(desk: OrdersDesk, svg: str, editor: bool) -> str:
+    """The interactive map (the player's `map.svg` inline) beside its panel; with `editor`,
+    the orders editor's panel."""
+    panel = (
+        "<section><h2>Your units</h2><ul class='units' id='units'></ul></section>"
+        "<section id='details' aria-live='polite'><h2>Details</h2><p class='hint'>Hover or "
+        "tap a system or unit.</p></section>"
+    )
+    if editor:
+        panel += (
+            "<section id='unit-editor' class='editor'><h2>Orders for a unit</h2>"
+            "<p class='hint'>Choose a unit to give it orders.</p></section>"
+            "<section id='forces' class='editor'></section>"
+            "<section id='standing' class='editor'></section>"
+        )
+    return (
+        f"{_data_script(desk)}<div class='app'><div class='mapbox'>{inline_svg(svg)}</div>"
+        f"<div class='panel'>{panel}</div></div>"
+        "<script src='/static/umpire.js' defer></script>"
+    )
+
+
+def _orders_page_html(
+    desk: OrdersDesk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
+) -> str:
+    turn = desk.map.turn
+    if desk.deadline:
+        deadline = (
+            f"<p class='deadline' id='deadline' data-deadline='{esc(desk.deadline)}' "
+            f"data-now='{esc(desk.now)}'>Orders for turn {turn} are due by "
+            f"{esc(desk.deadline[:16].replace('T', ' '))} UTC.</p>"
+        )
+    else:
+        deadline = f"<p class='deadline' id='deadline'>Orders for turn {turn}: no deadline set.</p>"
+    if desk.received:
+        items = "".join(f"<li>{esc(line)}</li>" for line in desk.received)
+        received = (
+            "<section id='received'><h2>Received</h2><p>Your orders recorded for this turn "
+            "(the editor below holds them: change them and send again; the last ones count):"
+            f"</p><ul>{items}</ul></section>"
+        )
+    else:
+        received = (
+            "<section id='received'><h2>Received</h2><p>No orders received from you for this "
+            "turn yet: every unit holds position unless you send some.</p></section>"
+        )
+    production = ""
+    if desk.production or desk.budgets or desk.techs:
+        production = "<section id='production' class='editor'></section>"
+    return (
+        f"<h1>Orders for turn {turn}</h1>{deadline}{received}"
+        f"{_map_app(desk, svg, editor=True)}{production}{_orders_html(csrf, text, problems)}"
+    )
+
+
+def _json(data: object, status_code: int = 200) -> Response:
+    return Response(msgspec.json.encode(data), status_code, media_type="application/json")
+
+
+async def _script(request: Request) -> Response:
+    """The page's one script (no sign-in: it holds nothing of any campaign)."""
+    return Response(_SCRIPT, media_type="text/javascript")
+
+
+_SCRIPT = (resources.files("campaign") / "static" / "umpire.js").read_bytes()

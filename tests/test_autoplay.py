@@ -319,7 +319,7 @@ class Referee:
             sign_in(client, self.lineage.campaign, player, self.web_secrets[player])
             self.clients[player] = client
         client = self.clients[player]
-        pages = [client.get(page) for page in ("/report", "/map.svg", "/orders", "/log")]
+        pages = [client.get(page) for page in ("/report", "/map.svg", "/map", "/orders", "/log")]
         assert all(page.status_code == 200 for page in pages), player
         return [page.text for page in pages]
 

@@ -29,9 +29,10 @@ from campaign import render
 from campaign.autoplay import autoplay, format_orders, random_document
 from campaign.errors import UmpireError
 from campaign.package import MAP_FILE, TEMPLATE_FILE, VIEW_FILE, check_orders, read_package
+from campaign.playermap import Reach
 from campaign.rules.orders import OrdersDocument
 from campaign.rules.setup import catalogue_ship
-from campaign.service import CampaignService, Reach, plan_campaign
+from campaign.service import CampaignService, plan_campaign
 from campaign.strategic import Move
 from campaign.techlist import tech_rows
 from cli import app
@@ -258,15 +259,36 @@ def _unit_ids(service: CampaignService) -> dict[str, set[str]]:
 def test_the_package_holds_only_what_the_player_may_see(
     played: Played, service: CampaignService, player: str
 ) -> None:
-    """view.json, map.toml and template.toml: no other player's unit id, no planet of a system
-    he has not explored; and they hold what the check needs (the test can fail)."""
+    """view.json, map.toml, template.toml, map.svg and report.html: no other player's unit
+    id, no planet of a system he has not explored; and they hold what the check needs (the
+    test can fail)."""
     folder = played.packages / player
     owned = _unit_ids(service)
     foreign = {unit for other in PLAYERS if other != player for unit in owned[other]}
-    for name in (VIEW_FILE, MAP_FILE, TEMPLATE_FILE):
+    for name in (VIEW_FILE, MAP_FILE, TEMPLATE_FILE, "map.svg", "report.html"):
         text = (folder / name).read_text()
         assert not {u for u in foreign if re.search(rf"\b{re.escape(u)}\b", text)}, name
     assert any(unit in (folder / VIEW_FILE).read_text() for unit in owned[player])
+    # His map (issue 16) shows his units by id and planets only where he explored.
+    svg = (folder / "map.svg").read_text()
+    assert {f'data-key="{u}"' for u in owned[player]} & set(re.findall(r'data-key="[^"]+"', svg))
+    drawn = {p.split("/")[0] for p in re.findall(r'data-planet="([^"]+)"', svg)}
+    assert drawn
+    assert drawn <= set(
+        service.load(service.target(CAMPAIGN), viewer=player).empires[player].explored
+    )
+    assert "<svg" in (folder / "report.html").read_text()  # the report embeds it
+    # The web page's data (his map and the orders editor's desk): nothing of anyone else's.
+    lineage = service.target(CAMPAIGN)
+    desk = msgspec.json.encode(service.orders_desk(lineage, player)).decode()
+    assert not {u for u in foreign if re.search(rf"\b{re.escape(u)}\b", desk)}
+    picture = service.map_view(lineage, player)
+    assert {u.id for u in picture.units} <= owned[player]
+    mine = service.load(lineage, viewer=player)
+    known = {(c.owner, c.system) for c in mine.colonies.values()} | set(mine.known_colonies)
+    assert {(c.owner, c.system) for c in picture.colonies} <= known
+    assert {s.hex for s in picture.sightings} == set(mine.sightings.get(player, {}))
+    assert {s.name for s in picture.systems if s.planets} <= set(mine.empires[player].explored)
     view, known_map = read_package(folder)
     assert view.player == player
     assert set(view.state.empires) == {player}

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from itsdangerous import TimestampSigner
 from playwright.sync_api import Page, Response, expect, sync_playwright
@@ -109,7 +110,7 @@ def sign_in(client: TestClient, campaign: str, player: str, secret: str) -> None
     assert response.headers["location"] == "/report"
 
 
-PAGES = ["/", "/report", "/map.svg", "/orders", "/log"]
+PAGES = ["/", "/report", "/map.svg", "/map", "/orders", "/log"]
 
 
 def test_the_umpire_log_names_both_sides(game: Game) -> None:
@@ -228,10 +229,14 @@ def test_no_page_names_another_players_units(game: Game) -> None:
             client.post(
                 "/orders", data=with_token(client, {"orders": client_template(game, player)})
             )
-            for page in PAGES:
+            for page in [*PAGES, f"/reach.json?unit={player}-S1"]:
                 body = client.get(page).text
-                assert f"{player}-" in body or page in ("/", "/map.svg")
+                assert f"{player}-" in body or page == "/"
                 assert other not in body, f"{page} of {player} names {other}"
+            # Another's unit is not his to ask about, and the answer does not say it exists.
+            theirs = client.get(f"/reach.json?unit={other}S1").json()
+            nobody = client.get(f"/reach.json?unit={other}S99").json()
+            assert theirs["problem"] == nobody["problem"].replace("S99", "S1")
 
 
 def client_template(game: Game, player: str) -> str:
@@ -392,8 +397,9 @@ def browse_as_red(page: Page, server: str, game: Game, shots: Path) -> None:
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes().startswith(b"\x89PNG")
 
-    page.click("text=Orders")
+    page.click("nav >> text=Orders")
     page.wait_for_url(server + "/orders")
+    page.click("text=Advanced: your orders as text")  # the editor's advanced view
     template = page.input_value("textarea")
     assert template == game.service.orders_template(game.lineage, "red")
     page.fill("textarea", orders("red", 2, ("red-S2", "9999", "stand-off")))
@@ -452,3 +458,105 @@ def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     )
     assert missing.exit_code == 2
     assert "no such file k.pem" in missing.stderr
+
+
+def test_the_map_page_and_the_editor_give_the_players_own_data(
+    game: Game, client: TestClient
+) -> None:
+    """Issue 16: the map and orders pages carry his map and orders as data for the page's one
+    script, served by the app; the policy lets that script run and nothing else."""
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    for page in ("/map", "/orders"):
+        body = client.get(page).text
+        scripts = re.findall(r"<script[^>]*>", body)
+        assert scripts == [
+            "<script type='application/json' id='umpire-data'>",
+            "<script src='/static/umpire.js' defer>",
+        ]
+        data = json.loads(body.split("id='umpire-data'>")[1].split("</script>")[0])
+        assert {u["id"] for u in data["map"]["units"]} >= {"red-S1", "red-T1"}
+        assert "<svg" in body
+    script = client.get("/static/umpire.js")
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert "umpire-data" in script.text
+    policy = script.headers["content-security-policy"]
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    reach = client.get("/reach.json?unit=red-S1&to=0302").json()
+    assert reach == json.loads(
+        json.dumps(msgspec.to_builtins(game.service.reach(game.lineage, "red-S1", "red", "0302")))
+    )
+    assert reach["path"] == ["0202", "0302"]
+    bad = client.get("/reach.json?unit=red-S1&to=9x")
+    assert bad.status_code == 400
+    assert "is not a hex label like 0712" in bad.json()["problem"]
+
+
+def test_the_editor_writes_and_reads_the_orders_text(game: Game, client: TestClient) -> None:
+    """The editor's orders become the orders text and back again (`rules.orders.dumps`);
+    what is wrong is said; a post without the session's token is refused."""
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    document = {"player": "red", "turn": 2, "moves": [{"unit": "red-S1", "to": "0302"}]}
+    written = client.post(
+        "/orders/text", data=with_token(client, {"document": json.dumps(document)})
+    ).json()
+    assert (
+        written["text"] == 'player = "red"\nturn = 2\n\n[[moves]]\nunit = "red-S1"\nto = "0302"\n'
+    )
+    read = client.post("/orders/read", data=with_token(client, {"orders": written["text"]}))
+    assert read.json()["document"]["moves"] == [
+        {"unit": "red-S1", "to": "0302", "order": None, "count": None, "via": []}
+    ]
+    wrong = client.post(
+        "/orders/text", data=with_token(client, {"document": '{"player": "red", "turn": "x"}'})
+    )
+    assert wrong.status_code == 422
+    assert "Expected `int`, got `str` - at `$.turn`" in wrong.json()["problems"][0]
+    other = client.post(
+        "/orders/read", data=with_token(client, {"orders": 'player = "blue"\nturn = 2\n'})
+    )
+    assert other.json()["problems"] == ["the file is blue's orders, not red's"]
+    # The new units and task forces the orders make, named as the turn will name them.
+    regrouped = {
+        "player": "red",
+        "turn": 2,
+        "moves": [{"unit": "red-T1", "to": "0102", "count": 10}],
+        "task_forces": [{"units": ["red-W1", "red-W2"]}],
+    }
+    named = client.post(
+        "/orders/text", data=with_token(client, {"document": json.dumps(regrouped)})
+    ).json()
+    assert named["splits"] == [{"unit": "red-T1", "new_unit": "red-T2", "count": 10}]
+    assert named["forces"] == [{"id": "red-F1", "units": ["red-W1", "red-W2"]}]
+    forged = client.post("/orders/text", data={"document": json.dumps(document)})
+    assert forged.status_code == 403
+    assert "red" not in game.service.load(game.lineage).orders  # nothing was submitted
+
+
+def test_the_orders_page_shows_what_was_received_and_reloads_it(
+    game: Game, client: TestClient
+) -> None:
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    assert "No orders received from you for this turn yet" in client.get("/orders").text
+    text = orders("red", 2, ("red-S1", "0302", "engage"))
+    client.post("/orders", data=with_token(client, {"orders": text}))
+    page = client.get("/orders").text
+    assert "<li>red-S1 moves to 0302, engage</li>" in page
+    shown = re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.DOTALL)
+    assert shown is not None
+    assert html.unescape(shown.group(1)) == (
+        'player = "red"\nturn = 2\n\n[[moves]]\nunit = "red-S1"\nto = "0302"\norder = "engage"\n'
+    )
+
+
+def test_the_pages_data_cannot_end_its_script_element(game: Game) -> None:
+    """A name holding `</script>` stays data: every `<` of the page's JSON is escaped."""
+    from campaign.web import _data_script
+
+    desk = game.service.orders_desk(game.lineage, "red")
+    hostile = msgspec.structs.replace(desk.map, title="</script><script>alert(1)</script>")
+    html_text = _data_script(msgspec.structs.replace(desk, map=hostile))
+    assert html_text.count("</script>") == 1
+    assert html_text.endswith("</script>")
+    data = json.loads(html_text.split(">", 1)[1].removesuffix("</script>"))
+    assert data["map"]["title"] == "</script><script>alert(1)</script>"

@@ -182,8 +182,10 @@ def test_every_response_carries_the_security_headers(game: Game) -> None:
             data=with_token(client, sign_in_form(game, game.secrets["g", "red"])),
             follow_redirects=False,
         )
-        responses += [signed, client.get("/map.svg")]
-    assert [r.status_code for r in responses] == [404, 303, 403, 303, 200]
+        responses += [signed, client.get("/map.svg"), client.get("/map")]
+        responses += [client.get("/reach.json?unit=red-S1"), client.get("/static/umpire.js")]
+        responses.append(client.post("/orders/text", data={"document": "{}"}))  # no token
+    assert [r.status_code for r in responses] == [404, 303, 403, 303, 200, 200, 200, 200, 403]
     for response in responses:
         assert "default-src 'none'" in response.headers["content-security-policy"]
         assert response.headers["x-content-type-options"] == "nosniff"

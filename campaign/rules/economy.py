@@ -41,7 +41,7 @@ Catalogue = Callable[[str], FleetShip]
 
 # 001 L1339: FT2 prices fighters only with their bay, a "Fighter group including bay" of 6 at
 # 20 points; a replacement fighter is a sixth of that (docs/rulings.md).
-_FIGHTER_GROUP = FT2_SYSTEMS["fighter_group"]
+FIGHTER_GROUP = FT2_SYSTEMS["fighter_group"]
 
 
 def fighter_points(fighters: int) -> int:
@@ -50,8 +50,8 @@ def fighter_points(fighters: int) -> int:
     >>> fighter_points(6), fighter_points(1), fighter_points(0)
     (20, 4, 0)
     """
-    group = _FIGHTER_GROUP.bay or 6
-    return -(-fighters * _FIGHTER_GROUP.points // group) if fighters > 0 else 0
+    group = FIGHTER_GROUP.bay or 6
+    return -(-fighters * FIGHTER_GROUP.points // group) if fighters > 0 else 0
 
 
 def _fighter_problems(

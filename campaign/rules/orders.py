@@ -70,6 +70,7 @@ ships = [{ design = "frigate" }]  # the ships enter at your entry hex); what is 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Annotated
 
@@ -458,4 +459,137 @@ def _production_lines(state: CampaignState, player: str, landable: Sequence[str]
     return lines
 
 
-__all__ = ["OrdersDocument", "OrdersError", "decide_submit", "parse", "template"]
+def submitted_document(submitted: OrdersSubmitted) -> OrdersDocument:
+    """Return the orders document a submission recorded (to show it again, or edit it)."""
+    fields = {f: getattr(submitted, f) for f in OrdersDocument.__struct_fields__}
+    return OrdersDocument(**fields)
+
+
+def _toml_value(value: object) -> str:
+    """One TOML value: a string, number, boolean, list, or a struct as an inline table."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        # A JSON string is a TOML basic string (TOML takes the same escapes) unless it
+        # holds astral characters escaped as surrogate pairs: keep those as they are.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, msgspec.Struct):
+        pairs = [f"{k} = {_toml_value(v)}" for k, v in _set_fields(value)]
+        return "{ " + ", ".join(pairs) + " }" if pairs else "{}"
+    raise TypeError(f"no TOML for {value!r}")  # pragma: no cover - every field type is above
+
+
+def _set_fields(struct: msgspec.Struct) -> list[tuple[str, object]]:
+    """The fields of `struct` that differ from their defaults (None is never written)."""
+    out = []
+    for field in msgspec.structs.fields(struct):
+        value = getattr(struct, field.name)
+        if value is None:
+            continue
+        if field.default is not msgspec.NODEFAULT and value == field.default:
+            continue
+        if field.default_factory is not msgspec.NODEFAULT and value == field.default_factory():
+            continue
+        out.append((field.name, value))
+    return out
+
+
+def dumps(document: OrdersDocument) -> str:
+    """Return an orders document as the TOML `parse` reads back to the same document.
+
+    The web page's orders editor writes its orders with it, so they are an orders file like
+    any other (issue 16). Fields at their defaults are left out.
+
+    >>> doc = OrdersDocument(player="red", turn=2, moves=(Move(unit="red-S1", to="0302"),))
+    >>> print(dumps(doc), end="")
+    player = "red"
+    turn = 2
+    <BLANKLINE>
+    [[moves]]
+    unit = "red-S1"
+    to = "0302"
+    >>> parse(dumps(doc), "red", 2) == doc
+    True
+    """
+    lines: list[str] = []
+    tables: list[tuple[str, object]] = []
+    for name, value in [("player", document.player), ("turn", document.turn)] + [
+        (k, v) for k, v in _set_fields(document) if k not in ("player", "turn")
+    ]:
+        is_tables = isinstance(value, tuple) and value and isinstance(value[0], msgspec.Struct)
+        if is_tables or isinstance(value, msgspec.Struct):
+            tables.append((name, value))
+        else:
+            lines.append(f"{name} = {_toml_value(value)}")
+    for name, value in tables:
+        items = value if isinstance(value, tuple) else (value,)
+        header = f"[[{name}]]" if isinstance(value, tuple) else f"[{name}]"
+        for item in items:
+            assert isinstance(item, msgspec.Struct)
+            lines += ["", header]
+            lines += [f"{k} = {_toml_value(v)}" for k, v in _set_fields(item)]
+    return "\n".join(lines) + "\n"
+
+
+def summary(document: OrdersDocument) -> list[str]:
+    """Return an orders document in words, a line an order: what the page says it received."""
+    lines = []
+    for move in document.moves:
+        if move.to is None:
+            what = "holds position"
+        else:
+            via = f" by way of {', '.join(move.via)}" if move.via else ""
+            what = f"moves to {move.to}{via}"
+        part = f" ({move.count} of them, as a new unit)" if move.count else ""
+        order = f", {move.order}" if move.order else ""
+        lines.append(f"{move.unit}{part} {what}{order}")
+    for force in document.task_forces:
+        if force.id is None:
+            lines.append(f"form a task force of {', '.join(force.units)}")
+        elif force.units:
+            lines.append(f"task force {force.id} is now {', '.join(force.units)}")
+        else:
+            lines.append(f"disband task force {force.id}")
+    for merge in document.merges:
+        lines.append(f"merge {', '.join(merge.units)}")
+    for landing in document.landings:
+        post = "" if landing.post else ", no command post"
+        lines.append(
+            f"{landing.unit} lands {landing.colonists} million colonists on {landing.planet}{post}"
+        )
+    for spend in document.production:
+        bought = [
+            f"{k.replace('_', ' ')} {_toml_value(v) if k == 'ships' else v}"
+            for k, v in _set_fields(spend)
+            if k != "colony"
+        ]
+        lines.append(f"{spend.colony} buys: {', '.join(bought) or 'nothing'}")
+    for research in document.research:
+        ip = f" ({research.ip} IP)" if research.ip is not None else ""
+        lines.append(f"research {research.tech}{ip}")
+    for attack in document.attacks:
+        lines.append(f"{attack.mode} {attack.colony or 'every enemy colony'} in {attack.system}")
+    if document.treasury is not None:
+        lines.append(f"starting treasury: {_toml_value(document.treasury)}")
+    if document.battle_locations:
+        lines.append(f"battle locations: {', '.join(document.battle_locations)}")
+    lines += [f"scorch {c} if assaulted" for c in document.scorch]
+    lines += [f"establish a command post on {c}" for c in document.posts]
+    lines += [f"battle site in {b.system}: {_toml_value(b)}" for b in document.battle_sites]
+    return lines
+
+
+__all__ = [
+    "OrdersDocument",
+    "OrdersError",
+    "decide_submit",
+    "dumps",
+    "parse",
+    "submitted_document",
+    "summary",
+    "template",
+]
