@@ -17,7 +17,7 @@ def test_ship_show_prints_the_record_sheet() -> None:
     result = runner.invoke(app, ["ship", "show", "frigate"])
     assert result.exit_code == 0, result.output
     assert "Frigate" in result.stdout
-    assert "65 points" in result.stdout
+    assert "75 points" in result.stdout  # the Continuum frigate, the campaign default
     assert "row 2" in result.stdout
 
 
