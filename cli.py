@@ -323,7 +323,7 @@ def new(
         typer.Option(
             help="Starting fleet (004 L28-30): FILE for every player, or PLAYER=FILE for one "
             "player's own (repeat the option); each is checked against the 2000 points. "
-            "Default: 1980 points of FT2."
+            "Default: the battle rules' standard fleet (continuum 1954 points, ft2 1980)."
         ),
     ] = None,
     absent: Annotated[
@@ -353,6 +353,13 @@ def new(
             "inside one)."
         ),
     ] = "jump",
+    battle_rules: Annotated[
+        str,
+        typer.Option(
+            help="The rules its battles are fought and its ships built under (004 section 4): "
+            "continuum (Project Continuum, standing in for the Fleet Books) or ft2."
+        ),
+    ] = "continuum",
     starting_ip: Annotated[
         StartingIp,
         typer.Option(
@@ -411,6 +418,7 @@ def new(
             starting_ip=starting_ip,
         ),
         fleets,
+        battle_rules,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
@@ -991,11 +999,12 @@ def orders_check(
 
     from campaign.inputs import MAX_ORDERS_BYTES, printable, read_text
     from campaign.package import check_orders, read_package
-    from campaign.rules.setup import catalogue_ship
+    from campaign.rules.setup import campaign_catalogue
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     view, known_map = read_package(Path(package))
-    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue_ship)
+    catalogue = campaign_catalogue(view.state)
+    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue)
     out.print(
         printable(
             f"OK: the orders of {document.player} for turn {document.turn} of "

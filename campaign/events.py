@@ -260,6 +260,9 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"
+    # The rules its battles are fought under (004 section 4): "continuum" (Project Continuum
+    # for the Fleet Books) or "ft2"; a campaign stored before this was recorded fought "ft2".
+    battle_rules: str = "ft2"
     # The production rules where umpires differ; None: stored before they were recorded
     # (`LEGACY_SETTINGS`).
     production: ProductionSettings | None = None

@@ -93,6 +93,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     battle_movement: str = "vector"  # how the engine's battles move (rules.battles.request_for)
     asteroid_motion: str = "jump"  # how drifting asteroids collide in them (request_for)
+    battle_rules: str = "ft2"  # the rules its battles and ships follow (004 section 4)
     production_settings: ProductionSettings = LEGACY_SETTINGS  # where umpires differ (5.7)
     map_name: str | None = None
     map_sha256: str | None = None
@@ -182,6 +183,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 contested_planets=ev.contested_planets,
                 battle_movement=ev.battle_movement,
                 asteroid_motion=ev.asteroid_motion,
+                battle_rules=ev.battle_rules,
                 production_settings=ev.production or LEGACY_SETTINGS,
             )
         case MapChosen():

@@ -89,7 +89,14 @@ from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, movement, orders, setup, turn
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
-from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
+from campaign.rules.setup import (
+    DEFAULT_FLEETS,
+    FleetFile,
+    FleetShip,
+    campaign_catalogue,
+    catalogue_ship,
+    check_fleet,
+)
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
 from campaign.store import (
@@ -253,11 +260,19 @@ def plan_campaign(
     asteroid_motion: str = "jump",
     production: ProductionSettings = DEFAULT_SETTINGS,
     fleet_files: Mapping[str, str] | None = None,
+    battle_rules: str = "continuum",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
     `map_spec` is a built-in map name or a map file; it is read and validated here.
+    `battle_rules` is the rules the campaign's battles are fought and its ships built under
+    (004 section 4): `continuum` (the Fleet Books' stand-in) or `ft2`.
     """
+    if battle_rules not in core.BATTLE_RULE_CHOICES:
+        raise InvalidInputError(
+            f"battle-rules setting {battle_rules!r} must be one of "
+            f"{', '.join(core.BATTLE_RULE_CHOICES)}"
+        )
     plan = core.CreateCampaign(
         name=name,
         players=tuple(players),
@@ -265,13 +280,18 @@ def plan_campaign(
         dice_mode=dice_mode,
         max_turns=max_turns,
         map=_load_map(map_spec) if map_spec is not None else None,
-        fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
-        fleets={p: _load_fleet(path, p) for p, path in sorted((fleet_files or {}).items())},
+        fleet=(
+            _load_fleet(fleet_file, None, battle_rules) if map_spec is not None and players else ()
+        ),
+        fleets={
+            p: _load_fleet(path, p, battle_rules) for p, path in sorted((fleet_files or {}).items())
+        },
         absent=absent,
         contested_planets=contested_planets,
         battle_movement=battle_movement,
         asteroid_motion=asteroid_motion,
         production=production,
+        battle_rules=battle_rules,
     )
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
@@ -342,10 +362,13 @@ def unit_reach(
     )
 
 
-def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
-    """Read a starting-fleet file (or take the default) and price it from the ship catalogue,
-    checked against the 2000-point budget (004 L28); `player` names whose it is."""
-    fleet = DEFAULT_FLEET
+def _load_fleet(
+    path: str | None, player: str | None = None, rules: str = "continuum"
+) -> tuple[FleetShip, ...]:
+    """Read a starting-fleet file (or take the rules' default) and price it from the ship
+    catalogue of the campaign's battle `rules`, checked against the 2000-point budget (004
+    L28); `player` names whose it is."""
+    fleet = DEFAULT_FLEETS[rules]
     if path is not None:
         data = read_file(path, "fleet file")
         try:
@@ -355,10 +378,10 @@ def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip,
     ships: list[FleetShip] = []
     for line in fleet.ships:
         try:
-            ship = catalogue_ship(line.design)
+            ship = catalogue_ship(line.design, rules)
         except LookupError:
             raise InvalidInputError(
-                f"starting fleet: no FT2 design {line.design!r} in the ship catalogue "
+                f"starting fleet: no {rules} design {line.design!r} in the ship catalogue "
                 "(`umpire ship list`)"
             ) from None
         ships.extend(ship for _ in range(line.count))
@@ -635,7 +658,7 @@ class CampaignService:
             known_map,
             player,
             document,
-            catalogue_ship,
+            campaign_catalogue(state),
             nonce=self.nonces(),
             sequence=sequence,
         )
@@ -715,7 +738,7 @@ class CampaignService:
         """Decide the next step of the turn: the absent players first, then the phases."""
         absentees = self._absentees(lineage, state) if state.held is None else []
         ready = evolve_all(state, (new.event for new in absentees))
-        return absentees + turn.decide_turn(ready, starmap, dice, catalogue_ship)
+        return absentees + turn.decide_turn(ready, starmap, dice, campaign_catalogue(ready))
 
     def _absentees(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
         """Decide for the players who sent no orders, by the campaign's setting (issue 6).
@@ -751,7 +774,13 @@ class CampaignService:
             if document is not None:
                 try:
                     batch += orders.decide_submit(
-                        state, view, known, player, document, catalogue_ship, nonce=self.nonces()
+                        state,
+                        view,
+                        known,
+                        player,
+                        document,
+                        campaign_catalogue(state),
+                        nonce=self.nonces(),
                     )
                 except InvalidInputError:
                     decision = "held position (the repeated orders no longer hold)"

@@ -95,6 +95,11 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     # `fighter_stores`), and the fighters in it now (004 L197-201; `rules.fighters`).
     hold: int = 0
     stores: int = 0
+    # Warships: the rules its design is built to, the campaign's battle rules (004 section 4;
+    # a unit stored before they were a setting is FT2), and for a home-made design (004
+    # L26-30) the design file it was registered with, canonical TOML (`rules.designs`).
+    rules: str = "ft2"
+    design_text: str = ""
 
     def captain_at(self, turn: int) -> CommandLevel | None:
         """Return the level of the captain commanding on `turn`: a stand-in of

@@ -15,9 +15,9 @@ This module is pure and knows nothing of the campaign package: the campaign turn
 
 >>> request = CampaignBattle(sides=(
 ...     CampaignSide(name="red", order="engage", ships=(CampaignShip(id="red-W1",
-...         design="frigate"),)),
+...         design="corvette"),)),
 ...     CampaignSide(name="blue", order="engage", ships=(CampaignShip(id="blue-W1",
-...         design="frigate"),))))
+...         design="corvette"),))))
 >>> preset_for(request)
 'ft2'
 """

@@ -270,7 +270,7 @@ def test_fleet_files_are_checked(tmp_path: Path, map_file: str) -> None:
         plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(big))
     odd = tmp_path / "odd.toml"
     odd.write_text('[[ships]]\ndesign = "starbase"\n')
-    with pytest.raises(InvalidInputError, match="no FT2 design 'starbase'"):
+    with pytest.raises(InvalidInputError, match="no design 'starbase' in the campaign's catalogue"):
         plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(odd))
     with pytest.raises(InvalidInputError, match="needs a map"):
         plan_campaign("g", ["red"], fleet_file=str(odd))

@@ -9,6 +9,8 @@ set-up and journal are stored with it so the battle can be replayed exactly.
 
 from __future__ import annotations
 
+from functools import cache
+
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
@@ -32,7 +34,9 @@ from tactical.campaign_battle import (
     ShipOutcome,
     resolve_campaign_battle,
 )
-from tactical.ship import Ship, ShipState, apply_damage, fresh_state
+from tactical.designs import decode_design
+from tactical.points import build
+from tactical.ship import PRESETS, Ship, ShipState, apply_damage, fresh_state
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -70,11 +74,26 @@ def present(state: CampaignState, battle: Battle) -> Battle:
     return msgspec.structs.replace(battle, sides=(sides[0], sides[1]))
 
 
+def unit_sheet(unit: Unit) -> Ship:
+    """Return a warship's record sheet: its catalogue design under the rules it was built to,
+    or the home-made design it was registered with (004 L26-30)."""
+    assert unit.design is not None
+    if unit.design_text:
+        return _home_made_sheet(unit.design_text, unit.rules, unit.design)
+    return sheet_for(unit.design, unit.rules)
+
+
+@cache
+def _home_made_sheet(text: str, rules: str, design: str) -> Ship:
+    return build(decode_design(text), PRESETS[rules], ship_id=design)
+
+
 def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> CampaignBattle:
     """Describe a campaign battle to the tactical engine.
 
-    Campaign warships are FT2 catalogue designs (priced under FT2, 004 section 3), so they
-    fight under the `ft2` preset, and the damage they carry is crossed off the FT2 sheet.
+    The battle is fought under the campaign's battle rules (004 section 4: `continuum`, the
+    Fleet Books' stand-in, or `ft2`), which its warships are built to, and the damage they
+    carry is crossed off their own record sheets.
     """
     sides = []
     for side in battle.sides:
@@ -105,7 +124,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         gravity=battle.gravity,
         turn_limit=turn_limit,
         key=battle.id,
-        rules="ft2",
+        rules=state.battle_rules,
         movement="cinematic" if state.battle_movement == "cinematic" else "vector",
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
     )
@@ -125,7 +144,7 @@ def carried_state(unit: Unit, turn: int) -> ShipState | None:
     assert unit.design is not None
     if unit.record is None and not unit.needs_repair:
         return None  # never fought, or fought only on a table without damage
-    ship = sheet_for(unit.design, "ft2")
+    ship = unit_sheet(unit)
     fresh = fresh_state(ship)
     record = unit.record if unit.record is not None and _fits(ship, unit.record) else None
     carried = fresh

@@ -183,7 +183,8 @@ def _inputs(
                 built = catalogue(ship.design)
             except LookupError:
                 problems.append(
-                    f"colony {order.colony!r}: no FT2 design {ship.design!r} in the catalogue"
+                    f"colony {order.colony!r}: no design {ship.design!r} "
+                    "in the campaign's catalogue"
                 )
                 continue
             if not built.ftl:
@@ -295,7 +296,7 @@ def _treasury_problems(
             if not catalogue(ship.design).ftl:
                 problems.append(f"treasury: {ship.design} has no FTL drive")
         except LookupError:
-            problems.append(f"treasury: no FT2 design {ship.design!r} in the catalogue")
+            problems.append(f"treasury: no design {ship.design!r} in the campaign's catalogue")
     if treasury.research < 0:
         problems.append("treasury: research cannot be negative")
     if problems:
@@ -536,6 +537,8 @@ def _new_units(
                         ortillery=built.ortillery,
                         hold=built.fighter_stores,
                         captain=level,
+                        rules=built.rules,
+                        design_text=built.design_text,
                     )
                 )
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
@@ -22,6 +22,9 @@ from campaign.strategic import (
 )
 from tactical.designs import show_builtin
 
+if TYPE_CHECKING:
+    from campaign.projections import CampaignState
+
 
 class FleetShip(msgspec.Struct, frozen=True):
     """A catalogue warship as the campaign needs it: design id, class, points, FTL."""
@@ -33,6 +36,8 @@ class FleetShip(msgspec.Struct, frozen=True):
     mass: int = 0
     ortillery: bool = False  # a dedicated ortillery vessel (004 L221; the design's flag)
     fighter_stores: int = 0  # a fleet tender's hold, in fighters (004 L197-201)
+    rules: str = "ft2"  # the rules it is built to: the campaign's battle rules (004 section 4)
+    design_text: str = ""  # a home-made design (004 L26-30): its registered file, canonical
 
 
 class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -48,9 +53,9 @@ class FleetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ships: tuple[FleetLine, ...]
 
 
-# The default starting fleet: FT2 standard classes whose fits the text gives (001 L667-707),
-# 1980 points of the 2000 allowed (004 section 3).
-DEFAULT_FLEET = FleetFile(
+# The default starting fleet of an FT2 campaign: FT2 standard classes whose fits the text gives
+# (001 L667-707), 1980 points of the 2000 allowed (004 section 3).
+FT2_DEFAULT_FLEET = FleetFile(
     ships=(
         FleetLine("battledreadnought", 1),
         FleetLine("heavy_cruiser", 2),
@@ -59,6 +64,18 @@ DEFAULT_FLEET = FleetFile(
         FleetLine("frigate", 5),
     )
 )
+# The default starting fleet of a Continuum campaign (004 L28-30, under the Fleet Book rules of
+# 004 section 4): the catalogue's standard designs, 1954 points of the 2000 allowed.
+CONTINUUM_DEFAULT_FLEET = FleetFile(
+    ships=(
+        FleetLine("battleship", 1),
+        FleetLine("heavy_cruiser", 2),
+        FleetLine("light_cruiser", 2),
+        FleetLine("destroyer", 3),
+        FleetLine("frigate", 2),
+    )
+)
+DEFAULT_FLEETS = {"ft2": FT2_DEFAULT_FLEET, "continuum": CONTINUUM_DEFAULT_FLEET}
 
 
 def check_fleet(ships: list[FleetShip], budget: int = STARTING_WARSHIP_POINTS) -> None:
@@ -113,6 +130,8 @@ def decide_found_empires(
                     ortillery=ship.ortillery,
                     hold=ship.fighter_stores,
                     captain=level,
+                    rules=ship.rules,
+                    design_text=ship.design_text,
                 )
             )
         units.extend(
@@ -142,13 +161,14 @@ def decide_found_empires(
     return batch
 
 
-def catalogue_ship(design: str) -> FleetShip:
-    """Return an FT2 catalogue design as the campaign needs it.
+def catalogue_ship(design: str, rules: str = "ft2") -> FleetShip:
+    """Return a catalogue design under the campaign's battle rules (`ft2` or `continuum`, 004
+    section 4) as the campaign needs it.
 
     Raises:
-        LookupError: no such design.
+        LookupError: no such design under those rules.
     """
-    ship = show_builtin(design, "ft2")
+    ship = show_builtin(design, rules)
     return FleetShip(
         design=design,
         hull_class=str(ship.hull_class),
@@ -157,4 +177,19 @@ def catalogue_ship(design: str) -> FleetShip:
         mass=ship.mass,
         ortillery=ship.ortillery,
         fighter_stores=ship.fighter_stores,
+        rules=rules,
     )
+
+
+def campaign_catalogue(state: CampaignState) -> Callable[[str], FleetShip]:
+    """Return the ship catalogue of a campaign: its battle rules' standard designs (004
+    section 4), as production and the orders check price them.
+
+    The lookup raises `LookupError` for a design the catalogue does not hold.
+    """
+    rules = state.battle_rules
+
+    def lookup(design: str) -> FleetShip:
+        return catalogue_ship(design, rules)
+
+    return lookup

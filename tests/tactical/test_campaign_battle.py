@@ -54,12 +54,14 @@ def side(name: str, order: str, designs: tuple[str, ...] = FLEET, **kw: object) 
 
 
 def even(location: str = "free-space", **kw: object) -> CampaignBattle:
+    kw.setdefault("rules", "ft2")  # FT2 ships, as the campaign fought before issue 15
     return CampaignBattle(
         sides=(side("red", "engage"), side("blue", "engage")), location=location, **kw
     )  # type: ignore[arg-type]
 
 
 def pursuit(location: str = "free-space", **kw: object) -> CampaignBattle:
+    kw.setdefault("rules", "ft2")
     return CampaignBattle(
         sides=(side("red", "engage"), side("blue", "ftl-move")),
         battle="pursuit",
@@ -73,7 +75,11 @@ def pursuit(location: str = "free-space", **kw: object) -> CampaignBattle:
 
 
 def test_preset_follows_the_catalogue() -> None:
-    assert preset_for(even()) == "ft2"  # FT2 frigates are not Continuum designs
+    assert preset_for(even()) == "ft2"  # the request's rules
+    corvettes = CampaignBattle(
+        sides=(side("a", "engage", ("corvette",)), side("b", "engage", ("corvette",)))
+    )
+    assert preset_for(corvettes) == "ft2"  # FT2 corvettes are not Continuum designs
     hc = CampaignBattle(
         sides=(side("a", "engage", ("heavy_cruiser",)), side("b", "engage", ("heavy_cruiser",)))
     )
@@ -482,7 +488,8 @@ def test_carried_in_damage_carries_out() -> None:
         for i, d in enumerate((survivor.design, "frigate"))
     )
     request = CampaignBattle(
-        sides=(CampaignSide(name="red", order="engage", ships=ships), side("blue", "engage"))
+        sides=(CampaignSide(name="red", order="engage", ships=ships), side("blue", "engage")),
+        rules="ft2",
     )
     second = resolve_campaign_battle(request, SeededDice(4))
     again = next(s for s in second.ships if s.id == "red-W0")
@@ -607,6 +614,7 @@ def test_ships_without_a_drive_are_lost_over_a_gas_giant() -> None:
         chosen_by="red",
         gravity=5,
         turn_limit=1,
+        rules="ft2",
     )
     outcome = resolve_campaign_battle(request, SeededDice(1))
     fates = {s.id: s.fate for s in outcome.ships}

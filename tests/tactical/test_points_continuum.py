@@ -32,7 +32,7 @@ CATALOGUE_POINTS = {
     "light_cruiser": 203,
     "missile_cruiser": 161,
     "ortillery_monitor": 254,
-    "scout": 43,
+    "scout": 61,
     "strike_carrier": 430,
     "superdreadnought": 826,
     "torpedo_cruiser": 179,
