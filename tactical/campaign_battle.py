@@ -463,6 +463,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         asteroid_motion=request.asteroid_motion,
         turn_mods=turn_mods,
         initiative_mods=initiative,
+        initiative_roll=True,  # the officers' modifiers count in every battle (004 L331-343)
         morale_mods=morale_mods,
         strike_mods=strike_mods,
         rolls=tuple(recording.rolls),

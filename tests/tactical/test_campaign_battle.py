@@ -634,3 +634,31 @@ def test_commanders_hold_their_altitude(make: object, movement: str) -> None:
         total += len(outcome.ships)
         fell += sum(len(e.fell) for e in outcome.journal if isinstance(e, TurnEnded))
     assert fell / total < 0.15
+
+
+@pytest.mark.parametrize(("roll", "first"), [(False, "blue"), (True, "red")])
+def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str) -> None:
+    """004 L331, L338, L343: the senior officer changes "the initiative roll" in every campaign
+    battle, so the set-up rolls it under FT2 too, where the side with most ships would fire
+    first (001 L262). Red, one ship to blue's two, wins the roll."""
+    setup = msgspec.structs.replace(
+        two_ships(Theatre(initiative_roll=roll)),
+        ships=(
+            *two_ships(Theatre()).ships,
+            ShipSetup(id="b2", side="blue", design="frigate", x=9, y=30, course=12, speed=4),
+        ),
+    )
+    assert setup.rules == "ft2"
+    battle = Battle(setup)
+    battle.write_orders("red", {})
+    battle.write_orders("blue", {})
+    battle.resolve(KeyedDice())
+    moved = battle.journal[-1]
+    assert isinstance(moved, ShipsMoved)
+    assert moved.first == first
+
+
+def test_campaign_requests_roll_initiative() -> None:
+    setup = setup_campaign_battle(even(), SeededDice(1))
+    assert setup.theatre is not None
+    assert setup.theatre.initiative_roll
