@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from campaign.service import CampaignService
     from campaign.store import Lineage
     from campaign.strategic import CoreDamage, ShipResult
+    from tactical.ship import Ship
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -360,6 +361,13 @@ def new(
             "continuum (Project Continuum, standing in for the Fleet Books) or ft2."
         ),
     ] = "continuum",
+    designs: Annotated[
+        str,
+        typer.Option(
+            help="Who sees a player's home-made design (004 L26-30, `umpire ship register`): "
+            "secret (its owner alone) or public (every player)."
+        ),
+    ] = "secret",
     starting_ip: Annotated[
         StartingIp,
         typer.Option(
@@ -419,6 +427,7 @@ def new(
         ),
         fleets,
         battle_rules,
+        designs,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
@@ -1003,7 +1012,7 @@ def orders_check(
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     view, known_map = read_package(Path(package))
-    catalogue = campaign_catalogue(view.state)
+    catalogue = campaign_catalogue(view.state, view.player)
     document = check_orders(view, known_map, text, datetime.now(UTC), catalogue)
     out.print(
         printable(
@@ -1491,6 +1500,61 @@ def ship_cost(
         _print_json(costing)
         return
     _ship_console().print(cost_table(costing))
+
+
+@ship_app.command("register")
+@user_errors
+@campaign_command
+def ship_register(
+    file: Annotated[str, typer.Argument(help="The player's design file (TOML).")],
+    player: Annotated[str, typer.Option("--player", help="Whose design it is.")],
+    design_id: Annotated[
+        str | None,
+        typer.Option("--id", help="What production orders call it (default: the file's name)."),
+    ] = None,
+    at: Where = HERE,
+) -> None:
+    """Register a player's home-made design (004 L26-30): checked completely by the design
+    rules, every problem named; his production may then build it at 63 points per IP."""
+    with at.service() as service:
+        recorded = service.register_design(at.lineage(service), player, file, design_id)
+    out.print(render.log_table(recorded, "Design registered"))
+
+
+@ship_app.command("designs")
+@user_errors
+@campaign_command
+def ship_designs(
+    as_player: PlayerOption = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """List a campaign's ship catalogue: the standard designs of its battle rules and the
+    home-made designs registered (a player's view: his own and the public ones)."""
+    from campaign.inputs import viewer_of
+    from tactical.designs import builtin_ships
+    from tactical.render import design_table
+
+    viewer = viewer_of(as_player)
+    with at.service() as service:
+        lineage = at.lineage(service)
+        rules = service.load(lineage).battle_rules
+        designs = service.designs(lineage, viewer)
+    ships = builtin_ships("ft2" if rules == "ft2" else "continuum")
+    home = [(d.id, _home_made_sheet(d.text, d.rules, d.id)) for d in designs]
+    if json:
+        _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in [*ships, *home]])
+        return
+    fits = {d.id: f"{d.owner}'s" for d in designs}
+    _ship_console().print(design_table([*ships, *home], fits))
+
+
+def _home_made_sheet(text: str, rules: str, design_id: str) -> Ship:
+    from tactical.designs import decode_design
+    from tactical.points import build
+    from tactical.ship import PRESETS
+
+    return build(decode_design(text), PRESETS[rules], ship_id=design_id)
 
 
 # ---- ship commands (issue 4) end ----

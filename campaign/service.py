@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
+from pathlib import PurePath
 
 import msgspec
 
@@ -71,6 +72,7 @@ from campaign.inputs import (
     check_text_size,
     printable,
     read_file,
+    read_text,
 )
 from campaign.package import TEMPLATE_FILE, check_deadline, package_files
 from campaign.projections import (
@@ -87,6 +89,7 @@ from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, movement, orders, setup, turn
+from campaign.rules import designs as design_rules
 from campaign.rules import regroup as regroup_rules
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings
 from campaign.rules.setup import (
@@ -116,6 +119,7 @@ from campaign.strategic import (
     Colony,
     Empire,
     Move,
+    RegisteredDesign,
     ShipResult,
     Sighting,
     Unit,
@@ -261,6 +265,7 @@ def plan_campaign(
     production: ProductionSettings = DEFAULT_SETTINGS,
     fleet_files: Mapping[str, str] | None = None,
     battle_rules: str = "continuum",
+    design_visibility: str = "secret",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -292,6 +297,7 @@ def plan_campaign(
         asteroid_motion=asteroid_motion,
         production=production,
         battle_rules=battle_rules,
+        design_visibility=design_visibility,
     )
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
@@ -658,7 +664,7 @@ class CampaignService:
             known_map,
             player,
             document,
-            campaign_catalogue(state),
+            campaign_catalogue(state, player),
             nonce=self.nonces(),
             sequence=sequence,
         )
@@ -779,7 +785,7 @@ class CampaignService:
                         known,
                         player,
                         document,
-                        campaign_catalogue(state),
+                        campaign_catalogue(state, player),
                         nonce=self.nonces(),
                     )
                 except InvalidInputError:
@@ -821,6 +827,31 @@ class CampaignService:
                 raise InvalidInputError(f"hex {hex_label!r} is not on the map")
         event = UnitRelocated(unit=unit_id, hex=hex_label, reason=_reason(reason))
         return self._ruling(lineage, state.version, event, unit.owner, state.turn)
+
+    def register_design(
+        self, lineage: Lineage, player: str, path: str, design_id: str | None = None
+    ) -> list[RecordedEvent]:
+        """Register `player`'s home-made design file (004 L26-30), checked completely by the
+        design rules; `design_id` defaults to the file's name without `.toml`.
+
+        Raises:
+            InvalidInputError: the file cannot be read, or the design is not sound (every
+                problem named), or the id is taken.
+        """
+        text = read_text(path, "design file")
+        state = self.load(lineage)
+        core.require_running(state)
+        name = design_id if design_id is not None else PurePath(path).name.removesuffix(".toml")
+        batch = design_rules.decide_register(state, player, name, text, printable(path))
+        batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
+        return self.store.append(lineage, state.version, batch)
+
+    def designs(self, lineage: Lineage, viewer: str = UMPIRE) -> tuple[RegisteredDesign, ...]:
+        """Return the home-made designs `viewer` may see: the umpire all, a player his own and
+        the public ones (his view holds no other)."""
+        self._check_viewer(lineage, viewer)
+        state = self.load(lineage, viewer=viewer)
+        return tuple(state.designs[d] for d in sorted(state.designs))
 
     def split_unit(
         self, lineage: Lineage, unit_id: str, count: int, reason: str

@@ -27,7 +27,7 @@ from tactical.missiles import Salvo
 from tactical.movement import angle_vector, format_mu, heading_vector, round_mu
 from tactical.rules import BattleRules
 from tactical.sensors import Bogey, Dummy
-from tactical.ship import HullClass, Ship, ShipState, hull_remaining, screen_level
+from tactical.ship import Design, HullClass, Ship, ShipState, hull_remaining, screen_level
 
 Phase = Literal[
     "orders",
@@ -227,6 +227,9 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
+    designs: dict[Identifier, Design] = msgspec.field(default_factory=dict)
+    """Designs of this battle's own, by the id its ships name, before the catalogue: a
+    campaign's home-made designs (004 L26-30), built to the rules' construction rules."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:

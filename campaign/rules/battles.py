@@ -36,7 +36,7 @@ from tactical.campaign_battle import (
 )
 from tactical.designs import decode_design
 from tactical.points import build
-from tactical.ship import PRESETS, Ship, ShipState, apply_damage, fresh_state
+from tactical.ship import PRESETS, Design, Ship, ShipState, apply_damage, fresh_state
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -96,6 +96,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
     carry is crossed off their own record sheets.
     """
     sides = []
+    designs: dict[str, Design] = {}
     for side in battle.sides:
         ships = []
         for uid in side.units:
@@ -109,6 +110,8 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
             carried = carried_state(unit, state.turn)
             captain = unit.captain_at(state.turn) or STAND_IN_CAPTAIN
             ships.append(CampaignShip(id=uid, design=unit.design, state=carried, captain=captain))
+            if unit.design_text:  # a home-made design (004 L26-30) travels with the request
+                designs[unit.design] = decode_design(unit.design_text)
         sides.append(
             CampaignSide(
                 name=side.player, order=side.order, ships=tuple(ships), admiral=side.admiral
@@ -125,6 +128,7 @@ def request_for(state: CampaignState, battle: Battle, turn_limit: int = 12) -> C
         turn_limit=turn_limit,
         key=battle.id,
         rules=state.battle_rules,
+        designs=designs,
         movement="cinematic" if state.battle_movement == "cinematic" else "vector",
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
     )

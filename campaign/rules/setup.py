@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Annotated
 
 import msgspec
@@ -20,7 +21,9 @@ from campaign.strategic import (
     Unit,
     unit_id,
 )
-from tactical.designs import show_builtin
+from tactical.designs import decode_design, show_builtin
+from tactical.points import build
+from tactical.ship import PRESETS
 
 if TYPE_CHECKING:
     from campaign.projections import CampaignState
@@ -181,15 +184,39 @@ def catalogue_ship(design: str, rules: str = "ft2") -> FleetShip:
     )
 
 
-def campaign_catalogue(state: CampaignState) -> Callable[[str], FleetShip]:
+def campaign_catalogue(
+    state: CampaignState, player: str | None = None
+) -> Callable[[str], FleetShip]:
     """Return the ship catalogue of a campaign: its battle rules' standard designs (004
-    section 4), as production and the orders check price them.
+    section 4) and the home-made designs registered (004 L26-30), as production and the orders
+    check price them. With `player`, only his own home-made designs: a player builds his own
+    (docs/rulings.md).
 
     The lookup raises `LookupError` for a design the catalogue does not hold.
     """
     rules = state.battle_rules
+    designs = {d.id: d for d in state.designs.values() if player is None or d.owner == player}
 
     def lookup(design: str) -> FleetShip:
+        found = designs.get(design)
+        if found is not None:
+            return _home_made(found.id, found.text, found.rules)
         return catalogue_ship(design, rules)
 
     return lookup
+
+
+@cache
+def _home_made(design_id: str, text: str, rules: str) -> FleetShip:
+    ship = build(decode_design(text), PRESETS[rules], ship_id=design_id)
+    return FleetShip(
+        design=design_id,
+        hull_class=str(ship.hull_class),
+        points=ship.points,
+        ftl=ship.ftl,
+        mass=ship.mass,
+        ortillery=ship.ortillery,
+        fighter_stores=ship.fighter_stores,
+        rules=rules,
+        design_text=text,
+    )
