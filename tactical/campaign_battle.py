@@ -479,6 +479,11 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         rules=preset,
         turn_limit=request.turn_limit,
         theatre=theatre,
+        # 004 L38: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used":
+        # the sensors and bogeys rules (001 L933-951), so each side's ships start as contacts
+        # the enemy must detect; a weasel emitter makes its ship's bogey look bigger. The
+        # campaign buys no dummy counters (they move only cinematically here).
+        bogeys=True,
         core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
