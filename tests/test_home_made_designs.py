@@ -190,3 +190,23 @@ def test_a_home_made_design_fights_in_a_campaign_battle() -> None:
     outcome = resolve_campaign_battle(request, SeededDice(1))
     assert outcome.setup.designs == {"raider": design}
     assert {s.design for s in outcome.ships} == {"raider", "frigate"}
+
+
+def test_a_continuum_campaign_battle_rerolls_repairs_and_rolls_initiative() -> None:
+    """Issue 15's done-when: the set-up says continuum, and the journal shows beam re-rolls
+    (000 L2864-2968), damage control parties at work (000 10.4) and the FB2 initiative roll
+    (000 L1053-1472, phase 2), where FT2 had none of them."""
+    from tactical.phases.repair import RepairsMade
+
+    def side(name: str) -> CampaignSide:
+        designs = ("light_cruiser", "destroyer", "frigate")
+        ships = tuple(CampaignShip(id=f"{name}-{i}", design=d) for i, d in enumerate(designs))
+        return CampaignSide(name=name, order="engage", ships=ships)
+
+    request = CampaignBattle(sides=(side("red"), side("blue")), rules="continuum")
+    outcome = resolve_campaign_battle(request, SeededDice(0))
+    assert outcome.setup.rules == "continuum"
+    keys = [roll.key for event in outcome.journal for roll in getattr(event, "rolls", ())]
+    assert any("/fire/" in key and "/r0" in key for key in keys)  # a 6 re-rolled
+    assert any(key.startswith("t1/initiative/") for key in keys)
+    assert any(isinstance(e, RepairsMade) and e.repairs for e in outcome.journal)

@@ -658,7 +658,12 @@ def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str)
     assert moved.first == first
 
 
-def test_campaign_requests_roll_initiative() -> None:
+def test_campaign_requests_roll_initiative_and_play_bogeys() -> None:
+    """004 L331-343: the initiative roll; 004 L38: "Dummy Bogeys and 'Weasel Boats'", so the
+    ships start as bogeys (001 L933-951), every one a contact to the enemy."""
     setup = setup_campaign_battle(even(), SeededDice(1))
     assert setup.theatre is not None
     assert setup.theatre.initiative_roll
+    assert setup.bogeys
+    battle = Battle(setup)
+    assert {s.bogey is not None for s in battle.state.ships} == {True}
