@@ -110,7 +110,11 @@ def test_a_registered_design_is_its_owners_to_build_and_secret(game: Path) -> No
     folder = game.parent
     out = umpire("ship", "register", str(folder / "raider.toml"), "--player", "red", db=game)
     assert "design_registered" in out
-    assert "raider" in umpire("ship", "designs", "--as-player", "red", db=game)
+    listed = umpire("ship", "designs", "--as-player", "red", db=game)
+    assert "raider" in listed
+    assert "red's" in listed  # whose home-made design it is
+    assert "battleship" in listed  # the campaign's rules' catalogue (continuum), not FT2's
+    assert "ft2" not in listed
     assert "raider" not in umpire("ship", "designs", "--as-player", "blue", db=game)
     assert "raider" not in umpire("log", "--as-player", "blue", db=game).lower()
     assert state_of(game, "blue").designs == {}
