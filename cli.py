@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from campaign.service import CampaignService
     from campaign.store import Lineage
     from campaign.strategic import CoreDamage, ShipResult
-    from tactical.ship import Ship
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -1532,6 +1531,7 @@ def ship_designs(
     """List a campaign's ship catalogue: the standard designs of its battle rules and the
     home-made designs registered (a player's view: his own and the public ones)."""
     from campaign.inputs import viewer_of
+    from campaign.rules.battles import home_made_sheet
     from tactical.designs import builtin_ships
     from tactical.render import design_table
 
@@ -1541,20 +1541,12 @@ def ship_designs(
         rules = service.load(lineage).battle_rules
         designs = service.designs(lineage, viewer)
     ships = builtin_ships("ft2" if rules == "ft2" else "continuum")
-    home = [(d.id, _home_made_sheet(d.text, d.rules, d.id)) for d in designs]
+    home = [(d.id, home_made_sheet(d.text, d.rules, d.id)) for d in designs]
     if json:
         _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in [*ships, *home]])
         return
     fits = {d.id: f"{d.owner}'s" for d in designs}
     _ship_console().print(design_table([*ships, *home], fits))
-
-
-def _home_made_sheet(text: str, rules: str, design_id: str) -> Ship:
-    from tactical.designs import decode_design
-    from tactical.points import build
-    from tactical.ship import PRESETS
-
-    return build(decode_design(text), PRESETS[rules], ship_id=design_id)
 
 
 # ---- ship commands (issue 4) end ----

@@ -79,12 +79,14 @@ def unit_sheet(unit: Unit) -> Ship:
     or the home-made design it was registered with (004 L26-30)."""
     assert unit.design is not None
     if unit.design_text:
-        return _home_made_sheet(unit.design_text, unit.rules, unit.design)
+        return home_made_sheet(unit.design_text, unit.rules, unit.design)
     return sheet_for(unit.design, unit.rules)
 
 
 @cache
-def _home_made_sheet(text: str, rules: str, design: str) -> Ship:
+def home_made_sheet(text: str, rules: str, design: str) -> Ship:
+    """Return the record sheet of a registered home-made design (its canonical `text`) under
+    the rules it was registered for, as ship `design` (cached)."""
     return build(decode_design(text), PRESETS[rules], ship_id=design)
 
 

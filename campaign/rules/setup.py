@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Annotated
 
 import msgspec
@@ -11,6 +10,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import InvalidInputError
 from campaign.events import Audience, EmpireFounded, NewEvent
+from campaign.rules.battles import home_made_sheet
 from campaign.rules.command import roll_captain
 from campaign.strategic import (
     SCOUTS_PER_TROOP,
@@ -21,9 +21,7 @@ from campaign.strategic import (
     Unit,
     unit_id,
 )
-from tactical.designs import decode_design, show_builtin
-from tactical.points import build
-from tactical.ship import PRESETS
+from tactical.designs import show_builtin
 
 if TYPE_CHECKING:
     from campaign.projections import CampaignState
@@ -206,9 +204,8 @@ def campaign_catalogue(
     return lookup
 
 
-@cache
 def _home_made(design_id: str, text: str, rules: str) -> FleetShip:
-    ship = build(decode_design(text), PRESETS[rules], ship_id=design_id)
+    ship = home_made_sheet(text, rules, design_id)
     return FleetShip(
         design=design_id,
         hull_class=str(ship.hull_class),
