@@ -1440,12 +1440,24 @@ def _ship_console() -> Console:
 
 
 @ship_app.command("list")
-def ship_list(json: JsonOption = False) -> None:
+def ship_list(
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Only the designs built to these rules: continuum (a campaign's default "
+            "catalogue, 004 section 4) or ft2.",
+        ),
+    ] = None,
+    json: JsonOption = False,
+) -> None:
     """List the built-in ship designs with their class, mass, thrust and points."""
     from tactical.designs import builtin_ships
     from tactical.render import design_table
 
-    ships = builtin_ships()
+    if rules not in (None, "continuum", "ft2"):
+        raise _ship_fail([f"--rules {rules!r} must be continuum or ft2"])
+    ships = builtin_ships("ft2" if rules == "ft2" else "continuum" if rules else None)
     if json:
         _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in ships])
         return
