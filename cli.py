@@ -350,7 +350,7 @@ def new(
         typer.Option(
             help="Starting fleet (004 L28-30): FILE for every player, or PLAYER=FILE for one "
             "player's own (repeat the option); each is checked against the 2000 points. "
-            "Default: 1980 points of FT2."
+            "Default: the battle rules' standard fleet (continuum 1954 points, ft2 1980)."
         ),
     ] = None,
     absent: Annotated[
@@ -386,6 +386,20 @@ def new(
             **_choices("jump", "sweep"),
         ),
     ] = "jump",
+    battle_rules: Annotated[
+        str,
+        typer.Option(
+            help="The rules its battles are fought and its ships built under (004 section 4): "
+            "continuum (Project Continuum, standing in for the Fleet Books) or ft2."
+        ),
+    ] = "continuum",
+    designs: Annotated[
+        str,
+        typer.Option(
+            help="Who sees a player's home-made design (004 L26-30, `umpire ship register`): "
+            "secret (its owner alone) or public (every player)."
+        ),
+    ] = "secret",
     starting_ip: Annotated[
         StartingIp,
         typer.Option(
@@ -444,6 +458,8 @@ def new(
             starting_ip=starting_ip,
         ),
         fleets,
+        battle_rules,
+        designs,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
@@ -1070,11 +1086,12 @@ def orders_check(
 
     from campaign.inputs import MAX_ORDERS_BYTES, printable, read_text
     from campaign.package import check_orders, read_package
-    from campaign.rules.setup import catalogue_ship
+    from campaign.rules.setup import campaign_catalogue
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     view, known_map = read_package(Path(package))
-    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue_ship)
+    catalogue = campaign_catalogue(view.state, view.player)
+    document = check_orders(view, known_map, text, datetime.now(UTC), catalogue)
     out.print(
         printable(
             f"OK: the orders of {document.player} for turn {document.turn} of "
@@ -1511,12 +1528,24 @@ def _ship_console() -> Console:
 
 
 @ship_app.command("list")
-def ship_list(json: JsonOption = False) -> None:
+def ship_list(
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Only the designs built to these rules: continuum (a campaign's default "
+            "catalogue, 004 section 4) or ft2.",
+        ),
+    ] = None,
+    json: JsonOption = False,
+) -> None:
     """List the built-in ship designs with their class, mass, thrust and points."""
     from tactical.designs import builtin_ships
     from tactical.render import design_table
 
-    ships = builtin_ships()
+    if rules not in (None, "continuum", "ft2"):
+        raise _ship_fail([f"--rules {rules!r} must be continuum or ft2"])
+    ships = builtin_ships("ft2" if rules == "ft2" else "continuum" if rules else None)
     if json:
         _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in ships])
         return
@@ -1570,6 +1599,54 @@ def ship_cost(
         _print_json(costing)
         return
     _ship_console().print(cost_table(costing))
+
+
+@ship_app.command("register")
+@user_errors
+@campaign_command
+def ship_register(
+    file: Annotated[str, typer.Argument(help="The player's design file (TOML).")],
+    player: Annotated[str, typer.Option("--player", help="Whose design it is.")],
+    design_id: Annotated[
+        str | None,
+        typer.Option("--id", help="What production orders call it (default: the file's name)."),
+    ] = None,
+    at: Where = HERE,
+) -> None:
+    """Register a player's home-made design (004 L26-30): checked completely by the design
+    rules, every problem named; his production may then build it at 63 points per IP."""
+    with at.service() as service:
+        recorded = service.register_design(at.lineage(service), player, file, design_id)
+    out.print(render.log_table(recorded, "Design registered"))
+
+
+@ship_app.command("designs")
+@user_errors
+@campaign_command
+def ship_designs(
+    as_player: PlayerOption = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """List a campaign's ship catalogue: the standard designs of its battle rules and the
+    home-made designs registered (a player's view: his own and the public ones)."""
+    from campaign.inputs import viewer_of
+    from campaign.rules.battles import home_made_sheet
+    from tactical.designs import builtin_ships
+    from tactical.render import design_table
+
+    viewer = viewer_of(as_player)
+    with at.service() as service:
+        lineage = at.lineage(service)
+        rules = service.load(lineage).battle_rules
+        designs = service.designs(lineage, viewer)
+    ships = builtin_ships("ft2" if rules == "ft2" else "continuum")
+    home = [(d.id, home_made_sheet(d.text, d.rules, d.id)) for d in designs]
+    if json:
+        _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in [*ships, *home]])
+        return
+    fits = {d.id: f"{d.owner}'s" for d in designs}
+    _ship_console().print(design_table([*ships, *home], fits))
 
 
 # ---- ship commands (issue 4) end ----

@@ -32,7 +32,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from campaign.rules.setup import DEFAULT_FLEET  # noqa: E402
+from campaign.rules.setup import FT2_DEFAULT_FLEET  # noqa: E402
 from tactical.battle import replay  # noqa: E402
 from tactical.campaign_battle import (  # noqa: E402
     CampaignBattle,
@@ -45,17 +45,19 @@ from tactical.odds import RequestBattle, odds  # noqa: E402
 
 
 def fleet_battle(movement: Literal["vector", "cinematic"] = "vector") -> CampaignBattle:
-    """Two default starting fleets under Engage orders, in free space."""
+    """Two FT2 campaigns' default starting fleets under Engage orders, in free space."""
 
     def side(name: str) -> CampaignSide:
         ships = tuple(
             CampaignShip(id=f"{name}-{line.design}-{number}", design=line.design)
-            for line in DEFAULT_FLEET.ships
+            for line in FT2_DEFAULT_FLEET.ships
             for number in range(1, line.count + 1)
         )
         return CampaignSide(name=name, order="engage", ships=ships)
 
-    return CampaignBattle(sides=(side("red"), side("blue")), key="bench", movement=movement)
+    return CampaignBattle(
+        sides=(side("red"), side("blue")), key="bench", movement=movement, rules="ft2"
+    )
 
 
 def main() -> int:

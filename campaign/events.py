@@ -260,6 +260,11 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"
+    # The rules its battles are fought under (004 section 4): "continuum" (Project Continuum
+    # for the Fleet Books) or "ft2"; a campaign stored before this was recorded fought "ft2".
+    battle_rules: str = "ft2"
+    # Who sees a player's home-made design (004 L26-30): "secret" (its owner alone) or "public".
+    design_visibility: str = "secret"
     # The production rules where umpires differ; None: stored before they were recorded
     # (`LEGACY_SETTINGS`).
     production: ProductionSettings | None = None
@@ -767,6 +772,19 @@ class SystemScouted(Event, frozen=True, kw_only=True):
 
     system: str
     turn: int
+
+
+@event("design_registered", version=1)
+class DesignRegistered(Event, frozen=True, kw_only=True):
+    """The umpire registered a player's home-made ship design (004 L26-30, L37), checked by
+    the design rules; his production may build it. Public designs are everyone's news."""
+
+    player: str
+    design: str  # its id
+    text: str  # the design file, canonical TOML
+    rules: str  # the rules it is built to: the campaign's battle rules
+    points: int
+    public: bool = False
 
 
 def rolls_of(ev: Event) -> tuple[Roll, ...]:

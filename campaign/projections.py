@@ -24,6 +24,7 @@ from campaign.events import (
     ColonyDetected,
     CommandPostEstablished,
     DeadlineSet,
+    DesignRegistered,
     DiceRolled,
     EmpireFounded,
     Event,
@@ -64,6 +65,7 @@ from campaign.strategic import (
     Loss,
     Move,
     ProductionOrder,
+    RegisteredDesign,
     Sighting,
     TaskForce,
     TaskForceOrder,
@@ -93,6 +95,11 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     battle_movement: str = "vector"  # how the engine's battles move (rules.battles.request_for)
     asteroid_motion: str = "jump"  # how drifting asteroids collide in them (request_for)
+    battle_rules: str = "ft2"  # the rules its battles and ships follow (004 section 4)
+    design_visibility: str = "secret"  # who sees a home-made design (rules.designs)
+    # Home-made designs registered (004 L26-30), by id: a player's view holds his own and the
+    # public ones.
+    designs: dict[str, RegisteredDesign] = msgspec.field(default_factory=dict)
     production_settings: ProductionSettings = LEGACY_SETTINGS  # where umpires differ (5.7)
     map_name: str | None = None
     map_sha256: str | None = None
@@ -182,10 +189,22 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 contested_planets=ev.contested_planets,
                 battle_movement=ev.battle_movement,
                 asteroid_motion=ev.asteroid_motion,
+                battle_rules=ev.battle_rules,
+                design_visibility=ev.design_visibility,
                 production_settings=ev.production or LEGACY_SETTINGS,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
+        case DesignRegistered():
+            design = RegisteredDesign(
+                id=ev.design,
+                owner=ev.player,
+                text=ev.text,
+                rules=ev.rules,
+                points=ev.points,
+                public=ev.public,
+            )
+            return msgspec.structs.replace(state, designs={**state.designs, ev.design: design})
         case TurnEnded():
             last = {**state.last_submitted, **state.submitted}
             return msgspec.structs.replace(_next_turn(state, ev.turn + 1), last_submitted=last)

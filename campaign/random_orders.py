@@ -63,7 +63,8 @@ from maps import Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
 from maps.stable_random import between, percent, pick, shuffled, weighted
 
-# Warships the driver builds: the FT2 catalogue's small escorts (004 L277: 63 points per IP).
+# Warships the driver builds: the catalogue's small escorts, the same ids under either battle
+# rules (004 L277: 63 points per IP).
 SHIP_DESIGNS = ("frigate", "destroyer")
 # Now and then (percent of the colonies that build ships) one carrier or fleet tender as well
 # (004 L197-201): rarely, since every ship makes the battles the engine fights slower.
@@ -751,7 +752,7 @@ class _Planner:
         elif percent(rng, AUXILIARY_PERCENT):
             design = pick(rng, AUXILIARY_DESIGNS)
         if design is not None:  # first: the escorts make do with what is left
-            cost = _design_points(design)
+            cost = _design_points(design, self.view.battle_rules)
             count = 0
             while count < most and _extra_ip(points, cost) <= ip:
                 ip -= _extra_ip(points, cost)
@@ -760,7 +761,7 @@ class _Planner:
             if count:
                 ships.append(ShipOrder(design=design, count=count))
         for design in shuffled(rng, SHIP_DESIGNS):
-            cost = _design_points(design)
+            cost = _design_points(design, self.view.battle_rules)
             count = 0
             while percent(rng, 60) and _extra_ip(points, cost) <= ip:
                 ip -= _extra_ip(points, cost)
@@ -775,8 +776,9 @@ class _Planner:
         it has left, its starships costing `points` so far (the fighters' points go on the
         same bill): no more than its hex's carriers lacking them and its fleet tenders' holds,
         those of the tenders in `ships` included, can take."""
+        rules = self.view.battle_rules
         room = self._fighter_room(hex_) + sum(
-            catalogue_ship(ship.design).fighter_stores * ship.count for ship in ships
+            catalogue_ship(ship.design, rules).fighter_stores * ship.count for ship in ships
         )
         fighters = 0
         if room > 0 and percent(self.rng, FIGHTERS_PERCENT):
@@ -799,8 +801,8 @@ class _Planner:
         return self.fighter_room[hex_]
 
 
-def _design_points(design: str) -> int:
-    return catalogue_ship(design).points  # the FT2 catalogue, as production prices it (004 L277)
+def _design_points(design: str, rules: str) -> int:
+    return catalogue_ship(design, rules).points  # as production prices it (004 L277)
 
 
 def _extra_ip(points: int, more: int) -> int:

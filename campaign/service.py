@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
+from pathlib import PurePath
 
 import msgspec
 
@@ -75,6 +76,7 @@ from campaign.inputs import (
     check_text_size,
     printable,
     read_file,
+    read_text,
 )
 from campaign.news import NewsSection, news_of, place_name
 from campaign.package import TEMPLATE_FILE, check_deadline, package_files
@@ -103,12 +105,20 @@ from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
 from campaign.rules import battles, combat, core, economy, orders, setup, turn
+from campaign.rules import designs as design_rules
 from campaign.rules import production as production_rules
 from campaign.rules import regroup as regroup_rules
 from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.colonies import planets_to_land
 from campaign.rules.production import DEFAULT_SETTINGS, ProductionSettings, is_production_turn
-from campaign.rules.setup import DEFAULT_FLEET, FleetFile, FleetShip, catalogue_ship, check_fleet
+from campaign.rules.setup import (
+    DEFAULT_FLEETS,
+    FleetFile,
+    FleetShip,
+    campaign_catalogue,
+    catalogue_ship,
+    check_fleet,
+)
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
 from campaign.store import (
@@ -128,6 +138,7 @@ from campaign.strategic import (
     Colony,
     Empire,
     Move,
+    RegisteredDesign,
     ShipResult,
     Sighting,
     SplitPart,
@@ -297,11 +308,20 @@ def plan_campaign(
     asteroid_motion: str = "jump",
     production: ProductionSettings = DEFAULT_SETTINGS,
     fleet_files: Mapping[str, str] | None = None,
+    battle_rules: str = "continuum",
+    design_visibility: str = "secret",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
     `map_spec` is a built-in map name or a map file; it is read and validated here.
+    `battle_rules` is the rules the campaign's battles are fought and its ships built under
+    (004 section 4): `continuum` (the Fleet Books' stand-in) or `ft2`.
     """
+    if battle_rules not in core.BATTLE_RULE_CHOICES:
+        raise InvalidInputError(
+            f"battle-rules setting {battle_rules!r} must be one of "
+            f"{', '.join(core.BATTLE_RULE_CHOICES)}"
+        )
     plan = core.CreateCampaign(
         name=name,
         players=tuple(players),
@@ -309,13 +329,19 @@ def plan_campaign(
         dice_mode=dice_mode,
         max_turns=max_turns,
         map=_load_map(map_spec) if map_spec is not None else None,
-        fleet=_load_fleet(fleet_file) if map_spec is not None and players else (),
-        fleets={p: _load_fleet(path, p) for p, path in sorted((fleet_files or {}).items())},
+        fleet=(
+            _load_fleet(fleet_file, None, battle_rules) if map_spec is not None and players else ()
+        ),
+        fleets={
+            p: _load_fleet(path, p, battle_rules) for p, path in sorted((fleet_files or {}).items())
+        },
         absent=absent,
         contested_planets=contested_planets,
         battle_movement=battle_movement,
         asteroid_motion=asteroid_motion,
         production=production,
+        battle_rules=battle_rules,
+        design_visibility=design_visibility,
     )
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
@@ -324,10 +350,13 @@ def plan_campaign(
     return plan
 
 
-def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip, ...]:
-    """Read a starting-fleet file (or take the default) and price it from the ship catalogue,
-    checked against the 2000-point budget (004 L28); `player` names whose it is."""
-    fleet = DEFAULT_FLEET
+def _load_fleet(
+    path: str | None, player: str | None = None, rules: str = "continuum"
+) -> tuple[FleetShip, ...]:
+    """Read a starting-fleet file (or take the rules' default) and price it from the ship
+    catalogue of the campaign's battle `rules`, checked against the 2000-point budget (004
+    L28); `player` names whose it is."""
+    fleet = DEFAULT_FLEETS[rules]
     if path is not None:
         data = read_file(path, "fleet file")
         try:
@@ -337,10 +366,10 @@ def _load_fleet(path: str | None, player: str | None = None) -> tuple[FleetShip,
     ships: list[FleetShip] = []
     for line in fleet.ships:
         try:
-            ship = catalogue_ship(line.design)
+            ship = catalogue_ship(line.design, rules)
         except LookupError:
             raise InvalidInputError(
-                f"starting fleet: no FT2 design {line.design!r} in the ship catalogue "
+                f"starting fleet: no {rules} design {line.design!r} in the ship catalogue "
                 "(`umpire ship list`)"
             ) from None
         ships.extend(ship for _ in range(line.count))
@@ -750,7 +779,7 @@ class CampaignService:
             known_map,
             player,
             document,
-            catalogue_ship,
+            campaign_catalogue(state, player),
             nonce=self.nonces(),
             sequence=sequence,
         )
@@ -830,7 +859,7 @@ class CampaignService:
         """Decide the next step of the turn: the absent players first, then the phases."""
         absentees = self._absentees(lineage, state) if state.held is None else []
         ready = evolve_all(state, (new.event for new in absentees))
-        return absentees + turn.decide_turn(ready, starmap, dice, catalogue_ship)
+        return absentees + turn.decide_turn(ready, starmap, dice, campaign_catalogue(ready))
 
     def _absentees(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
         """Decide for the players who sent no orders, by the campaign's setting (issue 6).
@@ -866,7 +895,13 @@ class CampaignService:
             if document is not None:
                 try:
                     batch += orders.decide_submit(
-                        state, view, known, player, document, catalogue_ship, nonce=self.nonces()
+                        state,
+                        view,
+                        known,
+                        player,
+                        document,
+                        campaign_catalogue(state, player),
+                        nonce=self.nonces(),
                     )
                 except InvalidInputError:
                     decision = "held position (the repeated orders no longer hold)"
@@ -909,6 +944,31 @@ class CampaignService:
                 raise InvalidInputError(f"hex {hex_label!r} is not on the map")
         event = UnitRelocated(unit=unit_id, hex=hex_label, reason=_reason(reason))
         return self._ruling(lineage, state.version, event, unit.owner, state.turn)
+
+    def register_design(
+        self, lineage: Lineage, player: str, path: str, design_id: str | None = None
+    ) -> list[RecordedEvent]:
+        """Register `player`'s home-made design file (004 L26-30), checked completely by the
+        design rules; `design_id` defaults to the file's name without `.toml`.
+
+        Raises:
+            InvalidInputError: the file cannot be read, or the design is not sound (every
+                problem named), or the id is taken.
+        """
+        text = read_text(path, "design file")
+        state = self.load(lineage)
+        core.require_running(state)
+        name = design_id if design_id is not None else PurePath(path).name.removesuffix(".toml")
+        batch = design_rules.decide_register(state, player, name, text, printable(path))
+        batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
+        return self.store.append(lineage, state.version, batch)
+
+    def designs(self, lineage: Lineage, viewer: str = UMPIRE) -> tuple[RegisteredDesign, ...]:
+        """Return the home-made designs `viewer` may see: the umpire all, a player his own and
+        the public ones (his view holds no other)."""
+        self._check_viewer(lineage, viewer)
+        state = self.load(lineage, viewer=viewer)
+        return tuple(state.designs[d] for d in sorted(state.designs))
 
     def split_unit(
         self, lineage: Lineage, unit_id: str, count: int, reason: str

@@ -58,6 +58,17 @@ class CoreDamage(msgspec.Struct, frozen=True, kw_only=True):
         return bool(self.out_of_control or self.power_core or self.life_support)
 
 
+class RegisteredDesign(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's home-made design as the campaign holds it (004 L26-30; `rules.designs`)."""
+
+    id: str
+    owner: str
+    text: str  # the design file, canonical TOML (`tactical.designs.format_design`)
+    rules: str  # the rules it is built to, the campaign's battle rules (004 section 4)
+    points: int
+    public: bool = False  # shown to every player, not its owner alone
+
+
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
     """A warship, a scout troop, or a group of colony transports, moving as one counter."""
 
@@ -95,6 +106,11 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     # `fighter_stores`), and the fighters in it now (004 L197-201; `rules.fighters`).
     hold: int = 0
     stores: int = 0
+    # Warships: the rules its design is built to, the campaign's battle rules (004 section 4;
+    # a unit stored before they were a setting is FT2), and for a home-made design (004
+    # L26-30) the design file it was registered with, canonical TOML (`rules.designs`).
+    rules: str = "ft2"
+    design_text: str = ""
 
     def captain_at(self, turn: int) -> CommandLevel | None:
         """Return the level of the captain commanding on `turn`: a stand-in of

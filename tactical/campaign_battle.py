@@ -15,9 +15,9 @@ This module is pure and knows nothing of the campaign package: the campaign turn
 
 >>> request = CampaignBattle(sides=(
 ...     CampaignSide(name="red", order="engage", ships=(CampaignShip(id="red-W1",
-...         design="frigate"),)),
+...         design="corvette"),)),
 ...     CampaignSide(name="blue", order="engage", ships=(CampaignShip(id="blue-W1",
-...         design="frigate"),))))
+...         design="corvette"),))))
 >>> preset_for(request)
 'ft2'
 """
@@ -51,14 +51,15 @@ from tactical.battle import (
     Zone,
     context,
     replay,
-    sheet_for,
 )
 from tactical.commanders import Commander, order_commander, play
 from tactical.designs import UnknownDesignError
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.movement import heading_vector, round_mu
 from tactical.rules import BATTLE_RULES
+from tactical.setup import design_sheet
 from tactical.ship import (
+    Design,
     DesignError,
     Problem,
     ShipState,
@@ -164,6 +165,9 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     movement: Literal["vector", "cinematic"] = "vector"
     """Fleet Book 1's vector movement, the campaign's (004 L43); ``cinematic`` for an umpire
     who prefers the rulebooks' cinematic movement."""
+    designs: dict[Identifier, Design] = msgspec.field(default_factory=dict)
+    """The campaign's home-made designs its ships name (004 L26-30), by id; every other
+    design is the catalogue's."""
     asteroid_motion: Literal["jump", "sweep"] = "jump"
     """How an asteroid field's drifting asteroids collide: ``jump`` (the drift is a jump at
     the end of each turn, and a ship risks what its move crosses) or ``sweep`` (Continuum's
@@ -230,14 +234,14 @@ def preset_for(request: CampaignBattle) -> str:
         return request.rules
     designs = {ship.design for side in request.sides for ship in side.ships}
     for preset in ("continuum", "ft2"):
-        if all(_has_design(design, preset) for design in designs):
+        if all(_has_design(request, design, preset) for design in designs):
             return preset
     return "continuum"
 
 
-def _has_design(design: str, preset: str) -> bool:
+def _has_design(request: CampaignBattle, design: str, preset: str) -> bool:
     try:
-        sheet_for(design, preset)
+        design_sheet(request.designs, design, preset)
     except (UnknownDesignError, DesignError, LookupError):
         return False
     return True
@@ -323,12 +327,12 @@ def _cluster(count: int, radius: float) -> list[tuple[float, float]]:
     ]
 
 
-def _fleet_speed(preset: str, side: CampaignSide, multiple: int) -> int:
+def _fleet_speed(request: CampaignBattle, preset: str, side: CampaignSide, multiple: int) -> int:
     """The whole fleet moves together: the slowest ship's thrust now, times ``multiple``."""
     thrusts = []
     for ship in side.ships:
         try:
-            sheet = sheet_for(ship.design, BATTLE_RULES[preset].ships)
+            sheet = design_sheet(request.designs, ship.design, BATTLE_RULES[preset].ships)
             thrusts.append(current_thrust(sheet, ship.state or fresh_state(sheet)))
         except (LookupError, DesignError, ValueError):
             continue  # context() reports the design or the record state
@@ -435,7 +439,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         asteroids, drift = _roll_asteroids(recording, "setup")
     ships: list[ShipSetup] = []
     for index, side in enumerate(request.sides):
-        speed = _fleet_speed(preset, side, speeds[index])
+        speed = _fleet_speed(request, preset, side, speeds[index])
         cx, cy = centres[index]
         for ship, (ox, oy) in zip(side.ships, _cluster(len(side.ships), radii[index]), strict=True):
             ships.append(
@@ -472,6 +476,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         asteroid_motion=request.asteroid_motion,
         turn_mods=turn_mods,
         initiative_mods=initiative,
+        initiative_roll=True,  # the officers' modifiers count in every battle (004 L331-343)
         morale_mods=morale_mods,
         strike_mods=strike_mods,
         rolls=tuple(recording.rolls),
@@ -483,6 +488,11 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         rules=preset,
         turn_limit=request.turn_limit,
         theatre=theatre,
+        # 004 L38: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used":
+        # the sensors and bogeys rules (001 L933-951), so each side's ships start as contacts
+        # the enemy must detect; a weasel emitter makes its ship's bogey look bigger. The
+        # campaign buys no dummy counters (they move only cinematically here).
+        bogeys=True,
         core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
@@ -496,6 +506,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         # The order commanders start FTL fighters deployed (000 L9981-9989) unless their side
         # is leaving by FTL, which never launches (docs/rulings.md).
         ftl_deployed=tuple(side.name for side in request.sides if side.order != "ftl-move"),
+        designs=request.designs,
     )
     context(setup)  # every design and record state checked; raises SetupError
     return setup

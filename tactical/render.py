@@ -7,7 +7,7 @@ the console (``Console(theme=THEME)``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -227,8 +227,11 @@ def cost_table(costing: Costing) -> RenderableType:
     )
 
 
-def design_table(ships: Iterable[tuple[str, Ship]]) -> RenderableType:
-    """Return a table of built-in designs; Fit says whether the fit is the rules text or ours."""
+def design_table(
+    ships: Iterable[tuple[str, Ship]], fits: Mapping[str, str] | None = None
+) -> RenderableType:
+    """Return a table of designs; Fit says whether the fit is the rules text or ours, or, from
+    ``fits``, whose home-made design it is."""
     table = Table(header_style="sheet.label", box=None, padding=(0, 1, 0, 0))
     # Short numeric headers keep the table inside 80 columns; names then wrap at word breaks.
     for name in ("Id", "Name", "Rules", "Class", "Mass", "Thr", "Pts", "Fit"):
@@ -240,6 +243,7 @@ def design_table(ships: Iterable[tuple[str, Ship]]) -> RenderableType:
         )
     for design_id, ship in ships:
         source = "project" if ship.provenance.startswith("project design") else "text"
+        source = (fits or {}).get(design_id, source)
         table.add_row(
             design_id,
             ship.name,

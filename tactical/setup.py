@@ -5,7 +5,7 @@ every ship a contact but those already sensed (001 L937-947; 000 L9981-9989).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 import msgspec
@@ -23,6 +23,7 @@ from tactical.sensors import Dummy, bogey_labels, signature
 from tactical.ship import (
     FOR_THE_BATTLE,
     PRESETS,
+    Design,
     DesignError,
     Problem,
     Ship,
@@ -43,6 +44,25 @@ def sheet_for(design: str, preset_name: str) -> Ship:
     """
     preset = PRESETS[preset_name]
     return build(load_builtin(design, preset.rules), preset, ship_id=design)
+
+
+def design_sheet(designs: Mapping[str, Design], design: str, preset_name: str) -> Ship:
+    """Return the record sheet of a battle's own design (``BattleSetup.designs``) or, failing
+    that, of a catalogue design, under a points preset.
+
+    Raises:
+        tactical.designs.UnknownDesignError: no such design under those rules.
+        DesignError: the battle's own design breaks the rules.
+    """
+    own = designs.get(design)
+    if own is None:
+        return sheet_for(design, preset_name)
+    return _own_sheet(own, preset_name, design)
+
+
+@cache
+def _own_sheet(design: Design, preset_name: str, design_id: str) -> Ship:
+    return build(design, PRESETS[preset_name], ship_id=design_id)
 
 
 class SetupError(ValueError):
@@ -105,7 +125,7 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         if ship.side not in setup.sides:
             problems.append(Problem(f"{path}.side", f"{ship.side!r} is not one of {setup.sides}"))
         try:
-            sheet = sheet_for(ship.design, rules.ships)
+            sheet = design_sheet(setup.designs, ship.design, rules.ships)
         except (LookupError, DesignError) as exc:
             problems.append(Problem(f"{path}.design", str(exc)))
             continue

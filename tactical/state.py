@@ -35,7 +35,7 @@ from tactical.sensors import (
     Dummy,
     ecm_level,
 )
-from tactical.ship import HullClass, Ship, ShipState, hull_remaining, screen_level
+from tactical.ship import Design, HullClass, Ship, ShipState, hull_remaining, screen_level
 
 Phase = Literal[
     "orders",
@@ -160,6 +160,11 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
     initiative_mods: tuple[tuple[str, int], ...] = ()
     """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
+    initiative_roll: bool = False
+    """Roll for initiative every turn, a D6 each with ``initiative_mods``, whatever the
+    rules' ``initiative``: 004 L331, L338 and L343 put the senior officer's modifier on an
+    initiative roll in every campaign battle, so FT2's "most ships fires first" (001 L262)
+    gives way to the roll (docs/rulings.md). Off for set-ups stored before it was recorded."""
     morale_mods: tuple[tuple[str, int], ...] = ()
     """Per side: points added to the set-up's ``morale`` percentage, -15 for a Level 3
     admiral and +15 for a Level 1 (004 L336-337, L341-342)."""
@@ -230,6 +235,9 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
+    designs: dict[Identifier, Design] = msgspec.field(default_factory=dict)
+    """Designs of this battle's own, by the id its ships name, before the catalogue: a
+    campaign's home-made designs (004 L26-30), built to the rules' construction rules."""
 
 
 def asteroids_at(theatre: Theatre, turn: int) -> tuple[tuple[float, float], ...]:

@@ -39,7 +39,7 @@ from campaign.events import (
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
 from campaign.rules import production
-from campaign.rules.battles import carried_state
+from campaign.rules.battles import carried_state, unit_sheet
 from campaign.rules.colonies import command_post_hexes
 from campaign.rules.orders import parse
 from campaign.service import CampaignService, plan_campaign
@@ -47,7 +47,6 @@ from campaign.store import Lineage
 from campaign.strategic import Colony
 from cli import app
 from maps import StarMap, generate, parse_label, save_map
-from tactical.battle import sheet_for
 from tests.conftest import CountingNonces, FixedClock
 
 PLAYERS = ("red", "blue", "green")
@@ -209,7 +208,7 @@ class Referee:
             if unit.kind != "warship" or unit.design is None:
                 assert unit.hold == 0, unit
                 continue
-            sheet = sheet_for(unit.design, "ft2")
+            sheet = unit_sheet(unit)  # its design under the rules it was built to
             assert unit.hold == sheet.fighter_stores, unit
             records = [unit.record, carried_state(unit, state.turn)]
             for record in (r for r in records if r is not None):
@@ -447,9 +446,10 @@ def test_a_fleet_tender_built_with_replacement_fighters(
     monkeypatch.setattr(random_orders, "AUXILIARY_DESIGNS", ("fleet_tender",))
     monkeypatch.setattr(random_orders, "AUXILIARY_PERCENT", 100)
     monkeypatch.setattr(random_orders, "FIGHTERS_PERCENT", 100)
-    lineage = start(service, 101, small_map(101, 2, map_dir), 2)
+    # A seed whose first production phase buys ships (the Continuum fleets of issue 15).
+    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
     referee = Referee(service, lineage)
-    result = autoplay(service, lineage, 4, 101, progress=referee)
+    result = autoplay(service, lineage, 4, 102, progress=referee)
     assert result.turns == (1, 2, 3, 4)
     assert not result.refusals
     assert not result.production_problems

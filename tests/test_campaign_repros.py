@@ -60,7 +60,7 @@ def new_campaign(tmp_path: Path) -> Umpire:
     umpire(
         "new", "g", "--players", "red,blue", "--map", str(tmp_path / "tiny.toml"),
         "--dice", "manual", "--fleet", f"red={tmp_path / 'red.toml'}",
-        "--fleet", f"blue={tmp_path / 'blue.toml'}",
+        "--fleet", f"blue={tmp_path / 'blue.toml'}", "--battle-rules", "ft2",
     )  # fmt: skip
     return umpire
 

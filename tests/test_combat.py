@@ -261,6 +261,8 @@ class DuelAtTheTable:
             str(map_file),
             "--dice",
             "manual",
+            "--battle-rules",
+            "ft2",  # FT2's default fleet: red-W1 a battledreadnought with a fighter group
             dice=captains,
         )
         for player in ("red", "blue"):
@@ -589,7 +591,10 @@ def lane_until_the_departure(
     path = tmp_path / "lane.toml"
     path.write_text(LANE_MAP)
     service = CampaignService.open(db, clock=FixedClock(), create=True, nonces=CountingNonces())
-    service.new_campaign(plan_campaign("lane", ["red", "blue"], seed=LANE_SEED, map_spec=str(path)))
+    plan = plan_campaign(  # FT2's default fleet: the seed gives these ships level 1 captains
+        "lane", ["red", "blue"], seed=LANE_SEED, map_spec=str(path), battle_rules="ft2"
+    )
+    service.new_campaign(plan)
     lineage = service.target("lane")
     units = service.load(lineage).units
     assert {units[u].captain for u in ("red-W2", "red-W11", "blue-W2")} == {1}

@@ -31,7 +31,7 @@ from campaign.errors import UmpireError
 from campaign.package import MAP_FILE, TEMPLATE_FILE, VIEW_FILE, check_orders, read_package
 from campaign.playermap import Reach
 from campaign.rules.orders import OrdersDocument
-from campaign.rules.setup import catalogue_ship
+from campaign.rules.setup import campaign_catalogue
 from campaign.service import CampaignService, plan_campaign
 from campaign.strategic import Move
 from campaign.techlist import tech_rows
@@ -42,6 +42,11 @@ from tests.test_strategic import TINY_MAP
 
 PLAYERS = ("red", "blue", "green")
 CAMPAIGN = "war"
+SECRET_DESIGN = "nightjar"
+SECRET_TEXT = (
+    'name = "Nightjar Raider"\nrules = "continuum"\nmass = 20\nthrust = 6\n'
+    'hull_strength = "average"\nfire_controls = 1\n\n[[systems]]\nkind = "beam2"\narcs = ["F"]\n'
+)
 runner = CliRunner()
 
 
@@ -54,6 +59,11 @@ class Played:
         service = CampaignService.open(self.db, clock=FixedClock(), create=True)
         plan = plan_campaign(CAMPAIGN, PLAYERS, seed="dice-16", map_spec="classic")
         service.new_campaign(plan)
+        # A secret home-made design of red's (004 L26-30): no other player may learn of it.
+        (folder / f"{SECRET_DESIGN}.toml").write_text(SECRET_TEXT)
+        service.register_design(
+            service.target(CAMPAIGN), "red", str(folder / f"{SECRET_DESIGN}.toml")
+        )
         autoplay(service, service.target(CAMPAIGN), 3, 16, resolve_battles=False)
         service.close()
         self.umpire("publish", "--out", str(self.packages))
@@ -140,7 +150,9 @@ def offline(folder: Path, text: str) -> str | None:
     """`orders check`'s verdict from the package alone: None when it passes, else the message."""
     view, known_map = read_package(folder)
     try:
-        check_orders(view, known_map, text, datetime.now(UTC), catalogue_ship)
+        check_orders(
+            view, known_map, text, datetime.now(UTC), campaign_catalogue(view.state, view.player)
+        )
     except UmpireError as exc:
         return f"{type(exc).__name__}: {exc}"
     return None
@@ -301,6 +313,10 @@ def test_the_package_holds_only_what_the_player_may_see(
     assert known_map == service.player_map(service.target(CAMPAIGN), player)[0]
     # His view is numbered by his own events: the count of the others' stays hidden.
     assert view.state.version == view.state.events
+    # Red's secret home-made design is in his package alone (004 L26-30; issue 15).
+    files = "".join((folder / name).read_text() for name in (VIEW_FILE, MAP_FILE, TEMPLATE_FILE))
+    for secret in (SECRET_DESIGN, "Nightjar"):
+        assert (secret in files) == (player == "red"), secret
 
 
 def test_reach_shows_a_player_nothing_of_anyone_else(

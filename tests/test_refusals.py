@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.rules.economy import no_design
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument, parse
+from campaign.rules.setup import no_design
 from maps import tomlinput
 from maps.explain import explain
 
@@ -47,10 +47,12 @@ def test_enumerations_list_their_values() -> None:
 
 
 def test_an_unknown_design_names_the_close_one_and_the_catalogue() -> None:
-    said = no_design("destroyr")
-    assert said.startswith("no FT2 design 'destroyr' in the catalogue (did you mean 'destroyer'?)")
+    said = no_design("destroyr", "continuum")
+    assert said.startswith(
+        "no continuum design 'destroyr' in the campaign's catalogue (did you mean 'destroyer'?)"
+    )
     assert "frigate" in said
-    assert "`umpire ship list`" in said
+    assert "`umpire ship list --rules continuum`" in said
     assert "did you mean" not in no_design("zzzz")
 
 

@@ -71,7 +71,9 @@ def map_file(tmp_path: Path) -> str:
 @pytest.fixture
 def game(map_file: str) -> Iterator[tuple[CampaignService, Lineage]]:
     service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
-    service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file))
+    # FT2 ships, whose default fleet these tests count (the economy is the same under either).
+    plan = plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file, battle_rules="ft2")
+    service.new_campaign(plan)
     yield service, service.target("g")
     service.close()
 
@@ -268,11 +270,13 @@ def test_reports_count_enemy_ships_by_class_only() -> None:
 def test_fleet_files_are_checked(tmp_path: Path, map_file: str) -> None:
     big = tmp_path / "big.toml"
     big.write_text('[[ships]]\ndesign = "battleship"\ncount = 5\n')
+    with pytest.raises(InvalidInputError, match="costs 2130 points, over the 2000 allowed"):
+        plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(big))  # Continuum's
     with pytest.raises(InvalidInputError, match="costs 2235 points, over the 2000 allowed"):
-        plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(big))
+        plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(big), battle_rules="ft2")
     odd = tmp_path / "odd.toml"
     odd.write_text('[[ships]]\ndesign = "starbase"\n')
-    with pytest.raises(InvalidInputError, match="no FT2 design 'starbase'"):
+    with pytest.raises(InvalidInputError, match="no continuum design 'starbase'"):
         plan_campaign("g", ["red"], map_spec=map_file, fleet_file=str(odd))
     with pytest.raises(InvalidInputError, match="needs a map"):
         plan_campaign("g", ["red"], fleet_file=str(odd))
@@ -345,7 +349,9 @@ def sixes(key: object, sides: int) -> int:
 def settled(map_file: str) -> Iterator[tuple[CampaignService, Lineage]]:
     """Red's scouts and transports reach Alpha on turn 1 and survive (physical dice, all 6)."""
     service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
-    plan = plan_campaign("g", ["red", "blue"], seed="s", dice_mode="manual", map_spec=map_file)
+    plan = plan_campaign(
+        "g", ["red", "blue"], seed="s", dice_mode="manual", map_spec=map_file, battle_rules="ft2"
+    )  # FT2: the worked example below buys an FT2 frigate
     service.new_campaign(plan, ask=sixes)
     lineage = service.target("g")
     moves = orders("red", 1, ("red-S1", "0102", "stand-off"), ("red-T1", "0102", "stand-off"))

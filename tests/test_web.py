@@ -197,8 +197,9 @@ def test_the_order_form_sends_the_template(game: Game, client: TestClient) -> No
     response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code == 200
     assert "Orders recorded" in response.text
-    assert "red&#x27;s orders for turn 2: 19 unit(s)" in response.text
-    assert len(game.service.load(game.lineage).orders["red"]) == 19
+    assert "red&#x27;s orders for turn 2: 15 unit(s)" in response.text
+    # 10 warships (the Continuum default fleet), 4 scout troops, the transports
+    assert len(game.service.load(game.lineage).orders["red"]) == 15
     receipt = game.service.receipt(game.lineage, "red").encode()  # issue 13: the reply's
     assert html.escape(receipt) in response.text
 
@@ -273,7 +274,7 @@ def test_the_page_works_on_postgresql(pg_url: str, tmp_path: Path) -> None:
             assert "Orders recorded" in response.text
             for page in PAGES:
                 assert "red-" not in client.get(page).text
-        assert len(hosted.service.load(hosted.lineage).orders["blue"]) == 19
+        assert len(hosted.service.load(hosted.lineage).orders["blue"]) == 15
     finally:
         hosted.close()
 
@@ -372,7 +373,7 @@ def test_end_to_end_in_headless_chromium(game: Game, server: str, tmp_path: Path
         finally:
             browser.close()
     recorded = game.service.load(game.lineage).orders["red"]
-    assert len(recorded) == 19
+    assert len(recorded) == 15
     assert any(move.to == "0302" for move in recorded)
     assert len(seen) >= 8
     everything = "\n".join(seen)

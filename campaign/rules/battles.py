@@ -9,6 +9,8 @@ set-up and journal are stored with it so the battle can be replayed exactly.
 
 from __future__ import annotations
 
+from functools import cache
+
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
@@ -33,7 +35,9 @@ from tactical.campaign_battle import (
     ShipOutcome,
     resolve_campaign_battle,
 )
-from tactical.ship import Ship, ShipState, apply_damage, fresh_state
+from tactical.designs import decode_design
+from tactical.points import build
+from tactical.ship import PRESETS, Design, Ship, ShipState, apply_damage, fresh_state
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -71,16 +75,34 @@ def present(state: CampaignState, battle: Battle) -> Battle:
     return msgspec.structs.replace(battle, sides=(sides[0], sides[1]))
 
 
+def unit_sheet(unit: Unit) -> Ship:
+    """Return a warship's record sheet: its catalogue design under the rules it was built to,
+    or the home-made design it was registered with (004 L26-30)."""
+    assert unit.design is not None
+    if unit.design_text:
+        return home_made_sheet(unit.design_text, unit.rules, unit.design)
+    return sheet_for(unit.design, unit.rules)
+
+
+@cache
+def home_made_sheet(text: str, rules: str, design: str) -> Ship:
+    """Return the record sheet of a registered home-made design (its canonical `text`) under
+    the rules it was registered for, as ship `design` (cached)."""
+    return build(decode_design(text), PRESETS[rules], ship_id=design)
+
+
 def request_for(
     state: CampaignState, battle: Battle, turn_limit: int = BATTLE_TURNS
 ) -> CampaignBattle:
     """Describe a campaign battle to the tactical engine. An assault the attacker calls off
     after some turns (004 L208-209) ends there.
 
-    Campaign warships are FT2 catalogue designs (priced under FT2, 004 section 3), so they
-    fight under the `ft2` preset, and the damage they carry is crossed off the FT2 sheet.
+    The battle is fought under the campaign's battle rules (004 section 4: `continuum`, the
+    Fleet Books' stand-in, or `ft2`), which its warships are built to, and the damage they
+    carry is crossed off their own record sheets.
     """
     sides = []
+    designs: dict[str, Design] = {}
     for side in battle.sides:
         ships = []
         for uid in side.units:
@@ -94,6 +116,8 @@ def request_for(
             carried = carried_state(unit, state.turn)
             captain = unit.captain_at(state.turn) or STAND_IN_CAPTAIN
             ships.append(CampaignShip(id=uid, design=unit.design, state=carried, captain=captain))
+            if unit.design_text:  # a home-made design (004 L26-30) travels with the request
+                designs[unit.design] = decode_design(unit.design_text)
         sides.append(
             CampaignSide(
                 name=side.player, order=side.order, ships=tuple(ships), admiral=side.admiral
@@ -109,7 +133,8 @@ def request_for(
         gravity=battle.gravity,
         turn_limit=min(turn_limit, battle.call_off_after or turn_limit),
         key=battle.id,
-        rules="ft2",
+        rules=state.battle_rules,
+        designs=designs,
         movement="cinematic" if state.battle_movement == "cinematic" else "vector",
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
     )
@@ -129,7 +154,7 @@ def carried_state(unit: Unit, turn: int) -> ShipState | None:
     assert unit.design is not None
     if unit.record is None and not unit.needs_repair:
         return None  # never fought, or fought only on a table without damage
-    ship = sheet_for(unit.design, "ft2")
+    ship = unit_sheet(unit)
     fresh = fresh_state(ship)
     record = unit.record if unit.record is not None and _fits(ship, unit.record) else None
     carried = fresh

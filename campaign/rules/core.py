@@ -41,6 +41,11 @@ BATTLE_MOVEMENTS = ("vector", "cinematic")  # 004 L43 puts vector movement in pl
 # Drifting asteroids (004 L180-181): a jump at each turn's end, or Continuum's moving
 # asteroids that sweep (000 L18082-18101); see docs/rulings.md.
 ASTEROID_MOTIONS = ("jump", "sweep")
+# Who sees a player's home-made design (004 L26-30): its owner alone, or every player.
+DESIGN_VISIBILITY = ("secret", "public")
+# The rules a campaign's battles are fought and its ships built under: Project Continuum, the
+# text that stands in for the Fleet Books 004 section 4 names (the default), or FT2.
+BATTLE_RULE_CHOICES = ("continuum", "ft2")
 
 
 def check_campaign_name(name: str) -> str:
@@ -70,6 +75,8 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     battle_movement: str = "vector"
     asteroid_motion: str = "jump"
     production: ProductionSettings = DEFAULT_SETTINGS
+    battle_rules: str = "continuum"  # 004 section 4: the Fleet Book rules
+    design_visibility: str = "secret"  # who sees a home-made design (rules.designs)
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -138,6 +145,16 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             f"asteroid-motion setting {command.asteroid_motion!r} must be one of "
             f"{', '.join(ASTEROID_MOTIONS)}"
         )
+    if command.battle_rules not in BATTLE_RULE_CHOICES:
+        raise InvalidInputError(
+            f"battle-rules setting {command.battle_rules!r} must be one of "
+            f"{', '.join(BATTLE_RULE_CHOICES)}"
+        )
+    if command.design_visibility not in DESIGN_VISIBILITY:
+        raise InvalidInputError(
+            f"designs setting {command.design_visibility!r} must be one of "
+            f"{', '.join(DESIGN_VISIBILITY)}"
+        )
     settings = command.production
     try:
         msgspec.convert(msgspec.to_builtins(settings), ProductionSettings)
@@ -161,6 +178,8 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         contested_planets=command.contested_planets,
         battle_movement=command.battle_movement,
         asteroid_motion=command.asteroid_motion,
+        battle_rules=command.battle_rules,
+        design_visibility=command.design_visibility,
         production=command.production,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]

@@ -8,7 +8,6 @@ events: colonies grown and built up, technology bought, and new units at the col
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 
 import msgspec
@@ -33,7 +32,6 @@ from campaign.strategic import (
     UnitKind,
     unit_id,
 )
-from tactical.designs import builtin_ships
 from tactical.points import FT2_SYSTEMS
 
 # Looks a catalogue design up: (design id) -> the ship as the campaign needs it.
@@ -183,8 +181,8 @@ def _inputs(
         for ship in order.ships:
             try:
                 built = catalogue(ship.design)
-            except LookupError:
-                problems.append(f"colony {order.colony!r}: {no_design(ship.design)}")
+            except LookupError as unknown:  # it says which designs there are
+                problems.append(f"colony {order.colony!r}: {unknown}")
                 continue
             if not built.ftl:
                 problems.append(f"colony {order.colony!r}: {ship.design} has no FTL drive")
@@ -284,17 +282,6 @@ def _treasury_cost(treasury: TreasuryOrder, catalogue: Catalogue) -> int:
     return treasury.research + production.starship_cost(points)
 
 
-def no_design(design: str) -> str:
-    """Say that a design is not in the FT2 catalogue, and which FTL designs are."""
-    names = sorted(name for name, ship in builtin_ships("ft2") if ship.ftl)
-    close = difflib.get_close_matches(design, names, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return (
-        f"no FT2 design {design!r} in the catalogue{hint}; designs with an FTL drive: "
-        f"{', '.join(names)} (`umpire ship list`)"
-    )
-
-
 def _treasury_problems(
     empire: Empire, treasury: TreasuryOrder | None, catalogue: Catalogue
 ) -> list[str]:
@@ -305,8 +292,8 @@ def _treasury_problems(
         try:
             if not catalogue(ship.design).ftl:
                 problems.append(f"treasury: {ship.design} has no FTL drive")
-        except LookupError:
-            problems.append(f"treasury: {no_design(ship.design)}")
+        except LookupError as unknown:
+            problems.append(f"treasury: {unknown}")
     if treasury.research < 0:
         problems.append("treasury: research cannot be negative")
     if problems:
@@ -547,6 +534,8 @@ def _new_units(
                         ortillery=built.ortillery,
                         hold=built.fighter_stores,
                         captain=level,
+                        rules=built.rules,
+                        design_text=built.design_text,
                     )
                 )
 

@@ -22,9 +22,8 @@ import msgspec
 
 from campaign.events import Audience, FightersResupplied, NewEvent, StoresLost
 from campaign.projections import CampaignState
-from campaign.rules.battles import carried_state
+from campaign.rules.battles import carried_state, unit_sheet
 from campaign.strategic import ShipResult, Unit
-from tactical.battle import sheet_for
 from tactical.ship import ShipState, fresh_state
 
 
@@ -36,7 +35,7 @@ def missing_fighters(unit: Unit) -> dict[str, int]:
     carried = carried_state(unit, unit.record_turn + 1)  # as the next turn finds it
     if carried is None:
         return {}
-    sheet = sheet_for(unit.design, "ft2")
+    sheet = unit_sheet(unit)
     return {
         s.id: spec.bay_capacity - s.fighters
         for spec, s in zip(sheet.systems, carried.systems, strict=True)
@@ -148,7 +147,7 @@ def stores_after(unit: Unit, result: ShipResult) -> int:
         return 0
     if unit.design is None or result.hull_lost <= 0:
         return unit.stores
-    boxes = sheet_for(unit.design, "ft2").hull_boxes
+    boxes = unit_sheet(unit).hull_boxes
     before = max(boxes - unit.hull_lost, 1)
     after = max(before - result.hull_lost, 0)
     return unit.stores * after // before
@@ -175,7 +174,7 @@ def _aboard(unit: Unit, turn: int) -> ShipState | None:
     """Return a carrier's record state as it comes into a battle on `turn`; None: no bays."""
     if unit.kind != "warship" or unit.design is None:
         return None
-    state = carried_state(unit, turn) or fresh_state(sheet_for(unit.design, "ft2"))
+    state = carried_state(unit, turn) or fresh_state(unit_sheet(unit))
     return state if any(s.fighters is not None for s in state.systems) else None
 
 

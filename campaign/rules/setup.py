@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated
+import difflib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import InvalidInputError
 from campaign.events import Audience, EmpireFounded, NewEvent
+from campaign.rules.battles import home_made_sheet
 from campaign.rules.command import roll_captain
 from campaign.strategic import (
     SCOUTS_PER_TROOP,
@@ -20,7 +22,11 @@ from campaign.strategic import (
     Unit,
     unit_id,
 )
-from tactical.designs import show_builtin
+from tactical.designs import builtin_ships, show_builtin
+from tactical.ship import RulesName
+
+if TYPE_CHECKING:
+    from campaign.projections import CampaignState
 
 
 class FleetShip(msgspec.Struct, frozen=True):
@@ -33,6 +39,8 @@ class FleetShip(msgspec.Struct, frozen=True):
     mass: int = 0
     ortillery: bool = False  # a dedicated ortillery vessel (004 L221; the design's flag)
     fighter_stores: int = 0  # a fleet tender's hold, in fighters (004 L197-201)
+    rules: str = "ft2"  # the rules it is built to: the campaign's battle rules (004 section 4)
+    design_text: str = ""  # a home-made design (004 L26-30): its registered file, canonical
 
 
 class FleetLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -48,9 +56,9 @@ class FleetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ships: tuple[FleetLine, ...]
 
 
-# The default starting fleet: FT2 standard classes whose fits the text gives (001 L667-707),
-# 1980 points of the 2000 allowed (004 section 3).
-DEFAULT_FLEET = FleetFile(
+# The default starting fleet of an FT2 campaign: FT2 standard classes whose fits the text gives
+# (001 L667-707), 1980 points of the 2000 allowed (004 section 3).
+FT2_DEFAULT_FLEET = FleetFile(
     ships=(
         FleetLine("battledreadnought", 1),
         FleetLine("heavy_cruiser", 2),
@@ -59,6 +67,18 @@ DEFAULT_FLEET = FleetFile(
         FleetLine("frigate", 5),
     )
 )
+# The default starting fleet of a Continuum campaign (004 L28-30, under the Fleet Book rules of
+# 004 section 4): the catalogue's standard designs, 1954 points of the 2000 allowed.
+CONTINUUM_DEFAULT_FLEET = FleetFile(
+    ships=(
+        FleetLine("battleship", 1),
+        FleetLine("heavy_cruiser", 2),
+        FleetLine("light_cruiser", 2),
+        FleetLine("destroyer", 3),
+        FleetLine("frigate", 2),
+    )
+)
+DEFAULT_FLEETS = {"ft2": FT2_DEFAULT_FLEET, "continuum": CONTINUUM_DEFAULT_FLEET}
 
 
 def check_fleet(ships: list[FleetShip], budget: int = STARTING_WARSHIP_POINTS) -> None:
@@ -113,6 +133,8 @@ def decide_found_empires(
                     ortillery=ship.ortillery,
                     hold=ship.fighter_stores,
                     captain=level,
+                    rules=ship.rules,
+                    design_text=ship.design_text,
                 )
             )
         units.extend(
@@ -142,13 +164,14 @@ def decide_found_empires(
     return batch
 
 
-def catalogue_ship(design: str) -> FleetShip:
-    """Return an FT2 catalogue design as the campaign needs it.
+def catalogue_ship(design: str, rules: str = "ft2") -> FleetShip:
+    """Return a catalogue design under the campaign's battle rules (`ft2` or `continuum`, 004
+    section 4) as the campaign needs it.
 
     Raises:
-        LookupError: no such design.
+        LookupError: no such design under those rules.
     """
-    ship = show_builtin(design, "ft2")
+    ship = show_builtin(design, rules)
     return FleetShip(
         design=design,
         hull_class=str(ship.hull_class),
@@ -157,4 +180,57 @@ def catalogue_ship(design: str) -> FleetShip:
         mass=ship.mass,
         ortillery=ship.ortillery,
         fighter_stores=ship.fighter_stores,
+        rules=rules,
+    )
+
+
+def campaign_catalogue(
+    state: CampaignState, player: str | None = None
+) -> Callable[[str], FleetShip]:
+    """Return the ship catalogue of a campaign: its battle rules' standard designs (004
+    section 4) and the home-made designs registered (004 L26-30), as production and the orders
+    check price them. With `player`, only his own home-made designs: a player builds his own
+    (docs/rulings.md).
+
+    The lookup raises `LookupError` for a design the catalogue does not hold.
+    """
+    rules = state.battle_rules
+    designs = {d.id: d for d in state.designs.values() if player is None or d.owner == player}
+
+    def lookup(design: str) -> FleetShip:
+        found = designs.get(design)
+        if found is not None:
+            return _home_made(found.id, found.text, found.rules)
+        try:
+            return catalogue_ship(design, rules)
+        except LookupError:
+            raise LookupError(no_design(design, rules)) from None
+
+    return lookup
+
+
+def no_design(design: str, rules: str = "ft2") -> str:
+    """Say that a design is not in the `rules` catalogue, and which FTL designs are."""
+    preset: RulesName = "continuum" if rules == "continuum" else "ft2"
+    names = sorted(name for name, ship in builtin_ships(preset) if ship.ftl)
+    close = difflib.get_close_matches(design, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return (
+        f"no {rules} design {design!r} in the campaign's catalogue{hint}; designs with an FTL "
+        f"drive: {', '.join(names)} (`umpire ship list --rules {rules}`)"
+    )
+
+
+def _home_made(design_id: str, text: str, rules: str) -> FleetShip:
+    ship = home_made_sheet(text, rules, design_id)
+    return FleetShip(
+        design=design_id,
+        hull_class=str(ship.hull_class),
+        points=ship.points,
+        ftl=ship.ftl,
+        mass=ship.mass,
+        ortillery=ship.ortillery,
+        fighter_stores=ship.fighter_stores,
+        rules=rules,
+        design_text=text,
     )

@@ -1116,9 +1116,10 @@ def _initiative(ctx: BattleContext, state: BattleState, dice: DiceSource) -> str
     if len(present) < len(ctx.setup.sides):
         return present[0] if present else None
     first, second = ctx.setup.sides
-    if ctx.rules.initiative == "most_ships" and counts[first] != counts[second]:
-        return first if counts[first] > counts[second] else second
     theatre = ctx.setup.theatre
+    rolled = theatre is not None and theatre.initiative_roll  # a campaign battle (004 L331)
+    if ctx.rules.initiative == "most_ships" and counts[first] != counts[second] and not rolled:
+        return first if counts[first] > counts[second] else second
     mods = dict(theatre.initiative_mods) if theatre else {}
     for attempt in range(MAX_INITIATIVE_ROLLS):
         # A campaign side's senior captain or admiral adds or takes one (004 L329-343).

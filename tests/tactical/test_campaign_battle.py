@@ -54,12 +54,14 @@ def side(name: str, order: str, designs: tuple[str, ...] = FLEET, **kw: object) 
 
 
 def even(location: str = "free-space", **kw: object) -> CampaignBattle:
+    kw.setdefault("rules", "ft2")  # FT2 ships, as the campaign fought before issue 15
     return CampaignBattle(
         sides=(side("red", "engage"), side("blue", "engage")), location=location, **kw
     )  # type: ignore[arg-type]
 
 
 def pursuit(location: str = "free-space", **kw: object) -> CampaignBattle:
+    kw.setdefault("rules", "ft2")
     return CampaignBattle(
         sides=(side("red", "engage"), side("blue", "ftl-move")),
         battle="pursuit",
@@ -73,7 +75,11 @@ def pursuit(location: str = "free-space", **kw: object) -> CampaignBattle:
 
 
 def test_preset_follows_the_catalogue() -> None:
-    assert preset_for(even()) == "ft2"  # FT2 frigates are not Continuum designs
+    assert preset_for(even()) == "ft2"  # the request's rules
+    corvettes = CampaignBattle(
+        sides=(side("a", "engage", ("corvette",)), side("b", "engage", ("corvette",)))
+    )
+    assert preset_for(corvettes) == "ft2"  # FT2 corvettes are not Continuum designs
     hc = CampaignBattle(
         sides=(side("a", "engage", ("heavy_cruiser",)), side("b", "engage", ("heavy_cruiser",)))
     )
@@ -504,7 +510,8 @@ def test_carried_in_damage_carries_out() -> None:
         for i, d in enumerate((survivor.design, "frigate"))
     )
     request = CampaignBattle(
-        sides=(CampaignSide(name="red", order="engage", ships=ships), side("blue", "engage"))
+        sides=(CampaignSide(name="red", order="engage", ships=ships), side("blue", "engage")),
+        rules="ft2",
     )
     second = resolve_campaign_battle(request, SeededDice(4))
     again = next(s for s in second.ships if s.id == "red-W0")
@@ -629,6 +636,7 @@ def test_ships_without_a_drive_are_lost_over_a_gas_giant() -> None:
         chosen_by="red",
         gravity=5,
         turn_limit=1,
+        rules="ft2",
     )
     outcome = resolve_campaign_battle(request, SeededDice(1))
     fates = {s.id: s.fate for s in outcome.ships}
@@ -648,3 +656,36 @@ def test_commanders_hold_their_altitude(make: object, movement: str) -> None:
         total += len(outcome.ships)
         fell += sum(len(e.fell) for e in outcome.journal if isinstance(e, TurnEnded))
     assert fell / total < 0.15
+
+
+@pytest.mark.parametrize(("roll", "first"), [(False, "blue"), (True, "red")])
+def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str) -> None:
+    """004 L331, L338, L343: the senior officer changes "the initiative roll" in every campaign
+    battle, so the set-up rolls it under FT2 too, where the side with most ships would fire
+    first (001 L262). Red, one ship to blue's two, wins the roll."""
+    setup = msgspec.structs.replace(
+        two_ships(Theatre(initiative_roll=roll)),
+        ships=(
+            *two_ships(Theatre()).ships,
+            ShipSetup(id="b2", side="blue", design="frigate", x=9, y=30, course=12, speed=4),
+        ),
+    )
+    assert setup.rules == "ft2"
+    battle = Battle(setup)
+    battle.write_orders("red", {})
+    battle.write_orders("blue", {})
+    battle.resolve(KeyedDice())
+    moved = battle.journal[-1]
+    assert isinstance(moved, ShipsMoved)
+    assert moved.first == first
+
+
+def test_campaign_requests_roll_initiative_and_play_bogeys() -> None:
+    """004 L331-343: the initiative roll; 004 L38: "Dummy Bogeys and 'Weasel Boats'", so the
+    ships start as bogeys (001 L933-951), every one a contact to the enemy."""
+    setup = setup_campaign_battle(even(), SeededDice(1))
+    assert setup.theatre is not None
+    assert setup.theatre.initiative_roll
+    assert setup.bogeys
+    battle = Battle(setup)
+    assert {s.bogey is not None for s in battle.state.ships} == {True}

@@ -17,7 +17,7 @@ def test_ship_show_prints_the_record_sheet() -> None:
     result = runner.invoke(app, ["ship", "show", "frigate"])
     assert result.exit_code == 0, result.output
     assert "Frigate" in result.stdout
-    assert "65 points" in result.stdout
+    assert "75 points" in result.stdout  # the Continuum frigate, the campaign default
     assert "row 2" in result.stdout
 
 
@@ -108,3 +108,15 @@ def test_ship_cost_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot read" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_ship_list_shows_one_rules_catalogue() -> None:
+    """Issue 15: the campaign's Continuum catalogue, escorts to superdreadnoughts."""
+    result = runner.invoke(app, ["ship", "list", "--rules", "continuum"])
+    assert result.exit_code == 0, result.output
+    assert "superdreadnought" in result.stdout
+    assert "fleet_tender" in result.stdout
+    assert " ft2 " not in result.stdout
+    bad = runner.invoke(app, ["ship", "list", "--rules", "ft3"])
+    assert bad.exit_code == 2
+    assert "--rules 'ft3' must be continuum or ft2" in bad.stderr

@@ -122,15 +122,17 @@ def test_builtin_files_are_canonical() -> None:
 def test_builtin_lookup_prefers_the_campaign_default() -> None:
     assert load_builtin("heavy_cruiser").rules == "continuum"
     assert load_builtin("heavy_cruiser", "ft2").rules == "ft2"
-    assert load_builtin("frigate").rules == "ft2"  # falls back to FT2
-    with pytest.raises(UnknownDesignError, match="no built-in design 'frigate' under continuum"):
-        load_builtin("frigate", "continuum")
+    assert load_builtin("frigate").rules == "continuum"  # the campaign's catalogue (issue 15)
+    assert load_builtin("courier").rules == "ft2"  # falls back to FT2
+    with pytest.raises(UnknownDesignError, match="no built-in design 'courier' under continuum"):
+        load_builtin("courier", "continuum")
     with pytest.raises(UnknownDesignError, match="umpire ship list"):
         load_builtin("nonesuch")
 
 
 def test_services() -> None:
-    assert show_builtin("frigate").points == 65
+    assert show_builtin("frigate").points == 75
+    assert show_builtin("frigate", "ft2").points == 65
     assert show_builtin("heavy_cruiser").points == 294
     assert show_builtin("heavy_cruiser", "ft2").points == 238
     with pytest.raises(UnknownPresetError, match="presets are continuum, ft2"):

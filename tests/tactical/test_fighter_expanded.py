@@ -282,6 +282,7 @@ def test_campaign_battles_rearm_and_scramble_whatever_the_preset() -> None:
             ),
         ),
         key="rearm",
+        rules="ft2",
     )
     setup = setup_campaign_battle(request, SeededDice(1))
     assert (setup.rules, setup.fighter_rearming, setup.fighter_scramble) == ("ft2", True, True)

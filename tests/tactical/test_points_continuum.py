@@ -7,11 +7,60 @@ from fractions import Fraction
 import msgspec
 import pytest
 
-from tactical.designs import load_builtin
+from tactical.designs import builtin_ids, load_builtin
+from tactical.fighters import bays
 from tactical.points import build, pc_class, price, round_half_up, track_rows
 from tactical.ship import PRESETS, Design, Mount
 
 PC = PRESETS["continuum"]
+
+
+# The campaign's standard Continuum catalogue (issue 15): every design with the points the 000
+# chapter 13-14 rules price it at. Only the heavy cruiser is the text's (000 L15690); the others
+# are project designs, golden so that a change to the points rules shows here.
+CATALOGUE_POINTS = {
+    "assault_cruiser": 218,
+    "battledreadnought": 635,
+    "battleship": 426,
+    "destroyer": 128,
+    "fleet_carrier": 602,
+    "fleet_tender": 171,
+    "frigate": 75,
+    "heavy_cruiser": 294,
+    "lancer": 122,
+    "light_carrier": 351,
+    "light_cruiser": 203,
+    "missile_cruiser": 161,
+    "ortillery_monitor": 254,
+    "scout": 61,
+    "strike_carrier": 430,
+    "superdreadnought": 826,
+    "torpedo_cruiser": 179,
+}
+
+
+def test_the_golden_table_names_every_continuum_design() -> None:
+    assert {design for _, design in builtin_ids("continuum")} == set(CATALOGUE_POINTS)
+
+
+@pytest.mark.parametrize(("design_id", "points"), sorted(CATALOGUE_POINTS.items()))
+def test_catalogue_design_prices(design_id: str, points: int) -> None:
+    costing = price(load_builtin(design_id, "continuum"), PC)
+    assert costing.problems == (), costing.problems
+    assert costing.points == points
+
+
+def test_catalogue_covers_every_class_a_campaign_fields() -> None:
+    # Escorts, cruisers, capitals, carriers, a fleet tender, a scout, an ortillery ship, and the
+    # planetary defences' battledreadnought and superdreadnought (004 L299-304).
+    ships = {d: build(load_builtin(d, "continuum"), PC) for d in CATALOGUE_POINTS}
+    assert {s.hull_class for s in ships.values()} == {"escort", "cruiser", "capital", "merchant"}
+    assert ships["fleet_tender"].fighter_stores == 24
+    assert ships["ortillery_monitor"].ortillery
+    assert ships["scout"].hull_class == "escort"
+    carriers = [d for d in ("light_carrier", "fleet_carrier") if len(bays(ships[d])) > 1]
+    assert carriers == ["light_carrier", "fleet_carrier"]
+    assert ships["battledreadnought"].hull_class == ships["superdreadnought"].hull_class
 
 
 def test_heavy_cruiser_worked_example_total() -> None:
