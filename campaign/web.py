@@ -48,7 +48,13 @@ from campaign.events import RecordedEvent
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.playermap import OrdersDesk
 from campaign.players import PlayerSecrets
-from campaign.render import describe, html_table, inline_svg, report_body_html
+from campaign.render import (
+    battle_replay_html,
+    describe,
+    html_table,
+    inline_svg,
+    report_body_html,
+)
 from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
@@ -241,6 +247,8 @@ def create_app(
         Route("/orders/read", pages.signed_in(pages.orders_read), methods=["POST"]),
         Route("/static/umpire.js", _script, methods=["GET"]),
         Route("/log", pages.signed_in(pages.log), methods=["GET"]),
+        Route("/battles", pages.signed_in(pages.battles), methods=["GET"]),
+        Route("/battles/{battle}", pages.signed_in(pages.battle), methods=["GET"]),
     ]
     middleware = [
         Middleware(
@@ -460,6 +468,28 @@ class _Pages:
         title = f"{who.campaign}: turn {report.turn}"
         return _page(title, body, player=who.signed, csrf=_csrf(request))
 
+    async def battles(self, request: Request, who: _Player) -> Response:
+        """The battles his ships fought, newest first, each a link to its report."""
+        fought = await self._call(self.service.fought_battles, who.lineage, who.name)
+        items = "".join(
+            f"<li><a href='/battles/{esc(b)}'>Battle {esc(b)}</a></li>" for b in reversed(fought)
+        )
+        body = "<h1>Your battles</h1>" + (
+            f"<ul>{items}</ul>" if items else "<p>Your ships have fought no battle yet.</p>"
+        )
+        return _page("Battles", body, player=who.signed, csrf=_csrf(request))
+
+    async def battle(self, request: Request, who: _Player) -> Response:
+        """A battle his ships fought, as he saw it, with its replay (`umpire battles show`);
+        any other id, another's battle or none, gets the same answer (docs/rulings.md)."""
+        battle_id = request.path_params["battle"]
+        try:
+            report = await self._call(self.service.battle_report, who.lineage, battle_id, who.name)
+        except (InvalidInputError, IllegalCommandError) as exc:
+            body = f"<h1>No such battle</h1><p>{esc(str(exc))}</p>"
+            return _page("Battles", body, 404, player=who.signed, csrf=_csrf(request))
+        return HTMLResponse(battle_replay_html(report))
+
     async def map_svg(self, request: Request, who: _Player) -> Response:
         svg = await self._call(self.service.map_svg, who.lineage, who.name)
         return Response(svg, media_type="image/svg+xml")
@@ -650,7 +680,7 @@ def _page(
     if player is not None:
         nav = (
             "<nav><a href='/report'>Report</a><a href='/map'>Map</a>"
-            "<a href='/orders'>Orders</a>"
+            "<a href='/orders'>Orders</a><a href='/battles'>Battles</a>"
             f"<a href='/log'>Log</a><span>{esc(player)}</span>"
             f"<form method='post' action='/sign-out'>{_token_input(csrf)}"
             "<button>Sign out</button></form></nav>"

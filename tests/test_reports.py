@@ -296,6 +296,39 @@ def test_a_player_never_sees_a_battle_he_was_not_in(
     assert opened.fought_battles(lineage, "red") == ["t1-b1"]
 
 
+def test_the_web_page_shows_a_player_his_own_battles_only(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    """The web page (issue 16): red's battle list links t1-b1 and its page is the battle as
+    red saw it (the replay of `umpire battles show`); green, who fought none, gets the same
+    404 for that battle as for a made-up one, naming nothing of it."""
+    from starlette.testclient import TestClient
+
+    from campaign.players import PlayerSecrets
+    from campaign.web import create_app
+    from tests.test_web import sign_in
+
+    opened, _ = service
+    keys = PlayerSecrets(opened.store)
+    secrets = {p: keys.issue("trio", p) for p in ("red", "green")}
+    with TestClient(create_app(opened, secret_key="k", https_only=False)) as red:
+        sign_in(red, "trio", "red", secrets["red"])
+        assert "href='/battles/t1-b1'" in red.get("/battles").text
+        page = red.get("/battles/t1-b1")
+        assert page.status_code == 200
+        assert "Battle t1-b1 at Alpha (0201), as red saw it" in page.text
+        assert "red-W1" in page.text
+    with TestClient(create_app(opened, secret_key="k", https_only=False)) as green:
+        sign_in(green, "trio", "green", secrets["green"])
+        assert "no battle yet" in green.get("/battles").text
+        answers = [green.get(f"/battles/{b}") for b in ("t1-b1", "t7-b9")]
+        assert [a.status_code for a in answers] == [404, 404]
+        texts = [a.text.replace(b, "ID") for a, b in zip(answers, ("t1-b1", "t7-b9"), strict=True)]
+        assert texts[0] == texts[1]
+        assert "red" not in texts[0].replace("green", "")
+        assert "blue" not in texts[0]
+
+
 def test_the_published_package_holds_a_players_own_battles_only(trio: Trio) -> None:
     out = trio.folder / "published"
     trio.umpire("publish", "--out", str(out), "--turn", "1")
