@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadfile
 
 demo: $(STAMP)
 	rm -rf .demo && mkdir -p .demo

@@ -1047,20 +1047,54 @@ def orders_submit(
     for him with `umpire ruling orders` instead, with a reason he is shown.
     """
     from campaign.inputs import MAX_ORDERS_BYTES, read_text
-    from campaign.players import PlayerSecrets
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
     with at.service() as service:
         lineage = at.lineage(service)
-        secrets_ = PlayerSecrets(service.store)
-        at_terminal = sys.stdin.isatty()
-        if secret is None and at_terminal and secrets_.holds_secret(lineage.campaign, player):
-            secret = typer.prompt(f"{player}'s secret", hide_input=True)
-        secrets_.require(lineage.campaign, player, secret)
+        _require_secret(service, lineage.campaign, player, secret)
         recorded = service.submit_orders(lineage, player, text)
         receipt = service.receipt(lineage, player)
     _show_written(recorded, events, f"Orders of {player} recorded")
     out.print(f"receipt: {receipt.encode()}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _require_secret(
+    service: CampaignService, campaign: str, player: str, secret: str | None
+) -> None:
+    """A player who holds a secret (`umpire player add`) must give it: asked for at a
+    terminal when not given."""
+    from campaign.players import PlayerSecrets
+
+    secrets_ = PlayerSecrets(service.store)
+    if secret is None and sys.stdin.isatty() and secrets_.holds_secret(campaign, player):
+        secret = typer.prompt(f"{player}'s secret", hide_input=True)
+    secrets_.require(campaign, player, secret)
+
+
+@orders_app.command("final")
+@user_errors
+@campaign_command
+def orders_final(
+    player: OrdersPlayerOption,
+    undo: Annotated[
+        bool, typer.Option("--undo", help="Take the mark back: the orders stay, not final.")
+    ] = False,
+    secret: SecretOption = None,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Mark a player's orders of the turn final ("ready"): he is done with them. New orders
+    handed in take the mark back; so does --undo."""
+    with at.service() as service:
+        lineage = at.lineage(service)
+        _require_secret(service, lineage.campaign, player, secret)
+        recorded = service.mark_final(lineage, player, final=not undo)
+        turn = service.turn_status(lineage).turn
+    state = "not final" if undo else "final"
+    if not recorded:
+        out.print(f"{player}'s orders for turn {turn} were already {state}: nothing written")
+        return
+    _show_written(recorded, events, f"{player}'s orders for turn {turn} are {state}")
 
 
 @orders_app.command("check")

@@ -441,6 +441,17 @@ class OrdersCommitted(Event, frozen=True, kw_only=True):
     sha256: str
 
 
+@event("orders_marked_final", version=1)
+class OrdersMarkedFinal(Event, frozen=True, kw_only=True):
+    """A player marked his orders for the turn final ("ready"), or took the mark back
+    (`final` false). Orders handed in after it take it back too (docs/rulings.md). He and
+    the umpire see it."""
+
+    player: str
+    turn: int
+    final: bool = True
+
+
 @event("orders_revealed", version=1)
 class OrdersRevealed(Event, frozen=True, kw_only=True):
     """The orders a player's commitment stood for, revealed as the turn resolved."""

@@ -32,6 +32,8 @@ from campaign.events import (
     FightersResupplied,
     MapChosen,
     OfficerCasualty,
+    OrdersCommitted,
+    OrdersMarkedFinal,
     OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
@@ -112,6 +114,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
     # This turn's orders, the last submission of each player (umpire only until revealed).
     submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
+    final: tuple[str, ...] = ()  # players whose orders of this turn are marked final
     last_submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     task_forces: dict[str, TaskForce] = msgspec.field(default_factory=dict)
     # What each player last saw of enemy ships, by hex (`rules.sightings`).
@@ -212,8 +215,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}
             return msgspec.structs.replace(state, empires=empires, units=units)
-        case OrdersSubmitted():
-            return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
+        case OrdersSubmitted() | OrdersCommitted() | OrdersMarkedFinal():
+            return _orders_handed_in(state, ev)
         case TaskForcesSet():
             return _task_forces_set(state, ev)
         case UnitRelocated() | ColonyAdjusted() | TurnHeld() | TurnReleased():
@@ -290,6 +293,22 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return state
 
 
+def _orders_handed_in(
+    state: CampaignState, ev: OrdersSubmitted | OrdersCommitted | OrdersMarkedFinal
+) -> CampaignState:
+    """A player's orders of the turn (sealed: the umpire's), their public commitment, and his
+    "final" mark, which new orders (a new commitment, seen by all) take back."""
+    others = tuple(p for p in state.final if p != ev.player)
+    match ev:
+        case OrdersSubmitted():
+            return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
+        case OrdersCommitted():
+            return msgspec.structs.replace(state, final=others)
+        case OrdersMarkedFinal():
+            final = tuple(sorted((*others, ev.player))) if ev.final else others
+            return msgspec.structs.replace(state, final=final)
+
+
 def _next_turn(state: CampaignState, turn: int) -> CampaignState:
     """Open turn `turn`: last turn's orders and battles are done with."""
     return msgspec.structs.replace(
@@ -297,6 +316,7 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         turn=turn,
         rolls_this_turn=0,
         submitted={},
+        final=(),
         assaults={},
         held=None,
         deadline=None,

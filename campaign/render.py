@@ -481,6 +481,7 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
     rows: list[tuple[str, str | Text]] = [
         ("turn", f"{status.turn} ({status.phase})"),
         ("orders in", ", ".join(status.submitted) or "none yet"),
+        ("marked final", ", ".join(status.final) or "none yet"),
         ("waiting for", waiting),
         ("battles waiting", ", ".join(status.battles) or "none"),
     ]

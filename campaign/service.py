@@ -210,6 +210,7 @@ class TurnStatus(msgspec.Struct, frozen=True):
     battles: tuple[str, ...]
     production: bool = False  # a production phase follows this turn (004 L65, L235)
     finished: bool = False  # the campaign is over
+    final: tuple[str, ...] = ()  # players who marked their orders final ("ready")
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -745,6 +746,20 @@ class CampaignService:
         """
         return self._submit(lineage, player, text, ruling=None, sequence=sequence)
 
+    def mark_final(self, lineage: Lineage, player: str, final: bool = True) -> list[RecordedEvent]:
+        """Mark a player's orders of the turn final ("ready"), or take the mark back
+        (`rules.orders.decide_mark_final`); the deadline binds it as it binds his orders.
+
+        Raises:
+            IllegalCommandError: past the deadline, the turn takes no orders, or (to mark
+                them final) he has handed in none.
+        """
+        self._check_viewer(lineage, player)
+        state = self.load(lineage)
+        check_deadline(state, self.store.clock())
+        batch = orders.decide_mark_final(state, player, final)
+        return self.store.append(lineage, state.version, batch) if batch else []
+
     def replace_orders(
         self, lineage: Lineage, player: str, text: str, reason: str
     ) -> list[RecordedEvent]:
@@ -922,6 +937,7 @@ class CampaignService:
             late=state.deadline is not None and self.store.clock() > state.deadline,
             submitted=tuple(sorted(state.submitted)),
             waiting_for=tuple(p for p in state.players if p not in state.submitted),
+            final=state.final,
             battles=tuple(sorted(state.pending_battles)),
             production=is_production_turn(state.turn),
             finished=state.finished,

@@ -243,6 +243,7 @@ def create_app(
         Route("/reach.json", pages.signed_in(pages.reach), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.orders_form), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.submit_orders), methods=["POST"]),
+        Route("/orders/final", pages.signed_in(pages.mark_final), methods=["POST"]),
         Route("/orders/text", pages.signed_in(pages.orders_text), methods=["POST"]),
         Route("/orders/read", pages.signed_in(pages.orders_read), methods=["POST"]),
         Route("/static/umpire.js", _script, methods=["GET"]),
@@ -558,7 +559,40 @@ class _Pages:
                 text = orders_rules.dumps(mine)
             else:
                 text = await self._call(self.service.orders_template, who.lineage, who.name)
-        return _orders_page_html(desk, svg, csrf, text, problems)
+        final = await self._call(self._final_form, who, csrf)
+        return final + _orders_page_html(desk, svg, csrf, text, problems)
+
+    def _final_form(self, who: _Player, csrf: str) -> str:
+        """Whether his orders of the turn are marked final, and the button that changes it."""
+        view = self.service.load(who.lineage, viewer=who.name)
+        sent = self.service.submitted_orders(who.lineage, who.name) is not None
+        if view.phase != "orders" or not sent:
+            return ""
+        final = who.name in view.final
+        said = (
+            "Your orders for this turn are marked final: you are done with them."
+            if final
+            else "Done with your orders? Mark them final, so the umpire knows."
+        )
+        return (
+            f"<form method='post' action='/orders/final' class='final'>{_token_input(csrf)}"
+            f"<input type='hidden' name='final' value='{'0' if final else '1'}'>"
+            f"<p role='status'>{esc(said)} "
+            f"<button>{'Not final after all' if final else 'Mark final'}</button></p></form>"
+        )
+
+    async def mark_final(self, request: Request, who: _Player) -> Response:
+        """Mark his orders of the turn final ("ready"), or take the mark back."""
+        form = await request.form()
+        final = str(form.get("final", "1")) != "0"
+        csrf = _csrf(request)
+        try:
+            await self._call(self.service.mark_final, who.lineage, who.name, final)
+        except UmpireError as exc:
+            body = await self._orders_body(who, csrf, problems=[str(exc)])
+            return _page("Orders", body, 422, who.signed, csrf, wide=True)
+        body = await self._orders_body(who, csrf)
+        return _page("Orders", body, player=who.signed, csrf=csrf, wide=True)
 
     def _turn(self, who: _Player) -> int:
         return self.service.load(who.lineage, viewer=who.name).turn

@@ -82,6 +82,7 @@ from campaign.events import (
     Audience,
     NewEvent,
     OrdersCommitted,
+    OrdersMarkedFinal,
     OrdersRevealed,
     OrdersSubmitted,
     TaskForcesSet,
@@ -358,6 +359,29 @@ def _end_of_turn(unit: Unit, plans: dict[str, Plan], turn: int) -> str | None:
     if unit.plotted(turn) and unit.plot:
         return unit.plot[0]
     return unit.hex
+
+
+def decide_mark_final(state: CampaignState, player: str, final: bool = True) -> list[NewEvent]:
+    """Mark `player`'s orders of the turn final ("ready"), or take the mark back; nothing
+    when it already stands so. Only orders handed in can be final, while the turn takes
+    orders (the caller checks the deadline, as for the orders themselves).
+
+    Raises:
+        IllegalCommandError: the turn takes no orders now, or he has handed in none.
+    """
+    if state.finished or state.phase != "orders":
+        raise IllegalCommandError(
+            f"turn {state.turn} is being resolved: orders are closed; try again later"
+        )
+    if final and player not in state.submitted:  # the umpire's state: his sealed orders
+        raise IllegalCommandError(
+            f"{player} has handed in no orders for turn {state.turn}: submit them, then mark "
+            "them final"
+        )
+    if (player in state.final) == final:
+        return []
+    marked = OrdersMarkedFinal(player=player, turn=state.turn, final=final)
+    return [NewEvent(event=marked, audience=Audience.players_([player]), turn=state.turn)]
 
 
 def template(
