@@ -114,11 +114,13 @@ def play_through_cli(
     map_name: str,
     seed: str,
     battles: Battles,
+    options: tuple[str, ...] = (),
 ) -> PlayedCampaign:
-    """Create a campaign with `umpire new` and play it to its end through the CLI."""
+    """Create a campaign with `umpire new` (and its `options`) and play it to its end through
+    the CLI."""
     db = f"sqlite:///{tmp_path / f'{campaign}.db'}"
     new = ["new", campaign, "--players", ",".join(players), "--map", map_name, "--seed", seed]
-    created = runner.invoke(app, [*new, "--db", db])
+    created = runner.invoke(app, [*new, *options, "--db", db])
     assert created.exit_code == 0, created.output
     service = CampaignService.open(db)
     lineage = service.target(campaign)

@@ -14,15 +14,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaign.events import ColonyBombarded, ColonyConquered, RecordedEvent
+import pytest
+
+from campaign.events import (
+    ColonistsLanded,
+    ColonyBombarded,
+    ColonyConquered,
+    LandingFailed,
+    RecordedEvent,
+    ShipsSighted,
+    SystemExplored,
+    UnitsSplit,
+)
 from tests.campaign_cli import PlayedCampaign, play_through_cli, record_table_top_results
-from tests.test_campaign_done_when import issue_12_news
 
 PLAYERS = ("red", "blue", "green", "white")
 CROWDED = str(Path(__file__).parent / "data" / "crowded.toml")
 
 
-def test_four_empires_at_war_for_44_turns_through_the_cli(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["continuum", "ft2"])
+def test_four_empires_at_war_for_44_turns_through_the_cli(tmp_path: Path, rules: str) -> None:
+    """Under either battle rule choice (issue 15): the fleets, the catalogue and its prices
+    are the rules' own."""
     played = play_through_cli(
         tmp_path,
         campaign="wars",
@@ -30,6 +43,7 @@ def test_four_empires_at_war_for_44_turns_through_the_cli(tmp_path: Path) -> Non
         map_name=CROWDED,
         seed="wars-12",
         battles=record_table_top_results,
+        options=("--battle-rules", rules),
     )
     try:
         log = played.log()
@@ -64,5 +78,43 @@ def war_news(played: PlayedCampaign, log: list[RecordedEvent]) -> set[str]:
             for p in players
         ]
         if all(all(w in report for w in words) for report in reports):
+            shown.add(kind)
+    return shown
+
+
+def issue_12_news(played: PlayedCampaign, log: list[RecordedEvent]) -> set[str]:
+    """Find a split, a landing on arrival and a sighting in the log; return those its player's
+    Markdown report of that turn shows."""
+    explored = {
+        (e.event.player, e.event.system, e.turn)
+        for e in log
+        if isinstance(e.event, SystemExplored) and e.event.explored
+    }
+    found: dict[str, tuple[str, int, str]] = {}
+    for e in log:
+        ev = e.event
+        if isinstance(ev, UnitsSplit) and "units_split" not in found:
+            found["units_split"] = (ev.player, e.turn, f"as {ev.parts[0].new_unit}")
+        if isinstance(ev, ShipsSighted) and "ships_sighted" not in found:
+            found["ships_sighted"] = (ev.player, e.turn, "### Sightings")
+        # A landing on arrival (004 L56-63): made in a system its player explored that very
+        # turn, or, the orbit guessed wrong, lapsed with the reason.
+        arrived = isinstance(ev, ColonistsLanded) and (
+            (ev.colony.owner, ev.colony.system, e.turn) in explored
+        )
+        if arrived and isinstance(ev, ColonistsLanded):
+            found["landed_on_arrival"] = (
+                ev.colony.owner,
+                e.turn,
+                f"colonists on {ev.colony.id}",
+            )
+        guessed = isinstance(ev, LandingFailed) and "exploring found no planet" in ev.reason
+        if guessed and isinstance(ev, LandingFailed):
+            owner = ev.unit.split("-", 1)[0]
+            found.setdefault("landed_on_arrival", (owner, e.turn, "exploring found no planet"))
+    shown = set()
+    for kind, (player, turn, text) in found.items():
+        report = played.umpire("report", "--player", player, "--turn", str(turn), "--format", "md")
+        if text in report:
             shown.add(kind)
     return shown
