@@ -545,21 +545,7 @@ class CampaignService:
                 )
         if chart is None:
             raise IllegalCommandError("this campaign has no star chart (create it with --map)")
-        starmap = StarMap(
-            name=chart.name,
-            title=chart.title,
-            width=chart.width,
-            height=chart.height,
-            systems=[
-                StarSystem(
-                    s.name, parse_label(s.hex), StarColour(s.colour), planets.get(s.name, ())
-                )
-                for s in chart.stars
-            ],
-            clouds=[parse_label(c) for c in chart.clouds],
-            entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
-        )
-        return starmap, tuple(sorted(planets))
+        return _known_map(chart, tuple(sorted(planets.items()))), tuple(sorted(planets))
 
     def map_view(self, lineage: Lineage, player: str) -> PlayerMap:
         """Return what `player`'s map shows now (issue 16): his units, their destinations and
@@ -1990,6 +1976,28 @@ class _DiceLedger:
 @lru_cache(maxsize=8)
 def _parse_map(text: str) -> StarMap:
     return mapfile.loads(text)
+
+
+@lru_cache(maxsize=64)
+def _known_map(
+    chart: StarChartPublished, explored: tuple[tuple[str, tuple[Planet, ...]], ...]
+) -> StarMap:
+    """The map as a player knows it: the public chart, with the planets of the systems he
+    explored. Built once for each such knowledge and shared (a StarMap is never changed once
+    built): every orders check and page of a turn asks for the same one (issue 19)."""
+    planets = dict(explored)
+    return StarMap(
+        name=chart.name,
+        title=chart.title,
+        width=chart.width,
+        height=chart.height,
+        systems=[
+            StarSystem(s.name, parse_label(s.hex), StarColour(s.colour), planets.get(s.name, ()))
+            for s in chart.stars
+        ],
+        clouds=[parse_label(c) for c in chart.clouds],
+        entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
+    )
 
 
 def _reason(text: str) -> str:

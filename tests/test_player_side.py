@@ -319,6 +319,19 @@ def test_the_package_holds_only_what_the_player_may_see(
         assert (secret in files) == (player == "red"), secret
 
 
+def test_a_players_map_is_built_once_for_what_he_knows(service: CampaignService) -> None:
+    """Issue 19: the map never changes in a campaign; every orders check and page of a turn
+    asks for the same player's map, so it is built once for what he knows and shared. Players
+    who know different planets get different maps; the public chart is the same."""
+    lineage = service.target(CAMPAIGN)
+    red, explored = service.player_map(lineage, "red")
+    assert service.player_map(lineage, "red")[0] is red  # shared, not built again
+    blue, theirs = service.player_map(lineage, "blue")
+    assert explored != theirs
+    assert blue is not red
+    assert [s.hex for s in blue.systems] == [s.hex for s in red.systems]
+
+
 def test_reach_shows_a_player_nothing_of_anyone_else(
     played: Played, service: CampaignService
 ) -> None:
