@@ -165,7 +165,10 @@ def describe(ev: Event) -> str:
             return _units_text(ev)
         case BattleRequested():
             b = ev.battle
-            sides = " vs ".join(f"{s.player} ({s.order}, {len(s.units)} ships)" for s in b.sides)
+            sides = " vs ".join(
+                f"{s.player} ({s.order}, {len(s.units)} ship{'' if len(s.units) == 1 else 's'})"
+                for s in b.sides
+            )
             kind = f"{b.type} of {b.pursued}'s ships leaving" if b.departure else b.type
             return f"battle {b.id} at {b.system or b.hex}: {kind}, {sides}, in {b.location}"
         case BattleFought():

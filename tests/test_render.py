@@ -73,3 +73,21 @@ def test_verify_and_branches_golden(played: tuple[CampaignService, Lineage]) -> 
     service.rewind(lineage, 0)
     name, active, branches = service.branches("demo")
     check_golden("branches", text_of(render.branches_table(name, active, branches)))
+
+
+def test_a_battle_in_the_log_counts_its_ships_in_good_english() -> None:
+    from campaign.events import BattleRequested
+    from campaign.strategic import Battle, BattleSide
+
+    battle = Battle(
+        id="t4-b2",
+        hex="0201",
+        system="Alpha",
+        type="even",
+        sides=(
+            BattleSide("red", "engage", ("red-W1",)),
+            BattleSide("blue", "stand-off", ("blue-W1", "blue-W2")),
+        ),
+    )
+    said = render.describe(BattleRequested(battle=battle))
+    assert "red (engage, 1 ship) vs blue (stand-off, 2 ships)" in said
