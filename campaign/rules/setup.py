@@ -23,7 +23,7 @@ from campaign.strategic import (
     unit_id,
 )
 from tactical.designs import builtin_ships, show_builtin
-from tactical.ship import RulesName
+from tactical.ship import RulesName, Ship
 
 if TYPE_CHECKING:
     from campaign.projections import CampaignState
@@ -171,17 +171,7 @@ def catalogue_ship(design: str, rules: str = "ft2") -> FleetShip:
     Raises:
         LookupError: no such design under those rules.
     """
-    ship = show_builtin(design, rules)
-    return FleetShip(
-        design=design,
-        hull_class=str(ship.hull_class),
-        points=ship.points,
-        ftl=ship.ftl,
-        mass=ship.mass,
-        ortillery=ship.ortillery,
-        fighter_stores=ship.fighter_stores,
-        rules=rules,
-    )
+    return _fleet_ship(design, show_builtin(design, rules), rules)
 
 
 def campaign_catalogue(
@@ -222,9 +212,14 @@ def no_design(design: str, rules: str = "ft2") -> str:
 
 
 def _home_made(design_id: str, text: str, rules: str) -> FleetShip:
-    ship = home_made_sheet(text, rules, design_id)
+    return _fleet_ship(design_id, home_made_sheet(text, rules, design_id), rules, text)
+
+
+def _fleet_ship(design: str, ship: Ship, rules: str, text: str = "") -> FleetShip:
+    """A design's record sheet as the campaign prices and fields it (`text`: a home-made
+    design's canonical file, empty for a catalogue design)."""
     return FleetShip(
-        design=design_id,
+        design=design,
         hull_class=str(ship.hull_class),
         points=ship.points,
         ftl=ship.ftl,
