@@ -32,6 +32,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from maps import tomlinput
+from tactical.admirals import LEVEL_EFFECT
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -363,28 +364,30 @@ def _roll_asteroids(
 
 def _mods(
     request: CampaignBattle,
-) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
-    """Captains' course-change modifiers per ship and each side's initiative modifier.
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """Captains' course-change modifiers per ship, each side's initiative modifier and each
+    Level 1 or Level 3 admiral's level.
 
     Level 1 +1, Level 3 -1 (004 L329-335). An admiral of level 1 or 3 makes one ship act at
-    his level, the first (flagship first) not already at it (004 L336-344), and sets the
-    side's initiative modifier; without one the flagship's captain is the senior captain.
+    his level, which he may change from turn to turn (004 L336-344, ``tactical.admirals``),
+    and sets the side's initiative modifier; without one the flagship's captain is the
+    senior captain.
     """
-    effect = {1: 1, 2: 0, 3: -1}
     turn_mods: list[tuple[str, int]] = []
     initiative: list[tuple[str, int]] = []
+    admirals: list[tuple[str, int]] = []
     for side in request.sides:
-        levels = {ship.id: ship.captain for ship in side.ships}
-        if side.admiral in (1, 3):
-            for ship in side.ships:
-                if ship.captain != side.admiral:
-                    levels[ship.id] = side.admiral
-                    break
-        turn_mods.extend((sid, effect[level]) for sid, level in levels.items() if effect[level])
+        turn_mods.extend(
+            (ship.id, LEVEL_EFFECT[ship.captain])
+            for ship in side.ships
+            if LEVEL_EFFECT[ship.captain]
+        )
+        if side.admiral is not None and LEVEL_EFFECT[side.admiral]:
+            admirals.append((side.name, side.admiral))
         commander = side.admiral if side.admiral is not None else side.ships[0].captain
-        if effect[commander]:
-            initiative.append((side.name, effect[commander]))
-    return tuple(turn_mods), tuple(initiative)
+        if LEVEL_EFFECT[commander]:
+            initiative.append((side.name, LEVEL_EFFECT[commander]))
+    return tuple(turn_mods), tuple(initiative), tuple(admirals)
 
 
 def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSetup:
@@ -456,7 +459,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
                     state=ship.state,
                 )
             )
-    turn_mods, initiative = _mods(request)
+    turn_mods, initiative, admirals = _mods(request)
     # A Level 3 admiral withdraws 15 points sooner, a Level 1 15 later (004 L336-337,
     # L341-342); a captain who loses a course point is one likelier to strike (004 L331, L335).
     morale_mods = tuple(
@@ -475,6 +478,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         field=ASTEROID_FIELD if asteroids else None,
         asteroid_motion=request.asteroid_motion,
         turn_mods=turn_mods,
+        admirals=admirals,
         initiative_mods=initiative,
         initiative_roll=True,  # the officers' modifiers count in every battle (004 L331-343)
         morale_mods=morale_mods,

@@ -31,7 +31,8 @@ for any order. ``=`` drifts on the vector.
 
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False, ecm=False)
+      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False, ecm=False,
+      admiral=False)
 >>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
 (('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
@@ -134,7 +135,10 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     enemy fighters move in to attack it this turn (000 8.3), written ``/scramble`` last; it
     goes only with an order that applies no thrust (000 L8647-8649). ``ecm`` switches the
     ship's ECM and area ECM on for the turn, written ``/ecm`` before any ``/scramble`` (000
-    L12832-12838: "otherwise it is assumed to be switched off").
+    L12832-12838: "otherwise it is assumed to be switched off"). ``admiral`` makes this the
+    ship its side's Level 1 or Level 3 admiral chooses from this turn on, acting as if its
+    captain were of his level (004 L338, L343), written ``/admiral`` last; it goes with any
+    order, on one ship of a side.
     """
 
     turn: int = 0
@@ -152,6 +156,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     torpedoes: tuple[tuple[str, str], ...] = ()
     scramble: bool = False
     ecm: bool = False
+    admiral: bool = False
 
 
 NO_ORDER = Order()
@@ -168,6 +173,7 @@ _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
 _RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
 SCRAMBLE = "scramble"  # the standing order to scramble fighters (000 8.3), ``/scramble``
 ECM_ON = "ecm"  # ECM switched on for the turn (000 L12832-12838), ``/ecm``
+ADMIRAL = "admiral"  # the admiral's chosen ship from this turn on (004 L338, L343)
 _SETTING = re.compile(r"(?P<weapon>[A-Za-z0-9_.\-]+)=(?P<setting>[OSL])")
 
 
@@ -226,9 +232,13 @@ def parse_order(text: str) -> Order:
 
 def _parse_settings(text: str) -> Order:
     """Parse an order followed by torpedo settings, then maybe ECM switched on, then maybe a
-    scramble: ``S1/pulse_torpedo_overload-1=O``, ``=/ecm/scramble``."""
+    scramble, then maybe the admiral's choice: ``S1/pulse_torpedo_overload-1=O``,
+    ``=/ecm/scramble/admiral``."""
     head, *parts = text.split("/")
-    scramble = parts[-1] == SCRAMBLE
+    admiral = parts[-1] == ADMIRAL
+    if admiral:
+        parts = parts[:-1]
+    scramble = bool(parts) and parts[-1] == SCRAMBLE
     if scramble:
         parts = parts[:-1]
     ecm = bool(parts) and parts[-1] == ECM_ON
@@ -240,7 +250,8 @@ def _parse_settings(text: str) -> Order:
         if found is None:
             raise OrderSyntaxError(
                 f"order {text!r}: {part!r} is not a torpedo setting <weapon>=<O|S|L> "
-                "(O overloaded, S or L a variable torpedo's short or long range mode)"
+                "(O overloaded, S or L a variable torpedo's short or long range mode); "
+                "after the settings come /ecm, /scramble and /admiral, in that order"
             )
         if any(weapon == found["weapon"] for weapon, _ in settings):
             raise OrderSyntaxError(f"order {text!r}: {found['weapon']!r} is set twice")
@@ -248,7 +259,7 @@ def _parse_settings(text: str) -> Order:
     if not head:
         raise OrderSyntaxError(f"order {text!r}: write '=' before the torpedo settings")
     return msgspec.structs.replace(
-        parse_order(head), torpedoes=tuple(settings), scramble=scramble, ecm=ecm
+        parse_order(head), torpedoes=tuple(settings), scramble=scramble, ecm=ecm, admiral=admiral
     )
 
 
@@ -327,7 +338,11 @@ def format_order(order: Order) -> str:
     'L1/scramble'
     >>> format_order(Order(turn=1, ecm=True, scramble=True))
     'S1/ecm/scramble'
+    >>> format_order(Order(ecm=True, admiral=True))
+    '=/ecm/admiral'
     """
+    if order.admiral:
+        return format_order(msgspec.structs.replace(order, admiral=False)) + f"/{ADMIRAL}"
     if order.scramble:
         return format_order(msgspec.structs.replace(order, scramble=False)) + f"/{SCRAMBLE}"
     if order.ecm:

@@ -11,6 +11,7 @@ from functools import cache
 import msgspec
 
 from maps import tomlinput
+from tactical.admirals import choose_ships
 from tactical.designs import load_builtin
 from tactical.fighters import FighterGroup, FighterNameError, bays, parse_fighters
 from tactical.mines import Mine
@@ -310,7 +311,7 @@ def initial_state(ctx: BattleContext) -> BattleState:
             Mine(id=m.id, side=m.side, x=round_mu(m.x), y=round_mu(m.y)) for m in ctx.setup.mines
         ),
     )
-    state = _deploy_ftl_fighters(ctx, state)
+    state = choose_ships(ctx, _deploy_ftl_fighters(ctx, state), {})  # the admirals' first
     if not ctx.rules.bogeys:
         return state
     state, _sensed = sense(ctx, _as_bogeys(ctx, state), (), ())

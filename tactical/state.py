@@ -157,7 +157,12 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     the start of the movement a ship the drift swept over risks it, and a ship risks only the
     asteroid its move ends inside; paths that merely cross are safe."""
     turn_mods: tuple[tuple[str, int], ...] = ()
-    """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335)."""
+    """Per ship: +1 or -1 to the course-change limit for its captain (004 L329-335). Set-ups
+    stored before ``admirals`` was recorded also fold the admiral's one ship in here."""
+    admirals: tuple[tuple[str, int], ...] = ()
+    """Per side with a Level 1 or Level 3 admiral: his level. One ship of the side, which
+    may change from turn to turn, acts as if its captain were of that level (004 L338,
+    L343): the ship marked ``inspired``, chosen by ``/admiral`` in the side's orders."""
     initiative_mods: tuple[tuple[str, int], ...] = ()
     """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
     initiative_roll: bool = False
@@ -313,6 +318,10 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     ecm: bool = False
     """Its ECM is switched on this turn (``/ecm`` in its orders, 000 L12832-12838; the
     ``sensors_ecm`` option)."""
+    inspired: bool = False
+    """The ship its side's Level 1 or Level 3 admiral has chosen: it acts as if its captain
+    were of the admiral's level, and the admiral may choose another from turn to turn
+    (``/admiral`` in its orders; 004 L338, L343; the set-up's ``Theatre.admirals``)."""
     bogey: str | None = None
     """While the enemy has not identified it (the ``bogeys`` option): the label its bogey
     counter goes by (001 L941); ``None`` once revealed, or without bogeys."""

@@ -49,12 +49,18 @@ sometimes names a ship it may not ram, to exercise void orders; Engage rams only
 desperate act, with a warship whose guns are all gone that can end its move within 2" of an
 enemy's forecast place. The others never ram.
 
+Admirals (:func:`with_admiral`, the order commanders and the closing one): a Level 1 admiral
+keeps his chosen ship, or gives the extra course point to the biggest; a Level 3 admiral puts
+his meddling each turn on the smallest ship whose order a point less does not spoil (004
+L338, L343).
+
 The random commander's choices come from a ``random.Random`` the caller passes in; the order
 commanders are deterministic. The dice stay the battle's.
 """
 
 from __future__ import annotations
 
+from tactical.commanders.admiral import with_admiral
 from tactical.commanders.closing import closing_commander
 from tactical.commanders.engage import engage_commander
 from tactical.commanders.ftl_move import ftl_move_commander
@@ -123,6 +129,7 @@ def order_commander(order: str) -> Commander:
         # Engage and FTL Move carry the mine and asteroid doctrines themselves; Stand Off's
         # are added here, and its torpedo settings chosen again after them.
         commander.orders = with_torpedo_settings(with_asteroids(with_mines(commander.orders)))
+    commander.orders = with_admiral(commander.orders)
     return commander
 
 
@@ -138,7 +145,9 @@ def named_commander(name: str) -> Commander:
         ValueError: no such commander; the message lists them.
     """
     if name == "closing":
-        return closing_commander()
+        commander = closing_commander()
+        commander.orders = with_admiral(commander.orders)
+        return commander
     if name not in COMMANDER_NAMES:
         raise ValueError(f"no commander {name!r}; commanders are {', '.join(COMMANDER_NAMES)}")
     return order_commander(name)

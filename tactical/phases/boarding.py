@@ -401,7 +401,7 @@ def _boarding_checks(
     status: ShipStatus = ship.status
     for row, modifier, suffix in checks:
         record, check = check_threshold(
-            ctx, ship.id, record, dice, f"{key}/threshold{suffix}", row, modifier, boarding=True
+            ctx, ship, record, dice, f"{key}/threshold{suffix}", row, modifier, boarding=True
         )
         thresholds.append(check)
         status = colours_struck(status, ship.id, thresholds)

@@ -198,7 +198,7 @@ def _breach(
             for row, modifier, suffix in checks:
                 record, check = check_threshold(
                     ctx,
-                    target.id,
+                    target,
                     record,
                     dice,
                     f"t{turn}/threshold/{target.id}/breach/{exploded.id}{suffix}",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from tactical.admirals import strike_modifier
 from tactical.boarding import CREW_KINDS
 from tactical.dice import DiceSource
 from tactical.fire import SENSORS, StrikeRoll, ThresholdOutcome, threshold_check
@@ -47,7 +48,7 @@ def crash(
         for row in hit.rows:
             record, check = check_threshold(
                 ctx,
-                ship_id,
+                ship,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship_id}/{cause}/row{row}",
@@ -83,7 +84,7 @@ def apply_hit(
         for row in hit.rows:  # one check per row crossed, in order (002 L57; digest B10)
             record, check = check_threshold(
                 ctx,
-                target.id,
+                target,
                 record,
                 dice,
                 f"t{state.turn}/threshold/{target.id}/row{row}",
@@ -142,13 +143,13 @@ def take_damage(
     return record, hit
 
 
-def _strike(ctx: BattleContext, ship_id: str) -> StrikeRoll | None:
+def _strike(ctx: BattleContext, ship: ShipInPlay) -> StrikeRoll | None:
     """The strike-the-colours die a ship rolls at its threshold checks, if the option is on
-    (000 L13275-13343), with its captain's modifier (004 L331, L335)."""
+    (000 L13275-13343), with its captain's modifier (004 L331, L335), or the admiral's level's
+    on the ship he has chosen (004 L338, L343)."""
     if not ctx.rules.strike_colours:
         return None
-    mods = dict(ctx.setup.theatre.strike_mods) if ctx.setup.theatre is not None else {}
-    return StrikeRoll(captain=mods.get(ship_id, 0), as_core=ctx.rules.strike_as_core)
+    return StrikeRoll(captain=strike_modifier(ctx, ship), as_core=ctx.rules.strike_as_core)
 
 
 def colours_struck(status: ShipStatus, ship_id: str, thresholds: Sequence[Threshold]) -> ShipStatus:
@@ -161,7 +162,7 @@ def colours_struck(status: ShipStatus, ship_id: str, thresholds: Sequence[Thresh
 
 def check_threshold(
     ctx: BattleContext,
-    ship_id: str,
+    ship: ShipInPlay,
     record: ShipState,
     dice: DiceSource,
     key: str,
@@ -175,6 +176,7 @@ def check_threshold(
     strike-the-colours die); return its new record and the check as the journal keeps it.
     A check caused by ``boarding`` combat alone spares the marines and DCPs (000
     L13097-13099)."""
+    ship_id = ship.id
     record, result = threshold_check(
         ctx.sheets[ship_id],
         record,
@@ -186,7 +188,7 @@ def check_threshold(
         ftl=ctx.rules.ftl_threshold,
         permanent=PERMANENT_LOSSES,
         core=ctx.rules.core_systems if core is None else core,
-        strike=_strike(ctx, ship_id),
+        strike=_strike(ctx, ship),
         spared=CREW_KINDS if boarding else frozenset(),
         fragile=SENSORS if ctx.rules.sensors_ecm else frozenset(),
     )

@@ -148,7 +148,7 @@ def end_turn(
             row, modifier = max(rows), len(rows) - 1
             record, check = check_threshold(
                 ctx,
-                ship.id,
+                ship,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship.id}",

@@ -874,7 +874,7 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
             for row in hit.rows:
                 record, check = check_threshold(
                     ctx,
-                    target.id,
+                    target,
                     record,
                     dice,
                     f"t{turn}/threshold/{target.id}/fighters/{name}/row{row}",

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 from msgspec import Struct
 
+from tactical.admirals import choose_ships, command_modifier
 from tactical.asteroids import (
     asteroids_crossed,
     avoid_need,
@@ -223,7 +224,8 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     vector movement its thrusters give the whole rating unless the rules'
     ``advanced_vector_thrusters`` says ``"half"`` (see docs/rulings.md). In a campaign battle
     a Level 1 captain turns one point more, a Level 3 one less but never below one (004
-    L329-335); never more than the thrust, which pays for every point.
+    L329-335), and so does the ship an admiral of that level has chosen (L338, L343); never
+    more than the thrust, which pays for every point.
     """
     sheet = ctx.sheets[ship.id]
     thrust = current_thrust(sheet, ship.record)
@@ -232,8 +234,7 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
         full = sheet.advanced_drive and ctx.rules.advanced_vector_thrusters == "full"
         # manoeuvre points, FB1 errata: T6 gives 3 (000 L13411-13986)
         limit = thrust if full else thrust // 2
-    theatre = ctx.setup.theatre
-    mod = dict(theatre.turn_mods).get(ship.id, 0) if theatre else 0
+    mod = command_modifier(ctx, ship)
     if mod > 0:
         limit = min(limit + mod, thrust)
     elif mod < 0:
@@ -313,6 +314,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
     scanners: list[tuple[str, tuple[str, ...]]] = []
     revealers: list[str] = []
     rams: list[tuple[str, str]] = []
+    state = choose_ships(ctx, state, written)  # the admirals' ships for this move
     state, swept = _asteroid_sweeps(ctx, state, dice)
     thresholds: list[Threshold] = []
     dropouts: list[Dropout] = []
@@ -991,7 +993,7 @@ def _detonate(
         for row in hit.rows:
             record, check = check_threshold(
                 ctx,
-                ship.id,
+                ship,
                 record,
                 dice,
                 f"t{turn}/threshold/{ship.id}/mine/{mine.id}/row{row}",

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import msgspec
 from msgspec import Struct
 
+from tactical.admirals import choose_ships, inspire_problem
 from tactical.fire import OVERLOAD, TORPEDO_SETTINGS
 from tactical.movement import Order, format_orders
 from tactical.state import (
@@ -68,10 +69,20 @@ def write_orders(
         ship = named_ship(state, ship_id, where)
         if ship.side != side or not moves_this_turn(ship, state.turn):
             raise IllegalActionError(f"{where}: {ship_id!r} is not {side}'s ship in play")
+        if order.admiral:
+            problem = inspire_problem(ctx, ship)
+            if problem is not None:
+                raise IllegalActionError(f"{where}: {ship_id} /admiral: {problem}")
         for weapon, setting in order.torpedoes:
             problem = setting_problem(ctx, state, ship, weapon, setting)
             if problem is not None:
                 raise IllegalActionError(f"{where}: {ship_id} {weapon}={setting}: {problem}")
+    chosen = sorted(ship_id for ship_id, order in orders.items() if order.admiral)
+    if len(chosen) > 1:
+        raise IllegalActionError(
+            f"{where}: /admiral on {', '.join(chosen)}: the admiral chooses one ship "
+            "(004 L338, L343)"
+        )
     return OrdersWritten(turn=state.turn, side=side, orders=format_orders(orders))
 
 
@@ -113,6 +124,7 @@ def apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) -
 def next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
     """Start the next turn: its orders step, or straight to movement when no ship is on the
     table to write orders for (every ship away, off the table until a later turn, 001 L538).
+    An admiral whose chosen ship is gone turns to his first choice (``tactical.admirals``).
     """
     state = msgspec.structs.replace(
         state,
@@ -122,6 +134,9 @@ def next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
             msgspec.structs.replace(s, repelled=0) if s.repelled else s for s in state.ships
         ),
     )
+    # An admiral whose chosen ship has left the battle has chosen anew before orders are
+    # written, so that every side writes knowing its ships' limits (004 L338, L343).
+    state = choose_ships(ctx, state, {})
     if sides_to_write(ctx, state):
         return state
     return msgspec.structs.replace(state, phase="movement")

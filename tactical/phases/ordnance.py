@@ -230,7 +230,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
             for row in hit.rows:
                 record, check = check_threshold(
                     ctx,
-                    target_id,
+                    target,
                     record,
                     dice,
                     f"t{turn}/threshold/{target_id}/salvo/{salvo.id}/row{row}",
@@ -275,7 +275,7 @@ def backlash(
     status: ShipStatus = "destroyed" if hit.destroyed else ally.status
     if not hit.destroyed:
         for row in hit.rows:
-            record, check = check_threshold(ctx, ally_id, record, dice, f"{key}/row{row}", row)
+            record, check = check_threshold(ctx, ally, record, dice, f"{key}/row{row}", row)
             thresholds.append(check)
             status = colours_struck(status, ally_id, thresholds)
     return replace_ship(state, msgspec.structs.replace(ally, record=record, status=status)), hit
@@ -318,7 +318,7 @@ def _heavy_strike(
         for row in hit.rows:
             record, check = check_threshold(
                 ctx,
-                target.id,
+                target,
                 record,
                 dice,
                 f"t{turn}/threshold/{target.id}/salvo/{salvo.id}/row{row}",

@@ -50,9 +50,10 @@ def orders() -> st.SearchStrategy[Order]:
     settings = st.lists(
         st.tuples(weapons, st.sampled_from("OSL")), max_size=3, unique_by=lambda ws: ws[0]
     ).map(tuple)
-    # Last, a carrier's standing order to scramble fighters (000 8.3): /scramble.
+    # Then ECM switched on (000 L12832-12838), a carrier's standing order to scramble fighters
+    # (000 8.3) and the admiral's choice of ship (004 L338, L343): /ecm/scramble/admiral.
     return st.builds(
-        lambda order, laid, sweep, scan, ram, set_, scramble: msgspec.structs.replace(
+        lambda order, laid, sweep, scan, ram, set_, flags: msgspec.structs.replace(
             order,
             mines=laid,
             sweep=sweep,
@@ -60,7 +61,9 @@ def orders() -> st.SearchStrategy[Order]:
             scan_for=scan or (),
             ram=ram,
             torpedoes=set_,
-            scramble=scramble,
+            ecm=flags[0],
+            scramble=flags[1],
+            admiral=flags[2],
         ),
         moves | pivots | launches | specials,
         mines,
@@ -68,7 +71,7 @@ def orders() -> st.SearchStrategy[Order]:
         scans,
         rams,
         settings,
-        st.booleans(),
+        st.tuples(st.booleans(), st.booleans(), st.booleans()),
     )
 
 

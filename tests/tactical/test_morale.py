@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from campaign.rules.battles import _result
+from tactical.admirals import strike_modifier
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -111,8 +112,11 @@ def test_campaign_admirals_set_the_morale_mods() -> None:
     assert (withdraw_at(ctx, "red"), withdraw_at(ctx, "blue")) == (35, 65)
     assert ctx.rules.strike_colours
     assert not ctx.rules.strike_as_core
-    # The admiral's ship acts as a Level 3 (red) or Level 1 (blue) captain (004 L336-344).
-    assert dict(setup.theatre.strike_mods) == {"red-1": 1, "blue-1": -1}  # type: ignore[union-attr]
+    # The admiral's ship acts as a Level 3 (red) or Level 1 (blue) captain (004 L336-344):
+    # the first, until the admiral chooses another.
+    state = initial_state(ctx)
+    strikes = {s.id: strike_modifier(ctx, s) for s in state.ships}
+    assert strikes == {"red-1": 1, "red-2": 0, "blue-1": -1, "blue-2": 0}
 
 
 def test_a_withdrawal_ends_the_battle_and_is_told() -> None:
