@@ -25,6 +25,7 @@ This module is pure and knows nothing of the campaign package: the campaign turn
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
@@ -39,6 +40,7 @@ from tactical.battle import (
     BattleState,
     BoardingFought,
     CoreSystemsRolled,
+    DummySetup,
     Event,
     FightersResolved,
     Identifier,
@@ -139,6 +141,9 @@ class CampaignSide(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     ships: Annotated[tuple[CampaignShip, ...], Meta(min_length=1)]
     admiral: Annotated[int, Meta(ge=1, le=3)] | None = None
     """The admiral's command level, if the task force has one (004 L320-345)."""
+    dummies: Annotated[int, Meta(ge=0, le=1000)] = 0
+    """Dummy bogeys the task force deploys, at most one per ship (004 L38; 001 L955-959):
+    drones in its formation showing an escort's signature until identified."""
 
 
 class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -211,6 +216,9 @@ class CampaignBattleOutcome(Struct, frozen=True, kw_only=True):
     winner: str | None
     reason: str
     turns: int
+    decoys_lost: tuple[tuple[str, int], ...] = ()
+    """Per side that deployed dummy bogeys: how many it lost, identified by the enemy's
+    sensors (001 L957) or gone off the table."""
 
 
 class PrefixedDice:
@@ -288,6 +296,14 @@ def check_request(request: CampaignBattle) -> list[Problem]:
         problems.append(Problem("$.gravity", "a gravity band is for a gas giant battle"))
     seen: set[str] = set()
     for s, side in enumerate(request.sides):
+        if side.dummies > len(side.ships):
+            problems.append(
+                Problem(
+                    f"$.sides[{s}].dummies",
+                    f"{side.dummies} dummies for {len(side.ships)} ships: at most one dummy "
+                    "per real ship (001 L959)",
+                )
+            )
         for i, ship in enumerate(side.ships):
             if ship.id in seen:
                 problems.append(Problem(f"$.sides[{s}].ships[{i}].id", f"{ship.id!r} twice"))
@@ -313,6 +329,11 @@ def decode_request(text: str | bytes, source: str = "<request>") -> CampaignBatt
 
 
 # ---------------------------------------------------------------- the set-up
+
+
+def dummy_id(side: str, index: int) -> str:
+    """Return the id of a side's dummy bogey in a campaign battle, counted from 0."""
+    return f"{side}.decoy{index + 1}"
 
 
 def _cluster(count: int, radius: float) -> list[tuple[float, float]]:
@@ -390,6 +411,56 @@ def _mods(
     return tuple(turn_mods), tuple(initiative), tuple(admirals)
 
 
+def _formation(
+    side: CampaignSide,
+    index: int,
+    centre: tuple[float, float],
+    radius: float,
+    facing: int,
+    speed: int,
+) -> tuple[list[ShipSetup], list[DummySetup]]:
+    """Place a side's ships and dummy bogeys on a spiral about its centre.
+
+    The second fleet is the first turned half round (about the midpoint), so that neither
+    side's formation is the better (docs/rulings.md). Dummy bogeys fly in the formation, each
+    after a ship (001 L955: they "confuse the enemy as to the actual strength and disposition
+    of the fleet").
+    """
+    cx, cy = centre
+    sign = 1 if index == 0 else -1
+    places = [
+        (round_mu(cx + sign * ox), round_mu(cy + sign * oy))
+        for ox, oy in _cluster(len(side.ships) + side.dummies, radius)
+    ]
+    counters = [("ship", i) for i in range(len(side.ships))]
+    for n in range(side.dummies):
+        counters.insert(2 * n + 1, ("dummy", n))
+    ships: list[ShipSetup] = []
+    dummies: list[DummySetup] = []
+    for (kind, i), (x, y) in zip(counters, places, strict=True):
+        if kind == "dummy":
+            dummies.append(
+                DummySetup(
+                    id=dummy_id(side.name, i), side=side.name, x=x, y=y, course=facing, speed=speed
+                )
+            )
+            continue
+        ship = side.ships[i]
+        ships.append(
+            ShipSetup(
+                id=ship.id,
+                side=side.name,
+                design=ship.design,
+                x=x,
+                y=y,
+                course=facing,
+                speed=speed,
+                state=ship.state,
+            )
+        )
+    return ships, dummies
+
+
 def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSetup:
     """Lay out a campaign battle by 004 5.3.1-5.3.5 and return its set-up.
 
@@ -441,24 +512,12 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
     if request.location == "asteroid-field":
         asteroids, drift = _roll_asteroids(recording, "setup")
     ships: list[ShipSetup] = []
+    dummies: list[DummySetup] = []
     for index, side in enumerate(request.sides):
         speed = _fleet_speed(request, preset, side, speeds[index])
-        cx, cy = centres[index]
-        for ship, (ox, oy) in zip(side.ships, _cluster(len(side.ships), radii[index]), strict=True):
-            ships.append(
-                ShipSetup(
-                    id=ship.id,
-                    side=side.name,
-                    design=ship.design,
-                    # The second fleet is the first turned half round (about the midpoint),
-                    # so that neither side's formation is the better (docs/rulings.md).
-                    x=round_mu(cx + (ox if index == 0 else -ox)),
-                    y=round_mu(cy + (oy if index == 0 else -oy)),
-                    course=facing[index],
-                    speed=speed,
-                    state=ship.state,
-                )
-            )
+        placed, decoys = _formation(side, index, centres[index], radii[index], facing[index], speed)
+        ships.extend(placed)
+        dummies.extend(decoys)
     turn_mods, initiative, admirals = _mods(request)
     # A Level 3 admiral withdraws 15 points sooner, a Level 1 15 later (004 L336-337,
     # L341-342); a captain who loses a course point is one likelier to strike (004 L331, L335).
@@ -494,9 +553,10 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         theatre=theatre,
         # 004 L38: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used":
         # the sensors and bogeys rules (001 L933-951), so each side's ships start as contacts
-        # the enemy must detect; a weasel emitter makes its ship's bogey look bigger. The
-        # campaign buys no dummy counters (they move only cinematically here).
+        # the enemy must detect; a weasel emitter makes its ship's bogey look bigger; a task
+        # force's dummies fly in its formation.
         bogeys=True,
+        dummies=tuple(dummies),
         core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
         morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
         strike_colours=True,
@@ -601,6 +661,8 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
                 bridge_failures=tuple(bridges.get(ship.id, ())),
             )
         )
+    kept = Counter(d.side for d in state.dummies)
+    deployed = Counter(d.side for d in setup.dummies)
     return CampaignBattleOutcome(
         setup=setup,
         journal=tuple(journal),
@@ -608,6 +670,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         winner=state.winner,
         reason=reason,
         turns=state.turn,
+        decoys_lost=tuple((side, deployed[side] - kept[side]) for side in deployed),
     )
 
 

@@ -48,7 +48,8 @@ stage. A mine on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn 
 range and ``/l<k>`` for a missile fighter group's salvo launched with ``k`` fighters lost;
 a heavy missile (000 6.2) is such a marker with ``/hm``. With
 sensors and bogeys, a dummy bogey is ``D:side:id:label@x,y>course v speed`` (written without the
-space), and in one side's view an enemy contact it has not identified is
+space; under vector movement followed by ``/V<vector course>,<vector speed>`` as a ship),
+and in one side's view an enemy contact it has not identified is
 ``?:side:label:class@x,y>course v speed``.
 
 >>> from tactical.battle import BattleSetup, ShipSetup, context, initial_state
@@ -135,7 +136,11 @@ _SALVO = re.compile(
 _BEFORE = re.compile(r"B:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)")
 _VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
 _PLACE = r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)>(?P<course>\d+)v(?P<speed>\d+)"
-_DUMMY = re.compile(r"D:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<label>[\w.\-]+)" + _PLACE)
+_DUMMY = re.compile(
+    r"D:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+):(?P<label>[\w.\-]+)"
+    + _PLACE
+    + r"(?:/V(?P<vcourse>\d+(?:\.\d+)?),(?P<vspeed>\d+(?:\.\d+)?))?"
+)
 _BOGEY = re.compile(
     r"\?:(?P<side>[\w.\-]+):(?P<label>[\w.\-]+):(?P<shows>escort|cruiser|capital|merchant)" + _PLACE
 )
@@ -266,6 +271,11 @@ def _parse_counter(token: str) -> Dummy | Bogey | None:
             y=float(found["y"]),
             course=int(found["course"]),
             speed=int(found["speed"]),
+            vector=(
+                (float(found["vcourse"]), float(found["vspeed"]))
+                if found["vcourse"] is not None
+                else None
+            ),
         )
     found = _BOGEY.fullmatch(token)
     if found is not None:
@@ -300,6 +310,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
         *(_salvo_text(salvo) for salvo in state.salvos),
         *(
             f"D:{d.side}:{d.id}:{d.label}{_place(d.x, d.y, d.course, d.speed)}"
+            + (f"/V{format_mu(d.vector[0])},{format_mu(d.vector[1])}" if d.vector else "")
             for d in state.dummies
         ),
         *(

@@ -102,7 +102,9 @@ WEASEL_SIGNATURES: dict[str, HullClass] = {
 
 class Dummy(Struct, frozen=True, kw_only=True):
     """A dummy bogey: a drone on the table showing an escort's signature until it is scanned
-    (001 L955-957). ``label`` is the opaque name the enemy knows it by."""
+    (001 L955-957). ``label`` is the opaque name the enemy knows it by. Under vector movement
+    ``course`` is its facing, ``speed`` its velocity rounded and ``vector`` its velocity, as
+    for a ship."""
 
     id: str
     side: str
@@ -111,6 +113,7 @@ class Dummy(Struct, frozen=True, kw_only=True):
     y: float
     course: int
     speed: int
+    vector: tuple[float, float] | None = None
 
 
 class Bogey(Struct, frozen=True, kw_only=True):

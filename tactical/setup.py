@@ -144,8 +144,6 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
     problems.extend(_dummy_problems(setup, seen))
     if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
         problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
-    if setup.dummies and "vector" in (setup.movement, rules.movement):
-        problems.append(Problem("$.dummies", "dummy bogeys move only cinematically"))
     problems.extend(
         Problem(f"$.ram_on.{side}", f"{side!r} is not one of {setup.sides}")
         for side in setup.ram_on
@@ -380,7 +378,16 @@ def _as_bogeys(ctx: BattleContext, state: BattleState) -> BattleState:
         state,
         ships=ships,
         dummies=tuple(
-            Dummy(id=name, side=side, label=labels[name], x=x, y=y, course=c, speed=v)
+            Dummy(
+                id=name,
+                side=side,
+                label=labels[name],
+                x=x,
+                y=y,
+                course=c,
+                speed=v,
+                vector=(c % 12 * 30.0, float(v)) if ctx.rules.movement == "vector" else None,
+            )
             for name, side, x, y, c, v in dummies
         ),
     )

@@ -49,6 +49,9 @@ sometimes names a ship it may not ram, to exercise void orders; Engage rams only
 desperate act, with a warship whose guns are all gone that can end its move within 2" of an
 enemy's forecast place. The others never ram.
 
+Dummy bogeys (:func:`with_decoys`, the order commanders and the closing one) copy the move of
+the nearest real ship of their side, when a scoutship could fly it (001 L955-959).
+
 Admirals (:func:`with_admiral`, the order commanders and the closing one): a Level 1 admiral
 keeps his chosen ship, or gives the extra course point to the biggest; a Level 3 admiral puts
 his meddling each turn on the smallest ship whose order a point less does not spoil (004
@@ -62,6 +65,7 @@ from __future__ import annotations
 
 from tactical.commanders.admiral import with_admiral
 from tactical.commanders.closing import closing_commander
+from tactical.commanders.decoys import with_decoys
 from tactical.commanders.engage import engage_commander
 from tactical.commanders.ftl_move import ftl_move_commander
 from tactical.commanders.random import random_commander
@@ -129,7 +133,7 @@ def order_commander(order: str) -> Commander:
         # Engage and FTL Move carry the mine and asteroid doctrines themselves; Stand Off's
         # are added here, and its torpedo settings chosen again after them.
         commander.orders = with_torpedo_settings(with_asteroids(with_mines(commander.orders)))
-    commander.orders = with_admiral(commander.orders)
+    commander.orders = with_admiral(with_decoys(commander.orders))
     return commander
 
 
@@ -146,7 +150,7 @@ def named_commander(name: str) -> Commander:
     """
     if name == "closing":
         commander = closing_commander()
-        commander.orders = with_admiral(commander.orders)
+        commander.orders = with_admiral(with_decoys(commander.orders))
         return commander
     if name not in COMMANDER_NAMES:
         raise ValueError(f"no commander {name!r}; commanders are {', '.join(COMMANDER_NAMES)}")

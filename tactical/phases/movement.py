@@ -675,8 +675,9 @@ def _ecm_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
 def _move_dummies(
     ctx: BattleContext, state: BattleState, written: Mapping[str, Order]
 ) -> tuple[BattleState, list[Moved]]:
-    """Move every dummy bogey by its orders, with a scoutship's thrust (001 L957). A dummy
-    only moves; any other order is void. One that leaves the table is gone."""
+    """Move every dummy bogey by its orders, with a scoutship's thrust (001 L957), cinematic or
+    vector as the ships move. A dummy only moves; any other order is void. One that leaves
+    the table is gone."""
     moves: list[Moved] = []
     kept: list[Dummy] = []
     for dummy in state.dummies:
@@ -686,8 +687,15 @@ def _move_dummies(
         )
         if void is None and order != _course_and_speed(order):
             void = "a dummy bogey only moves (001 L957)"
-        start = MoveStart(x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed)
-        end = move(start, NO_ORDER if void else order, ctx.rules.split_velocity)
+        start = MoveStart(
+            x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed, vector=dummy.vector
+        )
+        end = move(
+            start,
+            NO_ORDER if void else order,
+            ctx.rules.split_velocity,
+            whole=ctx.rules.vector_rounding,
+        )
         left = in_well(ctx, end.x) or off_table(ctx, state, end.x, end.y)
         moves.append(
             Moved(
@@ -699,11 +707,19 @@ def _move_dummies(
                 speed=end.speed,
                 void=void,
                 left=left,
+                vector=end.vector,
             )
         )
         if not left:
             kept.append(
-                msgspec.structs.replace(dummy, x=end.x, y=end.y, course=end.course, speed=end.speed)
+                msgspec.structs.replace(
+                    dummy,
+                    x=end.x,
+                    y=end.y,
+                    course=end.course,
+                    speed=end.speed,
+                    vector=end.vector,
+                )
             )
     return msgspec.structs.replace(state, dummies=tuple(kept)), moves
 

@@ -16,7 +16,6 @@ from tactical.battle import (
     BattleSetup,
     BattleState,
     DummySetup,
-    SetupError,
     ShipSetup,
     ShipsMoved,
     Theatre,
@@ -25,6 +24,7 @@ from tactical.battle import (
     move_path,
     order_limits,
     replay,
+    view,
 )
 from tactical.campaign_battle import (
     CampaignBattle,
@@ -213,10 +213,41 @@ def test_captains_change_the_manoeuvre_points() -> None:
     assert order_limits(ctx, state.ship("b1")) == (6, 2)  # frigate T6: 3 (FB1 errata) - 1
 
 
-def test_dummies_need_cinematic_movement() -> None:
+def test_dummies_move_by_vector_with_a_scoutships_thrust() -> None:
+    # A dummy "can be moved on the table with the same manoeuvring ability as a Scoutship"
+    # (001 L957): under vector movement, a scout's thrust 8: MD8, 4 manoeuvre points (index
+    # 12.12; 000 L13411-13986).
     dummy = DummySetup(id="d1", side="red", x=0, y=-10, course=12, speed=4)
-    with pytest.raises(SetupError, match="cinematically"):
-        context(vector_setup(bogeys=True, dummies=(dummy,)))
+    battle = Battle(vector_setup(bogeys=True, dummies=(dummy,)))
+    assert battle.state.dummies[0].vector == (0.0, 4.0)
+    battle.write_orders("red", parse_orders("d1:TS3.MD8"))
+    battle.write_orders("blue", {})
+    moved = battle.resolve(SeededDice(1))
+    assert isinstance(moved, ShipsMoved)
+    (decoy,) = moved.decoys
+    assert decoy.void is None
+    after = battle.state.dummies[0]
+    assert after.course == 3  # facing turned to 3 o'clock, then 8 MU burned along it
+    # (4 up, 8 right): 8.944 MU a turn, rounded to whole MU as a ship's velocity is here.
+    assert after.vector == pytest.approx((63.435, 9.0), abs=0.001)
+    assert decoy.vector == after.vector
+    # Blue sees a contact with the dummy's facing as its course, its speed rounded.
+    (contact,) = view(battle.state, "blue").bogeys
+    assert (contact.course, contact.speed) == (3, 9)
+    # Its place round-trips in the position notation, velocity and all.
+    assert parse_position(format_position("ft2", battle.state)) == ("ft2", battle.state)
+
+
+@pytest.mark.parametrize("order", ["MD9", "TS1.PS5"])
+def test_a_dummy_cannot_outfly_a_scoutship(order: str) -> None:
+    dummy = DummySetup(id="d1", side="red", x=0, y=-10, course=12, speed=4)
+    battle = Battle(vector_setup(bogeys=True, dummies=(dummy,)))
+    battle.write_orders("red", parse_orders(f"d1:{order}"))
+    battle.write_orders("blue", {})
+    moved = battle.resolve(SeededDice(1))
+    assert isinstance(moved, ShipsMoved)
+    assert moved.decoys[0].void is not None
+    assert battle.state.dummies[0].vector == (0.0, 4.0)  # it drifts on
 
 
 def fleet(name: str, order: str) -> CampaignSide:
