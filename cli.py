@@ -2276,11 +2276,13 @@ def battle_list(
     from campaign.inputs import viewer_of
 
     with at.service() as service:
-        found = service.battles(at.lineage(service), viewer_of(as_player))
+        lineage = at.lineage(service)
+        found = service.battles(lineage, viewer_of(as_player))
+        drones = service.battle_decoys(lineage, viewer_of(as_player))
     if json:
         _print_json(found)
     else:
-        out.print(render.battles_table(found))
+        out.print(render.battles_table(found, drones))
 
 
 @battle_campaign_app.command("show")

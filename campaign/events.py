@@ -769,6 +769,16 @@ class StoresLost(Event, frozen=True, kw_only=True):
     stores: int  # fighters left in its hold
 
 
+@event("decoys_lost", version=1)
+class DecoysLost(Event, frozen=True, kw_only=True):
+    """The decoy drones these ships carried into a battle were lost: identified by the enemy's
+    sensors (001 L957), flown off the table, or left behind by their ship (`rules.decoys`)."""
+
+    battle: str
+    player: str
+    units: tuple[str, ...]
+
+
 @event("unit_lost", version=1)
 class UnitLost(Event, frozen=True, kw_only=True):
     """A unit was destroyed, with the cause."""

@@ -25,6 +25,7 @@ from campaign.events import (
     ColonyDetected,
     CommandPostEstablished,
     DeadlineSet,
+    DecoysLost,
     DiceRerollRuled,
     DiceRolled,
     Event,
@@ -213,7 +214,14 @@ def _tell(t: _Teller, ev: Event) -> None:
         case SystemScouted():
             text = f"Enemy ships scouted {ev.system}, where you have a colony."
             t.tell("sightings", t.colony_place(ev.system), text)
-        case BattleRequested() | BattleFought() | UnitsCaught() | StoresLost() | AttackFailed():
+        case (
+            BattleRequested()
+            | BattleFought()
+            | UnitsCaught()
+            | StoresLost()
+            | DecoysLost()
+            | AttackFailed()
+        ):
             _battle_news(t, ev)
         case OfficerCasualty() | CaptainCasualty():
             _casualty(t, ev)
@@ -298,7 +306,8 @@ def _results(results: Sequence[ShipResult]) -> str:
 
 
 def _battle_news(
-    t: _Teller, ev: BattleRequested | BattleFought | UnitsCaught | StoresLost | AttackFailed
+    t: _Teller,
+    ev: BattleRequested | BattleFought | UnitsCaught | StoresLost | DecoysLost | AttackFailed,
 ) -> None:
     match ev:
         case BattleRequested():
@@ -335,6 +344,9 @@ def _battle_news(
                 ELSEWHERE,
                 f"{ev.unit} lost {ev.lost} fighters from its hold in battle; {ev.stores} left.",
             )
+        case DecoysLost():
+            ships = and_list(list(ev.units))
+            t.tell("battles", ELSEWHERE, f"The decoy drones of {ships} were lost in {ev.battle}.")
         case AttackFailed():
             t.tell("battles", t.colony_place(ev.system), f"Your attack failed: {ev.reason}.")
 
@@ -406,6 +418,9 @@ def _production_news(
             text += f" Built: {built}." if built else " Nothing was built."
             if ev.acquired:
                 text += f" Technology bought: {and_list(list(ev.acquired))}."
+            drones = [u.id for u in (*ev.rearmed, *ev.units) if u.decoys]
+            if drones:
+                text += f" Decoy drones aboard {and_list(drones)}."
             if ev.treasury_lost:
                 text += f" {ev.treasury_lost} starting IP never spent were lost (004 L267)."
             if ev.problems:

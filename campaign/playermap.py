@@ -557,6 +557,7 @@ class OrdersDesk(msgspec.Struct, frozen=True, kw_only=True):
     treasury: int = 0  # IP left of the starting treasury while it may be spent (004 L32)
     fighters_per_group: int = 6  # replacement fighters: FT points of a group of this many ...
     fighter_group_points: int = 20  # ... (`rules.economy.fighter_points`)
+    decoy_points: int = 20  # a decoy drone's FT points (`rules.decoys`)
 
 
 __all__ = [

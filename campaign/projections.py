@@ -24,6 +24,7 @@ from campaign.events import (
     ColonyDetected,
     CommandPostEstablished,
     DeadlineSet,
+    DecoysLost,
     DesignRegistered,
     DiceRolled,
     EmpireFounded,
@@ -248,8 +249,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, units=_without(state.units, ev.losses))
         case FightersResupplied():
             return msgspec.structs.replace(state, units=_with_units(state.units, ev.units))
-        case StoresLost():
-            return _stores_lost(state, ev)
+        case StoresLost() | DecoysLost():
+            return _lost_aboard(state, ev)
         case ProductionResolved():
             colonies = {**state.colonies, **{c.id: c for c in ev.colonies}}
             for colony in ev.colonies:
@@ -439,7 +440,13 @@ def _with_units(units: dict[str, Unit], changed: Iterable[Unit]) -> dict[str, Un
     return {**units, **{u.id: u for u in changed}}
 
 
-def _stores_lost(state: CampaignState, ev: StoresLost) -> CampaignState:
+def _lost_aboard(state: CampaignState, ev: StoresLost | DecoysLost) -> CampaignState:
+    """Freight lost from a tender's holds, or decoy drones lost from the ships that carried
+    them."""
+    if isinstance(ev, DecoysLost):
+        lost = (state.units[u] for u in ev.units if u in state.units)
+        units = _with_units(state.units, (msgspec.structs.replace(u, decoys=0) for u in lost))
+        return msgspec.structs.replace(state, units=units)
     tender = state.units.get(ev.unit)
     if tender is None:
         return state

@@ -34,6 +34,7 @@ from campaign.events import TaskForcesSet
 from campaign.projections import CampaignState, evolve
 from campaign.rules import production, technology
 from campaign.rules.colonies import may_join
+from campaign.rules.decoys import DECOY_POINTS, has_room
 from campaign.rules.economy import fighter_points, is_production_turn, production_colony
 from campaign.rules.fighters import missing_fighters, room_for_fighters
 from campaign.rules.movement import CommandReach, horizon
@@ -77,6 +78,9 @@ ORTILLERY_PERCENT = 50
 MOST_ORTILLERY = 3  # a colony's ortillery vessels in one production phase
 # How often a colony buys replacement fighters when its hex has room for them (004 L197).
 FIGHTERS_PERCENT = 60
+# How often a colony spends what IP it has left on decoy drones for the warships in its hex
+# (004 L38; `rules.decoys`), drawn from a die of its own so that nothing else changes.
+DECOYS_PERCENT = 40
 # How often a fleet tender with fighters aboard makes for its owner's carriers lacking them.
 RESUPPLY_PERCENT = 60
 # How often a scout troop sends part of its scouts elsewhere (004 L27, L67).
@@ -249,6 +253,7 @@ class _Planner:
         self.strikes_end: set[str | None] = set()  # where his strike forces' moves end
         self.staying: set[str] = set()  # warships ordered to hold their hex this turn
         self.fighter_room: dict[str, int] = {}  # hex -> replacement fighters it can take yet
+        self.decoy_room: dict[str, int] = {}  # hex -> decoy drones its warships can take yet
 
     def _own_units(self) -> list[Unit]:
         mine = (u for u in self.view.units.values() if u.owner == self.player)
@@ -725,6 +730,9 @@ class _Planner:
                 ip -= production.starship_cost(points)
         # Replacement fighters last, with what is left, into the tenders just ordered too.
         fighters = self._fighters(colony.hex, ships, points, ip)
+        ip -= _extra_ip(points, fighter_points(fighters))
+        points += fighter_points(fighters)
+        decoys = self._decoys(colony.hex, ships, points, ip)
         order = ProductionOrder(
             colony=colony.id,
             colony_transports=transports,
@@ -736,6 +744,7 @@ class _Planner:
             ships=tuple(ships),
             research=research,
             fighters=fighters,
+            decoys=decoys,
         )
         return None if order == ProductionOrder(colony=colony.id) else order
 
@@ -799,6 +808,30 @@ class _Planner:
                 room_for_fighters(u) for u in self.units if u.hex == hex_ and u.id in self.staying
             )
         return self.fighter_room[hex_]
+
+    def _decoys(self, hex_: str, ships: list[ShipOrder], points: int, ip: int) -> int:
+        """Return the decoy drones (004 L38) a colony in `hex_` buys with the `ip` it has
+        left, its starships and fighters costing `points` so far: no more than the warships
+        staying in its hex without one, and those in `ships`, can take."""
+        room = self._decoy_room(hex_) + sum(ship.count for ship in ships)
+        rng = random.Random(f"decoys/{self.player}/{self.view.turn}/{hex_}")
+        decoys = 0
+        if room > 0 and percent(rng, DECOYS_PERCENT):
+            most = room
+            while most > 0 and _extra_ip(points, DECOY_POINTS * most) > ip:
+                most -= 1
+            if most > 0:
+                decoys = between(rng, 1, most)
+        self.decoy_room[hex_] = room - decoys  # a system's colonies share its hex
+        return decoys
+
+    def _decoy_room(self, hex_: str) -> int:
+        """Return the decoy drones the player's warships holding `hex_` this turn can take."""
+        if hex_ not in self.decoy_room:
+            self.decoy_room[hex_] = sum(
+                1 for u in self.units if u.hex == hex_ and u.id in self.staying and has_room(u)
+            )
+        return self.decoy_room[hex_]
 
 
 def _design_points(design: str, rules: str) -> int:

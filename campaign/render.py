@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape as esc
 
 import msgspec
@@ -29,6 +29,7 @@ from campaign.events import (
     ColonyDetected,
     CommandPostEstablished,
     DeadlineSet,
+    DecoysLost,
     DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
@@ -200,11 +201,8 @@ def describe(ev: Event) -> str:
         case FightersResupplied():
             fed = ", ".join(_fighters_aboard(u) for u in ev.units)
             return f"{ev.player}'s tenders gave their fighters to carriers: {fed}"
-        case StoresLost():
-            return (
-                f"{ev.unit} lost {ev.lost} fighters from its holds in battle; "
-                f"{ev.stores} left (001 L1007)"
-            )
+        case StoresLost() | DecoysLost():
+            return _lost_aboard_text(ev)
         case SystemScouted():
             return f"enemy ships scouted {ev.system}, where you have a colony"
         case ColonyDetected() | CommandPostEstablished():
@@ -335,7 +333,7 @@ def _production_text(ev: ProductionResolved) -> str:
         f"{ev.lost_ip} lost; built {built}; bought {techs}"
     )
     if ev.rearmed:
-        text += f"; fighters aboard {', '.join(_fighters_aboard(u) for u in ev.rearmed)}"
+        text += f"; supplied {', '.join(_supplied(u) for u in ev.rearmed)}"
     if ev.treasury_lost:
         text += f"; {ev.treasury_lost} starting IP never spent, lost (004 L267)"
     return text + (f"; not carried out: {'; '.join(ev.problems)}" if ev.problems else "")
@@ -344,6 +342,20 @@ def _production_text(ev: ProductionResolved) -> str:
 def _fighters_aboard(unit: Unit) -> str:
     """Name a unit, with its hold if it is a fleet tender."""
     return f"{unit.id} (hold {unit.stores}/{unit.hold})" if unit.hold else unit.id
+
+
+def _lost_aboard_text(ev: StoresLost | DecoysLost) -> str:
+    if isinstance(ev, DecoysLost):
+        return f"{ev.player} lost the decoy drones of {', '.join(ev.units)} in {ev.battle}"
+    return (
+        f"{ev.unit} lost {ev.lost} fighters from its holds in battle; {ev.stores} left (001 L1007)"
+    )
+
+
+def _supplied(unit: Unit) -> str:
+    """Name a unit given fighters or a decoy drone at a production phase, with its hold if it
+    is a fleet tender and its drone if it has one."""
+    return _fighters_aboard(unit) + (" with a decoy drone" if unit.decoys else "")
 
 
 UNIT_COLUMNS = ["unit", "what", "hex", "order", "captain"]
@@ -390,6 +402,8 @@ def unit_row(unit: Unit) -> list[str]:
     )
     if unit.hold:
         what += f", {unit.stores}/{unit.hold} fighters in its hold"
+    if unit.decoys:
+        what += ", a decoy drone aboard"
     captain = f"level {unit.captain}" if unit.captain else ""
     return [unit.id, what, unit.hex or "entering", unit.order, captain]
 
@@ -579,15 +593,23 @@ def written_summary(
     return Group(*parts)
 
 
-def battles_table(battles: Sequence[Battle]) -> RenderableType:
-    """Return the battles awaiting an outcome."""
+def battles_table(
+    battles: Sequence[Battle], decoys: Mapping[str, Mapping[str, int]] | None = None
+) -> RenderableType:
+    """Return the battles awaiting an outcome, with the dummy bogeys each side may deploy
+    (its decoy drones, `decoys`: by battle, the sides the viewer may know of)."""
     if not battles:
         return Text("no battles await an outcome", style="umpire.dim")
     table = Table(title="Battles awaiting an outcome", title_justify="left")
     for column in ("battle", "where", "type", "location", "sides"):
         table.add_column(column)
     for b in battles:
-        sides = "\n".join(f"{s.player} ({s.order}): {', '.join(s.units)}" for s in b.sides)
+        drones = (decoys or {}).get(b.id, {})
+        sides = "\n".join(
+            f"{s.player} ({s.order}): {', '.join(s.units)}"
+            + (f"; {drones[s.player]} dummy bogeys" if drones.get(s.player) else "")
+            for s in b.sides
+        )
         kind = b.type + (f", {b.pursued} pursued" if b.pursued else "")
         kind += ", leaving" if b.departure else ""
         if b.colony is not None:  # an assault on planetary defences (004 5.4)

@@ -104,7 +104,7 @@ from campaign.projections import (
 from campaign.random_orders import random_document
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
-from campaign.rules import battles, combat, core, economy, orders, setup, turn
+from campaign.rules import battles, combat, core, decoys, economy, orders, setup, turn
 from campaign.rules import designs as design_rules
 from campaign.rules import production as production_rules
 from campaign.rules import regroup as regroup_rules
@@ -643,6 +643,7 @@ class CampaignService:
             treasury=empire.ip if economy.treasury_open(view, empire) else 0,
             fighters_per_group=economy.FIGHTER_GROUP.bay or 6,
             fighter_group_points=economy.FIGHTER_GROUP.points,
+            decoy_points=decoys.DECOY_POINTS,
         )
 
     def new_names(
@@ -1191,6 +1192,20 @@ class CampaignService:
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
         return [state.pending_battles[k] for k in sorted(state.pending_battles)]
+
+    def battle_decoys(self, lineage: Lineage, viewer: str = UMPIRE) -> dict[str, dict[str, int]]:
+        """Return, by battle awaiting an outcome, the decoy drones each side carries into it
+        (`rules.decoys`): to the umpire every side's, to a player only his own."""
+        self._check_viewer(lineage, viewer)
+        state = self.load(lineage, viewer=viewer)
+        return {
+            bid: {
+                side.player: len(decoys.carriers(state, side.units))
+                for side in battle.sides
+                if viewer in (UMPIRE, side.player)
+            }
+            for bid, battle in sorted(state.pending_battles.items())
+        }
 
     def record_battle(
         self,
@@ -2044,15 +2059,20 @@ def _report_failure(
 def _fight(
     state: CampaignState, starmap: StarMap, battle_id: str, dice: DiceSource
 ) -> list[NewEvent]:
-    """Fight a waiting battle with the Full Thrust engine and decide its result's events."""
-    results, rolls, journal = battles.fight(state, starmap, state.pending_battles[battle_id], dice)
-    return combat.decide_battle_result(
+    """Fight a waiting battle with the Full Thrust engine and decide its result's events,
+    the decoy drones lost among them."""
+    battle = state.pending_battles[battle_id]
+    fought = battles.fight(state, starmap, battle, dice)
+    batch = combat.decide_battle_result(
         state,
         starmap,
         battle_id,
-        results,
+        fought.results,
         source="engine",
-        journal=journal,
-        rolls=rolls,
+        journal=fought.journal,
+        rolls=fought.rolls,
         dice=dice,
     )
+    if fought.decoys_kept is not None:
+        batch += decoys.decide_decoys_lost(state, battle, fought.results, fought.decoys_kept)
+    return batch

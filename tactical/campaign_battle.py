@@ -33,7 +33,6 @@ import msgspec
 from msgspec import Meta, Struct
 
 from maps import tomlinput
-from tactical.admirals import LEVEL_EFFECT
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -59,6 +58,7 @@ from tactical.commanders import Commander, order_commander, play
 from tactical.designs import UnknownDesignError
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.movement import heading_vector, round_mu
+from tactical.phases.admirals import LEVEL_EFFECT
 from tactical.rules import BATTLE_RULES
 from tactical.setup import design_sheet
 from tactical.ship import (
@@ -219,6 +219,8 @@ class CampaignBattleOutcome(Struct, frozen=True, kw_only=True):
     decoys_lost: tuple[tuple[str, int], ...] = ()
     """Per side that deployed dummy bogeys: how many it lost, identified by the enemy's
     sensors (001 L957) or gone off the table."""
+    decoys_kept: tuple[str, ...] = ()
+    """The dummy bogeys still on the table, unidentified, at the end."""
 
 
 class PrefixedDice:
@@ -390,7 +392,7 @@ def _mods(
     Level 1 or Level 3 admiral's level.
 
     Level 1 +1, Level 3 -1 (004 L329-335). An admiral of level 1 or 3 makes one ship act at
-    his level, which he may change from turn to turn (004 L336-344, ``tactical.admirals``),
+    his level, which he may change from turn to turn (004 L336-344, ``tactical.phases.admirals``),
     and sets the side's initiative modifier; without one the flagship's captain is the
     senior captain.
     """
@@ -671,6 +673,7 @@ def outcome_from_journal(setup: BattleSetup, journal: Sequence[Event]) -> Campai
         reason=reason,
         turns=state.turn,
         decoys_lost=tuple((side, deployed[side] - kept[side]) for side in deployed),
+        decoys_kept=tuple(d.id for d in state.dummies),
     )
 
 

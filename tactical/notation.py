@@ -18,7 +18,8 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/S standing ready to scramble fighters this turn]
-        [/E ECM switched on this turn] [/I the admiral's ship, acting as if its captain
+        [/E ECM switched on this turn] [/K made an active scan this turn]
+        [/I the admiral's ship, acting as if its captain
         were of his level (004 L338, L343)]
         [/?<label>=<class> a bogey to the enemy, the class
         its signature shows] [/t<weapon>=<O|S|L> a pulse torpedo's setting from this turn's
@@ -209,6 +210,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("S")
     if ship.ecm:
         parts.append("E")
+    if ship.scanned:
+        parts.append("K")
     if ship.inspired:
         parts.append("I")
     if ship.bogey is not None:
@@ -450,7 +453,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired, N nova, M sweeping, S scramble, E ECM, I admiral's
+    flags: set[str] = set()  # F fired, N nova, M sweeping, S scramble, E ECM, K scan, I admiral
     bogey: str | None = None
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
@@ -496,7 +499,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N", "M", "S", "E", "I"):
+        elif part in ("F", "N", "M", "S", "E", "K", "I"):
             flags.add(part)
         elif part.startswith("?"):
             label, equals, shown = part[1:].partition("=")
@@ -546,6 +549,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         sweeping="M" in flags,
         scramble="S" in flags,
         ecm="E" in flags,
+        scanned="K" in flags,
         inspired="I" in flags,
         bogey=bogey,
         shows=shows,

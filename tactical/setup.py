@@ -11,11 +11,11 @@ from functools import cache
 import msgspec
 
 from maps import tomlinput
-from tactical.admirals import choose_ships
 from tactical.designs import load_builtin
 from tactical.fighters import FighterGroup, FighterNameError, bays, parse_fighters
 from tactical.mines import Mine
 from tactical.movement import round_mu
+from tactical.phases.admirals import choose_ships
 from tactical.phases.fighters import take_off
 from tactical.phases.movement import sense
 from tactical.points import build

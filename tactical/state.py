@@ -318,6 +318,10 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     ecm: bool = False
     """Its ECM is switched on this turn (``/ecm`` in its orders, 000 L12832-12838; the
     ``sensors_ecm`` option)."""
+    scanned: bool = False
+    """It made an active scan this turn (``A`` in its orders): advanced sensors that gather
+    intelligence do not augment its fire control in the same turn (000 L15239-15243,
+    L15329-15333)."""
     inspired: bool = False
     """The ship its side's Level 1 or Level 3 admiral has chosen: it acts as if its captain
     were of the admiral's level, and the admiral may choose another from turn to turn

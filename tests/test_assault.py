@@ -131,7 +131,8 @@ def test_the_engine_fights_planetary_defences() -> None:
     state = attacked(red, target=colony(pdus=1))
     requested = only_event(state)
     assert isinstance(requested, BattleRequested)
-    results, rolls, _ = fight(evolve(state, requested), DUEL, requested.battle, SeededDice("a"))  # type: ignore[arg-type]
+    fought = fight(evolve(state, requested), DUEL, requested.battle, SeededDice("a"))  # type: ignore[arg-type]
+    results, rolls = fought.results, fought.rolls
     assert {r.unit for r in results} == {"red-W1", "Alpha/1#pdu-1"}
     assert rolls
     assert all(DiceKey.parse(r.key).phase == "battle" for r in rolls)
@@ -389,7 +390,7 @@ def test_the_attacker_may_call_the_assault_off() -> None:
     assert request_for(state, requested.battle).turn_limit == 1  # type: ignore[arg-type]
     fought_out = msgspec.structs.replace(requested.battle, call_off_after=None)
     assert request_for(state, fought_out).turn_limit == BATTLE_TURNS  # type: ignore[arg-type]
-    results, _, _ = fight(state, DUEL, requested.battle, SeededDice("a"))  # type: ignore[arg-type]
+    results = fight(state, DUEL, requested.battle, SeededDice("a")).results  # type: ignore[arg-type]
     standing = [r for r in results if r.unit.startswith("Alpha/1#") and r.fate != "destroyed"]
     assert standing  # one turn of fire does not silence three battledreadnought batteries
     held = BattleFought(battle=requested.battle, results=results, source="engine")

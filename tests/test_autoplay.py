@@ -91,6 +91,7 @@ PARTIAL_NOTES = (
     "is under siege (004 5.4)",
     "its orders lapsed",
     "fighters were not bought",
+    "decoy drones were not bought",
 )
 
 

@@ -62,7 +62,7 @@ def test_a_second_battle_the_same_turn_carries_damage_and_spent_munitions() -> N
     state = fleets()
     damaged = spent = short = 0
     for seed in range(12):
-        results, _rolls, _journal = fight(state, DUEL, BATTLE, SeededDice(f"carry-{seed}"))
+        results = fight(state, DUEL, BATTLE, SeededDice(f"carry-{seed}")).results
         after = evolve(state, BattleFought(battle=BATTLE, results=results, source="engine"))
         again = carried(after)
         turned = evolve(after, TurnEnded(turn=3))

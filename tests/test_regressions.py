@@ -112,7 +112,8 @@ def test_carried_damage_is_crossed_off_the_ft2_sheet_the_battle_uses() -> None:
     ship = request.sides[0].ships[0]
     assert ship.state is not None
     assert sum(ship.state.hull_lost) == 15  # a heavy cruiser's 16 boxes less one, row by row
-    results, rolls, _ = fight(state, DUEL, battle, SeededDice("s"))
+    fought = fight(state, DUEL, battle, SeededDice("s"))
+    results, rolls = fought.results, fought.rolls
     assert rolls
     assert {r.unit for r in results} == {"red-W1", "blue-W1"}
 
@@ -128,7 +129,8 @@ def test_a_side_lost_in_an_earlier_battle_means_no_battle() -> None:
             BattleSide(player="blue", order="engage", units=("blue-W1",)),
         ),
     )
-    results, rolls, journal = fight(state_with(BLUE_FRIGATE), DUEL, battle, SeededDice("s"))
+    fought = fight(state_with(BLUE_FRIGATE), DUEL, battle, SeededDice("s"))
+    results, rolls, journal = fought.results, fought.rolls, fought.journal
     assert [(r.unit, r.fate) for r in results] == [("blue-W1", "survived")]
     assert rolls == ()
     assert "no battle" in journal

@@ -15,6 +15,7 @@ import msgspec
 
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.projections import CampaignState
+from campaign.rules import decoys
 from campaign.strategic import (
     BATTLE_TURNS,
     DEFENCE_DESIGNS,
@@ -120,7 +121,12 @@ def request_for(
                 designs[unit.design] = decode_design(unit.design_text)
         sides.append(
             CampaignSide(
-                name=side.player, order=side.order, ships=tuple(ships), admiral=side.admiral
+                name=side.player,
+                order=side.order,
+                ships=tuple(ships),
+                admiral=side.admiral,
+                # Its decoy drones fly as dummy bogeys (004 L38; `rules.decoys`).
+                dummies=len(decoys.carriers(state, side.units)),
             )
         )
     return CampaignBattle(
@@ -191,10 +197,19 @@ def _fits(ship: Ship, record: ShipState) -> bool:
     return len(record.hull_lost) == len(ship.rows) and systems == tuple(s.id for s in ship.systems)
 
 
-def fight(
-    state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource
-) -> tuple[tuple[ShipResult, ...], tuple[Roll, ...], str]:
-    """Fight `battle` with the engine; return the ships' results, the dice and the journal.
+class Fought(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle the engine fought: each ship's result, the dice, the journal (JSON), and the
+    dummy bogeys still unidentified on the table at the end (`rules.decoys`); ``decoys_kept``
+    is None when there was no battle."""
+
+    results: tuple[ShipResult, ...]
+    rolls: tuple[Roll, ...]
+    journal: str
+    decoys_kept: tuple[str, ...] | None
+
+
+def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource) -> Fought:
+    """Fight `battle` with the engine.
 
     A side with no ship left (lost in an earlier battle this turn) means no battle: every
     ship still there comes through, and nothing is rolled.
@@ -202,7 +217,12 @@ def fight(
     battle = present(state, battle)
     if not all(side.units for side in battle.sides):
         survivors = tuple(ShipResult(unit=u) for side in battle.sides for u in side.units)
-        return survivors, (), '{"no battle": "one side was already gone"}'
+        return Fought(
+            results=survivors,
+            rolls=(),
+            journal='{"no battle": "one side was already gone"}',
+            decoys_kept=None,
+        )
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
     outcome = resolve_campaign_battle(request, recorder)
@@ -215,7 +235,12 @@ def fight(
         )
         for ship in outcome.ships
     )
-    return results, tuple(recorder.rolls), _journal(request, outcome)
+    return Fought(
+        results=results,
+        rolls=tuple(recorder.rolls),
+        journal=_journal(request, outcome),
+        decoys_kept=outcome.decoys_kept,
+    )
 
 
 def _engine_id(uid: str) -> str:

@@ -15,7 +15,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.events import Audience, NewEvent, ProductionResolved, TreasurySpent
 from campaign.projections import CampaignState
-from campaign.rules import production, technology
+from campaign.rules import decoys, production, technology
 from campaign.rules.command import roll_captain
 from campaign.rules.fighters import carriers_first, load, room_for_fighters
 from campaign.rules.production import ColonyOrders, ProductionOrderError
@@ -107,21 +107,26 @@ def _rearmed(
     built: tuple[Unit, ...],
 ) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """Put the fighters bought aboard the carriers at each colony's hex, then into the holds
-    of the tenders there and of those just built (004 L197-201).
+    of the tenders there and of those just built (004 L197-201); and the decoy drones bought,
+    one to a warship there without one, then to those just built (`rules.decoys`).
 
-    Returns the units already in play that took fighters and every unit built, each as it
-    stands afterwards.
+    Returns the units already in play that took fighters or drones and every unit built,
+    each as it stands afterwards.
     """
     current = {u.id: u for u in state.units.values() if u.owner == player}
     new = {u.id: u for u in built}
     for order in orders:
         colony = state.colonies.get(order.colony)
-        if colony is None or order.fighters <= 0:
+        if colony is None or (order.fighters <= 0 and order.decoys <= 0):
             continue
-        here = [u for u in current.values() if u.hex == colony.hex]
+        here = sorted((u for u in current.values() if u.hex == colony.hex), key=lambda u: u.id)
         fresh = sorted((u for u in new.values() if u.hex == colony.hex), key=lambda u: u.id)
-        changed, _left = load([*carriers_first(here), *fresh], order.fighters)
+        changed, _left = load([*carriers_first(here), *fresh], max(order.fighters, 0))
         for unit in changed:
+            (new if unit.id in new else current)[unit.id] = unit
+        here = sorted((u for u in current.values() if u.hex == colony.hex), key=lambda u: u.id)
+        fresh = sorted((u for u in new.values() if u.hex == colony.hex), key=lambda u: u.id)
+        for unit in decoys.load_decoys([*here, *fresh], order.decoys):
             (new if unit.id in new else current)[unit.id] = unit
     rearmed = tuple(
         current[u.id]
@@ -187,7 +192,7 @@ def _inputs(
             if not built.ftl:
                 problems.append(f"colony {order.colony!r}: {ship.design} has no FTL drive")
             points += built.points * ship.count
-        points += fighter_points(order.fighters)
+        points += fighter_points(order.fighters) + decoys.DECOY_POINTS * max(order.decoys, 0)
         colony_orders.append(
             ColonyOrders(
                 colony=order.colony,
@@ -204,7 +209,18 @@ def _inputs(
             )
         )
     problems += _fighter_problems(state, player, orders, catalogue)
+    problems += decoys.decoy_problems(state, player, orders, _warships_built(state, orders))
     return colonies, colony_orders, problems
+
+
+def _warships_built(state: CampaignState, orders: tuple[ProductionOrder, ...]) -> dict[str, int]:
+    """Return the warships each hex's colonies build in these orders."""
+    built: dict[str, int] = {}
+    for order in orders:
+        colony = state.colonies.get(order.colony)
+        if colony is not None:
+            built[colony.hex] = built.get(colony.hex, 0) + sum(s.count for s in order.ships)
+    return built
 
 
 def check_production(
@@ -400,17 +416,42 @@ def _still_standing(
     kept: list[ProductionOrder] = []
     notes: list[str] = []
     room: dict[str, int] = {}
+    decoy_room: dict[str, int] = {}
     for order in orders:
         colony = state.colonies.get(order.colony)
         if colony is None or colony.owner != player:
             notes.append(f"{order.colony} is no longer a colony of {player}: its orders lapsed")
             continue
-        kept.append(
-            _fighters_that_fit(state, player, order, colony.hex, room, catalogue, notes)
-            if order.fighters > 0
-            else order
-        )
+        if order.fighters > 0:
+            order = _fighters_that_fit(state, player, order, colony.hex, room, catalogue, notes)  # noqa: PLW2901 - cut to fit
+        if order.decoys > 0:
+            order = _decoys_that_fit(state, player, order, colony.hex, decoy_room, notes)  # noqa: PLW2901 - cut to fit
+        kept.append(order)
     return tuple(kept), notes
+
+
+def _decoys_that_fit(
+    state: CampaignState,
+    player: str,
+    order: ProductionOrder,
+    hex_: str,
+    room: dict[str, int],
+    notes: list[str],
+) -> ProductionOrder:
+    """Cut a colony's decoy drones to the warships its hex has left to take them (`room`, by
+    hex, kept up to date across the colonies of one hex) and note any cut."""
+    if hex_ not in room:
+        room[hex_] = decoys.room_at(state, player, hex_)
+    room[hex_] += sum(s.count for s in order.ships)
+    bought = min(order.decoys, room[hex_])
+    room[hex_] -= bought
+    if bought == order.decoys:
+        return order
+    notes.append(
+        f"{order.colony}: {order.decoys - bought} of its {order.decoys} decoy drones were not "
+        f"bought: only {bought} warships at {hex_} could take one by the production phase"
+    )
+    return msgspec.structs.replace(order, decoys=bought)
 
 
 def _fighters_that_fit(
@@ -455,15 +496,16 @@ def _lift_sieged(
         colony = state.colonies.get(order.colony)
         if colony is not None and _besieged(state, colony):
             transports = bool(order.colony_transports) and not emigrate
-            if order.ships or order.scout_troops or transports or order.fighters:
+            if order.ships or order.scout_troops or transports or order.fighters or order.decoys:
                 barred = "its starships, scout troops" + (
                     " and colony transports" if not emigrate else ""
                 )
                 notes.append(
                     f"{order.colony} is under siege (004 5.4): {barred} were not built"
                     + (", nor its fighters" if order.fighters else "")
+                    + (", nor its decoy drones" if order.decoys else "")
                 )
-            lifted = msgspec.structs.replace(order, ships=(), scout_troops=0, fighters=0)
+            lifted = msgspec.structs.replace(order, ships=(), scout_troops=0, fighters=0, decoys=0)
             if not emigrate:
                 lifted = msgspec.structs.replace(lifted, colony_transports=0, emigrants=0)
             kept.append(lifted)

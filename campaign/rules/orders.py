@@ -57,6 +57,8 @@ factories = 2          # also robotic_factories, scout_troops, pdus, advanced_pd
 ships = [{ design = "destroyer", count = 2 }, { design = "fleet_tender" }]
 fighters = 12          # replacement fighters: aboard carriers here that lack them, then
                        # into fleet tenders' holds here, new ones included (004 L197-201)
+decoys = 2             # decoy drones, 20 points each: one aboard each warship here without
+                       # one, new ones included; dummy bogeys in its battles (004 L38)
 
 [[research]]
 tech = "speed-3"       # ip = N to invest part of a price where research accumulates
@@ -472,6 +474,7 @@ def _production_lines(state: CampaignState, player: str, landable: Sequence[str]
             "# factories = 1",
             '# ships = [{ design = "destroyer", count = 1 }]',
             "# fighters = 6  # for carriers lacking them and fleet tenders in its hex",
+            "# decoys = 1  # decoy drones: one to each warship in its hex without one",
         ]
     if landable:
         lines += [

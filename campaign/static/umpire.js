@@ -613,7 +613,7 @@
 
   // ------------------------------------------------------------------ production
 
-  var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "fighters", "research"];
+  var ITEMS = ["colony_transports", "emigrants", "factories", "robotic_factories", "scout_troops", "pdus", "advanced_pdbs", "planet_shields", "fighters", "decoys", "research"];
   var designs = byId(data.designs || [], "id");
   function spendOf(colony) {
     doc.production = doc.production || [];
@@ -634,6 +634,7 @@
     var points = 0;
     (order.ships || []).forEach(function (s) { points += (designs[s.design] ? designs[s.design].points : 0) * (s.count || 1); });
     if (order.fighters > 0) points += Math.ceil(order.fighters * data.fighter_group_points / data.fighters_per_group);
+    if (order.decoys > 0) points += order.decoys * data.decoy_points;
     return ip + (points > 0 ? Math.ceil(points / data.ft_points_per_ip) : 0) + (order.research || 0);
   }
   function shipPicker(order, after) {
@@ -704,7 +705,7 @@
       }
       ITEMS.forEach(function (item) {
         var price = data.prices[item];
-        var what = item.replace(/_/g, " ") + (price ? " (" + price + " IP each)" : item === "research" ? " (IP to the research pool)" : item === "fighters" ? " (replacement fighters for carriers and tenders here, " + data.fighter_group_points + " points a " + data.fighters_per_group + ")" : " (millions put in the transports, free)");
+        var what = item.replace(/_/g, " ") + (price ? " (" + price + " IP each)" : item === "research" ? " (IP to the research pool)" : item === "fighters" ? " (replacement fighters for carriers and tenders here, " + data.fighter_group_points + " points a " + data.fighters_per_group + ")" : item === "decoys" ? " (decoy drones, one to a warship here without one, " + data.decoy_points + " points each)" : " (millions put in the transports, free)");
         var input = el("input", { type: "number", min: 0, value: order[item] || 0, name: item, on: { input: function (e) {
           order[item] = Math.max(0, parseInt(e.target.value, 10) || 0);
           keep(order);

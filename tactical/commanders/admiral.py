@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import msgspec
 
-from tactical.admirals import admiral_level, inspire_problem
 from tactical.commanders.scoring import WriteOrders
 from tactical.movement import NO_ORDER, Order, order_problem
+from tactical.phases.admirals import admiral_level, inspire_problem
 from tactical.phases.movement import order_limits
 from tactical.state import BattleContext, BattleState, ShipInPlay
 

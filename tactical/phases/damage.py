@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tactical.admirals import strike_modifier
 from tactical.boarding import CREW_KINDS
 from tactical.dice import DiceSource
 from tactical.fire import SENSORS, StrikeRoll, ThresholdOutcome, threshold_check
+from tactical.phases.admirals import strike_modifier
 from tactical.repair import PERMANENT_LOSSES
 from tactical.ship import Ship, ShipState, apply_damage
 from tactical.state import (

@@ -332,8 +332,10 @@ def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
     none (000 L2591-2597) unless working superior sensors augment its FireCon, to 36 MU at -1
     (000 L15347-15351), or enhanced sensors, to 24 MU, hitting on 5-6 only (L15257-15267),
     under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and advanced
-    sensors")."""
-    if not ctx.rules.sensors_ecm:
+    sensors"). Sensors that made an active scan this turn gathered intelligence, and "can be
+    used to augment fire control sensors or to reveal tactical information ... but not both on
+    the same turn" (000 L15239-15243, L15329-15333)."""
+    if not ctx.rules.sensors_ecm or ship.scanned:
         return 0.0, None
     working = {
         spec.kind

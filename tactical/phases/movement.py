@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 import msgspec
 from msgspec import Struct
 
-from tactical.admirals import choose_ships, command_modifier
 from tactical.asteroids import (
     asteroids_crossed,
     avoid_need,
@@ -50,6 +49,7 @@ from tactical.movement import (
     parse_orders,
     round_mu,
 )
+from tactical.phases.admirals import choose_ships, command_modifier
 from tactical.phases.boarding import boarder_losses
 from tactical.phases.damage import check_threshold, colours_struck, crash, take_damage
 from tactical.phases.fighters import bay_launch_problem, group_type, launch_groups, scramble_problem
@@ -446,6 +446,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
                 sweeping=carried.sweep and not left,
                 scramble=carried.scramble and not left,
                 ecm=carried.ecm and not left,
+                scanned=carried.scan and not left,
             )
         )
     ships = [

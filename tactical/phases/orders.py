@@ -12,9 +12,9 @@ from collections.abc import Mapping
 import msgspec
 from msgspec import Struct
 
-from tactical.admirals import choose_ships, inspire_problem
 from tactical.fire import OVERLOAD, TORPEDO_SETTINGS
 from tactical.movement import Order, format_orders
+from tactical.phases.admirals import choose_ships, inspire_problem
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -124,7 +124,7 @@ def apply_orders(ctx: BattleContext, state: BattleState, event: OrdersWritten) -
 def next_turn(ctx: BattleContext, state: BattleState) -> BattleState:
     """Start the next turn: its orders step, or straight to movement when no ship is on the
     table to write orders for (every ship away, off the table until a later turn, 001 L538).
-    An admiral whose chosen ship is gone turns to his first choice (``tactical.admirals``).
+    An admiral whose chosen ship is gone turns to his first choice (``tactical.phases.admirals``).
     """
     state = msgspec.structs.replace(
         state,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tactical.admirals import choose_ships, strike_modifier
 from tactical.battle import (
     Battle,
     IllegalActionError,
@@ -33,6 +32,7 @@ from tactical.commanders import order_commander, play
 from tactical.dice import SeededDice
 from tactical.movement import Order, format_order, parse_order, parse_orders
 from tactical.notation import format_position, parse_position
+from tactical.phases.admirals import choose_ships, strike_modifier
 from tactical.phases.movement import order_limits
 
 from .test_vector_movement import vector_setup

@@ -253,7 +253,7 @@ def test_captains_and_admirals() -> None:
     setup = setup_campaign_battle(CampaignBattle(sides=(red, blue)), SeededDice(1))
     assert setup.theatre is not None
     # The captains' own levels (004 L329-335); the level 1 admiral's ship is chosen in play,
-    # first the first ship not already level 1 (004 L341-344, tactical.admirals).
+    # first the first ship not already level 1 (004 L341-344, tactical.phases.admirals).
     assert dict(setup.theatre.turn_mods) == {"r1": 1, "r3": -1, "b1": -1}
     assert dict(setup.theatre.admirals) == {"red": 1}
     assert dict(setup.theatre.initiative_mods) == {"red": 1, "blue": -1}

@@ -415,3 +415,40 @@ def test_superior_sensors_aft_fire_is_at_minus_1() -> None:
     # 000 L15347-15351: "at -1 to hit. Weapons that are penetrating will re-roll their hits as
     # normal." Beam-3 at 10 MU: 5, 4, 6 read 4, 3, 5: 1 + 0 + 1; the 6 re-rolls, a 4 for 1.
     assert _aft_shot("aft_oracle", [5, 4, 6, 4]) == 3
+
+
+@pytest.mark.parametrize("design", ["aft_seer", "aft_oracle"])
+def test_sensors_that_scan_do_not_augment_fire_control_that_turn(design: str) -> None:
+    # 000 L15239-15243, L15329-15333: advanced sensors "can be used to augment a ship's normal
+    # fire control sensors or to reveal tactical information ... but not both on the same
+    # turn". A ship that scans (A) may not fire aft with them; the next turn it may again.
+    from tactical.battle import fire_options
+
+    setup = setup_of(
+        ship("r1", "red", design, 0, 0), ship("b1", "blue", "plain", 0, -40, 6), bogeys=True
+    )
+    battle = Battle(setup)
+    battle.write_orders("red", {"r1": Order(scan=True)})
+    battle.write_orders("blue", {})
+    battle.resolve(ScriptedDice([6, 1] + [3] * 10))
+    r1 = battle.state.ship("r1")
+    assert r1.scanned
+    assert "/K" in format_position(setup.rules, battle.state)
+    assert parse_position(format_position(setup.rules, battle.state))[1] == battle.state
+    # The scanned ship closes to 10 MU astern (placed there: only the arcs matter here).
+    close = msgspec.structs.replace(
+        battle.state,
+        ships=tuple(
+            msgspec.structs.replace(s, y=-10.0) if s.id == "b1" else s for s in battle.state.ships
+        ),
+    )
+    options = fire_options(battle.ctx, close, "r1")
+    assert not any("b1" in targets for targets in options.values())
+    unscanned = msgspec.structs.replace(
+        close,
+        ships=tuple(
+            msgspec.structs.replace(s, scanned=False) if s.id == "r1" else s for s in close.ships
+        ),
+    )
+    options = fire_options(battle.ctx, unscanned, "r1")
+    assert any("b1" in targets for targets in options.values())

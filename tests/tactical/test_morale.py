@@ -9,7 +9,6 @@ import msgspec
 import pytest
 
 from campaign.rules.battles import _result
-from tactical.admirals import strike_modifier
 from tactical.battle import (
     Battle,
     BattleSetup,
@@ -36,6 +35,7 @@ from tactical.dice import ScriptedDice, SeededDice
 from tactical.fire import StrikeRoll, strike_need, threshold_check
 from tactical.notation import format_position, parse_position
 from tactical.odds import TableBattle, odds
+from tactical.phases.admirals import strike_modifier
 from tactical.phases.end import withdraw as _withdraw
 from tactical.points import build
 from tactical.ship import PRESETS, fresh_state
