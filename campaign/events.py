@@ -798,6 +798,37 @@ class DesignRegistered(Event, frozen=True, kw_only=True):
     public: bool = False
 
 
+# ---------------------------------------------------------------- the host's (issue 18)
+
+
+@event("schedule_set", version=1)
+class ScheduleSet(Event, frozen=True, kw_only=True):
+    """The umpire set the campaign's schedule (`campaign/schedule.py`): when turns are due,
+    how long after every player is final a turn resolves early, when reminders go, and who
+    fights the battles. Everyone sees it; `umpire host` runs the campaign by it."""
+
+    spec: str  # `mon,thu 20:00` or `every 259200s`
+    tz: str = "UTC"
+    grace_seconds: int = 0
+    remind_seconds: int = 0
+    battles: str = "engine"  # "engine" or "table"
+
+
+@event("host_acted", version=1)
+class HostActed(Event, frozen=True, kw_only=True):
+    """`umpire host` did something, as if the umpire had typed it, and says why.
+
+    `action` is one of: `deadline` (set the turn's deadline from the schedule), `resolve`
+    (resolved the turn), `fight` (the engine fights the waiting battles), `wait` (battles wait
+    for a table). It is recorded just before the act it announces, so the log says why each
+    act of the host happened.
+    """
+
+    turn: int
+    action: str
+    reason: str
+
+
 def rolls_of(ev: Event) -> tuple[Roll, ...]:
     """Return every die an event recorded (events with dice carry a `rolls` field)."""
     rolls = getattr(ev, "rolls", ())

@@ -121,6 +121,7 @@ from campaign.rules.setup import (
 )
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
+from campaign.schedule import check_future
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -1153,11 +1154,20 @@ class CampaignService:
         new = NewEvent(event, Audience.players_([player]), turn_number, actor=UMPIRE)
         return self.store.append(lineage, version, [new])
 
-    def set_deadline(self, lineage: Lineage, deadline: datetime) -> list[RecordedEvent]:
-        """Set when orders for the turn in progress are due (everyone is told)."""
+    def set_deadline(
+        self, lineage: Lineage, deadline: datetime, allow_past: bool = False
+    ) -> list[RecordedEvent]:
+        """Set when orders for the turn in progress are due (everyone is told).
+
+        Raises:
+            InvalidInputError: the deadline has passed already, unless `allow_past` (a
+                ruling that closes the turn to orders at once) (issue 18).
+        """
         state = self.load(lineage)
         core.require_running(state)
         when = deadline if deadline.tzinfo is not None else deadline.replace(tzinfo=UTC)
+        if not allow_past:
+            check_future(when.astimezone(UTC), self.store.clock())
         event = DeadlineSet(turn=state.turn, deadline=when.astimezone(UTC))
         return self.store.append(
             lineage, state.version, [NewEvent(event, Audience.everyone(), state.turn)]
