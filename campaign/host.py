@@ -52,7 +52,7 @@ from campaign.outbox import Contact, Outbox
 from campaign.package import TEMPLATE_FILE
 from campaign.projections import CampaignState
 from campaign.rules import core
-from campaign.schedule import Schedule, describe, next_deadline
+from campaign.schedule import Schedule, describe, next_deadline, schedule_of
 from campaign.service import CampaignService
 from campaign.store import Lineage
 
@@ -169,13 +169,7 @@ def current_schedule(service: CampaignService, lineage: Lineage) -> Schedule | N
     for recorded in service.store.read(lineage, types=[ScheduleSet.TYPE]):
         ev = recorded.event
         if isinstance(ev, ScheduleSet):
-            found = Schedule(
-                spec=ev.spec,
-                tz=ev.tz,
-                grace_seconds=ev.grace_seconds,
-                remind_seconds=ev.remind_seconds,
-                battles=ev.battles,
-            )
+            found = schedule_of(ev)
     return found
 
 

@@ -35,6 +35,7 @@ from campaign.events import (
     Event,
     FactoriesDestroyed,
     FightersResupplied,
+    HostActed,
     LandingFailed,
     MapChosen,
     MapLoaded,
@@ -45,6 +46,7 @@ from campaign.events import (
     OrdersSubmitted,
     ProductionResolved,
     RecordedEvent,
+    ScheduleSet,
     SeedRevealed,
     ShipsRepaired,
     ShipsSighted,
@@ -70,6 +72,8 @@ from campaign.playermap import Reach
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
+from campaign.schedule import describe as describe_schedule
+from campaign.schedule import schedule_of
 from campaign.service import BranchDiff, PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
@@ -110,6 +114,8 @@ def describe(ev: Event) -> str:
             )
         case TurnEnded():
             return f"turn {ev.turn} ended"
+        case ScheduleSet() | HostActed():
+            return _describe_host(ev)
         case DiceRolled():
             faces = " ".join(str(r.value) for r in ev.rolls)
             manual = " (physical dice)" if any(r.source == "manual" for r in ev.rolls) else ""
@@ -250,6 +256,12 @@ def _describe_umpires_hand(
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
             return f"turn {ev.turn} released"
+
+
+def _describe_host(ev: ScheduleSet | HostActed) -> str:
+    if isinstance(ev, ScheduleSet):
+        return f"schedule set: {describe_schedule(schedule_of(ev))}"
+    return f"the host ({ev.action}): {ev.reason}"
 
 
 def _describe_orders(ev: OrdersCommitted | OrdersRevealed) -> str:

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import msgspec
 
 from campaign.errors import InvalidInputError
+from campaign.events import ScheduleSet
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 BATTLE_MODES = ("engine", "table")
@@ -46,6 +47,17 @@ class Schedule(msgspec.Struct, frozen=True, kw_only=True):
         """Return a fixed period's length (None for a weekly schedule)."""
         match = _PERIOD.match(self.spec)
         return timedelta(seconds=int(match[1]) * _UNIT_SECONDS[match[2]]) if match else None
+
+
+def schedule_of(ev: ScheduleSet) -> Schedule:
+    """Return the schedule a `schedule_set` event set."""
+    return Schedule(
+        spec=ev.spec,
+        tz=ev.tz,
+        grace_seconds=ev.grace_seconds,
+        remind_seconds=ev.remind_seconds,
+        battles=ev.battles,
+    )
 
 
 def parse_schedule(

@@ -94,8 +94,8 @@ def old_postgres(pg_url: str, revision: str) -> None:
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:
         conn.exec_driver_sql(
-            "DROP TABLE IF EXISTS notifications, player_contacts, player_secrets, snapshots, events, streams, campaigns, "
-            "alembic_version CASCADE"
+            "DROP TABLE IF EXISTS notifications, player_contacts, player_secrets, snapshots, "
+            "events, streams, campaigns, alembic_version CASCADE"
         )
     db.upgrade(engine, revision)
     engine.dispose()
