@@ -114,8 +114,6 @@ def describe(ev: Event) -> str:
             )
         case TurnEnded():
             return f"turn {ev.turn} ended"
-        case ScheduleSet() | HostActed():
-            return _describe_host(ev)
         case DiceRolled():
             faces = " ".join(str(r.value) for r in ev.rolls)
             manual = " (physical dice)" if any(r.source == "manual" for r in ev.rolls) else ""
@@ -137,6 +135,8 @@ def describe(ev: Event) -> str:
             | TurnReleased()
             | AbsentPlayer()
             | DeadlineSet()
+            | ScheduleSet()
+            | HostActed()
         ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
@@ -230,9 +230,13 @@ def _describe_umpires_hand(
     | TurnHeld
     | TurnReleased
     | AbsentPlayer
-    | DeadlineSet,
+    | DeadlineSet
+    | ScheduleSet
+    | HostActed,
 ) -> str:
     match ev:
+        case ScheduleSet() | HostActed():
+            return _describe_host(ev)
         case DiceRerollRuled():
             dice = "die" if len(ev.keys) == 1 else "dice"
             return (
