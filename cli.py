@@ -2533,7 +2533,7 @@ def player_contact(
 @user_errors
 def host(
     once: Annotated[bool, typer.Option("--once", help="One pass, then exit (for cron).")] = False,
-    poll: Annotated[float, typer.Option(help="Seconds between passes.", min=0.1)] = 30.0,
+    poll: Annotated[float, typer.Option(help="Seconds between passes.", min=0.01)] = 30.0,
     smtp_host: Annotated[
         str | None, typer.Option(envvar="UMPIRE_SMTP_HOST", help="SMTP server (none: no e-mail).")
     ] = None,

@@ -316,7 +316,7 @@ class Host:
         submitted = self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
         for recorded in submitted:
             ev = recorded.event
-            if isinstance(ev, OrdersSubmitted) and recorded.actor == ev.player:
+            if isinstance(ev, OrdersSubmitted) and recorded.actor == f"player:{ev.player}":
                 self.outbox.enqueue(
                     campaign,
                     f"receipt/{base}/{ev.player}/v{recorded.version}",

@@ -1,0 +1,405 @@
+"""`umpire host` (issue 18): a campaign run on its schedule, its players told by e-mail and
+webhook, absent players handled, battles on a table waited for, a `kill -9` survived."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from campaign.errors import InvalidInputError
+from campaign.events import (
+    AbsentPlayer,
+    DeadlineSet,
+    HostActed,
+    OrdersMarkedFinal,
+    RecordedEvent,
+    TurnEnded,
+)
+from campaign.host import decide, reminders_due, set_schedule
+from campaign.outbox import Notification, Outbox
+from campaign.projections import CampaignState
+from campaign.schedule import next_deadline, parse_duration, parse_schedule
+from campaign.service import CampaignService, plan_campaign
+from campaign.store import Lineage
+from campaign.strategic import ShipResult
+from cli import app
+from tests.conftest import reset_postgres
+from tests.host_harness import (
+    TRIO_MAP,
+    HostProcess,
+    smtp_server,
+    wait_for,
+    webhook_server,
+)
+
+PLAYERS = ("red", "blue", "green")
+NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+
+# ---------------------------------------------------------------- schedules
+
+
+def test_a_weekly_schedule_keeps_its_wall_clock_time_across_a_time_change() -> None:
+    schedule = parse_schedule("sun 20:00", tz="Europe/Berlin")
+    before = next_deadline(schedule, datetime(2026, 10, 12, tzinfo=UTC))  # 18 Oct: CEST
+    after = next_deadline(schedule, before)  # 25 October: CET, UTC+1
+    assert (before.hour, after.hour) == (18, 19)
+    assert after - before == timedelta(days=7, hours=1)
+
+
+def test_a_period_schedule_runs_from_the_time_asked() -> None:
+    schedule = parse_schedule("every 3d")
+    assert next_deadline(schedule, NOW) == NOW + timedelta(days=3)
+
+
+@pytest.mark.parametrize(
+    ("text", "tz", "problem"),
+    [
+        ("mon,thu 25:00", "UTC", "not a time of day"),
+        ("funday 20:00", "UTC", "unknown day 'funday'"),
+        ("whenever", "UTC", "`mon,thu 20:00`, or a period, `every 3d`"),
+        ("every 0s", "UTC", "at least 1 s"),
+        ("mon 20:00", "Mars/Olympus", "unknown time zone"),
+    ],
+)
+def test_a_schedule_not_understood_is_refused_saying_what_is_accepted(
+    text: str, tz: str, problem: str
+) -> None:
+    with pytest.raises(InvalidInputError, match=problem):
+        parse_schedule(text, tz=tz)
+
+
+def test_durations_read_as_the_umpire_writes_them() -> None:
+    assert [parse_duration(t, "grace") for t in ("90", "45s", "10m", "2h", "3d")] == [
+        90,
+        45,
+        600,
+        7200,
+        259200,
+    ]
+    with pytest.raises(InvalidInputError, match="not a duration"):
+        parse_duration("soon", "grace")
+
+
+# ---------------------------------------------------------------- the pure decision
+
+
+def state(**fields: object) -> CampaignState:
+    base: dict[str, object] = {"created": True, "players": PLAYERS, "turn": 2}
+    return CampaignState(**{**base, **fields})  # type: ignore[arg-type]
+
+
+SCHEDULE = parse_schedule("every 1d", grace_seconds=600, remind_seconds=3600, battles="table")
+
+
+def test_the_host_sets_a_deadline_then_resolves_when_it_passes() -> None:
+    opened = decide(state(), SCHEDULE, NOW, None)
+    assert opened is not None
+    assert (opened.action, opened.deadline) == ("deadline", NOW + timedelta(days=1))
+    due = state(deadline=NOW + timedelta(hours=1))
+    assert decide(due, SCHEDULE, NOW, None) is None
+    passed = decide(due, SCHEDULE, NOW + timedelta(hours=1, seconds=1), None)
+    assert passed is not None
+    assert passed.action == "resolve"
+    assert "deadline" in passed.reason
+
+
+def test_every_player_final_resolves_early_after_the_grace_period() -> None:
+    final = state(deadline=NOW + timedelta(days=1), final=PLAYERS)
+    assert decide(final, SCHEDULE, NOW + timedelta(minutes=9), NOW) is None
+    early = decide(final, SCHEDULE, NOW + timedelta(minutes=10), NOW)
+    assert early is not None
+    assert early.action == "resolve"
+    assert "final" in early.reason
+
+
+def test_a_held_turn_a_finished_or_unscheduled_campaign_is_left_alone() -> None:
+    late = NOW + timedelta(days=2)
+    due = {"deadline": NOW}
+    assert decide(state(held="a ruling", **due), SCHEDULE, late, None) is None
+    assert decide(state(turn=45, **due), SCHEDULE, late, None) is None
+    assert decide(state(**due), None, late, None) is None
+    assert decide(state(dice_mode="manual", **due), SCHEDULE, late, None) is None
+
+
+def test_reminders_go_in_the_window_to_players_not_final() -> None:
+    due = state(deadline=NOW + timedelta(minutes=30), final=("red",))
+    assert reminders_due(due, SCHEDULE, NOW) == ("blue", "green")
+    assert reminders_due(due, SCHEDULE, NOW - timedelta(hours=1)) == ()
+
+
+def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "d.db")
+    runner = CliRunner()
+    base = ["--db", db]
+    assert runner.invoke(app, ["new", "d", "--players", "red,blue", *base]).exit_code == 0
+    refused = runner.invoke(app, ["turn", "deadline", "2000-01-01T00:00", *base])
+    assert refused.exit_code == 2
+    assert "has passed already" in refused.output
+    assert "--past" in refused.output
+
+
+# ---------------------------------------------------------------- the Done-when run
+
+
+def ended(log: list[RecordedEvent]) -> Counter[int]:
+    return Counter(e.event.turn for e in log if isinstance(e.event, TurnEnded))
+
+
+class Trio:
+    """The three players and the umpire of the hosted campaign, acting through the service."""
+
+    def __init__(self, db: str, map_file: Path) -> None:
+        self.service = CampaignService.open(db, create=True)
+        plan = plan_campaign(
+            "trio", PLAYERS, seed="hosted-0", map_spec=str(map_file), battle_rules="ft2"
+        )
+        self.service.new_campaign(plan)
+        self.lineage: Lineage = self.service.target("trio")
+
+    @property
+    def now(self) -> CampaignState:
+        return self.service.load(self.lineage)
+
+    def hand_in(self, player: str, final: bool, move: tuple[str, str] | None = None) -> None:
+        text = self.service.orders_template(self.lineage, player)
+        if move is not None:
+            unit, to = move
+            text = orders_with_move(text, unit, to)
+        self.service.submit_orders(self.lineage, player, text)
+        if final:
+            self.service.mark_final(self.lineage, player)
+
+    def log(self) -> list[RecordedEvent]:
+        return self.service.log(self.lineage)
+
+
+def orders_with_move(template: str, unit: str, to: str) -> str:
+    """Return the template with `unit`'s move replaced by one to `to`, engaging there."""
+    moved = f'moves]]\nunit = "{unit}"\nto = "{to}"\norder = "engage"\n'
+    return "\n[[".join(
+        moved if block.startswith("moves]]") and f'unit = "{unit}"' in block else block
+        for block in template.split("\n[[")
+    )
+
+
+@dataclass
+class HostedRun:
+    """What a hosted campaign's run left: its log, what arrived where, and the outbox."""
+
+    log: list[RecordedEvent]
+    email_keys: list[str]
+    hook_keys: list[str]
+    battle: str
+    deadline_2: datetime | None
+    outbox: list[Notification]
+    starts: int
+
+
+def run_hosted_campaign(tmp_path: Path) -> HostedRun:
+    """Host the trio campaign for four turns, its players acting as the Done-when says."""
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    db = str(tmp_path / "hosted.db")
+    trio = Trio(db, map_file)
+    outbox = Outbox(trio.service.store)
+    with smtp_server() as (mail, smtp_port), webhook_server() as (hooks, hook_port):
+        hook = f"http://127.0.0.1:{hook_port}"
+        outbox.set_contact("trio", "red", "red@trio.test", None)
+        outbox.set_contact("trio", "blue", "blue@trio.test", f"{hook}/blue")
+        outbox.set_contact("trio", "green", None, f"{hook}/green")
+        outbox.set_contact("trio", "umpire", "umpire@trio.test", None)
+        schedule = parse_schedule("every 12s", grace_seconds=1, remind_seconds=4, battles="table")
+        set_schedule(trio.service, trio.lineage, schedule)
+        host = HostProcess(db, smtp_port, tmp_path / "host.log")
+        host.start()
+
+        def turn_open(turn: int) -> bool:
+            now = trio.now
+            return now.turn == turn and now.deadline is not None
+
+        try:
+            # Turn 1: red and blue hand in orders but never mark them final; green is absent.
+            wait_for("turn 1's deadline", lambda: turn_open(1), host=host)
+            trio.hand_in("red", final=False)
+            trio.hand_in("blue", final=False)
+            wait_for("turn 2", lambda: turn_open(2), host=host)
+            # Turn 2: everyone final at once: it resolves early, long before its deadline.
+            deadline_2 = trio.now.deadline
+            for player in PLAYERS:
+                trio.hand_in(player, final=True)
+            wait_for("turn 3", lambda: turn_open(3), host=host)
+            # Turn 3: red and blue engage at Alpha; all final; the battle goes to the table.
+            trio.hand_in("red", final=True, move=("red-W1", "0201"))
+            trio.hand_in("blue", final=True, move=("blue-W1", "0201"))
+            trio.hand_in("green", final=True)
+            wait_for(
+                "the umpire told of the battle",
+                lambda: any(k.startswith("wait/") for k in mail.keys("umpire@trio.test")),
+                host=host,
+            )
+            host.kill_9()  # killed while the turn waits for the table
+            (battle,) = trio.now.pending_battles
+            # Fought on the table: blue-W1 lost, so no battle is left at Alpha for turn 4.
+            blue_lost = (ShipResult(unit="blue-W1", fate="destroyed"),)
+            trio.service.record_battle(trio.lineage, battle, blue_lost)
+            host.start()
+            wait_for("turn 4", lambda: turn_open(4), host=host)
+            wait_for(
+                "turn 4's packages",
+                lambda: "package/trio/main/t4/green" in hooks.keys("/green"),
+                host=host,
+            )
+            host.kill_9()  # killed again, just after the packages went out
+            host.start()
+            # Turn 4: only red hands in orders, not final; blue and green are absent.
+            trio.hand_in("red", final=False)
+            wait_for("turn 5", lambda: turn_open(5), host=host)
+            wait_for(
+                "turn 5's packages",
+                lambda: "package/trio/main/t5/green" in hooks.keys("/green"),
+                host=host,
+            )
+        finally:
+            host.stop()
+        run = HostedRun(
+            log=trio.log(),
+            email_keys=mail.keys(),
+            hook_keys=hooks.keys(),
+            battle=battle,
+            deadline_2=deadline_2,
+            outbox=outbox.all("trio"),
+            starts=host.starts,
+        )
+    trio.service.close()
+    return run
+
+
+@pytest.mark.slow
+def test_the_host_runs_four_turns_of_a_hosted_campaign(tmp_path: Path) -> None:
+    """Issue 18, Done when: one turn at its deadline with green absent (held position), one
+    early when all are final, one waits for a battle on the table; every player gets his
+    package of every turn and one reminder a turn he was not final in; the host is killed
+    (`kill -9`) twice and restarted, and nothing is lost or sent twice."""
+    run = run_hosted_campaign(tmp_path)
+    check_each_turn_resolved_once_for_its_reason(run)
+    check_nothing_lost_or_sent_twice(run)
+
+
+def check_each_turn_resolved_once_for_its_reason(run: HostedRun) -> None:
+    log = run.log
+    assert ended(log) == {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}
+    acts = [(e.event.turn, e.event.action) for e in log if isinstance(e.event, HostActed)]
+    assert acts == [
+        (1, "deadline"),
+        (1, "resolve"),
+        (2, "deadline"),
+        (2, "resolve"),
+        (3, "deadline"),
+        (3, "resolve"),
+        (3, "wait"),
+        (3, "resolve"),
+        (4, "deadline"),
+        (4, "resolve"),
+        (5, "deadline"),
+    ]
+    reasons = {
+        (e.event.turn, e.event.action): e.event.reason
+        for e in log
+        if isinstance(e.event, HostActed)
+    }
+    assert "deadline" in reasons[(1, "resolve")]
+    assert "final" in reasons[(2, "resolve")]
+    assert "table" in reasons[(3, "wait")]
+    turn_2_end = next(e for e in log if isinstance(e.event, TurnEnded) and e.event.turn == 2)
+    assert run.deadline_2 is not None
+    assert turn_2_end.recorded_at < run.deadline_2  # early: all were final
+    # The absent players' policy (hold) applied: green in turn 1; blue and green in turn 4.
+    absent = sorted(
+        (e.event.turn, e.event.player, e.event.decision)
+        for e in log
+        if isinstance(e.event, AbsentPlayer)
+    )
+    assert absent == [
+        (1, "green", "held position"),
+        (4, "blue", "held position"),
+        (4, "green", "held position"),
+    ]
+    assert sum(isinstance(e.event, OrdersMarkedFinal) for e in log) == 6
+
+
+def check_nothing_lost_or_sent_twice(run: HostedRun) -> None:
+    # Every key arrived once by e-mail and once by webhook at most.
+    assert [k for k, n in Counter(run.email_keys).items() if n > 1] == []
+    assert [k for k, n in Counter(run.hook_keys).items() if n > 1] == []
+    by_mail, by_hook = set(run.email_keys), set(run.hook_keys)
+    for turn in range(1, 6):
+        assert f"package/trio/main/t{turn}/red" in by_mail
+        assert f"package/trio/main/t{turn}/blue" in by_mail & by_hook
+        assert f"package/trio/main/t{turn}/green" in by_hook
+    reminders = sorted(k for k in by_mail | by_hook if k.startswith("reminder/"))
+    assert reminders == sorted(
+        f"reminder/trio/main/t{turn}/{player}" for turn in (1, 4) for player in PLAYERS
+    )
+    receipts = [k for k in by_mail | by_hook if k.startswith("receipt/")]
+    assert len(receipts) == 2 + 3 + 3 + 1  # one per orders file handed in
+    assert [k for k in by_mail if k.startswith("wait/")] == [f"wait/trio/main/t3/{run.battle}"]
+    # Nothing lost: every notification queued was delivered; the host was started 3 times.
+    assert all(n.sent_at is not None for n in run.outbox)
+    assert run.starts == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_two_hosts_on_one_postgres_database_resolve_each_turn_once(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 18, Done when: two `umpire host` processes on one database, polling as fast as
+    they can, resolve each turn exactly once and send each notification once."""
+    reset_postgres(pg_url)
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    trio = Trio(pg_url, map_file)
+    outbox = Outbox(trio.service.store)
+    with smtp_server() as (mail, smtp_port):
+        for player in PLAYERS:
+            outbox.set_contact("trio", player, f"{player}@trio.test", None)
+        set_schedule(trio.service, trio.lineage, parse_schedule("every 2s", remind_seconds=1))
+        hosts = [
+            HostProcess(pg_url, smtp_port, tmp_path / f"host{i}.log", poll=0.05) for i in (1, 2)
+        ]
+        for host in hosts:
+            host.start()
+        try:
+            wait_for(
+                "turn 5",
+                lambda: trio.now.turn == 5 and trio.now.deadline is not None,
+                host=hosts[0],
+            )
+            wait_for(
+                "turn 5's packages",
+                lambda: "package/trio/main/t5/green" in mail.keys("green@trio.test"),
+                host=hosts[1],
+            )
+        finally:
+            for host in hosts:
+                host.stop()
+        keys = mail.keys()
+    log = trio.log()
+    trio.service.close()
+    assert ended(log) == {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}
+    resolves = Counter(
+        e.event.turn for e in log if isinstance(e.event, HostActed) and e.event.action == "resolve"
+    )
+    assert resolves == {1: 1, 2: 1, 3: 1, 4: 1}
+    deadlines = Counter(e.event.turn for e in log if isinstance(e.event, DeadlineSet))
+    assert deadlines == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
+    assert [k for k, n in Counter(keys).items() if n > 1] == []
+    assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
+    # Both hosts were at work: each wrote something to its log.
+    assert all(host.log.read_text() for host in hosts)
