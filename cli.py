@@ -2469,6 +2469,9 @@ def schedule_set(
     battles: Annotated[
         str, typer.Option(help="Who fights the battles: engine, or table (the turn waits).")
     ] = "engine",
+    holidays: Annotated[
+        int, typer.Option(help="Holiday turns each player may take (umpire player holiday).")
+    ] = 0,
     events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
@@ -2482,6 +2485,7 @@ def schedule_set(
         grace_seconds=parse_duration(grace, "grace"),
         remind_seconds=parse_duration(remind, "reminder"),
         battles=battles,
+        holidays=holidays,
     )
     with at.service() as service:
         recorded = set_schedule(service, at.lineage(service), schedule)
@@ -2518,15 +2522,73 @@ def player_contact(
 ) -> None:
     """Set how the host reaches a player (or the umpire); kept out of the log and of every
     other player's view. Neither option given: both are cleared."""
+    from campaign.absence import check_seat
     from campaign.outbox import Outbox
 
     with at.service() as service:
         chosen = service.store.resolve_campaign(at.campaign)
-        if name != "umpire":
-            service._check_viewer(service.target(chosen), name)
+        check_seat(service, service.target(chosen), name)
         Outbox(service.store).set_contact(chosen, name, email, webhook)
     ways = ", ".join(w for w in (email and "e-mail", webhook and "webhook") if w) or "nothing"
     out.print(f"{name} of {chosen} is reached by {ways}.", markup=False)
+
+
+@player_app.command("policy")
+@user_errors
+@campaign_command
+def player_policy(
+    name: PlayerName,
+    policy: Annotated[str, typer.Argument(help="hold, repeat or autoplay.")],
+    drop_after: Annotated[
+        int, typer.Option(help="Missed turns in a row before his seat is open (0: never).")
+    ] = 0,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Change what happens when a player sends no orders, from this turn on."""
+    from campaign.absence import set_absence_policy
+
+    with at.service() as service:
+        recorded = set_absence_policy(service, at.lineage(service), name, policy, drop_after)
+    _show_written(recorded, events, "Absence policy set")
+
+
+@player_app.command("holiday")
+@user_errors
+@campaign_command
+def player_holiday(
+    name: PlayerName,
+    turns: Annotated[int, typer.Option(help="How many turns, from this one.")] = 1,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Send a player on holiday: he holds position, is not waited for, misses nothing."""
+    from campaign.absence import take_holiday
+
+    with at.service() as service:
+        recorded = take_holiday(service, at.lineage(service), name, turns)
+    _show_written(recorded, events, "Holiday taken")
+
+
+@player_app.command("substitute")
+@user_errors
+@campaign_command
+def player_substitute(
+    name: PlayerName,
+    to: Annotated[str, typer.Option("--to", help="Who plays the seat now (everyone is told).")],
+    email: Annotated[str | None, typer.Option(help="The substitute's e-mail address.")] = None,
+    webhook: Annotated[str | None, typer.Option(help="The substitute's webhook URL.")] = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """Hand a seat to a substitute: a new secret (shown once), the old one revoked, the
+    seat's history kept."""
+    from campaign.absence import substitute_seat
+
+    with at.service() as service:
+        lineage = at.lineage(service)
+        _, secret = substitute_seat(service, lineage, name, to, email, webhook)
+    _show_secret(lineage.campaign, name, secret, json)
 
 
 @app.command("host")

@@ -129,6 +129,12 @@ def seated(state: CampaignState) -> tuple[str, ...]:
     return tuple(p for p in state.players if p in state.empires)
 
 
+def awaited(state: CampaignState) -> tuple[str, ...]:
+    """Return the players the host waits for and reminds: seated, not on holiday, not
+    dropped (issue 18)."""
+    return tuple(p for p in seated(state) if not state.seats.excused(p, state.turn))
+
+
 def reminders_due(
     state: CampaignState, schedule: Schedule | None, now: datetime
 ) -> tuple[str, ...]:
@@ -139,7 +145,7 @@ def reminders_due(
         return ()
     if not state.deadline - timedelta(seconds=schedule.remind_seconds) <= now <= state.deadline:
         return ()
-    return tuple(p for p in seated(state) if p not in state.final)
+    return tuple(p for p in awaited(state) if p not in state.final)
 
 
 # ---------------------------------------------------------------- the umpire's commands
@@ -157,6 +163,7 @@ def set_schedule(
         grace_seconds=schedule.grace_seconds,
         remind_seconds=schedule.remind_seconds,
         battles=schedule.battles,
+        holidays=schedule.holidays,
     )
     return service.append(
         lineage, state.version, [NewEvent(event, Audience.everyone(), state.turn)]
@@ -282,7 +289,7 @@ class Host:
 
     def _final_since(self, lineage: Lineage, state: CampaignState) -> datetime | None:
         """Return when the last player marked his orders final, if every player has."""
-        players = seated(state)
+        players = awaited(state)
         if not players or any(p not in state.final for p in players):
             return None
         marks = self.service.store.read(lineage, turn=state.turn, types=[OrdersMarkedFinal.TYPE])
@@ -312,6 +319,17 @@ class Host:
                 f"{campaign}: your orders for turn {state.turn} are due",
                 f"Your orders for turn {state.turn} of {campaign} are due by "
                 f"{state.deadline:%Y-%m-%d %H:%M} UTC and are not marked final yet.",
+            )
+        for player in state.seats.dropped:
+            missed = state.seats.streak.get(player, 0)
+            self.outbox.enqueue(
+                campaign,
+                f"dropped/{campaign}/{branch}/{player}/{state.seats.missed.get(player, 0)}",
+                UMPIRE,
+                "umpire",
+                f"{campaign}: {player}'s seat is open",
+                f"{player} missed {missed} turns in a row: his seat is open and his empire "
+                f"holds position. `umpire player substitute {player} --to NAME` hands it on.",
             )
         submitted = self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
         for recorded in submitted:

@@ -511,7 +511,20 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
         )
     if status.held is not None:
         rows.append(("held", Text(status.held, style="umpire.bad")))
+    rows += _seat_rows(status)
     return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)
+
+
+def _seat_rows(status: TurnStatus) -> list[tuple[str, str | Text]]:
+    """Missed turns, holidays and open seats (issue 18), when there are any."""
+    rows: list[tuple[str, str | Text]] = []
+    if status.missed:
+        rows.append(("missed turns", ", ".join(f"{p} {n}" for p, n in status.missed.items())))
+    if status.on_holiday:
+        rows.append(("on holiday", ", ".join(status.on_holiday)))
+    if status.open_seats:
+        rows.append(("open seats", Text(", ".join(status.open_seats), style="umpire.bad")))
+    return rows
 
 
 def next_steps(status: TurnStatus) -> RenderableType:
@@ -929,6 +942,8 @@ def report_markdown(report: PlayerReport) -> str:
     lines = [f"# {report.title}", ""]
     if deadline_text(report):
         lines += [f"**{deadline_text(report)}**", ""]
+    if report.missed_turns:
+        lines += [f"Turns you sent no orders for: {report.missed_turns}.", ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
     lines += ["## Forces, by place"]

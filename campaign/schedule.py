@@ -41,6 +41,7 @@ class Schedule(msgspec.Struct, frozen=True, kw_only=True):
     grace_seconds: int = 0  # after every player marked final, before resolving early
     remind_seconds: int = 0  # the reminder goes this long before the deadline (0: none)
     battles: str = "engine"  # who fights a turn's battles: the engine, or a table (the umpire)
+    holidays: int = 0  # holiday turns each player may take
 
     @property
     def period(self) -> timedelta | None:
@@ -57,6 +58,7 @@ def schedule_of(ev: ScheduleSet) -> Schedule:
         grace_seconds=ev.grace_seconds,
         remind_seconds=ev.remind_seconds,
         battles=ev.battles,
+        holidays=ev.holidays,
     )
 
 
@@ -66,6 +68,7 @@ def parse_schedule(
     grace_seconds: int = 0,
     remind_seconds: int = 0,
     battles: str = "engine",
+    holidays: int = 0,
 ) -> Schedule:
     """Check a schedule as the umpire writes it and return it normalised.
 
@@ -89,6 +92,8 @@ def parse_schedule(
     for name, value in (("grace", grace_seconds), ("reminder", remind_seconds)):
         if not 0 <= value <= 30 * 86400:
             raise InvalidInputError(f"the {name} delay must be 0 to 30 days, not {value} s")
+    if not 0 <= holidays <= 99:
+        raise InvalidInputError(f"--holidays must be 0 to 99 turns, not {holidays}")
     period = _PERIOD.match(spec)
     if period:
         seconds = int(period[1]) * _UNIT_SECONDS[period[2]]
@@ -119,6 +124,7 @@ def parse_schedule(
         grace_seconds=grace_seconds,
         remind_seconds=remind_seconds,
         battles=battles,
+        holidays=holidays,
     )
 
 
@@ -169,6 +175,8 @@ def describe(schedule: Schedule) -> str:
     if schedule.remind_seconds:
         parts.append(f"reminder {_duration(schedule.remind_seconds)} before the deadline")
     parts.append("battles by the engine" if schedule.battles == "engine" else "battles on a table")
+    if schedule.holidays:
+        parts.append(f"{schedule.holidays} holiday turns each")
     return "; ".join(parts)
 
 
