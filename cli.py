@@ -2620,11 +2620,16 @@ def host(
     lease: Annotated[
         float, typer.Option(help="Seconds before a delivery a dead host claimed is retried.")
     ] = 60.0,
+    maildir: Annotated[
+        str | None,
+        typer.Option(help="A Maildir of signed orders files by e-mail; each sender is answered."),
+    ] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Host every campaign in the database on its schedule: deadlines, resolutions, battles,
     reminders, packages and receipts, until stopped (every act is an event saying why)."""
     import os
+    from pathlib import Path
 
     from campaign.host import Host, HostSettings
     from campaign.notify import SmtpSettings
@@ -2641,7 +2646,12 @@ def host(
             user=smtp_user,
             password=os.environ.get("UMPIRE_SMTP_PASSWORD"),
         )
-    settings = HostSettings(smtp=smtp, web_url=web_url, lease_seconds=lease)
+    settings = HostSettings(
+        smtp=smtp,
+        web_url=web_url,
+        lease_seconds=lease,
+        maildir=Path(maildir) if maildir is not None else None,
+    )
     with _service(db) as service:
         Host(service, settings).run(poll, passes=1 if once else None)
 

@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import msgspec
 
@@ -47,6 +48,7 @@ from campaign.events import (
     RecordedEvent,
     ScheduleSet,
 )
+from campaign.mailin import MAILTO, read_maildir
 from campaign.notify import DeliveryError, SmtpSettings, deliver
 from campaign.outbox import Contact, Outbox
 from campaign.package import TEMPLATE_FILE
@@ -73,6 +75,7 @@ class HostSettings(msgspec.Struct, frozen=True, kw_only=True):
     smtp: SmtpSettings | None = None
     web_url: str | None = None  # the players' web page, linked from every notification
     lease_seconds: float = 60.0  # a delivery claimed longer ago than this is tried again
+    maildir: Path | None = None  # orders by e-mail (`campaign/mailin.py`)
 
 
 # ---------------------------------------------------------------- the pure decision
@@ -204,6 +207,11 @@ class Host:
     def run_once(self) -> list[str]:
         """Do what is due in every campaign, then deliver what is queued; return what was done."""
         acts: list[str] = []
+        if self.settings.maildir is not None:
+            try:
+                acts += read_maildir(self.service, self.outbox, self.settings.maildir)
+            except (UmpireError, OSError) as exc:
+                self.log(f"the maildir could not be read: {exc}")
         for info in self.service.campaigns():
             with self.outbox.campaign_lock(info.name) as got:
                 if not got:
@@ -381,6 +389,8 @@ class Host:
         for item in self.outbox.claim(lease):
             book = contacts.setdefault(item.campaign, self.outbox.contacts(item.campaign))
             contact = book.get(item.recipient)
+            if item.recipient.startswith(MAILTO):  # a reply to whoever mailed orders in
+                contact = Contact(player=item.recipient, email=item.recipient[len(MAILTO) :])
             try:
                 ways = deliver(item, contact, self.settings.smtp, self.settings.web_url)
             except DeliveryError as exc:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from campaign import signing
 from campaign.errors import InvalidInputError
 from campaign.events import (
     AbsentPlayer,
@@ -20,8 +22,10 @@ from campaign.events import (
     RecordedEvent,
     TurnEnded,
 )
-from campaign.host import decide, reminders_due, set_schedule
+from campaign.host import Host, HostSettings, decide, reminders_due, set_schedule
+from campaign.notify import SmtpSettings
 from campaign.outbox import Notification, Outbox
+from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
 from campaign.schedule import next_deadline, parse_duration, parse_schedule
 from campaign.service import CampaignService, plan_campaign
@@ -403,3 +407,60 @@ def test_two_hosts_on_one_postgres_database_resolve_each_turn_once(
     assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
     # Both hosts were at work: each wrote something to its log.
     assert all(host.log.read_text() for host in hosts)
+
+
+# ---------------------------------------------------------------- orders by e-mail
+
+
+def mail_in(maildir: Path, name: str, sender: str, orders: bytes | None, body: str = "") -> None:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "orders@trio.test"
+    message["Subject"] = "orders"
+    message.set_content(body or "my orders, attached")
+    if orders is not None:
+        message.add_attachment(orders, maintype="text", subtype="plain", filename="orders.toml")
+    (maildir / "new" / name).write_bytes(message.as_bytes())
+
+
+def test_orders_by_email_are_recorded_and_each_sender_answered_once(tmp_path: Path) -> None:
+    """Issue 18: the host reads a Maildir of signed orders files, records them as the inbox
+    does, answers each sender with the verdict (once, however often it passes), and tells the
+    umpire of a refused file."""
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    trio = Trio(str(tmp_path / "mail.db"), map_file)
+    maildir = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    secret = PlayerSecrets(trio.service.store).issue("trio", "red")
+    outbox = Outbox(trio.service.store)
+    outbox.set_contact("trio", "umpire", "umpire@trio.test", None)
+    template = trio.service.orders_template(trio.lineage, "red").encode()
+    signed = signing.sign(template, secret, "trio", "red", 1)
+    forged = signing.sign(template, "not-red's-secret", "trio", "red", 2)
+    mail_in(maildir, "1.red", "Red <red@home.test>", signed)
+    mail_in(maildir, "2.mallory", "mallory@evil.test", forged)
+    mail_in(maildir, "3.nobody", "lost@home.test", None, body="hello, no orders here")
+    with smtp_server() as (mail, smtp_port):
+        smtp = SmtpSettings(host="127.0.0.1", port=smtp_port, security="none")
+        host = Host(trio.service, HostSettings(smtp=smtp, maildir=maildir), log=lambda _: None)
+        host.run_once()
+        host.run_once()  # a second pass answers nobody again
+        wait_for("the replies", lambda: len(mail.messages) >= 4)
+        subjects = sorted((str(m["To"]), str(m["Subject"])) for m in mail.messages)
+    submitted = trio.service.turn_status(trio.lineage).submitted
+    assert submitted == ("red",)
+    assert subjects == [
+        ("lost@home.test", "Your orders: refused"),
+        ("mallory@evil.test", "Your orders: refused"),
+        ("red@home.test", "Your orders: accepted"),
+        ("umpire@trio.test", "trio: an orders file by e-mail was refused"),
+    ]
+    assert sorted(p.name for p in (maildir / "cur").iterdir()) == [
+        "1.red:2,S",
+        "2.mallory:2,S",
+        "3.nobody:2,S",
+    ]
+    assert list((maildir / "new").iterdir()) == []
+    trio.service.close()
