@@ -339,7 +339,9 @@ class Host:
                 f"{player} missed {missed} turns in a row: his seat is open and his empire "
                 f"holds position. `umpire player substitute {player} --to NAME` hands it on.",
             )
-        submitted = self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
+        submitted = list(  # read whole before writing: one SQLite connection may serve both
+            self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
+        )
         for recorded in submitted:
             ev = recorded.event
             if isinstance(ev, OrdersSubmitted) and recorded.actor == f"player:{ev.player}":

@@ -16,6 +16,7 @@ from campaign import signing
 from campaign.errors import InvalidInputError
 from campaign.events import (
     AbsentPlayer,
+    BattleFought,
     DeadlineSet,
     HostActed,
     OrdersMarkedFinal,
@@ -32,7 +33,7 @@ from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
 from campaign.strategic import ShipResult
 from cli import app
-from tests.conftest import reset_postgres
+from tests.conftest import FixedClock, reset_postgres
 from tests.host_harness import (
     TRIO_MAP,
     HostProcess,
@@ -463,4 +464,54 @@ def test_orders_by_email_are_recorded_and_each_sender_answered_once(tmp_path: Pa
         "3.nobody:2,S",
     ]
     assert list((maildir / "new").iterdir()) == []
+    trio.service.close()
+
+
+# ---------------------------------------------------------------- one pass at a time
+
+
+def hosted_in_process(tmp_path: Path, seed: str) -> tuple[Trio, FixedClock, Host]:
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    clock = FixedClock()
+    trio = Trio.__new__(Trio)
+    trio.service = CampaignService.open("sqlite://", clock=clock, create=True)
+    plan = plan_campaign("trio", PLAYERS, seed=seed, map_spec=str(map_file), battle_rules="ft2")
+    trio.service.new_campaign(plan)
+    trio.lineage = trio.service.target("trio")
+    host = Host(trio.service, HostSettings(), log=lambda _: None)
+    return trio, clock, host
+
+
+def test_the_engine_fights_the_battles_and_the_turn_goes_on(tmp_path: Path) -> None:
+    trio, _, host = hosted_in_process(tmp_path, "hosted")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1d", battles="engine"))
+    host.run_once()
+    trio.hand_in("red", final=True, move=("red-W1", "0201"))
+    trio.hand_in("blue", final=True, move=("blue-W1", "0201"))
+    trio.hand_in("green", final=True)
+    acts = host.run_once()
+    done = [act.split(": ")[1].split(" ")[0] for act in acts if ": sent " not in act]
+    assert done == ["resolved", "battles", "resolved", "deadline"]
+    fought = [e.event for e in trio.log() if isinstance(e.event, BattleFought)]
+    assert [ev.source for ev in fought] == ["engine"]
+    assert trio.now.turn == 2
+    fight = next(
+        e for e in trio.log() if isinstance(e.event, HostActed) and e.event.action == "fight"
+    )
+    assert fight.audience.encode() == "umpire"  # a battle is its sides' news, not everyone's
+    trio.service.close()
+
+
+def test_a_held_turn_does_not_resolve_at_its_deadline(tmp_path: Path) -> None:
+    trio, clock, host = hosted_in_process(tmp_path, "held")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1h"))
+    host.run_once()
+    trio.service.hold_turn(trio.lineage, "a ruling on red's move")
+    clock.now += timedelta(hours=2)
+    assert host.run_once() == []
+    assert trio.now.turn == 1
+    trio.service.release_turn(trio.lineage)
+    assert any("resolved" in act for act in host.run_once())
+    assert trio.now.turn == 2
     trio.service.close()
