@@ -2614,6 +2614,10 @@ def host(
     sender: Annotated[
         str, typer.Option(envvar="UMPIRE_SMTP_FROM", help="The From: address.")
     ] = "umpire@localhost",
+    smtp_cafile: Annotated[
+        str | None,
+        typer.Option(help="CA bundle to trust for the SMTP server's certificate (self-signed)."),
+    ] = None,
     web_url: Annotated[
         str | None, typer.Option(help="The players' web page, linked from notifications.")
     ] = None,
@@ -2645,6 +2649,7 @@ def host(
             security=smtp_security,
             user=smtp_user,
             password=os.environ.get("UMPIRE_SMTP_PASSWORD"),
+            cafile=smtp_cafile,
         )
     settings = HostSettings(
         smtp=smtp,

@@ -199,7 +199,10 @@ class Host:
         """Pass over every campaign every `poll` seconds (forever, or `passes` times)."""
         done = 0
         while passes is None or done < passes:
-            self.run_once()
+            try:
+                self.run_once()
+            except Exception as exc:  # the database away, say: try again at the next pass
+                self.log(f"the pass failed ({type(exc).__name__}: {exc}); trying again")
             done += 1
             if passes is None or done < passes:
                 time.sleep(poll)
@@ -222,6 +225,8 @@ class Host:
                     continue  # another writer got there first: the next pass sees its result
                 except UmpireError as exc:
                     self._trouble(info.name, f"the host could not go on: {exc}")
+                except Exception as exc:  # one campaign's fault stops no other (told the umpire)
+                    self._trouble(info.name, f"the host failed: {type(exc).__name__}: {exc}")
         acts += self.deliver()
         for act in acts:
             self.log(act)

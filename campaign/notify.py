@@ -41,6 +41,7 @@ class SmtpSettings(msgspec.Struct, frozen=True, kw_only=True):
     security: str = "none"  # "none", "starttls" or "tls" (TLS from the first byte)
     user: str | None = None
     password: str | None = None  # from the environment, never a command-line argument
+    cafile: str | None = None  # a CA bundle to trust (a self-signed server's); None: the system's
 
 
 def message_id(key: str) -> str:
@@ -71,7 +72,7 @@ def deliver(
     if contact.email is not None:
         if smtp is None:
             raise DeliveryError("no SMTP server configured (umpire host --smtp-host)")
-        send_email(smtp, contact.email, notification)
+        send_email(smtp, contact.email, notification, web_url)
         ways.append("email")
     if contact.webhook is not None:
         post_webhook(contact.webhook, notification, web_url)
@@ -79,7 +80,9 @@ def deliver(
     return ways
 
 
-def send_email(settings: SmtpSettings, to: str, notification: Notification) -> None:
+def send_email(
+    settings: SmtpSettings, to: str, notification: Notification, web_url: str | None = None
+) -> None:
     """Send one notification as an e-mail with its attachments.
 
     Raises:
@@ -92,7 +95,7 @@ def send_email(settings: SmtpSettings, to: str, notification: Notification) -> N
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = message_id(notification.key)
     message["X-Umpire-Key"] = notification.key
-    message.set_content(notification.body)
+    message.set_content(notification.body + (f"\n\n{web_url}\n" if web_url else ""))
     for name, text in sorted(notification.attachments.items()):
         subtype = {"svg": "svg+xml", "html": "html", "json": "json"}.get(
             name.rpartition(".")[2], "plain"
@@ -103,15 +106,16 @@ def send_email(settings: SmtpSettings, to: str, notification: Notification) -> N
         else:
             message.add_attachment(text.encode(), maintype=maintype, subtype=subtype, filename=name)
     try:
+        context = ssl.create_default_context(cafile=settings.cafile)
         if settings.security == "tls":
             client: smtplib.SMTP = smtplib.SMTP_SSL(
-                settings.host, settings.port, timeout=TIMEOUT, context=ssl.create_default_context()
+                settings.host, settings.port, timeout=TIMEOUT, context=context
             )
         else:
             client = smtplib.SMTP(settings.host, settings.port, timeout=TIMEOUT)
         with client:
             if settings.security == "starttls":
-                client.starttls(context=ssl.create_default_context())
+                client.starttls(context=context)
             if settings.user:
                 client.login(settings.user, settings.password or "")
             client.send_message(message)

@@ -197,7 +197,9 @@ class Outbox:
                     .values(claimed_at=now, attempts=notifications.c.attempts + 1)
                 ).rowcount
             if won == 1:
-                claimed.append(_notification(row))
+                claimed.append(
+                    msgspec.structs.replace(_notification(row), attempts=row.attempts + 1)
+                )
         return claimed
 
     def mark_sent(self, notification_id: int) -> None:

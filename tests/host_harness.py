@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 
 TRIO_MAP = """
 format = "stellar-umpire-map"
@@ -78,11 +80,30 @@ class Mailbox:
 
 
 @contextmanager
-def smtp_server() -> Iterator[tuple[Mailbox, int]]:
-    """A real SMTP server on localhost, for as long as the block runs."""
+def smtp_server(
+    tls: ssl.SSLContext | None = None, logins: dict[str, str] | None = None
+) -> Iterator[tuple[Mailbox, int]]:
+    """A real SMTP server on localhost, for as long as the block runs; with `tls` it offers
+    STARTTLS and requires it, with `logins` (user: password) it requires a login."""
     box = Mailbox()
     port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
+    extra: dict[str, Any] = {}
+    if tls is not None:
+        extra.update(tls_context=tls, require_starttls=True)
+    if logins is not None:
+
+        def authenticator(
+            server: object, session: object, envelope: object, mechanism: str, data: Any
+        ) -> AuthResult:
+            ok = isinstance(data, LoginPassword) and logins.get(data.login.decode()) == (
+                data.password.decode()
+            )
+            return AuthResult(success=ok)
+
+        extra.update(
+            authenticator=authenticator, auth_required=True, auth_exclude_mechanism=["LOGIN"]
+        )
+    controller = Controller(box, hostname="127.0.0.1", port=port, **extra)
     controller.start()
     try:
         yield box, port
@@ -185,3 +206,46 @@ def wait_for(what: str, ready: Callable[[], bool], limit: float = 60.0, host: An
         if time.monotonic() > end:
             raise AssertionError(f"never happened: {what}")
         time.sleep(0.1)
+
+
+def self_signed(folder: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server TLS context for 127.0.0.1 with a self-signed certificate, and the certificate
+    file a client trusts it by."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+    return context, cert_file

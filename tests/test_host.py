@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -24,7 +25,7 @@ from campaign.events import (
     TurnEnded,
 )
 from campaign.host import Host, HostSettings, decide, reminders_due, set_schedule
-from campaign.notify import SmtpSettings
+from campaign.notify import DeliveryError, SmtpSettings, message_id, post_webhook, send_email
 from campaign.outbox import Notification, Outbox
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
@@ -37,6 +38,8 @@ from tests.conftest import FixedClock, reset_postgres
 from tests.host_harness import (
     TRIO_MAP,
     HostProcess,
+    free_port,
+    self_signed,
     smtp_server,
     wait_for,
     webhook_server,
@@ -515,3 +518,74 @@ def test_a_held_turn_does_not_resolve_at_its_deadline(tmp_path: Path) -> None:
     assert any("resolved" in act for act in host.run_once())
     assert trio.now.turn == 2
     trio.service.close()
+
+
+# ---------------------------------------------------------------- delivery
+
+
+def note(key: str = "package/trio/main/t1/red") -> Notification:
+    return Notification(
+        id=1,
+        campaign="trio",
+        key=key,
+        recipient="red",
+        kind="package",
+        subject="trio: turn 1",
+        body="Orders for turn 1 are due by 2026-11-28 18:00 UTC.",
+        attachments={"report.md": "# red", "map.svg": "<svg/>"},
+    )
+
+
+def test_email_goes_by_starttls_with_a_login(tmp_path: Path) -> None:
+    tls, cert = self_signed(tmp_path)
+    with smtp_server(tls=tls, logins={"umpire": "s3cret"}) as (mail, port):
+        settings = SmtpSettings(
+            host="127.0.0.1",
+            port=port,
+            security="starttls",
+            user="umpire",
+            password="s3cret",
+            cafile=str(cert),
+            sender="umpire@trio.test",
+        )
+        send_email(settings, "red@trio.test", note(), web_url="https://umpire.test/")
+        untrusted = msgspec.structs.replace(settings, cafile=None)
+        with pytest.raises(DeliveryError, match="CERTIFICATE_VERIFY_FAILED"):
+            send_email(untrusted, "red@trio.test", note())
+        (message,) = mail.messages
+    assert message["X-Umpire-Key"] == "package/trio/main/t1/red"
+    assert message["Message-ID"] == message_id("package/trio/main/t1/red")
+    names = sorted(part.get_filename() for part in message.iter_attachments())
+    assert names == ["map.svg", "report.md"]
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    assert "due by 2026-11-28 18:00 UTC" in body.get_content()
+    assert "https://umpire.test/" in body.get_content()
+
+
+def test_a_webhook_gets_discords_json_and_a_failure_is_retried(tmp_path: Path) -> None:
+    with webhook_server() as (hooks, port):
+        post_webhook(f"http://127.0.0.1:{port}/hook", note())
+        ((path, key, body),) = hooks.posts
+    assert (path, key) == ("/hook", "package/trio/main/t1/red")
+    assert body["content"].startswith("**trio: turn 1**\nOrders for turn 1 are due by")
+    assert len(body["content"]) <= 2000
+    with pytest.raises(DeliveryError, match="webhook"):
+        post_webhook(f"http://127.0.0.1:{free_port()}/gone", note())
+    # Queued and failed: the row stays unsent and is claimed again once its lease runs out.
+    clock = FixedClock()
+    service = CampaignService.open("sqlite://", clock=clock, create=True)
+    service.new_campaign(plan_campaign("trio", PLAYERS, seed="s"))
+    outbox = Outbox(service.store)
+    outbox.set_contact("trio", "red", None, f"http://127.0.0.1:{free_port()}/gone")
+    assert outbox.enqueue("trio", "k/1", "red", "package", "s", "b")
+    assert not outbox.enqueue("trio", "k/1", "red", "package", "s", "b")  # queued once
+    host = Host(service, HostSettings(lease_seconds=60), log=lambda _: None)
+    assert host.deliver() == []
+    assert outbox.claim(timedelta(seconds=60)) == []  # within its lease: left alone
+    clock.now += timedelta(seconds=61)
+    (again,) = outbox.claim(timedelta(seconds=60))
+    assert (again.key, again.attempts) == ("k/1", 2)
+    assert again.last_error is not None
+    assert "webhook" in again.last_error
+    service.close()
