@@ -17,6 +17,7 @@ from campaign import signing
 from campaign.errors import InvalidInputError
 from campaign.events import (
     AbsentPlayer,
+    Audience,
     BattleFought,
     DeadlineSet,
     HostActed,
@@ -589,3 +590,25 @@ def test_a_webhook_gets_discords_json_and_a_failure_is_retried(tmp_path: Path) -
     assert again.last_error is not None
     assert "webhook" in again.last_error
     service.close()
+
+
+def test_a_host_killed_between_announcing_and_acting_acts_once_without_announcing_again(
+    tmp_path: Path,
+) -> None:
+    """Issue 18: a `kill -9` after the `host_acted` and before the resolution: the next host
+    finds the announcement at the head and resolves, once, under it."""
+    trio, clock, host = hosted_in_process(tmp_path, "crash")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1h"))
+    host.run_once()
+    clock.now += timedelta(hours=2)
+    state = trio.now
+    decision = decide(state, parse_schedule("every 1h"), clock.now, None)
+    assert decision is not None
+    host._announce(trio.lineage, state, decision, Audience.everyone())  # then the crash
+    restarted = Host(trio.service, HostSettings(), log=lambda _: None)
+    assert any("resolved" in act for act in restarted.run_once())
+    log = trio.log()
+    assert ended(log) == {0: 1, 1: 1}
+    resolves = [e for e in log if isinstance(e.event, HostActed) and e.event.action == "resolve"]
+    assert len(resolves) == 1
+    trio.service.close()
