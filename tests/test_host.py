@@ -163,11 +163,15 @@ def ended(log: list[RecordedEvent]) -> Counter[int]:
 class Trio:
     """The three players and the umpire of the hosted campaign, acting through the service."""
 
-    def __init__(self, db: str, map_file: Path) -> None:
-        self.service = CampaignService.open(db, create=True)
-        plan = plan_campaign(
-            "trio", PLAYERS, seed="hosted-0", map_spec=str(map_file), battle_rules="ft2"
+    def __init__(
+        self, db: str, map_file: Path, seed: str = "hosted-0", clock: FixedClock | None = None
+    ) -> None:
+        self.service = (
+            CampaignService.open(db, create=True)
+            if clock is None
+            else CampaignService.open(db, clock=clock, create=True)
         )
+        plan = plan_campaign("trio", PLAYERS, seed=seed, map_spec=str(map_file), battle_rules="ft2")
         self.service.new_campaign(plan)
         self.lineage: Lineage = self.service.target("trio")
 
@@ -478,13 +482,8 @@ def hosted_in_process(tmp_path: Path, seed: str) -> tuple[Trio, FixedClock, Host
     map_file = tmp_path / "trio.toml"
     map_file.write_text(TRIO_MAP)
     clock = FixedClock()
-    trio = Trio.__new__(Trio)
-    trio.service = CampaignService.open("sqlite://", clock=clock, create=True)
-    plan = plan_campaign("trio", PLAYERS, seed=seed, map_spec=str(map_file), battle_rules="ft2")
-    trio.service.new_campaign(plan)
-    trio.lineage = trio.service.target("trio")
-    host = Host(trio.service, HostSettings(), log=lambda _: None)
-    return trio, clock, host
+    trio = Trio("sqlite://", map_file, seed=seed, clock=clock)
+    return trio, clock, Host(trio.service, HostSettings(), log=lambda _: None)
 
 
 def test_the_engine_fights_the_battles_and_the_turn_goes_on(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from campaign.absence import set_absence_policy, substitute_seat, take_holiday
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import AbsentPlayer, PlayerDropped, SeatSubstituted
-from campaign.host import awaited, set_schedule
+from campaign.host import Host, HostSettings, awaited, set_schedule
 from campaign.outbox import Outbox
 from campaign.players import PlayerSecrets
 from campaign.render import report_markdown
@@ -82,6 +82,9 @@ def test_a_seat_is_dropped_after_its_missed_turns_and_a_substitute_takes_it(
     state = service.load(lineage)
     assert awaited(state) == ("red", "green")  # the host does not wait for an open seat
     assert decisions(play_turn(service, lineage, "red", "green")) == {"blue": SEAT_OPEN}
+    Host(service, HostSettings(), log=lambda _: None).run_once()  # the umpire is told, once
+    told = [n for n in Outbox(service.store).all("trio") if n.recipient == "umpire"]
+    assert [n.subject for n in told] == ["trio: blue's seat is open"]
     # The substitute: a new secret, the old one revoked, everyone told, the history kept.
     _, new_secret = substitute_seat(service, lineage, "blue", "Jane Doe", email="jane@x.org")
     assert secrets.verify("trio", "blue", new_secret)
@@ -119,3 +122,38 @@ def test_bad_seat_commands_are_refused(trio: tuple[CampaignService, Lineage]) ->
         set_absence_policy(service, lineage, "mauve", "hold")
     with pytest.raises(InvalidInputError, match="name the substitute"):
         substitute_seat(service, lineage, "red", "  ")
+
+
+def test_the_umpire_runs_the_host_from_the_command_line(tmp_path: Path) -> None:
+    """The CLI of issue 18: schedule, contacts, seats; bad input named, exit 2."""
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    base = ["--db", str(tmp_path / "cli.db")]
+    runner = CliRunner()
+
+    def umpire(*args: str, code: int = 0) -> str:
+        result = runner.invoke(app, [*args, *base])
+        assert result.exit_code == code, result.output
+        return " ".join(result.output.split())
+
+    umpire("new", "trio", "--players", "red,blue,green", "--map", str(map_file))
+    umpire("schedule", "set", "mon,thu 20:00", "--tz", "Europe/Berlin", "--holidays", "1")
+    shown = umpire("schedule", "show")
+    assert "mon,thu 20:00 (Europe/Berlin)" in shown
+    assert "1 holiday turns each" in shown
+    assert "is not understood" in umpire("schedule", "set", "someday", code=2)
+    assert "not a duration" in umpire("schedule", "set", "every 1d", "--grace", "soon", code=2)
+    assert "reached by e-mail" in umpire("player", "contact", "red", "--email", "r@x.org")
+    assert "is not one" in umpire("player", "contact", "red", "--email", "nope", code=2)
+    assert "not an http(s) URL" in umpire(
+        "player", "contact", "red", "--webhook", "ftp://x", code=2
+    )
+    umpire("player", "policy", "green", "autoplay", "--drop-after", "3")
+    umpire("player", "holiday", "red")
+    assert "used 1 of the 1" in umpire("player", "holiday", "red", code=2)
+    assert umpire("player", "substitute", "blue", "--to", "Jane Doe")  # the secret, once
+    assert "on holiday red" in umpire("turn", "status")
