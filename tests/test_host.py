@@ -3,6 +3,8 @@ webhook, absent players handled, battles on a table waited for, a `kill -9` surv
 
 from __future__ import annotations
 
+import random
+import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -611,3 +613,55 @@ def test_a_host_killed_between_announcing_and_acting_acts_once_without_announcin
     resolves = [e for e in log if isinstance(e.event, HostActed) and e.event.action == "resolve"]
     assert len(resolves) == 1
     trio.service.close()
+
+
+@pytest.mark.slow
+def test_kill_9_at_any_moment_loses_nothing_and_resolves_each_turn_once(tmp_path: Path) -> None:
+    """Issue 18: the host killed at random moments (seeded delays) through four turns of
+    absent players: each turn resolves once, each deadline is set once, every notification
+    queued is delivered, and a message goes twice only if a kill fell between the server's
+    acceptance and the outbox's mark (at most one per kill, carrying the same key)."""
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    db = str(tmp_path / "killed.db")
+    trio = Trio(db, map_file, seed="killed")
+    outbox = Outbox(trio.service.store)
+    delays = random.Random(18)
+    kills = 0
+    with smtp_server() as (mail, smtp_port):
+        for player in PLAYERS:
+            outbox.set_contact("trio", player, f"{player}@trio.test", None)
+        set_schedule(trio.service, trio.lineage, parse_schedule("every 2s", remind_seconds=1))
+        host = HostProcess(db, smtp_port, tmp_path / "host.log", poll=0.05)
+        host.start()
+        try:
+            while kills < 6 and trio.now.turn < 5:
+                time.sleep(delays.uniform(1.0, 2.5))  # the process takes about 1 s to start
+                host.kill_9()
+                kills += 1
+                host.start()
+            wait_for(
+                "turn 5's packages",
+                lambda: "package/trio/main/t5/green" in mail.keys("green@trio.test"),
+                host=host,
+            )
+            wait_for(
+                "every notification delivered",
+                lambda: all(n.sent_at is not None for n in outbox.all("trio")),
+                host=host,
+            )
+        finally:
+            host.stop()
+        keys = mail.keys()
+    log = trio.log()
+    trio.service.close()
+    assert kills >= 3
+    turns = ended(log)
+    assert set(turns) >= {0, 1, 2, 3, 4}
+    assert set(turns.values()) == {1}  # none twice
+    deadlines = Counter(e.event.turn for e in log if isinstance(e.event, DeadlineSet))
+    assert set(deadlines) >= {1, 2, 3, 4, 5}
+    assert set(deadlines.values()) == {1}
+    assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
+    twice = sum(n - 1 for n in Counter(keys).values())
+    assert twice <= kills
