@@ -136,7 +136,13 @@ class Outbox:
         body: str,
         attachments: dict[str, str] | None = None,
     ) -> bool:
-        """Queue a notification under `key`; return False when that key is queued already."""
+        """Queue a notification under `key`; return False when that key is queued already.
+
+        Looked up first, so a pass that decides it again costs a read, not a failed insert
+        (which PostgreSQL would log); the unique key still settles a race.
+        """
+        if self.queued(key):
+            return False
         row = {
             "campaign_id": self._campaign_id(campaign),
             "key": key,
