@@ -384,6 +384,11 @@ def force_row(unit: Unit) -> list[str]:
     return [cells[0], cells[1], cells[3], cells[4]]
 
 
+def missed_text(report: PlayerReport) -> str:
+    """Return the line counting the turns he sent no orders for (issue 18)."""
+    return f"Turns you sent no orders for: {report.missed_turns}."
+
+
 def deadline_text(report: PlayerReport) -> str:
     """Return the line that says when the next orders are due ("" in a finished campaign)."""
     if report.finished:
@@ -943,7 +948,7 @@ def report_markdown(report: PlayerReport) -> str:
     if deadline_text(report):
         lines += [f"**{deadline_text(report)}**", ""]
     if report.missed_turns:
-        lines += [f"Turns you sent no orders for: {report.missed_turns}.", ""]
+        lines += [missed_text(report), ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
     lines += ["## Forces, by place"]
@@ -1027,6 +1032,8 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
     if deadline_text(report):
         parts.append(f"<p class='deadline'><strong>{esc(deadline_text(report))}</strong></p>")
+    if report.missed_turns:
+        parts.append(f"<p>{esc(missed_text(report))}</p>")
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")
