@@ -315,7 +315,8 @@ class Host:
         """Queue what the log says is due: packages, reminders, receipts (each once)."""
         campaign, branch = lineage.campaign, lineage.branch
         base = f"{campaign}/{branch}/t{state.turn}"
-        if state.phase == "orders" and state.deadline is not None:
+        # A turn's package once its deadline is set; the final report once the campaign is over.
+        if (state.phase == "orders" and state.deadline is not None) or state.finished:
             for player in seated(state):
                 key = f"package/{base}/{player}"
                 if not self.outbox.queued(key):
@@ -368,6 +369,12 @@ class Host:
         report = self.service.report(lineage, player)
         files = render.player_package(report, self.service.map_svg(lineage, player))
         files.pop("report.json", None)
+        if state.finished:
+            return (
+                f"{lineage.campaign}: the campaign is over, your final report",
+                files["report.md"],
+                files,
+            )
         with contextlib.suppress(IllegalCommandError):  # no empire (yet): no template
             files[TEMPLATE_FILE] = self.service.orders_template(lineage, player)
         subject = f"{lineage.campaign}: turn {state.turn}, your report and orders template"

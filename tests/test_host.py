@@ -665,3 +665,25 @@ def test_kill_9_at_any_moment_loses_nothing_and_resolves_each_turn_once(tmp_path
     assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
     twice = sum(n - 1 for n in Counter(keys).values())
     assert twice <= kills
+
+
+def test_the_last_turn_ends_with_each_players_final_report(tmp_path: Path) -> None:
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    clock = FixedClock()
+    service = CampaignService.open("sqlite://", clock=clock, create=True)
+    service.new_campaign(
+        plan_campaign("trio", PLAYERS, seed="last", map_spec=str(map_file), max_turns=1)
+    )
+    lineage = service.target("trio")
+    set_schedule(service, lineage, parse_schedule("every 1h"))
+    host = Host(service, HostSettings(), log=lambda _: None)
+    host.run_once()
+    clock.now += timedelta(hours=2)
+    host.run_once()
+    assert service.load(lineage).finished
+    assert host.run_once() == []  # nothing more to do
+    finals = [n for n in Outbox(service.store).all("trio") if "final report" in n.subject]
+    assert sorted(n.recipient for n in finals) == sorted(PLAYERS)
+    assert all("template.toml" not in n.attachments for n in finals)
+    service.close()
