@@ -157,9 +157,17 @@ def reminders_due(
 def set_schedule(
     service: CampaignService, lineage: Lineage, schedule: Schedule
 ) -> list[RecordedEvent]:
-    """Set the campaign's schedule (everyone is told); `umpire host` runs the campaign by it."""
+    """Set the campaign's schedule (everyone is told); `umpire host` runs the campaign by it.
+
+    Raises:
+        IllegalCommandError: the campaign rolls physical dice (nobody would be at the prompt).
+    """
     state = service.load(lineage)
     core.require_running(state)
+    if state.dice_mode == "manual":
+        raise IllegalCommandError(
+            "this campaign rolls physical dice: the host cannot roll them, so it cannot host it"
+        )
     event = ScheduleSet(
         spec=schedule.spec,
         tz=schedule.tz,

@@ -144,6 +144,19 @@ def test_reminders_go_in_the_window_to_players_not_final() -> None:
     assert reminders_due(due, SCHEDULE, NOW - timedelta(hours=1)) == ()
 
 
+def test_a_campaign_of_physical_dice_is_not_hosted(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+    base = ["--db", db]
+    assert (
+        runner.invoke(app, ["new", "m", "--players", "red", "--dice", "manual", *base]).exit_code
+        == 0
+    )
+    refused = runner.invoke(app, ["schedule", "set", "every 1d", *base])
+    assert refused.exit_code == 2
+    assert "physical dice" in refused.output
+
+
 def test_a_deadline_in_the_past_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "d.db")
     runner = CliRunner()
