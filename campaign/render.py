@@ -16,6 +16,7 @@ from rich.theme import Theme
 
 from campaign.battlereport import BattleReport, Counter, ShipFate
 from campaign.events import (
+    AbsencePolicySet,
     AbsentPlayer,
     AttackFailed,
     BattleFought,
@@ -35,6 +36,7 @@ from campaign.events import (
     Event,
     FactoriesDestroyed,
     FightersResupplied,
+    HolidayTaken,
     HostActed,
     LandingFailed,
     MapChosen,
@@ -44,9 +46,11 @@ from campaign.events import (
     OrdersCommitted,
     OrdersRevealed,
     OrdersSubmitted,
+    PlayerDropped,
     ProductionResolved,
     RecordedEvent,
     ScheduleSet,
+    SeatSubstituted,
     SeedRevealed,
     ShipsRepaired,
     ShipsSighted,
@@ -137,6 +141,10 @@ def describe(ev: Event) -> str:
             | DeadlineSet()
             | ScheduleSet()
             | HostActed()
+            | AbsencePolicySet()
+            | HolidayTaken()
+            | PlayerDropped()
+            | SeatSubstituted()
         ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
@@ -232,10 +240,21 @@ def _describe_umpires_hand(
     | AbsentPlayer
     | DeadlineSet
     | ScheduleSet
-    | HostActed,
+    | HostActed
+    | AbsencePolicySet
+    | HolidayTaken
+    | PlayerDropped
+    | SeatSubstituted,
 ) -> str:
     match ev:
-        case ScheduleSet() | HostActed():
+        case (
+            ScheduleSet()
+            | HostActed()
+            | AbsencePolicySet()
+            | HolidayTaken()
+            | PlayerDropped()
+            | SeatSubstituted()
+        ):
             return _describe_host(ev)
         case DiceRerollRuled():
             dice = "die" if len(ev.keys) == 1 else "dice"
@@ -262,10 +281,25 @@ def _describe_umpires_hand(
             return f"turn {ev.turn} released"
 
 
-def _describe_host(ev: ScheduleSet | HostActed) -> str:
-    if isinstance(ev, ScheduleSet):
-        return f"schedule set: {describe_schedule(schedule_of(ev))}"
-    return f"the host ({ev.action}): {ev.reason}"
+def _describe_host(
+    ev: ScheduleSet | HostActed | AbsencePolicySet | HolidayTaken | PlayerDropped | SeatSubstituted,
+) -> str:
+    """The host's acts and the seats (issue 18)."""
+    match ev:
+        case ScheduleSet():
+            return f"schedule set: {describe_schedule(schedule_of(ev))}"
+        case HostActed():
+            return f"the host ({ev.action}): {ev.reason}"
+        case AbsencePolicySet():
+            drop = f", his seat open after {ev.drop_after} missed" if ev.drop_after else ""
+            return f"{ev.player}'s absence policy: {ev.policy}{drop}"
+        case HolidayTaken():
+            last = ev.first_turn + ev.turns - 1
+            return f"{ev.player} is on holiday for turns {ev.first_turn}-{last}"
+        case PlayerDropped():
+            return f"{ev.player} missed {ev.missed} turns in a row: his seat is open"
+        case SeatSubstituted():
+            return f"{ev.substitute} takes {ev.player}'s seat from turn {ev.turn}"
 
 
 def _describe_orders(ev: OrdersCommitted | OrdersRevealed) -> str:

@@ -157,3 +157,21 @@ def test_the_umpire_runs_the_host_from_the_command_line(tmp_path: Path) -> None:
     assert "used 1 of the 1" in umpire("player", "holiday", "red", code=2)
     assert umpire("player", "substitute", "blue", "--to", "Jane Doe")  # the secret, once
     assert "on holiday red" in umpire("turn", "status")
+
+
+def test_the_seats_events_are_told_in_words() -> None:
+    from campaign.events import AbsencePolicySet, HolidayTaken, PlayerDropped, SeatSubstituted
+    from campaign.render import describe
+
+    assert describe(AbsencePolicySet(player="g", policy="autoplay", drop_after=3)) == (
+        "g's absence policy: autoplay, his seat open after 3 missed"
+    )
+    assert describe(HolidayTaken(player="r", first_turn=5, turns=2)) == (
+        "r is on holiday for turns 5-6"
+    )
+    assert describe(PlayerDropped(player="g", turn=7, missed=3)) == (
+        "g missed 3 turns in a row: his seat is open"
+    )
+    assert describe(SeatSubstituted(player="g", substitute="Jane", turn=8)) == (
+        "Jane takes g's seat from turn 8"
+    )
