@@ -2628,6 +2628,23 @@ def host(
         str | None,
         typer.Option(help="A Maildir of signed orders files by e-mail; each sender is answered."),
     ] = None,
+    imap_host: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_IMAP_HOST",
+            help="IMAP server whose unseen mail is spooled into --maildir first.",
+        ),
+    ] = None,
+    imap_port: Annotated[int, typer.Option(help="IMAP port.")] = 993,
+    imap_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_IMAP_USER",
+            help="IMAP login; its password is read from UMPIRE_IMAP_PASSWORD only.",
+        ),
+    ] = None,
+    imap_security: Annotated[str, typer.Option(help="tls, starttls or none.")] = "tls",
+    imap_mailbox: Annotated[str, typer.Option(help="The IMAP mailbox to read.")] = "INBOX",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Host every campaign in the database on its schedule: deadlines, resolutions, battles,
@@ -2636,6 +2653,7 @@ def host(
     from pathlib import Path
 
     from campaign.host import Host, HostSettings
+    from campaign.imapin import ImapSettings
     from campaign.notify import SmtpSettings
 
     if smtp_security not in ("none", "starttls", "tls"):
@@ -2651,11 +2669,28 @@ def host(
             password=os.environ.get("UMPIRE_SMTP_PASSWORD"),
             cafile=smtp_cafile,
         )
+    imap = None
+    if imap_host is not None:
+        if maildir is None or imap_user is None:
+            raise InvalidInputError("--imap-host needs --maildir (its spool) and --imap-user")
+        if imap_security not in ("none", "starttls", "tls"):
+            raise InvalidInputError(
+                f"--imap-security {imap_security!r}: give tls, starttls or none"
+            )
+        imap = ImapSettings(
+            host=imap_host,
+            port=imap_port,
+            user=imap_user,
+            password=os.environ.get("UMPIRE_IMAP_PASSWORD", ""),
+            mailbox=imap_mailbox,
+            security=imap_security,
+        )
     settings = HostSettings(
         smtp=smtp,
         web_url=web_url,
         lease_seconds=lease,
         maildir=Path(maildir) if maildir is not None else None,
+        imap=imap,
     )
     with _service(db) as service:
         Host(service, settings).run(poll, passes=1 if once else None)

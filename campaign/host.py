@@ -48,6 +48,7 @@ from campaign.events import (
     RecordedEvent,
     ScheduleSet,
 )
+from campaign.imapin import ImapSettings, fetch_unseen
 from campaign.mailin import MAILTO, read_maildir
 from campaign.notify import DeliveryError, SmtpSettings, deliver
 from campaign.outbox import Contact, Outbox
@@ -76,6 +77,7 @@ class HostSettings(msgspec.Struct, frozen=True, kw_only=True):
     web_url: str | None = None  # the players' web page, linked from every notification
     lease_seconds: float = 60.0  # a delivery claimed longer ago than this is tried again
     maildir: Path | None = None  # orders by e-mail (`campaign/mailin.py`)
+    imap: ImapSettings | None = None  # spooled into `maildir` first (`campaign/imapin.py`)
 
 
 # ---------------------------------------------------------------- the pure decision
@@ -220,6 +222,9 @@ class Host:
         acts: list[str] = []
         if self.settings.maildir is not None:
             try:
+                if self.settings.imap is not None:
+                    fetched = fetch_unseen(self.settings.imap, self.settings.maildir)
+                    acts += [f"mail {name}: fetched by IMAP" for name in fetched]
                 acts += read_maildir(self.service, self.outbox, self.settings.maildir)
             except (UmpireError, OSError) as exc:
                 self.log(f"the maildir could not be read: {exc}")

@@ -249,3 +249,24 @@ def self_signed(folder: Path) -> tuple[ssl.SSLContext, Path]:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert_file, key_file)
     return context, cert_file
+
+
+@contextmanager
+def imap_server(user: str, password: str) -> Iterator[int]:
+    """A real IMAP server on localhost (pymap, its in-memory backend), its port."""
+    port = free_port()
+    args = [str(Path(sys.executable).with_name("pymap")), "--host", "127.0.0.1"]
+    args += ["--port", str(port), "--no-tls", "dict"]
+    args += ["--demo-user", user, "--demo-password", password]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+
+        def listening() -> bool:
+            with socket.socket() as sock:
+                return sock.connect_ex(("127.0.0.1", port)) == 0
+
+        wait_for("the IMAP server", listening, limit=30)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

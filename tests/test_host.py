@@ -3,6 +3,7 @@ webhook, absent players handled, battles on a table waited for, a `kill -9` surv
 
 from __future__ import annotations
 
+import imaplib
 import random
 import time
 from collections import Counter
@@ -28,6 +29,7 @@ from campaign.events import (
     TurnEnded,
 )
 from campaign.host import Host, HostSettings, decide, reminders_due, set_schedule
+from campaign.imapin import ImapSettings
 from campaign.notify import DeliveryError, SmtpSettings, message_id, post_webhook, send_email
 from campaign.outbox import Notification, Outbox
 from campaign.players import PlayerSecrets
@@ -42,6 +44,7 @@ from tests.host_harness import (
     TRIO_MAP,
     HostProcess,
     free_port,
+    imap_server,
     self_signed,
     smtp_server,
     wait_for,
@@ -700,3 +703,46 @@ def test_the_last_turn_ends_with_each_players_final_report(tmp_path: Path) -> No
     assert sorted(n.recipient for n in finals) == sorted(PLAYERS)
     assert all("template.toml" not in n.attachments for n in finals)
     service.close()
+
+
+def test_orders_by_email_are_read_from_an_imap_mailbox(tmp_path: Path) -> None:
+    """Issue 18: unseen messages of an IMAP mailbox (a real server, pymap) are spooled into
+    the Maildir once each, flagged seen, and recorded as the inbox records them."""
+    map_file = tmp_path / "trio.toml"
+    map_file.write_text(TRIO_MAP)
+    trio = Trio(str(tmp_path / "imap.db"), map_file)
+    secret = PlayerSecrets(trio.service.store).issue("trio", "red")
+    template = trio.service.orders_template(trio.lineage, "red").encode()
+    message = EmailMessage()
+    message["From"] = "red@home.test"
+    message["Subject"] = "orders"
+    message.set_content("attached")
+    signed = signing.sign(template, secret, "trio", "red", 1)
+    message.add_attachment(signed, maintype="text", subtype="plain", filename="red.toml")
+    maildir = tmp_path / "spool"
+    with imap_server("umpire", "s3cret") as imap_port, smtp_server() as (mail, smtp_port):
+        with imaplib.IMAP4("127.0.0.1", imap_port) as client:
+            client.login("umpire", "s3cret")
+            client.append("INBOX", "", imaplib.Time2Internaldate(time.time()), message.as_bytes())
+        imap = ImapSettings(
+            host="127.0.0.1", port=imap_port, user="umpire", password="s3cret", security="none"
+        )
+        smtp = SmtpSettings(host="127.0.0.1", port=smtp_port, security="none")
+        settings = HostSettings(smtp=smtp, maildir=maildir, imap=imap)
+        host = Host(trio.service, settings, log=lambda _: None)
+        first = host.run_once()
+        assert host.run_once() == []  # seen: not fetched again
+        # A host killed after spooling and before flagging: the message is unseen again, and
+        # the next pass finds its name taken in the Maildir.
+        with imaplib.IMAP4("127.0.0.1", imap_port) as client:
+            client.login("umpire", "s3cret")
+            client.select("INBOX")
+            client.store("1", "-FLAGS", "(\\Seen)")
+            assert client.search(None, "UNSEEN")[1] == [b"1"]
+        assert host.run_once() == []
+        wait_for("the reply", lambda: len(mail.messages) == 1)
+        (reply,) = mail.messages
+    assert sum("fetched by IMAP" in act for act in first) == 1
+    assert trio.service.turn_status(trio.lineage).submitted == ("red",)
+    assert (reply["To"], reply["Subject"]) == ("red@home.test", "Your orders: accepted")
+    trio.service.close()
