@@ -2650,47 +2650,16 @@ def host(
     """Host every campaign in the database on its schedule: deadlines, resolutions, battles,
     reminders, packages and receipts, until stopped (every act is an event saying why)."""
     import os
-    from pathlib import Path
 
-    from campaign.host import Host, HostSettings
-    from campaign.imapin import ImapSettings
-    from campaign.notify import SmtpSettings
+    from campaign.host import Host, host_settings
 
-    if smtp_security not in ("none", "starttls", "tls"):
-        raise InvalidInputError(f"--smtp-security {smtp_security!r}: give none, starttls or tls")
-    smtp = None
-    if smtp_host is not None:
-        smtp = SmtpSettings(
-            host=smtp_host,
-            port=smtp_port,
-            sender=sender,
-            security=smtp_security,
-            user=smtp_user,
-            password=os.environ.get("UMPIRE_SMTP_PASSWORD"),
-            cafile=smtp_cafile,
-        )
-    imap = None
-    if imap_host is not None:
-        if maildir is None or imap_user is None:
-            raise InvalidInputError("--imap-host needs --maildir (its spool) and --imap-user")
-        if imap_security not in ("none", "starttls", "tls"):
-            raise InvalidInputError(
-                f"--imap-security {imap_security!r}: give tls, starttls or none"
-            )
-        imap = ImapSettings(
-            host=imap_host,
-            port=imap_port,
-            user=imap_user,
-            password=os.environ.get("UMPIRE_IMAP_PASSWORD", ""),
-            mailbox=imap_mailbox,
-            security=imap_security,
-        )
-    settings = HostSettings(
-        smtp=smtp,
+    settings = host_settings(
+        os.environ,
+        smtp=(smtp_host, smtp_port, smtp_security, smtp_user, smtp_cafile, sender),
+        imap=(imap_host, imap_port, imap_security, imap_user, imap_mailbox),
+        maildir=maildir,
         web_url=web_url,
-        lease_seconds=lease,
-        maildir=Path(maildir) if maildir is not None else None,
-        imap=imap,
+        lease=lease,
     )
     with _service(db) as service:
         Host(service, settings).run(poll, passes=1 if once else None)

@@ -29,14 +29,14 @@ import contextlib
 import hashlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import msgspec
 
 from campaign import render
-from campaign.errors import ConcurrencyError, IllegalCommandError, UmpireError
+from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import (
     UMPIRE,
     Audience,
@@ -60,6 +60,7 @@ from campaign.service import CampaignService
 from campaign.store import Lineage
 
 Log = Callable[[str], None]
+SECURITY_MODES = ("none", "starttls", "tls")
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -78,6 +79,59 @@ class HostSettings(msgspec.Struct, frozen=True, kw_only=True):
     lease_seconds: float = 60.0  # a delivery claimed longer ago than this is tried again
     maildir: Path | None = None  # orders by e-mail (`campaign/mailin.py`)
     imap: ImapSettings | None = None  # spooled into `maildir` first (`campaign/imapin.py`)
+
+
+def host_settings(
+    environ: Mapping[str, str],
+    smtp: tuple[str | None, int, str, str | None, str | None, str],
+    imap: tuple[str | None, int, str, str | None, str],
+    maildir: str | None,
+    web_url: str | None,
+    lease: float,
+) -> HostSettings:
+    """Check `umpire host`'s options and build its settings; passwords come from `environ`.
+
+    `smtp` is (host, port, security, user, cafile, sender); `imap` (host, port, security,
+    user, mailbox). No host: no e-mail of that kind.
+
+    Raises:
+        InvalidInputError: a security mode not known, or IMAP without a Maildir or user.
+    """
+    smtp_host, smtp_port, smtp_security, smtp_user, smtp_cafile, sender = smtp
+    imap_host, imap_port, imap_security, imap_user, imap_mailbox = imap
+    for name, mode in (("--smtp-security", smtp_security), ("--imap-security", imap_security)):
+        if mode not in SECURITY_MODES:
+            raise InvalidInputError(f"{name} {mode!r}: give {', '.join(SECURITY_MODES)}")
+    mail_out = None
+    if smtp_host is not None:
+        mail_out = SmtpSettings(
+            host=smtp_host,
+            port=smtp_port,
+            sender=sender,
+            security=smtp_security,
+            user=smtp_user,
+            password=environ.get("UMPIRE_SMTP_PASSWORD"),
+            cafile=smtp_cafile,
+        )
+    mail_in = None
+    if imap_host is not None:
+        if maildir is None or imap_user is None:
+            raise InvalidInputError("--imap-host needs --maildir (its spool) and --imap-user")
+        mail_in = ImapSettings(
+            host=imap_host,
+            port=imap_port,
+            user=imap_user,
+            password=environ.get("UMPIRE_IMAP_PASSWORD", ""),
+            mailbox=imap_mailbox,
+            security=imap_security,
+        )
+    return HostSettings(
+        smtp=mail_out,
+        web_url=web_url,
+        lease_seconds=lease,
+        maildir=Path(maildir) if maildir is not None else None,
+        imap=mail_in,
+    )
 
 
 # ---------------------------------------------------------------- the pure decision
