@@ -417,6 +417,7 @@ def test_two_hosts_on_one_postgres_database_resolve_each_turn_once(
                 lambda: "package/trio/main/t5/green" in mail.keys("green@trio.test"),
                 host=hosts[1],
             )
+            assert all(host.alive() for host in hosts)
         finally:
             for host in hosts:
                 host.stop()
@@ -432,8 +433,10 @@ def test_two_hosts_on_one_postgres_database_resolve_each_turn_once(
     assert deadlines == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
     assert [k for k, n in Counter(keys).items() if n > 1] == []
     assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
-    # Both hosts were at work: each wrote something to its log.
-    assert all(host.log.read_text() for host in hosts)
+    # Neither host stumbled: a lost race is no failure (it is skipped and seen next pass).
+    assert not [
+        line for host in hosts for line in host.log.read_text().splitlines() if "fail" in line
+    ]
 
 
 # ---------------------------------------------------------------- orders by e-mail
