@@ -316,9 +316,9 @@ class Host:
                 return acts
             if decision.action == "wait":
                 self._announce(lineage, state, decision, Audience.umpire_only())
-                key = f"wait/{campaign}/{lineage.branch}/t{state.turn}/" + "+".join(
-                    sorted(state.pending_battles)
-                )
+                waiting = "+".join(sorted(state.pending_battles))  # a key for this set of battles
+                digest = hashlib.sha256(waiting.encode()).hexdigest()[:16]
+                key = f"wait/{campaign}/{lineage.branch}/t{state.turn}/{digest}"
                 self.outbox.enqueue(
                     campaign,
                     key,

@@ -150,7 +150,7 @@ notifications = sa.Table(
     sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
     # Unique: a notification decided twice (a restart, a second host) is queued once.
     sa.Column("key", sa.String(255), nullable=False, unique=True),
-    sa.Column("recipient", sa.String(64), nullable=False),
+    sa.Column("recipient", sa.Text(), nullable=False),  # a player, umpire, or mailto:ADDRESS
     sa.Column("kind", sa.String(32), nullable=False),
     sa.Column("subject", sa.Text(), nullable=False),
     sa.Column("body", sa.Text(), nullable=False),

@@ -379,7 +379,9 @@ def check_nothing_lost_or_sent_twice(run: HostedRun) -> None:
     )
     receipts = [k for k in by_mail | by_hook if k.startswith("receipt/")]
     assert len(receipts) == 2 + 3 + 3 + 1  # one per orders file handed in
-    assert [k for k in by_mail if k.startswith("wait/")] == [f"wait/trio/main/t3/{run.battle}"]
+    waits = [k for k in by_mail if k.startswith("wait/")]
+    assert len(waits) == 1
+    assert waits[0].startswith("wait/trio/main/t3/")
     # Nothing lost: every notification queued was delivered; the host was started 3 times.
     assert all(n.sent_at is not None for n in run.outbox)
     assert run.starts == 3

@@ -39,7 +39,7 @@ def upgrade() -> None:
         sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
         sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
         sa.Column("key", sa.String(255), nullable=False, unique=True),
-        sa.Column("recipient", sa.String(64), nullable=False),
+        sa.Column("recipient", sa.Text(), nullable=False),
         sa.Column("kind", sa.String(32), nullable=False),
         sa.Column("subject", sa.Text(), nullable=False),
         sa.Column("body", sa.Text(), nullable=False),
