@@ -487,6 +487,8 @@ def report_view(report: PlayerReport) -> RenderableType:
     deadline = deadline_text(report)
     if deadline:
         parts.append(Text(deadline, style="umpire.heading"))
+    if report.missed_turns:
+        parts.append(Text(missed_text(report)))
     units = Table(title="Forces, by place", title_justify="left")
     for column in FORCE_COLUMNS:
         units.add_column(column)
