@@ -951,11 +951,15 @@ def turn_status(
 @campaign_command
 def turn_deadline(
     when: Annotated[str, typer.Argument(help="When orders are due, UTC: 2026-11-28T18:00.")],
+    past: Annotated[
+        bool,
+        typer.Option("--past", help="Accept a time already passed: the turn closes to orders now."),
+    ] = False,
     events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
     """Set when orders for the turn are due; later orders are refused (the absent setting
-    then decides for whoever is late)."""
+    then decides for whoever is late). A time already passed is refused without --past."""
     from datetime import datetime
 
     try:
@@ -965,7 +969,7 @@ def turn_deadline(
             f"deadline {when!r} is not a date and time like 2026-11-28T18:00"
         ) from None
     with at.service() as service:
-        recorded = service.set_deadline(at.lineage(service), deadline)
+        recorded = service.set_deadline(at.lineage(service), deadline, allow_past=past)
     _show_written(recorded, events, "Deadline set")
 
 
@@ -2439,6 +2443,228 @@ def tech_list(
         _print_json(rows)
     else:
         out.print(render.tech_table(rows, player))
+
+
+# ---------------------------------------------------------------- the host (issue 18)
+
+schedule_app = typer.Typer(
+    help="The campaign's schedule, by which `umpire host` runs it.", no_args_is_help=True
+)
+app.add_typer(schedule_app, name="schedule")
+
+
+@schedule_app.command("set")
+@user_errors
+@campaign_command
+def schedule_set(
+    spec: Annotated[
+        str,
+        typer.Argument(help="Days and a time, 'mon,thu 20:00', or a period, 'every 3d' (s/m/h/d)."),
+    ],
+    tz: Annotated[str, typer.Option("--tz", help="Time zone of a weekly time (IANA).")] = "UTC",
+    grace: Annotated[
+        str, typer.Option(help="Resolve early this long after every player is final (10m).")
+    ] = "0",
+    remind: Annotated[
+        str, typer.Option(help="Remind players not final this long before the deadline (1d).")
+    ] = "0",
+    battles: Annotated[
+        str, typer.Option(help="Who fights the battles: engine, or table (the turn waits).")
+    ] = "engine",
+    holidays: Annotated[
+        int, typer.Option(help="Holiday turns each player may take (umpire player holiday).")
+    ] = 0,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Set the schedule (everyone is told); `umpire host` sets each deadline from it."""
+    from campaign.host import set_schedule
+    from campaign.schedule import parse_duration, parse_schedule
+
+    schedule = parse_schedule(
+        spec,
+        tz=tz,
+        grace_seconds=parse_duration(grace, "grace"),
+        remind_seconds=parse_duration(remind, "reminder"),
+        battles=battles,
+        holidays=holidays,
+    )
+    with at.service() as service:
+        recorded = set_schedule(service, at.lineage(service), schedule)
+    _show_written(recorded, events, "Schedule set")
+
+
+@schedule_app.command("show")
+@user_errors
+@campaign_command
+def schedule_show(at: Where = HERE) -> None:
+    """Show the campaign's schedule and the turn's deadline."""
+    from campaign.host import current_schedule
+    from campaign.schedule import describe
+
+    with at.service() as service:
+        lineage = at.lineage(service)
+        schedule = current_schedule(service, lineage)
+        status = service.turn_status(lineage)
+    text = describe(schedule) if schedule else "none: `umpire schedule set` makes one"
+    due = f"{status.deadline:%Y-%m-%d %H:%M:%S} UTC" if status.deadline else "none set"
+    out.print(f"Schedule: {text}\nTurn {status.turn} deadline: {due}", markup=False)
+
+
+@player_app.command("contact")
+@user_errors
+@campaign_command
+def player_contact(
+    name: Annotated[str, typer.Argument(help="A player of the campaign, or umpire.")],
+    email: Annotated[str | None, typer.Option(help="E-mail address for his notifications.")] = None,
+    webhook: Annotated[
+        str | None, typer.Option(help="Webhook URL (a Discord channel's, say) for them.")
+    ] = None,
+    at: Where = IN_CAMPAIGN,
+) -> None:
+    """Set how the host reaches a player (or the umpire); kept out of the log and of every
+    other player's view. Neither option given: both are cleared."""
+    from campaign.absence import check_seat
+    from campaign.outbox import Outbox
+
+    with at.service() as service:
+        chosen = service.store.resolve_campaign(at.campaign)
+        check_seat(service, service.target(chosen), name)
+        Outbox(service.store).set_contact(chosen, name, email, webhook)
+    ways = ", ".join(w for w in (email and "e-mail", webhook and "webhook") if w) or "nothing"
+    out.print(f"{name} of {chosen} is reached by {ways}.", markup=False)
+
+
+@player_app.command("policy")
+@user_errors
+@campaign_command
+def player_policy(
+    name: PlayerName,
+    policy: Annotated[str, typer.Argument(help="hold, repeat or autoplay.")],
+    drop_after: Annotated[
+        int, typer.Option(help="Missed turns in a row before his seat is open (0: never).")
+    ] = 0,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Change what happens when a player sends no orders, from this turn on."""
+    from campaign.absence import set_absence_policy
+
+    with at.service() as service:
+        recorded = set_absence_policy(service, at.lineage(service), name, policy, drop_after)
+    _show_written(recorded, events, "Absence policy set")
+
+
+@player_app.command("holiday")
+@user_errors
+@campaign_command
+def player_holiday(
+    name: PlayerName,
+    turns: Annotated[int, typer.Option(help="How many turns, from this one.")] = 1,
+    events: EventsOption = False,
+    at: Where = HERE,
+) -> None:
+    """Send a player on holiday: he holds position, is not waited for, misses nothing."""
+    from campaign.absence import take_holiday
+
+    with at.service() as service:
+        recorded = take_holiday(service, at.lineage(service), name, turns)
+    _show_written(recorded, events, "Holiday taken")
+
+
+@player_app.command("substitute")
+@user_errors
+@campaign_command
+def player_substitute(
+    name: PlayerName,
+    to: Annotated[str, typer.Option("--to", help="Who plays the seat now (everyone is told).")],
+    email: Annotated[str | None, typer.Option(help="The substitute's e-mail address.")] = None,
+    webhook: Annotated[str | None, typer.Option(help="The substitute's webhook URL.")] = None,
+    at: Where = HERE,
+    json: JsonOption = False,
+) -> None:
+    """Hand a seat to a substitute: a new secret (shown once), the old one revoked, the
+    seat's history kept."""
+    from campaign.absence import substitute_seat
+
+    with at.service() as service:
+        lineage = at.lineage(service)
+        _, secret = substitute_seat(service, lineage, name, to, email, webhook)
+    _show_secret(lineage.campaign, name, secret, json)
+
+
+@app.command("host")
+@user_errors
+def host(
+    once: Annotated[bool, typer.Option("--once", help="One pass, then exit (for cron).")] = False,
+    poll: Annotated[float, typer.Option(help="Seconds between passes.", min=0.01)] = 30.0,
+    smtp_host: Annotated[
+        str | None, typer.Option(envvar="UMPIRE_SMTP_HOST", help="SMTP server (none: no e-mail).")
+    ] = None,
+    smtp_port: Annotated[int, typer.Option(envvar="UMPIRE_SMTP_PORT", help="SMTP port.")] = 587,
+    smtp_security: Annotated[
+        str,
+        typer.Option(envvar="UMPIRE_SMTP_SECURITY", help="none, starttls or tls."),
+    ] = "starttls",
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_SMTP_USER",
+            help="SMTP login; its password is read from UMPIRE_SMTP_PASSWORD only.",
+        ),
+    ] = None,
+    sender: Annotated[
+        str, typer.Option(envvar="UMPIRE_SMTP_FROM", help="The From: address.")
+    ] = "umpire@localhost",
+    smtp_cafile: Annotated[
+        str | None,
+        typer.Option(help="CA bundle to trust for the SMTP server's certificate (self-signed)."),
+    ] = None,
+    web_url: Annotated[
+        str | None, typer.Option(help="The players' web page, linked from notifications.")
+    ] = None,
+    lease: Annotated[
+        float, typer.Option(help="Seconds before a delivery a dead host claimed is retried.")
+    ] = 60.0,
+    maildir: Annotated[
+        str | None,
+        typer.Option(help="A Maildir of signed orders files by e-mail; each sender is answered."),
+    ] = None,
+    imap_host: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_IMAP_HOST",
+            help="IMAP server whose unseen mail is spooled into --maildir first.",
+        ),
+    ] = None,
+    imap_port: Annotated[int, typer.Option(help="IMAP port.")] = 993,
+    imap_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UMPIRE_IMAP_USER",
+            help="IMAP login; its password is read from UMPIRE_IMAP_PASSWORD only.",
+        ),
+    ] = None,
+    imap_security: Annotated[str, typer.Option(help="tls, starttls or none.")] = "tls",
+    imap_mailbox: Annotated[str, typer.Option(help="The IMAP mailbox to read.")] = "INBOX",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Host every campaign in the database on its schedule: deadlines, resolutions, battles,
+    reminders, packages and receipts, until stopped (every act is an event saying why)."""
+    import os
+
+    from campaign.host import Host, host_settings
+
+    settings = host_settings(
+        os.environ,
+        smtp=(smtp_host, smtp_port, smtp_security, smtp_user, smtp_cafile, sender),
+        imap=(imap_host, imap_port, imap_security, imap_user, imap_mailbox),
+        maildir=maildir,
+        web_url=web_url,
+        lease=lease,
+    )
+    with _service(db) as service:
+        Host(service, settings).run(poll, passes=1 if once else None)
 
 
 def main() -> None:

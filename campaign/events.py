@@ -808,6 +808,79 @@ class DesignRegistered(Event, frozen=True, kw_only=True):
     public: bool = False
 
 
+# ---------------------------------------------------------------- the host's (issue 18)
+
+
+@event("schedule_set", version=1)
+class ScheduleSet(Event, frozen=True, kw_only=True):
+    """The umpire set the campaign's schedule (`campaign/schedule.py`): when turns are due,
+    how long after every player is final a turn resolves early, when reminders go, and who
+    fights the battles. Everyone sees it; `umpire host` runs the campaign by it."""
+
+    spec: str  # `mon,thu 20:00` or `every 259200s`
+    tz: str = "UTC"
+    grace_seconds: int = 0
+    remind_seconds: int = 0
+    battles: str = "engine"  # "engine" or "table"
+    holidays: int = 0  # holiday turns each player may take (`holiday_taken`)
+
+
+@event("host_acted", version=1)
+class HostActed(Event, frozen=True, kw_only=True):
+    """`umpire host` did something, as if the umpire had typed it, and says why.
+
+    `action` is one of: `deadline` (set the turn's deadline from the schedule), `resolve`
+    (resolved the turn), `fight` (the engine fights the waiting battles), `wait` (battles wait
+    for a table). It is recorded just before the act it announces, so the log says why each
+    act of the host happened.
+    """
+
+    turn: int
+    action: str
+    reason: str
+
+
+@event("absence_policy_set", version=1)
+class AbsencePolicySet(Event, frozen=True, kw_only=True):
+    """The umpire changed what happens when a player sends no orders (issue 18): `hold`,
+    `repeat` or `autoplay`, and after how many missed turns in a row his seat is declared
+    open (`drop_after`, 0: never). He and the umpire see it."""
+
+    player: str
+    policy: str
+    drop_after: int = 0
+
+
+@event("holiday_taken", version=1)
+class HolidayTaken(Event, frozen=True, kw_only=True):
+    """A player goes on holiday for turns `first_turn` to `first_turn + turns - 1`: he holds
+    position, is not waited for nor reminded, and the turns are not counted missed."""
+
+    player: str
+    first_turn: int
+    turns: int
+
+
+@event("player_dropped", version=1)
+class PlayerDropped(Event, frozen=True, kw_only=True):
+    """A player missed `missed` turns in a row, his policy's limit: his seat is open (his
+    empire holds position, is not waited for) until the umpire hands it to a substitute."""
+
+    player: str
+    turn: int
+    missed: int
+
+
+@event("seat_substituted", version=1)
+class SeatSubstituted(Event, frozen=True, kw_only=True):
+    """The umpire handed a player's seat to a substitute: the seat (and its history) stays
+    `player`'s name; the old secret is revoked and a new one issued. Everyone sees it."""
+
+    player: str
+    substitute: str  # who plays the seat now, as the umpire names him
+    turn: int
+
+
 def rolls_of(ev: Event) -> tuple[Roll, ...]:
     """Return every die an event recorded (events with dice carry a `rolls` field)."""
     rolls = getattr(ev, "rolls", ())

@@ -57,6 +57,7 @@ from campaign.events import (
 )
 from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
+from campaign.seats import SEAT_EVENTS, Seats, evolve_seats
 from campaign.strategic import (
     Admiral,
     Attack,
@@ -80,7 +81,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 22
+PROJECTION_VERSION = 23
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,6 +129,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     held: str | None = None  # why the umpire holds the turn, if he does
     deadline: datetime | None = None  # orders for this turn must be in by then (UTC)
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
+    seats: Seats = msgspec.field(default_factory=Seats)  # absences, holidays (issue 18)
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -179,6 +181,12 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
+    if isinstance(ev, SEAT_EVENTS):  # the seats (issue 18), beside what else the event does
+        state = msgspec.structs.replace(state, seats=evolve_seats(state.seats, ev))
+    return _evolve(state, ev)
+
+
+def _evolve(state: CampaignState, ev: Event) -> CampaignState:
     match ev:
         case CampaignCreated():
             return msgspec.structs.replace(

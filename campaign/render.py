@@ -16,6 +16,7 @@ from rich.theme import Theme
 
 from campaign.battlereport import BattleReport, Counter, ShipFate
 from campaign.events import (
+    AbsencePolicySet,
     AbsentPlayer,
     AttackFailed,
     BattleFought,
@@ -36,6 +37,8 @@ from campaign.events import (
     Event,
     FactoriesDestroyed,
     FightersResupplied,
+    HolidayTaken,
+    HostActed,
     LandingFailed,
     MapChosen,
     MapLoaded,
@@ -44,8 +47,11 @@ from campaign.events import (
     OrdersCommitted,
     OrdersRevealed,
     OrdersSubmitted,
+    PlayerDropped,
     ProductionResolved,
     RecordedEvent,
+    ScheduleSet,
+    SeatSubstituted,
     SeedRevealed,
     ShipsRepaired,
     ShipsSighted,
@@ -71,6 +77,8 @@ from campaign.playermap import Reach
 from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
 from campaign.receipts import ReceiptCheck
+from campaign.schedule import describe as describe_schedule
+from campaign.schedule import schedule_of
 from campaign.service import BranchDiff, PlayerReport, Status, TurnStatus, VerifyReport
 from campaign.store import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
@@ -132,6 +140,12 @@ def describe(ev: Event) -> str:
             | TurnReleased()
             | AbsentPlayer()
             | DeadlineSet()
+            | ScheduleSet()
+            | HostActed()
+            | AbsencePolicySet()
+            | HolidayTaken()
+            | PlayerDropped()
+            | SeatSubstituted()
         ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
@@ -222,9 +236,24 @@ def _describe_umpires_hand(
     | TurnHeld
     | TurnReleased
     | AbsentPlayer
-    | DeadlineSet,
+    | DeadlineSet
+    | ScheduleSet
+    | HostActed
+    | AbsencePolicySet
+    | HolidayTaken
+    | PlayerDropped
+    | SeatSubstituted,
 ) -> str:
     match ev:
+        case (
+            ScheduleSet()
+            | HostActed()
+            | AbsencePolicySet()
+            | HolidayTaken()
+            | PlayerDropped()
+            | SeatSubstituted()
+        ):
+            return _describe_host(ev)
         case DiceRerollRuled():
             dice = "die" if len(ev.keys) == 1 else "dice"
             return (
@@ -248,6 +277,27 @@ def _describe_umpires_hand(
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
             return f"turn {ev.turn} released"
+
+
+def _describe_host(
+    ev: ScheduleSet | HostActed | AbsencePolicySet | HolidayTaken | PlayerDropped | SeatSubstituted,
+) -> str:
+    """The host's acts and the seats (issue 18)."""
+    match ev:
+        case ScheduleSet():
+            return f"schedule set: {describe_schedule(schedule_of(ev))}"
+        case HostActed():
+            return f"the host ({ev.action}): {ev.reason}"
+        case AbsencePolicySet():
+            drop = f", his seat open after {ev.drop_after} missed" if ev.drop_after else ""
+            return f"{ev.player}'s absence policy: {ev.policy}{drop}"
+        case HolidayTaken():
+            last = ev.first_turn + ev.turns - 1
+            return f"{ev.player} is on holiday for turns {ev.first_turn}-{last}"
+        case PlayerDropped():
+            return f"{ev.player} missed {ev.missed} turns in a row: his seat is open"
+        case SeatSubstituted():
+            return f"{ev.substitute} takes {ev.player}'s seat from turn {ev.turn}"
 
 
 def _describe_orders(ev: OrdersCommitted | OrdersRevealed) -> str:
@@ -380,6 +430,11 @@ def force_row(unit: Unit) -> list[str]:
     return [cells[0], cells[1], cells[3], cells[4]]
 
 
+def missed_text(report: PlayerReport) -> str:
+    """Return the line counting the turns he sent no orders for (issue 18)."""
+    return f"Turns you sent no orders for: {report.missed_turns}."
+
+
 def deadline_text(report: PlayerReport) -> str:
     """Return the line that says when the next orders are due ("" in a finished campaign)."""
     if report.finished:
@@ -446,6 +501,8 @@ def report_view(report: PlayerReport) -> RenderableType:
     deadline = deadline_text(report)
     if deadline:
         parts.append(Text(deadline, style="umpire.heading"))
+    if report.missed_turns:
+        parts.append(Text(missed_text(report)))
     units = Table(title="Forces, by place", title_justify="left")
     for column in FORCE_COLUMNS:
         units.add_column(column)
@@ -509,7 +566,20 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
         )
     if status.held is not None:
         rows.append(("held", Text(status.held, style="umpire.bad")))
+    rows += _seat_rows(status)
     return _pairs(f"{status.campaign} [{status.branch}] turn {status.turn}", rows)
+
+
+def _seat_rows(status: TurnStatus) -> list[tuple[str, str | Text]]:
+    """Missed turns, holidays and open seats (issue 18), when there are any."""
+    rows: list[tuple[str, str | Text]] = []
+    if status.missed:
+        rows.append(("missed turns", ", ".join(f"{p} {n}" for p, n in status.missed.items())))
+    if status.on_holiday:
+        rows.append(("on holiday", ", ".join(status.on_holiday)))
+    if status.open_seats:
+        rows.append(("open seats", Text(", ".join(status.open_seats), style="umpire.bad")))
+    return rows
 
 
 def next_steps(status: TurnStatus) -> RenderableType:
@@ -935,6 +1005,8 @@ def report_markdown(report: PlayerReport) -> str:
     lines = [f"# {report.title}", ""]
     if deadline_text(report):
         lines += [f"**{deadline_text(report)}**", ""]
+    if report.missed_turns:
+        lines += [missed_text(report), ""]
     if report.empire is not None:
         lines += [f"- {key}: {_md(value)}" for key, value in empire_facts(report.empire)] + [""]
     lines += ["## Forces, by place"]
@@ -1018,6 +1090,8 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     parts = [f"<h1>{esc(report.title, quote=False)}</h1>"]
     if deadline_text(report):
         parts.append(f"<p class='deadline'><strong>{esc(deadline_text(report))}</strong></p>")
+    if report.missed_turns:
+        parts.append(f"<p>{esc(missed_text(report))}</p>")
     if report.empire is not None:
         facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
         parts.append(f"<ul>{facts}</ul>")

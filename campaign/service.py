@@ -121,6 +121,8 @@ from campaign.rules.setup import (
 )
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
+from campaign.schedule import check_future
+from campaign.seats import ON_HOLIDAY, SEAT_OPEN, decide_drops
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -211,6 +213,9 @@ class TurnStatus(msgspec.Struct, frozen=True):
     production: bool = False  # a production phase follows this turn (004 L65, L235)
     finished: bool = False  # the campaign is over
     final: tuple[str, ...] = ()  # players who marked their orders final ("ready")
+    missed: dict[str, int] = msgspec.field(default_factory=dict)  # turns missed (issue 18)
+    on_holiday: tuple[str, ...] = ()
+    open_seats: tuple[str, ...] = ()  # dropped after missing too many turns
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -232,6 +237,7 @@ class PlayerReport(msgspec.Struct, frozen=True):
     stories: tuple[NewsSection, ...] = ()
     places: dict[str, str] = msgspec.field(default_factory=dict)
     deadline: datetime | None = None
+    missed_turns: int = 0  # turns he sent no orders for, holidays aside (issue 18)
 
     @property
     def title(self) -> str:
@@ -880,7 +886,12 @@ class CampaignService:
             known, _ = self.player_map(lineage, player)
             document = None
             decision = "held position"
-            if state.absent == "repeat" and player in state.last_submitted:
+            policy = state.seats.policy(player, state.absent)  # his own, if set (issue 18)
+            if state.seats.on_holiday(player, state.turn):
+                decision = ON_HOLIDAY
+            elif player in state.seats.dropped:
+                decision = SEAT_OPEN
+            elif policy == "repeat" and player in state.last_submitted:
                 last = state.last_submitted[player]
                 document = orders.OrdersDocument(
                     player=player,
@@ -890,7 +901,7 @@ class CampaignService:
                     attacks=last.attacks,
                 )
                 decision = "repeated last turn's standing orders"
-            elif state.absent == "autoplay":
+            elif policy == "autoplay":
                 rng = random.Random(f"{state.seed_commitment}/{state.turn}/absent/{player}")
                 document = random_document(view, known, player, rng)
                 decision = "played by autoplay from his own view"
@@ -909,7 +920,8 @@ class CampaignService:
                     decision = "held position (the repeated orders no longer hold)"
             absent = AbsentPlayer(player=player, turn=state.turn, decision=decision)
             batch.append(NewEvent(absent, Audience.players_([player]), state.turn))
-        return batch
+        seats = evolve_all(state, (new.event for new in batch)).seats
+        return batch + decide_drops(seats, state.turn, state.players)
 
     def turn_status(self, lineage: Lineage) -> TurnStatus:
         """Return where the turn in progress stands: who sent orders, what waits."""
@@ -928,6 +940,9 @@ class CampaignService:
             battles=tuple(sorted(state.pending_battles)),
             production=is_production_turn(state.turn),
             finished=state.finished,
+            missed={p: n for p, n in sorted(state.seats.missed.items()) if n},
+            on_holiday=tuple(p for p in state.players if state.seats.on_holiday(p, state.turn)),
+            open_seats=state.seats.dropped,
         )
 
     def relocate_unit(
@@ -1154,11 +1169,20 @@ class CampaignService:
         new = NewEvent(event, Audience.players_([player]), turn_number, actor=UMPIRE)
         return self.store.append(lineage, version, [new])
 
-    def set_deadline(self, lineage: Lineage, deadline: datetime) -> list[RecordedEvent]:
-        """Set when orders for the turn in progress are due (everyone is told)."""
+    def set_deadline(
+        self, lineage: Lineage, deadline: datetime, allow_past: bool = False
+    ) -> list[RecordedEvent]:
+        """Set when orders for the turn in progress are due (everyone is told).
+
+        Raises:
+            InvalidInputError: the deadline has passed already, unless `allow_past` (a
+                ruling that closes the turn to orders at once) (issue 18).
+        """
         state = self.load(lineage)
         core.require_running(state)
         when = deadline if deadline.tzinfo is not None else deadline.replace(tzinfo=UTC)
+        if not allow_past:
+            check_future(when.astimezone(UTC), self.store.clock())
         event = DeadlineSet(turn=state.turn, deadline=when.astimezone(UTC))
         return self.store.append(
             lineage, state.version, [NewEvent(event, Audience.everyone(), state.turn)]
@@ -1323,6 +1347,7 @@ class CampaignService:
             stories=news_of(player, (e.event for e in news), names),
             places={h: place_name(h, names) for h in sorted(hexes)},
             deadline=now.deadline if turn_number is None and not now.finished else None,
+            missed_turns=now.seats.missed.get(player, 0),
         )
 
     def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:

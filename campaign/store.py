@@ -129,6 +129,39 @@ player_secrets = sa.Table(
     sa.UniqueConstraint("campaign_id", "player", name="uq_player_secrets_campaign_player"),
 )
 
+# The host's (issue 18, migration 0006): how to reach each player and the umpire, and the
+# outbox of notifications. Neither is an event: addresses stay out of the log and out of every
+# other player's view. `campaign/outbox.py` reads and writes them.
+player_contacts = sa.Table(
+    "player_contacts",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
+    sa.Column("player", sa.String(64), nullable=False),  # a player, or "umpire"
+    sa.Column("email", sa.Text(), nullable=True),
+    sa.Column("webhook", sa.Text(), nullable=True),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("campaign_id", "player", name="uq_player_contacts_campaign_player"),
+)
+notifications = sa.Table(
+    "notifications",
+    metadata,
+    sa.Column("id", BIG_ID, primary_key=True, autoincrement=True),
+    sa.Column("campaign_id", BIG_ID, sa.ForeignKey("campaigns.id"), nullable=False),
+    # Unique: a notification decided twice (a restart, a second host) is queued once.
+    sa.Column("key", sa.String(255), nullable=False, unique=True),
+    sa.Column("recipient", sa.Text(), nullable=False),  # a player, umpire, or mailto:ADDRESS
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("subject", sa.Text(), nullable=False),
+    sa.Column("body", sa.Text(), nullable=False),
+    sa.Column("attachments", sa.Text(), nullable=False),  # JSON: {file name: text}
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("attempts", sa.Integer(), nullable=False),
+    sa.Column("last_error", sa.Text(), nullable=True),
+)
+
 MAIN_BRANCH = "main"
 
 

@@ -22,7 +22,7 @@ from tests.conftest import reset_postgres
 def test_a_new_database_is_created_at_head(backend_url: str) -> None:
     store = EventStore.open(backend_url)
     try:
-        assert db.current_revision(store.engine) == db.head_revision() == "0005"
+        assert db.current_revision(store.engine) == db.head_revision() == "0006"
     finally:
         store.close()
 
@@ -60,17 +60,17 @@ def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> 
     path = tmp_path / "old.db"
     old_sqlite(path)
     with pytest.raises(
-        SchemaError, match=r"revision 0001 but this umpire needs 0005: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0001 but this umpire needs 0006: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
-    assert database_revisions(str(path)) == ("0001", "0005")
+    assert database_revisions(str(path)) == ("0001", "0006")
 
 
 def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old_sqlite(path)
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0001", "0005")
+    assert (before, after) == ("0001", "0006")
     assert backup is not None
     assert backup.parent == tmp_path
     assert backup.name.startswith("old.db.0001.")
@@ -85,7 +85,7 @@ def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
         assert len(list(store.read(lineage))) == 1
     finally:
         store.close()
-    assert upgrade_database(str(path)) == ("0005", "0005", None)
+    assert upgrade_database(str(path)) == ("0006", "0006", None)
 
 
 def old_postgres(pg_url: str, revision: str) -> None:
@@ -94,8 +94,8 @@ def old_postgres(pg_url: str, revision: str) -> None:
     engine = sa.create_engine(pg_url)
     with engine.begin() as conn:
         conn.exec_driver_sql(
-            "DROP TABLE IF EXISTS player_secrets, snapshots, events, streams, campaigns, "
-            "alembic_version CASCADE"
+            "DROP TABLE IF EXISTS notifications, player_contacts, player_secrets, snapshots, "
+            "events, streams, campaigns, alembic_version CASCADE"
         )
     db.upgrade(engine, revision)
     engine.dispose()
@@ -105,7 +105,7 @@ def test_postgres_upgrade_from_0001(pg_url: str) -> None:
     old_postgres(pg_url, "0001")
     with pytest.raises(SchemaError, match="umpire db upgrade"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0001", "0005", None)
+    assert upgrade_database(pg_url) == ("0001", "0006", None)
     EventStore.open(pg_url).close()
 
 
@@ -131,10 +131,10 @@ def test_0004_keeps_older_secrets_without_a_signing_key(tmp_path: Path) -> None:
     raw.execute(OLD_SECRET)
     raw.commit()
     raw.close()
-    with pytest.raises(SchemaError, match=r"revision 0003 but this umpire needs 0005"):
+    with pytest.raises(SchemaError, match=r"revision 0003 but this umpire needs 0006"):
         EventStore.open(str(path))
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0003", "0005")
+    assert (before, after) == ("0003", "0006")
     assert backup is not None
     assert backup.name.startswith("old.db.0003.")
     store = EventStore.open(str(path))
@@ -179,9 +179,9 @@ def test_postgres_upgrade_from_0003_keeps_secrets(pg_url: str) -> None:
                 "VALUES ('old', 's', 'main', '2026-01-01 00:00:00+00')"
             )
             conn.exec_driver_sql(OLD_SECRET)
-        with pytest.raises(SchemaError, match="revision 0003 but this umpire needs 0005"):
+        with pytest.raises(SchemaError, match="revision 0003 but this umpire needs 0006"):
             EventStore.open(pg_url)
-        assert upgrade_database(pg_url) == ("0003", "0005", None)
+        assert upgrade_database(pg_url) == ("0003", "0006", None)
         assert secret_rows(engine) == [("red", "aa", 2, None)]
     finally:
         engine.dispose()
@@ -250,7 +250,7 @@ def test_0005_drops_unbound_snapshots_and_downgrades(backend_url: str, tmp_path:
                 "'2026-01-01 00:00:00')"
             )
         db.upgrade(store.engine)
-        assert db.current_revision(store.engine) == "0005"
+        assert db.current_revision(store.engine) == "0006"
         with store.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT COUNT(*) FROM snapshots").scalar_one() == 0
             columns = {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}

@@ -225,7 +225,9 @@ def test_a_late_file_is_refused_offline_as_online(tmp_path: Path) -> None:
     runner.invoke(
         app, ["new", "g", "--players", "red,blue", "--map", str(tmp_path / "tiny.toml"), *base]
     )
-    assert runner.invoke(app, ["turn", "deadline", "2000-01-01T00:00", *base]).exit_code == 0
+    assert (
+        runner.invoke(app, ["turn", "deadline", "2000-01-01T00:00", "--past", *base]).exit_code == 0
+    )
     assert runner.invoke(app, ["publish", "--out", str(tmp_path / "out"), *base]).exit_code == 0
     orders = tmp_path / "red.toml"
     orders.write_text((tmp_path / "out" / "red" / TEMPLATE_FILE).read_text())

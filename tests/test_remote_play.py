@@ -102,7 +102,7 @@ def test_three_players_play_five_turns_remotely(tmp_path: Path) -> None:  # noqa
                 assert send(player, turn, first) or send(player, turn, holding), (player, turn)
                 sent[player] += 1
             # Due an hour ago: whoever has not sent orders is late, and is refused.
-            u.run("turn", "deadline", "2000-01-01T00:00", "--campaign", CAMPAIGN)
+            u.run("turn", "deadline", "2000-01-01T00:00", "--past", "--campaign", CAMPAIGN)
             status = u.run("turn", "status", "--campaign", CAMPAIGN)
             if turn == LATE[1]:
                 assert "green" in status
