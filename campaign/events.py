@@ -268,6 +268,12 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     # The production rules where umpires differ; None: stored before they were recorded
     # (`LEGACY_SETTINGS`).
     production: ProductionSettings | None = None
+    # The campaign rules (issue 20): "004" (Stellar Conquest with Full Thrust battles), or
+    # "ft2", Full Thrust 2nd edition's own campaign (001 L1459-1614) playing `scenario` with
+    # its budgets scaled to `scale` percent (001 L1570).
+    rules: str = "004"
+    scenario: str = ""
+    scale: int = 100
 
 
 @event("seed_revealed", version=1)

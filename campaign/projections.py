@@ -54,6 +54,8 @@ from campaign.events import (
     UnitsMerged,
     UnitsSplit,
 )
+from campaign.ft2.model import Ft2State
+from campaign.ft2.state import FT2_EVENTS, evolve_ft2, next_week
 from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
 from campaign.strategic import (
@@ -79,7 +81,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 22
+PROJECTION_VERSION = 23
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,6 +129,10 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     held: str | None = None  # why the umpire holds the turn, if he does
     deadline: datetime | None = None  # orders for this turn must be in by then (UTC)
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
+    # The campaign rules (issue 20): "004" (the default), or "ft2", FT2's own campaign
+    # (001 L1459-1614), whose state lives in `ft2` (`campaign/ft2/`).
+    rules: str = "004"
+    ft2: Ft2State | None = None
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -195,6 +201,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
                 battle_rules=ev.battle_rules,
                 design_visibility=ev.design_visibility,
                 production_settings=ev.production or LEGACY_SETTINGS,
+                rules=ev.rules,
+                ft2=Ft2State(scenario=ev.scenario, scale=ev.scale) if ev.rules == "ft2" else None,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)
@@ -211,6 +219,8 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case TurnEnded():
             last = {**state.last_submitted, **state.submitted}
             return msgspec.structs.replace(_next_turn(state, ev.turn + 1), last_submitted=last)
+        case _ if isinstance(ev, FT2_EVENTS) and state.ft2 is not None:
+            return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}
@@ -322,6 +332,7 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         deadline=None,
         phase="orders",
         pending_battles={},
+        ft2=next_week(state.ft2) if state.ft2 is not None else None,
     )
 
 

@@ -67,6 +67,7 @@ from campaign.events import (
     decode_payload,
     rolls_of,
 )
+from campaign.ft2 import service as ft2
 from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.inputs import (
     MAX_ORDERS_BYTES,
@@ -476,6 +477,24 @@ class CampaignService:
         self._snapshot(lineage, fold(recorded))
         return recorded
 
+    def new_ft2_campaign(
+        self,
+        name: str,
+        players: Sequence[str],
+        scenario: str,
+        scale: int = 100,
+        seed: str | None = None,
+        dice_mode: str = "seeded",
+        forces: Mapping[str, str] | None = None,
+        absent: str = "hold",
+    ) -> list[RecordedEvent]:
+        """Create a campaign under FT2's own campaign rules playing `scenario` (issue 20):
+        each side's forces (a forces file's text, or the scenario's default) deployed secretly."""
+        command, batch = ft2.plan(
+            name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent
+        )
+        return ft2.new_campaign(self, command, batch)
+
     def roll(
         self,
         lineage: Lineage,
@@ -710,6 +729,8 @@ class CampaignService:
         """Return a filled-in orders file for `player`: every unit, staying where it is."""
         self._check_viewer(lineage, player)
         state = self.load(lineage, viewer=player)
+        if state.ft2 is not None:
+            return ft2.orders_template(self, lineage, player)
         empire = state.empires.get(player)
         if empire is None:
             raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
@@ -763,6 +784,8 @@ class CampaignService:
         state = self.load(lineage)
         if ruling is None:
             check_deadline(state, self.store.clock())
+        if state.ft2 is not None:
+            return ft2.submit_orders(self, lineage, player, text, state)
         document = orders.parse(text, player, state.turn)
         if sequence:
             latest = self._latest_sequence(lineage, player, state.turn)
@@ -830,6 +853,8 @@ class CampaignService:
                 empty turn before its deadline and no turn was named.
         """
         state = self._decisive_state(lineage)
+        if state.ft2 is not None:
+            return ft2.resolve_turn(self, lineage, state, ask)
         if not dry_run:
             _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)
@@ -1201,6 +1226,7 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Record a battle's outcome by hand (a battle fought on a real table)."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire battles record")
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
             state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
@@ -1212,6 +1238,7 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Fight one waiting battle (or all of them, in order) with the tactical engine."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire battles resolve")
         waiting = sorted(state.pending_battles, key=battle_order)
         if battle_id is not None:
             if battle_id not in state.pending_battles:

@@ -1,0 +1,720 @@
+"""FT2's campaign turn as pure decisions (001 L1471-1536, the Lafayette Incident L1538-1614).
+
+`decide(state, ..., dice) -> [NewEvent]`, like the 004 rules beside it: orders committed
+then revealed, hidden movement of fleet counters, encounters in star systems with their
+long-range scans, secret decisions revealed together, repairs at facilities, and the
+scenario's victory judged at the end of its last turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource, Roll
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import (
+    Audience,
+    NewEvent,
+    OrdersCommitted,
+    OrdersRevealed,
+    TurnEnded,
+    canonical_json,
+)
+from campaign.ft2.events import (
+    CampaignJudged,
+    DecisionCommitted,
+    DecisionMade,
+    DecoysSpent,
+    EncounterFound,
+    EncounterResolved,
+    FleetsMoved,
+    Ft2OrdersSubmitted,
+    LongRangeScan,
+    ShipsRefitted,
+)
+from campaign.ft2.forces import catalogue
+from campaign.ft2.model import (
+    DECISIONS,
+    BattleSide,
+    Contact,
+    Encounter,
+    EncounterSide,
+    Fleet,
+    Ft2Battle,
+    Ft2Orders,
+    Ft2Ship,
+    Ft2State,
+    Repair,
+    Scenario,
+)
+from campaign.rules.orders import commitment
+from maps import Hex, StarMap, label, parse_label
+from tactical.ship import ShipState, fresh_state
+
+SCAN_CLASSES = ("capital", "cruiser", "escort", "merchant")
+MAX_REPAIR_ROLLS = 3  # 001 L1532
+REPAIR_TARGET = 3  # 001 L1532: "on a D6 roll of 3 or more"
+CATCH_FACE = 6  # 001 L1514: "a roll of 6 means that the aggressor has caught the fleeing enemy"
+OFFENSIVE = ("beam", "pulse_torpedo", "needle", "submunition", "nova_cannon", "fighter_group")
+_NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+def payload_of(orders: Ft2Orders) -> bytes:
+    """Return the canonical orders a commitment covers."""
+    return canonical_json(orders)
+
+
+def place(starmap: StarMap, where: str) -> str:
+    """Return the hex label of a hex label or a star system's name.
+
+    Raises:
+        InvalidInputError: neither, or off the map.
+    """
+    try:
+        cell = parse_label(where)
+    except ValueError:
+        try:
+            cell = starmap.system(where).hex
+        except KeyError:
+            raise InvalidInputError(
+                f"{where!r} is neither a hex label (CCRR) nor a star system of the map"
+            ) from None
+    if not starmap.contains(cell):
+        raise InvalidInputError(f"hex {where} is off the map")
+    return label(cell)
+
+
+def system_name(starmap: StarMap, hex_: str) -> str | None:
+    """Return the name of the star system in a hex, if any."""
+    system = starmap.system_at(parse_label(hex_))
+    return system.name if system is not None else None
+
+
+# ---------------------------------------------------------------- orders
+
+
+def check_orders(
+    view: Ft2State, starmap: StarMap, scenario: Scenario, orders: Ft2Orders
+) -> list[str]:
+    """Return every problem of a player's orders, checked against his own view only."""
+    problems: list[str] = []
+    mine = {k: f for k, f in view.fleets.items() if f.owner == orders.player}
+    ships = {s.id: f for f in mine.values() for s in f.ships}
+    moved: set[str] = set()
+    for merge in orders.merges:
+        into = mine.get(merge.into)
+        if into is None:
+            problems.append(f"merge: {orders.player} has no fleet {merge.into!r}")
+            continue
+        for fid in merge.fleets:
+            other = mine.get(fid)
+            if other is None or other.hex != into.hex or other.fixed or into.fixed:
+                problems.append(
+                    f"merge: {fid!r} is not a fleet of yours in {into.hex} that can merge"
+                )
+    for split in orders.splits:
+        fleet = mine.get(split.fleet)
+        if fleet is None:
+            problems.append(f"split: {orders.player} has no fleet {split.fleet!r}")
+            continue
+        ids = {s.id for s in fleet.ships}
+        if not split.ships or not set(split.ships) <= ids or set(split.ships) == ids:
+            problems.append(f"split: {split.fleet} must keep some ships and give some of its own")
+        if split.drones > fleet.drones:
+            problems.append(
+                f"split: {split.fleet} carries {fleet.drones} drones, not {split.drones}"
+            )
+        if split.to is not None:
+            problems += _move_problem(fleet, split.to, starmap, scenario, split.fleet)
+    for move in orders.moves:
+        fleet = mine.get(move.fleet)
+        if fleet is None:
+            problems.append(f"move: {orders.player} has no fleet {move.fleet!r}")
+            continue
+        if move.fleet in moved:
+            problems.append(f"move: {move.fleet} is moved twice")
+        moved.add(move.fleet)
+        problems += _move_problem(fleet, move.to, starmap, scenario, move.fleet)
+    for fleet in mine.values():
+        if fleet.must_leave and fleet.id not in moved:
+            problems.append(
+                f"{fleet.id} withdrew and must leave {fleet.hex} on this move (001 L1512): "
+                "give it a move"
+            )
+    for dock in orders.docks:
+        fleet = ships.get(dock.ship)
+        if fleet is None:
+            problems.append(f"dock: {orders.player} has no ship {dock.ship!r}")
+            continue
+        system = system_name(starmap, fleet.hex)
+        facility = scenario.facility(system) if system else None
+        if facility is None or not (facility.repair or facility.replenish):
+            problems.append(f"dock: {dock.ship} is not at a naval facility (001 L1530)")
+        if fleet.id in moved:
+            problems.append(f"dock: {dock.ship}'s fleet moves this turn; it cannot also dock")
+        if len(dock.systems) > MAX_REPAIR_ROLLS:
+            problems.append(f"dock: at most {MAX_REPAIR_ROLLS} systems a week (001 L1532)")
+    for decoy in orders.decoys:
+        fleet = mine.get(decoy.fleet)
+        if fleet is None or decoy.drones > fleet.drones:
+            problems.append(f"decoys: {decoy.fleet!r} does not carry {decoy.drones} drones (A38)")
+        elif decoy.drones > len(fleet.ships):
+            problems.append(
+                f"decoys: at most one drone per real ship, {len(fleet.ships)} in {decoy.fleet} (001 L959)"
+            )
+    return problems
+
+
+def _move_problem(
+    fleet: Fleet, to: str, starmap: StarMap, scenario: Scenario, name: str
+) -> list[str]:
+    if fleet.fixed:
+        return [f"move: {name} is a non-FTL System Defence force and cannot move (001 L1550)"]
+    if not all(s.ftl and (s.record is None or s.record.ftl == "ok") for s in fleet.ships):
+        return [f"move: {name} has a ship without a working FTL drive (001 L1152)"]
+    try:
+        target = place(starmap, to)
+    except InvalidInputError as exc:
+        return [f"move: {name}: {exc}"]
+    distance = parse_label(fleet.hex).distance(parse_label(target))
+    if distance > scenario.move_hexes:
+        return [
+            f"move: {name} from {fleet.hex} to {target} is {distance} hexes; a fleet moves up "
+            f"to {scenario.move_hexes} (001 L1477)"
+        ]
+    if fleet.must_leave and target == fleet.hex:
+        return [f"move: {name} withdrew and must leave {fleet.hex} (001 L1512)"]
+    return []
+
+
+def decide_submit(
+    state: Ft2State,
+    turn: int,
+    view: Ft2State,
+    starmap: StarMap,
+    scenario: Scenario,
+    orders: Ft2Orders,
+    nonce: str,
+) -> list[NewEvent]:
+    """Record a player's plotted moves (001 L1481): sealed for him, committed for all.
+
+    Raises:
+        IllegalCommandError: the turn is not taking orders.
+        InvalidInputError: every problem with the orders, together.
+    """
+    if state.phase != "orders":
+        raise IllegalCommandError(
+            f"turn {turn} is past its orders: encounters or battles wait (umpire encounters list)"
+        )
+    if orders.turn != turn:
+        raise InvalidInputError(
+            f"these orders are for turn {orders.turn}; turn {turn} is in progress"
+        )
+    problems = check_orders(view, starmap, scenario, orders)
+    if problems:
+        raise InvalidInputError("; ".join(problems))
+    sealed = Ft2OrdersSubmitted(orders=orders, nonce=nonce)
+    committed = OrdersCommitted(
+        player=orders.player, turn=turn, sha256=commitment(nonce, payload_of(orders))
+    )
+    return [
+        NewEvent(sealed, Audience.players_([orders.player]), turn, actor=orders.player),
+        NewEvent(committed, Audience.everyone(), turn, actor=orders.player),
+    ]
+
+
+# ---------------------------------------------------------------- movement and encounters
+
+
+def decide_movement(
+    state: Ft2State, turn: int, players: tuple[str, ...], starmap: StarMap, scenario: Scenario
+) -> list[NewEvent]:
+    """Reveal the orders, carry out every player's splits, merges and moves at once, and
+    find the encounters: opposing forces ending the turn in one star system (001 L1489, A24),
+    with each side's long-range scan of the other (001 L1491-1510)."""
+    batch: list[NewEvent] = []
+    for player in sorted(state.orders):
+        orders = state.orders[player]
+        nonce = state.nonces.get(player, "")
+        payload = payload_of(orders)
+        revealed = OrdersRevealed(
+            player=player,
+            turn=turn,
+            sha256=commitment(nonce, payload),
+            payload=payload.decode(),
+            nonce=nonce,
+        )
+        batch.append(NewEvent(revealed, Audience.players_([player]), turn))
+    fleets = dict(state.fleets)
+    decoys: dict[str, int] = {}
+    for player in players:
+        orders = state.orders.get(player, Ft2Orders(player=player, turn=turn))
+        moved, gone = _carry_out(state, fleets, orders, turn, starmap)
+        for decoy in orders.decoys:
+            decoys[decoy.fleet] = decoy.drones
+        if moved or gone:
+            event = FleetsMoved(player=player, fleets=tuple(moved), gone=tuple(gone))
+            batch.append(NewEvent(event, Audience.players_([player]), turn))
+    batch += _encounters(fleets, decoys, turn, players, starmap)
+    return batch
+
+
+def _carry_out(
+    state: Ft2State, fleets: dict[str, Fleet], orders: Ft2Orders, turn: int, starmap: StarMap
+) -> tuple[list[Fleet], list[str]]:
+    """Apply one player's merges, splits and moves to `fleets`; return what changed."""
+    changed: dict[str, Fleet] = {}
+    gone: list[str] = []
+    for merge in orders.merges:
+        into = changed.get(merge.into, fleets[merge.into])
+        for fid in merge.fleets:
+            other = fleets.pop(fid)
+            into = msgspec.structs.replace(
+                into, ships=into.ships + other.ships, drones=into.drones + other.drones
+            )
+            changed.pop(fid, None)
+            gone.append(fid)
+        fleets[into.id] = changed[into.id] = into
+    number = state.next_fleet.get(orders.player, 1)
+    for split in orders.splits:
+        fleet = changed.get(split.fleet, fleets[split.fleet])
+        keep = tuple(s for s in fleet.ships if s.id not in split.ships)
+        leave = tuple(s for s in fleet.ships if s.id in split.ships)
+        new_id = f"{orders.player}-F{number}"
+        number += 1
+        fleets[fleet.id] = changed[fleet.id] = msgspec.structs.replace(
+            fleet, ships=keep, drones=fleet.drones - split.drones
+        )
+        new = msgspec.structs.replace(fleet, id=new_id, ships=leave, drones=split.drones)
+        if split.to is not None:
+            new = _moved(new, place(starmap, split.to), turn)
+        fleets[new_id] = changed[new_id] = new
+    moves = {m.fleet: place(starmap, m.to) for m in orders.moves}
+    for fid, fleet in list(fleets.items()):
+        if fleet.owner != orders.player:
+            continue
+        if fid in moves:
+            fleets[fid] = changed[fid] = _moved(fleet, moves[fid], turn)
+        elif fleet.must_leave:  # ordered to leave and given no move: back where it came from
+            fleets[fid] = changed[fid] = _moved(fleet, _way_out(fleet, starmap), turn)
+    return sorted(changed.values(), key=lambda f: f.id), gone
+
+
+def _moved(fleet: Fleet, to: str, turn: int) -> Fleet:
+    if to == fleet.hex:
+        return fleet
+    return msgspec.structs.replace(
+        fleet, hex=to, came_from=fleet.hex, arrived=turn, must_leave=False
+    )
+
+
+def _way_out(fleet: Fleet, starmap: StarMap) -> str:
+    """Where a withdrawing fleet given no move goes: where it came from, else the first hex
+    beside it on the map (docs/rulings.md)."""
+    if fleet.came_from is not None and fleet.came_from != fleet.hex:
+        return fleet.came_from
+    cell = parse_label(fleet.hex)
+    for dq, dr in _NEIGHBOURS:
+        step = Hex(cell.q + dq, cell.r + dr)
+        if starmap.contains(step):
+            return label(step)
+    return fleet.hex
+
+
+def scan(fleets: list[Fleet], drones: int) -> tuple[Contact, ...]:
+    """Return what a long-range scan makes of a force: its contacts by basic class (001
+    L1491). A weasel boat shows the class its decoy emits (001 L961-969), each decoy drone
+    an escort (001 L957)."""
+    counts = dict.fromkeys(SCAN_CLASSES, 0)
+    for fleet in fleets:
+        for ship in fleet.ships:
+            counts[_signature(ship)] += 1
+    counts["escort"] += drones
+    return tuple(Contact(c, n) for c, n in counts.items() if n)
+
+
+def _signature(ship: Ft2Ship) -> str:
+    sheet = catalogue(ship.design)
+    states = {s.id: s.status for s in ship.record.systems} if ship.record else {}
+    for system in sheet.systems:
+        if system.kind.startswith("weasel_") and states.get(system.id, "ok") == "ok":
+            return system.kind.removeprefix("weasel_")
+    return ship.hull_class
+
+
+def _encounters(
+    fleets: dict[str, Fleet],
+    decoys: dict[str, int],
+    turn: int,
+    players: tuple[str, ...],
+    starmap: StarMap,
+) -> list[NewEvent]:
+    by_hex: dict[str, list[Fleet]] = {}
+    for fleet in fleets.values():
+        by_hex.setdefault(fleet.hex, []).append(fleet)
+    batch: list[NewEvent] = []
+    number = 0
+    for hex_ in sorted(by_hex):
+        system = system_name(starmap, hex_)
+        here = by_hex[hex_]
+        owners = [p for p in players if any(f.owner == p for f in here)]
+        if system is None or len(owners) < 2:
+            continue  # A24: only co-location in a star system's hex at the turn's end
+        number += 1
+        first = {p: min((f.arrived, not f.fixed) for f in here if f.owner == p) for p in owners}
+        occupant = min(owners, key=lambda p: first[p])
+        order = [occupant] + [p for p in owners if p != occupant]
+        sides = tuple(
+            EncounterSide(player=p, fleets=tuple(sorted(f.id for f in here if f.owner == p)))
+            for p in order
+        )
+        encounter = Encounter(
+            id=f"E{turn}-{number}",
+            system=system,
+            hex=hex_,
+            occupant=occupant,
+            sides=(sides[0], sides[1]),
+        )
+        both = Audience.players_(list(order))
+        batch.append(NewEvent(EncounterFound(encounter=encounter), both, turn))
+        for side in encounter.sides:
+            own = [fleets[f] for f in side.fleets]
+            released = 0
+            for fleet in own:
+                drones = min(decoys.get(fleet.id, 0), fleet.drones)
+                if drones and fleet.arrived == turn:  # released on emerging (001 L1499)
+                    released += drones
+                    spent = DecoysSpent(player=side.player, fleet=fleet.id, drones=drones)
+                    batch.append(NewEvent(spent, Audience.players_([side.player]), turn))
+            other = next(p for p in order if p != side.player)
+            seen = LongRangeScan(
+                encounter=encounter.id,
+                scanner=other,
+                scanned=side.player,
+                contacts=scan(own, released),
+            )
+            batch.append(NewEvent(seen, both, turn))
+    return batch
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def decision_hash(nonce: str, encounter: str, decision: str) -> str:
+    """Return SHA-256(nonce || encounter/decision): the public commitment to a decision."""
+    return hashlib.sha256(bytes.fromhex(nonce) + f"{encounter}/{decision}".encode()).hexdigest()
+
+
+def decide_decision(
+    state: Ft2State, turn: int, player: str, encounter: str, decision: str, nonce: str
+) -> list[NewEvent]:
+    """Write down a player's secret decision for an encounter (001 L1512); a later one
+    replaces it until the encounters are resolved.
+
+    Raises:
+        IllegalCommandError: no such encounter of his awaits a decision.
+        InvalidInputError: not fight, withdraw or stand-off.
+    """
+    if decision not in DECISIONS:
+        raise InvalidInputError(f"decision {decision!r} must be one of {', '.join(DECISIONS)}")
+    found = state.encounters.get(encounter)
+    if found is None or player not in (s.player for s in found.sides):
+        waiting = ", ".join(
+            k for k, e in sorted(state.encounters.items()) if player in (s.player for s in e.sides)
+        )
+        raise IllegalCommandError(
+            f"no encounter {encounter!r} of {player}'s awaits a decision (waiting: {waiting or 'none'})"
+        )
+    made = DecisionMade(player=player, encounter=encounter, decision=decision, nonce=nonce)
+    committed = DecisionCommitted(
+        player=player, encounter=encounter, sha256=decision_hash(nonce, encounter, decision)
+    )
+    return [
+        NewEvent(made, Audience.players_([player]), turn, actor=player),
+        NewEvent(committed, Audience.everyone(), turn, actor=player),
+    ]
+
+
+def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewEvent]:
+    """Reveal every encounter's decisions together and apply the table (001 L1512-1522,
+    A25): a player who wrote nothing stands off (docs/rulings.md)."""
+    batch: list[NewEvent] = []
+    number = 0
+    for eid in sorted(state.encounters):
+        encounter = state.encounters[eid]
+        made = state.decisions.get(eid, {})
+        salts = state.decision_nonces.get(eid, {})
+        players = [s.player for s in encounter.sides]
+        decisions = [made.get(p, "stand-off") for p in players]
+        outcome, leaving, battle, rolls = _table(state, encounter, decisions, turn, dice)
+        if battle is not None:
+            number += 1
+            battle = msgspec.structs.replace(battle, id=f"B{turn}-{number}")
+        resolved = EncounterResolved(
+            encounter=eid,
+            decisions=tuple(decisions),
+            nonces=tuple(salts.get(p, "") for p in players),
+            outcome=outcome,
+            leaving=leaving,
+            battle=battle,
+            rolls=rolls,
+        )
+        batch.append(NewEvent(resolved, Audience.players_(players), turn))
+    return batch
+
+
+def _table(
+    state: Ft2State, encounter: Encounter, decisions: list[str], turn: int, dice: DiceSource
+) -> tuple[str, tuple[str, ...], Ft2Battle | None, tuple[Roll, ...]]:
+    """One encounter's outcome: (outcome, fleets that must leave, battle, dice)."""
+    sides = encounter.sides
+    mobile = [[f for f in s.fleets if not state.fleets[f].fixed] for s in sides]
+    fixed = [[f for f in s.fleets if state.fleets[f].fixed] for s in sides]
+    # A25: non-FTL defences cannot withdraw: they stand off while the FTL fleets leave.
+    withdrawing = [d == "withdraw" for d in decisions]
+    staying = [fixed[i] if withdrawing[i] else sides[i].fleets for i in range(2)]
+    stays_as = ["stand-off" if withdrawing[i] else decisions[i] for i in range(2)]
+    rolls: tuple[Roll, ...] = ()
+    leaving: list[str] = []
+    outcome = "stand-off"
+    for i in range(2):
+        if not withdrawing[i]:
+            continue
+        j = 1 - i
+        if decisions[j] == "fight" and mobile[i]:
+            key = DiceKey(turn=turn, phase="encounter", subject=f"{encounter.id}.catch")
+            roll = dice.roll(key, 6)
+            rolls += (roll,)
+            if roll.value >= CATCH_FACE:  # 001 L1514: caught before it could jump
+                staying[i] = sides[i].fleets
+                stays_as[i] = "withdraw"
+                outcome = "caught"
+                continue
+            outcome = "escaped"
+        elif outcome == "stand-off":
+            outcome = "both-withdraw" if all(withdrawing) else "withdraw"
+        leaving += mobile[i]
+    fights = "fight" in stays_as
+    if not fights or not staying[0] or not staying[1]:
+        return outcome, tuple(leaving), None, rolls
+    battle = Ft2Battle(
+        id="",
+        encounter=encounter.id,
+        system=encounter.system,
+        hex=encounter.hex,
+        sides=(
+            _battle_side(state, sides[0].player, staying[0], stays_as[0]),
+            _battle_side(state, sides[1].player, staying[1], stays_as[1]),
+        ),
+    )
+    if not battle.sides[0].ships or not battle.sides[1].ships:
+        return outcome, tuple(leaving), None, rolls
+    return ("battle" if outcome == "stand-off" else outcome), tuple(leaving), battle, rolls
+
+
+def _battle_side(state: Ft2State, player: str, fleets: list[str], decision: str) -> BattleSide:
+    docked = {d.ship for d in state.orders.get(player, Ft2Orders(player=player, turn=0)).docks}
+    ships = tuple(
+        s.id for f in fleets for s in state.fleets[f].ships if s.id not in docked
+    )  # 001 L1532: a docked ship cannot fight
+    return BattleSide(player=player, decision=decision, ships=ships)
+
+
+# ---------------------------------------------------------------- the week's end
+
+
+def disabled(ship: Ft2Ship) -> bool:
+    """Return whether a ship can make no offensive attack (A29): no working fire control or
+    no working weapon (fighter bays with fighters aboard count)."""
+    if ship.record is None:
+        return False
+    sheet = catalogue(ship.design)
+    states = {s.id: s for s in ship.record.systems}
+    working = [s for s in sheet.systems if s.id not in states or states[s.id].status == "ok"]
+    control = any(s.kind == "firecon" for s in working)
+    weapons = any(
+        s.kind.startswith(OFFENSIVE)
+        and (s.kind != "fighter_group" or (states[s.id].fighters if s.id in states else 1))
+        for s in working
+    )
+    return not (control and weapons)
+
+
+def decide_refits(
+    state: Ft2State, turn: int, starmap: StarMap, scenario: Scenario, dice: DiceSource
+) -> list[NewEvent]:
+    """Repair and replenish the ships docked at facilities this week that did not fight
+    (001 L1530-1536, A26): 1D6 damage points, up to three system rolls at 3+, a disabled
+    drive two steps, magazines and (where the facility supplies them) fighters."""
+    batch: list[NewEvent] = []
+    for player in sorted(state.orders):
+        side = next((s for s in scenario.sides if s.name == state.sides.get(player)), None)
+        if side is None or not side.may_use_facilities:
+            continue  # A28: no repairs for a side without facilities of its own
+        repairs: list[Repair] = []
+        rolls: list[Roll] = []
+        fleets: dict[str, Fleet] = {}
+        for dock in state.orders[player].docks:
+            fleet = fleets.get(
+                _fleet_of(state, dock.ship), state.fleets.get(_fleet_of(state, dock.ship), None)
+            )  # type: ignore[arg-type]
+            if fleet is None or dock.ship in state.fought:
+                continue
+            system = system_name(starmap, fleet.hex)
+            facility = scenario.facility(system) if system else None
+            ship = next(s for s in fleet.ships if s.id == dock.ship)
+            if facility is None or (facility.repair_mass_limit or ship.mass) < ship.mass:
+                continue
+            sheet = catalogue(ship.design)
+            fresh = fresh_state(sheet)
+            record = ship.record or fresh
+            subject = f"{dock.ship}"
+            if facility.repair:
+                hull = dice.roll(DiceKey(turn=turn, phase="repair", subject=subject), 6)
+                rolls.append(hull)
+                record = _mend_hull(record, hull.value)
+                for index, system_id in enumerate(dock.systems[:MAX_REPAIR_ROLLS], start=1):
+                    die = dice.roll(
+                        DiceKey(turn=turn, phase="repair", subject=subject, index=index), 6
+                    )
+                    rolls.append(die)
+                    if die.value >= REPAIR_TARGET:
+                        record = _mend_system(record, system_id)
+            if facility.replenish:
+                record = _replenish(record, fresh, facility.fighters)
+            mended = msgspec.structs.replace(ship, record=None if record == fresh else record)
+            fleet = msgspec.structs.replace(
+                fleet, ships=tuple(mended if s.id == ship.id else s for s in fleet.ships)
+            )
+            fleets[fleet.id] = fleet
+            repairs.append(dock_repair(dock.ship, dock.systems))
+        if repairs:
+            refit = ShipsRefitted(
+                player=player,
+                repairs=tuple(repairs),
+                fleets=tuple(fleets.values()),
+                rolls=tuple(rolls),
+            )
+            batch.append(NewEvent(refit, Audience.players_([player]), turn))
+    return batch
+
+
+def dock_repair(ship: str, systems: tuple[str, ...]) -> Repair:
+    """Return the record of a ship's week in dock."""
+    return Repair(ship=ship, systems=systems[:MAX_REPAIR_ROLLS])
+
+
+def _fleet_of(state: Ft2State, ship: str) -> str | None:
+    return next((f.id for f in state.fleets.values() for s in f.ships if s.id == ship), None)
+
+
+def _mend_hull(record: ShipState, points: int) -> ShipState:
+    """Give back `points` hull boxes, the last rows lost first (001 L1530)."""
+    lost = list(record.hull_lost)
+    for row in reversed(range(len(lost))):
+        back = min(points, lost[row])
+        lost[row] -= back
+        points -= back
+    return msgspec.structs.replace(record, hull_lost=tuple(lost))
+
+
+def _mend_system(record: ShipState, system_id: str) -> ShipState:
+    """Repair one system; a disabled drive comes back to half first (001 L1532-1534)."""
+    if system_id == "drive":
+        step = {"disabled": "half", "half": "ok"}.get(record.drive, "ok")
+        return msgspec.structs.replace(record, drive=step)  # type: ignore[arg-type]
+    if system_id == "ftl":
+        return msgspec.structs.replace(record, ftl="ok")
+    systems = tuple(
+        msgspec.structs.replace(s, status="ok") if s.id == system_id else s for s in record.systems
+    )
+    return msgspec.structs.replace(record, systems=systems)
+
+
+def _replenish(record: ShipState, fresh: ShipState, fighters: bool) -> ShipState:
+    """Restock magazines, and fighters where the facility supplies them (001 L1536)."""
+    full = {s.id: s for s in fresh.systems}
+    systems = tuple(
+        msgspec.structs.replace(
+            s,
+            ammo=full[s.id].ammo if s.id in full else s.ammo,
+            fighters=full[s.id].fighters if fighters and s.id in full else s.fighters,
+        )
+        for s in record.systems
+    )
+    return msgspec.structs.replace(record, systems=systems)
+
+
+def held_systems(state: Ft2State, starmap: StarMap, attacker: str, turn: int) -> tuple[str, ...]:
+    """The settled systems where the attacker has space superiority (001 L1552): a working
+    warship of his there, no defending warship that is not destroyed, disabled or gone, and
+    no battle this turn ended in disengagement there (001 L1514)."""
+    docked = {d.ship for o in state.orders.values() for d in o.docks}
+
+    def operational(owner_is_attacker: bool, hex_: str) -> bool:
+        return any(
+            (f.owner == attacker) == owner_is_attacker
+            and s.hull_class != "merchant"
+            and s.id not in docked
+            and not disabled(s)
+            for f in state.fleets.values()
+            if f.hex == hex_
+            for s in f.ships
+        )
+
+    held = []
+    for system in starmap.systems:
+        hex_ = label(system.hex)
+        if not system.settled or hex_ in state.separated:
+            continue
+        if operational(True, hex_) and not operational(False, hex_):
+            held.append(system.name)
+    return tuple(sorted(held))
+
+
+def judge(held: tuple[str, ...], scenario: Scenario) -> tuple[str, str]:
+    """The Lafayette victory table (001 L1556-1558): (result, reason). `result` is the
+    first side's name, "draw", or the second side's name.
+
+    >>> from campaign.ft2.model import load_scenario
+    >>> laf = load_scenario("lafayette")
+    >>> judge(("Hudson", "Lafayette", "Merrill's"), laf)[0], judge(("Hudson", "Lafayette"), laf)[0]
+    ('ESU', 'draw')
+    >>> judge(("Baffin", "Hudson", "Kakisa"), laf)[0], judge(("Lafayette",), laf)[0]
+    ('draw', 'NAC')
+    """
+    attacker, defender = scenario.sides[0].name, scenario.sides[1].name
+    key = scenario.key_system in held
+    count = len(held)
+    if key and count >= scenario.win_systems:
+        return attacker, f"{attacker} holds {count} settled systems including {scenario.key_system}"
+    if (key and count >= scenario.draw_with_key) or (not key and count >= scenario.win_systems):
+        return (
+            "draw",
+            f"{attacker} holds {count} settled systems, {scenario.key_system} {'among them' if key else 'not among them'}",
+        )
+    return defender, f"{attacker} holds {count} settled system(s): not enough"
+
+
+def decide_week_end(
+    state: Ft2State,
+    turn: int,
+    attacker: str,
+    starmap: StarMap,
+    scenario: Scenario,
+    dice: DiceSource,
+) -> list[NewEvent]:
+    """End the week: refits, the victory judged after the last turn, the turn closed."""
+    batch = decide_refits(state, turn, starmap, scenario, dice)
+    if turn >= scenario.turns:
+        held = held_systems(state, starmap, attacker, turn)
+        result, reason = judge(held, scenario)
+        batch.append(
+            NewEvent(
+                CampaignJudged(result=result, held=held, reason=reason), Audience.everyone(), turn
+            )
+        )
+    batch.append(NewEvent(TurnEnded(turn=turn), Audience.everyone(), turn))
+    return batch

@@ -1,0 +1,363 @@
+"""The FT2 campaign's commands over the one service: load, decide (`campaign.ft2`), append.
+
+`CampaignService` dispatches here when a campaign was created with `--rules ft2`; the
+store, dice, audiences, commitments, snapshots and `umpire verify` are the 004 campaign's.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
+
+import msgspec
+
+from campaign.dice import DiceKey, DiceSource
+from campaign.errors import IllegalCommandError, InvalidInputError
+from campaign.events import UMPIRE, NewEvent, RecordedEvent, TurnEnded
+from campaign.ft2 import battle as battles
+from campaign.ft2 import forces, rules
+from campaign.ft2.model import (
+    Contact,
+    Encounter,
+    Fleet,
+    Ft2Orders,
+    Ft2State,
+    Scenario,
+    load_scenario,
+)
+from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
+from campaign.projections import CampaignState, evolve_all, fold
+from campaign.rules import core
+from campaign.store import MAIN_BRANCH, EventStore, Lineage
+from maps import mapfile, tomlinput
+from maps.starmap import StarMap
+
+RULES_CHOICES = ("004", "ft2")
+AskDie = Callable[[DiceKey, int], int]
+
+
+class CampaignService(Protocol):
+    """What these commands use of `campaign.service.CampaignService` (which calls them)."""
+
+    store: EventStore
+
+    def nonces(self) -> str: ...
+    def load(
+        self,
+        lineage: Lineage,
+        upto_version: int | None = None,
+        viewer: str = UMPIRE,
+        use_snapshots: bool = True,
+    ) -> CampaignState: ...
+    def starmap(self, lineage: Lineage) -> StarMap: ...
+    def _dice(
+        self,
+        lineage: Lineage,
+        state: CampaignState,
+        results: Sequence[int] | None,
+        ask: AskDie | None,
+    ) -> DiceSource: ...
+    def _snapshot(self, lineage: Lineage, state: CampaignState) -> None: ...
+    def _check_viewer(self, lineage: Lineage, viewer: str) -> None: ...
+
+
+class EncounterView(msgspec.Struct, frozen=True):
+    """An encounter as a player (or the umpire) sees it: where, who, the scans he was told
+    of, and his own decision so far."""
+
+    id: str
+    system: str
+    hex: str
+    occupant: str
+    players: tuple[str, ...]
+    scans: dict[str, tuple[Contact, ...]]  # scanner -> what he saw
+    decided: dict[str, str]  # the viewer's own decision (the umpire: everyone's)
+
+
+def scenario_of(state: CampaignState) -> Scenario:
+    """Return the campaign's scenario."""
+    assert state.ft2 is not None
+    return load_scenario(state.ft2.scenario)
+
+
+def require_ft2(state: CampaignState) -> Ft2State:
+    """Return the FT2 state, or refuse a command only the FT2 campaign has.
+
+    Raises:
+        IllegalCommandError: the campaign plays the 004 rules.
+    """
+    if state.ft2 is None:
+        raise IllegalCommandError(
+            "this campaign plays the 004 rules: encounters belong to a campaign created with "
+            "--rules ft2"
+        )
+    return state.ft2
+
+
+def refuse_in_ft2(state: CampaignState, what: str) -> None:
+    """Refuse, in one line, a 004 command that makes no sense in the FT2 campaign.
+
+    Raises:
+        IllegalCommandError: the campaign plays the FT2 rules.
+    """
+    if state.ft2 is not None:
+        raise IllegalCommandError(
+            f"{what} belongs to the 004 campaign; this one plays FT2's campaign rules "
+            "(see `umpire encounters --help`)"
+        )
+
+
+def plan(
+    name: str,
+    players: Sequence[str],
+    scenario_name: str,
+    scale: int,
+    seed: str | None,
+    dice_mode: str,
+    forces_texts: Mapping[str, str],
+    load_map: Callable[[str], core.CampaignMap],
+    absent: str = "hold",
+) -> tuple[core.CreateCampaign, list[NewEvent]]:
+    """Check a new FT2 campaign and its forces before anything is written; `load_map`
+    reads the scenario's map as the 004 campaign records one.
+
+    Raises:
+        InvalidInputError: a bad scenario, scale, player list or forces file.
+    """
+    try:
+        scenario = load_scenario(scenario_name)
+    except LookupError as exc:
+        raise InvalidInputError(str(exc)) from None
+    if not 1 <= scale <= 1000:
+        raise InvalidInputError(f"--scale {scale} must be a percentage from 1 to 1000 (001 L1570)")
+    if len(players) != len(scenario.sides):
+        raise InvalidInputError(
+            f"scenario {scenario.name} has {len(scenario.sides)} sides "
+            f"({', '.join(s.name for s in scenario.sides)}): name one player for each, in that order"
+        )
+    unknown = sorted(set(forces_texts) - set(players))
+    if unknown:
+        raise InvalidInputError(f"forces given for {', '.join(unknown)}, who is not a player")
+    command = core.CreateCampaign(
+        name=name,
+        players=tuple(players),
+        seed=seed if seed is not None else secrets.token_hex(32),
+        dice_mode=dice_mode,
+        max_turns=scenario.turns,
+        map=load_map(scenario.map),
+        absent=absent,
+        battle_rules="ft2",
+        rules="ft2",
+        scenario=scenario.name,
+        scale=scale,
+    )
+    batch = core.decide_create(command)
+    assert command.map is not None
+    starmap = mapfile.loads(command.map.text)
+    for player, side in zip(players, scenario.sides, strict=True):
+        text = forces_texts.get(player)
+        chosen = (
+            forces.decode_forces(text, f"for {player}")
+            if text is not None
+            else forces.default_forces(scenario, side, scale, starmap)
+        )
+        batch.append(forces.deploy(scenario, side, player, chosen, scale, starmap))
+    set_up = evolve_all(CampaignState(), (new.event for new in batch))
+    batch += core.decide_end_turn(set_up, core.EndTurn())  # the campaign opens at turn 1
+    return command, batch
+
+
+def new_campaign(
+    service: CampaignService, command: core.CreateCampaign, batch: list[NewEvent]
+) -> list[RecordedEvent]:
+    """Store the campaign `plan` checked, atomically, and snapshot it."""
+    service.store.create_campaign(command.name, command.seed, batch)
+    lineage = service.store.lineage(command.name, MAIN_BRANCH)
+    recorded = list(service.store.read(lineage))
+    service._snapshot(lineage, fold(recorded))
+    return recorded
+
+
+def fleets(service: CampaignService, lineage: Lineage, viewer: str) -> list[Fleet]:
+    """Return the fleets `viewer` knows of: a player his own (001 L1475), the umpire all."""
+    service._check_viewer(lineage, viewer)
+    state = require_ft2(service.load(lineage, viewer=viewer))
+    return sorted(state.fleets.values(), key=lambda f: f.id)
+
+
+def orders_template(service: CampaignService, lineage: Lineage, player: str) -> str:
+    """Return an orders file for `player`: every fleet of his, staying where it is."""
+    service._check_viewer(lineage, player)
+    full = service.load(lineage)
+    view = require_ft2(service.load(lineage, viewer=player))
+    scenario = scenario_of(full)
+    lines = [
+        f"# {player}'s orders for turn {full.turn} of {scenario.title} (FT2 campaign rules).",
+        f"# A fleet moves up to {scenario.move_hexes} hexes (001 L1477): give a hex (CCRR) or a system.",
+        "# [[splits]] fleet, ships = [...], to = ...; [[merges]] into, fleets = [...];",
+        "# [[docks]] ship, systems = [...] (repairs at a facility); [[decoys]] fleet, drones.",
+        f'player = "{player}"',
+        f"turn = {full.turn}",
+        "",
+    ]
+    for fleet in sorted(view.fleets.values(), key=lambda f: f.id):
+        if fleet.owner != player:
+            continue
+        ships = ", ".join(f"{s.id} {s.design}" for s in fleet.ships)
+        lines.append(f"# {fleet.id} at {fleet.hex}: {ships}; {fleet.drones} drones")
+        if fleet.fixed:
+            lines.append("#   non-FTL System Defence: it stays (001 L1550)")
+            continue
+        lines += ["[[moves]]", f'fleet = "{fleet.id}"', f'to = "{fleet.hex}"', ""]
+    return "\n".join(lines) + "\n"
+
+
+def parse_orders(text: str, player: str, turn: int) -> Ft2Orders:
+    """Decode an FT2 orders file and check it is this player's, for this turn.
+
+    Raises:
+        InvalidInputError: it does not decode, or is another player's.
+    """
+    check_text_size(text, "the orders", MAX_ORDERS_BYTES)
+    try:
+        orders = tomlinput.decode(text, type=Ft2Orders, limit=MAX_ORDERS_BYTES)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise InvalidInputError(f"{player}'s orders for turn {turn}: {exc}") from None
+    if orders.player != player:
+        raise InvalidInputError(f"the file is {orders.player}'s orders, not {player}'s")
+    # A move to where the fleet is is no move (the template's default).
+    return orders
+
+
+def submit_orders(
+    service: CampaignService, lineage: Lineage, player: str, text: str, state: CampaignState
+) -> list[RecordedEvent]:
+    """Check a player's orders against his own view and record them, committed."""
+    ft2 = require_ft2(state)
+    orders = parse_orders(text, player, state.turn)
+    view = require_ft2(service.load(lineage, viewer=player))
+    orders = _without_stays(orders, view)
+    batch = rules.decide_submit(
+        ft2,
+        state.turn,
+        view,
+        service.starmap(lineage),
+        scenario_of(state),
+        orders,
+        service.nonces(),
+    )
+    return service.store.append(lineage, state.version, batch)
+
+
+def _without_stays(orders: Ft2Orders, view: Ft2State) -> Ft2Orders:
+    """Drop the moves that leave a fleet where it is (the template writes them)."""
+    moves = tuple(
+        m for m in orders.moves if m.fleet not in view.fleets or view.fleets[m.fleet].hex != m.to
+    )
+    return msgspec.structs.replace(orders, moves=moves)
+
+
+def resolve_turn(
+    service: CampaignService, lineage: Lineage, state: CampaignState, ask: AskDie | None = None
+) -> list[RecordedEvent]:
+    """Resolve the turn's next step: movement and encounters, then the encounters'
+    decisions; with battles waiting, nothing; with none, the week's end.
+
+    Raises:
+        IllegalCommandError: battles wait for an outcome, or the campaign is over.
+    """
+    core.require_running(state)
+    ft2 = require_ft2(state)
+    starmap = service.starmap(lineage)
+    scenario = scenario_of(state)
+    dice = service._dice(lineage, state, None, ask)
+    if ft2.battles:
+        raise IllegalCommandError(
+            f"battles wait for an outcome: {', '.join(sorted(ft2.battles))} "
+            "(umpire encounters fight|record)"
+        )
+    batch: list[NewEvent] = []
+    if ft2.phase == "orders":
+        batch = rules.decide_movement(ft2, state.turn, state.players, starmap, scenario)
+    elif ft2.encounters:
+        batch = rules.decide_encounters(ft2, state.turn, dice)
+    after = evolve_all(state, (new.event for new in batch))
+    assert after.ft2 is not None
+    if not after.ft2.encounters and not after.ft2.battles:
+        batch += rules.decide_week_end(
+            after.ft2, state.turn, state.players[0], starmap, scenario, dice
+        )
+    recorded = service.store.append(lineage, state.version, batch)
+    if any(isinstance(new.event, TurnEnded) for new in batch):
+        service._snapshot(lineage, fold(recorded, state))
+    return recorded
+
+
+def decide(
+    service: CampaignService, lineage: Lineage, player: str, encounter: str, decision: str
+) -> list[RecordedEvent]:
+    """Write down a player's secret decision for an encounter (001 L1512)."""
+    service._check_viewer(lineage, player)
+    if player == UMPIRE:
+        raise InvalidInputError("a decision is a player's: name him with --as-player")
+    state = service.load(lineage)
+    ft2 = require_ft2(state)
+    batch = rules.decide_decision(ft2, state.turn, player, encounter, decision, service.nonces())
+    return service.store.append(lineage, state.version, batch)
+
+
+def encounters(service: CampaignService, lineage: Lineage, viewer: str) -> list[EncounterView]:
+    """Return the encounters awaiting decisions that `viewer` is in (the umpire: all)."""
+    service._check_viewer(lineage, viewer)
+    state = require_ft2(service.load(lineage, viewer=viewer))
+    found: list[EncounterView] = []
+    for eid in sorted(state.encounters):
+        encounter: Encounter = state.encounters[eid]
+        players = tuple(s.player for s in encounter.sides)
+        found.append(
+            EncounterView(
+                id=eid,
+                system=encounter.system,
+                hex=encounter.hex,
+                occupant=encounter.occupant,
+                players=players,
+                scans={p: state.scans.get(f"{eid}/{p}", ()) for p in players},
+                decided=dict(state.decisions.get(eid, {})),
+            )
+        )
+    return found
+
+
+def fight(
+    service: CampaignService, lineage: Lineage, battle_id: str, ask: AskDie | None = None
+) -> list[RecordedEvent]:
+    """Fight a waiting battle with the engine (FT2 preset, its order commanders)."""
+    state = service.load(lineage, use_snapshots=False)
+    ft2 = require_ft2(state)
+    dice = service._dice(lineage, state, None, ask)
+    batch = battles.decide_engine_battle(ft2, state.turn, battle_id, dice)
+    return service.store.append(lineage, state.version, batch)
+
+
+def record(
+    service: CampaignService, lineage: Lineage, battle_id: str, results: list[str]
+) -> list[RecordedEvent]:
+    """Record a battle fought on a real table: `SHIP=FATE[:DAMAGE]` for each ship hurt."""
+    state = service.load(lineage, use_snapshots=False)
+    ft2 = require_ft2(state)
+    batch = battles.decide_table_battle(ft2, state.turn, battle_id, battles.parse_fates(results))
+    return service.store.append(lineage, state.version, batch)
+
+
+def battles_waiting(service: CampaignService, lineage: Lineage, viewer: str) -> list[str]:
+    """Return the ids of the battles awaiting an outcome that `viewer` is in."""
+    service._check_viewer(lineage, viewer)
+    state = require_ft2(service.load(lineage, viewer=viewer))
+    return sorted(state.battles)
+
+
+def result(service: CampaignService, lineage: Lineage) -> tuple[str | None, tuple[str, ...]]:
+    """Return the judged result (None before the end) and the systems held."""
+    state = require_ft2(service.load(lineage))
+    return state.result, state.held
