@@ -184,6 +184,14 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
+    if isinstance(ev, FT2_EVENTS):  # the FT2 campaign's own (issue 20, `campaign.ft2.state`)
+        if state.ft2 is None:
+            return state
+        return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
+    return _evolve_core(state, ev)
+
+
+def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
     match ev:
         case CampaignCreated():
             return msgspec.structs.replace(
@@ -219,8 +227,6 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case TurnEnded():
             last = {**state.last_submitted, **state.submitted}
             return msgspec.structs.replace(_next_turn(state, ev.turn + 1), last_submitted=last)
-        case _ if isinstance(ev, FT2_EVENTS) and state.ft2 is not None:
-            return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
         case EmpireFounded():
             empires = {**state.empires, ev.empire.player: ev.empire}
             units = {**state.units, **{u.id: u for u in ev.units}}

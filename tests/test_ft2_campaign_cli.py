@@ -24,13 +24,21 @@ from campaign.ft2.events import (
 from campaign.ft2.model import load_scenario
 from campaign.ft2.rules import judge
 from campaign.service import CampaignService
+from campaign.store import Lineage
 from cli import app
 from maps import label, line, load_builtin, parse_label
 
 runner = CliRunner()
 MAP = load_builtin("lafayette")
 PLAYERS = ("esu", "nac")
-SECRET_EVENTS = (ForcesDeployed, FleetsMoved, Ft2OrdersSubmitted, DecisionMade, DecoysSpent, ShipsRefitted)
+SECRET_EVENTS = (
+    ForcesDeployed,
+    FleetsMoved,
+    Ft2OrdersSubmitted,
+    DecisionMade,
+    DecoysSpent,
+    ShipsRefitted,
+)
 
 
 def toward(start: str, goal: str) -> str:
@@ -72,28 +80,33 @@ class Table:
         battles: list[str] = json.loads(self.run("encounters", "list", "--json"))["battles"]
         return battles
 
+    def settle(self, esu: str = "fight", nac: str | None = None) -> None:
+        """Resolve the turn to its end: every encounter decided (`nac` None: the NAC writes
+        nothing down and stands off), every battle fought by the engine."""
+        self.run("turn", "resolve")
+        while self.encounters("esu") or self.battles():
+            for met in self.encounters("esu"):
+                self.run("encounters", "decide", str(met["id"]), esu, "--player", "esu")
+                if nac is not None:
+                    self.run("encounters", "decide", str(met["id"]), nac, "--player", "nac")
+            if self.encounters("esu"):
+                self.run("turn", "resolve")
+            for battle in self.battles():
+                self.run("encounters", "fight", battle)
+            self.run("turn", "resolve")
+
 
 def move(fleet: str, to: str) -> str:
     return f'[[moves]]\nfleet = "{fleet}"\nto = "{to}"\n'
 
 
-def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path) -> None:
-    table = Table(tmp_path)
-    table.run(
-        "new", "laf", "--rules", "ft2", "--scenario", "lafayette", "--players", "esu,nac",
-        "--scale", "10", "--seed", "lafayette-test",
-    )  # fmt: skip
-    esu, nac = table.fleets("esu"), table.fleets("nac")
-    assert set(esu) == {"esu-F1"} and esu["esu-F1"]["hex"] == "0109"  # X (001 L1554)
-    assert {f["owner"] for f in nac.values()} == {"nac"}
-    engine = recorded = 0
-
-    # Turn 1: the ESU heads for Lafayette; the NAC's mobile force for Hudson.
+def play_to_the_first_battle(table: Table) -> None:
+    """Turns 1-2: the ESU reaches Lafayette with decoys out; the engine fights there."""
     table.orders("esu", 1, move("esu-F1", toward("0109", "Lafayette")))
     table.orders("nac", 1, move("nac-F1", toward("New Toledo", "Hudson")))
     table.run("turn", "resolve")
-    # Turn 2: the ESU drops out of FTL at Lafayette releasing decoys; the NAC reaches Hudson.
-    table.orders("esu", 2, move("esu-F1", "Lafayette") + '[[decoys]]\nfleet = "esu-F1"\ndrones = 3\n')
+    decoys = '[[decoys]]\nfleet = "esu-F1"\ndrones = 3\n'
+    table.orders("esu", 2, move("esu-F1", "Lafayette") + decoys)
     table.orders("nac", 2, move("nac-F1", "Hudson"))
     table.run("turn", "resolve")
     (met,) = table.encounters("nac")
@@ -107,10 +120,11 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
     table.run("turn", "resolve")  # revealed together: fight against stand-off is a battle
     (battle,) = table.battles()
     table.run("encounters", "fight", battle)
-    engine += 1
     table.run("turn", "resolve")  # the week's end
 
-    # Turn 3: the destroyer goes for Hudson, where the NAC waits.
+
+def play_the_table_battle(table: Table) -> None:
+    """Turn 3: the destroyer goes for Hudson where the NAC waits; fought on a real table."""
     table.orders("esu", 3, '[[splits]]\nfleet = "esu-F1"\nships = ["esu-S3"]\nto = "Hudson"\n')
     table.orders("nac", 3, "")
     table.run("turn", "resolve")
@@ -120,88 +134,80 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
     table.run("encounters", "decide", str(met["id"]), "fight", "--player", "nac")
     table.run("turn", "resolve")
     (battle,) = table.battles()
-    # Fought on a real table: the ESU destroyer hurt and jumped out, the NAC destroyer hurt
-    # and the Hudson defence ship disabled.
+    # The ESU destroyer hurt and jumped out, the NAC destroyer hurt, Hudson's SDS disabled.
     table.run(
         "encounters", "record", battle, "--ship", "esu-S3=jumped:2",
         "--ship", "nac-S2=present:3", "--ship", "nac-S4=disabled",
     )  # fmt: skip
-    recorded += 1
     table.run("turn", "resolve")
 
-    # Turn 4: the NAC goes home to New Toledo; the destroyer rejoins, then tries Hudson again.
-    esu = table.fleets("esu")
-    back = next(f for f in esu if f != "esu-F1")
+
+def play_to_the_end(table: Table) -> None:
+    """Turns 4-7: the NAC goes home and docks its destroyer at New Toledo; the ESU takes
+    Hudson and Kakisa while its battleship holds Lafayette."""
+    back = next(f for f in table.fleets("esu") if f != "esu-F1")
     table.orders("esu", 4, f'[[merges]]\ninto = "esu-F1"\nfleets = ["{back}"]\n')
     table.orders("nac", 4, move("nac-F1", toward("Hudson", "New Toledo")))
-    table.run("turn", "resolve")
-    # Turn 5: the NAC reaches New Toledo; the destroyer goes to Hudson, the heavy cruiser
-    # toward Kakisa.
+    table.settle()
+    kakisa = toward("Lafayette", "Kakisa")
     table.orders(
         "esu", 5,
         '[[splits]]\nfleet = "esu-F1"\nships = ["esu-S3"]\nto = "Hudson"\n'
-        f'[[splits]]\nfleet = "esu-F1"\nships = ["esu-S2"]\nto = "{toward("Lafayette", "Kakisa")}"\n',
+        f'[[splits]]\nfleet = "esu-F1"\nships = ["esu-S2"]\nto = "{kakisa}"\n',
     )  # fmt: skip
     table.orders("nac", 5, move("nac-F1", "New Toledo"))
-    table.run("turn", "resolve")
-    for met in table.encounters("esu"):
-        table.run("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
-        # the NAC writes nothing down: it stands off (docs/rulings.md)
-    table.run("turn", "resolve")
-    for battle in table.battles():
-        table.run("encounters", "fight", battle)
-        engine += 1
-    table.run("turn", "resolve")
-
-    # Turn 6: the damaged destroyer docks at New Toledo; the cruiser reaches Kakisa.
+    table.settle()  # at Hudson the NAC writes nothing: its SDS stands off (docs/rulings.md)
     cruiser = next(f for f, v in table.fleets("esu").items() if "esu-S2" in json.dumps(v))
     table.orders("esu", 6, move(cruiser, "Kakisa"))
     table.orders("nac", 6, '[[docks]]\nship = "nac-S2"\nsystems = []\n')
-    table.run("turn", "resolve")
-    for met in table.encounters("esu"):
-        table.run("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
-        table.run("turn", "resolve")
-        for battle in table.battles():
-            table.run("encounters", "fight", battle)
-            engine += 1
-        table.run("turn", "resolve")
-    # Turn 7: everyone holds; the campaign is judged.
+    table.settle()
     table.orders("esu", 7, "")
     table.orders("nac", 7, "")
-    table.run("turn", "resolve")
-    while table.encounters("esu") or table.battles():
-        for met in table.encounters("esu"):
-            table.run("encounters", "decide", str(met["id"]), "stand-off", "--player", "esu")
-        table.run("turn", "resolve")
-        for battle in table.battles():
-            table.run("encounters", "fight", battle)
-            engine += 1
-        table.run("turn", "resolve")
+    table.settle(esu="stand-off")
 
+
+def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.run(
+        "new", "laf", "--rules", "ft2", "--scenario", "lafayette", "--players", "esu,nac",
+        "--scale", "10", "--seed", "lafayette-test",
+    )  # fmt: skip
+    esu, nac = table.fleets("esu"), table.fleets("nac")
+    assert set(esu) == {"esu-F1"}
+    assert esu["esu-F1"]["hex"] == "0109"  # X (001 L1554)
+    assert {f["owner"] for f in nac.values()} == {"nac"}
+    play_to_the_first_battle(table)
+    play_the_table_battle(table)
+    play_to_the_end(table)
     service = CampaignService.open(table.db)
     try:
         lineage = service.target("laf")
-        state = service.load(lineage)
+        assert service.load(lineage).finished
         log = service.log(lineage)
-        assert state.finished and state.ft2 is not None
         sources = [e.event.source for e in log if isinstance(e.event, Ft2BattleFought)]
-        assert sources.count("engine") >= 1 and sources.count("umpire") == 1 == recorded
+        assert sources.count("engine") >= 1
+        assert sources.count("umpire") == 1
         refits = [e.event for e in log if isinstance(e.event, ShipsRefitted)]
-        assert refits and refits[0].repairs[0].ship == "nac-S2"  # at New Toledo (001 L1530)
+        assert [r.ship for f in refits for r in f.repairs] == ["nac-S2"]  # at New Toledo
         (judged,) = [e.event for e in log if isinstance(e.event, CampaignJudged)]
         assert (judged.result, judged.reason) == judge(judged.held, load_scenario("lafayette"))
         assert "Lafayette" in judged.held  # the ESU battleship stayed there
-        assert "result:" in table.run("encounters", "result")
-        # Neither player's view holds the other's fleets, nor his secret events.
+        assert f"result: {judged.result}" in table.run("encounters", "result")
         for player in PLAYERS:
-            view = service.load(lineage, viewer=player)
-            assert view.ft2 is not None
-            assert {f.owner for f in view.ft2.fleets.values()} == {player}
-            for recorded_event in service.player_view(lineage, player):
-                ev = recorded_event.event
-                if isinstance(ev, SECRET_EVENTS):
-                    owner = getattr(ev, "player", None) or ev.orders.player  # type: ignore[attr-defined]
-                    assert owner == player, (player, ev)
+            assert_no_leak(service, lineage, player)
     finally:
         service.close()
     assert "problem" not in table.run("verify").lower()
+
+
+def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> None:
+    """Neither player's view holds the other's fleets, nor his secret events."""
+    view = service.load(lineage, viewer=player)
+    assert view.ft2 is not None
+    assert {f.owner for f in view.ft2.fleets.values()} == {player}
+    for recorded in service.player_view(lineage, player):
+        ev = recorded.event
+        if isinstance(ev, Ft2OrdersSubmitted):
+            assert ev.orders.player == player
+        elif isinstance(ev, SECRET_EVENTS):
+            assert getattr(ev, "player", None) == player, (player, ev)

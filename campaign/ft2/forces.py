@@ -8,6 +8,8 @@ non-FTL System Defence ships within each system's points (001 L1584-1592).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import msgspec
 
 from campaign.errors import InvalidInputError
@@ -51,7 +53,7 @@ def scaled(points: int, scale: int) -> int:
     return points * scale // 100
 
 
-def class_cap_problem(classes: list[str], cap_percent: int) -> str | None:
+def class_cap_problem(classes: Sequence[str], cap_percent: int) -> str | None:
     """Return why a force breaks the class cap (001 L1572, A30), or None.
 
     >>> class_cap_problem(["capital"] * 10 + ["cruiser"] * 16 + ["escort"] * 25, 50) is None
@@ -181,9 +183,27 @@ def deploy(
     cap = class_cap_problem([s.hull_class for s in mobile], scenario.class_cap_percent)
     if cap:
         problems.append(cap)
-    allowed = {d.system: scaled(d.points, scale) for d in scenario.defences}
     if forces.defences and side.deploy != "systems":
         problems.append(f"{side.name} has no System Defence forces (001 L1584-1592)")
+    fleets += _defences(scenario, player, forces, scale, starmap, numbers, problems)
+    if problems:
+        raise InvalidInputError(f"{player}'s forces: " + "; ".join(problems))
+    deployed = ForcesDeployed(player=player, side=side.name, fleets=tuple(fleets), points=points)
+    return NewEvent(deployed, Audience.players_([player]), 0)
+
+
+def _defences(
+    scenario: Scenario,
+    player: str,
+    forces: ForcesFile,
+    scale: int,
+    starmap: StarMap,
+    numbers: Iterator[int],
+    problems: list[str],
+) -> list[Ft2Fleet]:
+    """The fixed System Defence fleets of a forces file; problems are added to `problems`."""
+    fleets: list[Ft2Fleet] = []
+    allowed = {d.system: scaled(d.points, scale) for d in scenario.defences}
     for n, defence in enumerate(forces.defences, start=1):
         try:
             ships = _ships(player, defence.ships, numbers)
@@ -197,25 +217,23 @@ def deploy(
             problems.append(f"{defence.system} has no System Defence budget (001 L1584-1592)")
         elif cost > allowed[defence.system]:
             problems.append(
-                f"{defence.system}'s defences cost {cost} points, over its {allowed[defence.system]}"
+                f"{defence.system}'s defences cost {cost} points, "
+                f"over its {allowed[defence.system]}"
             )
         if any(s.ftl for s in sheets):
             problems.append(f"{defence.system}'s defences must be non-FTL designs (001 L1136-1146)")
         fleets.append(
             Ft2Fleet(id=f"{player}-D{n}", owner=player, hex=hex_, ships=ships, fixed=True)
         )
-    if problems:
-        raise InvalidInputError(f"{player}'s forces: " + "; ".join(problems))
-    deployed = ForcesDeployed(player=player, side=side.name, fleets=tuple(fleets), points=points)
-    return NewEvent(deployed, Audience.players_([player]), 0)
+    return fleets
 
 
-def _ships(player: str, lines: tuple[ShipLine, ...], numbers: object) -> tuple[Ft2Ship, ...]:
+def _ships(player: str, lines: tuple[ShipLine, ...], numbers: Iterator[int]) -> tuple[Ft2Ship, ...]:
     ships: list[Ft2Ship] = []
     for line in lines:
         sheet = catalogue(line.design)
         for _ in range(line.count):
-            number = next(numbers)  # type: ignore[call-overload]
+            number = next(numbers)
             ships.append(
                 Ft2Ship(
                     id=f"{player}-S{number}",

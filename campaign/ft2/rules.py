@@ -9,6 +9,7 @@ scenario's victory judged at the end of its last turn.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
 import msgspec
 
@@ -51,7 +52,7 @@ from campaign.ft2.model import (
 )
 from campaign.rules.orders import commitment
 from maps import Hex, StarMap, label, parse_label
-from tactical.ship import ShipState, fresh_state
+from tactical.ship import DriveState, ShipState, fresh_state
 
 SCAN_CLASSES = ("capital", "cruiser", "escort", "merchant")
 MAX_REPAIR_ROLLS = 3  # 001 L1532
@@ -127,7 +128,10 @@ def check_orders(
                 f"split: {split.fleet} carries {fleet.drones} drones, not {split.drones}"
             )
         if split.to is not None:
-            problems += _move_problem(fleet, split.to, starmap, scenario, split.fleet)
+            detached = msgspec.structs.replace(
+                fleet, ships=tuple(s for s in fleet.ships if s.id in split.ships)
+            )
+            problems += _move_problem(detached, split.to, starmap, scenario, split.fleet)
     for move in orders.moves:
         fleet = mine.get(move.fleet)
         if fleet is None:
@@ -162,7 +166,8 @@ def check_orders(
             problems.append(f"decoys: {decoy.fleet!r} does not carry {decoy.drones} drones (A38)")
         elif decoy.drones > len(fleet.ships):
             problems.append(
-                f"decoys: at most one drone per real ship, {len(fleet.ships)} in {decoy.fleet} (001 L959)"
+                f"decoys: at most one drone per real ship, {len(fleet.ships)} in "
+                f"{decoy.fleet} (001 L959)"
             )
     return problems
 
@@ -425,7 +430,8 @@ def decide_decision(
             k for k, e in sorted(state.encounters.items()) if player in (s.player for s in e.sides)
         )
         raise IllegalCommandError(
-            f"no encounter {encounter!r} of {player}'s awaits a decision (waiting: {waiting or 'none'})"
+            f"no encounter {encounter!r} of {player}'s awaits a decision "
+            f"(waiting: {waiting or 'none'})"
         )
     made = DecisionMade(player=player, encounter=encounter, decision=decision, nonce=nonce)
     committed = DecisionCommitted(
@@ -514,7 +520,7 @@ def _table(
     return ("battle" if outcome == "stand-off" else outcome), tuple(leaving), battle, rolls
 
 
-def _battle_side(state: Ft2State, player: str, fleets: list[str], decision: str) -> BattleSide:
+def _battle_side(state: Ft2State, player: str, fleets: Sequence[str], decision: str) -> BattleSide:
     docked = {d.ship for d in state.orders.get(player, Ft2Orders(player=player, turn=0)).docks}
     ships = tuple(
         s.id for f in fleets for s in state.fleets[f].ships if s.id not in docked
@@ -557,9 +563,8 @@ def decide_refits(
         rolls: list[Roll] = []
         fleets: dict[str, Fleet] = {}
         for dock in state.orders[player].docks:
-            fleet = fleets.get(
-                _fleet_of(state, dock.ship), state.fleets.get(_fleet_of(state, dock.ship), None)
-            )  # type: ignore[arg-type]
+            fid = _fleet_of(state, dock.ship)
+            fleet = None if fid is None else fleets.get(fid, state.fleets[fid])
             if fleet is None or dock.ship in state.fought:
                 continue
             system = system_name(starmap, fleet.hex)
@@ -623,8 +628,8 @@ def _mend_hull(record: ShipState, points: int) -> ShipState:
 def _mend_system(record: ShipState, system_id: str) -> ShipState:
     """Repair one system; a disabled drive comes back to half first (001 L1532-1534)."""
     if system_id == "drive":
-        step = {"disabled": "half", "half": "ok"}.get(record.drive, "ok")
-        return msgspec.structs.replace(record, drive=step)  # type: ignore[arg-type]
+        step: DriveState = "half" if record.drive == "disabled" else "ok"
+        return msgspec.structs.replace(record, drive=step)
     if system_id == "ftl":
         return msgspec.structs.replace(record, ftl="ok")
     systems = tuple(
@@ -693,7 +698,8 @@ def judge(held: tuple[str, ...], scenario: Scenario) -> tuple[str, str]:
     if (key and count >= scenario.draw_with_key) or (not key and count >= scenario.win_systems):
         return (
             "draw",
-            f"{attacker} holds {count} settled systems, {scenario.key_system} {'among them' if key else 'not among them'}",
+            f"{attacker} holds {count} settled systems, {scenario.key_system} "
+            + ("among them" if key else "not among them"),
         )
     return defender, f"{attacker} holds {count} settled system(s): not enough"
 

@@ -134,7 +134,8 @@ def plan(
     if len(players) != len(scenario.sides):
         raise InvalidInputError(
             f"scenario {scenario.name} has {len(scenario.sides)} sides "
-            f"({', '.join(s.name for s in scenario.sides)}): name one player for each, in that order"
+            f"({', '.join(s.name for s in scenario.sides)}): name one player for each, "
+            "in that order"
         )
     unknown = sorted(set(forces_texts) - set(players))
     if unknown:
@@ -194,7 +195,7 @@ def orders_template(service: CampaignService, lineage: Lineage, player: str) -> 
     scenario = scenario_of(full)
     lines = [
         f"# {player}'s orders for turn {full.turn} of {scenario.title} (FT2 campaign rules).",
-        f"# A fleet moves up to {scenario.move_hexes} hexes (001 L1477): give a hex (CCRR) or a system.",
+        f"# A fleet moves up to {scenario.move_hexes} hexes (001 L1477): to a hex or system.",
         "# [[splits]] fleet, ships = [...], to = ...; [[merges]] into, fleets = [...];",
         "# [[docks]] ship, systems = [...] (repairs at a facility); [[decoys]] fleet, drones.",
         f'player = "{player}"',

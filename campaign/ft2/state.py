@@ -23,7 +23,7 @@ from campaign.ft2.events import (
     LongRangeScan,
     ShipsRefitted,
 )
-from campaign.ft2.model import Fleet, Ft2State
+from campaign.ft2.model import Fleet, Ft2Ship, Ft2State
 
 FT2_EVENTS = (
     ForcesDeployed,
@@ -145,8 +145,8 @@ def _battle_fought(state: Ft2State, ev: Ft2BattleFought) -> Ft2State:
         if not any(s.id in fates for s in fleet.ships):
             fleets[fid] = fleet
             continue
-        staying = []
-        jumped = []
+        staying: list[Ft2Ship] = []
+        jumped: list[Ft2Ship] = []
         for ship in fleet.ships:
             fate = fates.get(ship.id)
             if fate is None:
