@@ -2473,6 +2473,7 @@ def _new_ft2(
 ) -> None:
     """Create an FT2 campaign (`umpire new --rules ft2`)."""
     from campaign.inputs import read_file
+    from campaign.service import plan_ft2_campaign
 
     common, own = _fleet_files(fleet)
     if common is not None:
@@ -2480,10 +2481,9 @@ def _new_ft2(
     texts = {
         p: read_file(path, "forces file").decode("utf-8", "replace") for p, path in own.items()
     }
+    plan = plan_ft2_campaign(name, players, scenario, scale, seed, dice, texts, absent)
     with _service(db, create=True) as service:
-        recorded = service.new_ft2_campaign(
-            name, players, scenario, scale, seed, dice, texts, absent
-        )
+        recorded = service.new_ft2_campaign(plan)
     if json:
         _print_json(recorded)
         return

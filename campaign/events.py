@@ -268,10 +268,16 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     # The production rules where umpires differ; None: stored before they were recorded
     # (`LEGACY_SETTINGS`).
     production: ProductionSettings | None = None
-    # The campaign rules (issue 20): "004" (Stellar Conquest with Full Thrust battles), or
-    # "ft2", Full Thrust 2nd edition's own campaign (001 L1459-1614) playing `scenario` with
-    # its budgets scaled to `scale` percent (001 L1570).
-    rules: str = "004"
+
+
+@event("campaign_rules_chosen", version=1)
+class CampaignRulesChosen(Event, frozen=True, kw_only=True):
+    """The campaign plays other rules than 004's (issue 20): "ft2", Full Thrust 2nd edition's
+    own campaign (001 L1459-1614), playing `scenario` with its budgets scaled to `scale`
+    percent (001 L1570). Part of the creation's batch, right after `campaign_created`; a
+    campaign without it plays the 004 rules (so a 004 campaign's log is as it always was)."""
+
+    rules: str
     scenario: str = ""
     scale: int = 100
 

@@ -16,6 +16,7 @@ from campaign.events import (
     BattleFought,
     BattleRequested,
     CampaignCreated,
+    CampaignRulesChosen,
     CaptainCasualty,
     ColonistsLanded,
     ColonyAdjusted,
@@ -184,6 +185,9 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
+    if isinstance(ev, CampaignRulesChosen):
+        ft2 = Ft2State(scenario=ev.scenario, scale=ev.scale) if ev.rules == "ft2" else None
+        return msgspec.structs.replace(state, rules=ev.rules, ft2=ft2)
     if isinstance(ev, FT2_EVENTS):  # the FT2 campaign's own (issue 20, `campaign.ft2.state`)
         if state.ft2 is None:
             return state
@@ -209,8 +213,6 @@ def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
                 battle_rules=ev.battle_rules,
                 design_visibility=ev.design_visibility,
                 production_settings=ev.production or LEGACY_SETTINGS,
-                rules=ev.rules,
-                ft2=Ft2State(scenario=ev.scenario, scale=ev.scale) if ev.rules == "ft2" else None,
             )
         case MapChosen():
             return msgspec.structs.replace(state, map_name=ev.name, map_sha256=ev.sha256)

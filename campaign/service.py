@@ -352,6 +352,23 @@ def plan_campaign(
     return plan
 
 
+def plan_ft2_campaign(
+    name: str,
+    players: Sequence[str],
+    scenario: str,
+    scale: int = 100,
+    seed: str | None = None,
+    dice_mode: str = "seeded",
+    forces: Mapping[str, str] | None = None,
+    absent: str = "hold",
+) -> ft2.Ft2Plan:
+    """Check a new FT2 campaign (issue 20) before anything is written: its scenario, scale,
+    players and each side's forces (a forces file's text, or the scenario's default)."""
+    return ft2.plan(
+        name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent
+    )
+
+
 def _load_fleet(
     path: str | None, player: str | None = None, rules: str = "continuum"
 ) -> tuple[FleetShip, ...]:
@@ -477,23 +494,10 @@ class CampaignService:
         self._snapshot(lineage, fold(recorded))
         return recorded
 
-    def new_ft2_campaign(
-        self,
-        name: str,
-        players: Sequence[str],
-        scenario: str,
-        scale: int = 100,
-        seed: str | None = None,
-        dice_mode: str = "seeded",
-        forces: Mapping[str, str] | None = None,
-        absent: str = "hold",
-    ) -> list[RecordedEvent]:
-        """Create a campaign under FT2's own campaign rules playing `scenario` (issue 20):
-        each side's forces (a forces file's text, or the scenario's default) deployed secretly."""
-        command, batch = ft2.plan(
-            name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent
-        )
-        return ft2.new_campaign(self, command, batch)
+    def new_ft2_campaign(self, plan: ft2.Ft2Plan) -> list[RecordedEvent]:
+        """Create the campaign `plan_ft2_campaign` checked: FT2's own campaign rules playing
+        a scenario (issue 20), each side's forces deployed secretly."""
+        return ft2.new_campaign(self, plan)
 
     def roll(
         self,

@@ -147,6 +147,19 @@ def check_orders(
                 f"{fleet.id} withdrew and must leave {fleet.hex} on this move (001 L1512): "
                 "give it a move"
             )
+    problems += _check_docks(orders, ships, moved, starmap, scenario)
+    problems += _check_decoys(orders, mine)
+    return problems
+
+
+def _check_docks(
+    orders: Ft2Orders,
+    ships: dict[str, Fleet],
+    moved: set[str],
+    starmap: StarMap,
+    scenario: Scenario,
+) -> list[str]:
+    problems: list[str] = []
     for dock in orders.docks:
         fleet = ships.get(dock.ship)
         if fleet is None:
@@ -160,6 +173,11 @@ def check_orders(
             problems.append(f"dock: {dock.ship}'s fleet moves this turn; it cannot also dock")
         if len(dock.systems) > MAX_REPAIR_ROLLS:
             problems.append(f"dock: at most {MAX_REPAIR_ROLLS} systems a week (001 L1532)")
+    return problems
+
+
+def _check_decoys(orders: Ft2Orders, mine: dict[str, Fleet]) -> list[str]:
+    problems: list[str] = []
     for decoy in orders.decoys:
         fleet = mine.get(decoy.fleet)
         if fleet is None or decoy.drones > fleet.drones:

@@ -108,6 +108,13 @@ def refuse_in_ft2(state: CampaignState, what: str) -> None:
         )
 
 
+class Ft2Plan(msgspec.Struct, frozen=True):
+    """A new FT2 campaign checked and decided, not yet stored."""
+
+    command: core.CreateCampaign
+    batch: list[NewEvent]
+
+
 def plan(
     name: str,
     players: Sequence[str],
@@ -118,7 +125,7 @@ def plan(
     forces_texts: Mapping[str, str],
     load_map: Callable[[str], core.CampaignMap],
     absent: str = "hold",
-) -> tuple[core.CreateCampaign, list[NewEvent]]:
+) -> Ft2Plan:
     """Check a new FT2 campaign and its forces before anything is written; `load_map`
     reads the scenario's map as the 004 campaign records one.
 
@@ -166,15 +173,13 @@ def plan(
         batch.append(forces.deploy(scenario, side, player, chosen, scale, starmap))
     set_up = evolve_all(CampaignState(), (new.event for new in batch))
     batch += core.decide_end_turn(set_up, core.EndTurn())  # the campaign opens at turn 1
-    return command, batch
+    return Ft2Plan(command, batch)
 
 
-def new_campaign(
-    service: CampaignService, command: core.CreateCampaign, batch: list[NewEvent]
-) -> list[RecordedEvent]:
+def new_campaign(service: CampaignService, planned: Ft2Plan) -> list[RecordedEvent]:
     """Store the campaign `plan` checked, atomically, and snapshot it."""
-    service.store.create_campaign(command.name, command.seed, batch)
-    lineage = service.store.lineage(command.name, MAIN_BRANCH)
+    service.store.create_campaign(planned.command.name, planned.command.seed, planned.batch)
+    lineage = service.store.lineage(planned.command.name, MAIN_BRANCH)
     recorded = list(service.store.read(lineage))
     service._snapshot(lineage, fold(recorded))
     return recorded

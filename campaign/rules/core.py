@@ -17,6 +17,7 @@ from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
     Audience,
     CampaignCreated,
+    CampaignRulesChosen,
     DiceRolled,
     MapChosen,
     MapLoaded,
@@ -185,11 +186,13 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         battle_rules=command.battle_rules,
         design_visibility=command.design_visibility,
         production=command.production,
-        rules=command.rules,
-        scenario=command.scenario,
-        scale=command.scale,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
+    if command.rules != "004":
+        chosen_rules = CampaignRulesChosen(
+            rules=command.rules, scenario=command.scenario, scale=command.scale
+        )
+        batch.append(NewEvent(event=chosen_rules, audience=Audience.everyone(), turn=0))
     if command.map is not None:
         starmap = command.map
         if len(players) > starmap.entries and command.rules == "004":

@@ -1,0 +1,386 @@
+"""FT2's campaign rules (001 L1459-1614), each from its text: scans, the decision table,
+hidden moves, repairs, the class cap, forces and the Lafayette victory table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from campaign.dice import ScriptedDice
+from campaign.errors import InvalidInputError
+from campaign.ft2 import forces, rules
+from campaign.ft2.events import EncounterResolved, ShipsRefitted
+from campaign.ft2.model import (
+    DockOrder,
+    Encounter,
+    EncounterSide,
+    Fleet,
+    ForcesFile,
+    Ft2Orders,
+    Ft2Ship,
+    Ft2State,
+    MoveOrder,
+    load_scenario,
+)
+from cli import app
+from maps import load_builtin
+from tactical.ship import fresh_state, with_system_status
+
+LAFAYETTE = load_scenario("lafayette")
+MAP = load_builtin("lafayette")
+NEW_TOLEDO, VN459, LAF_HEX = "1910", "2015", "0909"
+
+
+def ships(player: str, *designs: str) -> tuple[Ft2Ship, ...]:
+    made = []
+    for n, design in enumerate(designs, start=1):
+        sheet = forces.catalogue(design)
+        made.append(
+            Ft2Ship(
+                id=f"{player}-S{n}",
+                design=design,
+                hull_class=sheet.hull_class,
+                mass=sheet.mass,
+                ftl=sheet.ftl,
+            )
+        )
+    return tuple(made)
+
+
+def test_long_range_scan_worked_example() -> None:
+    """001 L1497-1510: decoy drones and weasel boats fool the long-range scan."""
+    newcomer = Fleet(
+        id="a-F1",
+        owner="a",
+        hex=LAF_HEX,
+        ships=ships("a", *["battleship"] * 2, *["escort_cruiser"] * 3, *["destroyer"] * 2),
+        drones=4,
+    )
+    assert rules.scan([newcomer], drones=4) == (
+        rules.Contact("capital", 2),
+        rules.Contact("cruiser", 3),
+        rules.Contact("escort", 6),
+    )
+    occupant = Fleet(
+        id="b-F1",
+        owner="b",
+        hex=LAF_HEX,
+        ships=ships(
+            "b",
+            *["frigate"] * 3,
+            "corvette",
+            "heavy_cruiser",
+            "light_cruiser",
+            "battledreadnought",
+            *["weasel_scout"] * 2,
+        ),
+    )
+    assert rules.scan([occupant], drones=0) == (
+        rules.Contact("capital", 3),
+        rules.Contact("cruiser", 2),
+        rules.Contact("escort", 4),
+    )
+
+
+def test_class_cap_examples() -> None:
+    """001 L1572: 10 capital + 16 cruiser + 25 escort is allowed; 8 + 12 + 40 is not."""
+    assert (
+        forces.class_cap_problem(["capital"] * 10 + ["cruiser"] * 16 + ["escort"] * 25, 50) is None
+    )
+    problem = forces.class_cap_problem(["capital"] * 8 + ["cruiser"] * 12 + ["escort"] * 40, 50)
+    assert problem is not None
+    assert "escort" in problem
+    # A30: merchants are left out of the count.
+    assert forces.class_cap_problem(["capital", "cruiser", "merchant", "merchant"], 50) is None
+
+
+@pytest.mark.parametrize(
+    ("held", "result"),
+    [
+        (("Lafayette", "Hudson", "Kakisa"), "ESU"),
+        (("Lafayette", "Hudson"), "draw"),
+        (("Hudson", "Kakisa", "Baffin"), "draw"),
+        (("Lafayette",), "NAC"),
+        (("Hudson", "Kakisa"), "NAC"),
+        ((), "NAC"),
+    ],
+)
+def test_lafayette_victory_table(held: tuple[str, ...], result: str) -> None:
+    """001 L1556-1558."""
+    assert rules.judge(held, LAFAYETTE)[0] == result
+
+
+def encounter_state(
+    esu_ships: tuple[Ft2Ship, ...], nac_ships: tuple[Ft2Ship, ...], sds: bool = False
+) -> Ft2State:
+    fleets = {
+        "esu-F1": Fleet(id="esu-F1", owner="esu", hex=LAF_HEX, ships=esu_ships, arrived=2),
+        "nac-F1": Fleet(id="nac-F1", owner="nac", hex=LAF_HEX, ships=nac_ships),
+    }
+    sides = [EncounterSide(player="nac", fleets=("nac-F1",))]
+    if sds:
+        defence = Fleet(
+            id="nac-D1",
+            owner="nac",
+            hex=LAF_HEX,
+            ships=ships("nac-d", "system_defence_ship"),
+            fixed=True,
+        )
+        fleets["nac-D1"] = defence
+        sides = [EncounterSide(player="nac", fleets=("nac-D1", "nac-F1"))]
+    encounter = Encounter(
+        id="E2-1",
+        system="Lafayette",
+        hex=LAF_HEX,
+        occupant="nac",
+        sides=(sides[0], EncounterSide(player="esu", fleets=("esu-F1",))),
+    )
+    return Ft2State(
+        scenario="lafayette",
+        sides={"esu": "ESU", "nac": "NAC"},
+        fleets=fleets,
+        phase="encounters",
+        encounters={"E2-1": encounter},
+    )
+
+
+def resolve(
+    state: Ft2State, nac: str | None, esu: str | None, faces: list[int]
+) -> EncounterResolved:
+    decisions = {p: d for p, d in (("nac", nac), ("esu", esu)) if d is not None}
+    state = msgspec.structs.replace(state, decisions={"E2-1": decisions})
+    (new,) = rules.decide_encounters(state, 2, ScriptedDice(faces))
+    assert isinstance(new.event, EncounterResolved)
+    return new.event
+
+
+@pytest.mark.parametrize(
+    ("nac", "esu", "faces", "outcome", "battle", "leaving"),
+    [
+        ("fight", "fight", [], "battle", True, ()),
+        ("stand-off", "fight", [], "battle", True, ()),
+        ("stand-off", "stand-off", [], "stand-off", False, ()),
+        ("withdraw", "withdraw", [], "both-withdraw", False, ("nac-F1", "esu-F1")),
+        ("withdraw", "stand-off", [], "withdraw", False, ("nac-F1",)),
+        ("withdraw", "fight", [5], "escaped", False, ("nac-F1",)),  # 001 L1514: 1-5
+        ("withdraw", "fight", [6], "caught", True, ()),  # 001 L1514: a 6 catches
+        (None, "fight", [], "battle", True, ()),  # nothing written down: stand-off (ruling)
+    ],
+)
+def test_decision_table(
+    nac: str | None,
+    esu: str | None,
+    faces: list[int],
+    outcome: str,
+    battle: bool,
+    leaving: tuple[str, ...],
+) -> None:
+    """001 L1512-1522 and A25."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    resolved = resolve(state, nac, esu, faces)
+    assert resolved.outcome == outcome
+    assert (resolved.battle is not None) == battle
+    assert set(resolved.leaving) == set(leaving)
+    assert len(resolved.rolls) == len(faces)
+    if outcome == "caught":
+        assert resolved.battle is not None
+        assert resolved.battle.sides[0].decision == "withdraw"  # it flees under FTL Move
+
+
+def test_system_defences_cannot_withdraw() -> None:
+    """A25: the non-FTL defences stand off while the FTL fleet withdraws; against FIGHT they
+    are fought."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"), sds=True)
+    resolved = resolve(state, "withdraw", "fight", [2])
+    assert resolved.outcome == "escaped"
+    assert resolved.leaving == ("nac-F1",)
+    assert resolved.battle is not None
+    assert resolved.battle.sides[0].ships == ("nac-d-S1",)
+
+
+def test_moves_are_limited_to_six_hexes_and_defences_stay() -> None:
+    """001 L1477 and L1550."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"), sds=True)
+    orders = Ft2Orders(
+        player="nac",
+        turn=3,
+        moves=(MoveOrder(fleet="nac-F1", to="New Toledo"), MoveOrder(fleet="nac-D1", to="0908")),
+    )
+    problems = rules.check_orders(state, MAP, LAFAYETTE, orders)
+    assert any("10 hexes" in p for p in problems)
+    assert any("cannot move" in p for p in problems)
+
+
+def test_a_withdrawn_fleet_must_leave() -> None:
+    """001 L1512: those who withdrew leave on the next move."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    fleet = msgspec.structs.replace(state.fleets["nac-F1"], must_leave=True)
+    state = msgspec.structs.replace(state, fleets={**state.fleets, "nac-F1": fleet})
+    problems = rules.check_orders(state, MAP, LAFAYETTE, Ft2Orders(player="nac", turn=3))
+    assert any("must leave" in p for p in problems)
+
+
+def docked_state(design: str, hex_: str, player: str = "nac", fought: bool = False) -> Ft2State:
+    (ship,) = ships(player, design)
+    sheet = forces.catalogue(design)
+    record = fresh_state(sheet)
+    record = msgspec.structs.replace(
+        record, hull_lost=(sheet.rows[0], *(0 for _ in sheet.rows[1:])), drive="disabled"
+    )
+    record = with_system_status(record, sheet.systems[0].id, "destroyed")
+    ship = msgspec.structs.replace(ship, record=record)
+    fleet = Fleet(id=f"{player}-F1", owner=player, hex=hex_, ships=(ship,))
+    orders = Ft2Orders(
+        player=player,
+        turn=4,
+        docks=(DockOrder(ship=ship.id, systems=("drive", sheet.systems[0].id)),),
+    )
+    return Ft2State(
+        scenario="lafayette",
+        sides={player: "NAC" if player == "nac" else "ESU"},
+        fleets={fleet.id: fleet},
+        orders={player: orders},
+        fought=(ship.id,) if fought else (),
+    )
+
+
+def test_base_repairs_at_new_toledo() -> None:
+    """001 L1530-1534: 1D6 damage points a week; systems on 3+; a disabled drive comes
+    back one step per success."""
+    state = docked_state("destroyer", NEW_TOLEDO)
+    (new,) = rules.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([2, 3, 3]))
+    assert isinstance(new.event, ShipsRefitted)
+    (fleet,) = new.event.fleets
+    record = fleet.ships[0].record
+    assert record is not None
+    sheet = forces.catalogue("destroyer")
+    assert sum(record.hull_lost) == sheet.rows[0] - 2
+    assert record.drive == "half"  # two successes needed from disabled (001 L1534)
+    assert record.systems[0].status == "ok"
+    assert [r.value for r in new.event.rolls] == [2, 3, 3]
+
+
+def test_no_repairs_for_a_ship_that_fought_or_too_big_or_the_esu() -> None:
+    """A26 (a docked ship that fought is not repaired; VN-459 repairs up to MASS 20) and
+    A28 (the ESU has no facilities)."""
+    assert (
+        rules.decide_refits(
+            docked_state("destroyer", NEW_TOLEDO, fought=True), 4, MAP, LAFAYETTE, ScriptedDice([])
+        )
+        == []
+    )
+    assert (
+        rules.decide_refits(docked_state("battleship", VN459), 4, MAP, LAFAYETTE, ScriptedDice([]))
+        == []
+    )
+    esu = docked_state("destroyer", NEW_TOLEDO, player="esu")
+    assert rules.decide_refits(esu, 4, MAP, LAFAYETTE, ScriptedDice([])) == []
+
+
+def test_superiority_needs_every_defender_gone_or_disabled() -> None:
+    """001 L1552 and A29: a disabled defender does not hold the system; a disengagement
+    leaves nobody holding it (001 L1514)."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    assert rules.held_systems(state, MAP, "esu", 7) == ()
+    frigate = state.fleets["nac-F1"].ships[0]
+    sheet = forces.catalogue("frigate")
+    record = fresh_state(sheet)
+    for system in sheet.systems:
+        if system.kind == "firecon":
+            record = with_system_status(record, system.id, "destroyed")
+    disabled = msgspec.structs.replace(frigate, record=record)
+    assert rules.disabled(disabled)
+    fleet = msgspec.structs.replace(state.fleets["nac-F1"], ships=(disabled,))
+    state = msgspec.structs.replace(state, fleets={**state.fleets, "nac-F1": fleet})
+    assert rules.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
+    separated = msgspec.structs.replace(state, separated=(LAF_HEX,))
+    assert rules.held_systems(separated, MAP, "esu", 7) == ()
+
+
+def test_forces_are_checked_against_budget_cap_entry_and_ftl() -> None:
+    """001 L1554, L1570-1572, L1584-1592."""
+    esu, nac = LAFAYETTE.sides
+    over = ForcesFile(
+        fleets=(forces.FleetLine(ships=(forces.ShipLine(design="battleship", count=3),)),)
+    )
+    with pytest.raises(InvalidInputError, match="over the 1000 budget") as caught:
+        forces.deploy(LAFAYETTE, esu, "esu", over, 10, MAP)
+    assert "50%" in str(caught.value)
+    elsewhere = ForcesFile(
+        fleets=(forces.FleetLine(hex="Lafayette", ships=(forces.ShipLine(design="scout"),)),)
+    )
+    with pytest.raises(InvalidInputError, match="enters at X"):
+        forces.deploy(LAFAYETTE, esu, "esu", elsewhere, 10, MAP)
+    ftl_defence = ForcesFile(
+        defences=(
+            forces.DefenceLine(system="Lafayette", ships=(forces.ShipLine(design="frigate"),)),
+        )
+    )
+    with pytest.raises(InvalidInputError, match="non-FTL"):
+        forces.deploy(LAFAYETTE, nac, "nac", ftl_defence, 100, MAP)
+
+
+def test_decision_commitments_open_with_the_revealed_nonce() -> None:
+    """001 L1512: written in secret, revealed together; the commitment binds the umpire."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    made, committed = rules.decide_decision(state, 2, "esu", "E2-1", "fight", "ab" * 32)
+    assert committed.audience.public
+    assert committed.event.sha256 == rules.decision_hash("ab" * 32, "E2-1", "fight")  # type: ignore[attr-defined]
+    assert made.audience.players == ("esu",)
+    with pytest.raises(InvalidInputError, match="must be one of"):
+        rules.decide_decision(state, 2, "esu", "E2-1", "retreat", "ab" * 32)
+
+
+runner = CliRunner()
+
+
+def test_004_commands_refuse_in_an_ft2_campaign_and_back(tmp_path: Path) -> None:
+    """Issue 20: commands that make no sense in the other campaign refuse with one line."""
+    db = str(tmp_path / "x.db")
+    made = runner.invoke(
+        app,
+        [
+            "new",
+            "laf",
+            "--rules",
+            "ft2",
+            "--players",
+            "esu,nac",
+            "--scale",
+            "10",
+            "--seed",
+            "s",
+            "--db",
+            db,
+        ],
+    )
+    assert made.exit_code == 0, made.stdout
+    refused = runner.invoke(app, ["battles", "resolve", "--db", db])
+    assert refused.exit_code != 0
+    assert "plays FT2's campaign rules" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    runner.invoke(app, ["new", "old", "--players", "red", "--seed", "s", "--db", db])
+    refused = runner.invoke(app, ["encounters", "list", "--campaign", "old", "--db", db])
+    assert refused.exit_code != 0
+    assert "004 rules" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "esu"], "name one player for each"),
+        (["--players", "esu,nac", "--scale", "0"], "--scale 0"),
+        (["--players", "esu,nac", "--scenario", "hoth"], "no scenario 'hoth'"),
+    ],
+)
+def test_bad_ft2_campaigns_are_refused_with_nothing_written(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    db = str(tmp_path / "x.db")
+    result = runner.invoke(app, ["new", "laf", "--rules", "ft2", "--seed", "s", *args, "--db", db])
+    assert result.exit_code != 0
+    assert message in result.stderr
+    assert not Path(db).exists()  # nothing written
