@@ -942,19 +942,20 @@ class CampaignService:
     def turn_status(self, lineage: Lineage) -> TurnStatus:
         """Return where the turn in progress stands: who sent orders, what waits."""
         state = self.load(lineage)
+        submitted, phase, battles_waiting = ft2.turn_in_progress(state)
         return TurnStatus(
             campaign=lineage.campaign,
             branch=lineage.branch,
             turn=state.turn,
-            phase=state.phase,
+            phase=phase,
             held=state.held,
             deadline=state.deadline,
             late=state.deadline is not None and self.store.clock() > state.deadline,
-            submitted=tuple(sorted(state.submitted)),
-            waiting_for=tuple(p for p in state.players if p not in state.submitted),
+            submitted=submitted,
+            waiting_for=tuple(p for p in state.players if p not in submitted),
             final=state.final,
-            battles=tuple(sorted(state.pending_battles)),
-            production=is_production_turn(state.turn),
+            battles=battles_waiting,
+            production=is_production_turn(state.turn) and state.ft2 is None,
             finished=state.finished,
         )
 
@@ -1603,6 +1604,7 @@ class CampaignService:
         orders_problems: list[str] = []
         store_problems: list[str] = []
         reveals = 0
+        decisions = ft2.DecisionLedger()
         snapshots = self.store.snapshots_of(lineage)
         by_version: dict[int, list[StoredSnapshot]] = {}
         for snap in snapshots:
@@ -1649,7 +1651,8 @@ class CampaignService:
             elif isinstance(ev, OrdersRevealed):
                 reveals += 1
                 orders_problems += _check_reveal(row.position, ev, commitments)
-            elif isinstance(ev, SeedRevealed) and ev.seed != seed:
+            decisions.record(row.position, ev)  # the FT2 campaign's (issue 20)
+            if isinstance(ev, SeedRevealed) and ev.seed != seed:
                 store_problems.append(
                     "the campaign's stored seed is not the seed revealed in the log"
                 )
@@ -1669,6 +1672,7 @@ class CampaignService:
         ]
         if lineage.segments[-1].after != 0:
             store_problems.append("the branch's history does not start at the campaign's start")
+        orders_problems += decisions.problems
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,

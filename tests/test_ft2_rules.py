@@ -384,3 +384,28 @@ def test_bad_ft2_campaigns_are_refused_with_nothing_written(
     assert result.exit_code != 0
     assert message in result.stderr
     assert not Path(db).exists()  # nothing written
+
+
+def test_verify_opens_every_decision_commitment() -> None:
+    """A decision revealed must be the one committed before (001 L1512: "written down in
+    secret"); a swapped one is named."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    _, committed = rules.decide_decision(state, 2, "esu", "E2-1", "fight", "cd" * 32)
+    honest = EncounterResolved(
+        encounter="E2-1",
+        players=("nac", "esu"),
+        decisions=("stand-off", "fight"),
+        nonces=("", "cd" * 32),
+        outcome="battle",
+    )
+    ledger = rules.DecisionLedger()
+    ledger.record(1, committed.event)
+    ledger.record(2, honest)
+    assert ledger.problems == []
+    assert ledger.opened == 1
+    swapped = msgspec.structs.replace(honest, decisions=("stand-off", "withdraw"))
+    ledger.record(3, swapped)
+    assert ledger.problems == [
+        "position 3: esu's decision for encounter E2-1 does not match the commitment he made "
+        "before it was revealed"
+    ]

@@ -108,6 +108,7 @@ class EncounterResolved(Event, frozen=True, kw_only=True):
     """
 
     encounter: str
+    players: tuple[str, ...]
     decisions: tuple[str, ...]
     nonces: tuple[str, ...]
     outcome: str

@@ -478,6 +478,7 @@ def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewE
             battle = msgspec.structs.replace(battle, id=f"B{turn}-{number}")
         resolved = EncounterResolved(
             encounter=eid,
+            players=tuple(players),
             decisions=tuple(decisions),
             nonces=tuple(salts.get(p, "") for p in players),
             outcome=outcome,
@@ -742,3 +743,35 @@ def decide_week_end(
         )
     batch.append(NewEvent(TurnEnded(turn=turn), Audience.everyone(), turn))
     return batch
+
+
+class DecisionLedger:
+    """`umpire verify`'s check of encounter decisions (001 L1512): each revealed decision and
+    nonce must open the commitment its player made public before the reveal."""
+
+    def __init__(self) -> None:
+        self.commitments: dict[tuple[str, str], str] = {}
+        self.problems: list[str] = []
+        self.opened = 0
+
+    def record(self, position: int, ev: object) -> None:
+        """Note a commitment, or check a reveal against the commitments before it."""
+        if isinstance(ev, DecisionCommitted):
+            self.commitments[(ev.player, ev.encounter)] = ev.sha256  # the last one counts
+            return
+        if not isinstance(ev, EncounterResolved):
+            return
+        for player, decision, nonce in zip(ev.players, ev.decisions, ev.nonces, strict=True):
+            committed = self.commitments.get((player, ev.encounter))
+            if not nonce and committed is None:
+                continue  # nothing written down: he stood off by default
+            try:
+                digest = decision_hash(nonce, ev.encounter, decision)
+            except ValueError:
+                digest = ""
+            self.opened += 1
+            if digest != committed:
+                self.problems.append(
+                    f"position {position}: {player}'s decision for encounter {ev.encounter} "
+                    "does not match the commitment he made before it was revealed"
+                )

@@ -26,6 +26,7 @@ from campaign.ft2.model import (
     Scenario,
     load_scenario,
 )
+from campaign.ft2.rules import DecisionLedger
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
@@ -34,6 +35,7 @@ from maps import mapfile, tomlinput
 from maps.starmap import StarMap
 
 RULES_CHOICES = ("004", "ft2")
+__all__ = ["DecisionLedger"]
 AskDie = Callable[[DiceKey, int], int]
 
 
@@ -113,6 +115,14 @@ class Ft2Plan(msgspec.Struct, frozen=True):
 
     command: core.CreateCampaign
     batch: list[NewEvent]
+
+
+def turn_in_progress(state: CampaignState) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """Return who handed in orders this turn, its phase and the battles waiting, for either
+    campaign's `umpire turn status`."""
+    if state.ft2 is None:
+        return tuple(sorted(state.submitted)), state.phase, tuple(sorted(state.pending_battles))
+    return tuple(sorted(state.ft2.orders)), state.ft2.phase, tuple(sorted(state.ft2.battles))
 
 
 def plan(
