@@ -1672,15 +1672,14 @@ class CampaignService:
         ]
         if lineage.segments[-1].after != 0:
             store_problems.append("the branch's history does not start at the campaign's start")
-        orders_problems += decisions.problems
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=not orders_problems and not store_problems,
+            ok=not orders_problems and not decisions.problems and not store_problems,
             orders_revealed=reveals,
-            orders_problems=tuple(orders_problems),
+            orders_problems=(*orders_problems, *decisions.problems),
             snapshots_checked=len(snapshots),
             store_problems=tuple(store_problems),
         )
