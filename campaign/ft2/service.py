@@ -6,6 +6,7 @@ store, dice, audiences, commitments, snapshots and `umpire verify` are the 004 c
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
@@ -227,6 +228,32 @@ def orders_template(service: CampaignService, lineage: Lineage, player: str) -> 
             continue
         lines += ["[[moves]]", f'fleet = "{fleet.id}"', f'to = "{fleet.hex}"', ""]
     return "\n".join(lines) + "\n"
+
+
+def dumps_orders(orders: Ft2Orders) -> str:
+    """Write orders as the orders file `parse_orders` reads back to the same orders."""
+    lines = [f"player = {_toml(orders.player)}", f"turn = {orders.turn}"]
+    for table, items in (
+        ("moves", orders.moves),
+        ("splits", orders.splits),
+        ("merges", orders.merges),
+        ("docks", orders.docks),
+        ("decoys", orders.decoys),
+    ):
+        for item in items:
+            lines.append(f"\n[[{table}]]")
+            for key, value in msgspec.structs.asdict(item).items():
+                if value is not None:
+                    lines.append(f"{key} = {_toml(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string of printable text is a TOML basic string
+    return str(value)
 
 
 def parse_orders(text: str, player: str, turn: int) -> Ft2Orders:
