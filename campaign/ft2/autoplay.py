@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from campaign.events import UMPIRE
+from campaign.ft2 import rules
 from campaign.ft2 import service as ft2
 from campaign.ft2.model import (
     DECISIONS,
@@ -75,7 +76,7 @@ def random_orders(
         fleet = view.fleets[fid]
         if fleet.owner != player or not _can_move(fleet):
             continue
-        system = ft2.rules.system_name(starmap, fleet.hex)
+        system = rules.system_name(starmap, fleet.hex)
         facility = scenario.facility(system) if system else None
         hurt = [s for s in fleet.ships if s.record is not None]
         if facility and side.may_use_facilities and hurt and not fleet.must_leave:
