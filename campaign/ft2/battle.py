@@ -82,6 +82,7 @@ def request_for(state: Ft2State, battle: Ft2Battle) -> CampaignBattle:
         rules="ft2",
         movement="cinematic",  # 001's own movement
         key=battle.id,
+        campaign="ft2",  # bogeys at first (001 L1512), none of 004's Fleet Book options
     )
 
 
