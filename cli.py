@@ -2168,6 +2168,12 @@ def autoplay(
     with at.service() as service:
         lineage = at.lineage(service)
         state = service.load(lineage)
+        if state.ft2 is not None:  # the FT2 campaign's own random players (issue 20)
+            from campaign.ft2.autoplay import play as play_ft2
+
+            played = play_ft2(service, lineage, seed, turns, 0.0 if engine else 1.0)
+            out.print(played.summary(), markup=False)
+            return
         total = max(0, min(turns, state.max_turns - state.turn + 1))
         columns = (TextColumn("turn {task.fields[turn]}"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, console=_whole(err), transient=True) as progress:

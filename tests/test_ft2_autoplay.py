@@ -18,9 +18,10 @@ def test_random_lafayette_campaigns_play_to_a_judged_end(tmp_path: Path, seed: i
         plan = plan_ft2_campaign("laf", ["esu", "nac"], "lafayette", 10, seed=f"auto-{seed}")
         service.new_ft2_campaign(plan)
         lineage = service.target("laf")
-        result, engine, table = play(service, lineage, seed)
-        assert result in ("ESU", "NAC", "draw")
-        assert seed == 1 or engine + table >= 1
+        played = play(service, lineage, seed)
+        assert played.result in ("ESU", "NAC", "draw")
+        assert played.turns == 7
+        assert seed == 1 or played.engine + played.table >= 1
         report = service.verify(lineage)
         assert report.ok, report
     finally:

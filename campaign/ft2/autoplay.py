@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import msgspec
+
 from campaign.events import UMPIRE
 from campaign.ft2 import rules
 from campaign.ft2 import service as ft2
@@ -128,15 +130,39 @@ def check_no_leak(service: CampaignService, lineage: Lineage, players: tuple[str
             raise AssertionError(f"{player}'s view holds fleets of others: {foreign}")
 
 
-def play(service: CampaignService, lineage: Lineage, seed: int) -> tuple[str | None, int, int]:
-    """Play the scenario to its end with random legal orders and decisions; return the
-    result, and the battles fought by the engine and recorded as from a table."""
+class Played(msgspec.Struct, frozen=True):
+    """What `play` did: turns played, battles by the engine and by a table, the result."""
+
+    turns: int
+    engine: int
+    table: int
+    result: str | None
+
+    def summary(self) -> str:
+        """One line for the umpire."""
+        end = f"judged: {self.result}" if self.result else "not over yet"
+        return (
+            f"Played {self.turns} turn(s): {self.engine} battle(s) by the engine, "
+            f"{self.table} recorded as from a table; {end}."
+        )
+
+
+def play(
+    service: CampaignService,
+    lineage: Lineage,
+    seed: int | str,
+    turns: int | None = None,
+    table_chance: float = TABLE_BATTLE_CHANCE,
+) -> Played:
+    """Play `turns` turns (default: to the end) with random legal orders and decisions, each
+    battle recorded as from a table with `table_chance`, else fought by the engine."""
     rng = random.Random(seed)
     state = service.load(lineage)
     scenario = load_scenario(state.ft2.scenario if state.ft2 else "")
     starmap = service.starmap(lineage)
-    engine = table = 0
-    while not service.load(lineage).finished:
+    engine = table = played = 0
+    while not service.load(lineage).finished and (turns is None or played < turns):
+        played += 1
         state = service.load(lineage)
         for player in state.players:
             view = service.load(lineage, viewer=player).ft2
@@ -150,7 +176,7 @@ def play(service: CampaignService, lineage: Lineage, seed: int) -> tuple[str | N
                 for player in found.players:
                     ft2.decide(service, lineage, player, found.id, random_decision(rng))
             for battle in ft2.battles_waiting(service, lineage, UMPIRE):
-                if rng.random() < TABLE_BATTLE_CHANCE:
+                if rng.random() < table_chance:
                     ft2.record(
                         service, lineage, battle, _table_results(service, lineage, battle, rng)
                     )
@@ -160,7 +186,7 @@ def play(service: CampaignService, lineage: Lineage, seed: int) -> tuple[str | N
                     engine += 1
         check_no_leak(service, lineage, state.players)
     result, _ = ft2.result(service, lineage)
-    return result, engine, table
+    return Played(turns=played, engine=engine, table=table, result=result)
 
 
 def _table_results(
