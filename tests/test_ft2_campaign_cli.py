@@ -131,7 +131,10 @@ def play_the_table_battle(table: Table) -> None:
     (met,) = table.encounters("esu")
     assert met["system"] == "Hudson"
     table.run("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
-    table.run("encounters", "decide", str(met["id"]), "fight", "--player", "nac")
+    # The NAC hands his decision in as an orders file, from the template.
+    template = table.run("orders", "template", "--player", "nac")
+    assert f'encounter = "{met["id"]}"' in template
+    table.orders("nac", 3, f'[[decisions]]\nencounter = "{met["id"]}"\ndecision = "fight"\n')
     table.run("turn", "resolve")
     (battle,) = table.battles()
     # The ESU destroyer hurt and jumped out, the NAC destroyer hurt, Hudson's SDS disabled.

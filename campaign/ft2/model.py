@@ -260,8 +260,16 @@ class DecoyOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     drones: Annotated[int, Meta(ge=1, le=1000)]
 
 
+class DecisionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A decision for an encounter (001 L1512-1520), handed in as an orders file."""
+
+    encounter: str
+    decision: str  # fight, withdraw or stand-off
+
+
 class Ft2Orders(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A player's orders file for one turn of the FT2 campaign."""
+    """A player's orders file for one turn of the FT2 campaign: his moves (before the
+    turn's movement), or his encounter decisions (once encounters are found)."""
 
     player: str
     turn: int
@@ -270,6 +278,7 @@ class Ft2Orders(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     merges: tuple[MergeOrder, ...] = ()
     docks: tuple[DockOrder, ...] = ()
     decoys: tuple[DecoyOrder, ...] = ()
+    decisions: tuple[DecisionOrder, ...] = ()
 
 
 class Ft2State(msgspec.Struct, frozen=True, kw_only=True):

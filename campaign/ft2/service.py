@@ -218,8 +218,16 @@ def orders_template(service: CampaignService, lineage: Lineage, player: str) -> 
         f"turn = {full.turn}",
         "",
     ]
+    for eid in sorted(view.encounters):
+        lines += [
+            f"# {eid}: encounter at {view.encounters[eid].system}: fight, withdraw or stand-off",
+            "[[decisions]]",
+            f'encounter = "{eid}"',
+            'decision = "stand-off"',
+            "",
+        ]
     for fleet in sorted(view.fleets.values(), key=lambda f: f.id):
-        if fleet.owner != player:
+        if fleet.owner != player or view.phase == "encounters":
             continue
         ships = ", ".join(f"{s.id} {s.design}" for s in fleet.ships)
         lines.append(f"# {fleet.id} at {fleet.hex}: {ships}; {fleet.drones} drones")
@@ -239,6 +247,7 @@ def dumps_orders(orders: Ft2Orders) -> str:
         ("merges", orders.merges),
         ("docks", orders.docks),
         ("decoys", orders.decoys),
+        ("decisions", orders.decisions),
     ):
         for item in items:
             lines.append(f"\n[[{table}]]")
@@ -279,6 +288,22 @@ def submit_orders(
     """Check a player's orders against his own view and record them, committed."""
     ft2 = require_ft2(state)
     orders = parse_orders(text, player, state.turn)
+    if ft2.phase == "encounters" and orders.decisions:  # decisions by orders file
+        if orders != Ft2Orders(player=player, turn=state.turn, decisions=orders.decisions):
+            raise InvalidInputError(
+                "once encounters are found, an orders file holds only [[decisions]]"
+            )
+        batch: list[NewEvent] = []
+        for order in orders.decisions:
+            batch += rules.decide_decision(
+                ft2, state.turn, player, order.encounter, order.decision, service.nonces()
+            )
+        return service.store.append(lineage, state.version, batch)
+    if orders.decisions:
+        raise InvalidInputError(
+            "[[decisions]] are handed in once the turn's encounters are found "
+            "(`umpire encounters list`)"
+        )
     view = require_ft2(service.load(lineage, viewer=player))
     orders = _without_stays(orders, view)
     batch = rules.decide_submit(
