@@ -27,6 +27,7 @@ from campaign.ft2.model import (
     Scenario,
     load_scenario,
 )
+from campaign.ft2.report import report_lines
 from campaign.ft2.rules import DecisionLedger
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
@@ -423,6 +424,20 @@ def battles_waiting(service: CampaignService, lineage: Lineage, viewer: str) -> 
     service._check_viewer(lineage, viewer)
     state = require_ft2(service.load(lineage, viewer=viewer))
     return sorted(state.battles)
+
+
+def report(service: CampaignService, lineage: Lineage, player: str) -> list[str]:
+    """Return `player`'s report (`campaign.ft2.report`), from what he may see only."""
+    service._check_viewer(lineage, player)
+    view = service.load(lineage, viewer=player)
+    require_ft2(view)
+    told = list(service.store.read(lineage, visible_to=player))
+    return report_lines(view, told, player)
+
+
+def is_ft2(service: CampaignService, lineage: Lineage) -> bool:
+    """Return whether the campaign plays the FT2 campaign rules."""
+    return service.load(lineage).ft2 is not None
 
 
 def result(service: CampaignService, lineage: Lineage) -> tuple[str | None, tuple[str, ...]]:
