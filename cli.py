@@ -2599,14 +2599,25 @@ def encounters_record(
             "disengaged, jumped, destroyed, disabled (repeat; ships not named are unharmed)."
         ),
     ] = None,
+    disengage: Annotated[
+        str | None,
+        typer.Option(
+            help="The side whose ships all left the table: it rolls to disengage (001 "
+            "L1204-1216); failing, nothing else is recorded and the stern chase goes on."
+        ),
+    ] = None,
     at: Where = HERE,
 ) -> None:
     """Record a battle fought on a real table (disengagement: 001 L1204-1216)."""
     from campaign.ft2 import service as ft2
 
     with at.service() as service:
-        recorded = ft2.record(service, at.lineage(service), battle_id, ship or [])
+        recorded = ft2.record(
+            service, at.lineage(service), battle_id, ship or [], disengage, _ask_die
+        )
     _show_written(recorded, False, f"Battle {battle_id} recorded")
+    if len(recorded) == 1 and disengage is not None:
+        out.print(f"{disengage} was caught: the stern chase goes on (001 L1214).", markup=False)
 
 
 @encounters_app.command("result")

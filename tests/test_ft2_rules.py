@@ -409,3 +409,49 @@ def test_verify_opens_every_decision_commitment() -> None:
         "position 3: esu's decision for encounter E2-1 does not match the commitment he made "
         "before it was revealed"
     ]
+
+
+def battle_state() -> Ft2State:
+    from campaign.ft2.model import BattleSide, Ft2Battle
+
+    state = encounter_state(ships("esu", "battleship"), ships("nac", "frigate"))
+    battle = Ft2Battle(
+        id="B2-1",
+        encounter="E2-1",
+        system="Lafayette",
+        hex=LAF_HEX,
+        sides=(
+            BattleSide(player="nac", decision="fight", ships=("nac-S1",)),
+            BattleSide(player="esu", decision="fight", ships=("esu-S1",)),
+        ),
+    )
+    return msgspec.structs.replace(state, encounters={}, battles={"B2-1": battle}, phase="battles")
+
+
+def test_abstract_disengagement_from_a_table_battle() -> None:
+    """001 L1204-1216: a D6 each, +2 for a ship faster than all the enemy's; equal or higher
+    gets away, and the forces are separated (001 L1514)."""
+    from campaign.ft2.battle import decide_disengagement
+    from campaign.ft2.events import DisengagementRolled, Ft2BattleFought
+    from campaign.ft2.state import evolve_ft2
+
+    state = battle_state()
+    away = decide_disengagement(state, 2, "B2-1", "nac", {}, ScriptedDice([3, 5]))
+    rolled, fought = (new.event for new in away)
+    assert isinstance(rolled, DisengagementRolled)
+    assert rolled.modifiers == (2, 0)  # the frigate (thrust 6) outruns the battleship (4)
+    assert rolled.succeeded  # 3 + 2 >= 5
+    assert isinstance(fought, Ft2BattleFought)
+    assert fought.disengaged == "nac"
+    after = evolve_ft2(evolve_ft2(state, rolled), fought)
+    assert after.separated == (LAF_HEX,)
+    assert rules.held_systems(after, MAP, "esu", 7) == ()
+    caught = decide_disengagement(state, 2, "B2-1", "nac", {}, ScriptedDice([1, 6]))
+    assert len(caught) == 1  # the stern chase goes on; the battle still waits
+    assert not caught[0].event.succeeded  # type: ignore[attr-defined]
+    again = evolve_ft2(state, caught[0].event)
+    assert "B2-1" in again.battles
+    (first, second) = decide_disengagement(again, 2, "B2-1", "nac", {}, ScriptedDice([6, 1]))[
+        0
+    ].event.rolls  # type: ignore[attr-defined]
+    assert (first.key, second.key) == ("2/battle/B2-1.disengage/2", "2/battle/B2-1.disengage/3")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import msgspec
 
-from campaign.dice import DiceSource
+from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import Audience, NewEvent
-from campaign.ft2.events import Ft2BattleFought
+from campaign.ft2.events import DisengagementRolled, Ft2BattleFought
 from campaign.ft2.forces import catalogue
 from campaign.ft2.model import Ft2Battle, Ft2Ship, Ft2State, ShipFate
 from campaign.rules.battles import RecordingDice
@@ -24,7 +24,7 @@ from tactical.campaign_battle import (
     CampaignSide,
     resolve_campaign_battle,
 )
-from tactical.ship import apply_damage, fresh_state, with_system_status
+from tactical.ship import apply_damage, current_thrust, fresh_state, with_system_status
 
 ORDERS: dict[str, CampaignOrder] = {
     "fight": "engage",
@@ -154,6 +154,67 @@ def parse_fates(texts: list[str]) -> dict[str, tuple[str, int]]:
             )
         fates[ship] = (fate, int(hull or 0))
     return fates
+
+
+THRUST_BONUS = 2  # 001 L1210: "he adds 2 to his die roll"
+
+
+def decide_disengagement(
+    state: Ft2State,
+    turn: int,
+    battle_id: str,
+    side: str,
+    results: dict[str, tuple[str, int]],
+    dice: DiceSource,
+) -> list[NewEvent]:
+    """Roll a table battle's abstract disengagement (001 L1204-1216) for `side`, whose ships
+    have all left the table; on success the battle is recorded with them disengaged.
+
+    Raises:
+        InvalidInputError: `side` is not in the battle.
+    """
+    battle = waiting(state, battle_id)
+    players = [s.player for s in battle.sides]
+    if side not in players:
+        raise InvalidInputError(f"{side!r} is not a side of {battle_id} ({', '.join(players)})")
+    ships = ships_of(state)
+    fastest = {
+        s.player: max(
+            (
+                current_thrust(
+                    catalogue(ships[i].design),
+                    ships[i].record or fresh_state(catalogue(ships[i].design)),
+                )
+                for i in s.ships
+                if results.get(i, ("present", 0))[0] != "destroyed"
+            ),
+            default=0,
+        )
+        for s in battle.sides
+    }
+    pursuer = players[1 - players.index(side)]
+    bonus = (
+        THRUST_BONUS if fastest[side] > fastest[pursuer] else 0,
+        THRUST_BONUS if fastest[pursuer] > fastest[side] else 0,
+    )
+    tries = state.disengagements.get(battle_id, 0)
+    subject = f"{battle_id}.disengage"
+    fleeing = dice.roll(DiceKey(turn=turn, phase="battle", subject=subject, index=2 * tries), 6)
+    chasing = dice.roll(DiceKey(turn=turn, phase="battle", subject=subject, index=2 * tries + 1), 6)
+    succeeded = fleeing.value + bonus[0] >= chasing.value + bonus[1]  # 001 L1212: equal or higher
+    rolled = DisengagementRolled(
+        battle=battle_id, side=side, modifiers=bonus, succeeded=succeeded, rolls=(fleeing, chasing)
+    )
+    batch = [NewEvent(rolled, Audience.players_(players), turn)]
+    if succeeded:
+        side_ships = next(s.ships for s in battle.sides if s.player == side)
+        gone = {
+            sid: ("disengaged", results.get(sid, ("present", 0))[1])
+            for sid in side_ships
+            if results.get(sid, ("present", 0))[0] != "destroyed"
+        }
+        batch += decide_table_battle(state, turn, battle_id, {**results, **gone})
+    return batch
 
 
 def decide_table_battle(

@@ -133,6 +133,20 @@ class Ft2BattleFought(Event, frozen=True, kw_only=True):
     rolls: tuple[Roll, ...] = ()
 
 
+@event("disengagement_rolled", version=1)
+class DisengagementRolled(Event, frozen=True, kw_only=True):
+    """A side that took all its ships off the table rolled to disengage (001 L1204-1216):
+    a D6 each, +2 to a side with a ship of higher thrust than all the other's; the fleeing
+    side gets away on a total equal to or higher than the pursuer's. Failing, the battle goes
+    on as a stern chase (it is recorded again later)."""
+
+    battle: str
+    side: str
+    modifiers: tuple[int, int]  # the fleeing side's, the pursuer's
+    succeeded: bool
+    rolls: tuple[Roll, ...] = ()
+
+
 @event("ships_refitted", version=1)
 class ShipsRefitted(Event, frozen=True, kw_only=True):
     """Ships docked at a facility were repaired and replenished this week (001 L1530-1536):

@@ -300,5 +300,6 @@ class Ft2State(msgspec.Struct, frozen=True, kw_only=True):
     scans: dict[str, tuple[Contact, ...]] = msgspec.field(default_factory=dict)  # enc -> seen
     next_fleet: dict[str, int] = msgspec.field(default_factory=dict)
     battles_fought: int = 0
+    disengagements: dict[str, int] = msgspec.field(default_factory=dict)  # battle -> tries
     result: str | None = None
     held: tuple[str, ...] = ()  # the settled systems the first side held when judged

@@ -410,12 +410,23 @@ def fight(
 
 
 def record(
-    service: CampaignService, lineage: Lineage, battle_id: str, results: list[str]
+    service: CampaignService,
+    lineage: Lineage,
+    battle_id: str,
+    results: list[str],
+    disengaging: str | None = None,
+    ask: AskDie | None = None,
 ) -> list[RecordedEvent]:
-    """Record a battle fought on a real table: `SHIP=FATE[:DAMAGE]` for each ship hurt."""
+    """Record a battle fought on a real table: `SHIP=FATE[:DAMAGE]` for each ship hurt; with
+    `disengaging`, that side left the table and rolls to get away (001 L1204-1216)."""
     state = service.load(lineage, use_snapshots=False)
     ft2 = require_ft2(state)
-    batch = battles.decide_table_battle(ft2, state.turn, battle_id, battles.parse_fates(results))
+    fates = battles.parse_fates(results)
+    if disengaging is None:
+        batch = battles.decide_table_battle(ft2, state.turn, battle_id, fates)
+    else:
+        dice = service._dice(lineage, state, None, ask)
+        batch = battles.decide_disengagement(ft2, state.turn, battle_id, disengaging, fates, dice)
     return service.store.append(lineage, state.version, batch)
 
 

@@ -14,6 +14,7 @@ from campaign.ft2.events import (
     CampaignJudged,
     DecisionMade,
     DecoysSpent,
+    DisengagementRolled,
     EncounterFound,
     EncounterResolved,
     FleetsMoved,
@@ -33,6 +34,7 @@ FT2_EVENTS = (
     LongRangeScan,
     DecoysSpent,
     DecisionMade,
+    DisengagementRolled,
     EncounterResolved,
     Ft2BattleFought,
     ShipsRefitted,
@@ -110,6 +112,9 @@ def evolve_ft2(state: Ft2State, ev: Event) -> Ft2State:
             return _encounter_resolved(state, ev)
         case Ft2BattleFought():
             return _battle_fought(state, ev)
+        case DisengagementRolled():
+            tries = {**state.disengagements, ev.battle: state.disengagements.get(ev.battle, 0) + 1}
+            return replace(state, disengagements=tries)
         case ShipsRefitted():
             return replace(state, fleets={**state.fleets, **{f.id: f for f in ev.fleets}})
         case CampaignJudged():
