@@ -300,6 +300,14 @@ def test_superiority_needs_every_defender_gone_or_disabled() -> None:
     assert rules.held_systems(separated, MAP, "esu", 7) == ()
 
 
+def test_a_defender_that_withdrew_is_driven_out() -> None:
+    """001 L1552 ("drive out ALL defending warships") and A25."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
+    leaving = msgspec.structs.replace(state.fleets["nac-F1"], must_leave=True)
+    state = msgspec.structs.replace(state, fleets={**state.fleets, "nac-F1": leaving})
+    assert rules.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
+
+
 def test_forces_are_checked_against_budget_cap_entry_and_ftl() -> None:
     """001 L1554, L1570-1572, L1584-1592."""
     esu, nac = LAFAYETTE.sides

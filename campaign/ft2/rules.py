@@ -673,13 +673,15 @@ def _replenish(record: ShipState, fresh: ShipState, fighters: bool) -> ShipState
 
 def held_systems(state: Ft2State, starmap: StarMap, attacker: str, turn: int) -> tuple[str, ...]:
     """The settled systems where the attacker has space superiority (001 L1552): a working
-    warship of his there, no defending warship that is not destroyed, disabled or gone, and
-    no battle this turn ended in disengagement there (001 L1514)."""
+    warship of his there, no defending warship that is not destroyed, disabled or driven out
+    (a fleet that withdrew and must leave is, A25), and no battle this turn ended in
+    disengagement there (001 L1514)."""
     docked = {d.ship for o in state.orders.values() for d in o.docks}
 
     def operational(owner_is_attacker: bool, hex_: str) -> bool:
         return any(
             (f.owner == attacker) == owner_is_attacker
+            and not f.must_leave  # A25: it withdrew, so it is driven out
             and s.hull_class != "merchant"
             and s.id not in docked
             and not disabled(s)
