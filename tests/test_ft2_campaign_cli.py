@@ -11,6 +11,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from campaign.events import encode_payload
 from campaign.ft2.events import (
     CampaignJudged,
     DecisionMade,
@@ -204,12 +205,19 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
 
 
 def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> None:
-    """Neither player's view holds the other's fleets, nor his secret events."""
+    """Neither player's view holds the other's fleets, nor his secret events; no event he
+    was told names a fleet of the other's (001 L1475)."""
     view = service.load(lineage, viewer=player)
     assert view.ft2 is not None
     assert {f.owner for f in view.ft2.fleets.values()} == {player}
+    other = next(p for p in PLAYERS if p != player)
     for recorded in service.player_view(lineage, player):
         ev = recorded.event
+        payload = encode_payload(ev).decode()
+        assert f'"{other}-F' not in payload, (player, ev)
+        assert f'"{other}-D' not in payload, (player, ev)
+        if not isinstance(ev, Ft2BattleFought):  # a battle shows the ships in it
+            assert f'"{other}-S' not in payload, (player, ev)
         if isinstance(ev, Ft2OrdersSubmitted):
             assert ev.orders.player == player
         elif isinstance(ev, SECRET_EVENTS):

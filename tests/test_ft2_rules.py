@@ -152,7 +152,14 @@ def resolve(
 ) -> EncounterResolved:
     decisions = {p: d for p, d in (("nac", nac), ("esu", esu)) if d is not None}
     state = msgspec.structs.replace(state, decisions={"E2-1": decisions})
-    (new,) = rules.decide_encounters(state, 2, ScriptedDice(faces))
+    *told, new = rules.decide_encounters(state, 2, ScriptedDice(faces))
+    assert [t.audience.players for t in told] == [("nac",), ("esu",)]
+    assert all(  # each player is told of his own fleets leaving only (001 L1475)
+        f.startswith(t.audience.players[0])
+        for t in told
+        for f in t.event.leaving  # type: ignore[attr-defined]
+    )
+    assert new.audience == rules.Audience.umpire_only()
     assert isinstance(new.event, EncounterResolved)
     return new.event
 

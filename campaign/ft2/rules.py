@@ -401,7 +401,8 @@ def _encounters(
             sides=(sides[0], sides[1]),
         )
         both = Audience.players_(list(order))
-        batch.append(NewEvent(EncounterFound(encounter=encounter), both, turn))
+        fleet_owners = {f.id: f.owner for f in here}
+        batch += _told_apart(EncounterFound(encounter=encounter), order, fleet_owners, turn)
         for side in encounter.sides:
             own = [fleets[f] for f in side.fleets]
             released = 0
@@ -420,6 +421,39 @@ def _encounters(
             )
             batch.append(NewEvent(seen, both, turn))
     return batch
+
+
+def _told_apart(
+    event: EncounterFound | EncounterResolved,
+    players: Sequence[str],
+    owners: dict[str, str],
+    turn: int,
+) -> list[NewEvent]:
+    """Tell each player an encounter's event naming only his own fleets and ships (001 L1475:
+    the counters are known to their owner alone; a battle shows the rest, starting with
+    bogeys, 001 L1512), and the umpire the whole of it."""
+    told: list[NewEvent] = []
+    for player in players:
+        if isinstance(event, EncounterFound):
+            sides = tuple(
+                s if s.player == player else msgspec.structs.replace(s, fleets=())
+                for s in event.encounter.sides
+            )
+            encounter = msgspec.structs.replace(event.encounter, sides=(sides[0], sides[1]))
+            his: EncounterFound | EncounterResolved = EncounterFound(encounter=encounter)
+        else:
+            leaving = tuple(f for f in event.leaving if owners.get(f) == player)
+            battle = event.battle
+            if battle is not None:  # the enemy's true ships are for the table to show
+                seen = tuple(
+                    b if b.player == player else msgspec.structs.replace(b, ships=())
+                    for b in battle.sides
+                )
+                battle = msgspec.structs.replace(battle, sides=(seen[0], seen[1]))
+            his = msgspec.structs.replace(event, leaving=leaving, battle=battle)
+        told.append(NewEvent(his, Audience.players_([player]), turn))
+    told.append(NewEvent(event, Audience.umpire_only(), turn))
+    return told
 
 
 # ---------------------------------------------------------------- decisions
@@ -486,7 +520,8 @@ def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewE
             battle=battle,
             rolls=rolls,
         )
-        batch.append(NewEvent(resolved, Audience.players_(players), turn))
+        owners = {f.id: f.owner for f in state.fleets.values()}
+        batch += _told_apart(resolved, players, owners, turn)
     return batch
 
 
