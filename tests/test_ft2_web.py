@@ -37,5 +37,7 @@ def test_an_ft2_player_reads_his_report_and_sends_orders(tmp_path: Path) -> None
         state = service.load(lineage)
         assert state.ft2 is not None
         assert state.ft2.orders["esu"].moves[0].to == "0509"
+        service.mark_final(lineage, "esu")  # "ready", as in the 004 campaign
+        assert service.turn_status(lineage).final == ("esu",)
     finally:
         service.close()
