@@ -206,6 +206,10 @@ def test_system_defences_cannot_withdraw() -> None:
     assert resolved.leaving == ("nac-F1",)
     assert resolved.battle is not None
     assert resolved.battle.sides[0].ships == ("nac-d-S1",)
+    caught = resolve(state, "withdraw", "fight", [6])  # caught: all of it fights, standing
+    assert caught.battle is not None
+    assert caught.battle.sides[0].decision == "stand-off"
+    assert set(caught.battle.sides[0].ships) == {"nac-d-S1", "nac-S1"}
 
 
 def test_moves_are_limited_to_six_hexes_and_defences_stay() -> None:
@@ -470,3 +474,32 @@ def test_abstract_disengagement_from_a_table_battle() -> None:
         0
     ].event.rolls  # type: ignore[attr-defined]
     assert (first.key, second.key) == ("2/battle/B2-1.disengage/2", "2/battle/B2-1.disengage/3")
+
+
+@pytest.mark.parametrize(
+    "decisions", [("fight", "fight"), ("withdraw", "fight"), ("stand-off", "fight")]
+)
+def test_the_engine_fights_each_kind_of_encounter_battle(decisions: tuple[str, str]) -> None:
+    """The engine plays each side's decision as its order commander (engage, stand off, or
+    flee under FTL Move when caught, 001 L1514); the ships' fates come back with the damage
+    they carry (001 L1530)."""
+    from campaign.dice import SeededDice
+    from campaign.ft2.battle import decide_engine_battle
+    from campaign.ft2.events import Ft2BattleFought
+    from campaign.ft2.model import BattleSide
+
+    state = battle_state()
+    battle = state.battles["B2-1"]
+    sides = (
+        BattleSide(player="nac", decision=decisions[0], ships=("nac-S1",)),
+        BattleSide(player="esu", decision=decisions[1], ships=("esu-S1",)),
+    )
+    state = msgspec.structs.replace(
+        state, battles={"B2-1": msgspec.structs.replace(battle, sides=sides)}
+    )
+    (new,) = decide_engine_battle(state, 2, "B2-1", SeededDice("engine"))
+    assert isinstance(new.event, Ft2BattleFought)
+    assert new.event.source == "engine"
+    assert {f.ship for f in new.event.fates} == {"nac-S1", "esu-S1"}
+    assert all(r.key.startswith("2/battle/B2-1.") for r in new.event.rolls)
+    assert new.event.journal

@@ -549,7 +549,8 @@ def _table(
             rolls += (roll,)
             if roll.value >= CATCH_FACE:  # 001 L1514: caught before it could jump
                 staying[i] = sides[i].fleets
-                stays_as[i] = "withdraw"
+                # A25: with its non-FTL defences there, the side cannot flee: it stands.
+                stays_as[i] = "stand-off" if fixed[i] else "withdraw"
                 outcome = "caught"
                 continue
             outcome = "escaped"
