@@ -7,6 +7,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from campaign.dice import ScriptedDice
@@ -14,6 +16,7 @@ from campaign.errors import InvalidInputError
 from campaign.ft2 import forces, rules
 from campaign.ft2.events import EncounterResolved, ShipsRefitted
 from campaign.ft2.model import (
+    DECISIONS,
     DockOrder,
     Encounter,
     EncounterSide,
@@ -503,3 +506,29 @@ def test_the_engine_fights_each_kind_of_encounter_battle(decisions: tuple[str, s
     assert {f.ship for f in new.event.fates} == {"nac-S1", "esu-S1"}
     assert all(r.key.startswith("2/battle/B2-1.") for r in new.event.rolls)
     assert new.event.journal
+
+
+@given(
+    st.sampled_from([*DECISIONS, None]),
+    st.sampled_from([*DECISIONS, None]),
+    st.integers(1, 6),
+    st.booleans(),
+)
+def test_the_decision_table_holds_for_any_decisions(
+    nac: str | None, esu: str | None, face: int, sds: bool
+) -> None:
+    """001 L1512-1522 as invariants: a battle only where someone fights; only withdrawers'
+    FTL fleets leave; the catch die only for fight against withdraw."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"), sds=sds)
+    resolved = resolve(state, nac, esu, [face])
+    chosen = [nac or "stand-off", esu or "stand-off"]
+    if resolved.battle is not None:
+        assert "fight" in chosen
+        assert all(side.ships for side in resolved.battle.sides)
+    if "fight" not in chosen:
+        assert resolved.battle is None
+    withdrew = {"nac-F1"} if chosen[0] == "withdraw" else set()
+    withdrew |= {"esu-F1"} if chosen[1] == "withdraw" else set()
+    assert set(resolved.leaving) <= withdrew
+    assert "nac-D1" not in resolved.leaving  # A25
+    assert len(resolved.rolls) == (1 if sorted(chosen) == ["fight", "withdraw"] else 0)
