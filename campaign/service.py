@@ -527,6 +527,7 @@ class CampaignService:
     def end_turn(self, lineage: Lineage) -> list[RecordedEvent]:
         """Close the turn in progress and snapshot the state at its end."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire turn end")  # its week's end is `turn resolve`'s
         recorded = self.store.append(
             lineage, state.version, core.decide_end_turn(state, core.EndTurn())
         )

@@ -380,10 +380,11 @@ def test_004_commands_refuse_in_an_ft2_campaign_and_back(tmp_path: Path) -> None
         ],
     )
     assert made.exit_code == 0, made.stdout
-    refused = runner.invoke(app, ["battles", "resolve", "--db", db])
-    assert refused.exit_code != 0
-    assert "plays FT2's campaign rules" in refused.stderr
-    assert len(refused.stderr.strip().splitlines()) == 1
+    for command in (["battles", "resolve"], ["battles", "record", "t1-b1"], ["turn", "end"]):
+        refused = runner.invoke(app, [*command, "--db", db])
+        assert refused.exit_code != 0
+        assert "plays FT2's campaign rules" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
     runner.invoke(app, ["new", "old", "--players", "red", "--seed", "s", "--db", db])
     refused = runner.invoke(app, ["encounters", "list", "--campaign", "old", "--db", db])
     assert refused.exit_code != 0
