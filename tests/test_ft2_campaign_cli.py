@@ -202,6 +202,8 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
     finally:
         service.close()
     assert "problem" not in table.run("verify").lower()
+    table.run("reveal-seed")  # every die of the campaign recomputed from the seed
+    assert "problem" not in table.run("verify", "--dice").lower()
 
 
 def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> None:
