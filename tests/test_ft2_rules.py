@@ -533,3 +533,28 @@ def test_the_decision_table_holds_for_any_decisions(
     assert set(resolved.leaving) <= withdrew
     assert "nac-D1" not in resolved.leaving  # A25
     assert len(resolved.rolls) == (1 if sorted(chosen) == ["fight", "withdraw"] else 0)
+
+
+def test_reinforcements_arrive_by_the_scenarios_schedule() -> None:
+    """001 L1536: reinforcements planned by the scenario enter at the end of their turn's
+    moves, told only to their owner; they meet who is there."""
+    from campaign.ft2.events import EncounterFound, ReinforcementsArrived
+    from campaign.ft2.model import Reinforcement, ShipLine
+
+    scenario = msgspec.structs.replace(
+        LAFAYETTE,
+        reinforcements=(
+            Reinforcement(side="NAC", turn=3, hex="Lafayette", ships=(ShipLine(design="frigate"),)),
+        ),
+    )
+    state = encounter_state(ships("esu", "destroyer"), ())
+    state = msgspec.structs.replace(
+        state, fleets={"esu-F1": state.fleets["esu-F1"]}, encounters={}, phase="orders"
+    )
+    batch = rules.decide_movement(state, 3, ("esu", "nac"), MAP, scenario)
+    (came,) = [n for n in batch if isinstance(n.event, ReinforcementsArrived)]
+    assert came.audience.players == ("nac",)
+    assert came.event.fleets[0].hex == LAF_HEX
+    assert came.event.fleets[0].ships[0].design == "frigate"
+    assert any(isinstance(n.event, EncounterFound) for n in batch)
+    assert rules.decide_movement(state, 2, ("esu", "nac"), MAP, scenario)[-1:] == []

@@ -50,6 +50,15 @@ class FleetsMoved(Event, frozen=True, kw_only=True):
     gone: tuple[str, ...] = ()
 
 
+@event("reinforcements_arrived", version=1)
+class ReinforcementsArrived(Event, frozen=True, kw_only=True):
+    """A side's reinforcements entered the map by the scenario's schedule (001 L1536); only
+    their owner is told."""
+
+    player: str
+    fleets: tuple[Fleet, ...]
+
+
 @event("encounter_found", version=1)
 class EncounterFound(Event, frozen=True, kw_only=True):
     """Opposing forces ended the turn in one star system (001 L1489); both are told where."""

@@ -23,6 +23,13 @@ Count = Annotated[int, Meta(ge=0, le=10_000)]
 # ---------------------------------------------------------------- the scenario file
 
 
+class ShipLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """`count` ships of a catalogue design (`umpire ship list`)."""
+
+    design: str
+    count: Annotated[int, Meta(ge=1, le=500)] = 1
+
+
 class ScenarioSide(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One side of a scenario: its budget and where its forces start."""
 
@@ -42,6 +49,17 @@ class ScenarioDefence(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
 
     system: str
     points: Count
+
+
+class Reinforcement(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Ships that enter the map for a side at the end of a turn's moves (001 L1536:
+    "planned beforehand ... or by special conditions in the Campaign Scenario")."""
+
+    side: str
+    turn: Annotated[int, Meta(ge=1)]
+    hex: str  # a hex label or a system name
+    ships: tuple[ShipLine, ...]
+    drones: Count = 0
 
 
 class Facility(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -72,6 +90,7 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     draw_with_key: int = 2
     defences: tuple[ScenarioDefence, ...] = ()
     facilities: tuple[Facility, ...] = ()
+    reinforcements: tuple[Reinforcement, ...] = ()  # Lafayette's end the campaign instead
 
     def facility(self, system: str) -> Facility | None:
         """Return the facility in `system`, if there is one."""
@@ -96,13 +115,6 @@ def load_scenario(name: str) -> Scenario:
 
 
 # ---------------------------------------------------------------- forces
-
-
-class ShipLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """`count` ships of a catalogue design (`umpire ship list`)."""
-
-    design: str
-    count: Annotated[int, Meta(ge=1, le=500)] = 1
 
 
 class FleetLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

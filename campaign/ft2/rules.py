@@ -33,6 +33,7 @@ from campaign.ft2.events import (
     FleetsMoved,
     Ft2OrdersSubmitted,
     LongRangeScan,
+    ReinforcementsArrived,
     ShipsRefitted,
 )
 from campaign.ft2.forces import catalogue
@@ -280,8 +281,48 @@ def decide_movement(
         if moved or gone:
             event = FleetsMoved(player=player, fleets=tuple(moved), gone=tuple(gone))
             batch.append(NewEvent(event, Audience.players_([player]), turn))
+        arrived = _reinforcements(scenario, state.sides.get(player), player, turn, starmap)
+        if arrived:
+            fleets.update({f.id: f for f in arrived})
+            came = ReinforcementsArrived(player=player, fleets=arrived)
+            batch.append(NewEvent(came, Audience.players_([player]), turn))
     batch += _encounters(fleets, decoys, turn, players, starmap)
     return batch
+
+
+def _reinforcements(
+    scenario: Scenario, side: str | None, player: str, turn: int, starmap: StarMap
+) -> tuple[Fleet, ...]:
+    """The fleets the scenario brings `player`'s side at the end of this turn's moves."""
+    fleets = []
+    due = [r for r in scenario.reinforcements if r.side == side and r.turn == turn]
+    for number, arrival in enumerate(due, start=1):
+        fid = f"{player}-R{turn}-{number}"
+        ships: list[Ft2Ship] = []
+        for line in arrival.ships:
+            sheet = catalogue(line.design)
+            for _ in range(line.count):
+                ships.append(
+                    Ft2Ship(
+                        id=f"{fid}S{len(ships) + 1}",
+                        design=line.design,
+                        hull_class=sheet.hull_class,
+                        mass=sheet.mass,
+                        ftl=sheet.ftl,
+                    )
+                )
+        hex_ = place(starmap, arrival.hex)
+        fleets.append(
+            Fleet(
+                id=fid,
+                owner=player,
+                hex=hex_,
+                ships=tuple(ships),
+                drones=arrival.drones,
+                arrived=turn,
+            )
+        )
+    return tuple(fleets)
 
 
 def _carry_out(

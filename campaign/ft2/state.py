@@ -22,6 +22,7 @@ from campaign.ft2.events import (
     Ft2BattleFought,
     Ft2OrdersSubmitted,
     LongRangeScan,
+    ReinforcementsArrived,
     ShipsRefitted,
 )
 from campaign.ft2.model import Fleet, Ft2Ship, Ft2State
@@ -30,6 +31,7 @@ FT2_EVENTS = (
     ForcesDeployed,
     Ft2OrdersSubmitted,
     FleetsMoved,
+    ReinforcementsArrived,
     EncounterFound,
     LongRangeScan,
     DecoysSpent,
@@ -84,6 +86,8 @@ def evolve_ft2(state: Ft2State, ev: Event) -> Ft2State:
                 ev.player: max(top + 1, state.next_fleet.get(ev.player, 1)),
             }
             return replace(state, fleets=fleets, next_fleet=counters)
+        case ReinforcementsArrived():
+            return replace(state, fleets={**state.fleets, **{f.id: f for f in ev.fleets}})
         case EncounterFound():
             return replace(
                 state,
