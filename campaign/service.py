@@ -859,7 +859,7 @@ class CampaignService:
         """
         state = self._decisive_state(lineage)
         if state.ft2 is not None:
-            return ft2.resolve_turn(self, lineage, state, ask)
+            return ft2.resolve_turn(self, lineage, state, ask, expected_turn, self.store.clock())
         if not dry_run:
             _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)

@@ -380,6 +380,8 @@ def test_004_commands_refuse_in_an_ft2_campaign_and_back(tmp_path: Path) -> None
         ],
     )
     assert made.exit_code == 0, made.stdout
+    unmeant = runner.invoke(app, ["turn", "resolve", "--db", db])  # issue 13: nobody's orders
+    assert "nobody has sent orders for turn 1" in unmeant.stderr
     for command in (["battles", "resolve"], ["battles", "record", "t1-b1"], ["turn", "end"]):
         refused = runner.invoke(app, [*command, "--db", db])
         assert refused.exit_code != 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Protocol
 
 import msgspec
@@ -328,16 +329,35 @@ def _without_stays(orders: Ft2Orders, view: Ft2State) -> Ft2Orders:
 
 
 def resolve_turn(
-    service: CampaignService, lineage: Lineage, state: CampaignState, ask: AskDie | None = None
+    service: CampaignService,
+    lineage: Lineage,
+    state: CampaignState,
+    ask: AskDie | None = None,
+    expected_turn: int | None = None,
+    now: datetime | None = None,
 ) -> list[RecordedEvent]:
     """Resolve the turn's next step: movement and encounters, then the encounters'
-    decisions; with battles waiting, nothing; with none, the week's end.
+    decisions; with battles waiting, nothing; with none, the week's end. As in the 004
+    campaign (issue 13), a turn nobody sent orders for is moved only when named
+    (`expected_turn`) or past its deadline.
 
     Raises:
-        IllegalCommandError: battles wait for an outcome, or the campaign is over.
+        IllegalCommandError: battles wait for an outcome, the campaign is over, another turn
+            is named, or nobody sent orders.
     """
     core.require_running(state)
     ft2 = require_ft2(state)
+    if expected_turn is not None and expected_turn != state.turn:
+        raise IllegalCommandError(
+            f"turn {expected_turn} is not the turn in progress (turn {state.turn}): "
+            "nothing was resolved"
+        )
+    due = state.deadline is not None and now is not None and now > state.deadline
+    if expected_turn is None and ft2.phase == "orders" and not ft2.orders and not due:
+        raise IllegalCommandError(
+            f"nobody has sent orders for turn {state.turn} and it is not past its deadline: "
+            f"to resolve it all the same, name it (--turn {state.turn})"
+        )
     starmap = service.starmap(lineage)
     scenario = scenario_of(state)
     dice = service._dice(lineage, state, None, ask)
