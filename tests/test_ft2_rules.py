@@ -560,3 +560,24 @@ def test_reinforcements_arrive_by_the_scenarios_schedule() -> None:
     assert came.event.fleets[0].ships[0].design == "frigate"
     assert any(isinstance(n.event, EncounterFound) for n in batch)
     assert rules.decide_movement(state, 2, ("esu", "nac"), MAP, scenario)[-1:] == []
+
+
+@pytest.mark.parametrize(
+    "module", ["model", "events", "state", "forces", "rules", "battle", "report"]
+)
+def test_the_ft2_rules_are_pure(module: str) -> None:
+    """The FT2 rules beside the 004 rules: no service, store, database or front end."""
+    import ast
+
+    path = Path(__file__).parents[1] / "campaign" / "ft2" / f"{module}.py"
+    tree = ast.parse(path.read_text())
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    banned = {"campaign.service", "campaign.store", "campaign.db", "campaign.web", "cli"}
+    assert not imported & banned, imported & banned
