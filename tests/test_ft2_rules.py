@@ -581,3 +581,23 @@ def test_the_ft2_rules_are_pure(module: str) -> None:
     }
     banned = {"campaign.service", "campaign.store", "campaign.db", "campaign.web", "cli"}
     assert not imported & banned, imported & banned
+
+
+FT2_TAGS = (
+    "campaign_rules_chosen", "forces_deployed", "ft2_orders_submitted", "fleets_moved",
+    "reinforcements_arrived", "encounter_found", "long_range_scan", "decoys_spent",
+    "decision_committed", "decision_made", "encounter_resolved", "disengagement_rolled",
+    "ft2_battle_fought", "ships_refitted", "campaign_judged",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("tag", FT2_TAGS)
+def test_every_ft2_event_reads_as_a_sentence_in_the_log(tag: str) -> None:
+    import json
+
+    from campaign.events import decode_payload
+    from campaign.render import describe
+
+    golden = Path(__file__).parent / "golden" / "events" / f"{tag}.v1.json"
+    event = decode_payload(1, tag, 1, json.loads(golden.read_text())["stored"])
+    assert describe(event) != type(event).__name__
