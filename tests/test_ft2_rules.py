@@ -601,3 +601,72 @@ def test_every_ft2_event_reads_as_a_sentence_in_the_log(tag: str) -> None:
     golden = Path(__file__).parent / "golden" / "events" / f"{tag}.v1.json"
     event = decode_payload(1, tag, 1, json.loads(golden.read_text())["stored"])
     assert describe(event) != type(event).__name__
+
+
+def test_a_docked_ship_does_not_fight() -> None:
+    """001 L1532: a ship docked for repairs "is unable to fight during this time"."""
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate", "corvette"))
+    docked = Ft2Orders(player="nac", turn=2, docks=(DockOrder(ship="nac-S2"),))
+    state = msgspec.structs.replace(state, orders={"nac": docked})
+    resolved = resolve(state, "fight", "fight", [])
+    assert resolved.battle is not None
+    assert resolved.battle.sides[0].ships == ("nac-S1",)
+
+
+@pytest.mark.parametrize(("hex_", "fighters"), [(NEW_TOLEDO, 6), (VN459, 0)])
+def test_replenishment_restocks_magazines_and_fighters_where_supplied(
+    hex_: str, fighters: int
+) -> None:
+    """001 L1536 and A26: a week docked at a replenishing facility restocks; fighters only at
+    a facility large enough (New Toledo; VN-459 replenishes but has no fighters)."""
+    (boat,) = ships("nac", "fast_missile_boat")
+    sheet = forces.catalogue("fast_missile_boat")
+    spent = fresh_state(sheet)
+    spent = msgspec.structs.replace(
+        spent, systems=tuple(msgspec.structs.replace(s, ammo=0) for s in spent.systems)
+    )
+    boat = msgspec.structs.replace(boat, record=spent)
+    state = Ft2State(
+        sides={"nac": "NAC"},
+        fleets={"nac-F1": Fleet(id="nac-F1", owner="nac", hex=hex_, ships=(boat,))},
+        orders={"nac": Ft2Orders(player="nac", turn=4, docks=(DockOrder(ship="nac-S1"),))},
+    )
+    (new,) = rules.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([1]))
+    (fleet,) = new.event.fleets  # type: ignore[attr-defined]
+    assert fleet.ships[0].record is None  # restocked: as good as new
+    carrier = forces.catalogue("light_carrier")
+    empty = fresh_state(carrier)
+    empty = msgspec.structs.replace(
+        empty, systems=tuple(msgspec.structs.replace(s, fighters=0) for s in empty.systems)
+    )
+    assert (
+        sum(s.fighters or 0 for s in rules._replenish(empty, fresh_state(carrier), True).systems)
+        > 0
+    )
+    assert (
+        sum(s.fighters or 0 for s in rules._replenish(empty, fresh_state(carrier), False).systems)
+        == 0
+    )
+    facility = LAFAYETTE.facility(rules.system_name(MAP, hex_) or "")
+    assert facility is not None
+    assert facility.fighters == bool(fighters)
+
+
+@given(st.integers(1, 100))
+def test_default_forces_fit_their_scaled_budgets(scale: int) -> None:
+    """001 L1570-1572: budgets scaled, the class cap kept; L1584-1592 the defences' points."""
+    for side in LAFAYETTE.sides:
+        chosen = forces.default_forces(LAFAYETTE, side, scale, MAP)
+        player = side.name.lower()
+        deployed = forces.deploy(LAFAYETTE, side, player, chosen, scale, MAP)
+        assert deployed.event.points <= forces.scaled(side.budget, scale)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("module", ["forces", "rules"])
+def test_the_ft2_doctests_pass(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(f"campaign.ft2.{module}"))
+    assert tried > 0
+    assert failures == 0

@@ -32,6 +32,7 @@ from tactical.ship import Ship
 
 DEFENCE_DESIGN = "system_defence_ship"  # 001 L1140-1142: the worked SDS example, non-FTL
 CAPPED_CLASSES = ("escort", "cruiser", "capital")  # A30: merchants are not counted
+SMALLEST_CAPPED_FORCE = 3  # a force of one or two ships is exempt from the cap (ruling)
 
 
 def catalogue(design: str) -> Ship:
@@ -62,6 +63,8 @@ def class_cap_problem(classes: Sequence[str], cap_percent: int) -> str | None:
     '40 of 60 ships are escort: no class may be over 50% of the ships (001 L1572)'
     """
     counted = [c for c in classes if c in CAPPED_CLASSES]
+    if len(counted) < SMALLEST_CAPPED_FORCE:
+        return None  # one or two ships cannot spread over classes (docs/rulings.md)
     for hull_class in CAPPED_CLASSES:
         count = counted.count(hull_class)
         if count * 100 > cap_percent * len(counted):
@@ -87,9 +90,7 @@ def default_forces(
         for sheet in sheets:
             classes = [s.hull_class for s in chosen] + [sheet.hull_class]
             fits = spent + sheet.points <= budget
-            if fits and (
-                len(classes) < 3 or class_cap_problem(classes, scenario.class_cap_percent) is None
-            ):
+            if fits and class_cap_problem(classes, scenario.class_cap_percent) is None:
                 chosen.append(sheet)
                 spent += sheet.points
                 added = True
