@@ -23,7 +23,7 @@ from campaign.ft2.events import (
     ShipsRefitted,
 )
 from campaign.ft2.model import load_scenario
-from campaign.ft2.rules import judge
+from campaign.ft2.weekend import judge
 from campaign.service import CampaignService
 from campaign.store import Lineage
 from cli import app

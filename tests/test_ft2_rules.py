@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from campaign.dice import ScriptedDice
 from campaign.errors import InvalidInputError
-from campaign.ft2 import forces, rules
+from campaign.ft2 import forces, rules, weekend
 from campaign.ft2.events import EncounterResolved, ShipsRefitted
 from campaign.ft2.model import (
     DECISIONS,
@@ -113,7 +113,7 @@ def test_class_cap_examples() -> None:
 )
 def test_lafayette_victory_table(held: tuple[str, ...], result: str) -> None:
     """001 L1556-1558."""
-    assert rules.judge(held, LAFAYETTE)[0] == result
+    assert weekend.judge(held, LAFAYETTE)[0] == result
 
 
 def encounter_state(
@@ -265,7 +265,7 @@ def test_base_repairs_at_new_toledo() -> None:
     """001 L1530-1534: 1D6 damage points a week; systems on 3+; a disabled drive comes
     back one step per success."""
     state = docked_state("destroyer", NEW_TOLEDO)
-    (new,) = rules.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([2, 3, 3]))
+    (new,) = weekend.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([2, 3, 3]))
     assert isinstance(new.event, ShipsRefitted)
     (fleet,) = new.event.fleets
     record = fleet.ships[0].record
@@ -281,24 +281,26 @@ def test_no_repairs_for_a_ship_that_fought_or_too_big_or_the_esu() -> None:
     """A26 (a docked ship that fought is not repaired; VN-459 repairs up to MASS 20) and
     A28 (the ESU has no facilities)."""
     assert (
-        rules.decide_refits(
+        weekend.decide_refits(
             docked_state("destroyer", NEW_TOLEDO, fought=True), 4, MAP, LAFAYETTE, ScriptedDice([])
         )
         == []
     )
     assert (
-        rules.decide_refits(docked_state("battleship", VN459), 4, MAP, LAFAYETTE, ScriptedDice([]))
+        weekend.decide_refits(
+            docked_state("battleship", VN459), 4, MAP, LAFAYETTE, ScriptedDice([])
+        )
         == []
     )
     esu = docked_state("destroyer", NEW_TOLEDO, player="esu")
-    assert rules.decide_refits(esu, 4, MAP, LAFAYETTE, ScriptedDice([])) == []
+    assert weekend.decide_refits(esu, 4, MAP, LAFAYETTE, ScriptedDice([])) == []
 
 
 def test_superiority_needs_every_defender_gone_or_disabled() -> None:
     """001 L1552 and A29: a disabled defender does not hold the system; a disengagement
     leaves nobody holding it (001 L1514)."""
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
-    assert rules.held_systems(state, MAP, "esu", 7) == ()
+    assert weekend.held_systems(state, MAP, "esu", 7) == ()
     frigate = state.fleets["nac-F1"].ships[0]
     sheet = forces.catalogue("frigate")
     record = fresh_state(sheet)
@@ -306,12 +308,12 @@ def test_superiority_needs_every_defender_gone_or_disabled() -> None:
         if system.kind == "firecon":
             record = with_system_status(record, system.id, "destroyed")
     disabled = msgspec.structs.replace(frigate, record=record)
-    assert rules.disabled(disabled)
+    assert weekend.disabled(disabled)
     fleet = msgspec.structs.replace(state.fleets["nac-F1"], ships=(disabled,))
     state = msgspec.structs.replace(state, fleets={**state.fleets, "nac-F1": fleet})
-    assert rules.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
+    assert weekend.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
     separated = msgspec.structs.replace(state, separated=(LAF_HEX,))
-    assert rules.held_systems(separated, MAP, "esu", 7) == ()
+    assert weekend.held_systems(separated, MAP, "esu", 7) == ()
 
 
 def test_a_defender_that_withdrew_is_driven_out() -> None:
@@ -319,7 +321,7 @@ def test_a_defender_that_withdrew_is_driven_out() -> None:
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
     leaving = msgspec.structs.replace(state.fleets["nac-F1"], must_leave=True)
     state = msgspec.structs.replace(state, fleets={**state.fleets, "nac-F1": leaving})
-    assert rules.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
+    assert weekend.held_systems(state, MAP, "esu", 7) == ("Lafayette",)
 
 
 def test_forces_are_checked_against_budget_cap_entry_and_ftl() -> None:
@@ -470,7 +472,7 @@ def test_abstract_disengagement_from_a_table_battle() -> None:
     assert fought.disengaged == "nac"
     after = evolve_ft2(evolve_ft2(state, rolled), fought)
     assert after.separated == (LAF_HEX,)
-    assert rules.held_systems(after, MAP, "esu", 7) == ()
+    assert weekend.held_systems(after, MAP, "esu", 7) == ()
     caught = decide_disengagement(state, 2, "B2-1", "nac", {}, ScriptedDice([1, 6]))
     assert len(caught) == 1  # the stern chase goes on; the battle still waits
     assert not caught[0].event.succeeded  # type: ignore[attr-defined]
@@ -631,7 +633,7 @@ def test_replenishment_restocks_magazines_and_fighters_where_supplied(
         fleets={"nac-F1": Fleet(id="nac-F1", owner="nac", hex=hex_, ships=(boat,))},
         orders={"nac": Ft2Orders(player="nac", turn=4, docks=(DockOrder(ship="nac-S1"),))},
     )
-    (new,) = rules.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([1]))
+    (new,) = weekend.decide_refits(state, 4, MAP, LAFAYETTE, ScriptedDice([1]))
     (fleet,) = new.event.fleets  # type: ignore[attr-defined]
     assert fleet.ships[0].record is None  # restocked: as good as new
     carrier = forces.catalogue("light_carrier")
@@ -640,11 +642,11 @@ def test_replenishment_restocks_magazines_and_fighters_where_supplied(
         empty, systems=tuple(msgspec.structs.replace(s, fighters=0) for s in empty.systems)
     )
     assert (
-        sum(s.fighters or 0 for s in rules._replenish(empty, fresh_state(carrier), True).systems)
+        sum(s.fighters or 0 for s in weekend._replenish(empty, fresh_state(carrier), True).systems)
         > 0
     )
     assert (
-        sum(s.fighters or 0 for s in rules._replenish(empty, fresh_state(carrier), False).systems)
+        sum(s.fighters or 0 for s in weekend._replenish(empty, fresh_state(carrier), False).systems)
         == 0
     )
     facility = LAFAYETTE.facility(rules.system_name(MAP, hex_) or "")
@@ -662,7 +664,7 @@ def test_default_forces_fit_their_scaled_budgets(scale: int) -> None:
         assert deployed.event.points <= forces.scaled(side.budget, scale)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("module", ["forces", "rules"])
+@pytest.mark.parametrize("module", ["forces", "weekend"])
 def test_the_ft2_doctests_pass(module: str) -> None:
     import doctest
     import importlib

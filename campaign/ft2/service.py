@@ -18,7 +18,7 @@ from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, NewEvent, RecordedEvent, TurnEnded
 from campaign.ft2 import battle as battles
-from campaign.ft2 import forces, rules
+from campaign.ft2 import forces, rules, weekend
 from campaign.ft2.model import (
     Contact,
     Encounter,
@@ -374,7 +374,7 @@ def resolve_turn(
     after = evolve_all(state, (new.event for new in batch))
     assert after.ft2 is not None
     if not after.ft2.encounters and not after.ft2.battles:
-        batch += rules.decide_week_end(
+        batch += weekend.decide_week_end(
             after.ft2, state.turn, state.players[0], starmap, scenario, dice
         )
     recorded = service.store.append(lineage, state.version, batch)
