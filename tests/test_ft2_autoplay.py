@@ -11,7 +11,7 @@ from campaign.ft2.autoplay import play
 from campaign.service import CampaignService, plan_ft2_campaign
 
 
-@pytest.mark.parametrize("seed", [1, 3, 6, 7])  # 3, 6 and 7 bring battles
+@pytest.mark.parametrize("seed", [1, 3, 6, 11])  # 3, 6 and 11 bring battles
 def test_random_lafayette_campaigns_play_to_a_judged_end(tmp_path: Path, seed: int) -> None:
     service = CampaignService.open(f"sqlite:///{tmp_path / 'a.db'}", create=True)
     try:

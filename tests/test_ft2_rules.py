@@ -661,7 +661,10 @@ def test_default_forces_fit_their_scaled_budgets(scale: int) -> None:
         chosen = forces.default_forces(LAFAYETTE, side, scale, MAP)
         player = side.name.lower()
         deployed = forces.deploy(LAFAYETTE, side, player, chosen, scale, MAP)
-        assert deployed.event.points <= forces.scaled(side.budget, scale)  # type: ignore[attr-defined]
+        points = deployed.event.points  # type: ignore[attr-defined]
+        assert points <= forces.scaled(side.budget, scale)
+        if scale >= 50:  # the budget is spent, bar the cheapest ship or so
+            assert points >= forces.scaled(side.budget, scale) * 0.85, (side.name, points)
 
 
 @pytest.mark.parametrize("module", ["forces", "weekend"])

@@ -78,8 +78,9 @@ def class_cap_problem(classes: Sequence[str], cap_percent: int) -> str | None:
 def default_forces(
     scenario: Scenario, side: ScenarioSide, scale: int, starmap: StarMap
 ) -> ForcesFile:
-    """Build a side's default roster: its designs taken in turn while the budget lasts and
-    the class cap holds; a defending side's System Defence as SDS ships (docs/rulings.md)."""
+    """Build a side's default roster: its designs taken in turn while the budget lasts, then
+    ships of the most numerous class dropped, last first, until the class cap holds; a
+    defending side's System Defence as SDS ships (docs/rulings.md)."""
     budget = scaled(side.budget, scale) - side.default_drones * scenario.drone_points
     sheets = [catalogue(d) for d in side.default_designs]
     chosen: list[Ship] = []
@@ -88,12 +89,14 @@ def default_forces(
     while added:
         added = False
         for sheet in sheets:
-            classes = [s.hull_class for s in chosen] + [sheet.hull_class]
-            fits = spent + sheet.points <= budget
-            if fits and class_cap_problem(classes, scenario.class_cap_percent) is None:
+            if spent + sheet.points <= budget:
                 chosen.append(sheet)
                 spent += sheet.points
                 added = True
+    while class_cap_problem([s.hull_class for s in chosen], scenario.class_cap_percent):
+        classes: list[str] = [s.hull_class for s in chosen]
+        most = max(CAPPED_CLASSES, key=classes.count)
+        chosen.pop(max(i for i, s in enumerate(chosen) if s.hull_class == most))
     lines: dict[str, int] = {}
     for sheet in chosen:
         lines[sheet.id] = lines.get(sheet.id, 0) + 1
