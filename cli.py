@@ -1260,7 +1260,13 @@ def report(
     """Show a player's turn package: empire, units and news, only what he may know."""
     if output not in ("terminal", "md", "html", "json"):
         raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
+    from campaign.ft2 import service as ft2
+
     with at.service() as service:
+        if ft2.is_ft2(service, at.lineage(service)):  # the FT2 campaign's report (issue 20)
+            lines = ft2.report(service, at.lineage(service), player)
+            _ft2_report(lines, "json" if json else output)
+            return
         result = service.report(at.lineage(service), player, turn)
     if json or output == "json":
         _print_json(result)
@@ -1270,6 +1276,17 @@ def report(
         sys.stdout.write(render.report_html(result))
     else:
         out.print(render.report_view(result))
+
+
+def _ft2_report(lines: list[str], output: str) -> None:
+    from campaign.ft2.report import report_html
+
+    if output == "json":
+        _print_json(lines)
+    elif output == "html":
+        sys.stdout.write(report_html(lines))
+    else:
+        out.print("\n".join(lines), markup=False, highlight=False)
 
 
 @app.command()

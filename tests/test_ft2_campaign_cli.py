@@ -201,6 +201,13 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
             assert_no_leak(service, lineage, player)
     finally:
         service.close()
+    for player in PLAYERS:  # his report: his fleets, his encounters and battles, the result
+        report = table.run("report", "--player", player)
+        assert f"{player}-F1" in report
+        assert "Result:" in report
+        other = next(p for p in PLAYERS if p != player)
+        assert f"{other}-F" not in report
+        assert f"{other}-D" not in report
     assert "problem" not in table.run("verify").lower()
     table.run("reveal-seed")  # every die of the campaign recomputed from the seed
     assert "problem" not in table.run("verify", "--dice").lower()
