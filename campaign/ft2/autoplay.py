@@ -37,9 +37,7 @@ TABLE_BATTLE_CHANCE = 0.4
 
 
 def _can_move(fleet: Fleet) -> bool:
-    return not fleet.fixed and all(
-        s.ftl and (s.record is None or s.record.ftl == "ok") for s in fleet.ships
-    )
+    return not fleet.fixed and rules.towing_problem(fleet) is None
 
 
 def _destination(fleet: Fleet, starmap: StarMap, reach: int, rng: random.Random) -> str:

@@ -184,13 +184,36 @@ def _check_decoys(orders: Ft2Orders, mine: dict[str, Fleet]) -> list[str]:
     return problems
 
 
+def ftl_works(ship: Ft2Ship) -> bool:
+    """Return whether a ship can jump on its own: an FTL drive, not lost."""
+    return ship.ftl and (ship.record is None or ship.record.ftl == "ok")
+
+
+def towing_problem(fleet: Fleet) -> str | None:
+    """Return why a fleet cannot jump, or None: its ships without a working FTL drive must be
+    carried by its tugs or tenders, each up to its own MASS (001 L1152-1156)."""
+    carried = [s for s in fleet.ships if not ftl_works(s)]
+    if not carried:
+        return None
+    tugs = [s for s in fleet.ships if ftl_works(s) and catalogue(s.design).hull == "tug"]
+    need, room = sum(s.mass for s in carried), sum(s.mass for s in tugs)
+    if need <= room:
+        return None
+    names = ", ".join(s.id for s in carried)
+    return (
+        f"has ships without a working FTL drive ({names}, MASS {need}) and tugs or tenders "
+        f"for MASS {room} (001 L1152-1156)"
+    )
+
+
 def _move_problem(
     fleet: Fleet, to: str, starmap: StarMap, scenario: Scenario, name: str
 ) -> list[str]:
     if fleet.fixed:
         return [f"move: {name} is a non-FTL System Defence force and cannot move (001 L1550)"]
-    if not all(s.ftl and (s.record is None or s.record.ftl == "ok") for s in fleet.ships):
-        return [f"move: {name} has a ship without a working FTL drive (001 L1152)"]
+    problem = towing_problem(fleet)
+    if problem:
+        return [f"move: {name} {problem}"]
     try:
         target = place(starmap, to)
     except InvalidInputError as exc:
