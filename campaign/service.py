@@ -701,8 +701,10 @@ class CampaignService:
         view = self.state_at(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
         files = package_files(lineage.campaign, lineage.branch, player, view, known_map)
-        if not view.finished and player in view.empires:
+        if not view.finished and (player in view.empires or view.ft2 is not None):
             files[TEMPLATE_FILE] = self.orders_template(lineage, player)
+        if view.ft2 is not None:  # the FT2 campaign's report (issue 20)
+            files["report.txt"] = "\n".join(ft2.report(self, lineage, player)) + "\n"
         return files
 
     def reach(

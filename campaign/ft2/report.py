@@ -31,7 +31,8 @@ def report_lines(view: CampaignState, told: list[RecordedEvent], player: str) ->
     state = view.ft2
     if state is None:
         return []
-    lines = [f"Turn {view.turn}: {state.phase}", "", "Your fleets:"]
+    now = "The campaign is over." if view.finished else f"Turn {view.turn}: {state.phase}"
+    lines = [now, "", "Your fleets:"]
     for fleet in sorted(state.fleets.values(), key=lambda f: f.id):
         ships = ", ".join(
             f"{s.id} {s.design}" + (" (damaged)" if s.record is not None else "")
