@@ -208,6 +208,13 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
         other = next(p for p in PLAYERS if p != player)
         assert f"{other}-F" not in report
         assert f"{other}-D" not in report
+    table.run("publish", "--out", str(tmp_path / "published"))
+    for player in PLAYERS:  # every file of his package: only what he knows
+        other = next(p for p in PLAYERS if p != player)
+        for path in (tmp_path / "published" / player).iterdir():
+            text = path.read_text()
+            assert f"{other}-F" not in text, path
+            assert f"{other}-D" not in text, path
     assert "problem" not in table.run("verify").lower()
     table.run("reveal-seed")  # every die of the campaign recomputed from the seed
     assert "problem" not in table.run("verify", "--dice").lower()
