@@ -792,7 +792,7 @@ class CampaignService:
         if ruling is None:
             check_deadline(state, self.store.clock())
         if state.ft2 is not None:
-            return ft2.submit_orders(self, lineage, player, text, state)
+            return ft2.submit_orders(self, lineage, player, text, state, ruling, sequence)
         document = orders.parse(text, player, state.turn)
         if sequence:
             latest = self._latest_sequence(lineage, player, state.turn)

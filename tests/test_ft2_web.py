@@ -41,3 +41,27 @@ def test_an_ft2_player_reads_his_report_and_sends_orders(tmp_path: Path) -> None
         assert service.turn_status(lineage).final == ("esu",)
     finally:
         service.close()
+
+
+def test_signed_replays_are_refused_and_rulings_noted(tmp_path: Path) -> None:
+    """As in the 004 campaign: a signed file not newer than one accepted is refused (issue
+    13); the umpire's replacement of a player's orders tells him why (issue 6)."""
+    import pytest
+
+    from campaign.errors import IllegalCommandError
+    from campaign.events import UmpireNoted
+
+    service = CampaignService.open(f"sqlite:///{tmp_path / 's.db'}", create=True)
+    try:
+        service.new_ft2_campaign(plan_ft2_campaign("laf", ["esu", "nac"], "lafayette", 10, "s"))
+        lineage = service.target("laf")
+        text = service.orders_template(lineage, "esu")
+        service.submit_orders(lineage, "esu", text, sequence=2)
+        with pytest.raises(IllegalCommandError, match="not newer than esu's orders number 2"):
+            service.submit_orders(lineage, "esu", text, sequence=2)
+        recorded = service.replace_orders(lineage, "esu", text, "his file was garbled")
+        assert all(r.actor == "umpire" for r in recorded)
+        (note,) = [r for r in recorded if isinstance(r.event, UmpireNoted)]
+        assert note.audience.players == ("esu",)
+    finally:
+        service.close()

@@ -38,6 +38,7 @@ class Ft2OrdersSubmitted(Event, frozen=True, kw_only=True):
 
     orders: Ft2Orders
     nonce: str = ""
+    sequence: int = 0  # a signed file's (`campaign/signing.py`); 0: not from one
 
 
 @event("fleets_moved", version=1)
@@ -105,6 +106,7 @@ class DecisionMade(Event, frozen=True, kw_only=True):
     encounter: str
     decision: str
     nonce: str
+    sequence: int = 0  # a signed orders file's; 0: not from one
 
 
 @event("encounter_resolved", version=1)

@@ -237,6 +237,7 @@ def decide_submit(
     scenario: Scenario,
     orders: Ft2Orders,
     nonce: str,
+    sequence: int = 0,
 ) -> list[NewEvent]:
     """Record a player's plotted moves (001 L1481): sealed for him, committed for all.
 
@@ -255,7 +256,7 @@ def decide_submit(
     problems = check_orders(view, starmap, scenario, orders)
     if problems:
         raise InvalidInputError("; ".join(problems))
-    sealed = Ft2OrdersSubmitted(orders=orders, nonce=nonce)
+    sealed = Ft2OrdersSubmitted(orders=orders, nonce=nonce, sequence=sequence)
     committed = OrdersCommitted(
         player=orders.player, turn=turn, sha256=commitment(nonce, payload_of(orders))
     )
@@ -522,7 +523,13 @@ def decision_hash(nonce: str, encounter: str, decision: str) -> str:
 
 
 def decide_decision(
-    state: Ft2State, turn: int, player: str, encounter: str, decision: str, nonce: str
+    state: Ft2State,
+    turn: int,
+    player: str,
+    encounter: str,
+    decision: str,
+    nonce: str,
+    sequence: int = 0,
 ) -> list[NewEvent]:
     """Write down a player's secret decision for an encounter (001 L1512); a later one
     replaces it until the encounters are resolved.
@@ -542,7 +549,9 @@ def decide_decision(
             f"no encounter {encounter!r} of {player}'s awaits a decision "
             f"(waiting: {waiting or 'none'})"
         )
-    made = DecisionMade(player=player, encounter=encounter, decision=decision, nonce=nonce)
+    made = DecisionMade(
+        player=player, encounter=encounter, decision=decision, nonce=nonce, sequence=sequence
+    )
     committed = DecisionCommitted(
         player=player, encounter=encounter, sha256=decision_hash(nonce, encounter, decision)
     )

@@ -16,9 +16,10 @@ import msgspec
 
 from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import UMPIRE, NewEvent, RecordedEvent, TurnEnded
+from campaign.events import UMPIRE, Audience, NewEvent, RecordedEvent, TurnEnded, UmpireNoted
 from campaign.ft2 import battle as battles
 from campaign.ft2 import forces, rules, weekend
+from campaign.ft2.events import DecisionMade, Ft2OrdersSubmitted
 from campaign.ft2.model import (
     Contact,
     Encounter,
@@ -285,11 +286,67 @@ def parse_orders(text: str, player: str, turn: int) -> Ft2Orders:
 
 
 def submit_orders(
-    service: CampaignService, lineage: Lineage, player: str, text: str, state: CampaignState
+    service: CampaignService,
+    lineage: Lineage,
+    player: str,
+    text: str,
+    state: CampaignState,
+    ruling: str | None = None,
+    sequence: int = 0,
 ) -> list[RecordedEvent]:
-    """Check a player's orders against his own view and record them, committed."""
+    """Check a player's orders against his own view and record them, committed; by the
+    umpire's `ruling`, in his place (he is told why); a signed file's `sequence` must be
+    newer than any of his accepted this turn, as in the 004 campaign.
+
+    Raises:
+        InvalidInputError: a problem with the orders.
+        IllegalCommandError: a signed file not newer than one accepted before (a replay).
+    """
     ft2 = require_ft2(state)
     orders = parse_orders(text, player, state.turn)
+    if sequence:
+        latest = _latest_sequence(service, lineage, player, state.turn)
+        if sequence <= latest:
+            raise IllegalCommandError(
+                f"signed orders number {sequence} are not newer than {player}'s orders "
+                f"number {latest} accepted for turn {state.turn}: an old file is not taken "
+                "again (sign the orders anew to replace them)"
+            )
+    batch = _orders_batch(service, lineage, player, state, ft2, orders, sequence)
+    if ruling is not None:
+        batch = [msgspec.structs.replace(new, actor=UMPIRE) for new in batch]
+        note = UmpireNoted(
+            text=f"by ruling, your orders for turn {state.turn} were replaced: {ruling}"
+        )
+        batch.append(NewEvent(note, Audience.players_([player]), state.turn))
+    return service.store.append(lineage, state.version, batch)
+
+
+def _latest_sequence(service: CampaignService, lineage: Lineage, player: str, turn: int) -> int:
+    told = service.store.read(
+        lineage, turn=turn, types=[Ft2OrdersSubmitted.TYPE, DecisionMade.TYPE]
+    )
+    return max(
+        (
+            e.event.sequence
+            for e in told
+            if (isinstance(e.event, Ft2OrdersSubmitted) and e.event.orders.player == player)
+            or (isinstance(e.event, DecisionMade) and e.event.player == player)
+        ),
+        default=0,
+    )
+
+
+def _orders_batch(
+    service: CampaignService,
+    lineage: Lineage,
+    player: str,
+    state: CampaignState,
+    ft2: Ft2State,
+    orders: Ft2Orders,
+    sequence: int,
+) -> list[NewEvent]:
+    """Decide a submission: decisions once encounters are found, else the plotted moves."""
     if ft2.phase == "encounters" and orders.decisions:  # decisions by orders file
         if orders != Ft2Orders(player=player, turn=state.turn, decisions=orders.decisions):
             raise InvalidInputError(
@@ -298,9 +355,15 @@ def submit_orders(
         batch: list[NewEvent] = []
         for order in orders.decisions:
             batch += rules.decide_decision(
-                ft2, state.turn, player, order.encounter, order.decision, service.nonces()
+                ft2,
+                state.turn,
+                player,
+                order.encounter,
+                order.decision,
+                service.nonces(),
+                sequence,
             )
-        return service.store.append(lineage, state.version, batch)
+        return batch
     if orders.decisions:
         raise InvalidInputError(
             "[[decisions]] are handed in once the turn's encounters are found "
@@ -308,7 +371,7 @@ def submit_orders(
         )
     view = require_ft2(service.load(lineage, viewer=player))
     orders = _without_stays(orders, view)
-    batch = rules.decide_submit(
+    return rules.decide_submit(
         ft2,
         state.turn,
         view,
@@ -316,8 +379,8 @@ def submit_orders(
         scenario_of(state),
         orders,
         service.nonces(),
+        sequence,
     )
-    return service.store.append(lineage, state.version, batch)
 
 
 def _without_stays(orders: Ft2Orders, view: Ft2State) -> Ft2Orders:
