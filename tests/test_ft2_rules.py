@@ -695,3 +695,24 @@ def test_tugs_carry_ships_without_ftl_up_to_their_own_mass(monkeypatch: pytest.M
     assert rules.towing_problem(towed) is None  # a MASS 50 tug recovers a battleship (48)
     two = msgspec.structs.replace(towed, ships=(*towed.ships, crippled))
     assert rules.towing_problem(two) is not None
+
+
+def test_the_occupant_holds_the_inner_system_and_the_newcomer_the_fringe() -> None:
+    """001 L1520: the original occupant is inner, the newcomer on the fringe; fixed defences
+    were there first (A37: one side per player)."""
+    from campaign.ft2.events import EncounterFound
+
+    state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"), sds=True)
+    newcomer = msgspec.structs.replace(state.fleets["esu-F1"], hex="0709", arrived=0)
+    state = msgspec.structs.replace(
+        state, fleets={**state.fleets, "esu-F1": newcomer}, encounters={}, phase="orders"
+    )
+    orders = Ft2Orders(player="esu", turn=2, moves=(MoveOrder(fleet="esu-F1", to=LAF_HEX),))
+    state = msgspec.structs.replace(state, orders={"esu": orders})
+    batch = rules.decide_movement(state, 2, ("esu", "nac"), MAP, LAFAYETTE)
+    (found,) = [
+        n.event for n in batch if isinstance(n.event, EncounterFound) and not n.audience.players
+    ]
+    assert found.encounter.occupant == "nac"
+    assert [s.player for s in found.encounter.sides] == ["nac", "esu"]
+    assert found.encounter.sides[0].fleets == ("nac-D1", "nac-F1")
