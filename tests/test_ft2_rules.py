@@ -716,3 +716,22 @@ def test_the_occupant_holds_the_inner_system_and_the_newcomer_the_fringe() -> No
     assert found.encounter.occupant == "nac"
     assert [s.player for s in found.encounter.sides] == ["nac", "esu"]
     assert found.encounter.sides[0].fleets == ("nac-D1", "nac-F1")
+
+
+def test_ft2_battles_start_with_bogeys_and_without_the_fleet_book_options() -> None:
+    """001 L1512: "using 'Bogey' markers at first"; core systems, fleet morale and fighter
+    re-arming are the 004 campaign's Fleet Book options (004 L42-46), not FT2's."""
+    from campaign.dice import SeededDice
+    from campaign.ft2.battle import request_for
+    from campaign.rules.battles import RecordingDice
+    from tactical.campaign_battle import setup_campaign_battle
+
+    state = battle_state()
+    request = request_for(state, state.battles["B2-1"])
+    recorder = RecordingDice(SeededDice("bogeys"), 2, "B2-1")
+    setup = setup_campaign_battle(request, recorder)
+    assert setup.rules == "ft2"
+    assert setup.bogeys
+    assert not setup.core_systems
+    assert setup.morale is None
+    assert setup.movement == "cinematic"
