@@ -687,7 +687,10 @@ class CampaignService:
         """Return `player`'s map as SVG (`map_view` drawn): the published `map.svg`, the HTML
         report's map and the web page's. A player without an empire gets the chart he knows."""
         starmap, explored = self.player_map(lineage, player)
-        if player not in self.load(lineage, viewer=player).empires:
+        view = self.load(lineage, viewer=player)
+        if view.ft2 is not None:  # his fleet counters on the map (issue 20)
+            return to_svg(starmap, explored=explored, markers=ft2.fleet_markers(view.ft2))
+        if player not in view.empires:
             return to_svg(starmap, explored=explored)
         return player_map_svg(self.map_view(lineage, player), starmap, explored)
 

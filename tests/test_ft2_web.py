@@ -27,6 +27,9 @@ def test_an_ft2_player_reads_his_report_and_sends_orders(tmp_path: Path) -> None
             assert report.status_code == 200
             assert "esu-F1" in report.text
             assert "nac-" not in report.text  # his rival's fleets are not his to see
+            svg = client.get("/map.svg")
+            assert 'data-key="esu-F1"' in svg.text  # his counter on his map
+            assert "nac-" not in svg.text
             form = client.get("/orders")
             shown = re.search(r"<textarea[^>]*>(.*?)</textarea>", form.text, re.DOTALL)
             assert shown is not None

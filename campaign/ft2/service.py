@@ -35,7 +35,7 @@ from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
 from campaign.store import MAIN_BRANCH, EventStore, Lineage
-from maps import mapfile, tomlinput
+from maps import Marker, mapfile, parse_label, tomlinput
 from maps.starmap import StarMap
 
 RULES_CHOICES = ("004", "ft2")
@@ -527,6 +527,20 @@ def report(service: CampaignService, lineage: Lineage, player: str) -> list[str]
     require_ft2(view)
     told = list(service.store.read(lineage, visible_to=player))
     return report_lines(view, told, player)
+
+
+def fleet_markers(view: Ft2State) -> list[Marker]:
+    """A player's fleets as markers on his map: the counters he alone knows (001 L1475)."""
+    return [
+        Marker(
+            hex=parse_label(fleet.hex),
+            text=fleet.id.rsplit("-", 1)[-1],
+            colour="#9ad0ff" if fleet.fixed else "#ffd27f",
+            title=f"{fleet.id}: " + ", ".join(s.design for s in fleet.ships),
+            key=fleet.id,
+        )
+        for fleet in sorted(view.fleets.values(), key=lambda f: f.id)
+    ]
 
 
 def is_ft2(service: CampaignService, lineage: Lineage) -> bool:
