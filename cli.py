@@ -430,6 +430,20 @@ def new(
             "idle (by default the limit governs building only)."
         ),
     ] = False,
+    rules: Annotated[
+        str,
+        typer.Option(
+            help="The campaign rules: 004 (Stellar Conquest with Full Thrust battles) or ft2 "
+            "(Full Thrust 2nd edition's own campaign, 001 L1459-1536, with --scenario).",
+            **_choices("004", "ft2"),
+        ),
+    ] = "004",
+    scenario: Annotated[
+        str, typer.Option(help="The ft2 campaign's scenario: lafayette (001 L1538-1614).")
+    ] = "lafayette",
+    scale: Annotated[
+        int, typer.Option(help="The ft2 scenario's budgets in percent (001 L1570 allows scaling).")
+    ] = 100,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -438,6 +452,9 @@ def new(
 
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
+    if rules == "ft2":  # with --fleet PLAYER=FILE as each side's forces file
+        _new_ft2(name, _csv(players), seed, dice, scenario, scale, fleet or [], absent, db, json)
+        return
     fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
         name,
@@ -1247,7 +1264,13 @@ def report(
     """Show a player's turn package: empire, units and news, only what he may know."""
     if output not in ("terminal", "md", "html", "json"):
         raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
+    from campaign.ft2 import service as ft2
+
     with at.service() as service:
+        if ft2.is_ft2(service, at.lineage(service)):  # the FT2 campaign's report (issue 20)
+            lines = ft2.report(service, at.lineage(service), player)
+            _ft2_report(lines, "json" if json else output)
+            return
         result = service.report(at.lineage(service), player, turn)
     if json or output == "json":
         _print_json(result)
@@ -1257,6 +1280,17 @@ def report(
         sys.stdout.write(render.report_html(result))
     else:
         out.print(render.report_view(result))
+
+
+def _ft2_report(lines: list[str], output: str) -> None:
+    from campaign.ft2.report import report_html
+
+    if output == "json":
+        _print_json(lines)
+    elif output == "html":
+        sys.stdout.write(report_html(lines))
+    else:
+        out.print("\n".join(lines), markup=False, highlight=False)
 
 
 @app.command()
@@ -2155,6 +2189,12 @@ def autoplay(
     with at.service() as service:
         lineage = at.lineage(service)
         state = service.load(lineage)
+        if state.ft2 is not None:  # the FT2 campaign's own random players (issue 20)
+            from campaign.ft2.autoplay import play as play_ft2
+
+            played = play_ft2(service, lineage, seed, turns, 0.0 if engine else 1.0)
+            out.print(played.summary(), markup=False)
+            return
         total = max(0, min(turns, state.max_turns - state.turn + 1))
         columns = (TextColumn("turn {task.fields[turn]}"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, console=_whole(err), transient=True) as progress:
@@ -2665,6 +2705,182 @@ def host(
     )
     with _service(db) as service:
         Host(service, settings).run(poll, passes=1 if once else None)
+
+
+# ---------------------------------------------------------------- the FT2 campaign (issue 20)
+
+
+def _new_ft2(
+    name: str,
+    players: list[str],
+    seed: str | None,
+    dice: str,
+    scenario: str,
+    scale: int,
+    fleet: list[str],
+    absent: str,
+    db: str,
+    json: bool,
+) -> None:
+    """Create an FT2 campaign (`umpire new --rules ft2`)."""
+    from campaign.inputs import read_file
+    from campaign.service import plan_ft2_campaign
+
+    common, own = _fleet_files(fleet)
+    if common is not None:
+        raise InvalidInputError("an ft2 campaign takes each side's forces as --fleet PLAYER=FILE")
+    texts = {
+        p: read_file(path, "forces file").decode("utf-8", "replace") for p, path in own.items()
+    }
+    plan = plan_ft2_campaign(name, players, scenario, scale, seed, dice, texts, absent)
+    with _service(db, create=True) as service:
+        recorded = service.new_ft2_campaign(plan)
+    if json:
+        _print_json(recorded)
+        return
+    out.print(render.log_table(recorded, f"Campaign {name} created (ft2, {scenario})"))
+
+
+encounters_app = typer.Typer(
+    help="The ft2 campaign: fleets, encounters and their battles (001 L1489-1522).",
+    no_args_is_help=True,
+)
+app.add_typer(encounters_app, name="encounters")
+
+
+@encounters_app.command("fleets")
+@user_errors
+@campaign_command
+def encounters_fleets(
+    as_player: PlayerOption = None, at: Where = HERE, json: JsonOption = False
+) -> None:
+    """List the fleets you know: a player his own (001 L1475), the umpire every one."""
+    from campaign.ft2 import service as ft2
+    from campaign.inputs import viewer_of
+
+    with at.service() as service:
+        found = ft2.fleets(service, at.lineage(service), viewer_of(as_player))
+    if json:
+        _print_json(found)
+        return
+    for fleet in found:
+        ships = ", ".join(f"{s.id} {s.design}" for s in fleet.ships)
+        out.print(f"{fleet.id} ({fleet.owner}) at {fleet.hex}: {ships}", markup=False)
+
+
+@encounters_app.command("list")
+@user_errors
+@campaign_command
+def encounters_list(
+    as_player: PlayerOption = None, at: Where = HERE, json: JsonOption = False
+) -> None:
+    """List the encounters awaiting decisions, with the long-range scans, and the battles
+    awaiting an outcome."""
+    from campaign.ft2 import service as ft2
+    from campaign.inputs import viewer_of
+
+    viewer = viewer_of(as_player)
+    with at.service() as service:
+        found = ft2.encounters(service, at.lineage(service), viewer)
+        battles = ft2.battles_waiting(service, at.lineage(service), viewer)
+    if json:
+        _print_json({"encounters": found, "battles": battles})
+        return
+    for enc in found:
+        out.print(
+            f"{enc.id} at {enc.system} ({enc.hex}), {' against '.join(enc.players)}", markup=False
+        )
+        for scanner, contacts in enc.scans.items():
+            seen = ", ".join(f"{c.count} {c.hull_class}" for c in contacts) or "nothing"
+            out.print(f"  {scanner}'s long-range scan: {seen}", markup=False)
+        for player, decision in sorted(enc.decided.items()):
+            out.print(f"  {player} decided: {decision}", markup=False)
+    for battle in battles:
+        out.print(f"battle {battle} awaits an outcome", markup=False)
+
+
+@encounters_app.command("decide")
+@user_errors
+@campaign_command
+def encounters_decide(
+    encounter: Annotated[str, typer.Argument(help="The encounter, e.g. E2-1.")],
+    decision: Annotated[str, typer.Argument(help="fight, withdraw or stand-off (001 L1512-1520).")],
+    player: Annotated[str, typer.Option("--player", "-p", help="The player deciding.")],
+    at: Where = HERE,
+) -> None:
+    """Write down a secret decision; everyone sees only its commitment until all are
+    revealed together by `umpire turn resolve`."""
+    from campaign.ft2 import service as ft2
+
+    with at.service() as service:
+        ft2.decide(service, at.lineage(service), player, encounter, decision)
+    out.print(f"{player}'s decision for {encounter} written down (sealed).", markup=False)
+
+
+@encounters_app.command("fight")
+@user_errors
+@campaign_command
+def encounters_fight(
+    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. B2-1.")],
+    at: Where = HERE,
+) -> None:
+    """Fight a waiting battle with the engine (FT2 preset; each side's decision its order)."""
+    from campaign.ft2 import service as ft2
+
+    with at.service() as service:
+        recorded = ft2.fight(service, at.lineage(service), battle_id, _ask_die)
+    _show_written(recorded, False, f"Battle {battle_id} fought by the engine")
+
+
+@encounters_app.command("record")
+@user_errors
+@campaign_command
+def encounters_record(
+    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. B2-1.")],
+    ship: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A ship's result: SHIP=FATE or SHIP=FATE:DAMAGE, FATE one of present, "
+            "disengaged, jumped, destroyed, disabled (repeat; ships not named are unharmed)."
+        ),
+    ] = None,
+    disengage: Annotated[
+        str | None,
+        typer.Option(
+            help="The side whose ships all left the table: it rolls to disengage (001 "
+            "L1204-1216); failing, nothing else is recorded and the stern chase goes on."
+        ),
+    ] = None,
+    at: Where = HERE,
+) -> None:
+    """Record a battle fought on a real table (disengagement: 001 L1204-1216)."""
+    from campaign.ft2 import service as ft2
+
+    with at.service() as service:
+        recorded = ft2.record(
+            service, at.lineage(service), battle_id, ship or [], disengage, _ask_die
+        )
+    _show_written(recorded, False, f"Battle {battle_id} recorded")
+    if len(recorded) == 1 and disengage is not None:
+        out.print(f"{disengage} was caught: the stern chase goes on (001 L1214).", markup=False)
+
+
+@encounters_app.command("result")
+@user_errors
+@campaign_command
+def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
+    """Show the scenario's result once judged (001 L1556-1558)."""
+    from campaign.ft2 import service as ft2
+
+    with at.service() as service:
+        result, held = ft2.result(service, at.lineage(service))
+    if json:
+        _print_json({"result": result, "held": held})
+        return
+    if result is None:
+        out.print("not judged yet: the scenario's last turn has not ended", markup=False)
+    else:
+        out.print(f"result: {result}; systems held: {', '.join(held) or 'none'}", markup=False)
 
 
 def main() -> None:

@@ -270,6 +270,18 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     production: ProductionSettings | None = None
 
 
+@event("campaign_rules_chosen", version=1)
+class CampaignRulesChosen(Event, frozen=True, kw_only=True):
+    """The campaign plays other rules than 004's (issue 20): "ft2", Full Thrust 2nd edition's
+    own campaign (001 L1459-1614), playing `scenario` with its budgets scaled to `scale`
+    percent (001 L1570). Part of the creation's batch, right after `campaign_created`; a
+    campaign without it plays the 004 rules (so a 004 campaign's log is as it always was)."""
+
+    rules: str
+    scenario: str = ""
+    scale: int = 100
+
+
 @event("seed_revealed", version=1)
 class SeedRevealed(Event, frozen=True, kw_only=True):
     """The umpire revealed the campaign's dice seed; every seeded roll can now be checked."""

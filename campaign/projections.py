@@ -16,6 +16,7 @@ from campaign.events import (
     BattleFought,
     BattleRequested,
     CampaignCreated,
+    CampaignRulesChosen,
     CaptainCasualty,
     ColonistsLanded,
     ColonyAdjusted,
@@ -55,6 +56,8 @@ from campaign.events import (
     UnitsMerged,
     UnitsSplit,
 )
+from campaign.ft2.model import Ft2State
+from campaign.ft2.state import FT2_EVENTS, evolve_ft2, next_week
 from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
 from campaign.seats import SEAT_EVENTS, Seats, evolve_seats
@@ -81,7 +84,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 23
+PROJECTION_VERSION = 24
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,6 +133,10 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     deadline: datetime | None = None  # orders for this turn must be in by then (UTC)
     pending_battles: dict[str, Battle] = msgspec.field(default_factory=dict)
     seats: Seats = msgspec.field(default_factory=Seats)  # absences, holidays (issue 18)
+    # The campaign rules (issue 20): "004" (the default), or "ft2", FT2's own campaign
+    # (001 L1459-1614), whose state lives in `ft2` (`campaign/ft2/`).
+    rules: str = "004"
+    ft2: Ft2State | None = None
     version: int = 0  # the last branch version folded in
     events: int = 0  # how many events were folded (a player's view folds fewer)
 
@@ -183,10 +190,17 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
     if isinstance(ev, SEAT_EVENTS):  # the seats (issue 18), beside what else the event does
         state = msgspec.structs.replace(state, seats=evolve_seats(state.seats, ev))
-    return _evolve(state, ev)
+    if isinstance(ev, CampaignRulesChosen):
+        ft2 = Ft2State(scenario=ev.scenario, scale=ev.scale) if ev.rules == "ft2" else None
+        return msgspec.structs.replace(state, rules=ev.rules, ft2=ft2)
+    if isinstance(ev, FT2_EVENTS):  # the FT2 campaign's own (issue 20, `campaign.ft2.state`)
+        if state.ft2 is None:
+            return state
+        return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
+    return _evolve_core(state, ev)
 
 
-def _evolve(state: CampaignState, ev: Event) -> CampaignState:
+def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
     match ev:
         case CampaignCreated():
             return msgspec.structs.replace(
@@ -331,6 +345,7 @@ def _next_turn(state: CampaignState, turn: int) -> CampaignState:
         deadline=None,
         phase="orders",
         pending_battles={},
+        ft2=next_week(state.ft2) if state.ft2 is not None else None,
     )
 
 

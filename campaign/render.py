@@ -71,6 +71,7 @@ from campaign.events import (
     UnitsSplit,
     rolls_of,
 )
+from campaign.ft2.report import describe as describe_ft2
 from campaign.inbox import InboxResult, Outcome
 from campaign.inputs import printable
 from campaign.playermap import Reach
@@ -226,7 +227,7 @@ def describe(ev: Event) -> str:
         case MapLoaded():
             return f"umpire's copy of the star map loaded ({len(ev.text)} characters)"
         case _:
-            return type(ev).__name__
+            return describe_ft2(ev) or type(ev).__name__
 
 
 def _describe_umpires_hand(

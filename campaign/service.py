@@ -67,6 +67,7 @@ from campaign.events import (
     decode_payload,
     rolls_of,
 )
+from campaign.ft2 import service as ft2
 from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.inputs import (
     MAX_ORDERS_BYTES,
@@ -357,6 +358,23 @@ def plan_campaign(
     return plan
 
 
+def plan_ft2_campaign(
+    name: str,
+    players: Sequence[str],
+    scenario: str,
+    scale: int = 100,
+    seed: str | None = None,
+    dice_mode: str = "seeded",
+    forces: Mapping[str, str] | None = None,
+    absent: str = "hold",
+) -> ft2.Ft2Plan:
+    """Check a new FT2 campaign (issue 20) before anything is written: its scenario, scale,
+    players and each side's forces (a forces file's text, or the scenario's default)."""
+    return ft2.plan(
+        name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent
+    )
+
+
 def _load_fleet(
     path: str | None, player: str | None = None, rules: str = "continuum"
 ) -> tuple[FleetShip, ...]:
@@ -482,6 +500,11 @@ class CampaignService:
         self._snapshot(lineage, fold(recorded))
         return recorded
 
+    def new_ft2_campaign(self, plan: ft2.Ft2Plan) -> list[RecordedEvent]:
+        """Create the campaign `plan_ft2_campaign` checked: FT2's own campaign rules playing
+        a scenario (issue 20), each side's forces deployed secretly."""
+        return ft2.new_campaign(self, plan)
+
     def roll(
         self,
         lineage: Lineage,
@@ -510,6 +533,7 @@ class CampaignService:
     def end_turn(self, lineage: Lineage) -> list[RecordedEvent]:
         """Close the turn in progress and snapshot the state at its end."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire turn end")  # its week's end is `turn resolve`'s
         recorded = self.store.append(
             lineage, state.version, core.decide_end_turn(state, core.EndTurn())
         )
@@ -670,7 +694,10 @@ class CampaignService:
         """Return `player`'s map as SVG (`map_view` drawn): the published `map.svg`, the HTML
         report's map and the web page's. A player without an empire gets the chart he knows."""
         starmap, explored = self.player_map(lineage, player)
-        if player not in self.load(lineage, viewer=player).empires:
+        view = self.load(lineage, viewer=player)
+        if view.ft2 is not None:  # his fleet counters on the map (issue 20)
+            return to_svg(starmap, explored=explored, markers=ft2.fleet_markers(view.ft2))
+        if player not in view.empires:
             return to_svg(starmap, explored=explored)
         return player_map_svg(self.map_view(lineage, player), starmap, explored)
 
@@ -684,8 +711,10 @@ class CampaignService:
         view = self.state_at(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
         files = package_files(lineage.campaign, lineage.branch, player, view, known_map)
-        if not view.finished and player in view.empires:
+        if not view.finished and (player in view.empires or view.ft2 is not None):
             files[TEMPLATE_FILE] = self.orders_template(lineage, player)
+        if view.ft2 is not None:  # the FT2 campaign's report (issue 20)
+            files["report.txt"] = "\n".join(ft2.report(self, lineage, player)) + "\n"
         return files
 
     def reach(
@@ -717,6 +746,8 @@ class CampaignService:
         """Return a filled-in orders file for `player`: every unit, staying where it is."""
         self._check_viewer(lineage, player)
         state = self.load(lineage, viewer=player)
+        if state.ft2 is not None:
+            return ft2.orders_template(self, lineage, player)
         empire = state.empires.get(player)
         if empire is None:
             raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
@@ -770,6 +801,8 @@ class CampaignService:
         state = self.load(lineage)
         if ruling is None:
             check_deadline(state, self.store.clock())
+        if state.ft2 is not None:
+            return ft2.submit_orders(self, lineage, player, text, state, ruling, sequence)
         document = orders.parse(text, player, state.turn)
         if sequence:
             latest = self._latest_sequence(lineage, player, state.turn)
@@ -837,6 +870,8 @@ class CampaignService:
                 empty turn before its deadline and no turn was named.
         """
         state = self._decisive_state(lineage)
+        if state.ft2 is not None:
+            return ft2.resolve_turn(self, lineage, state, ask, expected_turn, self.store.clock())
         if not dry_run:
             _check_resolve(state, expected_turn, self.store.clock())
         dice = self._dice(lineage, state, None, ask)
@@ -926,19 +961,20 @@ class CampaignService:
     def turn_status(self, lineage: Lineage) -> TurnStatus:
         """Return where the turn in progress stands: who sent orders, what waits."""
         state = self.load(lineage)
+        submitted, phase, battles_waiting = ft2.turn_in_progress(state)
         return TurnStatus(
             campaign=lineage.campaign,
             branch=lineage.branch,
             turn=state.turn,
-            phase=state.phase,
+            phase=phase,
             held=state.held,
             deadline=state.deadline,
             late=state.deadline is not None and self.store.clock() > state.deadline,
-            submitted=tuple(sorted(state.submitted)),
-            waiting_for=tuple(p for p in state.players if p not in state.submitted),
+            submitted=submitted,
+            waiting_for=tuple(p for p in state.players if p not in submitted),
             final=state.final,
-            battles=tuple(sorted(state.pending_battles)),
-            production=is_production_turn(state.turn),
+            battles=battles_waiting,
+            production=is_production_turn(state.turn) and state.ft2 is None,
             finished=state.finished,
             missed={p: n for p, n in sorted(state.seats.missed.items()) if n},
             on_holiday=tuple(p for p in state.players if state.seats.on_holiday(p, state.turn)),
@@ -1240,6 +1276,7 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Record a battle's outcome by hand (a battle fought on a real table)."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire battles record")
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
             state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
@@ -1251,6 +1288,7 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Fight one waiting battle (or all of them, in order) with the tactical engine."""
         state = self._decisive_state(lineage)
+        ft2.refuse_in_ft2(state, "umpire battles resolve")
         waiting = sorted(state.pending_battles, key=battle_order)
         if battle_id is not None:
             if battle_id not in state.pending_battles:
@@ -1612,6 +1650,7 @@ class CampaignService:
         orders_problems: list[str] = []
         store_problems: list[str] = []
         reveals = 0
+        decisions = ft2.DecisionLedger()
         snapshots = self.store.snapshots_of(lineage)
         by_version: dict[int, list[StoredSnapshot]] = {}
         for snap in snapshots:
@@ -1658,7 +1697,8 @@ class CampaignService:
             elif isinstance(ev, OrdersRevealed):
                 reveals += 1
                 orders_problems += _check_reveal(row.position, ev, commitments)
-            elif isinstance(ev, SeedRevealed) and ev.seed != seed:
+            decisions.record(row.position, ev)  # the FT2 campaign's (issue 20)
+            if isinstance(ev, SeedRevealed) and ev.seed != seed:
                 store_problems.append(
                     "the campaign's stored seed is not the seed revealed in the log"
                 )
@@ -1683,9 +1723,9 @@ class CampaignService:
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=not orders_problems and not store_problems,
+            ok=not orders_problems and not decisions.problems and not store_problems,
             orders_revealed=reveals,
-            orders_problems=tuple(orders_problems),
+            orders_problems=(*orders_problems, *decisions.problems),
             snapshots_checked=len(snapshots),
             store_problems=tuple(store_problems),
         )

@@ -45,6 +45,8 @@ from starlette.routing import Route
 
 from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import RecordedEvent
+from campaign.ft2 import service as ft2
+from campaign.ft2.report import report_html
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.playermap import OrdersDesk
 from campaign.players import PlayerSecrets
@@ -463,6 +465,9 @@ class _Pages:
     # ------------------------------------------------------------ pages
 
     async def report(self, request: Request, who: _Player) -> Response:
+        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
+            lines = await self._call(ft2.report, self.service, who.lineage, who.name)
+            return _page(who.campaign, report_html(lines), player=who.signed, csrf=_csrf(request))
         report = await self._call(self.service.report, who.lineage, who.name)
         has_map = await self._call(self._has_map, who)
         body = _report_html(report, has_map)
@@ -551,6 +556,10 @@ class _Pages:
         self, who: _Player, csrf: str, text: str | None = None, problems: Sequence[str] = ()
     ) -> str:
         """The orders page: the map and the editor over the orders text (the advanced view)."""
+        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20: the text alone
+            if text is None:
+                text = await self._call(self.service.orders_template, who.lineage, who.name)
+            return _orders_html(csrf, text, problems)
         desk = await self._call(self.service.orders_desk, who.lineage, who.name)
         svg = await self._call(self.service.map_svg, who.lineage, who.name)
         if text is None:

@@ -178,6 +178,10 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """How an asteroid field's drifting asteroids collide: ``jump`` (the drift is a jump at
     the end of each turn, and a ship risks what its move crosses) or ``sweep`` (Continuum's
     moving asteroids, 000 L18082-18101); see :class:`tactical.battle.Theatre`."""
+    campaign: Literal["004", "ft2"] = "004"
+    """Whose optional rules the battle plays: the 004 campaign's (004 L38-46: bogeys, core
+    systems, fleet morale and striking the colours, fighter re-arming and scrambling), or
+    FT2's own campaign's (001 L1512: it starts with bogeys; the rest is not FT2's)."""
 
 
 class ShipOutcome(Struct, frozen=True, kw_only=True):
@@ -546,6 +550,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         strike_mods=strike_mods,
         rolls=tuple(recording.rolls),
     )
+    fleet_book = request.campaign == "004"  # the Fleet Book options 004 L42-46 adds
     setup = BattleSetup(
         name=f"{names[0]} v {names[1]}: {request.battle} battle, {request.location}",
         sides=names,
@@ -559,16 +564,16 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         # force's dummies fly in its formation.
         bogeys=True,
         dummies=tuple(dummies),
-        core_systems=True,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
-        morale=CAMPAIGN_MORALE,  # 004 L42: "Fleet Morale and Striking the Colours Rules"
-        strike_colours=True,
+        core_systems=fleet_book,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
+        morale=CAMPAIGN_MORALE if fleet_book else None,  # 004 L42: "Fleet Morale and..."
+        strike_colours=fleet_book,
         movement=request.movement,  # 004 L43: "Vector Movement as described in Fleet Book 1"
         # 004 L45-46: "the Expanded Fighter Rules from Fleet Book 1 ... including the Fighter
         # Launching and Fighter Re-arming Rules", whichever preset the ships are built to:
         # re-arming (000 8.16) and scrambling (000 8.3). Secondary moves (000 8.5) come with
         # the preset: without endurance (FT2) they would be 12 MU more for nothing.
-        fighter_rearming=True,
-        fighter_scramble=True,
+        fighter_rearming=True if fleet_book else None,
+        fighter_scramble=True if fleet_book else None,
         # The order commanders start FTL fighters deployed (000 L9981-9989) unless their side
         # is leaving by FTL, which never launches (docs/rulings.md).
         ftl_deployed=tuple(side.name for side in request.sides if side.order != "ftl-move"),

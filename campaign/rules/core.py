@@ -17,6 +17,7 @@ from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
     Audience,
     CampaignCreated,
+    CampaignRulesChosen,
     DiceRolled,
     MapChosen,
     MapLoaded,
@@ -77,6 +78,10 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     production: ProductionSettings = DEFAULT_SETTINGS
     battle_rules: str = "continuum"  # 004 section 4: the Fleet Book rules
     design_visibility: str = "secret"  # who sees a home-made design (rules.designs)
+    # The campaign rules (issue 20): "004", or "ft2" playing `scenario` at `scale` percent.
+    rules: str = "004"
+    scenario: str = ""
+    scale: int = 100
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -183,9 +188,14 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         production=command.production,
     )
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
+    if command.rules != "004":
+        chosen_rules = CampaignRulesChosen(
+            rules=command.rules, scenario=command.scenario, scale=command.scale
+        )
+        batch.append(NewEvent(event=chosen_rules, audience=Audience.everyone(), turn=0))
     if command.map is not None:
         starmap = command.map
-        if len(players) > starmap.entries:
+        if len(players) > starmap.entries and command.rules == "004":
             raise InvalidInputError(
                 f"map {starmap.name!r} has {starmap.entries} entry hex(es) "
                 f"but {len(players)} players are named"

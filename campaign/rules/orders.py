@@ -371,11 +371,13 @@ def decide_mark_final(state: CampaignState, player: str, final: bool = True) -> 
     Raises:
         IllegalCommandError: the turn takes no orders now, or he has handed in none.
     """
-    if state.finished or state.phase != "orders":
+    ft2 = state.ft2  # the FT2 campaign keeps its orders and phase apart (issue 20)
+    if state.finished or (ft2.phase if ft2 is not None else state.phase) != "orders":
         raise IllegalCommandError(
             f"turn {state.turn} is being resolved: orders are closed; try again later"
         )
-    if final and player not in state.submitted:  # the umpire's state: his sealed orders
+    handed_in = ft2.orders if ft2 is not None else state.submitted
+    if final and player not in handed_in:  # the umpire's state: his sealed orders
         raise IllegalCommandError(
             f"{player} has handed in no orders for turn {state.turn}: submit them, then mark "
             "them final"
