@@ -502,9 +502,7 @@ class _Planner:
         unknown = [s.hex for s in self.starmap.systems if s.name not in self.explored]
         if not unknown or percent(self.rng, 10):
             return pick(self.rng, sorted(reach))
-        best = min(min(c.distance(u) for u in unknown) for c in reach)
-        closest = sorted(c for c in reach if min(c.distance(u) for u in unknown) == best)
-        return pick(self.rng, closest)
+        return pick(self.rng, _closest_to_any(sorted(reach), unknown))
 
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
         if not reach:
@@ -808,3 +806,20 @@ def _design_points(design: str, rules: str) -> int:
 def _extra_ip(points: int, more: int) -> int:
     """Return the IP that `more` Full Thrust points add to a colony's starship bill."""
     return production.starship_cost(points + more) - production.starship_cost(points)
+
+
+def _closest_to_any(cells: list[Hex], targets: list[Hex]) -> list[Hex]:
+    """Return the cells (in their order) at the least distance from any target.
+
+    Exactly `[c for c in cells if nearest(c) == min(nearest)]`, but without measuring every
+    cell against every target (issue 19: a scout's choice must not cost the whole map). The
+    cells lie within `spread` of the first: a target further from it than its nearest target
+    plus twice `spread` is further from every cell than that nearest target is.
+    """
+    anchor = cells[0]
+    spread = max(anchor.distance(c) for c in cells)
+    bound = min(anchor.distance(t) for t in targets) + 2 * spread
+    near = [t for t in targets if anchor.distance(t) <= bound]
+    nearest = [min(c.distance(t) for t in near) for c in cells]
+    best = min(nearest)
+    return [c for c, d in zip(cells, nearest, strict=True) if d == best]

@@ -1983,18 +1983,22 @@ def _known_map(
     chart: StarChartPublished, explored: tuple[tuple[str, tuple[Planet, ...]], ...]
 ) -> StarMap:
     """The map as a player knows it: the public chart, with the planets of the systems he
-    explored. Built once for each such knowledge and shared (a StarMap is never changed once
-    built): every orders check and page of a turn asks for the same one (issue 19)."""
-    planets = dict(explored)
+    explored. A view over the chart's map, built once for each such knowledge and shared (a
+    StarMap is never changed once built): every orders check and page of a turn asks for the
+    same one (issue 19)."""
+    return _chart_map(chart).with_planets(dict(explored))
+
+
+@lru_cache(maxsize=16)
+def _chart_map(chart: StarChartPublished) -> StarMap:
+    """The public chart as a map (no planets): built once per campaign and process; the
+    players' maps are views over it (issue 19)."""
     return StarMap(
         name=chart.name,
         title=chart.title,
         width=chart.width,
         height=chart.height,
-        systems=[
-            StarSystem(s.name, parse_label(s.hex), StarColour(s.colour), planets.get(s.name, ()))
-            for s in chart.stars
-        ],
+        systems=[StarSystem(s.name, parse_label(s.hex), StarColour(s.colour)) for s in chart.stars],
         clouds=[parse_label(c) for c in chart.clouds],
         entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
     )
