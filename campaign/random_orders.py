@@ -61,6 +61,7 @@ from campaign.strategic import (
 )
 from maps import Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
+from maps.nearest import HexIndex, closest_to_any
 from maps.stable_random import between, percent, pick, shuffled, weighted
 
 # Warships the driver builds: the catalogue's small escorts, the same ids under either battle
@@ -223,6 +224,7 @@ class _Planner:
         self.command = CommandReach(view, starmap, self.player)
         self.numbers = last_numbers(view, self.player)  # the ids the splits will take
         self.explored = frozenset(empire.explored)
+        self.unknown = HexIndex(s.hex for s in starmap.systems if s.name not in self.explored)
         # Systems where someone else has a colony: which planet is unknown, so none is landed on.
         self.foreign = frozenset(
             s for owner, s in view.known_colonies if owner != self.player and self._has_system(s)
@@ -499,10 +501,9 @@ class _Planner:
         if fresh:
             return pick(self.rng, fresh)
         # Nothing new within reach: close on the nearest unexplored system on the map.
-        unknown = [s.hex for s in self.starmap.systems if s.name not in self.explored]
-        if not unknown or percent(self.rng, 10):
+        if not len(self.unknown) or percent(self.rng, 10):
             return pick(self.rng, sorted(reach))
-        return pick(self.rng, _closest_to_any(sorted(reach), unknown))
+        return pick(self.rng, closest_to_any(sorted(reach), self.unknown))
 
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
         if not reach:
@@ -806,20 +807,3 @@ def _design_points(design: str, rules: str) -> int:
 def _extra_ip(points: int, more: int) -> int:
     """Return the IP that `more` Full Thrust points add to a colony's starship bill."""
     return production.starship_cost(points + more) - production.starship_cost(points)
-
-
-def _closest_to_any(cells: list[Hex], targets: list[Hex]) -> list[Hex]:
-    """Return the cells (in their order) at the least distance from any target.
-
-    Exactly `[c for c in cells if nearest(c) == min(nearest)]`, but without measuring every
-    cell against every target (issue 19: a scout's choice must not cost the whole map). The
-    cells lie within `spread` of the first: a target further from it than its nearest target
-    plus twice `spread` is further from every cell than that nearest target is.
-    """
-    anchor = cells[0]
-    spread = max(anchor.distance(c) for c in cells)
-    bound = min(anchor.distance(t) for t in targets) + 2 * spread
-    near = [t for t in targets if anchor.distance(t) <= bound]
-    nearest = [min(c.distance(t) for t in near) for c in cells]
-    best = min(nearest)
-    return [c for c, d in zip(cells, nearest, strict=True) if d == best]

@@ -13,7 +13,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import PurePath
 
 import msgspec
@@ -121,6 +121,7 @@ from campaign.rules.setup import (
 )
 from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
+from campaign.statecache import FoldedStates
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -424,6 +425,7 @@ class CampaignService:
     def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
         self.store = store
         self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
+        self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
 
     @classmethod
     def open(
@@ -1378,6 +1380,9 @@ class CampaignService:
         The umpire's view starts from the newest snapshot; a player's view folds only the
         events that player may see, straight from the store.
         """
+        if upto_version is None:  # now: the state this process folded last, plus the tail
+            first = None if viewer != UMPIRE or not use_snapshots else self._from_snapshot
+            return self.folded.load(self.store, lineage, viewer, first and partial(first, lineage))
         start = None
         if viewer == UMPIRE and use_snapshots:
             snapshot = self.store.latest_snapshot(
@@ -1390,6 +1395,13 @@ class CampaignService:
             lineage, after_version=after, upto_version=upto_version, visible_to=viewer
         )
         return fold(tail, start)
+
+    def _from_snapshot(self, lineage: Lineage) -> tuple[CampaignState | None, str]:
+        """The newest snapshot's state and its chain hash, or (None, "") with none."""
+        snapshot = self.store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None)
+        if snapshot is None:
+            return None, ""
+        return decode_state(snapshot.state), self.store.hash_at(lineage, snapshot.version) or ""
 
     def _decisive_state(self, lineage: Lineage) -> CampaignState:
         """Return the umpire's state folded from the log alone, for a turn's outcome.

@@ -322,7 +322,10 @@ class StarMap:
         view = copy.copy(self)
         view.__dict__.pop("graph", None)  # a graph carries systems: the view builds its own
         view.systems = tuple(
-            dataclasses.replace(s, planets=tuple(planets.get(s.name, ()))) for s in self.systems
+            s
+            if s.planets == (held := tuple(planets.get(s.name, ())))
+            else dataclasses.replace(s, planets=held)
+            for s in self.systems
         )
         view._by_hex = {s.hex: s for s in view.systems}
         view._by_name = {s.name.casefold(): s for s in view.systems}

@@ -534,11 +534,11 @@ def test_a_scouts_nearest_cells_are_those_a_full_search_finds(
 ) -> None:
     """Issue 19: the scout's nearest-unexplored choice, which no longer measures every cell
     against every star, finds exactly the cells measuring all of them would."""
-    from campaign.random_orders import _closest_to_any
     from maps import Hex
+    from maps.nearest import HexIndex, closest_to_any
 
     here = [Hex(q, r) for q, r in sorted(set(cells))]
     there = [Hex(q, r) for q, r in targets]
     nearest = {c: min(c.distance(t) for t in there) for c in here}
     best = min(nearest.values())
-    assert _closest_to_any(here, there) == [c for c in here if nearest[c] == best]
+    assert closest_to_any(here, HexIndex(there)) == [c for c in here if nearest[c] == best]
