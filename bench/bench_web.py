@@ -2,11 +2,13 @@
 
 Plays a campaign with the autoplay driver (`--players`, `--turns`, `--stars`), issues every
 player a secret, starts `umpire serve` over its database on a free loopback port (its own
-process, as a player's browser meets it), signs `--readers` readers in (players in turn) and
-has each ask, back to back for `--seconds`, for the pages a player reads: `GET /report`, the
-map (`/map.svg`, and the interactive `/map` page). It prints each page's p50, p99 and the
-requests a second. Then a bounded burst: `--burst` requests all sent at once from as many
-connections; every one must be answered 200.
+process, as a player's browser meets it) and signs `--readers` readers in (players in turn).
+Each reads every page once (the server draws a player's page once per version of his branch:
+that first reading is timed apart), then all ask, back to back for `--seconds`, for the pages
+a player reads: `GET /report` and the map (`/map.svg`, and the interactive `/map` page). It
+prints each page's p50, p99 and requests a second (a reading ends with the answer's last
+byte; the readers ask for gzip, as browsers do, and do not unzip it). Then a bounded burst:
+`--burst` requests all sent at once, each on its own connection; each must be answered 200.
 
     .venv/bin/python bench/bench_web.py                        # 6 players, 44 turns, 600 stars
     .venv/bin/python bench/bench_web.py --readers 20 --seconds 20 --check
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import re
+import resource
 import socket
 import statistics
 import subprocess
@@ -81,13 +85,30 @@ def main() -> int:
             readers = [
                 _Reader(port, PLAYERS[i % args.players], secrets) for i in range(args.readers)
             ]
+            began = time.perf_counter()
+            for reader in readers:  # each page drawn once for each player before the clock
+                for page in PAGES:
+                    reader.get(page)
+            warm = time.perf_counter() - began
+            cpu = _cpu(server.pid), resource.getrusage(resource.RUSAGE_SELF)
             times, errors = _read(readers, args.seconds)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            spent = (
+                _cpu(server.pid) - cpu[0],
+                after.ru_utime + after.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime,
+            )
             burst_errors = _burst(port, args.burst, readers)
+        except BaseException:
+            log.flush()
+            lines = (Path(tmp) / "serve.log").read_text().splitlines()
+            sys.stderr.write("\n".join(x for x in lines if "HTTP/1.1" not in x)[-3000:] + "\n")
+            raise
         finally:
             server.terminate()
             server.wait(timeout=10)
             log.close()
-    missed = _print(args, times, errors, burst_errors)
+    missed = _print(args, times, errors, burst_errors, warm)
+    print(f"CPU while reading: server {spent[0]:.1f} s, readers {spent[1]:.1f} s")
     return 1 if args.check and missed else 0
 
 
@@ -148,11 +169,21 @@ class _Reader:
     def _request(
         self, method: str, path: str, body: str | None, headers: dict[str, str]
     ) -> tuple[int, str]:
+        headers = {**headers, "Accept-Encoding": "gzip"}  # as browsers ask
         if self.cookie:
             headers = {**headers, "Cookie": self.cookie}
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
-        text = response.read().decode()
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closes a connection idle past its keep-alive: open a new one, as
+            # browsers do.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        data = response.read()  # every byte, but not unzipped: that is the browser's time
+        text = "" if response.getheader("Content-Encoding") == "gzip" else data.decode()
         for name, value in response.getheaders():
             if name.lower() == "set-cookie" and value.startswith("umpire_session="):
                 self.cookie = value.split(";", 1)[0]
@@ -225,12 +256,17 @@ def _burst(port: int, count: int, readers: list[_Reader]) -> int:
 
 
 def _print(
-    args: argparse.Namespace, times: dict[str, list[float]], errors: int, burst_errors: int
+    args: argparse.Namespace,
+    times: dict[str, list[float]],
+    errors: int,
+    burst_errors: int,
+    warm: float,
 ) -> list[str]:
     print(
         f"{args.readers} readers for {args.seconds:.0f} s, {args.players} players, "
         f"{args.turns} turns, {args.stars} stars (umpire serve, SQLite, loopback)"
     )
+    print(f"first reading of every page by every reader, one at a time: {warm:.1f} s")
     print(f"{'page':<10} {'requests':>9} {'per second':>11} {'p50':>9} {'p99':>9}")
     missed = []
     for page, taken in times.items():
@@ -248,6 +284,12 @@ def _print(
         missed.append("errors")
     print("targets (issue 19): " + ("; ".join(missed) + " MISSED" if missed else "all met"))
     return missed
+
+
+def _cpu(pid: int) -> float:
+    """Return the CPU seconds a process has used (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:

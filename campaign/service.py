@@ -31,6 +31,7 @@ from campaign.dice import (
     seeded_value,
 )
 from campaign.errors import (
+    CampaignNotFoundError,
     DiceError,
     EventDecodeError,
     IllegalCommandError,
@@ -442,6 +443,12 @@ class CampaignService:
 
     def target(self, campaign: str | None, branch: str | None = None) -> Lineage:
         """Resolve a campaign (default: the only one) and branch (default: its active one)."""
+        if campaign is not None and branch is None:  # the web page's every request: one query
+            try:
+                return self.store.lineage(campaign, self.store.active_branch(campaign))
+            except CampaignNotFoundError:
+                self.store.resolve_campaign(campaign)  # raises, naming the campaigns there
+                raise
         name = self.store.resolve_campaign(campaign)
         return self.store.lineage(name, branch or self.store.active_branch(name))
 
@@ -1487,6 +1494,11 @@ class CampaignService:
             )
             for number, recorded in enumerate(self.store.read(lineage, visible_to=player), 1)
         ]
+
+    def head(self, lineage: Lineage) -> tuple[int, str]:
+        """Return the branch's last version and chain hash: anything drawn from the branch
+        may be kept until they change (the web page's drawn pages, issue 19)."""
+        return self.store.head(lineage)
 
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""
