@@ -53,6 +53,7 @@ from campaign.events import (
     UnitsCaught,
     UnitsMerged,
     UnitsSplit,
+    decode_payload,
 )
 from campaign.rules.production import LEGACY_SETTINGS, ProductionSettings
 from campaign.rules.technology import ResearchOrder
@@ -618,6 +619,51 @@ def fold(events: Iterable[RecordedEvent], state: CampaignState | None = None) ->
     for recorded in events:
         result = apply(result, recorded)
     return result
+
+
+# The events `evolve` leaves the state as it is: a fold from stored rows need not even decode
+# them (issue 19). tests/test_events.py checks each against its golden fixture.
+UNFOLDED = frozenset(
+    {
+        "absent_player",
+        "attack_failed",
+        "dice_reroll_ruled",
+        "landing_failed",
+        "map_loaded",
+        "move_lapsed",
+        "orders_revealed",
+        "star_chart_published",
+        "system_scouted",
+        "unit_lost",
+    }
+)
+
+
+def fold_stored(
+    rows: Iterable[tuple[int, int, str, int, str, str]], state: CampaignState | None = None
+) -> tuple[CampaignState, str | None]:
+    """Fold stored rows (position, version, type, schema version, payload, chain hash) into
+    a state, as `fold` folds them decoded; return it and the last row's chain hash (None
+    without rows).
+
+    The same state as `fold`: the events `evolve` ignores (`UNFOLDED`) are counted, not
+    decoded, and the version and count are set once at the end.
+
+    Raises:
+        EventDecodeError: a payload that must be folded does not decode.
+    """
+    result = state if state is not None else CampaignState()
+    count = 0
+    last: tuple[int, str] | None = None
+    for position, version, tag, schema, payload, chain in rows:
+        count += 1
+        last = (version, chain)
+        if tag not in UNFOLDED:
+            result = evolve(result, decode_payload(position, tag, schema, payload))
+    if last is None:
+        return result, None
+    folded = msgspec.structs.replace(result, version=last[0], events=result.events + count)
+    return folded, last[1]
 
 
 def evolve_all(state: CampaignState, events: Iterable[Event]) -> CampaignState:

@@ -21,8 +21,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from campaign.events import RecordedEvent
-from campaign.projections import CampaignState, apply
+from campaign.events import UMPIRE, RecordedEvent
+from campaign.projections import CampaignState, apply, fold_stored
 from campaign.store import EventStore, Lineage
 
 __all__ = ["FoldedStates"]
@@ -69,8 +69,12 @@ class FoldedStates:
         if kept is None:
             first, chain_hash = start() if start is not None else (None, "")
             kept = _Folded(first or CampaignState(), chain_hash, from_log=first is None)
-        tail = store.read(lineage, after_version=kept.state.version, visible_to=viewer)
-        folded = _fold(tail, kept)
+        if viewer == UMPIRE:  # every event: straight from the stored rows
+            state, chain = fold_stored(store.replay(lineage, kept.state.version), kept.state)
+            folded = kept if chain is None else _Folded(state, chain, kept.from_log)
+        else:  # only his events, filtered in the database
+            tail = store.read(lineage, after_version=kept.state.version, visible_to=viewer)
+            folded = _fold(tail, kept)
         if folded.state.version:
             with self._lock:
                 self._entries[key] = folded

@@ -93,3 +93,18 @@ def test_audience_parse() -> None:
         Audience.parse("Red!")
     assert not Audience.umpire_only().may_see("red")
     assert msgspec.json.decode(msgspec.json.encode(Audience.everyone()), type=Audience).public
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_a_fold_skips_only_what_evolve_ignores(path: Path) -> None:
+    """Issue 19: a fold from stored rows does not even decode the `UNFOLDED` types, so each
+    must leave any state exactly as it was (evolve's default case)."""
+    from campaign.projections import UNFOLDED, CampaignState, evolve
+
+    doc = load(path)
+    tag = str(doc["type"])
+    if tag not in UNFOLDED:
+        return
+    event = decode_payload(1, tag, int(doc["schema_version"]), str(doc["stored"]))  # type: ignore[call-overload]
+    state = CampaignState(name="c", players=("red", "blue"), turn=3)
+    assert evolve(state, event) is state

@@ -66,13 +66,13 @@ def test_a_kept_state_is_never_folded_onto_a_changed_history(tmp_path: Path) -> 
     with sqlite3.connect(path) as db:  # the history up to the kept state's version changes
         db.execute("UPDATE events SET hash = 'edited' WHERE version = ?", (kept.version,))
     reread: list[int] = []
-    read = service.store.read
+    replay = service.store.replay
 
-    def spy(*args: object, **kwargs: object) -> object:
-        reread.append(kwargs.get("after_version", 0))  # type: ignore[arg-type]
-        return read(*args, **kwargs)  # type: ignore[arg-type]
+    def spy(lineage: object, after_version: int = 0) -> object:
+        reread.append(after_version)
+        return replay(lineage, after_version)  # type: ignore[arg-type]
 
-    service.store.read = spy  # type: ignore[method-assign]
+    service.store.replay = spy  # type: ignore[method-assign,assignment]
     assert service.load(lineage, use_snapshots=False) == kept
     assert reread == [0]  # folded again from the start, not from the kept state
     service.close()

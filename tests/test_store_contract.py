@@ -123,6 +123,15 @@ def test_branch_shares_history_up_to_its_fork(store: EventStore, main: Lineage) 
     store.append(alt2, 3, [note("alt2-1", turn=1)])
     assert texts(store, alt2) == ["t0-a", "t0-b", "alt-1", "alt2-1"]
     assert [v.version for v in store.read(alt2)] == [1, 2, 3, 4]
+    # The fold's raw rows (issue 19) are the same events, through both forks.
+    for lineage in (main, alt, alt2):
+        for after in (0, 2):
+            read = [
+                (e.position, e.version, e.type, e.schema_version, e.hash)
+                for e in store.read(lineage, after_version=after)
+            ]
+            rows = store.replay(lineage, after)
+            assert [(p, v, t, s, h) for p, v, t, s, _, h in rows] == read
     names = {b.name: b for b in store.branches("alpha")}
     assert (names["alt2"].parent, names["alt2"].fork_version, names["alt2"].head_version) == (
         "alt",
