@@ -267,11 +267,7 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             detected = tuple(sorted({*state.known_colonies, (ev.owner, ev.system)}))
             return msgspec.structs.replace(state, known_colonies=detected)
         case UnitMoved():
-            unit = state.units[ev.unit]
-            hex_ = ev.path[-1] if ev.path else unit.hex
-            moved = msgspec.structs.replace(
-                unit, hex=hex_, order=ev.order, plot=ev.plot, plot_until=ev.plot_until
-            )
+            moved = _moved(state.units[ev.unit], ev)
             return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
         case SystemExplored():
             return _system_explored(state, ev)
@@ -292,6 +288,14 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, notes=state.notes + 1)
         case _:
             return state
+
+
+def _moved(unit: Unit, ev: UnitMoved) -> Unit:
+    """The unit where its move ended, with its order and plot."""
+    hex_ = ev.path[-1] if ev.path else unit.hex
+    return msgspec.structs.replace(
+        unit, hex=hex_, order=ev.order, plot=ev.plot, plot_until=ev.plot_until
+    )
 
 
 def _orders_handed_in(
@@ -588,13 +592,21 @@ def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, T
     if not forces:
         return forces
     return {
-        tf.id: msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
+        tf.id: tf
+        if all(u in units for u in tf.units)
+        else msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
         for tf in forces.values()
     }
 
 
 def _without(units: dict[str, Unit], losses: Iterable[Loss]) -> dict[str, Unit]:
-    """Return `units` less the ships lost (a whole unit, or some of a transport group)."""
+    """Return `units` less the ships lost (a whole unit, or some of a transport group).
+
+    Without losses, `units` itself: states are never changed in place, so they may share it.
+    """
+    losses = tuple(losses)
+    if not losses:
+        return units
     remaining = dict(units)
     for loss in losses:
         unit = remaining.get(loss.unit)
@@ -655,11 +667,23 @@ def fold_stored(
     result = state if state is not None else CampaignState()
     count = 0
     last: tuple[int, str] | None = None
+    # A turn's moves come in a run: the units dict is copied once for the run, not per move.
+    moved: dict[str, Unit] = {}
     for position, version, tag, schema, payload, chain in rows:
         count += 1
         last = (version, chain)
-        if tag not in UNFOLDED:
-            result = evolve(result, decode_payload(position, tag, schema, payload))
+        if tag in UNFOLDED:
+            continue
+        ev = decode_payload(position, tag, schema, payload)
+        if isinstance(ev, UnitMoved):
+            moved[ev.unit] = _moved(moved.get(ev.unit) or result.units[ev.unit], ev)
+            continue
+        if moved:
+            result = msgspec.structs.replace(result, units={**result.units, **moved})
+            moved = {}
+        result = evolve(result, ev)
+    if moved:
+        result = msgspec.structs.replace(result, units={**result.units, **moved})
     if last is None:
         return result, None
     folded = msgspec.structs.replace(result, version=last[0], events=result.events + count)
