@@ -427,6 +427,9 @@ class CampaignService:
         self.store = store
         self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
         self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
+        self._player_maps: dict[
+            tuple[Lineage, str, int, str | None], tuple[StarMap, tuple[str, ...]]
+        ] = {}
 
     @classmethod
     def open(
@@ -537,9 +540,20 @@ class CampaignService:
     def player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
         """Return the map as `player` knows it, and the systems he explored.
 
-        Built only from his events: the public chart, and his exploration reports' planets.
+        Built only from his events: the public chart, and his exploration reports' planets;
+        kept until he sees a new event (issue 19).
         """
         self._check_viewer(lineage, player)
+        seen = self.load(lineage, viewer=player).version
+        key = (lineage, player, seen, self.store.hash_at(lineage, seen))
+        kept = self._player_maps.get(key)
+        if kept is None:
+            kept = self._player_maps[key] = self._build_player_map(lineage, player)
+            if len(self._player_maps) > 256:  # a hosted server's campaigns: keep the newest
+                self._player_maps = {key: kept}
+        return kept
+
+    def _build_player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
         chart = None
         planets: dict[str, tuple[Planet, ...]] = {}
         kinds = [StarChartPublished.TYPE, SystemExplored.TYPE]
