@@ -274,8 +274,9 @@ def _outcome(state: Any) -> str:
 
 
 def _timed(fn: object) -> float:
+    """Return the best of five runs: the least disturbed by whatever else the machine runs."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         started = time.perf_counter()
         fn()  # type: ignore[operator]
         best = min(best, time.perf_counter() - started)

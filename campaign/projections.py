@@ -522,7 +522,7 @@ def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
 def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     units = _without(state.units, ev.losses)
     empires = state.empires
-    if ev.explored and ev.player in empires:
+    if ev.explored and ev.player in empires and ev.system not in empires[ev.player].explored:
         empire = empires[ev.player]
         explored = tuple(sorted({*empire.explored, ev.system}))
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
@@ -575,6 +575,7 @@ def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -
     added to the colonies he knows of."""
     seen = dict(state.sightings.get(player, {}))
     known = set(state.known_colonies)
+    size = len(known)
     for sighting in sightings:
         if sighting.ships:
             seen[sighting.hex] = sighting
@@ -582,8 +583,10 @@ def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -
             seen.pop(sighting.hex, None)
         if sighting.system is not None:
             known |= {(c.partition(":")[0], sighting.system) for c in sighting.colonies}
+    # `known_colonies` is always sorted and without repeats: unchanged unless one was added.
+    colonies = tuple(sorted(known)) if len(known) != size else state.known_colonies
     return msgspec.structs.replace(
-        state, sightings={**state.sightings, player: seen}, known_colonies=tuple(sorted(known))
+        state, sightings={**state.sightings, player: seen}, known_colonies=colonies
     )
 
 
@@ -652,26 +655,26 @@ UNFOLDED = frozenset(
 
 
 def fold_stored(
-    rows: Iterable[tuple[int, int, str, int, str, str]], state: CampaignState | None = None
-) -> tuple[CampaignState, str | None]:
-    """Fold stored rows (position, version, type, schema version, payload, chain hash) into
-    a state, as `fold` folds them decoded; return it and the last row's chain hash (None
-    without rows).
+    rows: Iterable[tuple[int, int, str, int, str]], state: CampaignState | None = None
+) -> CampaignState:
+    """Fold stored rows (position, version, type, schema version, payload) into a state, as
+    `fold` folds them decoded.
 
     The same state as `fold`: the events `evolve` ignores (`UNFOLDED`) are counted, not
-    decoded, and the version and count are set once at the end.
+    decoded, a run of moves copies the units once, and the version and count are set once
+    at the end.
 
     Raises:
         EventDecodeError: a payload that must be folded does not decode.
     """
     result = state if state is not None else CampaignState()
     count = 0
-    last: tuple[int, str] | None = None
+    last = None
     # A turn's moves come in a run: the units dict is copied once for the run, not per move.
     moved: dict[str, Unit] = {}
-    for position, version, tag, schema, payload, chain in rows:
+    for position, version, tag, schema, payload in rows:
         count += 1
-        last = (version, chain)
+        last = version
         if tag in UNFOLDED:
             continue
         ev = decode_payload(position, tag, schema, payload)
@@ -685,9 +688,8 @@ def fold_stored(
     if moved:
         result = msgspec.structs.replace(result, units={**result.units, **moved})
     if last is None:
-        return result, None
-    folded = msgspec.structs.replace(result, version=last[0], events=result.events + count)
-    return folded, last[1]
+        return result
+    return msgspec.structs.replace(result, version=last, events=result.events + count)
 
 
 def evolve_all(state: CampaignState, events: Iterable[Event]) -> CampaignState:

@@ -70,7 +70,8 @@ class FoldedStates:
             first, chain_hash = start() if start is not None else (None, "")
             kept = _Folded(first or CampaignState(), chain_hash, from_log=first is None)
         if viewer == UMPIRE:  # every event: straight from the stored rows
-            state, chain = fold_stored(store.replay(lineage, kept.state.version), kept.state)
+            state = fold_stored(store.replay(lineage, kept.state.version), kept.state)
+            chain = store.hash_at(lineage, state.version) if state is not kept.state else None
             folded = kept if chain is None else _Folded(state, chain, kept.from_log)
         else:  # only his events, filtered in the database
             tail = store.read(lineage, after_version=kept.state.version, visible_to=viewer)

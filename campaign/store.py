@@ -155,9 +155,8 @@ class BranchInfo(msgspec.Struct, frozen=True):
     created_at: datetime
 
 
-# A row as `EventStore.replay` returns it: position, version, type, schema version, payload,
-# chain hash.
-StoredPayload = tuple[int, int, str, int, str, str]
+# A row as `EventStore.replay` returns it: position, version, type, schema version, payload.
+StoredPayload = tuple[int, int, str, int, str]
 
 
 class StoredRow(msgspec.Struct, frozen=True):
@@ -512,9 +511,9 @@ class EventStore:
     def replay(self, lineage: Lineage, after_version: int = 0) -> list[StoredPayload]:
         """Return the umpire's rows after `after_version`, undecoded, for folding from the log.
 
-        Only what a fold needs (position, version, type, schema version, payload, chain
-        hash), through the DBAPI cursor with the lineage's integers inlined: a full replay
-        is then bound by decoding and folding, not by the row machinery (issue 19).
+        Only what a fold needs (position, version, type, schema version, payload), through
+        the DBAPI cursor with the lineage's integers inlined: a full replay is then bound by
+        decoding and folding, not by the row machinery (issue 19).
         """
         stmt = (
             sa.select(
@@ -523,7 +522,6 @@ class EventStore:
                 events.c.type,
                 events.c.schema_version,
                 events.c.payload,
-                events.c.hash,
             )
             .where(self._in_lineage(lineage), events.c.version > int(after_version))
             .order_by(events.c.version)

@@ -14,7 +14,7 @@ from campaign.errors import (
     EventDecodeError,
     IllegalCommandError,
 )
-from campaign.events import Audience, NewEvent, TurnEnded, UmpireNoted
+from campaign.events import Audience, NewEvent, TurnEnded, UmpireNoted, decode_payload
 from campaign.hashing import GENESIS_HASH
 from campaign.store import EventStore, Lineage, events
 
@@ -127,11 +127,11 @@ def test_branch_shares_history_up_to_its_fork(store: EventStore, main: Lineage) 
     for lineage in (main, alt, alt2):
         for after in (0, 2):
             read = [
-                (e.position, e.version, e.type, e.schema_version, e.hash)
+                (e.position, e.version, e.type, e.schema_version, e.event)
                 for e in store.read(lineage, after_version=after)
             ]
             rows = store.replay(lineage, after)
-            assert [(p, v, t, s, h) for p, v, t, s, _, h in rows] == read
+            assert [(p, v, t, s, decode_payload(p, t, s, x)) for p, v, t, s, x in rows] == read
     names = {b.name: b for b in store.branches("alpha")}
     assert (names["alt2"].parent, names["alt2"].fork_version, names["alt2"].head_version) == (
         "alt",
