@@ -108,3 +108,15 @@ def test_a_fold_skips_only_what_evolve_ignores(path: Path) -> None:
     event = decode_payload(1, tag, int(doc["schema_version"]), str(doc["stored"]))  # type: ignore[call-overload]
     state = CampaignState(name="c", players=("red", "blue"), turn=3)
     assert evolve(state, event) is state
+
+
+def test_a_fold_from_stored_rows_names_a_payload_that_does_not_decode() -> None:
+    """Issue 19: the stored-rows fold decodes today's versions itself; a fault is still the
+    named error of `decode_payload`, and an old version is still upcast."""
+    from campaign.errors import EventDecodeError
+    from campaign.projections import fold_stored
+
+    with pytest.raises(EventDecodeError, match="position 7"):
+        fold_stored([(7, 1, "umpire_noted", 1, '{"text": 3}')])
+    noted = fold_stored([(1, 1, "umpire_noted", 1, '{"text":"hello"}')])
+    assert (noted.notes, noted.version, noted.events) == (1, 1, 1)
