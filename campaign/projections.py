@@ -596,9 +596,12 @@ def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, T
     """Drop lost ships from their task forces (the next one listed becomes the flagship)."""
     if not forces:
         return forces
+    gone = {u for tf in forces.values() for u in tf.units if u not in units}
+    if not gone:
+        return forces  # states are never changed in place, so they may share it
     return {
         tf.id: tf
-        if all(u in units for u in tf.units)
+        if gone.isdisjoint(tf.units)
         else msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
         for tf in forces.values()
     }
