@@ -1399,7 +1399,9 @@ class CampaignService:
         """Fold a branch's events (up to `upto_version`) into state, as `viewer` knows it.
 
         The umpire's view starts from the newest snapshot; a player's view folds only the
-        events that player may see, straight from the store.
+        events that player may see, straight from the store. Now (no `upto_version`), both
+        start from the state this process folded last for that viewer, when the branch still
+        holds it (`campaign/statecache.py`), and fold only the tail.
         """
         if upto_version is None:  # now: the state this process folded last, plus the tail
             first = None if viewer != UMPIRE or not use_snapshots else self._from_snapshot
