@@ -181,7 +181,12 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
-    match ev:
+    match ev:  # the commonest first: the event classes are disjoint, so order is speed only
+        case UnitMoved():
+            moved = _moved(state.units[ev.unit], ev)
+            return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
+        case SystemExplored():
+            return _system_explored(state, ev)
         case CampaignCreated():
             return msgspec.structs.replace(
                 state,
@@ -268,11 +273,6 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
         case ColonyDetected():
             detected = tuple(sorted({*state.known_colonies, (ev.owner, ev.system)}))
             return msgspec.structs.replace(state, known_colonies=detected)
-        case UnitMoved():
-            moved = _moved(state.units[ev.unit], ev)
-            return msgspec.structs.replace(state, units={**state.units, ev.unit: moved})
-        case SystemExplored():
-            return _system_explored(state, ev)
         case ShipsSighted():
             return _sighted(state, ev.player, ev.sightings)
         case UnitsMerged() | UnitsSplit() | TreasurySpent():
@@ -673,14 +673,13 @@ def fold_stored(
         EventDecodeError: a payload that must be folded does not decode.
     """
     result = state if state is not None else CampaignState()
-    count = 0
-    last = None
+    rows = list(rows)
+    if not rows:
+        return result
     # A turn's moves come in a run: the units dict is copied once for the run, not per move.
     moved: dict[str, Unit] = {}
     decoders = _decoders()
-    for position, version, tag, schema, payload in rows:
-        count += 1
-        last = version
+    for position, _, tag, schema, payload in rows:
         if tag in UNFOLDED:
             continue
         found = decoders.get(tag)
@@ -699,9 +698,7 @@ def fold_stored(
         result = evolve(result, ev)
     if moved:
         result = msgspec.structs.replace(result, units={**result.units, **moved})
-    if last is None:
-        return result
-    return msgspec.structs.replace(result, version=last, events=result.events + count)
+    return msgspec.structs.replace(result, version=rows[-1][1], events=result.events + len(rows))
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from campaign.events import UMPIRE, RecordedEvent
-from campaign.projections import CampaignState, apply, fold_stored
+from campaign.projections import UNFOLDED, CampaignState, apply, fold_stored
 from campaign.store import EventStore, Lineage
 
 __all__ = ["FoldedStates"]
@@ -70,7 +70,8 @@ class FoldedStates:
             first, chain_hash = start() if start is not None else (None, "")
             kept = _Folded(first or CampaignState(), chain_hash, from_log=first is None)
         if viewer == UMPIRE:  # every event: straight from the stored rows
-            state = fold_stored(store.replay(lineage, kept.state.version), kept.state)
+            rows = store.replay(lineage, kept.state.version, UNFOLDED)
+            state = fold_stored(rows, kept.state)
             chain = store.hash_at(lineage, state.version) if state is not kept.state else None
             folded = kept if chain is None else _Folded(state, chain, kept.from_log)
         else:  # only his events, filtered in the database

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,6 +38,7 @@ from campaign.errors import (
     InvalidInputError,
 )
 from campaign.events import (
+    EVENT_TYPES,
     UMPIRE,
     Audience,
     NewEvent,
@@ -508,26 +509,39 @@ class EventStore:
         )
         return self._rows(query, _recorded_event)
 
-    def replay(self, lineage: Lineage, after_version: int = 0) -> list[StoredPayload]:
+    def replay(
+        self, lineage: Lineage, after_version: int = 0, unfolded: Collection[str] = ()
+    ) -> list[StoredPayload]:
         """Return the umpire's rows after `after_version`, undecoded, for folding from the log.
 
         Only what a fold needs (position, version, type, schema version, payload), through
         the DBAPI cursor with the lineage's integers inlined: a full replay is then bound by
-        decoding and folding, not by the row machinery (issue 19).
+        decoding and folding, not by the row machinery (issue 19). The payloads of the
+        `unfolded` event types (those the fold only counts) come back empty.
         """
+        payload: sa.ColumnElement[str] = events.c.payload
+        if unfolded:
+            tags = sorted(unfolded)
+            if not all(tag in EVENT_TYPES for tag in tags):  # our own tags: safe to inline
+                raise ValueError(f"unknown event types among {tags}")
+            payload = sa.case((events.c.type.in_(tags), ""), else_=events.c.payload)
         stmt = (
             sa.select(
                 events.c.position,
                 events.c.version,
                 events.c.type,
                 events.c.schema_version,
-                events.c.payload,
+                payload,
             )
             .where(self._in_lineage(lineage), events.c.version > int(after_version))
             .order_by(events.c.version)
         )
-        # Only integers are inlined: stream ids and versions, nothing to quote.
-        sql = str(stmt.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
+        # Inlined: stream ids and versions (integers), and registered event tags.
+        compiled = stmt.compile(
+            dialect=self.engine.dialect,
+            compile_kwargs={"literal_binds": True, "render_postcompile": True},
+        )
+        sql = str(compiled)
         conn = self.engine.raw_connection()
         try:
             cursor = conn.cursor()

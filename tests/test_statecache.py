@@ -68,9 +68,9 @@ def test_a_kept_state_is_never_folded_onto_a_changed_history(tmp_path: Path) -> 
     reread: list[int] = []
     replay = service.store.replay
 
-    def spy(lineage: object, after_version: int = 0) -> object:
+    def spy(lineage: object, after_version: int = 0, unfolded: object = ()) -> object:
         reread.append(after_version)
-        return replay(lineage, after_version)  # type: ignore[arg-type]
+        return replay(lineage, after_version, unfolded)  # type: ignore[arg-type]
 
     service.store.replay = spy  # type: ignore[method-assign,assignment]
     assert service.load(lineage, use_snapshots=False) == kept

@@ -132,6 +132,8 @@ def test_branch_shares_history_up_to_its_fork(store: EventStore, main: Lineage) 
             ]
             rows = store.replay(lineage, after)
             assert [(p, v, t, s, decode_payload(p, t, s, x)) for p, v, t, s, x in rows] == read
+            counted = store.replay(lineage, after, {"umpire_noted"})  # only counted: no payload
+            assert [(p, v, t, s, "") for p, v, t, s, _ in rows] == counted
     names = {b.name: b for b in store.branches("alpha")}
     assert (names["alt2"].parent, names["alt2"].fork_version, names["alt2"].head_version) == (
         "alt",
