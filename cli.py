@@ -1438,7 +1438,7 @@ def _load_map(spec: str) -> Any:
 def map_generate(
     seed: Annotated[int, typer.Option(help="Generator seed: the same seed gives the same map.")],
     out_file: Annotated[str, typer.Option("--out", "-o", help="Map file to write (TOML).")],
-    players: Annotated[int, typer.Option(help="Players (2-6), one entry hex each.")] = 4,
+    players: Annotated[int, typer.Option(help="Players (2-8), one entry hex each.")] = 4,
     stars: Annotated[
         int | None, typer.Option(help="Star hexes (1-600; default by players, 54 for 4).")
     ] = None,

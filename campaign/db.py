@@ -11,13 +11,9 @@ import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
@@ -25,9 +21,15 @@ from sqlalchemy.pool import StaticPool
 import migrations
 from campaign.errors import DatabaseError, InvalidInputError, SchemaError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 DEFAULT_DB = "sqlite:///umpire.db"
 MIGRATIONS_DIR = Path(migrations.__file__).parent
 UPGRADE_HINT = "run `umpire db upgrade`"
+# The schema revision this code needs: alembic's head (tests/test_migrations.py checks it).
+# A database at it opens with one small query, alembic not even imported (issue 19).
+HEAD_REVISION = "0006"
 
 
 def normalize_url(text: str) -> URL:
@@ -138,6 +140,8 @@ def make_engine(url: URL) -> Engine:
 
 
 def _alembic_config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config  # alembic only when the schema is in question
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if connection is not None:
@@ -147,6 +151,8 @@ def _alembic_config(connection: Connection | None = None) -> Config:
 
 def head_revision() -> str:
     """Return the schema revision this version of umpire needs."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
     assert head is not None
     return head
@@ -154,6 +160,8 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """Return the database's schema revision, or None if it has none."""
+    from alembic.runtime.migration import MigrationContext
+
     try:
         with engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
@@ -167,6 +175,8 @@ def _has_tables(engine: Engine) -> bool:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the schema to `revision` (no backup: see `upgrade_with_backup`)."""
+    from alembic import command
+
     with engine.begin() as conn:
         command.upgrade(_alembic_config(conn), revision)
 
@@ -178,6 +188,8 @@ def ensure_schema(engine: Engine, create: bool = True) -> None:
         SchemaError: the schema is older (names `umpire db upgrade`) or newer than this code.
         DatabaseError: the database has tables but is not an umpire database, or is unreachable.
     """
+    if _at_head(engine):
+        return
     try:
         current = current_revision(engine)
         if current is None:
@@ -198,6 +210,8 @@ def ensure_schema(engine: Engine, create: bool = True) -> None:
     head = head_revision()
     if current == head:
         return
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(_alembic_config())
     if current not in {rev.revision for rev in script.walk_revisions()}:
         raise SchemaError(
@@ -208,6 +222,16 @@ def ensure_schema(engine: Engine, create: bool = True) -> None:
         f"{_describe(engine.url)} has schema revision {current} but this umpire needs {head}: "
         f"{UPGRADE_HINT} (it backs SQLite files up first)"
     )
+
+
+def _at_head(engine: Engine) -> bool:
+    """Return whether the database is at `HEAD_REVISION` (False when it cannot say)."""
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
+    except DBAPIError:  # no such table, or no database: the full check says what is wrong
+        return False
+    return [tuple(row) for row in rows] == [(HEAD_REVISION,)]
 
 
 def backup_sqlite(path: Path, revision: str | None, now: datetime | None = None) -> Path:

@@ -62,6 +62,7 @@ from campaign.strategic import (
 )
 from maps import Hex, StarMap, label, parse_label
 from maps.model import PlanetType, StarSystem
+from maps.nearest import HexIndex, closest_to_any
 from maps.stable_random import between, percent, pick, shuffled, weighted
 
 # Warships the driver builds: the catalogue's small escorts, the same ids under either battle
@@ -227,6 +228,7 @@ class _Planner:
         self.command = CommandReach(view, starmap, self.player)
         self.numbers = last_numbers(view, self.player)  # the ids the splits will take
         self.explored = frozenset(empire.explored)
+        self.unknown = HexIndex(s.hex for s in starmap.systems if s.name not in self.explored)
         # Systems where someone else has a colony: which planet is unknown, so none is landed on.
         self.foreign = frozenset(
             s for owner, s in view.known_colonies if owner != self.player and self._has_system(s)
@@ -504,12 +506,9 @@ class _Planner:
         if fresh:
             return pick(self.rng, fresh)
         # Nothing new within reach: close on the nearest unexplored system on the map.
-        unknown = [s.hex for s in self.starmap.systems if s.name not in self.explored]
-        if not unknown or percent(self.rng, 10):
+        if not len(self.unknown) or percent(self.rng, 10):
             return pick(self.rng, sorted(reach))
-        best = min(min(c.distance(u) for u in unknown) for c in reach)
-        closest = sorted(c for c in reach if min(c.distance(u) for u in unknown) == best)
-        return pick(self.rng, closest)
+        return pick(self.rng, closest_to_any(sorted(reach), self.unknown))
 
     def _warship_goal(self, unit: Unit, reach: dict[Hex, int]) -> Hex | None:
         if not reach:

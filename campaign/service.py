@@ -13,7 +13,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import PurePath
 
 import msgspec
@@ -31,6 +31,7 @@ from campaign.dice import (
     seeded_value,
 )
 from campaign.errors import (
+    CampaignNotFoundError,
     DiceError,
     EventDecodeError,
     IllegalCommandError,
@@ -124,6 +125,7 @@ from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
 from campaign.schedule import check_future
 from campaign.seats import ON_HOLIDAY, SEAT_OPEN, decide_drops
+from campaign.statecache import FoldedStates
 from campaign.store import (
     MAIN_BRANCH,
     BranchInfo,
@@ -448,6 +450,10 @@ class CampaignService:
     def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
         self.store = store
         self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
+        self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
+        self._player_maps: dict[
+            tuple[Lineage, str, int, str | None], tuple[StarMap, tuple[str, ...]]
+        ] = {}
 
     @classmethod
     def open(
@@ -464,6 +470,12 @@ class CampaignService:
 
     def target(self, campaign: str | None, branch: str | None = None) -> Lineage:
         """Resolve a campaign (default: the only one) and branch (default: its active one)."""
+        if campaign is not None and branch is None:  # the web page's every request: one query
+            try:
+                return self.store.lineage(campaign, self.store.active_branch(campaign))
+            except CampaignNotFoundError:
+                self.store.resolve_campaign(campaign)  # raises, naming the campaigns there
+                raise
         name = self.store.resolve_campaign(campaign)
         return self.store.lineage(name, branch or self.store.active_branch(name))
 
@@ -558,9 +570,20 @@ class CampaignService:
     def player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
         """Return the map as `player` knows it, and the systems he explored.
 
-        Built only from his events: the public chart, and his exploration reports' planets.
+        Built only from his events: the public chart, and his exploration reports' planets;
+        kept until he sees a new event (issue 19).
         """
         self._check_viewer(lineage, player)
+        seen = self.load(lineage, viewer=player).version
+        key = (lineage, player, seen, self.store.hash_at(lineage, seen))
+        kept = self._player_maps.get(key)
+        if kept is None:
+            kept = self._player_maps[key] = self._build_player_map(lineage, player)
+            if len(self._player_maps) > 256:  # a hosted server's campaigns: keep the newest
+                self._player_maps = {key: kept}
+        return kept
+
+    def _build_player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
         chart = None
         planets: dict[str, tuple[Planet, ...]] = {}
         kinds = [StarChartPublished.TYPE, SystemExplored.TYPE]
@@ -1454,8 +1477,13 @@ class CampaignService:
         """Fold a branch's events (up to `upto_version`) into state, as `viewer` knows it.
 
         The umpire's view starts from the newest snapshot; a player's view folds only the
-        events that player may see, straight from the store.
+        events that player may see, straight from the store. Now (no `upto_version`), both
+        start from the state this process folded last for that viewer, when the branch still
+        holds it (`campaign/statecache.py`), and fold only the tail.
         """
+        if upto_version is None:  # now: the state this process folded last, plus the tail
+            first = None if viewer != UMPIRE or not use_snapshots else self._from_snapshot
+            return self.folded.load(self.store, lineage, viewer, first and partial(first, lineage))
         start = None
         if viewer == UMPIRE and use_snapshots:
             snapshot = self.store.latest_snapshot(
@@ -1468,6 +1496,13 @@ class CampaignService:
             lineage, after_version=after, upto_version=upto_version, visible_to=viewer
         )
         return fold(tail, start)
+
+    def _from_snapshot(self, lineage: Lineage) -> tuple[CampaignState | None, str]:
+        """The newest snapshot's state and its chain hash, or (None, "") with none."""
+        snapshot = self.store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None)
+        if snapshot is None:
+            return None, ""
+        return decode_state(snapshot.state), self.store.hash_at(lineage, snapshot.version) or ""
 
     def _decisive_state(self, lineage: Lineage) -> CampaignState:
         """Return the umpire's state folded from the log alone, for a turn's outcome.
@@ -1553,6 +1588,11 @@ class CampaignService:
             )
             for number, recorded in enumerate(self.store.read(lineage, visible_to=player), 1)
         ]
+
+    def head(self, lineage: Lineage) -> tuple[int, str]:
+        """Return the branch's last version and chain hash: anything drawn from the branch
+        may be kept until they change (the web page's drawn pages, issue 19)."""
+        return self.store.head(lineage)
 
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""
@@ -2063,18 +2103,22 @@ def _known_map(
     chart: StarChartPublished, explored: tuple[tuple[str, tuple[Planet, ...]], ...]
 ) -> StarMap:
     """The map as a player knows it: the public chart, with the planets of the systems he
-    explored. Built once for each such knowledge and shared (a StarMap is never changed once
-    built): every orders check and page of a turn asks for the same one (issue 19)."""
-    planets = dict(explored)
+    explored. A view over the chart's map, built once for each such knowledge and shared (a
+    StarMap is never changed once built): every orders check and page of a turn asks for the
+    same one (issue 19)."""
+    return _chart_map(chart).with_planets(dict(explored))
+
+
+@lru_cache(maxsize=16)
+def _chart_map(chart: StarChartPublished) -> StarMap:
+    """The public chart as a map (no planets): built once per campaign and process; the
+    players' maps are views over it (issue 19)."""
     return StarMap(
         name=chart.name,
         title=chart.title,
         width=chart.width,
         height=chart.height,
-        systems=[
-            StarSystem(s.name, parse_label(s.hex), StarColour(s.colour), planets.get(s.name, ()))
-            for s in chart.stars
-        ],
+        systems=[StarSystem(s.name, parse_label(s.hex), StarColour(s.colour)) for s in chart.stars],
         clouds=[parse_label(c) for c in chart.clouds],
         entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,6 +38,7 @@ from campaign.errors import (
     InvalidInputError,
 )
 from campaign.events import (
+    EVENT_TYPES,
     UMPIRE,
     Audience,
     NewEvent,
@@ -186,6 +187,10 @@ class BranchInfo(msgspec.Struct, frozen=True):
     fork_version: int
     head_version: int
     created_at: datetime
+
+
+# A row as `EventStore.replay` returns it: position, version, type, schema version, payload.
+StoredPayload = tuple[int, int, str, int, str]
 
 
 class StoredRow(msgspec.Struct, frozen=True):
@@ -537,6 +542,50 @@ class EventStore:
         )
         return self._rows(query, _recorded_event)
 
+    def replay(
+        self, lineage: Lineage, after_version: int = 0, unfolded: Collection[str] = ()
+    ) -> list[StoredPayload]:
+        """Return the umpire's rows after `after_version`, undecoded, for folding from the log.
+
+        Only what a fold needs (position, version, type, schema version, payload), through
+        the DBAPI cursor with the lineage's integers inlined: a full replay is then bound by
+        decoding and folding, not by the row machinery (issue 19). The payloads of the
+        `unfolded` event types (those the fold only counts) come back empty.
+        """
+        payload: sa.ColumnElement[str] = events.c.payload
+        if unfolded:
+            tags = sorted(unfolded)
+            if not all(tag in EVENT_TYPES for tag in tags):  # our own tags: safe to inline
+                raise ValueError(f"unknown event types among {tags}")
+            payload = sa.case((events.c.type.in_(tags), ""), else_=events.c.payload)
+        stmt = (
+            sa.select(
+                events.c.position,
+                events.c.version,
+                events.c.type,
+                events.c.schema_version,
+                payload,
+            )
+            .where(self._in_lineage(lineage), events.c.version > int(after_version))
+            .order_by(events.c.version)
+        )
+        # Inlined: stream ids and versions (integers), and registered event tags.
+        compiled = stmt.compile(
+            dialect=self.engine.dialect,
+            compile_kwargs={"literal_binds": True, "render_postcompile": True},
+        )
+        sql = str(compiled)
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(sql)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+        finally:
+            conn.close()
+
     def read_stored(self, lineage: Lineage) -> Iterator[StoredRow]:
         """Yield a branch's events exactly as stored, undecoded (for verification)."""
         query = self._query(lineage, 0, None, None, None, (), UMPIRE)
@@ -646,12 +695,8 @@ class EventStore:
 
     def hash_at(self, lineage: Lineage, version: int) -> str | None:
         """Return the chain hash of the branch's event at `version` (None: no such event)."""
-        with self.engine.connect() as conn:
-            value = conn.execute(
-                sa.select(events.c.hash).where(
-                    self._in_lineage(lineage), events.c.version == version
-                )
-            ).scalar_one_or_none()
+        with self.engine.connect() as conn:  # asked before every load (issue 19): SQL built once
+            value = conn.exec_driver_sql(self._sql.hash_at(lineage, version)).scalar_one_or_none()
         return None if value is None else str(value)
 
     def latest_snapshot(
@@ -950,6 +995,7 @@ class _AppendSQL:
         self._values = "(" + ", ".join([mark] * len(_INSERT_COLUMNS)) + ")"
         self._inserts: dict[int, str] = {}
         self._heads: dict[Lineage, str] = {}
+        self._hashes: dict[Lineage, str] = {}
         impl = events.c.recorded_at.type.dialect_impl(engine.dialect)
         self._bind_recorded_at = impl.bind_processor(engine.dialect)
         self.integrity_errors: tuple[type[Exception], ...] = (
@@ -980,6 +1026,18 @@ class _AppendSQL:
                 stmt.compile(dialect=self._dialect, compile_kwargs={"literal_binds": True})
             )
         return sql
+
+    def hash_at(self, lineage: Lineage, version: int) -> str:
+        """Return the SQL of the query for the chain hash at a branch version."""
+        sql = self._hashes.get(lineage)
+        if sql is None:
+            stmt = sa.select(events.c.hash).where(
+                EventStore._in_lineage(lineage), events.c.version == sa.literal_column("{v}")
+            )
+            compiled = stmt.compile(dialect=self._dialect, compile_kwargs={"literal_binds": True})
+            sql = self._hashes[lineage] = str(compiled)
+        # Only integers are inlined: stream ids and versions, nothing to quote.
+        return sql.replace("{v}", str(int(version)))
 
     def insert(self, cursor: DBAPICursor, rows: list[tuple[Any, ...]]) -> list[int]:
         """Insert rows (in `_INSERT_COLUMNS` order); return their positions, in row order."""

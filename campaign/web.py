@@ -24,11 +24,14 @@ Only this module and cli.py import the web framework (ruff's banned-api enforces
 
 from __future__ import annotations
 
+import gzip
 import os
 import secrets
+import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from html import escape as esc
 from importlib import resources
 from typing import Any, TypeVar
@@ -239,9 +242,9 @@ def create_app(
         Route("/", pages.sign_in_form, methods=["GET"]),
         Route("/sign-in", pages.sign_in, methods=["POST"]),
         Route("/sign-out", pages.sign_out, methods=["POST"]),
-        Route("/report", pages.signed_in(pages.report), methods=["GET"]),
-        Route("/map.svg", pages.signed_in(pages.map_svg), methods=["GET"]),
-        Route("/map", pages.signed_in(pages.map_page), methods=["GET"]),
+        Route("/report", pages.kept("report", pages.draw_report), methods=["GET"]),
+        Route("/map.svg", pages.kept("map.svg", pages.draw_svg), methods=["GET"]),
+        Route("/map", pages.kept("map", pages.draw_map), methods=["GET"]),
         Route("/reach.json", pages.signed_in(pages.reach), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.orders_form), methods=["GET"]),
         Route("/orders", pages.signed_in(pages.submit_orders), methods=["POST"]),
@@ -365,6 +368,73 @@ class _Player:
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
 
 
+class DrawnPages:
+    """The pages a player reads, drawn once for each version of his branch (issue 19).
+
+    A page is a function of the branch's events as the player may see them, so the one drawn
+    at the branch's head is his page until the head moves: one small query tells. Kept by
+    (page, branch, player, session): one player's page is never handed to another, and a
+    page holding a session's parts (his name, the form token) only to that session. Kept as
+    sent, and gzipped once for the browsers that take it. Bounded.
+    """
+
+    def __init__(self, capacity: int = 512) -> None:
+        self._pages: OrderedDict[tuple[str, Lineage, str, str], tuple[object, _Sent]]
+        self._pages = OrderedDict()
+        self._drawing: dict[tuple[str, Lineage, str, str], threading.Lock] = {}
+        self._lock = threading.Lock()
+        self._capacity = capacity
+
+    def get(
+        self,
+        service: CampaignService,
+        who: _Player,
+        page: str,
+        session: str,
+        draw: Callable[[], tuple[bytes, str]],
+    ) -> _Sent:
+        """Return `page` for `who` in `session` as `draw` (body, media type) makes it, drawn
+        now or kept from a drawing at the same branch head."""
+        key = (page, who.lineage, who.name, session)
+        head = service.head(who.lineage)
+        with self._lock:
+            kept = self._pages.get(key)
+            drawing = self._drawing.setdefault(key, threading.Lock())
+        if kept is not None and kept[0] == head:
+            return kept[1]
+        with drawing:  # readers of a page not drawn yet wait for one drawing, not draw it all
+            with self._lock:
+                kept = self._pages.get(key)
+            if kept is not None and kept[0] == head:
+                return kept[1]
+            body, media_type = draw()
+            sent = _Sent(body, gzip.compress(body, compresslevel=6, mtime=0), media_type)
+            with self._lock:
+                self._pages[key] = (head, sent)
+                self._pages.move_to_end(key)
+                while len(self._pages) > self._capacity:
+                    gone, _ = self._pages.popitem(last=False)
+                    self._drawing.pop(gone, None)
+        return sent
+
+
+class _Sent:
+    """A page as sent: its bytes, gzipped, and its media type."""
+
+    def __init__(self, body: bytes, gzipped: bytes, media_type: str) -> None:
+        self.body = body
+        self.gzipped = gzipped
+        self.media_type = media_type
+
+    def response(self, request: Request) -> Response:
+        """The page for this request: gzipped when the browser takes gzip."""
+        vary = {"Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers = {**vary, "Content-Encoding": "gzip"}
+            return Response(self.gzipped, media_type=self.media_type, headers=headers)
+        return Response(self.body, media_type=self.media_type, headers=vary)
+
+
 class _Pages:
     def __init__(
         self,
@@ -379,6 +449,7 @@ class _Pages:
         self.gate = gate
         self.sessions = _Sessions()
         self.submissions = FailureLimiter(SUBMISSIONS, SUBMISSION_WINDOW)
+        self.drawn = DrawnPages()
 
     # ------------------------------------------------------------ signing in
 
@@ -462,17 +533,66 @@ class _Pages:
 
         return run
 
+    def kept(self, page: str, draw: Callable[[_Player, str], tuple[bytes, str]]) -> Handler:
+        """Wrap a page a player reads (a GET), kept as drawn until his branch moves on
+        (`DrawnPages`): the checks of `signed_in`, and the page, in one trip to the thread
+        pool (issue 19). `draw(who, csrf)` gives its bytes and media type; the map picture
+        holds nothing of the session, so all his sessions share it."""
+        shared = page == "map.svg"
+
+        async def run(request: Request) -> Response:
+            found = _session_player(request)
+            if found is None:
+                return RedirectResponse("/", status_code=303)
+            campaign, player, tag, sid = found
+            if not self.sessions.holds(sid, campaign, player):
+                request.session.clear()  # signed out, or the server restarted
+                return RedirectResponse("/", status_code=303)
+            csrf = _csrf(request)
+            session = "" if shared else csrf
+            try:
+                sent = await run_in_threadpool(
+                    self._kept, campaign, player, tag, page, session, draw
+                )
+            except UmpireError as exc:
+                body = f"<p class='problems'>{esc(str(exc))}</p>"
+                return _page("Problem", body, 400, f"{player} of {campaign}", csrf)
+            if sent is None:
+                self.sessions.close(sid)
+                request.session.clear()  # the secret was rotated: sign in again
+                return RedirectResponse("/", status_code=303)
+            return sent.response(request)
+
+        return run
+
+    def _kept(
+        self,
+        campaign: str,
+        player: str,
+        tag: str,
+        page: str,
+        session: str,
+        draw: Callable[[_Player, str], tuple[bytes, str]],
+    ) -> _Sent | None:
+        """The page, or None when the session's secret is no longer the player's."""
+        current = self.secrets.session_tag(campaign, player)
+        if current is None or not secrets.compare_digest(current, tag):
+            return None
+        who = _Player(campaign, player, self.service.target(campaign))
+        return self.drawn.get(self.service, who, page, session, partial(draw, who, session))
+
     # ------------------------------------------------------------ pages
 
-    async def report(self, request: Request, who: _Player) -> Response:
-        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
-            lines = await self._call(ft2.report, self.service, who.lineage, who.name)
-            return _page(who.campaign, report_html(lines), player=who.signed, csrf=_csrf(request))
-        report = await self._call(self.service.report, who.lineage, who.name)
-        has_map = await self._call(self._has_map, who)
-        body = _report_html(report, has_map)
+    def draw_report(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+        if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report
+            lines = ft2.report(self.service, who.lineage, who.name)
+            return _html(who.campaign, report_html(lines), player=who.signed, csrf=csrf).encode(), (
+                "text/html"
+            )
+        report = self.service.report(who.lineage, who.name)
+        body = _report_html(report, self._has_map(who))
         title = f"{who.campaign}: turn {report.turn}"
-        return _page(title, body, player=who.signed, csrf=_csrf(request))
+        return _html(title, body, player=who.signed, csrf=csrf).encode(), "text/html"
 
     async def battles(self, request: Request, who: _Player) -> Response:
         """The battles his ships fought, newest first, each a link to its report."""
@@ -496,21 +616,21 @@ class _Pages:
             return _page("Battles", body, 404, player=who.signed, csrf=_csrf(request))
         return HTMLResponse(battle_replay_html(report))
 
-    async def map_svg(self, request: Request, who: _Player) -> Response:
-        svg = await self._call(self.service.map_svg, who.lineage, who.name)
-        return Response(svg, media_type="image/svg+xml")
+    def draw_svg(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+        return self.service.map_svg(who.lineage, who.name).encode(), "image/svg+xml"
 
-    async def map_page(self, request: Request, who: _Player) -> Response:
-        desk = await self._call(self.service.orders_desk, who.lineage, who.name)
-        svg = await self._call(self.service.map_svg, who.lineage, who.name)
+    def draw_map(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+        # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
+        desk = self.service.orders_desk(who.lineage, who.name)
+        svg = self.drawn.get(self.service, who, "map.svg", "", partial(self.draw_svg, who, ""))
         body = (
             f"<h1>{esc(desk.map.title)}</h1>"
             "<p class='hint'>Hover or tap a system or a unit for its details. Choose a unit "
-            "(on the map or in the list) to see where it can go this turn; then tap a hex to "
-            "see its route.</p>"
-            f"{_map_app(desk, svg, editor=False)}"
+            "(on the map or in the list) to see where it can go this turn; then tap a hex "
+            "to see its route.</p>"
+            f"{_map_app(desk, svg.body.decode(), editor=False)}"
         )
-        return _page("Map", body, player=who.signed, csrf=_csrf(request), wide=True)
+        return _html("Map", body, player=who.signed, csrf=csrf, wide=True).encode(), "text/html"
 
     async def reach(self, request: Request, who: _Player) -> Response:
         unit = request.query_params.get("unit", "")
@@ -719,6 +839,11 @@ def _page(
     headers: dict[str, str] | None = None,
     wide: bool = False,
 ) -> Response:
+    html = _html(title, body, player, csrf, wide)
+    return HTMLResponse(html, status_code=status_code, headers=headers)
+
+
+def _html(title: str, body: str, player: str | None, csrf: str, wide: bool = False) -> str:
     nav = ""
     if player is not None:
         nav = (
@@ -728,13 +853,12 @@ def _page(
             f"<form method='post' action='/sign-out'>{_token_input(csrf)}"
             "<button>Sign out</button></form></nav>"
         )
-    html = (
+    return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{esc(title)} - umpire</title><style>{STYLE}</style></head>"
         f"<body{' class=wide' if wide else ''}>{nav}<main>{body}</main></body></html>\n"
     )
-    return HTMLResponse(html, status_code=status_code, headers=headers)
 
 
 def _token_input(csrf: str) -> str:

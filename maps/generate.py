@@ -74,8 +74,9 @@ CAPACITY: dict[PlanetType, tuple[int, ...]] = {
 # Percent chance that a terran or sub-terran planet is a dense (high-gravity) world.
 DENSE_WORLD = 30
 
-# Stars per player when --stars is not given; 4 players make the classic 54 (issue 3).
-DEFAULT_STARS: dict[int, int] = {2: 30, 3: 42, 4: 54, 5: 66, 6: 78}
+# Stars per player when --stars is not given; 4 players make the classic 54 (issue 3). Seven
+# and eight players (the most the umpire takes) go on by the same 12 stars a player (issue 19).
+DEFAULT_STARS: dict[int, int] = {2: 30, 3: 42, 4: 54, 5: 66, 6: 78, 7: 90, 8: 102}
 
 # Map cells per star: about Stellar Conquest's density.
 CELLS_PER_STAR = 13
@@ -98,10 +99,10 @@ def default_stars(players: int) -> int:
     """Return the default number of stars for a player count.
 
     Raises:
-        ValueError: if ``players`` is not 2..6.
+        ValueError: if ``players`` is not 2..8.
     """
     if players not in DEFAULT_STARS:
-        raise ValueError(f"players must be 2..6, got {players}")
+        raise ValueError(f"players must be 2..8, got {players}")
     return DEFAULT_STARS[players]
 
 
@@ -200,10 +201,10 @@ def generate(
     fairest draw is kept.
 
     Raises:
-        ValueError: if ``players`` is not 2..6 or ``stars`` is not 1..600.
+        ValueError: if ``players`` is not 2..8 or ``stars`` is not 1..600.
     """
     if players not in DEFAULT_STARS:
-        raise ValueError(f"players must be 2..6, got {players}")
+        raise ValueError(f"players must be 2..8, got {players}")
     if stars is None:
         stars = DEFAULT_STARS[players]
     if not 1 <= stars <= 600:

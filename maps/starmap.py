@@ -14,16 +14,21 @@ Movement never leaves the map; the off-map start of a player's ships is handled 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
 import heapq
 import itertools
 import math
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from maps.hexes import Hex, from_offset, label, to_offset
-from maps.model import Entry, StarSystem
+from maps.model import Entry, Planet, StarSystem
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "COMMAND_RADIUS",
@@ -215,12 +220,30 @@ def _system_problems(i: int, system: StarSystem) -> list[Problem]:
     return problems
 
 
-class StarMap:
-    """A rectangular hex map of ``width`` columns and ``height`` rows, on a networkx graph.
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """The cells of a ``width`` x ``height`` map and who is next to whom: the same for every
+    map of that size, so built once per size and process and shared (issue 19)."""
 
-    ``graph`` has one node per hex cell (axial `Hex`), inserted in sorted order with its edges,
-    so that every search breaks ties the same way. Node attributes: ``label``, ``cloud`` and
-    ``system`` (a name or ``None``).
+    order: tuple[Hex, ...]  # every cell, sorted
+    cells: frozenset[Hex]
+    adjacency: dict[Hex, tuple[Hex, ...]]  # each cell's neighbours on the map, sorted
+
+
+@functools.lru_cache(maxsize=16)
+def _grid(width: int, height: int) -> _Grid:
+    order = tuple(sorted(from_offset(c, r) for c in range(width) for r in range(height)))
+    cells = frozenset(order)
+    # `neighbours` are in sorted order, so each cell's tuple is too: ties break by hex order.
+    adjacency = {cell: tuple(n for n in cell.neighbours() if n in cells) for cell in order}
+    return _Grid(order, cells, adjacency)
+
+
+class StarMap:
+    """A rectangular hex map of ``width`` columns and ``height`` rows.
+
+    Its cells and their adjacency are shared by every map of its size (`_grid`); ``graph``
+    gives them as a networkx graph on demand. A StarMap is never changed once built.
 
     Raises:
         MapError: from the constructor, listing every problem with the parts.
@@ -256,10 +279,24 @@ class StarMap:
         self._by_name: dict[str, StarSystem] = {s.name.casefold(): s for s in self.systems}
         self._entries: dict[str, Entry] = {e.name: e for e in entries}
 
-        cells = sorted(from_offset(c, r) for c in range(width) for r in range(height))
-        cell_set = frozenset(cells)
-        graph = nx.Graph()
-        for cell in cells:
+        self._grid = _grid(width, height)
+        self._cells = self._grid.cells
+        # Plain dict-of-tuples adjacency: the hot loops below read it millions of times.
+        self._adj = self._grid.adjacency
+
+    @functools.cached_property
+    def graph(self) -> nx.Graph[Hex]:
+        """Return the map as a networkx graph, built on first use (the movement queries read
+        the shared adjacency instead: issue 19).
+
+        One node per hex cell (axial `Hex`), inserted in sorted order with its edges, so
+        that every search breaks ties the same way. Node attributes: ``label``, ``cloud`` and
+        ``system`` (a name or ``None``).
+        """
+        import networkx as nx  # only for whoever asks for the graph: the CLI starts faster
+
+        graph: nx.Graph[Hex] = nx.Graph()
+        for cell in self._grid.order:
             system = self._by_hex.get(cell)
             graph.add_node(
                 cell,
@@ -267,16 +304,32 @@ class StarMap:
                 cloud=cell in self.clouds,
                 system=system.name if system else None,
             )
-        for cell in cells:
-            for n in cell.neighbours():
-                if n in cell_set and cell < n:
+        for cell in self._grid.order:
+            for n in self._adj[cell]:
+                if cell < n:
                     graph.add_edge(cell, n)
-        self.graph = graph
-        self._cells = cell_set
-        # Plain dict-of-tuples adjacency: the hot loops below read it millions of times.
-        self._adj: dict[Hex, tuple[Hex, ...]] = {
-            cell: tuple(sorted(graph.adj[cell])) for cell in cells
-        }
+        return graph
+
+    def with_planets(self, planets: Mapping[str, tuple[Planet, ...]]) -> StarMap:
+        """Return this map with every system holding exactly the planets `planets` gives it
+        by name (none when it gives none): a player's map, the public chart with the systems
+        he explored (issue 19).
+
+        The new map is a view: it shares this map's cells, adjacency and clouds (which never
+        change), and holds its own systems, so nothing of one player's planets reaches
+        another's map or this one.
+        """
+        view = copy.copy(self)
+        view.__dict__.pop("graph", None)  # a graph carries systems: the view builds its own
+        view.systems = tuple(
+            s
+            if s.planets == (held := tuple(planets.get(s.name, ())))
+            else dataclasses.replace(s, planets=held)
+            for s in self.systems
+        )
+        view._by_hex = {s.hex: s for s in view.systems}
+        view._by_name = {s.name.casefold(): s for s in view.systems}
+        return view
 
     # ------------------------------------------------------------------ lookups
 
@@ -308,7 +361,7 @@ class StarMap:
 
     def cells(self) -> Iterator[Hex]:
         """Yield every cell of the map in sorted order."""
-        return iter(self.graph.nodes)
+        return iter(self._grid.order)
 
     def contains(self, cell: Hex) -> bool:
         """Return whether the cell is on the map."""

@@ -524,3 +524,22 @@ def test_the_autoplay_command(tmp_path: Path) -> None:
     assert missing.exit_code == 2
     assert "no database at" in missing.output
     assert "Traceback" not in missing.output
+
+
+@given(
+    st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=1, max_size=20),
+    st.lists(st.tuples(st.integers(-30, 30), st.integers(-30, 30)), min_size=1, max_size=40),
+)
+def test_a_scouts_nearest_cells_are_those_a_full_search_finds(
+    cells: list[tuple[int, int]], targets: list[tuple[int, int]]
+) -> None:
+    """Issue 19: the scout's nearest-unexplored choice, which no longer measures every cell
+    against every star, finds exactly the cells measuring all of them would."""
+    from maps import Hex
+    from maps.nearest import HexIndex, closest_to_any
+
+    here = [Hex(q, r) for q, r in sorted(set(cells))]
+    there = [Hex(q, r) for q, r in targets]
+    nearest = {c: min(c.distance(t) for t in there) for c in here}
+    best = min(nearest.values())
+    assert closest_to_any(here, HexIndex(there)) == [c for c in here if nearest[c] == best]

@@ -93,3 +93,30 @@ def test_audience_parse() -> None:
         Audience.parse("Red!")
     assert not Audience.umpire_only().may_see("red")
     assert msgspec.json.decode(msgspec.json.encode(Audience.everyone()), type=Audience).public
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_a_fold_skips_only_what_evolve_ignores(path: Path) -> None:
+    """Issue 19: a fold from stored rows does not even decode the `UNFOLDED` types, so each
+    must leave any state exactly as it was (evolve's default case)."""
+    from campaign.projections import UNFOLDED, CampaignState, evolve
+
+    doc = load(path)
+    tag = str(doc["type"])
+    if tag not in UNFOLDED:
+        return
+    event = decode_payload(1, tag, int(doc["schema_version"]), str(doc["stored"]))  # type: ignore[call-overload]
+    state = CampaignState(name="c", players=("red", "blue"), turn=3)
+    assert evolve(state, event) is state
+
+
+def test_a_fold_from_stored_rows_names_a_payload_that_does_not_decode() -> None:
+    """Issue 19: the stored-rows fold decodes today's versions itself; a fault is still the
+    named error of `decode_payload`, and an old version is still upcast."""
+    from campaign.errors import EventDecodeError
+    from campaign.projections import fold_stored
+
+    with pytest.raises(EventDecodeError, match="position 7"):
+        fold_stored([(7, 1, "umpire_noted", 1, '{"text": 3}')])
+    noted = fold_stored([(1, 1, "umpire_noted", 1, '{"text":"hello"}')])
+    assert (noted.notes, noted.version, noted.events) == (1, 1, 1)

@@ -23,6 +23,7 @@ def test_a_new_database_is_created_at_head(backend_url: str) -> None:
     store = EventStore.open(backend_url)
     try:
         assert db.current_revision(store.engine) == db.head_revision() == "0006"
+        assert db.head_revision() == db.HEAD_REVISION  # the fast open's revision (issue 19)
     finally:
         store.close()
 

@@ -14,7 +14,7 @@ from campaign.errors import (
     EventDecodeError,
     IllegalCommandError,
 )
-from campaign.events import Audience, NewEvent, TurnEnded, UmpireNoted
+from campaign.events import Audience, NewEvent, TurnEnded, UmpireNoted, decode_payload
 from campaign.hashing import GENESIS_HASH
 from campaign.store import EventStore, Lineage, events
 
@@ -123,6 +123,17 @@ def test_branch_shares_history_up_to_its_fork(store: EventStore, main: Lineage) 
     store.append(alt2, 3, [note("alt2-1", turn=1)])
     assert texts(store, alt2) == ["t0-a", "t0-b", "alt-1", "alt2-1"]
     assert [v.version for v in store.read(alt2)] == [1, 2, 3, 4]
+    # The fold's raw rows (issue 19) are the same events, through both forks.
+    for lineage in (main, alt, alt2):
+        for after in (0, 2):
+            read = [
+                (e.position, e.version, e.type, e.schema_version, e.event)
+                for e in store.read(lineage, after_version=after)
+            ]
+            rows = store.replay(lineage, after)
+            assert [(p, v, t, s, decode_payload(p, t, s, x)) for p, v, t, s, x in rows] == read
+            counted = store.replay(lineage, after, {"umpire_noted"})  # only counted: no payload
+            assert [(p, v, t, s, "") for p, v, t, s, _ in rows] == counted
     names = {b.name: b for b in store.branches("alpha")}
     assert (names["alt2"].parent, names["alt2"].fork_version, names["alt2"].head_version) == (
         "alt",

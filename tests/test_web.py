@@ -561,3 +561,29 @@ def test_the_pages_data_cannot_end_its_script_element(game: Game) -> None:
     assert html_text.endswith("</script>")
     data = json.loads(html_text.split(">", 1)[1].removesuffix("</script>"))
     assert data["map"]["title"] == "</script><script>alert(1)</script>"
+
+
+def test_a_kept_page_is_drawn_again_when_the_branch_moves_on_and_is_only_its_players(
+    game: Game,
+) -> None:
+    """Issue 19: a player's pages are kept as drawn until his branch's head moves; two
+    players reading at once each get their own, and news recorded since shows at once."""
+    app = create_app(game.service, secret_key="test-key", https_only=False)
+    with TestClient(app) as red, TestClient(app) as blue:
+        sign_in(red, "g", "red", game.secrets["g", "red"])
+        sign_in(blue, "g", "blue", game.secrets["g", "blue"])
+        for _ in range(2):  # the second reading is the kept drawing
+            for page in ("/report", "/map.svg", "/map"):
+                mine, theirs = red.get(page).text, blue.get(page).text
+                assert "red-S1" in mine
+                assert "red-S1" not in theirs
+                assert "blue-S1" in theirs
+                assert "blue-S1" not in mine
+        zipped = red.get("/report", headers={"Accept-Encoding": "gzip"})
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert "red-S1" in zipped.text  # the client unzips it
+        before = red.get("/report").text
+        game.service.resolve_turn(game.lineage, expected_turn=2)
+        after = red.get("/report").text
+        assert after != before
+        assert "turn 3" in after

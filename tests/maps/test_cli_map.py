@@ -60,7 +60,7 @@ def test_generate_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
         app, ["map", "generate", "--seed", "1", "--players", "9", "--out", str(tmp_path / "x")]
     )
     assert result.exit_code == 2
-    assert result.stderr.strip() == "umpire: error: players must be 2..6, got 9"
+    assert result.stderr.strip() == "umpire: error: players must be 2..8, got 9"
 
 
 def test_export_svg(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_different_seeds_give_different_maps() -> None:
     assert generate(1) != generate(2)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
 def test_sizes_entries_and_spacing(players: int) -> None:
     m = generate(11, players=players)
     assert len(m.systems) == DEFAULT_STARS[players]
@@ -91,8 +91,8 @@ def test_colour_tables_favour_yellow_for_terran_and_blue_for_minerals() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"players": 1}, "players must be 2..6, got 1"),
-        ({"players": 7}, "players must be 2..6, got 7"),
+        ({"players": 1}, "players must be 2..8, got 1"),
+        ({"players": 9}, "players must be 2..8, got 9"),
         ({"stars": 0}, "stars must be 1..600, got 0"),
         ({"stars": 601}, "stars must be 1..600, got 601"),
     ],

@@ -329,3 +329,48 @@ def test_routes_from_an_entry_hex_obey_first_turn_entry(
                 best[end] = cost
                 heapq.heappush(heap, (*cost, end))
     assert (route.turns, route.length) == best[goal]
+
+
+# ---------------------------------------------------------------- shared geometry (issue 19)
+
+
+def test_maps_of_one_size_share_their_cells_and_adjacency() -> None:
+    """Issue 19: the cells of a map never change, so every map of a size shares one grid;
+    the graph is only built for whoever asks, and is the same graph as before."""
+    a, b = open_map(9, 7), open_map(9, 7, clouds=("0505",))
+    assert a._adj is b._adj
+    assert a._cells is b._cells
+    assert list(a.cells()) == sorted(a.cells())
+    assert "graph" not in a.__dict__  # not built until asked for
+    assert all(tuple(sorted(a.graph.adj[c])) == a._adj[c] for c in a.cells())
+
+
+def test_a_view_with_planets_carries_only_its_own_planets() -> None:
+    """Issue 19: a player's map is a view over the shared chart: his planets, nobody else's;
+    neither the chart nor another view ever holds them."""
+    from maps.model import Planet, PlanetType
+
+    chart = StarMap(
+        name="c",
+        width=8,
+        height=8,
+        systems=[
+            StarSystem("Sol", H("0202"), StarColour.YELLOW),
+            StarSystem("Vega", H("0505"), StarColour.WHITE),
+        ],
+    )
+    red_planets = (Planet(1, PlanetType.TERRAN, 60, False),)
+    blue_planets = (Planet(2, PlanetType.BARREN, 5, True),)
+    red = chart.with_planets({"Sol": red_planets})
+    _ = red.graph  # a view's graph is its own
+    blue = chart.with_planets({"Vega": blue_planets})
+    assert red.system("Sol").planets == red_planets
+    assert red.system("Vega").planets == ()
+    assert blue.system("Sol").planets == ()
+    assert blue.system("Vega").planets == blue_planets
+    assert blue.system_at(H("0202")) is blue.system("Sol")
+    assert all(s.planets == () for s in chart.systems)
+    assert "graph" not in blue.__dict__
+    assert "graph" not in chart.__dict__
+    assert red._adj is chart._adj is blue._adj
+    assert red != blue != chart
