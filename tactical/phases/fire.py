@@ -640,10 +640,22 @@ def fire_ship(
     Raises:
         IllegalActionError: not this ship's turn, or a shot is out of arc, range or FireCons.
     """
+    return fired(ctx, state, ship_id, shots, dice)[1]
+
+
+def fired(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    shots: Sequence[Shot],
+    dice: DiceSource,
+) -> tuple[BattleState, ShipFired]:
+    """:func:`fire_ship`, and the state after it: the state ``evolve`` folds the event into
+    (check_fire and fire_shots, its dice replayed), so a live battle need not fold it again."""
     check_fire(ctx, state, ship_id, shots)
     recording = RecordingDice(dice)
-    _state, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
-    return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
+    after, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
+    return after, msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
 def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order
