@@ -415,20 +415,7 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     wx, wy = wx * speed, wy * speed
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
-    moves = []
-    for move in candidates(ctx, ship):
-        error = math.hypot(move.vx - wx, move.vy - wy)
-        moves.append((error * error / VECTOR_ERROR_MU, move))
-    moves.sort(key=lambda pair: (pair[0], order_text(pair[1].order)))
-    cheapest = moves[0][0]
-    per_facing: dict[int, int] = {}
-    weighed = []
-    for cost, move in moves:
-        if cost > cheapest + SEARCH_SLACK:
-            break
-        if per_facing.get(move.facing, 0) < SEARCH_WIDTH:
-            per_facing[move.facing] = per_facing.get(move.facing, 0) + 1
-            weighed.append((cost, move))
+    weighed = _worth_weighing(candidates(ctx, ship), wx, wy)
     mine = plan.guns[ship.id]
     arcs = plan.arcs
     blocked = plan.asteroids
@@ -447,21 +434,27 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     theatre = ctx.setup.theatre
     gravity = theatre.gravity if theatre is not None and theatre.well_edge is not None else 0
     table = _table(ctx, state)
+    threats: dict[tuple[float, float], float] = {}
     best: tuple[float, str] | None = None
     chosen = weighed[0][1].order
     for cost, move in weighed:
         cx, cy, facing = move.x, move.y, move.facing
         hits = 0
         for x, y in targets:
+            if near(x - cx, y - cy) > mine.reach:
+                continue
             dice = dice_at(mine, arcs, cx, cy, facing, x, y)
             if dice > hits and not (blocked and line_blocked((cx, cy), (x, y), blocked)):
                 hits = dice
-        threat = 0.0
-        for guns, x, y, course, share in shooters:
-            rolled = dice_at(guns, arcs, x, y, course, cx, cy)
-            turned = best_dice_at(guns, near(cx - x, cy - y))
-            if (rolled or turned) and not (blocked and line_blocked((cx, cy), (x, y), blocked)):
-                threat += (rolled + turned) / (2 * share)
+        threat = threats.get((cx, cy))
+        if threat is None:  # many moves end in the same place, facing different ways
+            threat = 0.0
+            for guns, x, y, course, share in shooters:
+                rolled = dice_at(guns, arcs, x, y, course, cx, cy)
+                turned = best_dice_at(guns, near(cx - x, cy - y))
+                if (rolled or turned) and not (blocked and line_blocked((cx, cy), (x, y), blocked)):
+                    threat += (rolled + turned) / (2 * share)
+            threats[(cx, cy)] = threat
         off = abs(bearing(cx, cy, facing, tx, ty)) / 30
         value = (
             cost
@@ -478,6 +471,29 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
         if best is None or key < best:
             best, chosen = key, move.order
     return chosen
+
+
+def _worth_weighing(
+    moves: Sequence[Candidate], wx: float, wy: float
+) -> list[tuple[float, Candidate]]:
+    """The moves worth weighing in full, with their velocity error's cost: for each facing the
+    :data:`SEARCH_WIDTH` nearest the wanted velocity (wx, wy), within :data:`SEARCH_SLACK` of
+    the nearest of all; the order's text breaks ties."""
+    costed = []
+    for move in moves:
+        error = math.hypot(move.vx - wx, move.vy - wy)
+        costed.append((error * error / VECTOR_ERROR_MU, move))
+    costed.sort(key=lambda pair: (pair[0], order_text(pair[1].order)))
+    cheapest = costed[0][0]
+    per_facing: dict[int, int] = {}
+    weighed = []
+    for cost, move in costed:
+        if cost > cheapest + SEARCH_SLACK:
+            break
+        if per_facing.get(move.facing, 0) < SEARCH_WIDTH:
+            per_facing[move.facing] = per_facing.get(move.facing, 0) + 1
+            weighed.append((cost, move))
+    return weighed
 
 
 def _edge_risk(ctx: BattleContext, x: float, away: float) -> float:

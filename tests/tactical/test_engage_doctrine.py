@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 
 from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET, FT2_DEFAULT_FLEET
@@ -182,3 +183,19 @@ def test_escorts_keep_their_guns_on_the_enemy_under_vector() -> None:
     before = _guns_turned_away(_fight(request, baseline_engage_commander, AFT_SEED))
     assert len(before) >= 3
     assert _guns_turned_away(_fight(request, engage_commander, AFT_SEED)) == []
+
+
+def test_ftl_move_jumps_before_the_enemy_guns_reach_it() -> None:
+    """FTL Move got away with 47% of its ships within the 12 turns: it waited for a planned
+    jump (a 6 each turn, 004 L142-143) under fire and jumped unplanned only at a quarter of its
+    hull lost. Now a ship the enemy's guns could reach next turn jumps unplanned, landing d6
+    parsecs off (004 L140-141): most of a fleet fleeing the Continuum default fleet gets away."""
+    request = _battle(CONTINUUM_FLEET, "vector", "continuum")
+    request = msgspec.structs.replace(
+        request,
+        sides=(msgspec.structs.replace(request.sides[0], order="ftl-move"), request.sides[1]),
+    )
+    outcome = resolve_campaign_battle(request, SeededDice("ftl/0"))
+    fleeing = [ship for ship in outcome.ships if ship.side == "red"]
+    jumped = [ship for ship in fleeing if ship.fate == "jumped"]
+    assert len(jumped) >= len(fleeing) * 0.6
