@@ -199,3 +199,18 @@ def test_ftl_move_jumps_before_the_enemy_guns_reach_it() -> None:
     fleeing = [ship for ship in outcome.ships if ship.side == "red"]
     jumped = [ship for ship in fleeing if ship.fate == "jumped"]
     assert len(jumped) >= len(fleeing) * 0.6
+
+
+@pytest.mark.parametrize("movement", ["vector", "cinematic"])
+def test_the_same_seed_fights_the_same_battle_byte_for_byte(movement: str) -> None:
+    """The search's caches and the fire's counts carry nothing from one battle to the next:
+    the same seed gives the same journal, and the outcome read off the live state (odds runs)
+    is the one read off a replay of the journal."""
+    from tactical.battle import encode_journal
+
+    request = _battle(CONTINUUM_FLEET, movement, "continuum")
+    first = resolve_campaign_battle(request, SeededDice("same"))
+    resolve_campaign_battle(request, SeededDice("other"))
+    again = resolve_campaign_battle(request, SeededDice("same"), verify=False)
+    assert encode_journal(first.journal) == encode_journal(again.journal)
+    assert first == again
