@@ -141,7 +141,7 @@ def engage_commander() -> Commander:
             if ram is not None:
                 written[ship.id] = ram
                 continue
-            if ship.vector is None and not CINEMATIC_SEARCH:
+            if ship.vector is None:
                 written[ship.id] = _cinematic_engage(ctx, state, ship, enemies)
                 continue
             written[ship.id] = _engage_move(ctx, state, plan, ship)
@@ -241,8 +241,6 @@ TABLE_EDGE_WEIGHT = 4.0
 :data:`TABLE_EDGE_MARGIN_MU` (this turn, or the next flown straight on), in MU of its move's
 miss or velocity error."""
 
-
-CINEMATIC_SEARCH = False
 
 TURNING_BEARING = 90.0
 """A cinematic Engage ship whose target bears further off its bow than this (abaft the beam)
