@@ -58,6 +58,7 @@ from tactical.commanders.steering import (
 from tactical.commanders.tactics import (
     Candidate,
     GunTable,
+    arc_index,
     best_dice_at,
     candidates,
     dice_at,
@@ -65,6 +66,7 @@ from tactical.commanders.tactics import (
     nearest,
 )
 from tactical.fire import (
+    BAND_MU,
     BEAM_STRENGTH,
     NOVA_STAGES,
     beam_dice,
@@ -433,17 +435,19 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     gravity = theatre.gravity if theatre is not None and theatre.well_edge is not None else 0
     table = _table(ctx, state)
     threats: dict[tuple[float, float], float] = {}
+    sights: dict[tuple[float, float], list[tuple[float, int]]] = {}
     best: tuple[float, str] | None = None
     chosen = weighed[0][1].order
     for cost, move in weighed:
         cx, cy, facing = move.x, move.y, move.facing
+        seen = sights.get((cx, cy))
+        if seen is None:  # each target's bearing and range band from here, once a place
+            seen = sights[(cx, cy)] = _sights(mine, cx, cy, targets, blocked)
         hits = 0
-        for x, y in targets:
-            if near(x - cx, y - cy) > mine.reach:
-                continue
-            dice = dice_at(mine, arcs, cx, cy, facing, x, y)
-            if dice > hits and not (blocked and line_blocked((cx, cy), (x, y), blocked)):
-                hits = dice
+        ahead = facing % 12 * 30
+        for absolute, band in seen:
+            dice = mine.dice[arc_index(absolute - ahead, arcs)][band]
+            hits = max(hits, dice)
         threat = threats.get((cx, cy))
         if threat is None:  # many moves end in the same place, facing different ways
             threat = 0.0
@@ -471,6 +475,30 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     return chosen
 
 
+def _sights(
+    mine: GunTable,
+    x: float,
+    y: float,
+    targets: Sequence[tuple[float, float]],
+    blocked: Sequence[tuple[float, float]],
+) -> list[tuple[float, int]]:
+    """The absolute bearing (degrees clockwise from +y) and range band index of each target a
+    ship at (x, y) could roll a beam die at, facing the right way: within its reach, no
+    asteroid in the line (the dice_at of every facing, its geometry worked out once)."""
+    seen = []
+    for tx, ty in targets:
+        distance = math.hypot(tx - x, ty - y)
+        if distance > mine.reach:
+            continue
+        band = max(1, math.ceil(distance / BAND_MU)) - 1
+        if band >= len(mine.best) or not mine.best[band]:
+            continue
+        if blocked and line_blocked((x, y), (tx, ty), blocked):
+            continue
+        seen.append((math.degrees(math.atan2(tx - x, ty - y)), band))
+    return seen
+
+
 def _worth_weighing(
     moves: Sequence[Candidate], wx: float, wy: float
 ) -> list[tuple[float, Candidate]]:
@@ -481,7 +509,7 @@ def _worth_weighing(
     for move in moves:
         error = math.hypot(move.vx - wx, move.vy - wy)
         costed.append((error * error / VECTOR_ERROR_MU, move))
-    costed.sort(key=lambda pair: (pair[0], order_text(pair[1].order)))
+    costed.sort(key=lambda pair: pair[0])  # stable: equal costs keep the candidates' order
     cheapest = costed[0][0]
     per_facing: dict[int, int] = {}
     weighed = []
