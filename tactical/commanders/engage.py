@@ -577,8 +577,12 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     the targets its fire is worth most on (:func:`_target_worth`: the most enemy mass brought
     nearest destruction), one a FireCon; the nearest breaks ties."""
     counted: dict[tuple[int, str], tuple[int, int]] = {}
+    battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
+        if not battle or battle[0] is not ctx:
+            battle[:] = [ctx]
+            counted.clear()
         ready = ships_to_fire(ctx, state, side)
         if any(state.ship(s).nova for s in ready):
             return focused_fire(ctx, state, side)

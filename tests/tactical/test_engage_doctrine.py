@@ -214,3 +214,18 @@ def test_the_same_seed_fights_the_same_battle_byte_for_byte(movement: str) -> No
     again = resolve_campaign_battle(request, SeededDice("same"), verify=False)
     assert encode_journal(first.journal) == encode_journal(again.journal)
     assert first == again
+
+
+def test_a_commander_fights_its_second_battle_as_a_fresh_one_would() -> None:
+    """Engage's fire remembers each ship's guns bearing for the fire phase; one commander
+    fighting two battles (tests, table odds) must not carry them from the first."""
+    from tactical.battle import encode_journal
+    from tactical.commanders import play
+    from tactical.scenarios import SCENARIOS
+
+    setup = SCENARIOS["grendel"]()
+    reused = {side: engage_commander() for side in setup.sides}
+    play(Battle(setup), reused, SeededDice(1))
+    second = play(Battle(setup), reused, SeededDice(2))
+    fresh = play(Battle(setup), {side: engage_commander() for side in setup.sides}, SeededDice(2))
+    assert encode_journal(second.journal) == encode_journal(fresh.journal)
