@@ -59,9 +59,7 @@ from tactical.commanders.tactics import (
     Candidate,
     GunTable,
     arc_index,
-    best_dice_at,
     candidates,
-    dice_at,
     gun_table,
     nearest,
 )
@@ -450,12 +448,7 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
             hits = max(hits, dice)
         threat = threats.get((cx, cy))
         if threat is None:  # many moves end in the same place, facing different ways
-            threat = 0.0
-            for guns, x, y, course, share in shooters:
-                rolled = dice_at(guns, arcs, x, y, course, cx, cy)
-                turned = best_dice_at(guns, near(cx - x, cy - y))
-                if (rolled or turned) and not (blocked and line_blocked((cx, cy), (x, y), blocked)):
-                    threat += (rolled + turned) / (2 * share)
+            threat = _threat_at(shooters, cx, cy, arcs, blocked)
             threats[(cx, cy)] = threat
         off = abs(bearing(cx, cy, facing, tx, ty)) / 30
         value = (
@@ -473,6 +466,33 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
         if best is None or key < best:
             best, chosen = key, move.order
     return chosen
+
+
+def _threat_at(
+    shooters: Sequence[tuple[GunTable, float, float, int, int]],
+    cx: float,
+    cy: float,
+    arcs: int,
+    blocked: Sequence[tuple[float, float]],
+) -> float:
+    """The beam dice the enemies could roll at a ship at (cx, cy): each half from where it is
+    forecast, facing as it does, half turned to bring its best arc to bear, over the number of
+    the side's ships it could reach (dice_at and best_dice_at written out: this is the search's
+    inner loop)."""
+    threat = 0.0
+    for guns, x, y, course, share in shooters:
+        distance = math.hypot(cx - x, cy - y)
+        if distance > guns.reach:
+            continue
+        band = max(0, math.ceil(distance / BAND_MU) - 1)
+        if band >= len(guns.best) or not guns.best[band]:
+            continue
+        if blocked and line_blocked((cx, cy), (x, y), blocked):
+            continue
+        absolute = math.degrees(math.atan2(cx - x, cy - y))
+        rolled = guns.dice[arc_index(absolute - course % 12 * 30, arcs)][band]
+        threat += (rolled + guns.best[band]) / (2 * share)
+    return threat
 
 
 def _sights(
