@@ -206,3 +206,16 @@ def test_campaign_odds_verify_a_sample_and_agree_with_verified_runs() -> None:
     for run in range(2):
         dice = SeededDice(f"5/{run}")
         assert fight(dice) == fight.verified(SeededDice(f"5/{run}"))
+
+
+def test_cli_odds_stops_early_at_the_precision_asked() -> None:
+    args = ["battle", "odds", "grendel", "--runs", "300", "--precision", "0.5", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["runs"], data["precision"]) == (100, 0.5)
+    side = data["sides"][0]
+    assert side["wins_low"] <= side["wins"] <= side["wins_high"]
+    bad = runner.invoke(app, ["battle", "odds", "grendel", "--precision", "1.5"])
+    assert bad.exit_code == 2
+    assert "--precision" in bad.output
