@@ -588,15 +588,7 @@ def _target_worth(
         their = ctx.sheets[target_id]
         left = max(1, hull_remaining(their, target.record))
         worth[target_id] = min(expected, left) / left * their.mass
-        if not ctx.rules.destroyed_fire and not target.fired:
-            # Destroyed before its turn, it does not fire (FT2's order of fire, 001 L270).
-            worth[target_id] *= UNFIRED_WORTH
     return worth
-
-
-UNFIRED_WORTH = 2.0
-"""Under rules where a ship destroyed in the fire phase does not take its turn (FT2), a target
-yet to fire is worth this many times as much: its shots die with it."""
 
 
 def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:

@@ -124,12 +124,12 @@ def _watching(make: object, watched: dict[int, set[str]]) -> Commander:
     return made
 
 
-ESCORTS_SEED = "escorts/2"
+ESCORTS_SEED = "escorts/1"
 
 
 def test_escorts_close_and_fire_under_vector() -> None:
     """Idle escorts: under vector movement the baseline's destroyers and frigates hung back,
-    each weighing the whole enemy fleet's dice against its own few, and seven of them never
+    each weighing the whole enemy fleet's dice against its own few, and five of them never
     fired though they lived past turn 3. Now each enemy's dice are shared among the ships it
     could fire at, a die of its own is worth more, and every escort that lives fires."""
     request = _battle(FT2_FLEET, "vector", "ft2")
