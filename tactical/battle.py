@@ -127,6 +127,7 @@ from tactical.phases.fire import (
     fire_ship,
     fire_shots,
     firecons_needed,
+    fired,
     launch_options,
     launch_problem,
     needle_aims,
@@ -487,23 +488,33 @@ def resolve(
     Raises:
         IllegalActionError: the step is not a chance step.
     """
+    return resolved(ctx, state, dice)[1]
+
+
+def resolved(
+    ctx: BattleContext, state: BattleState, dice: DiceSource
+) -> tuple[
+    BattleState, ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled | MissilesResolved
+]:
+    """:func:`resolve`, and the state after it: the state :func:`evolve` folds the event into
+    (the same step's function, its dice replayed), so a live battle need not fold it again."""
     recording = RecordingDice(dice)
     event: ShipsMoved | TurnEnded | FightersResolved | CoreSystemsRolled | MissilesResolved
     if state.phase == "movement":
-        _state, event = move_ships(ctx, state, recording)
+        after, event = move_ships(ctx, state, recording)
     elif state.phase == "missiles":
-        _state, event = resolve_missiles(ctx, state, recording)
+        after, event = resolve_missiles(ctx, state, recording)
     elif state.phase == "fighters":
-        _state, event = resolve_fighters(ctx, state, recording)
+        after, event = resolve_fighters(ctx, state, recording)
     elif state.phase == "end":
-        _state, event = end_turn(ctx, state, recording)
+        after, event = end_turn(ctx, state, recording)
     elif state.phase == "core":
-        _state, event = resolve_core(ctx, state, recording)
+        after, event = resolve_core(ctx, state, recording)
     else:
         raise IllegalActionError(
             f"resolve on turn {state.turn}: the {state.phase} step is no chance step"
         )
-    return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
+    return after, msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
 def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
@@ -617,12 +628,18 @@ class Battle:
         return self.record(write_flight(self.ctx, self.state, side, orders))
 
     def resolve(self, dice: DiceSource) -> Event:
-        """Resolve the chance step (see :func:`resolve`)."""
-        return self.record(resolve(self.ctx, self.state, dice))
+        """Resolve the chance step (see :func:`resolve`). The state after it is the one the
+        step's own function gave, not folded again (:func:`resolved`)."""
+        self.state, event = resolved(self.ctx, self.state, dice)
+        self.journal.append(event)
+        return event
 
     def fire(self, ship_id: str, shots: Sequence[Shot], dice: DiceSource) -> Event:
-        """Fire one ship (see :func:`fire_ship`)."""
-        return self.record(fire_ship(self.ctx, self.state, ship_id, shots, dice))
+        """Fire one ship (see :func:`fire_ship`), the state after it not folded again
+        (:func:`tactical.phases.fire.fired`)."""
+        self.state, event = fired(self.ctx, self.state, ship_id, shots, dice)
+        self.journal.append(event)
+        return event
 
     def repair(self, side: str, jobs: Mapping[str, Mapping[str, int]], dice: DiceSource) -> Event:
         """Make one side's damage-control rolls (see :func:`repair`)."""

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from typing import NamedTuple, Protocol
@@ -33,7 +33,12 @@ from msgspec import Struct
 
 from maps import tomlinput
 from tactical.battle import LOST, Battle, BattleSetup, decode_setup, sheet_for
-from tactical.campaign_battle import CampaignBattle, decode_request, resolve_campaign_battle
+from tactical.campaign_battle import (
+    CampaignBattle,
+    CampaignBattleOutcome,
+    decode_request,
+    resolve_campaign_battle,
+)
 from tactical.commanders import named_commander, play
 from tactical.dice import DiceSource, SeededDice
 from tactical.rules import rules_named
@@ -63,6 +68,9 @@ class SideOdds(Struct, frozen=True, kw_only=True):
     side: str
     wins: float
     """The share of runs this side won."""
+    wins_low: float = 0.0
+    wins_high: float = 1.0
+    """The 95% confidence interval of that share (Wilson's score interval)."""
     ships_lost: float
     ships_lost_sd: float
     points_lost: float
@@ -79,6 +87,40 @@ class Odds(Struct, frozen=True, kw_only=True):
     """The share of runs nobody won (a turn limit, or every ship gone)."""
     turns: float
     """The mean number of turns a battle lasted."""
+    precision: float | None = None
+    """The interval width asked for: the runs stopped once every side's was narrower."""
+
+
+Z_95 = 1.959964  # the normal quantile of a 95% two-sided interval
+
+
+def wilson(successes: int, runs: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson's score interval for a share of ``successes`` in ``runs``.
+
+    >>> low, high = wilson(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    """
+    if runs == 0:
+        return 0.0, 1.0
+    if successes in (0, runs):  # the closed form, free of rounding at the extremes
+        bound = runs / (runs + z * z)
+        return (0.0, 1 - bound) if successes == 0 else (bound, 1.0)
+    share = successes / runs
+    factor = z * z / runs
+    centre = (share + factor / 2) / (1 + factor)
+    half = z * math.sqrt(share * (1 - share) / runs + factor / (4 * runs)) / (1 + factor)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+PRECISION_EVERY = 100
+"""With a precision asked, the intervals are looked at every this many runs (always the same
+runs, so the figures do not depend on the worker processes), from the first hundred."""
+
+
+VERIFY_EVERY = 100
+"""Every this many runs (the first, the 101st, ...) a campaign battle's outcome is read off a
+replay of its journal, proving it replays; the others skip that replay."""
 
 
 def odds(
@@ -88,33 +130,49 @@ def odds(
     seed: int = 1,
     on_run: Callable[[], None] | None = None,
     jobs: int = 1,
+    precision: float | None = None,
 ) -> Odds:
     """Fight ``runs`` battles from ``seed`` and return the figures.
 
     ``on_run`` is called after each battle (a progress bar). ``jobs`` above 1 fights them in
     that many worker processes (``fight`` must then pickle: :class:`TableBattle` and
     :class:`RequestBattle` do); the figures are the same for any number of jobs, as run ``i``
-    always rolls from ``seed/i`` and the results are counted in run order.
+    always rolls from ``seed/i`` and the results are counted in run order. With
+    ``precision``, the runs stop at the first multiple of :data:`PRECISION_EVERY` at which
+    every side's 95% interval is no wider than it.
     """
     if runs < 1:
         raise ValueError(f"runs must be at least 1, not {runs}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if precision is not None and not 0 < precision < 1:
+        raise ValueError(f"precision must lie between 0 and 1, not {precision}")
     results: list[Fought] = []
-    dice = (f"{seed}/{run}" for run in range(runs))
+
+    def counted(result: Fought) -> bool:
+        """Count a run; whether the intervals are now narrow enough to stop."""
+        results.append(result)
+        if on_run is not None:
+            on_run()
+        done = len(results)
+        if precision is None or done % PRECISION_EVERY:
+            return False
+        return all(_width(results, side) <= precision for side in sides)
+
+    dice = ((run, f"{seed}/{run}") for run in range(runs))
     if jobs == 1:
-        fought: Iterable[Fought] = (fight(SeededDice(key)) for key in dice)
-        for result in fought:
-            results.append(result)
-            if on_run is not None:
-                on_run()
+        for run, key in dice:
+            if counted(_fight_once(fight, key, run)):
+                break
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             chunk = max(1, min(64, runs // (jobs * 8)))
-            for result in pool.map(_fight_once, repeat(fight), dice, chunksize=chunk):
-                results.append(result)
-                if on_run is not None:
-                    on_run()
+            keys = (key for _run, key in dice)
+            for result in pool.map(_fight_once, repeat(fight), keys, range(runs), chunksize=chunk):
+                if counted(result):
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    break
+    runs = len(results)
     return Odds(
         runs=runs,
         seed=seed,
@@ -122,6 +180,8 @@ def odds(
             SideOdds(
                 side=side,
                 wins=sum(r.winner == side for r in results) / runs,
+                wins_low=wilson(sum(r.winner == side for r in results), runs)[0],
+                wins_high=wilson(sum(r.winner == side for r in results), runs)[1],
                 ships_lost=_mean([r.ships_lost[side] for r in results]),
                 ships_lost_sd=_spread([r.ships_lost[side] for r in results]),
                 points_lost=_mean([r.points_lost[side] for r in results]),
@@ -131,11 +191,20 @@ def odds(
         ),
         draws=sum(r.winner is None for r in results) / runs,
         turns=_mean([r.turns for r in results]),
+        precision=precision,
     )
 
 
-def _fight_once(fight: Fight, key: str) -> Fought:
-    """One run in a worker process."""
+def _width(results: Sequence[Fought], side: str) -> float:
+    low, high = wilson(sum(r.winner == side for r in results), len(results))
+    return high - low
+
+
+def _fight_once(fight: Fight, key: str, run: int = 0) -> Fought:
+    """One run (in a worker process, or not): every :data:`VERIFY_EVERY` th proves its journal
+    replays, where the battle can (:class:`RequestBattle`)."""
+    if isinstance(fight, RequestBattle) and run % VERIFY_EVERY == 0:
+        return fight.verified(SeededDice(key))
     return fight(SeededDice(key))
 
 
@@ -179,8 +248,15 @@ class RequestBattle:
         self.request = request
 
     def __call__(self, dice: DiceSource) -> Fought:
-        """Fight it once."""
-        outcome = resolve_campaign_battle(self.request, dice)
+        """Fight it once, reading the outcome off the battle's final state."""
+        return self._fought(resolve_campaign_battle(self.request, dice, verify=False))
+
+    def verified(self, dice: DiceSource) -> Fought:
+        """Fight it once, reading the outcome off a replay of its journal (a check that it
+        replays: the same figures)."""
+        return self._fought(resolve_campaign_battle(self.request, dice))
+
+    def _fought(self, outcome: CampaignBattleOutcome) -> Fought:
         ships = rules_named(outcome.setup.rules).ships
         points = {ship.id: sheet_for(ship.design, ships).points for ship in outcome.setup.ships}
         lost = [ship for ship in outcome.ships if ship.fate in LOST_FATES]

@@ -330,9 +330,15 @@ def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Tab
 
 
 def odds_table(figures: Odds) -> Table:
-    """Return each side's win rate and losses (mean ± standard deviation) over the runs."""
+    """Return each side's win rate with its 95% interval, and losses (mean ± standard
+    deviation) over the runs; the title says when a precision asked stopped them early."""
+    stopped = (
+        f", until every 95% interval was within {figures.precision:.1%}"
+        if figures.precision is not None
+        else ""
+    )
     table = Table(
-        title=f"{figures.runs} battles from seed {figures.seed}",
+        title=f"{figures.runs} battles from seed {figures.seed}{stopped}",
         title_justify="left",
         header_style="sheet.label",
         caption=f"draws {figures.draws:.1%} · {figures.turns:.1f} turns on average",
@@ -343,7 +349,7 @@ def odds_table(figures: Odds) -> Table:
     for side in figures.sides:
         table.add_row(
             side.side,
-            f"{side.wins:.1%}",
+            f"{side.wins:.1%} ({side.wins_low:.1%}-{side.wins_high:.1%})",
             f"{side.ships_lost:.2f} ± {side.ships_lost_sd:.2f}",
             f"{side.points_lost:.0f} ± {side.points_lost_sd:.0f}",
         )

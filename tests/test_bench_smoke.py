@@ -21,6 +21,7 @@ def test_every_bench_script_is_covered() -> None:
     assert {p.name for p in SCRIPTS} >= {
         "bench_campaign.py",
         "bench_cli.py",
+        "bench_commanders.py",
         "bench_maps.py",
         "bench_mirror.py",
         "bench_store.py",

@@ -5,44 +5,48 @@ on the targets nearest to destruction; ram only as a desperate act (001 L977-995
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from tactical.battle import (
     TORPEDOES,
     BattleContext,
     BattleState,
     ShipInPlay,
+    Shot,
     asteroids_now,
+    fire_controls,
+    fire_options,
+    ships_to_fire,
     velocity,
 )
 from tactical.commanders.scoring import (
     NOVA_AIM_SLACK_MU,
     Commander,
-    Forecast,
-    dice_on,
-    distance_moved,
+    aimed,
+    enemies_in,
     enemies_of,
     focused_fire,
-    guns_of,
     has_nova,
     nova_count,
     nova_path,
     order_text,
+    overload_ready,
     posture_flight,
     reach_of,
-    within_reach,
+    salvo_shots,
 )
 from tactical.commanders.steering import (
     DEAD_ASTERN,
+    SEEK_SPEED,
     VECTOR_EDGE_WEIGHT,
+    VECTOR_FACING_WEIGHT,
     angle_to,
     astern_side,
-    edge_risk,
     end_of,
     lifted,
     ram_course,
     steer_to,
-    vector_candidates,
     with_asteroids,
     with_ecm,
     with_fighters,
@@ -51,11 +55,34 @@ from tactical.commanders.steering import (
     with_sensors,
     with_torpedo_settings,
 )
-from tactical.fire import BEAM_STRENGTH, NOVA_STAGES, bearing, range_between
-from tactical.movement import MoveResult, Order, angle_vector
+from tactical.commanders.tactics import (
+    Candidate,
+    GunTable,
+    arc_index,
+    candidates,
+    gun_table,
+    nearest,
+)
+from tactical.fire import (
+    BAND_MU,
+    BEAM_STRENGTH,
+    NOVA_STAGES,
+    beam_dice,
+    bearing,
+    line_blocked,
+    range_between,
+)
+from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
+from tactical.ship import hull_remaining
 
-ENGAGE_CLOSE_MU = 6.0  # an Engage ship slows to hold about this range
+ENGAGE_CLOSE_MU = 6.0  # a cinematic Engage ship slows to hold about this range
+
+
+VECTOR_CLOSE_MU = 2.0
+"""... and a vector one closes to about this range: it turns to bear by rotation, without
+circling, and the closer the more dice (6 MU won 72% of the decisive vector battles against
+the closing commander in 80 seeded runs, 2 MU 77%)."""
 
 
 def _desperate_ram(
@@ -93,14 +120,19 @@ def _arm_nova(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
 def engage_commander() -> Commander:
     """Return the Engage commander: close on the nearest enemy and fight (004 L108).
 
-    A ship with a nova cannon arms it when an enemy is forecast on its bow's line.
+    Each ship weighs every move it may make (:func:`_engage_move`) by where it leaves it for
+    the fire phase; a ship with a nova cannon arms it when an enemy is forecast on its bow's
+    line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = enemies_of(state, side)
+        if not enemies:
+            return _seek_bogeys(ctx, state, side)
+        plan = _Plan.of(ctx, state, side, enemies)
         for ship in state.ships:
-            if ship.side != side or ship.status != "active" or not enemies:
+            if ship.side != side or ship.status != "active":
                 continue
             if _arm_nova(ctx, state, ship):
                 written[ship.id] = Order(nova=True)
@@ -109,22 +141,10 @@ def engage_commander() -> Commander:
             if ram is not None:
                 written[ship.id] = ram
                 continue
-            target = min(enemies, key=lambda e: (range_between(ship.x, ship.y, e.x, e.y), e.id))
-            distance = range_between(ship.x, ship.y, target.x, target.y)
-            # Keep up with the target's motion away from the ship (none if it comes on) and
-            # close half the gap beyond a short range each turn. Matching its whole speed would
-            # double the closing rate of two Engage ships meeting head on, and after each
-            # pass their speeds would climb without end.
-            speed = max(2.0, _receding(ship, target) + (distance - ENGAGE_CLOSE_MU) / 2)
-            angle = angle_to(ship, target.x, target.y)
-            if bearing(ship.x, ship.y, ship.course, target.x, target.y) == DEAD_ASTERN:
-                # Just short of dead astern, on the side astern_side picks, for steer_to.
-                side_sign = astern_side(ctx, state, ship, target)
-                angle = ship.course % 12 * 30 + side_sign * (DEAD_ASTERN - 1.0)
-            if ship.vector is not None:
-                written[ship.id] = _vector_engage(ctx, state, ship, target)
+            if ship.vector is None:
+                written[ship.id] = _cinematic_engage(ctx, state, ship, enemies)
                 continue
-            written[ship.id] = steer_to(ctx, ship, angle, speed)
+            written[ship.id] = _engage_move(ctx, state, plan, ship)
         return written
 
     return Commander(
@@ -135,9 +155,131 @@ def engage_commander() -> Commander:
                 )
             )
         ),
-        focused_fire,
+        _focused_fire(),
         flight=posture_flight("attack"),
     )
+
+
+def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+    """While no enemy is identified, each vector ship steers at the nearest bogey at
+    :data:`~tactical.commanders.steering.SEEK_SPEED` (tactical.commanders.steering.with_sensors'
+    doctrine, which steers the cinematic ones), choosing among its moves by arithmetic: the
+    velocity error, plus :data:`~tactical.commanders.steering.VECTOR_FACING_WEIGHT` a clock
+    point its bow lies off that way."""
+    written: dict[str, Order] = {}
+    contacts = [b for b in state.bogeys if b.side != side]
+    if not contacts:
+        return written
+    for ship in state.ships:
+        if ship.side != side or ship.status != "active" or ship.vector is None:
+            continue
+        if ship.jump != "none":
+            continue
+        ranges = [math.hypot(b.x - ship.x, b.y - ship.y) for b in contacts]
+        near = contacts[ranges.index(min(ranges))]
+        angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
+        wx, wy = angle_vector(angle)
+        wx, wy = wx * speed, wy * speed
+
+        def cost(
+            move: Candidate, angle: float = angle, wx: float = wx, wy: float = wy
+        ) -> tuple[float, str]:
+            error = math.hypot(move.vx - wx, move.vy - wy)
+            off = abs((angle - move.facing % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
+            return round(error + VECTOR_FACING_WEIGHT * off, 6), order_text(move.order)
+
+        written[ship.id] = min(candidates(ctx, ship), key=cost).order
+    return written
+
+
+def _cinematic_engage(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, enemies: Sequence[ShipInPlay]
+) -> Order:
+    """Return a cinematic Engage ship's move: turn as far towards the nearest enemy as it may
+    and bring its speed to keep up with the target's motion away from it (none if it comes
+    on) and close half the gap beyond :data:`ENGAGE_CLOSE_MU` (never below 2). Matching its
+    whole speed would double the closing rate of two Engage ships meeting head on, and after
+    each pass their speeds would climb without end. A target dead astern is turned towards on
+    the side :func:`astern_side` picks."""
+    target = nearest(enemies, ship.x, ship.y)
+    distance = range_between(ship.x, ship.y, target.x, target.y)
+    speed = max(2.0, _receding(ship, target) + (distance - ENGAGE_CLOSE_MU) / 2)
+    angle = angle_to(ship, target.x, target.y)
+    off = bearing(ship.x, ship.y, ship.course, target.x, target.y)
+    if abs(off) > TURNING_BEARING:
+        # Abaft the beam: slow to come round inside the target's circle, not spiral about it.
+        speed = min(speed, TURNING_SPEED)
+    if off == DEAD_ASTERN:
+        side_sign = astern_side(ctx, state, ship, target)
+        angle = ship.course % 12 * 30 + side_sign * (DEAD_ASTERN - 1.0)
+    table = _table(ctx, state)
+    if table is not None:
+        speed = min(speed, TABLE_TOP_SPEED)
+    order = steer_to(ctx, ship, angle, speed)
+    if table is None:
+        return order
+    # On a table with edges: the move nearest the one wanted that keeps the ship on it, this
+    # turn and the next flown straight on (leaving it is leaving the battle, 001 L536-538).
+    wanted = end_of(ctx, ship, order)
+
+    def cost(move: Candidate) -> tuple[float, str]:
+        miss = math.hypot(move.x - wanted.x, move.y - wanted.y)
+        outside = _outside(table, move.x, move.y) + _outside(
+            table, move.x + move.vx, move.y + move.vy
+        )
+        return round(miss + TABLE_EDGE_WEIGHT * outside, 6), order_text(move.order)
+
+    if not _outside(table, wanted.x, wanted.y) and not _outside(
+        table, wanted.x + velocity_of(wanted)[0], wanted.y + velocity_of(wanted)[1]
+    ):
+        return order
+    return min(candidates(ctx, ship), key=cost).order
+
+
+TABLE_EDGE_WEIGHT = 4.0
+"""What an Engage ship pays for each MU it would end outside a table's edges, shrunk by
+:data:`TABLE_EDGE_MARGIN_MU` (this turn, or the next flown straight on), in MU of its move's
+miss or velocity error."""
+
+
+TURNING_BEARING = 90.0
+"""A cinematic Engage ship whose target bears further off its bow than this (abaft the beam)
+comes round at no more than :data:`TURNING_SPEED`: at speed it would circle the target, as
+two Engage heavy cruisers did, firing on few turns (issue 17, the cinematic spiral)."""
+
+
+TURNING_SPEED = 4.0
+
+TABLE_TOP_SPEED = 12.0
+"""The fastest a cinematic Engage ship means to fly on a table with edges: one it can still
+turn and slow in before it runs off."""
+
+
+TABLE_EDGE_MARGIN_MU = 3.0
+"""How far inside a table's edges an Engage ship means to keep."""
+
+
+def _table(ctx: BattleContext, state: BattleState) -> tuple[float, float, float, float] | None:
+    """The table's edges, if it has any now (tactical.state.off_table)."""
+    return ctx.setup.table if ctx.setup.theatre is None else state.table
+
+
+def _outside(table: tuple[float, float, float, float], x: float, y: float) -> float:
+    """How far outside the table, shrunk by :data:`TABLE_EDGE_MARGIN_MU`, a point lies."""
+    x_min, y_min, x_max, y_max = table
+    m = TABLE_EDGE_MARGIN_MU
+    return (
+        max(0.0, x_min + m - x)
+        + max(0.0, x - x_max + m)
+        + max(0.0, y_min + m - y)
+        + max(0.0, y - y_max + m)
+    )
+
+
+def velocity_of(end: MoveResult) -> tuple[float, float]:
+    """A cinematic move's end velocity: its speed along its course."""
+    dx, dy = heading_vector(end.course)
+    return dx * end.speed, dy * end.speed
 
 
 def _receding(ship: ShipInPlay, target: ShipInPlay) -> float:
@@ -152,14 +294,14 @@ def _receding(ship: ShipInPlay, target: ShipInPlay) -> float:
 def _closing_vector(ship: ShipInPlay, target: ShipInPlay) -> tuple[float, float]:
     """The velocity (angle, speed) a vector Engage ship wants: the target's own velocity, so
     it keeps up instead of trailing by the target's speed, plus a share of the gap beyond
-    :data:`ENGAGE_CLOSE_MU` (:data:`VECTOR_CHASE_SHARE` of it when the target opens the range,
+    :data:`VECTOR_CLOSE_MU` (:data:`VECTOR_CHASE_SHARE` of it when the target opens the range,
     :data:`VECTOR_CLOSE_SHARE` when it comes on), so that a ship which can change its velocity
     only by its thrust a turn does not run past its target."""
     vx, vy = velocity(target)
     gx, gy = target.x - ship.x, target.y - ship.y
     gap = math.hypot(gx, gy)
     share = VECTOR_CHASE_SHARE if vx * gx + vy * gy > 0 else VECTOR_CLOSE_SHARE
-    scale = share * (gap - ENGAGE_CLOSE_MU) / gap if gap else 0.0
+    scale = share * (gap - VECTOR_CLOSE_MU) / gap if gap else 0.0
     dx, dy = vx + gx * scale, vy + gy * scale
     if dx == dy == 0.0:
         return ship.course % 12 * 30.0, 0.0
@@ -167,7 +309,7 @@ def _closing_vector(ship: ShipInPlay, target: ShipInPlay) -> tuple[float, float]
 
 
 VECTOR_CHASE_SHARE = 0.5
-"""The share of the gap beyond :data:`ENGAGE_CLOSE_MU` a vector Engage ship closes a turn on a
+"""The share of the gap beyond :data:`VECTOR_CLOSE_MU` a vector Engage ship closes a turn on a
 target running from it (the cinematic Engage's half)."""
 
 
@@ -177,87 +319,316 @@ ship cannot shed (Engage beat the random commander in 92.5% of 400 battles with 
 with a half; docs/rulings.md, "Tactical: vector movement")."""
 
 
-VECTOR_ERROR_MU = 8.0
-"""A vector Engage ship's velocity error of e MU costs e * e / 8: a small error is cheap
-against a die, a large one (an overshoot, turns lost coming back) dear."""
+VECTOR_ERROR_MU = 16.0
+"""An Engage ship's velocity error of e MU (from :func:`_closing_vector`) costs e * e / 16: a
+small error is cheap against a die, a large one (an overshoot, turns lost coming back) dear
+(8, the baseline's, won 66% of the decisive vector battles against the closing commander in
+80 seeded runs, 16 with :data:`ENGAGE_DIE_MU` at 4 75%)."""
 
 
-ENGAGE_DIE_MU = 2.0
-"""What a vector Engage ship gives for each beam die it could roll this turn at an enemy's
-forecast place (in the units of :data:`VECTOR_ERROR_MU`'s cost)."""
+ENGAGE_DIE_MU = 4.0
+"""What an Engage ship gives for each beam die it could roll this turn at an enemy's forecast
+place (in the units of :data:`VECTOR_ERROR_MU`'s cost)."""
 
 
 ENGAGE_THREAT_MU = 1.0
-"""... what it pays for each beam die the enemies could roll at it from theirs."""
+"""... what it pays for each beam die the enemies could roll at it, each enemy's dice shared
+among the ships of the side it could reach (it fires at one of them whatever this one does)."""
 
 
 ENGAGE_FACING_MU = 1.0
 """... and for each clock point its bow lies off its target's forecast place."""
 
 
-def _vector_engage(
-    ctx: BattleContext, state: BattleState, ship: ShipInPlay, target: ShipInPlay
-) -> Order:
-    """Return the vector order an Engage ship flies (docs/rulings.md, "Tactical: vector
-    movement"): of its candidates (:func:`vector_candidates`), the one with the lowest cost,
-    the enemies assumed to fly straight on:
+SEARCH_SLACK = 12.0
+"""How much dearer in velocity error than the cheapest a candidate may be and still be weighed
+in full: six dice, more than any one ship's guns would trade for (so the cut loses nothing)."""
+
+
+SEARCH_WIDTH = 3
+"""... and of those, only the few cheapest in velocity error that end facing each way: the
+facing decides what bears, the velocity where the ship will be."""
+
+
+REACH_SLACK_MU = 12.0
+"""An enemy counts as able to reach a ship of the side (:class:`_Plan`'s ``spread``) when the
+ship lies within its guns' reach and this much more: a turn's closing."""
+
+
+class _Plan(NamedTuple):
+    """What an Engage side works out once a turn for all its ships: the enemies' forecast
+    places (flown straight on), every ship's guns as dice, and among how many of the side's
+    ships each enemy's fire is shared."""
+
+    arcs: int
+    enemies: tuple[tuple[ShipInPlay, float, float, int], ...]
+    guns: dict[str, GunTable]
+    spread: dict[str, int]
+    asteroids: tuple[tuple[float, float], ...]
+
+    @classmethod
+    def of(
+        cls, ctx: BattleContext, state: BattleState, side: str, enemies: Sequence[ShipInPlay]
+    ) -> _Plan:
+        ahead = []
+        for enemy in enemies:
+            dx, dy = velocity(enemy)
+            ahead.append((enemy, enemy.x + dx, enemy.y + dy, enemy.course))
+        ours = [s for s in state.ships if s.side == side and s.status == "active"]
+        guns = {s.id: gun_table(ctx, s) for s in (*ours, *enemies)}
+        spread = {
+            enemy.id: max(
+                1,
+                sum(
+                    math.hypot(s.x - x, s.y - y) <= guns[enemy.id].reach + REACH_SLACK_MU
+                    for s in ours
+                ),
+            )
+            for enemy, x, y, _c in ahead
+        }
+        return cls(len(ctx.rules.arcs), tuple(ahead), guns, spread, asteroids_now(ctx, state))
+
+
+def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: ShipInPlay) -> Order:
+    """Return the move an Engage ship makes (docs/rulings.md, "Tactical: Engage"): of every
+    move it may make (:func:`tactical.commanders.tactics.candidates`), the one with the lowest
+    cost, the enemies forecast flown straight on:
 
     - the square of its new velocity's error from :func:`_closing_vector` (lifted over a gas
       giant), over :data:`VECTOR_ERROR_MU`;
     - less :data:`ENGAGE_DIE_MU` a beam die it could roll at the best enemy this turn, plus
-      :data:`ENGAGE_THREAT_MU` a die the enemies could roll at it, none through an asteroid;
+      :data:`ENGAGE_THREAT_MU` a die the enemies could roll at it, each enemy half as it flies
+      and half turned to bring its best arc to bear, shared among the ships it could reach;
+      none through an asteroid;
     - plus :data:`ENGAGE_FACING_MU` a clock point its bow lies off the target's forecast
-      place, and :data:`VECTOR_EDGE_WEIGHT` an MU of :func:`edge_risk`.
+      place, and :data:`VECTOR_EDGE_WEIGHT` an MU of the gas giant edge's risk.
 
-    The order's text breaks ties, so the choice is stable.
+    Only the :data:`SEARCH_WIDTH` moves nearest the wanted velocity for each facing, within
+    :data:`SEARCH_SLACK` of the nearest, are weighed in full. The order's text breaks ties, so
+    the choice is stable.
     """
+    target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
     angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
     wx, wy = angle_vector(angle)
     wx, wy = wx * speed, wy * speed
-    asteroids = asteroids_now(ctx, state)
-    ahead: Forecast = []
-    for enemy in enemies_of(state, ship.side):
-        dx, dy = velocity(enemy)
-        ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
-    guns = {s.id: guns_of(ctx, s) for s in (ship, *(enemy for enemy, _ in ahead))}
-    candidates = [(order, end_of(ctx, ship, order)) for order in vector_candidates(ctx, ship)]
-    # Enemies out of every candidate's reach roll and take no dice: leave them out. Many
-    # candidates end in the same place: each place's dice are counted once.
-    moved = max(distance_moved(ship, end) for _, end in candidates)
-    shooters, targets = within_reach(ship, ahead, guns, moved)
-    hits_from: dict[tuple[float, float, int], int] = {}
-    threat_at: dict[tuple[float, float], int] = {}
-
-    def score(order: Order, end: MoveResult) -> tuple[float, str]:
-        assert end.vector is not None
-        vx, vy = angle_vector(end.vector[0])
-        error = math.hypot(vx * end.vector[1] - wx, vy * end.vector[1] - wy)
-        at = (end.x, end.y, end.course)
-        hits = hits_from.get(at)
-        if hits is None:
-            hits = hits_from[at] = max(
-                (
-                    dice_on(ctx, ship, at, ex, ey, asteroids, guns[ship.id])
-                    for _, (ex, ey, _c) in targets
-                ),
-                default=0,
-            )
-        threat = threat_at.get(at[:2])
-        if threat is None:
-            threat = threat_at[at[:2]] = sum(
-                dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns[enemy.id])
-                for enemy, where in shooters
-            )
-        off = abs(bearing(end.x, end.y, end.course, tx, ty)) / 30
+    weighed = _worth_weighing(candidates(ctx, ship), wx, wy)
+    mine = plan.guns[ship.id]
+    arcs = plan.arcs
+    blocked = plan.asteroids
+    moved = max(math.hypot(m.x - ship.x, m.y - ship.y) for _, m in weighed)
+    near = math.hypot
+    targets = [
+        (x, y)
+        for _e, x, y, _c in plan.enemies
+        if near(x - ship.x, y - ship.y) - moved - 1.0 <= mine.reach
+    ]
+    shooters = [
+        (plan.guns[e.id], x, y, c, plan.spread[e.id])
+        for e, x, y, c in plan.enemies
+        if near(x - ship.x, y - ship.y) - moved - 1.0 <= plan.guns[e.id].reach
+    ]
+    theatre = ctx.setup.theatre
+    gravity = theatre.gravity if theatre is not None and theatre.well_edge is not None else 0
+    table = _table(ctx, state)
+    threats: dict[tuple[float, float], float] = {}
+    sights: dict[tuple[float, float], list[tuple[float, int]]] = {}
+    best: tuple[float, str] | None = None
+    chosen = weighed[0][1].order
+    for cost, move in weighed:
+        cx, cy, facing = move.x, move.y, move.facing
+        seen = sights.get((cx, cy))
+        if seen is None:  # each target's bearing and range band from here, once a place
+            seen = sights[(cx, cy)] = _sights(mine, cx, cy, targets, blocked)
+        hits = 0
+        ahead = facing % 12 * 30
+        for absolute, band in seen:
+            dice = mine.dice[arc_index(absolute - ahead, arcs)][band]
+            hits = max(hits, dice)
+        threat = threats.get((cx, cy))
+        if threat is None:  # many moves end in the same place, facing different ways
+            threat = _threat_at(shooters, cx, cy, arcs, blocked)
+            threats[(cx, cy)] = threat
+        off = abs(bearing(cx, cy, facing, tx, ty)) / 30
         value = (
-            error * error / VECTOR_ERROR_MU
+            cost
             - ENGAGE_DIE_MU * hits
             + ENGAGE_THREAT_MU * threat
             + ENGAGE_FACING_MU * off
-            + VECTOR_EDGE_WEIGHT * edge_risk(ctx, end)
+            + (VECTOR_EDGE_WEIGHT * _edge_risk(ctx, cx, move.vx) if gravity else 0.0)
         )
-        return round(value, 6), order_text(order)
+        if table is not None:
+            value += TABLE_EDGE_WEIGHT * (
+                _outside(table, cx, cy) + _outside(table, cx + move.vx, cy + move.vy)
+            )
+        key = (round(value, 6), order_text(move.order))
+        if best is None or key < best:
+            best, chosen = key, move.order
+    return chosen
 
-    return min(candidates, key=lambda pair: score(*pair))[0]
+
+def _threat_at(
+    shooters: Sequence[tuple[GunTable, float, float, int, int]],
+    cx: float,
+    cy: float,
+    arcs: int,
+    blocked: Sequence[tuple[float, float]],
+) -> float:
+    """The beam dice the enemies could roll at a ship at (cx, cy): each half from where it is
+    forecast, facing as it does, half turned to bring its best arc to bear, over the number of
+    the side's ships it could reach (dice_at and best_dice_at written out: this is the search's
+    inner loop)."""
+    threat = 0.0
+    for guns, x, y, course, share in shooters:
+        distance = math.hypot(cx - x, cy - y)
+        if distance > guns.reach:
+            continue
+        band = max(0, math.ceil(distance / BAND_MU) - 1)
+        if band >= len(guns.best) or not guns.best[band]:
+            continue
+        if blocked and line_blocked((cx, cy), (x, y), blocked):
+            continue
+        absolute = math.degrees(math.atan2(cx - x, cy - y))
+        rolled = guns.dice[arc_index(absolute - course % 12 * 30, arcs)][band]
+        threat += (rolled + guns.best[band]) / (2 * share)
+    return threat
+
+
+def _sights(
+    mine: GunTable,
+    x: float,
+    y: float,
+    targets: Sequence[tuple[float, float]],
+    blocked: Sequence[tuple[float, float]],
+) -> list[tuple[float, int]]:
+    """The absolute bearing (degrees clockwise from +y) and range band index of each target a
+    ship at (x, y) could roll a beam die at, facing the right way: within its reach, no
+    asteroid in the line (the dice_at of every facing, its geometry worked out once)."""
+    seen = []
+    for tx, ty in targets:
+        distance = math.hypot(tx - x, ty - y)
+        if distance > mine.reach:
+            continue
+        band = max(1, math.ceil(distance / BAND_MU)) - 1
+        if band >= len(mine.best) or not mine.best[band]:
+            continue
+        if blocked and line_blocked((x, y), (tx, ty), blocked):
+            continue
+        seen.append((math.degrees(math.atan2(tx - x, ty - y)), band))
+    return seen
+
+
+def _worth_weighing(
+    moves: Sequence[Candidate], wx: float, wy: float
+) -> list[tuple[float, Candidate]]:
+    """The moves worth weighing in full, with their velocity error's cost: for each facing the
+    :data:`SEARCH_WIDTH` nearest the wanted velocity (wx, wy), within :data:`SEARCH_SLACK` of
+    the nearest of all; the order's text breaks ties."""
+    costed = []
+    for move in moves:
+        error = math.hypot(move.vx - wx, move.vy - wy)
+        costed.append((error * error / VECTOR_ERROR_MU, move))
+    costed.sort(key=lambda pair: pair[0])  # stable: equal costs keep the candidates' order
+    cheapest = costed[0][0]
+    per_facing: dict[int, int] = {}
+    weighed = []
+    for cost, move in costed:
+        if cost > cheapest + SEARCH_SLACK:
+            break
+        if per_facing.get(move.facing, 0) < SEARCH_WIDTH:
+            per_facing[move.facing] = per_facing.get(move.facing, 0) + 1
+            weighed.append((cost, move))
+    return weighed
+
+
+def _edge_risk(ctx: BattleContext, x: float, away: float) -> float:
+    """:func:`tactical.commanders.steering.edge_risk` for a ship ending at ``x`` with a
+    velocity of ``away`` MU a turn away from the well."""
+    theatre = ctx.setup.theatre
+    assert theatre is not None
+    assert theatre.well_edge is not None
+    gravity = theatre.gravity
+    now = x - gravity - theatre.well_edge
+    later = now + away - gravity
+    return max(0.0, 2 * gravity - min(now, later))
+
+
+BEAM_DIE_DAMAGE = 2 / 3
+"""A beam die's mean damage on an unscreened target: 4 and 5 score 1, a 6 scores 2 (001
+L466-475); Engage weighs targets by it, not by rolling."""
+
+
+TORPEDO_SHOT_DAMAGE = 2.0
+"""... and a torpedo's or any other weapon's shot, roughly: half hit, a few points each."""
+
+
+def _target_worth(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, options: dict[str, tuple[str, ...]]
+) -> dict[str, float]:
+    """What firing every weapon that reaches it at each target is worth to a side that wins by
+    breaking the enemy's fleet morale (000 L13214-13273, lost mass): the share of its hull
+    left the expected damage takes, capped at all of it, times its mass."""
+    sheet = ctx.sheets[ship.id]
+    damage: dict[str, float] = {}
+    for weapon, targets in options.items():
+        kind = sheet.system(weapon).kind
+        for target_id in targets:
+            target = state.ship(target_id)
+            if kind in BEAM_STRENGTH:
+                distance = range_between(ship.x, ship.y, target.x, target.y)
+                dice = beam_dice(kind, distance)
+                expected = dice * BEAM_DIE_DAMAGE
+            else:
+                expected = TORPEDO_SHOT_DAMAGE
+            damage[target_id] = damage.get(target_id, 0.0) + expected
+    worth: dict[str, float] = {}
+    for target_id, expected in damage.items():
+        target = state.ship(target_id)
+        their = ctx.sheets[target_id]
+        left = max(1, hull_remaining(their, target.record))
+        worth[target_id] = min(expected, left) / left * their.mass
+    return worth
+
+
+def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:
+    """Return Engage's fire: the ship with the most guns bearing fires first (each ship's
+    count worked out once a fire phase, and again only when an enemy has left play since), at
+    the targets its fire is worth most on (:func:`_target_worth`: the most enemy mass brought
+    nearest destruction), one a FireCon; the nearest breaks ties."""
+    counted: dict[tuple[int, str], tuple[int, int]] = {}
+    battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
+
+    def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
+        if not battle or battle[0] is not ctx:
+            battle[:] = [ctx]
+            counted.clear()
+        ready = ships_to_fire(ctx, state, side)
+        if any(state.ship(s).nova for s in ready):
+            return focused_fire(ctx, state, side)
+        gone = sum(s.status != "active" for s in state.ships)
+
+        def bearing_guns(ship_id: str) -> int:
+            key = (state.turn, ship_id)
+            known = counted.get(key)
+            if known is None or known[1] != gone:
+                known = counted[key] = (len(fire_options(ctx, state, ship_id)), gone)
+            return known[0]
+
+        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), bearing_guns(s), s))
+        ship = state.ship(ship_id)
+        options = fire_options(ctx, state, ship_id)
+        salvos = salvo_shots(ctx, state, ship_id)
+        worth = _target_worth(ctx, state, ship, options)
+        reachable = sorted(
+            enemies_in(state, options),
+            key=lambda t: (
+                -round(worth.get(t, 0.0), 9),
+                range_between(ship.x, ship.y, state.ship(t).x, state.ship(t).y),
+                t,
+            ),
+        )
+        chosen = reachable[: fire_controls(ctx, ship)]
+        return ship_id, salvos + aimed(ctx, state, ship_id, options, chosen)
+
+    return fire

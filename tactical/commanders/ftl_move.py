@@ -1,5 +1,6 @@
 """FTL Move (004 L105-112): run from the enemy and from the no-FTL zones, power up as soon as
-the ship is ready and clear (004 L142-145), and jump unplanned when badly hurt or out of time.
+the ship is ready and clear (004 L142-145), and jump unplanned when hurt, under the enemy's
+guns or out of time.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from tactical.battle import (
     order_limits,
     velocity,
 )
-from tactical.commanders.scoring import Commander, enemies_of, focused_fire, posture_flight
+from tactical.commanders.scoring import (
+    Commander,
+    enemies_of,
+    focused_fire,
+    posture_flight,
+    reach_of,
+)
 from tactical.commanders.steering import (
     steer_to,
     with_asteroids,
@@ -26,7 +33,14 @@ from tactical.fire import BAND_MU, range_between
 from tactical.movement import NO_ORDER, Order
 from tactical.ship import hull_remaining
 
-UNPLANNED_HULL = 0.75  # an FTL Move ship jumps unplanned once it has lost a quarter of its hull
+UNPLANNED_HULL = 0.99  # an FTL Move ship jumps unplanned once it has lost any of its hull
+
+
+UNPLANNED_CLOSING_MU = 12.0
+"""... or once an enemy could bring its guns to bear on it next turn: its reach and this much
+more (a turn's closing). An unplanned jump lands d6 parsecs off (004 L140-141); staying to
+prepare a planned one under fire loses the ship (issue 17: 47% of fleeing ships got away
+within 12 turns, when they jumped only at a quarter of their hull lost)."""
 
 
 UNPLANNED_TURNS_LEFT = 2  # ... or when this few turns are left to get away
@@ -49,6 +63,16 @@ def _away_angle(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> flo
     if ax == ay == 0.0:
         return ship.course % 12 * 30.0
     return math.degrees(math.atan2(ax, ay))
+
+
+def _under_guns(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether an enemy could bring its guns to bear on the ship next turn: it lies within
+    the enemy's reach and :data:`UNPLANNED_CLOSING_MU` more."""
+    return any(
+        range_between(ship.x, ship.y, enemy.x, enemy.y)
+        <= reach_of(ctx, enemy) + UNPLANNED_CLOSING_MU
+        for enemy in enemies_of(state, ship.side)
+    )
 
 
 def _clear_to_jump(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
@@ -77,7 +101,7 @@ def ftl_move_commander() -> Commander:
             sheet = ctx.sheets[ship.id]
             hurt = hull_remaining(sheet, ship.record) <= sheet.hull_boxes * UNPLANNED_HULL
             late = state.turn >= ctx.setup.turn_limit - UNPLANNED_TURNS_LEFT
-            wants = ship.jump == "ready" or hurt or late
+            wants = ship.jump == "ready" or hurt or late or _under_guns(ctx, state, ship)
             if wants and _clear_to_jump(ctx, state, ship):
                 written[ship.id] = Order(jump=True)
                 continue

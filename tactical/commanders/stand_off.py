@@ -44,6 +44,11 @@ STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship 
 STAND_OFF_THREAT = 1.5  # how much a Stand Off ship weighs the enemy's dice against its own
 
 
+STAND_OFF_RANGE_MU = BAND_MU
+"""A Stand Off ship pays a die for each this many MU the nearest enemy lies off the range it
+keeps."""
+
+
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
     """Legal orders worth weighing: every turn, with five speed changes each (under vector
     movement, :func:`vector_candidates`)."""
@@ -82,7 +87,7 @@ def _weigh(
         for enemy, where in ahead
     )
     nearest = min(range_between(end.x, end.y, ex, ey) for _, (ex, ey, _c) in ahead)
-    value = hits - STAND_OFF_THREAT * threat - abs(nearest - keep) / BAND_MU
+    value = hits - STAND_OFF_THREAT * threat - abs(nearest - keep) / STAND_OFF_RANGE_MU
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).

@@ -304,6 +304,15 @@ def fire_options(
     settings = dict(ship.settings)
     sight = needle_reach(ctx, ship)
     aft_reach = aft_sight(ctx, ship)[0]
+    # Each target's arc and range, worked out once for all the ship's weapons.
+    placed = [
+        (
+            target.id,
+            arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs),
+            range_between(ship.x, ship.y, target.x, target.y),
+        )
+        for target in targets
+    ]
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -312,16 +321,14 @@ def fire_options(
         if spec.kind == BOARDING_TORPEDO and not torpedo_ready(sheet, ship.record, spec.id):
             continue
         reachable: list[str] = []
-        for target in targets:
-            arc = arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs)
-            distance = range_between(ship.x, ship.y, target.x, target.y)
-            setting = settings.get(spec.id)
+        setting = settings.get(spec.id)
+        for target_id, arc, distance in placed:
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
             # Aft only with advanced sensors' reach (none: never, not even at 0 MU).
             aft_ok = arc != AFT or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
             if aft_ok and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
-                reachable.append(target.id)
+                reachable.append(target_id)
         if reachable:
             options[spec.id] = tuple(reachable)
     return options
@@ -635,10 +642,22 @@ def fire_ship(
     Raises:
         IllegalActionError: not this ship's turn, or a shot is out of arc, range or FireCons.
     """
+    return fired(ctx, state, ship_id, shots, dice)[1]
+
+
+def fired(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    shots: Sequence[Shot],
+    dice: DiceSource,
+) -> tuple[BattleState, ShipFired]:
+    """:func:`fire_ship`, and the state after it: the state ``evolve`` folds the event into
+    (check_fire and fire_shots, its dice replayed), so a live battle need not fold it again."""
     check_fire(ctx, state, ship_id, shots)
     recording = RecordingDice(dice)
-    _state, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
-    return msgspec.structs.replace(event, rolls=tuple(recording.rolls))
+    after, event = fire_shots(ctx, state, ship_id, tuple(shots), recording)
+    return after, msgspec.structs.replace(event, rolls=tuple(recording.rolls))
 
 
 def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration order

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from cli import app
 from tactical.battle import BattleSetup, SetupError, ShipSetup
 from tactical.campaign_battle import CampaignBattle
-from tactical.dice import DiceSource
-from tactical.odds import Fought, TableBattle, decode_battle, odds
+from tactical.dice import DiceSource, SeededDice
+from tactical.odds import Fought, TableBattle, decode_battle, odds, wilson
 from tactical.scenarios import SCENARIOS
 
 runner = CliRunner()
@@ -141,9 +141,16 @@ def test_cli_odds_of_a_scenario_with_a_commander_per_side(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["runs"], data["seed"]) == (6, 2)
-    assert {"side", "wins", "ships_lost", "ships_lost_sd", "points_lost", "points_lost_sd"} == set(
-        data["sides"][0]
-    )
+    assert {
+        "side",
+        "wins",
+        "wins_low",
+        "wins_high",
+        "ships_lost",
+        "ships_lost_sd",
+        "points_lost",
+        "points_lost_sd",
+    } == set(data["sides"][0])
     bad = runner.invoke(app, ["battle", "odds", str(tmp_path / "none.toml")])
     assert bad.exit_code == 2
     assert "cannot read" in bad.stderr
@@ -157,3 +164,58 @@ def test_cli_odds_table_is_golden() -> None:
     )
     assert result.exit_code == 0, result.output
     check_golden("odds_grendel_20.txt", result.stdout)
+
+
+def test_each_win_share_has_its_95_percent_interval() -> None:
+    """Issue 17: Wilson's score interval, which stays inside 0-1 at the extremes."""
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == 1.0
+    low, high = wilson(70, 100)
+    assert (round(low, 3), round(high, 3)) == (0.604, 0.781)
+    setup = SCENARIOS["grendel"]()
+    figures = odds(TableBattle(setup, dict.fromkeys(setup.sides, "closing")), setup.sides, 12)
+    for side in figures.sides:
+        assert side.wins_low <= side.wins <= side.wins_high
+
+
+def test_precision_stops_at_a_hundred_runs_step_the_same_for_any_jobs() -> None:
+    """Issue 17: with --precision the runs stop at the first hundred whose intervals are all
+    narrow enough; 0.999 is met at once, so 1,000 runs asked stop at 100, the same figures in
+    one process or two."""
+    setup = SCENARIOS["grendel"]()
+    fight = TableBattle(setup, dict.fromkeys(setup.sides, "closing"))
+    alone = odds(fight, setup.sides, runs=1000, seed=3, precision=0.999)
+    assert alone.runs == 100
+    assert alone.precision == 0.999
+    assert odds(fight, setup.sides, runs=1000, seed=3, jobs=2, precision=0.999) == alone
+    with pytest.raises(ValueError, match="precision"):
+        odds(fight, setup.sides, runs=10, precision=1.5)
+
+
+def test_campaign_odds_verify_a_sample_and_agree_with_verified_runs() -> None:
+    """Issue 17: a campaign battle's odds run reads its outcome off the battle's own state;
+    every hundredth run off a replay of its journal. Both give the same figures."""
+    from tactical.odds import RequestBattle
+
+    request = decode_battle(
+        '[[sides]]\nname = "red"\norder = "engage"\nships = [{id = "r", design = "frigate"}]\n'
+        '[[sides]]\nname = "blue"\norder = "engage"\nships = [{id = "b", design = "frigate"}]\n'
+    )
+    assert isinstance(request, CampaignBattle)
+    fight = RequestBattle(request)
+    for run in range(2):
+        dice = SeededDice(f"5/{run}")
+        assert fight(dice) == fight.verified(SeededDice(f"5/{run}"))
+
+
+def test_cli_odds_stops_early_at_the_precision_asked() -> None:
+    args = ["battle", "odds", "grendel", "--runs", "300", "--precision", "0.5", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["runs"], data["precision"]) == (100, 0.5)
+    side = data["sides"][0]
+    assert side["wins_low"] <= side["wins"] <= side["wins_high"]
+    bad = runner.invoke(app, ["battle", "odds", "grendel", "--precision", "1.5"])
+    assert bad.exit_code == 2
+    assert "--precision" in bad.output

@@ -41,6 +41,7 @@ from tactical.commanders import (
     random_commander,
     with_torpedo_settings,
 )
+from tactical.commanders.scoring import focused_fire
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.movement import Order, parse_orders
 from tactical.ship import with_system_status
@@ -260,9 +261,9 @@ def _ships(*ships: tuple[str, str, str, float, float]) -> BattleSetup:
 
 
 def test_an_overloaded_torpedo_finds_a_target() -> None:
-    # Engage fires at the two targets with least hull left (its two FireCons); the overloaded
-    # torpedo reaches only the heavy cruiser 8.5 MU off, and fires at it rather than be
-    # ejected (000 L4718-4724), taking the first FireCon.
+    # Focused fire (the baseline Engage's) fires at the two targets with least hull left (its
+    # two FireCons); the overloaded torpedo reaches only the heavy cruiser 8.5 MU off, and
+    # fires at it rather than be ejected (000 L4718-4724), taking the first FireCon.
     setup = _ships(
         ("r1", "red", "overload_test_cruiser", 0, 0),
         ("b1", "blue", "heavy_cruiser", 0, 8.5),
@@ -270,14 +271,18 @@ def test_an_overloaded_torpedo_finds_a_target() -> None:
         ("b3", "blue", "armoured_test_target", 3, 26),
     )
     battle = _fire_with(setup, {"r1": Order(torpedoes=((PT, "O"),))})
-    ship_id, shots = engage_commander().fire(battle.ctx, view(battle.state, "red"), "red")
+    ship_id, shots = focused_fire(battle.ctx, view(battle.state, "red"), "red")
     assert ship_id == "r1"
     assert shots[0] == Shot(PT, "b1")
     assert Shot(LR, "b2") in shots
+    # Engage weighs targets by the mass its fire brings nearest destruction: the overloaded
+    # torpedo still fires first, at the only target it reaches.
+    _, shots = engage_commander().fire(battle.ctx, view(battle.state, "red"), "red")
+    assert shots[0] == Shot(PT, "b1")
     battle.fire(ship_id, shots, SeededDice(1))
     # Not overloaded, it reaches the chosen targets on the standard row, to 30 MU.
     battle = _fire_with(setup, {})
-    _, shots = engage_commander().fire(battle.ctx, view(battle.state, "red"), "red")
+    _, shots = focused_fire(battle.ctx, view(battle.state, "red"), "red")
     assert Shot(PT, "b2") in shots
 
 

@@ -1,0 +1,218 @@
+"""The cheap geometry behind Engage's search (issue 17): every candidate move's end worked out
+by arithmetic from offsets cached per starting facing and drive, and the beam dice at a point
+read from a table per ship, arc and range band, instead of moving, bearing and arcing anew for
+each of some hundreds of candidates.
+
+Nothing here decides; :mod:`tactical.commanders.engage` does. The figures are the commander's
+estimate only: the engine moves and fires by its own rules, so a rounding this module skips
+(the engine keeps positions to 0.001 MU) can change no outcome, only a choice.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from tactical.battle import BattleContext, ShipInPlay, order_limits, velocity
+from tactical.commanders.steering import _all_orders, vector_candidates
+from tactical.fire import BAND_MU, BEAM_STRENGTH, is_beam
+from tactical.movement import (
+    COURSES,
+    DEGREES_PER_COURSE,
+    PUSH_ANGLE,
+    PUSHES,
+    Burn,
+    Order,
+    course_after,
+)
+
+AFT_ARC = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
+
+
+class Candidate(NamedTuple):
+    """A move a ship may make: its order, where it ends and its facing there, and the
+    velocity it leaves with (per turn, x and y)."""
+
+    order: Order
+    x: float
+    y: float
+    facing: int
+    vx: float
+    vy: float
+
+
+class GunTable(NamedTuple):
+    """A ship's working beams as dice: ``dice[arc][band - 1]`` for each arc index (clockwise
+    from the bow, the rules' ring of arcs), the longest reach, and the most dice any one arc
+    gives in each band (what it rolls at a ship it has turned to face)."""
+
+    dice: tuple[tuple[int, ...], ...]
+    reach: float
+    best: tuple[int, ...]
+
+
+def gun_table(ctx: BattleContext, ship: ShipInPlay) -> GunTable:
+    """The ship's :class:`GunTable` from its working beams (tactical.fire.beam_dice: a beam-N
+    rolls N dice in the first band, one fewer a band on; none aft)."""
+    sheet = ctx.sheets[ship.id]
+    arcs = ctx.rules.arcs
+    beams = [
+        (BEAM_STRENGTH[spec.kind], spec.arcs)
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+        if is_beam(spec.kind) and now.status == "ok"
+    ]
+    bands = max((strength for strength, _ in beams), default=0)
+    dice = tuple(
+        tuple(
+            0
+            if arc == AFT_ARC
+            else sum(
+                strength - band + 1 for strength, on in beams if arc in on and strength >= band
+            )
+            for band in range(1, bands + 1)
+        )
+        for arc in arcs
+    )
+    best = tuple(max(row[band] for row in dice) for band in range(bands))
+    return GunTable(dice, bands * BAND_MU if bands else -1.0, best)
+
+
+def arc_index(relative: float, count: int) -> int:
+    """The index of the arc a bearing (degrees off the bow, positive to starboard) lies in,
+    for ``count`` equal arcs centred on the bow (a line goes either way: an estimate)."""
+    width = 360.0 / count
+    return int(((relative + width / 2) % 360.0) // width) % count
+
+
+def dice_at(
+    table: GunTable, arcs: int, x: float, y: float, facing: int, tx: float, ty: float
+) -> int:
+    """The beam dice a ship at (x, y) facing ``facing`` would roll at a point."""
+    dx, dy = tx - x, ty - y
+    distance = math.hypot(dx, dy)
+    if distance > table.reach:
+        return 0
+    band = max(1, math.ceil(distance / BAND_MU))
+    if band > len(table.best) or not table.best[band - 1]:
+        return 0
+    relative = math.degrees(math.atan2(dx, dy)) - facing % COURSES * DEGREES_PER_COURSE
+    return table.dice[arc_index(relative, arcs)][band - 1]
+
+
+def best_dice_at(table: GunTable, distance: float) -> int:
+    """The most beam dice the ship could roll at this range, facing its best arc that way."""
+    if distance > table.reach:
+        return 0
+    band = max(1, math.ceil(distance / BAND_MU))
+    return table.best[band - 1] if band <= len(table.best) else 0
+
+
+@functools.cache
+def _unit(degrees: float) -> tuple[float, float]:
+    angle = math.radians(degrees)
+    return math.sin(angle), math.cos(angle)
+
+
+@functools.cache
+def _vector_offsets(
+    facing: int, orders: tuple[Order, ...]
+) -> tuple[tuple[Order, float, float, int], ...]:
+    """Each vector order's displacement over the drift, and the facing it ends with
+    (tactical.movement.vector_move without its rounding)."""
+    found = []
+    for order in orders:
+        x = y = 0.0
+        face = facing
+        for burn in order.vector:
+            if burn.kind == "TP":
+                face = course_after(face, -burn.amount)
+            elif burn.kind == "TS":
+                face = course_after(face, burn.amount)
+            else:
+                angle = face % COURSES * DEGREES_PER_COURSE + PUSH_ANGLE.get(burn.kind, 0.0)
+                ux, uy = _unit(angle)
+                x, y = x + ux * burn.amount, y + uy * burn.amount
+        found.append((order, x, y, face))
+    return tuple(found)
+
+
+@functools.cache
+def _vector_orders(thrust: int, points: int) -> tuple[Order, ...]:
+    """:func:`tactical.commanders.steering.vector_candidates`' orders for a drive of this
+    thrust and these manoeuvre points, built once."""
+    rotations: list[tuple[Burn, ...]] = [()]
+    if points:
+        rotations += [(Burn("TP", n),) for n in range(1, 7)]
+        rotations += [(Burn("TS", n),) for n in range(1, 6)]
+    found: list[Order] = []
+    for rotation in rotations:
+        left = points - len(rotation)
+        pushes: list[tuple[Burn, ...]] = [()]
+        pushes += [(Burn(kind, left),) for kind in PUSHES] if left else []
+        for burn in sorted({0, (thrust + 1) // 2, thrust}):
+            drive = (Burn("MD", burn),) if burn else ()
+            sequences = [rotation + drive] + ([drive + rotation] if rotation and drive else [])
+            found.extend(Order(vector=sequence + push) for sequence in sequences for push in pushes)
+    return tuple(found)
+
+
+@functools.cache
+def _cinematic_offsets(
+    course: int, speed: int, thrust: int, limit: int, halves: bool
+) -> tuple[tuple[Order, float, float, int, int], ...]:
+    """Each legal cinematic order's displacement, final course and speed
+    (tactical.movement.move without its rounding)."""
+    found = []
+    for turn in range(-limit, limit + 1):
+        room = thrust - abs(turn)
+        for accel in range(-room, room + 1):
+            new = speed + accel
+            if new < 0:
+                continue
+            sign = -1 if turn < 0 else 1
+            first = course_after(course, sign * (abs(turn) // 2))
+            final = course_after(course, turn)
+            first_leg = new / 2 if halves else float(new // 2)
+            ax, ay = _unit(first % COURSES * DEGREES_PER_COURSE)
+            bx, by = _unit(final % COURSES * DEGREES_PER_COURSE)
+            dx = ax * first_leg + bx * (new - first_leg)
+            dy = ay * first_leg + by * (new - first_leg)
+            found.append((Order(turn=turn, accel=accel), dx, dy, final, new))
+    return tuple(found)
+
+
+def candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Candidate]:
+    """Every move the ship may make this turn (the vector candidates, or every cinematic turn
+    and speed change), with where it ends."""
+    thrust, limit = order_limits(ctx, ship)
+    if ship.vector is not None:
+        vx, vy = velocity(ship)
+        sx, sy = ship.x + vx, ship.y + vy
+        orders = _vector_orders(thrust, limit)
+        return [
+            Candidate(order, sx + dx, sy + dy, face, vx + dx, vy + dy)
+            for order, dx, dy, face in _vector_offsets(ship.course, orders)
+        ]
+    halves = ctx.rules.split_velocity == "halves"
+    found = []
+    for order, dx, dy, final, new in _cinematic_offsets(
+        ship.course, ship.speed, thrust, limit, halves
+    ):
+        ux, uy = _unit(final % COURSES * DEGREES_PER_COURSE)
+        found.append(Candidate(order, ship.x + dx, ship.y + dy, final, ux * new, uy * new))
+    return found
+
+
+def same_orders(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Whether :func:`candidates` offers exactly the orders the other doctrines weigh (a
+    check for the tests)."""
+    mine = [c.order for c in candidates(ctx, ship)]
+    theirs = vector_candidates(ctx, ship) if ship.vector is not None else _all_orders(ctx, ship)
+    return mine == theirs
+
+
+def nearest(ships: Sequence[ShipInPlay], x: float, y: float) -> ShipInPlay:
+    """The ship nearest a point, the id breaking ties."""
+    return min(ships, key=lambda s: (math.hypot(s.x - x, s.y - y), s.id))

@@ -1,0 +1,231 @@
+"""Issue 17: Engage fights like an admiral, and fast: its search's arithmetic matches the
+engine's moves, the baseline it is measured against stays out of the users' reach, and seeded
+battles show what a competent commander does where the baseline did not (the cinematic spiral,
+idle escorts, destroyers turning their guns away)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+import pytest
+
+from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET, FT2_DEFAULT_FLEET
+from tactical.battle import Battle, context, replay
+from tactical.campaign_battle import (
+    CampaignBattle,
+    CampaignBattleOutcome,
+    CampaignShip,
+    CampaignSide,
+    resolve_campaign_battle,
+    setup_campaign_battle,
+)
+from tactical.commanders import COMMANDER_NAMES, Commander, engage_commander
+from tactical.commanders.engage_baseline import baseline_engage_commander
+from tactical.commanders.steering import end_of
+from tactical.commanders.tactics import candidates, same_orders
+from tactical.dice import SeededDice
+from tactical.fire import arc_of, bearing, range_between
+from tactical.phases.fire import ShipFired
+from tactical.phases.movement import ShipsMoved
+
+CONTINUUM_FLEET = [line.design for line in CONTINUUM_DEFAULT_FLEET.ships for _ in range(line.count)]
+FT2_FLEET = [line.design for line in FT2_DEFAULT_FLEET.ships for _ in range(line.count)]
+
+
+def _battle(designs: Sequence[str], movement: str, rules: str) -> CampaignBattle:
+    def side(name: str) -> CampaignSide:
+        ships = tuple(
+            CampaignShip(id=f"{name}-{n}-{design}", design=design)
+            for n, design in enumerate(designs, start=1)
+        )
+        return CampaignSide(name=name, order="engage", ships=ships)
+
+    return CampaignBattle(
+        sides=(side("red"), side("blue")),
+        key="doctrine",
+        rules=rules,  # type: ignore[arg-type]
+        movement=movement,  # type: ignore[arg-type]
+    )
+
+
+def _fight(request: CampaignBattle, make: type | object, seed: str) -> CampaignBattleOutcome:
+    assert callable(make)
+    chosen: dict[str, Commander] = {"red": make(), "blue": make()}
+    return resolve_campaign_battle(request, SeededDice(seed), chosen)
+
+
+@pytest.mark.parametrize("movement", ["vector", "cinematic"])
+def test_the_search_moves_every_candidate_where_the_engine_does(movement: str) -> None:
+    request = _battle(CONTINUUM_FLEET, movement, "continuum")
+    battle = Battle(setup_campaign_battle(request, SeededDice(1)))
+    outcome = resolve_campaign_battle(request, SeededDice(1))
+    state = replay(outcome.setup, outcome.journal[: len(outcome.journal) // 2])
+    for ship in [*battle.state.ships, *state.ships]:
+        if ship.status != "active":
+            continue
+        assert same_orders(battle.ctx, ship)
+        for move in candidates(battle.ctx, ship):
+            end = end_of(battle.ctx, ship, move.order)
+            assert abs(move.x - end.x) < 0.001
+            assert abs(move.y - end.y) < 0.001
+            assert move.facing == end.course
+
+
+def test_the_baseline_is_no_commander_a_user_may_name() -> None:
+    assert "baseline" not in " ".join(COMMANDER_NAMES)
+    assert baseline_engage_commander().orders is not engage_commander().orders
+
+
+def _fired_turns(outcome: CampaignBattleOutcome) -> set[int]:
+    return {e.turn for e in outcome.journal if isinstance(e, ShipFired) and e.shots}
+
+
+SPIRAL_SEED = "spiral/5"
+
+
+def test_cinematic_heavy_cruisers_fight_instead_of_circling() -> None:
+    """The cinematic spiral: two Engage heavy cruisers (FT2) passed, then circled each other
+    at speed, each trying to turn onto the other, firing on few turns, and the battle ran to
+    the turn limit. A competent captain slows to come round inside the other's circle: now
+    the cruisers fire on every turn but the one after they pass, and fight to a finish."""
+    request = _battle(["heavy_cruiser"], "cinematic", "ft2")
+    before = _fight(request, baseline_engage_commander, SPIRAL_SEED)
+    assert before.winner is None
+    assert before.reason.startswith("turn limit")
+    after = _fight(request, engage_commander, SPIRAL_SEED)
+    assert after.winner is not None
+    first = min(_fired_turns(after))
+    missed = set(range(first, after.turns + 1)) - _fired_turns(after)
+    assert len(missed) <= 1
+
+
+def _escorts_idle(outcome: CampaignBattleOutcome, watched: dict[int, set[str]]) -> list[str]:
+    """Escorts (destroyers, frigates) in play at turn 4 that never fire in the battle."""
+    fired = {e.ship for e in outcome.journal if isinstance(e, ShipFired) and e.shots}
+    return sorted(
+        ship
+        for ship in watched.get(4, set())
+        if ("destroyer" in ship or "frigate" in ship) and ship not in fired
+    )
+
+
+def _watching(make: object, watched: dict[int, set[str]]) -> Commander:
+    assert callable(make)
+    made: Commander = make()
+    write = made.orders
+
+    def orders(ctx, state, side):  # type: ignore[no-untyped-def]
+        ours = {s.id for s in state.ships if s.side == side and s.status == "active"}
+        watched.setdefault(state.turn, set()).update(ours)
+        return write(ctx, state, side)
+
+    made.orders = orders
+    return made
+
+
+ESCORTS_SEED = "escorts/1"
+
+
+def test_escorts_close_and_fire_under_vector() -> None:
+    """Idle escorts: under vector movement the baseline's destroyers and frigates hung back,
+    each weighing the whole enemy fleet's dice against its own few, and five of them never
+    fired though they lived past turn 3. Now each enemy's dice are shared among the ships it
+    could fire at, a die of its own is worth more, and every escort that lives fires."""
+    request = _battle(FT2_FLEET, "vector", "ft2")
+    idle = {}
+    for make in (baseline_engage_commander, engage_commander):
+        watched: dict[int, set[str]] = {}
+        chosen = {"red": _watching(make, watched), "blue": _watching(make, watched)}
+        outcome = resolve_campaign_battle(request, SeededDice(ESCORTS_SEED), chosen)
+        idle[make] = _escorts_idle(outcome, watched)
+        assert len(watched[4]) >= 20  # most of the fleets' 28 ships are in play at turn 4
+    assert len(idle[baseline_engage_commander]) >= 5
+    assert idle[engage_commander] == []
+
+
+AFT_SEED = "aft/0"
+
+
+def _guns_turned_away(outcome: CampaignBattleOutcome) -> list[tuple[int, str]]:
+    """Each (turn, ship) at the end of a move of an escort with enemies within 24 MU, its
+    beam-B reach (001 L456-462), every one of them in its aft arc, where it cannot fire."""
+    ctx = context(outcome.setup)
+    away = []
+    for k, event in enumerate(outcome.journal):
+        if not isinstance(event, ShipsMoved):
+            continue
+        state = replay(outcome.setup, outcome.journal[: k + 1])
+        for ship in state.ships:
+            if ship.status != "active" or ship.design not in ("destroyer", "frigate"):
+                continue
+            near = [
+                enemy
+                for enemy in state.ships
+                if enemy.side != ship.side
+                and enemy.status == "active"
+                and range_between(ship.x, ship.y, enemy.x, enemy.y) <= 24
+            ]
+            arcs = {
+                arc_of(bearing(ship.x, ship.y, ship.course, e.x, e.y), ctx.rules.arcs) for e in near
+            }
+            if arcs == {"A"}:
+                away.append((state.turn, ship.id))
+    return away
+
+
+def test_escorts_keep_their_guns_on_the_enemy_under_vector() -> None:
+    """Aft-first destroyers: under vector movement a ship brakes by burning its drive towards
+    where it means to stop, and the baseline's escorts ended moves with every enemy in reach
+    in their aft arc, where no gun fires (001 L404). Now what bears at the end of the move is
+    weighed with the velocity, and they rotate to bring their guns to bear."""
+    request = _battle(FT2_FLEET, "vector", "ft2")
+    before = _guns_turned_away(_fight(request, baseline_engage_commander, AFT_SEED))
+    assert len(before) >= 3
+    assert _guns_turned_away(_fight(request, engage_commander, AFT_SEED)) == []
+
+
+def test_ftl_move_jumps_before_the_enemy_guns_reach_it() -> None:
+    """FTL Move got away with 47% of its ships within the 12 turns: it waited for a planned
+    jump (a 6 each turn, 004 L142-143) under fire and jumped unplanned only at a quarter of its
+    hull lost. Now a ship the enemy's guns could reach next turn jumps unplanned, landing d6
+    parsecs off (004 L140-141): most of a fleet fleeing the Continuum default fleet gets away."""
+    request = _battle(CONTINUUM_FLEET, "vector", "continuum")
+    request = msgspec.structs.replace(
+        request,
+        sides=(msgspec.structs.replace(request.sides[0], order="ftl-move"), request.sides[1]),
+    )
+    outcome = resolve_campaign_battle(request, SeededDice("ftl/0"))
+    fleeing = [ship for ship in outcome.ships if ship.side == "red"]
+    jumped = [ship for ship in fleeing if ship.fate == "jumped"]
+    assert len(jumped) >= len(fleeing) * 0.6
+
+
+@pytest.mark.parametrize("movement", ["vector", "cinematic"])
+def test_the_same_seed_fights_the_same_battle_byte_for_byte(movement: str) -> None:
+    """The search's caches and the fire's counts carry nothing from one battle to the next:
+    the same seed gives the same journal, and the outcome read off the live state (odds runs)
+    is the one read off a replay of the journal."""
+    from tactical.battle import encode_journal
+
+    request = _battle(CONTINUUM_FLEET, movement, "continuum")
+    first = resolve_campaign_battle(request, SeededDice("same"))
+    resolve_campaign_battle(request, SeededDice("other"))
+    again = resolve_campaign_battle(request, SeededDice("same"), verify=False)
+    assert encode_journal(first.journal) == encode_journal(again.journal)
+    assert first == again
+
+
+def test_a_commander_fights_its_second_battle_as_a_fresh_one_would() -> None:
+    """Engage's fire remembers each ship's guns bearing for the fire phase; one commander
+    fighting two battles (tests, table odds) must not carry them from the first."""
+    from tactical.battle import encode_journal
+    from tactical.commanders import play
+    from tactical.scenarios import SCENARIOS
+
+    setup = SCENARIOS["grendel"]()
+    reused = {side: engage_commander() for side in setup.sides}
+    play(Battle(setup), reused, SeededDice(1))
+    second = play(Battle(setup), reused, SeededDice(2))
+    fresh = play(Battle(setup), {side: engage_commander() for side in setup.sides}, SeededDice(2))
+    assert encode_journal(second.journal) == encode_journal(fresh.journal)
