@@ -55,7 +55,8 @@ def test_the_engines_bridge_failures_reach_the_ship_results() -> None:
     state = with_admiral()
     found = 0
     for seed in range(30):
-        results, _rolls, journal = fight(state, DUEL, BATTLE, SeededDice(f"core-{seed}"))
+        fought = fight(state, DUEL, BATTLE, SeededDice(f"core-{seed}"))
+        results, journal = fought.results, fought.journal
         record = msgspec.json.decode(journal)
         events = decode_journal(msgspec.json.encode(record["journal"]))
         assert record["setup"]["core_systems"] is True
@@ -133,7 +134,7 @@ def test_core_damage_left_by_the_engine_is_carried_into_the_next_battle() -> Non
     state = with_admiral()
     carried = 0
     for seed in range(30):
-        results, _rolls, _journal = fight(state, DUEL, BATTLE, SeededDice(f"core-{seed}"))
+        results = fight(state, DUEL, BATTLE, SeededDice(f"core-{seed}")).results
         for result in results:
             assert (result.core is None) == (result.fate == "destroyed")
         hurt = [r for r in results if r.core is not None and r.core.any]
