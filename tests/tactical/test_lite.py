@@ -29,6 +29,7 @@ from tactical.battle import (
     sides_to_write,
 )
 from tactical.dice import ScriptedDice, SeededDice
+from tactical.fire import beam_dice
 from tactical.movement import MoveStart, Order, heading_vector, move, order_problem, round_mu
 from tactical.notation import format_position, parse_position
 from tactical.odds import TableBattle, odds
@@ -112,6 +113,16 @@ def _firing(target: str, state: ShipState | None = None) -> Battle:
     _orders(battle)
     battle.resolve(ScriptedDice([6, 1]))  # the initiative dice (002 L31)
     return battle
+
+
+def test_lite_beam_range_example() -> None:
+    # 002 L17: "a Beam-2 rolls 2d6 at a target 12" away; 1d6 at a target 13" away; and cannot
+    # attack a target 25" away". FT2's B battery is Lite's Beam-2, its A battery Beam-3 and its
+    # C battery Beam-1 (docs/rulings.md, "Tactical: FT Lite"); Continuum's Beam-N is Lite's.
+    assert [beam_dice("beam_b", d) for d in (12.0, 13.0, 25.0)] == [2, 1, 0]
+    assert [beam_dice("beam2", d) for d in (12.0, 13.0, 25.0)] == [2, 1, 0]
+    assert [beam_dice("beam_a", d) for d in (9.0, 13.0, 25.0, 37.0)] == [3, 2, 1, 0]
+    assert [beam_dice("beam_c", d) for d in (12.0, 13.0)] == [1, 0]
 
 
 def test_lite_reroll_example_through_the_engine() -> None:
