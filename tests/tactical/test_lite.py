@@ -36,7 +36,13 @@ from tactical.odds import TableBattle, odds
 from tactical.repair import crew_markers, damage_control_parties
 from tactical.rules import BATTLE_RULES
 from tactical.scenarios import lite
-from tactical.ship import ShipState, apply_damage, fresh_state, with_system_status
+from tactical.ship import (
+    ShipState,
+    apply_damage,
+    current_thrust,
+    fresh_state,
+    with_system_status,
+)
 
 LITE = BATTLE_RULES["lite"]
 runner = CliRunner()
@@ -112,6 +118,7 @@ def _firing(target: str, state: ShipState | None = None) -> Battle:
     )
     _orders(battle)
     battle.resolve(ScriptedDice([6, 1]))  # the initiative dice (002 L31)
+    assert battle.state.first == "red"
     return battle
 
 
@@ -163,6 +170,19 @@ def test_lite_checks_each_row_at_once_and_disables() -> None:
     b1 = battle.state.ship("b1").record
     assert {s.status for s in b1.systems} == {"damaged"}  # disabled, not destroyed
     assert b1.drive == "half"
+
+
+def test_lite_second_drive_failure_leaves_no_thrust() -> None:
+    # 002 L59: "A disabled main drive still produces half thrust; a second failure will reduce
+    # it to zero."
+    sheet = sheet_for("destroyer", "ft2")
+    halved = msgspec.structs.replace(fresh_state(sheet), ship_id="b1", drive="half")
+    battle = _firing("destroyer", halved)
+    checks = len(sheet.systems) + 1
+    battle.fire("r1", [Shot("beam_a-1", "b1")], ScriptedDice([1, 3, 6, 6, 5] + [6] * checks))
+    assert battle.state.ship("b1").record.drive == "disabled"
+    assert current_thrust(sheet, battle.state.ship("b1").record) == 0
+    assert current_thrust(sheet, halved) == sheet.thrust // 2
 
 
 def test_lite_fire_controls_limit_the_targets() -> None:
