@@ -1736,8 +1736,8 @@ def battle_demo(
     scenario: Annotated[
         str,
         typer.Argument(
-            help="A built-in scenario: grendel (001 L556-574) or skirmish (Continuum rules, "
-            "a project scenario)."
+            help="A built-in scenario: grendel (001 L556-574), skirmish (Continuum rules, "
+            "a project scenario) or lite (FT Lite rules, 002, a project scenario)."
         ),
     ] = "grendel",
     seed: BattleSeedOption = 1,

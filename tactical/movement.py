@@ -78,6 +78,7 @@ __all__ = [
     "parse_order",
     "parse_orders",
     "round_mu",
+    "spends_thrust",
     "thrust_used",
     "vector_move",
     "vector_points",
@@ -405,6 +406,18 @@ def thrust_used(order: Order) -> int:
     """Return the thrust an order spends: one point per course point and per MU of speed change
     (001 L318-330)."""
     return abs(order.turn) + abs(order.accel)
+
+
+def spends_thrust(order: Order) -> bool:
+    """Return whether an order uses any thrust: a course or speed change, a pivot or a vector
+    manoeuvre (002 L37-39, L51: "if it used any thrust this turn").
+
+    >>> spends_thrust(parse_order("=")), spends_thrust(parse_order("P1"))
+    (False, True)
+    >>> spends_thrust(Order(accel=-1)), spends_thrust(Order(jump=True))
+    (True, False)
+    """
+    return thrust_used(order) > 0 or order.pivot is not None or bool(order.vector)
 
 
 def order_problem(

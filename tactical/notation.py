@@ -19,6 +19,7 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/S standing ready to scramble fighters this turn]
         [/E ECM switched on this turn] [/K made an active scan this turn]
+        [/U used thrust this turn, under FT Lite's aft-fire rule (002 L51)]
         [/I the admiral's ship, acting as if its captain
         were of his level (004 L338, L343)]
         [/?<label>=<class> a bogey to the enemy, the class
@@ -212,6 +213,8 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("E")
     if ship.scanned:
         parts.append("K")
+    if ship.thrusted:
+        parts.append("U")
     if ship.inspired:
         parts.append("I")
     if ship.bogey is not None:
@@ -453,7 +456,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired, N nova, M sweeping, S scramble, E ECM, K scan, I admiral
+    flags: set[str] = set()  # F fired, N nova, M sweeping, S scramble, E ECM, K scan, I admiral,
+    # U used thrust
     bogey: str | None = None
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
@@ -499,7 +503,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N", "M", "S", "E", "K", "I"):
+        elif part in ("F", "N", "M", "S", "E", "K", "I", "U"):
             flags.add(part)
         elif part.startswith("?"):
             label, equals, shown = part[1:].partition("=")
@@ -550,6 +554,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         scramble="S" in flags,
         ecm="E" in flags,
         scanned="K" in flags,
+        thrusted="U" in flags,
         inspired="I" in flags,
         bogey=bogey,
         shows=shows,

@@ -2,11 +2,14 @@
 
 Like a python-chess variant, a :class:`BattleRules` names a preset and carries the options; the
 battle engine reads only these flags, never the preset name. ``ft2`` follows Full Thrust 2nd
-edition (001), ``continuum`` Project Continuum (000, the campaign default); every default is
-argued in ``docs/rulings.md`` ("Tactical: battles").
+edition (001), ``continuum`` Project Continuum (000, the campaign default), ``lite`` Full Thrust
+Lite (002) with FT2-built ships and ``lite_continuum`` the same rules with Continuum-built ones;
+every default is argued in ``docs/rulings.md`` ("Tactical: battles", "Tactical: FT Lite").
 
 >>> BATTLE_RULES["ft2"].turn_rounding, BATTLE_RULES["continuum"].turn_rounding
 ('up', 'down')
+>>> BATTLE_RULES["lite"].turn_limit(6), BATTLE_RULES["lite"].turn_limit(5)  # 002 L39: "up to half"
+(3, 2)
 """
 
 from __future__ import annotations
@@ -56,9 +59,15 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     FT2's D6: 1-3 gone, 4-6 back after that many turns on the same edge (001 L536-538)."""
     ftl_threshold: bool = True
     """Roll for the FTL drive at thresholds like any system (digest A8)."""
-    damage_control: Literal["none", "continuum"] = "none"
+    damage_control: Literal["none", "continuum", "lite"] = "none"
     """Damage control parties repair damaged systems at the end of the turn (000 10.4, phase
-    14). FT2 has no repair in battle (digest B4)."""
+    14), succeeding on a D6 no higher than the parties (``continuum``, 000 L11364-11368) or on
+    a D6 + 1 per extra party of 6 or more (``lite``, 002 L63), where a ship whose design has no
+    crew factor (FT2-built) has one party per 20 mass or part in its hull boxes (002 L23; see
+    docs/rulings.md). FT2 has no repair in battle (digest B4)."""
+    aft_fire: Literal["never", "unthrusted"] = "never"
+    """Offensive fire through the aft arc: never (001 L404; 000 L2591-2597), or by a weapon
+    whose arcs include the aft arc when its ship used no thrust this turn (002 L51)."""
     lost_status: Literal["destroyed", "damaged"] = "destroyed"
     """What a failed threshold check leaves: FT2 systems are lost for the battle (001 L516);
     Continuum's are damaged, repairable by damage control (000 L10909-11000)."""
@@ -246,6 +255,40 @@ BATTLE_RULES: dict[str, BattleRules] = {
         destroyed_fire=False,
         initiative="most_ships",
         leave_table="return_roll",
+    ),
+    # Full Thrust Lite (002): FT2-built ships (see docs/rulings.md, "Tactical: FT Lite").
+    "lite": BattleRules(
+        name="lite",
+        ships="ft2",
+        arcs=FT2_ARCS,
+        turn_rounding="down",  # 002 L39: "up to half a ship's thrust points"
+        split_velocity="halves",  # 002 L45: "travels six inches (half its movement)"
+        pivot_any_course=False,  # 002 L37: "Ships must always face in the direction of travel"
+        beam_reroll=True,  # 002 L53
+        threshold_timing="immediate",  # 002 L31, L57: "check for each row"
+        destroyed_fire=False,  # 002 L31: "Damage effects take place immediately"
+        initiative="roll",  # 002 L31: "Players roll for initiative"
+        ftl_threshold=False,  # 002 L59: "fire control, weapon, and drive"
+        damage_control="lite",  # 002 L61-65
+        lost_status="damaged",  # 002 L59: "disabled ... must be repaired"
+        aft_fire="unthrusted",  # 002 L51
+    ),
+    # The same rules with Continuum-built ships, whose six arcs may include the aft one.
+    "lite_continuum": BattleRules(
+        name="lite_continuum",
+        ships="continuum",
+        arcs=CONTINUUM_ARCS,
+        turn_rounding="down",
+        split_velocity="halves",
+        pivot_any_course=False,
+        beam_reroll=True,
+        threshold_timing="immediate",
+        destroyed_fire=False,
+        initiative="roll",
+        ftl_threshold=False,
+        damage_control="lite",
+        lost_status="damaged",
+        aft_fire="unthrusted",
     ),
 }
 

@@ -8,13 +8,17 @@ velocity 8, on a table of 4' x 6' (001 L234-242), 48 x 72 MU.
 carrier with fast attack, interceptor and missile fighter wings, a heavy cruiser, a torpedo
 cruiser and two advanced-drive lancers with overloadable torpedoes) close from the ends of a
 6' x 8' table, to show the Continuum rules at work.
+
+``lite`` is a project scenario for Full Thrust Lite (002): two equal squadrons of FT2-built
+ships (destroyers, light cruisers and a heavy cruiser) close from the ends of a 4' x 6' table
+under the ``lite`` rules, each line the other's image through the table's centre.
 """
 
 from __future__ import annotations
 
 from tactical.battle import BattleSetup, ShipSetup
 
-__all__ = ["SCENARIOS", "grendel", "skirmish"]
+__all__ = ["SCENARIOS", "grendel", "lite", "skirmish"]
 
 GRENDEL_TABLE = (0.0, 0.0, 48.0, 72.0)  # 001 L234-242: about 4' x 6'
 GRENDEL_SPEED = 8  # 001 L572: "all ships moving at an initial velocity of 8"
@@ -90,4 +94,38 @@ def skirmish(turn_limit: int = 20) -> BattleSetup:
     )
 
 
-SCENARIOS = {"grendel": grendel, "skirmish": skirmish}
+LITE_TABLE = (0.0, 0.0, 48.0, 72.0)  # 4' x 6', as Grendel's
+LITE_SPEED = 6
+LITE_FLEET = ("destroyer", "light_cruiser", "heavy_cruiser", "light_cruiser", "destroyer")
+"""A line abreast that reads the same from either end, so that each side's ships are the
+other's turned about the table's centre."""
+
+
+def lite(turn_limit: int = 20) -> BattleSetup:
+    """Return the FT Lite clash: red from the south edge, blue from the north."""
+    ships: list[ShipSetup] = []
+    for index, design in enumerate(LITE_FLEET):
+        x = 8.0 + 8.0 * index
+        for side, y, course in (("red", 0.0, 12), ("blue", 72.0, 6)):
+            ships.append(
+                ShipSetup(
+                    id=f"{side[0]}{index + 1}",
+                    side=side,
+                    design=design,
+                    x=x if side == "red" else LITE_TABLE[2] - x,
+                    y=y,
+                    course=course,
+                    speed=LITE_SPEED,
+                )
+            )
+    return BattleSetup(
+        name="A Full Thrust Lite clash (project scenario, 002)",
+        sides=("red", "blue"),
+        ships=tuple(ships),
+        rules="lite",
+        turn_limit=turn_limit,
+        table=LITE_TABLE,
+    )
+
+
+SCENARIOS = {"grendel": grendel, "lite": lite, "skirmish": skirmish}

@@ -318,6 +318,10 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     ecm: bool = False
     """Its ECM is switched on this turn (``/ecm`` in its orders, 000 L12832-12838; the
     ``sensors_ecm`` option)."""
+    thrusted: bool = False
+    """It used thrust this turn (:func:`tactical.movement.spends_thrust`), which under the
+    ``aft_fire = "unthrusted"`` rule (FT Lite, 002 L51) bars its fire through the aft arc; kept
+    only under that rule."""
     scanned: bool = False
     """It made an active scan this turn (``A`` in its orders): advanced sensors that gather
     intelligence do not augment its fire control in the same turn (000 L15239-15243,

@@ -498,7 +498,7 @@ def _fight_out(
         marines, parties = boarders_aboard(ship)
         defenders = len(defending_marines(sheet, ship.record))
         assault = assault_doctrine(marines, parties, defenders)
-        dcps = damage_control_parties(sheet, ship.record)
+        dcps = damage_control_parties(sheet, ship.record, ctx.rules.damage_control)
         guards = guard_doctrine(marines, parties, assault, dcps, defenders)
         state, fight = _fight_round(
             ctx, state, ship_id, assault, guards, dice, round_number, thresholds

@@ -277,10 +277,11 @@ def fire_options(
     submunition pack not yet fired to 18" (001 L858-862). No weapon fires at a ship when the
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
     whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
-    whose minesweeper is active fires nothing (001 L898). A boarding torpedo launcher fires
-    while it and its magazine work and the magazine holds a torpedo, on the projectile table's
-    standard row (000 L5090-5122). A captured ship may be fired on like an enemy (000
-    L13122-13128).
+    whose minesweeper is active fires nothing (001 L898). Under FT Lite's rule a weapon whose
+    arcs include the aft arc fires through it when its ship used no thrust this turn (002 L51).
+    A boarding torpedo launcher fires while it and its magazine work and the magazine holds a
+    torpedo, on the projectile table's standard row (000 L5090-5122). A captured ship may be
+    fired on like an enemy (000 L13122-13128).
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
@@ -304,6 +305,7 @@ def fire_options(
     settings = dict(ship.settings)
     sight = needle_reach(ctx, ship)
     aft_reach = aft_sight(ctx, ship)[0]
+    aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
         (
@@ -325,8 +327,13 @@ def fire_options(
         for target_id, arc, distance in placed:
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
-            # Aft only with advanced sensors' reach (none: never, not even at 0 MU).
-            aft_ok = arc != AFT or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
+            # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
+            # FT Lite by a ship that used no thrust this turn (002 L51).
+            aft_ok = (
+                arc != AFT
+                or aft_open
+                or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
+            )
             if aft_ok and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
         if reachable:

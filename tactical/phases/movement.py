@@ -48,6 +48,7 @@ from tactical.movement import (
     order_problem,
     parse_orders,
     round_mu,
+    spends_thrust,
 )
 from tactical.phases.admirals import choose_ships, command_modifier
 from tactical.phases.boarding import boarder_losses
@@ -314,6 +315,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
     scanners: list[tuple[str, tuple[str, ...]]] = []
     revealers: list[str] = []
     rams: list[tuple[str, str]] = []
+    thrusting: set[str] = set()  # ships that used thrust, kept for FT Lite's aft fire (002 L51)
     state = choose_ships(ctx, state, written)  # the admirals' ships for this move
     state, swept = _asteroid_sweeps(ctx, state, dice)
     thresholds: list[Threshold] = []
@@ -417,6 +419,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             scanners.append((ship.id, carried.scan_for))
         paths[ship.id] = ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
         drops[ship.id] = carried.mines
+        if spends_thrust(carried):
+            thrusting.add(ship.id)
         if carried.sweep:
             sweeps.add(ship.id)
         if bays(ctx.sheets[ship.id]) and not left:
@@ -455,6 +459,13 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         else ship
         for ship in ships
     ]
+    if ctx.rules.aft_fire == "unthrusted":
+        ships = [
+            msgspec.structs.replace(ship, thrusted=ship.id in thrusting)
+            if ship.thrusted != (ship.id in thrusting)
+            else ship
+            for ship in ships
+        ]
     fighters = state.fighters + tuple(launched)
     robots = ctx.rules.fighter_secondary_move and any(
         group_type(ctx, g.carrier, g.bay).robot for g in fighters

@@ -1,4 +1,5 @@
-"""Damage control (000 10.4, phase 14): each side assigns its parties and rolls.
+"""Damage control (000 10.4, phase 14; 002 L33, L61-65): each side assigns its parties and
+rolls, by the rules' ``damage_control`` roll.
 
 ``SIMULTANEOUS`` (phase ``repair``): :func:`repair`.
 """
@@ -13,7 +14,12 @@ from msgspec import Struct
 from tactical.dice import DiceSource, RecordingDice, Roll
 from tactical.fire import CORE_SYSTEMS
 from tactical.phases.orders import next_turn
-from tactical.repair import MAX_PARTIES_PER_JOB, damage_control_parties, repair_succeeds
+from tactical.repair import (
+    MAX_PARTIES_PER_JOB,
+    RepairRule,
+    damage_control_parties,
+    repair_succeeds,
+)
 from tactical.ship import DriveState, ShipState, core_damaged, with_system_status
 from tactical.state import (
     IN_PLAY,
@@ -84,7 +90,8 @@ def repair_jobs(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
 def free_parties(ctx: BattleContext, ship: ShipInPlay) -> int:
     """Return the DCPs a ship may put to work now: its damage control parties less those that
     fought boarders this turn, which make no repairs (000 L12983-13003)."""
-    return max(damage_control_parties(ctx.sheets[ship.id], ship.record) - ship.repelled, 0)
+    parties = damage_control_parties(ctx.sheets[ship.id], ship.record, ctx.rules.damage_control)
+    return max(parties - ship.repelled, 0)
 
 
 def _can_repair(ctx: BattleContext, ship: ShipInPlay) -> bool:
@@ -146,7 +153,9 @@ def make_repairs(
     jobs: Mapping[str, Mapping[str, int]],
     dice: DiceSource,
 ) -> tuple[BattleState, RepairsMade]:
-    """Roll each job once, ships in battle order and jobs in record-sheet order (000 L11364)."""
+    """Roll each job once, ships in battle order and jobs in record-sheet order (000 L11364),
+    by the rules' roll: Continuum's or FT Lite's (002 L63)."""
+    rule: RepairRule = "lite" if ctx.rules.damage_control == "lite" else "continuum"
     turn = state.turn
     made: list[Repair] = []
     for ship in state.ships:
@@ -159,7 +168,7 @@ def make_repairs(
                 continue
             parties = work[target]
             face = dice.roll(f"t{turn}/repair/{ship.id}/{target}", 6)
-            success = repair_succeeds(face, parties, "continuum")
+            success = repair_succeeds(face, parties, rule)
             made.append(
                 Repair(ship=ship.id, target=target, parties=parties, face=face, success=success)
             )

@@ -2,7 +2,8 @@
 
 No negative boxes or ammunition, no more boxes lost than a row holds, the battle ends by the turn
 limit or a side gone, every position's notation round-trips, and replaying the journal (which
-never rolls) gives the live final state exactly. FT2 and Continuum battles start with mines
+never rolls) gives the live final state exactly; FT Lite's presets (002) are fuzzed with the
+others. FT2 and Continuum battles start with mines
 between the fleets, and FT2 fleets lay and sweep more. Random commanders now and then ram (some
 rams void, most out of reach); close-quarters fleets that ram most turns make contact.
 Continuum fleets fire boarding torpedoes and fight the boarding actions with random allocations;
@@ -56,6 +57,9 @@ FLEETS = {
     ),
     "ft2_reroll": ("heavy_cruiser", "frigate", "escort_cruiser", "fleet_carrier"),
     "continuum": ("heavy_cruiser", "heavy_cruiser", "missile_cruiser", "assault_cruiser"),
+    # FT Lite (002): FT2-built ships, and Continuum-built ones whose arcs may include the aft.
+    "lite": ("light_cruiser", "frigate", "destroyer", "heavy_cruiser", "escort_cruiser"),
+    "lite_continuum": ("heavy_cruiser", "light_cruiser", "frigate", "destroyer"),
 }
 MINE_SHIPS = {"ft2": ("minelaying_destroyer", "minesweeping_destroyer")}
 """Designs that join a fleet when the battle starts with mines."""
@@ -165,7 +169,7 @@ def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
     repairs = flights = torpedoes = novas = boardings = 0
     mines: dict[type, int] = {MineLaid: 0, MineSwept: 0, MineDetonated: 0}
-    for seed in range(120):
+    for seed in range(200 if rules.startswith("lite") else 120):  # 400 Lite battles
         rng = random.Random(f"{rules}/{seed}")
         setup = random_setup(rules, rng, mines=0 if rules == "ft2_reroll" else 4)
         commanders = {"red": random_commander(rng), "blue": random_commander(rng)}
@@ -219,6 +223,8 @@ def test_random_battles(rules: str) -> None:
     if rules == "continuum":
         assert mines[MineDetonated] > 10  # the set-up's mines fire their 4D6
         assert repairs > 10  # damage control is exercised
+    if rules.startswith("lite"):
+        assert repairs > 10  # Lite's damage control is exercised (002 L61-65)
 
 
 @pytest.mark.parametrize("rules", sorted(FLEETS))
