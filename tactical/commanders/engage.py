@@ -58,7 +58,9 @@ from tactical.commanders.steering import (
 from tactical.commanders.tactics import (
     Candidate,
     GunTable,
+    Row,
     arc_index,
+    candidate_rows,
     candidates,
     gun_table,
     nearest,
@@ -180,15 +182,18 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
         wx, wy = angle_vector(angle)
         wx, wy = wx * speed, wy * speed
-
-        def cost(
-            move: Candidate, angle: float = angle, wx: float = wx, wy: float = wy
-        ) -> tuple[float, str]:
-            error = math.hypot(move.vx - wx, move.vy - wy)
-            off = abs((angle - move.facing % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
-            return round(error + VECTOR_FACING_WEIGHT * off, 6), order_text(move.order)
-
-        written[ship.id] = min(candidates(ctx, ship), key=cost).order
+        # The least cost, the order's text breaking ties: the text only of the tied.
+        best: float | None = None
+        tied: list[Order] = []
+        for order, _x, _y, facing, vx, vy in candidate_rows(ctx, ship):
+            error = math.hypot(vx - wx, vy - wy)
+            off = abs((angle - facing % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
+            cost = round(error + VECTOR_FACING_WEIGHT * off, 6)
+            if best is None or cost < best:
+                best, tied = cost, [order]
+            elif cost == best:
+                tied.append(order)
+        written[ship.id] = min(tied, key=order_text)
     return written
 
 
@@ -413,7 +418,7 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     wx, wy = wx * speed, wy * speed
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
-    weighed = _worth_weighing(candidates(ctx, ship), wx, wy)
+    weighed = _worth_weighing(candidate_rows(ctx, ship), wx, wy)
     mine = plan.guns[ship.id]
     arcs = plan.arcs
     blocked = plan.asteroids
@@ -519,15 +524,15 @@ def _sights(
     return seen
 
 
-def _worth_weighing(
-    moves: Sequence[Candidate], wx: float, wy: float
-) -> list[tuple[float, Candidate]]:
+def _worth_weighing(moves: Sequence[Row], wx: float, wy: float) -> list[tuple[float, Candidate]]:
     """The moves worth weighing in full, with their velocity error's cost: for each facing the
     :data:`SEARCH_WIDTH` nearest the wanted velocity (wx, wy), within :data:`SEARCH_SLACK` of
-    the nearest of all; the order's text breaks ties."""
+    the nearest of all; the order's text breaks ties. The moves come as
+    :data:`~tactical.commanders.tactics.Row` s; only those weighed become Candidates."""
+    hypot = math.hypot
     costed = []
     for move in moves:
-        error = math.hypot(move.vx - wx, move.vy - wy)
+        error = hypot(move[4] - wx, move[5] - wy)
         costed.append((error * error / VECTOR_ERROR_MU, move))
     costed.sort(key=lambda pair: pair[0])  # stable: equal costs keep the candidates' order
     cheapest = costed[0][0]
@@ -536,9 +541,10 @@ def _worth_weighing(
     for cost, move in costed:
         if cost > cheapest + SEARCH_SLACK:
             break
-        if per_facing.get(move.facing, 0) < SEARCH_WIDTH:
-            per_facing[move.facing] = per_facing.get(move.facing, 0) + 1
-            weighed.append((cost, move))
+        facing = move[3]
+        if per_facing.get(facing, 0) < SEARCH_WIDTH:
+            per_facing[facing] = per_facing.get(facing, 0) + 1
+            weighed.append((cost, Candidate(*move)))
     return weighed
 
 
