@@ -59,7 +59,6 @@ from tactical.commanders.tactics import (
     Candidate,
     GunTable,
     Row,
-    arc_index,
     candidate_rows,
     candidates,
     gun_table,
@@ -421,6 +420,9 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     weighed = _worth_weighing(candidate_rows(ctx, ship), wx, wy)
     mine = plan.guns[ship.id]
     arcs = plan.arcs
+    table_dice = mine.dice
+    arc_width = 360.0 / arcs
+    half_arc = arc_width / 2
     blocked = plan.asteroids
     moved = max(math.hypot(m.x - ship.x, m.y - ship.y) for _, m in weighed)
     near = math.hypot
@@ -448,8 +450,10 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
             seen = sights[(cx, cy)] = _sights(mine, cx, cy, targets, blocked)
         hits = 0
         ahead = facing % 12 * 30
-        for absolute, band in seen:
-            dice = mine.dice[arc_index(absolute - ahead, arcs)][band]
+        for absolute, band in seen:  # arc_index written out: the search's inner loop
+            dice = table_dice[int(((absolute - ahead) + half_arc) % 360.0 // arc_width) % arcs][
+                band
+            ]
             hits = max(hits, dice)
         threat = threats.get((cx, cy))
         if threat is None:  # many moves end in the same place, facing different ways
@@ -485,6 +489,8 @@ def _threat_at(
     the side's ships it could reach (dice_at and best_dice_at written out: this is the search's
     inner loop)."""
     threat = 0.0
+    arc_width = 360.0 / arcs
+    half_arc = arc_width / 2
     for guns, x, y, course, share in shooters:
         distance = math.hypot(cx - x, cy - y)
         if distance > guns.reach:
@@ -495,7 +501,8 @@ def _threat_at(
         if blocked and line_blocked((cx, cy), (x, y), blocked):
             continue
         absolute = math.degrees(math.atan2(cx - x, cy - y))
-        rolled = guns.dice[arc_index(absolute - course % 12 * 30, arcs)][band]
+        relative = absolute - course % 12 * 30  # arc_index written out
+        rolled = guns.dice[int((relative + half_arc) % 360.0 // arc_width) % arcs][band]
         threat += (rolled + guns.best[band]) / (2 * share)
     return threat
 
