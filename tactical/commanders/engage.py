@@ -126,12 +126,18 @@ def engage_commander() -> Commander:
     line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
 
+    tables: dict[tuple[str, tuple[str, ...]], GunTable] = {}
+    battle: list[BattleContext] = []  # the battle the tables are of: a commander may fight many
+
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = enemies_of(state, side)
         if not enemies:
             return _seek_bogeys(ctx, state, side)
-        plan = _Plan.of(ctx, state, side, enemies)
+        if not battle or battle[0] is not ctx:
+            battle[:] = [ctx]
+            tables.clear()
+        plan = _Plan.of(ctx, state, side, enemies, tables)
         for ship in state.ships:
             if ship.side != side or ship.status != "active":
                 continue
@@ -372,14 +378,28 @@ class _Plan(NamedTuple):
 
     @classmethod
     def of(
-        cls, ctx: BattleContext, state: BattleState, side: str, enemies: Sequence[ShipInPlay]
+        cls,
+        ctx: BattleContext,
+        state: BattleState,
+        side: str,
+        enemies: Sequence[ShipInPlay],
+        tables: dict[tuple[str, tuple[str, ...]], GunTable] | None = None,
     ) -> _Plan:
+        """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
+        systems' states stand (a table is read off the sheet and those alone)."""
         ahead = []
         for enemy in enemies:
             dx, dy = velocity(enemy)
             ahead.append((enemy, enemy.x + dx, enemy.y + dy, enemy.course))
         ours = [s for s in state.ships if s.side == side and s.status == "active"]
-        guns = {s.id: gun_table(ctx, s) for s in (*ours, *enemies)}
+        known = {} if tables is None else tables
+        guns = {}
+        for s in (*ours, *enemies):
+            key = (s.id, tuple(system.status for system in s.record.systems))
+            table = known.get(key)
+            if table is None:
+                table = known[key] = gun_table(ctx, s)
+            guns[s.id] = table
         spread = {
             enemy.id: max(
                 1,
@@ -537,11 +557,10 @@ def _worth_weighing(moves: Sequence[Row], wx: float, wy: float) -> list[tuple[fl
     the nearest of all; the order's text breaks ties. The moves come as
     :data:`~tactical.commanders.tactics.Row` s; only those weighed become Candidates."""
     hypot = math.hypot
-    costed = []
-    for move in moves:
-        error = hypot(move[4] - wx, move[5] - wy)
-        costed.append((error * error / VECTOR_ERROR_MU, move))
-    costed.sort(key=lambda pair: pair[0])  # stable: equal costs keep the candidates' order
+    costs = [(e := hypot(move[4] - wx, move[5] - wy)) * e / VECTOR_ERROR_MU for move in moves]
+    # Stable: equal costs keep the candidates' order.
+    order = sorted(range(len(moves)), key=costs.__getitem__)
+    costed = [(costs[i], moves[i]) for i in order]
     cheapest = costed[0][0]
     per_facing: dict[int, int] = {}
     weighed = []
