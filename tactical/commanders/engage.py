@@ -471,10 +471,9 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
         hits = 0
         ahead = facing % 12 * 30
         for absolute, band in seen:  # arc_index written out: the search's inner loop
-            dice = table_dice[int(((absolute - ahead) + half_arc) % 360.0 // arc_width) % arcs][
-                band
-            ]
-            hits = max(hits, dice)
+            arc = int(((absolute - ahead) + half_arc) % 360.0 // arc_width) % arcs
+            dice = table_dice[arc][band]
+            hits = dice if dice > hits else hits
         threat = threats.get((cx, cy))
         if threat is None:  # many moves end in the same place, facing different ways
             threat = _threat_at(shooters, cx, cy, arcs, blocked)
@@ -639,17 +638,19 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         if any(state.ship(s).nova for s in ready):
             return focused_fire(ctx, state, side)
         gone = sum(s.status != "active" for s in state.ships)
+        now: dict[str, dict[str, tuple[str, ...]]] = {}  # options worked out from this state
 
         def bearing_guns(ship_id: str) -> int:
             key = (state.turn, ship_id)
             known = counted.get(key)
             if known is None or known[1] != gone:
-                known = counted[key] = (len(fire_options(ctx, state, ship_id)), gone)
+                now[ship_id] = fire_options(ctx, state, ship_id)
+                known = counted[key] = (len(now[ship_id]), gone)
             return known[0]
 
         ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), bearing_guns(s), s))
         ship = state.ship(ship_id)
-        options = fire_options(ctx, state, ship_id)
+        options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
         worth = _target_worth(ctx, state, ship, options)
         reachable = sorted(

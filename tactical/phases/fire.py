@@ -301,7 +301,7 @@ def fire_options(
         s
         for s in state.ships
         if (enemy_in_sight(ctx, ship.side, s) or prize(s))
-        and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+        and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
     ]
     settings = dict(ship.settings)
     sight = needle_reach(ctx, ship)
