@@ -187,17 +187,24 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
         wx, wy = angle_vector(angle)
         wx, wy = wx * speed, wy * speed
-        # The least cost, the order's text breaking ties: the text only of the tied.
-        best: float | None = None
-        tied: list[Order] = []
-        for order, _x, _y, facing, vx, vy in candidate_rows(ctx, ship):
-            error = math.hypot(vx - wx, vy - wy)
-            off = abs((angle - facing % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
-            cost = round(error + VECTOR_FACING_WEIGHT * off, 6)
-            if best is None or cost < best:
-                best, tied = cost, [order]
-            elif cost == best:
-                tied.append(order)
+        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the costs, so only those within a hair of the least can tie with it:
+        # they alone are rounded, and only the tied have their text read.
+        offs = {
+            facing: abs((angle - facing * 30 + 180.0) % 360.0 - 180.0) / 30 for facing in range(12)
+        }
+        rows = candidate_rows(ctx, ship)
+        costs = [
+            math.hypot(vx - wx, vy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
+            for _o, _x, _y, facing, vx, vy in rows
+        ]
+        least = min(costs)
+        best = round(least, 6)
+        tied = [
+            row[0]
+            for row, cost in zip(rows, costs, strict=True)
+            if cost - least < 1e-5 and round(cost, 6) == best
+        ]
         written[ship.id] = min(tied, key=order_text)
     return written
 
