@@ -521,7 +521,8 @@ def _threat_at(
         distance = math.hypot(cx - x, cy - y)
         if distance > guns.reach:
             continue
-        band = max(0, math.ceil(distance / BAND_MU) - 1)
+        band = math.ceil(distance / BAND_MU) - 1
+        band = band if band > 0 else 0
         if band >= len(guns.best) or not guns.best[band]:
             continue
         if blocked and line_blocked((cx, cy), (x, y), blocked):
@@ -548,7 +549,8 @@ def _sights(
         distance = math.hypot(tx - x, ty - y)
         if distance > mine.reach:
             continue
-        band = max(1, math.ceil(distance / BAND_MU)) - 1
+        band = math.ceil(distance / BAND_MU) - 1
+        band = band if band > 0 else 0
         if band >= len(mine.best) or not mine.best[band]:
             continue
         if blocked and line_blocked((x, y), (tx, ty), blocked):
