@@ -109,6 +109,7 @@ class Job(NamedTuple):
 class Result(NamedTuple):
     winner: str | None
     turns: int
+    reason: str
     fired: dict[str, int]
     """Per warship class: ships that survived 3 turns and fired at least once."""
     survived: dict[str, int]
@@ -171,6 +172,7 @@ def fight(job: Job) -> Result:
     return Result(
         outcome.winner,
         outcome.turns,
+        outcome.reason,
         dict(fired),
         dict(survived),
         ranges,
@@ -279,9 +281,11 @@ def main() -> int:  # noqa: PLR0915 - one table, section by section
         for name, designs in (("fleets", FLEET), ("heavy cruisers", ["heavy_cruiser"])):
             results = fight_all(jobs_for("engage", "engage", movement, designs), args.jobs)
             draws = sum(r.winner is None for r in results)
+            broke = sum(r.winner is None and "withdrew (fleet morale)" in r.reason for r in results)
             table.add_row(
                 f"Engage mirror of {name}, {movement}: draws", share(draws, len(results)), "<= 10%"
             )
+            table.add_row("  of them both fleets withdrawing the same turn", f"{broke}/{draws}", "")
             for result in results if name == "fleets" else ():
                 fired.update(result.fired)
                 survived.update(result.survived)

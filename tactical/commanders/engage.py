@@ -58,7 +58,8 @@ from tactical.commanders.steering import (
 from tactical.commanders.tactics import (
     Candidate,
     GunTable,
-    arc_index,
+    Row,
+    candidate_rows,
     candidates,
     gun_table,
     nearest,
@@ -125,12 +126,18 @@ def engage_commander() -> Commander:
     line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
 
+    tables: dict[tuple[str, tuple[str, ...]], GunTable] = {}
+    battle: list[BattleContext] = []  # the battle the tables are of: a commander may fight many
+
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = enemies_of(state, side)
         if not enemies:
             return _seek_bogeys(ctx, state, side)
-        plan = _Plan.of(ctx, state, side, enemies)
+        if not battle or battle[0] is not ctx:
+            battle[:] = [ctx]
+            tables.clear()
+        plan = _Plan.of(ctx, state, side, enemies, tables)
         for ship in state.ships:
             if ship.side != side or ship.status != "active":
                 continue
@@ -180,15 +187,25 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
         wx, wy = angle_vector(angle)
         wx, wy = wx * speed, wy * speed
-
-        def cost(
-            move: Candidate, angle: float = angle, wx: float = wx, wy: float = wy
-        ) -> tuple[float, str]:
-            error = math.hypot(move.vx - wx, move.vy - wy)
-            off = abs((angle - move.facing % 12 * 30 + 180.0) % 360.0 - 180.0) / 30
-            return round(error + VECTOR_FACING_WEIGHT * off, 6), order_text(move.order)
-
-        written[ship.id] = min(candidates(ctx, ship), key=cost).order
+        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the costs, so only those within a hair of the least can tie with it:
+        # they alone are rounded, and only the tied have their text read.
+        offs = {
+            facing: abs((angle - facing * 30 + 180.0) % 360.0 - 180.0) / 30 for facing in range(12)
+        }
+        rows = candidate_rows(ctx, ship)
+        costs = [
+            math.hypot(vx - wx, vy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
+            for _o, _x, _y, facing, vx, vy in rows
+        ]
+        least = min(costs)
+        best = round(least, 6)
+        tied = [
+            row[0]
+            for row, cost in zip(rows, costs, strict=True)
+            if cost - least < 1e-5 and round(cost, 6) == best
+        ]
+        written[ship.id] = min(tied, key=order_text)
     return written
 
 
@@ -368,14 +385,28 @@ class _Plan(NamedTuple):
 
     @classmethod
     def of(
-        cls, ctx: BattleContext, state: BattleState, side: str, enemies: Sequence[ShipInPlay]
+        cls,
+        ctx: BattleContext,
+        state: BattleState,
+        side: str,
+        enemies: Sequence[ShipInPlay],
+        tables: dict[tuple[str, tuple[str, ...]], GunTable] | None = None,
     ) -> _Plan:
+        """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
+        systems' states stand (a table is read off the sheet and those alone)."""
         ahead = []
         for enemy in enemies:
             dx, dy = velocity(enemy)
             ahead.append((enemy, enemy.x + dx, enemy.y + dy, enemy.course))
         ours = [s for s in state.ships if s.side == side and s.status == "active"]
-        guns = {s.id: gun_table(ctx, s) for s in (*ours, *enemies)}
+        known = {} if tables is None else tables
+        guns = {}
+        for s in (*ours, *enemies):
+            key = (s.id, tuple(system.status for system in s.record.systems))
+            table = known.get(key)
+            if table is None:
+                table = known[key] = gun_table(ctx, s)
+            guns[s.id] = table
         spread = {
             enemy.id: max(
                 1,
@@ -413,9 +444,12 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     wx, wy = wx * speed, wy * speed
     tdx, tdy = velocity(target)
     tx, ty = target.x + tdx, target.y + tdy
-    weighed = _worth_weighing(candidates(ctx, ship), wx, wy)
+    weighed = _worth_weighing(candidate_rows(ctx, ship), wx, wy)
     mine = plan.guns[ship.id]
     arcs = plan.arcs
+    table_dice = mine.dice
+    arc_width = 360.0 / arcs
+    half_arc = arc_width / 2
     blocked = plan.asteroids
     moved = max(math.hypot(m.x - ship.x, m.y - ship.y) for _, m in weighed)
     near = math.hypot
@@ -443,9 +477,10 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
             seen = sights[(cx, cy)] = _sights(mine, cx, cy, targets, blocked)
         hits = 0
         ahead = facing % 12 * 30
-        for absolute, band in seen:
-            dice = mine.dice[arc_index(absolute - ahead, arcs)][band]
-            hits = max(hits, dice)
+        for absolute, band in seen:  # arc_index written out: the search's inner loop
+            arc = int(((absolute - ahead) + half_arc) % 360.0 // arc_width) % arcs
+            dice = table_dice[arc][band]
+            hits = dice if dice > hits else hits
         threat = threats.get((cx, cy))
         if threat is None:  # many moves end in the same place, facing different ways
             threat = _threat_at(shooters, cx, cy, arcs, blocked)
@@ -480,17 +515,21 @@ def _threat_at(
     the side's ships it could reach (dice_at and best_dice_at written out: this is the search's
     inner loop)."""
     threat = 0.0
+    arc_width = 360.0 / arcs
+    half_arc = arc_width / 2
     for guns, x, y, course, share in shooters:
         distance = math.hypot(cx - x, cy - y)
         if distance > guns.reach:
             continue
-        band = max(0, math.ceil(distance / BAND_MU) - 1)
+        band = math.ceil(distance / BAND_MU) - 1
+        band = band if band > 0 else 0
         if band >= len(guns.best) or not guns.best[band]:
             continue
         if blocked and line_blocked((cx, cy), (x, y), blocked):
             continue
         absolute = math.degrees(math.atan2(cx - x, cy - y))
-        rolled = guns.dice[arc_index(absolute - course % 12 * 30, arcs)][band]
+        relative = absolute - course % 12 * 30  # arc_index written out
+        rolled = guns.dice[int((relative + half_arc) % 360.0 // arc_width) % arcs][band]
         threat += (rolled + guns.best[band]) / (2 * share)
     return threat
 
@@ -510,7 +549,8 @@ def _sights(
         distance = math.hypot(tx - x, ty - y)
         if distance > mine.reach:
             continue
-        band = max(1, math.ceil(distance / BAND_MU)) - 1
+        band = math.ceil(distance / BAND_MU) - 1
+        band = band if band > 0 else 0
         if band >= len(mine.best) or not mine.best[band]:
             continue
         if blocked and line_blocked((x, y), (tx, ty), blocked):
@@ -519,26 +559,26 @@ def _sights(
     return seen
 
 
-def _worth_weighing(
-    moves: Sequence[Candidate], wx: float, wy: float
-) -> list[tuple[float, Candidate]]:
+def _worth_weighing(moves: Sequence[Row], wx: float, wy: float) -> list[tuple[float, Candidate]]:
     """The moves worth weighing in full, with their velocity error's cost: for each facing the
     :data:`SEARCH_WIDTH` nearest the wanted velocity (wx, wy), within :data:`SEARCH_SLACK` of
-    the nearest of all; the order's text breaks ties."""
-    costed = []
-    for move in moves:
-        error = math.hypot(move.vx - wx, move.vy - wy)
-        costed.append((error * error / VECTOR_ERROR_MU, move))
-    costed.sort(key=lambda pair: pair[0])  # stable: equal costs keep the candidates' order
+    the nearest of all; the order's text breaks ties. The moves come as
+    :data:`~tactical.commanders.tactics.Row` s; only those weighed become Candidates."""
+    hypot = math.hypot
+    costs = [(e := hypot(move[4] - wx, move[5] - wy)) * e / VECTOR_ERROR_MU for move in moves]
+    # Stable: equal costs keep the candidates' order.
+    order = sorted(range(len(moves)), key=costs.__getitem__)
+    costed = [(costs[i], moves[i]) for i in order]
     cheapest = costed[0][0]
     per_facing: dict[int, int] = {}
     weighed = []
     for cost, move in costed:
         if cost > cheapest + SEARCH_SLACK:
             break
-        if per_facing.get(move.facing, 0) < SEARCH_WIDTH:
-            per_facing[move.facing] = per_facing.get(move.facing, 0) + 1
-            weighed.append((cost, move))
+        facing = move[3]
+        if per_facing.get(facing, 0) < SEARCH_WIDTH:
+            per_facing[facing] = per_facing.get(facing, 0) + 1
+            weighed.append((cost, Candidate(*move)))
     return weighed
 
 
@@ -607,17 +647,19 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         if any(state.ship(s).nova for s in ready):
             return focused_fire(ctx, state, side)
         gone = sum(s.status != "active" for s in state.ships)
+        now: dict[str, dict[str, tuple[str, ...]]] = {}  # options worked out from this state
 
         def bearing_guns(ship_id: str) -> int:
             key = (state.turn, ship_id)
             known = counted.get(key)
             if known is None or known[1] != gone:
-                known = counted[key] = (len(fire_options(ctx, state, ship_id)), gone)
+                now[ship_id] = fire_options(ctx, state, ship_id)
+                known = counted[key] = (len(now[ship_id]), gone)
             return known[0]
 
         ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), bearing_guns(s), s))
         ship = state.ship(ship_id)
-        options = fire_options(ctx, state, ship_id)
+        options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
         worth = _target_worth(ctx, state, ship, options)
         reachable = sorted(

@@ -22,6 +22,8 @@ from tactical.boarding import (
 from tactical.dice import DiceSource, RecordingDice, Roll
 from tactical.fire import (
     AFT_DRM,
+    BAND_MU,
+    BEAM_STRENGTH,
     CORE_SYSTEMS,
     ENHANCED_AFT_MU,
     NEEDLE_GRAZE,
@@ -300,7 +302,7 @@ def fire_options(
         s
         for s in state.ships
         if (enemy_in_sight(ctx, ship.side, s) or prize(s))
-        and not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+        and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
     ]
     settings = dict(ship.settings)
     sight = needle_reach(ctx, ship)
@@ -324,17 +326,19 @@ def fire_options(
             continue
         reachable: list[str] = []
         setting = settings.get(spec.id)
+        beam = is_beam(spec.kind)
+        # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
+        # distance / BAND_MU <= N: the same float, compared without the ceiling.
+        bands = BEAM_STRENGTH[spec.kind] if beam else 0
         for target_id, arc, distance in placed:
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
             # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
             # FT Lite by a ship that used no thrust this turn (002 L51).
-            aft_ok = (
-                arc != AFT
-                or aft_open
-                or (aft_reach > 0 and is_beam(spec.kind) and distance <= aft_reach)
-            )
-            if aft_ok and arc in spec.arcs and _reach(ctx, spec.kind, distance, setting):
+            aft_ok = arc != AFT or aft_open or (aft_reach > 0 and beam and distance <= aft_reach)
+            if not aft_ok or arc not in spec.arcs:
+                continue
+            if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
         if reachable:
             options[spec.id] = tuple(reachable)

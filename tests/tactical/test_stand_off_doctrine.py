@@ -1,0 +1,94 @@
+"""Issue 17: Stand Off "seeks to maintain its distance" (004 L109-110): seeded campaign battles
+against Engage, the Continuum default fleets, in which its ships keep the range they want
+(outside the enemy's reach, or its longest band when their own guns reach further) instead of
+closing to fire, and do not close on bogeys they cannot yet identify."""
+
+from __future__ import annotations
+
+from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET
+from tactical.battle import BattleContext, BattleState
+from tactical.campaign_battle import (
+    CampaignBattle,
+    CampaignShip,
+    CampaignSide,
+    resolve_campaign_battle,
+)
+from tactical.commanders import order_commander
+from tactical.commanders.scoring import enemies_of, reach_of
+from tactical.commanders.stand_off import STAND_OFF_MARGIN_MU
+from tactical.dice import SeededDice
+from tactical.fire import range_between
+from tactical.movement import Order
+
+FLEET = [line.design for line in CONTINUUM_DEFAULT_FLEET.ships for _ in range(line.count)]
+
+
+def _battle(movement: str) -> CampaignBattle:
+    def side(name: str, order: str) -> CampaignSide:
+        ships = tuple(
+            CampaignShip(id=f"{name}-{n}-{design}", design=design)
+            for n, design in enumerate(FLEET, start=1)
+        )
+        return CampaignSide(name=name, order=order, ships=ships)
+
+    return CampaignBattle(
+        sides=(side("red", "stand-off"), side("blue", "engage")),
+        key="stand-off",
+        rules="continuum",
+        movement=movement,  # type: ignore[arg-type]
+    )
+
+
+def _ranges(movement: str, seed: str) -> dict[int, list[tuple[float, float]]]:
+    """Each turn from the second: each Stand Off ship's range to the nearest enemy when it
+    writes its orders, and the range it wants (as bench/bench_commanders.py counts it)."""
+    stand_off = order_commander("stand-off")
+    write = stand_off.orders
+    seen: dict[int, list[tuple[float, float]]] = {}
+
+    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        enemies = enemies_of(state, side)
+        if enemies and state.turn > 1:
+            theirs = max(reach_of(ctx, e) for e in enemies)
+            for ship in state.ships:
+                if ship.side != side or ship.status != "active":
+                    continue
+                mine = reach_of(ctx, ship)
+                keep = (
+                    (theirs + mine) / 2
+                    if mine > theirs + STAND_OFF_MARGIN_MU
+                    else theirs + STAND_OFF_MARGIN_MU
+                )
+                near = min(range_between(ship.x, ship.y, e.x, e.y) for e in enemies)
+                seen.setdefault(state.turn, []).append((near, keep))
+        return write(ctx, state, side)
+
+    stand_off.orders = orders
+    chosen = {"red": stand_off, "blue": order_commander("engage")}
+    resolve_campaign_battle(_battle(movement), SeededDice(seed), chosen)
+    return seen
+
+
+def test_stand_off_keeps_the_range_it_wants_under_vector_movement() -> None:
+    """Three seeded vector battles (the campaign's movement, 004 L43): over the first six
+    turns (the fleets start 60 MU apart, closing) the Stand Off ships lie on average within
+    12 MU of the range they want (now 42 of 52 MU). Before the rework they closed to fire and
+    flew at the unidentified bogeys of the first turn: 34 of 52 MU."""
+    held: list[float] = []
+    wanted: list[float] = []
+    for run in range(3):
+        ranges = _ranges("vector", f"stand-off/{run}")
+        for turn in range(2, 7):
+            held.extend(near for near, _ in ranges.get(turn, []))
+            wanted.extend(keep for _, keep in ranges.get(turn, []))
+    assert held
+    assert sum(wanted) / len(wanted) - sum(held) / len(held) <= 12.0
+
+
+def test_stand_off_does_not_close_on_bogeys() -> None:
+    """The fleets start 60 MU apart, each ship unidentified to the other side: a Stand Off
+    fleet turns away on the first turn, so at the second its nearest ship to an enemy still
+    lies 36 MU off or more (37-40 MU now; steering at the bogeys as before, 29-31 MU)."""
+    for movement in ("vector", "cinematic"):
+        ranges = _ranges(movement, "stand-off/0")
+        assert min(near for near, _ in ranges[2]) >= 36.0, movement
