@@ -484,7 +484,7 @@ speed = 8
         decode_setup("sides = [", "duel.toml")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 10])
 def test_a_turn_with_every_ship_off_the_table_still_passes(seed: int) -> None:
     """Two Stand Off commanders on grendel both leave the table (001 L538); with nobody on it
     the turns must run on to the returns and the turn limit (this once looped for ever)."""
@@ -500,7 +500,7 @@ def test_a_turn_with_every_ship_off_the_table_still_passes(seed: int) -> None:
     ordered = {e.turn for e in battle.journal if isinstance(e, OrdersWritten)}
     ended = [e.turn for e in battle.journal if isinstance(e, TurnEnded)]
     assert ended == list(range(1, len(ended) + 1))
-    if seed == 1:  # on this seed every ship is away on some turns
+    if seed == 10:  # on this seed (today's Stand Off) every ship is away on some turns
         assert set(ended) - ordered
     assert replay(setup, battle.journal) == battle.state
 
