@@ -122,8 +122,12 @@ def default_forces(
     return ForcesFile(fleets=(fleet,) if lines else (), defences=defences)
 
 
-def _hex_of(starmap: StarMap, where: str) -> str:
-    """Return the hex label of a hex label or a star system's name."""
+def place(starmap: StarMap, where: str) -> str:
+    """Return the hex label of a hex label or a star system's name.
+
+    Raises:
+        InvalidInputError: neither, or off the map.
+    """
     try:
         cell = parse_label(where)
     except ValueError:
@@ -161,10 +165,10 @@ def deploy(
         try:
             if side.deploy == "entry":
                 hex_ = entry_hex or ""
-                if line.hex and _hex_of(starmap, line.hex) != hex_:
+                if line.hex and place(starmap, line.hex) != hex_:
                     problems.append(f"fleet {n}: {side.name} enters at X, hex {hex_} (001 L1554)")
             else:
-                hex_ = _hex_of(starmap, line.hex or side.default_hex)
+                hex_ = place(starmap, line.hex or side.default_hex)
                 if starmap.system_at(parse_label(hex_)) is None:
                     problems.append(f"fleet {n}: {line.hex} is not a star system (001 L1554)")
             ships = _ships(player, line.ships, numbers)
@@ -211,7 +215,7 @@ def _defences(
     for n, defence in enumerate(forces.defences, start=1):
         try:
             ships = _ships(player, defence.ships, numbers)
-            hex_ = _hex_of(starmap, defence.system)
+            hex_ = place(starmap, defence.system)
         except InvalidInputError as exc:
             problems.append(f"defence {n}: {exc}")
             continue

@@ -33,7 +33,7 @@ from campaign.ft2.events import (
     LongRangeScan,
     ReinforcementsArrived,
 )
-from campaign.ft2.forces import catalogue
+from campaign.ft2.forces import catalogue, place
 from campaign.ft2.model import (
     DECISIONS,
     BattleSide,
@@ -59,26 +59,6 @@ _NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 def payload_of(orders: Ft2Orders) -> bytes:
     """Return the canonical orders a commitment covers."""
     return canonical_json(orders)
-
-
-def place(starmap: StarMap, where: str) -> str:
-    """Return the hex label of a hex label or a star system's name.
-
-    Raises:
-        InvalidInputError: neither, or off the map.
-    """
-    try:
-        cell = parse_label(where)
-    except ValueError:
-        try:
-            cell = starmap.system(where).hex
-        except KeyError:
-            raise InvalidInputError(
-                f"{where!r} is neither a hex label (CCRR) nor a star system of the map"
-            ) from None
-    if not starmap.contains(cell):
-        raise InvalidInputError(f"hex {where} is off the map")
-    return label(cell)
 
 
 def system_name(starmap: StarMap, hex_: str) -> str | None:

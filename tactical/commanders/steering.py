@@ -6,6 +6,7 @@ the layers that adjust a chosen move: fighters launched and scrambled, sensors, 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -548,7 +549,13 @@ def vector_candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
     """A modest set of legal vector orders to weigh (000 L13411-13986): every rotation or none,
     a main drive burn of none, half or all the thrust, before or after the rotation, then no
     push or a push of every manoeuvre point left to port, starboard or astern."""
-    thrust, points = order_limits(ctx, ship)
+    return list(vector_orders(*order_limits(ctx, ship)))
+
+
+@functools.cache
+def vector_orders(thrust: int, points: int) -> tuple[Order, ...]:
+    """:func:`vector_candidates` for a drive of this thrust and these manoeuvre points, built
+    once."""
     rotations: list[tuple[Burn, ...]] = [()]
     if points:
         rotations += [(Burn("TP", n),) for n in range(1, 7)]
@@ -564,7 +571,7 @@ def vector_candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
             candidates.extend(
                 Order(vector=sequence + push) for sequence in sequences for push in pushes
             )
-    return candidates
+    return tuple(candidates)
 
 
 VECTOR_FACING_WEIGHT = 2.0

@@ -16,14 +16,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from tactical.battle import BattleContext, ShipInPlay, order_limits, velocity
-from tactical.commanders.steering import _all_orders, vector_candidates
+from tactical.commanders.steering import _all_orders, vector_candidates, vector_orders
 from tactical.fire import BAND_MU, BEAM_STRENGTH, is_beam
 from tactical.movement import (
     COURSES,
     DEGREES_PER_COURSE,
     PUSH_ANGLE,
-    PUSHES,
-    Burn,
     Order,
     course_after,
 )
@@ -139,26 +137,6 @@ def _vector_offsets(
 
 
 @functools.cache
-def _vector_orders(thrust: int, points: int) -> tuple[Order, ...]:
-    """:func:`tactical.commanders.steering.vector_candidates`' orders for a drive of this
-    thrust and these manoeuvre points, built once."""
-    rotations: list[tuple[Burn, ...]] = [()]
-    if points:
-        rotations += [(Burn("TP", n),) for n in range(1, 7)]
-        rotations += [(Burn("TS", n),) for n in range(1, 6)]
-    found: list[Order] = []
-    for rotation in rotations:
-        left = points - len(rotation)
-        pushes: list[tuple[Burn, ...]] = [()]
-        pushes += [(Burn(kind, left),) for kind in PUSHES] if left else []
-        for burn in sorted({0, (thrust + 1) // 2, thrust}):
-            drive = (Burn("MD", burn),) if burn else ()
-            sequences = [rotation + drive] + ([drive + rotation] if rotation and drive else [])
-            found.extend(Order(vector=sequence + push) for sequence in sequences for push in pushes)
-    return tuple(found)
-
-
-@functools.cache
 def _cinematic_offsets(
     course: int, speed: int, thrust: int, limit: int, halves: bool
 ) -> tuple[tuple[Order, float, float, int, int], ...]:
@@ -195,7 +173,7 @@ def candidate_rows(ctx: BattleContext, ship: ShipInPlay) -> list[Row]:
     if ship.vector is not None:
         vx, vy = velocity(ship)
         sx, sy = ship.x + vx, ship.y + vy
-        orders = _vector_orders(thrust, limit)
+        orders = vector_orders(thrust, limit)
         return [
             (order, sx + dx, sy + dy, face, vx + dx, vy + dy)
             for order, dx, dy, face in _vector_offsets(ship.course, orders)
