@@ -677,20 +677,21 @@ def test_the_ft2_doctests_pass(module: str) -> None:
     assert failures == 0
 
 
-def test_tugs_carry_ships_without_ftl_up_to_their_own_mass(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tugs_carry_ships_without_ftl_up_to_their_own_mass() -> None:
     """001 L1152-1156: a tug or tender carries up to its own MASS in other ships through
-    FTL (the FT2 catalogue has no tug; a MASS 50 one stands in, as in 001 L1154)."""
-    freighter = forces.catalogue("heavy_freighter")
-    tug = msgspec.structs.replace(freighter, hull="tug", mass=50)
-    real = forces.catalogue
-    monkeypatch.setattr(rules, "catalogue", lambda d: tug if d == "tug" else real(d))
+    FTL; the catalogue's tug is the text's own MASS 50 example (L1154), whose FTL drive costs
+    three times its mass, 150 points (L1158)."""
+    tug = forces.catalogue("ftl_tug")
+    assert (tug.hull, tug.mass) == ("tug", 50)
+    assert any(line.item == "FTL drive" and line.points == 150 for line in tug.cost)
     (battleship,) = ships("nac", "battleship")
     lost = msgspec.structs.replace(fresh_state(forces.catalogue("battleship")), ftl="lost")
     crippled = msgspec.structs.replace(battleship, record=lost)
     alone = Fleet(id="nac-F1", owner="nac", hex=NEW_TOLEDO, ships=(crippled,))
     assert "MASS 48" in (rules.towing_problem(alone) or "")
     towed = msgspec.structs.replace(
-        alone, ships=(crippled, Ft2Ship(id="nac-S9", design="tug", hull_class="merchant", mass=50))
+        alone,
+        ships=(crippled, Ft2Ship(id="nac-S9", design="ftl_tug", hull_class="merchant", mass=50)),
     )
     assert rules.towing_problem(towed) is None  # a MASS 50 tug recovers a battleship (48)
     two = msgspec.structs.replace(towed, ships=(*towed.ships, crippled))
