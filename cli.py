@@ -444,6 +444,14 @@ def new(
     scale: Annotated[
         int, typer.Option(help="The ft2 scenario's budgets in percent (001 L1570 allows scaling).")
     ] = 100,
+    end_early: Annotated[
+        bool,
+        typer.Option(
+            "--end-early",
+            help="The ft2 scenario ends at the first week's end the attacker holds every "
+            "settled system (digest A27; by default it is judged after its last turn).",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
     json: JsonOption = False,
 ) -> None:
@@ -453,7 +461,19 @@ def new(
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
     if rules == "ft2":  # with --fleet PLAYER=FILE as each side's forces file
-        _new_ft2(name, _csv(players), seed, dice, scenario, scale, fleet or [], absent, db, json)
+        _new_ft2(
+            name,
+            _csv(players),
+            seed,
+            dice,
+            scenario,
+            scale,
+            fleet or [],
+            absent,
+            db,
+            json,
+            end_early,
+        )
         return
     fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
@@ -2732,6 +2752,7 @@ def _new_ft2(
     absent: str,
     db: str,
     json: bool,
+    end_early: bool = False,
 ) -> None:
     """Create an FT2 campaign (`umpire new --rules ft2`)."""
     from campaign.inputs import read_file
@@ -2743,7 +2764,7 @@ def _new_ft2(
     texts = {
         p: read_file(path, "forces file").decode("utf-8", "replace") for p, path in own.items()
     }
-    plan = plan_ft2_campaign(name, players, scenario, scale, seed, dice, texts, absent)
+    plan = plan_ft2_campaign(name, players, scenario, scale, seed, dice, texts, absent, end_early)
     with _service(db, create=True) as service:
         recorded = service.new_ft2_campaign(plan)
     if json:

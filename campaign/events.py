@@ -280,6 +280,9 @@ class CampaignRulesChosen(Event, frozen=True, kw_only=True):
     rules: str
     scenario: str = ""
     scale: int = 100
+    # Digest A27's option: the scenario ends early when the attacker holds every settled
+    # system at a week's end ("total victory"); by default it is judged after its last turn.
+    end_early: bool = False
 
 
 @event("seed_revealed", version=1)

@@ -185,8 +185,8 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def finished(self) -> bool:
-        """Return whether the last turn has ended."""
-        return self.turn > self.max_turns
+        """Return whether the last turn has ended, or an FT2 scenario was judged early."""
+        return self.turn > self.max_turns or (self.ft2 is not None and self.ft2.result is not None)
 
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
@@ -194,7 +194,11 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
     if isinstance(ev, SEAT_EVENTS):  # the seats (issue 18), beside what else the event does
         state = msgspec.structs.replace(state, seats=evolve_seats(state.seats, ev))
     if isinstance(ev, CampaignRulesChosen):
-        ft2 = Ft2State(scenario=ev.scenario, scale=ev.scale) if ev.rules == "ft2" else None
+        ft2 = (
+            Ft2State(scenario=ev.scenario, scale=ev.scale, end_early=ev.end_early)
+            if ev.rules == "ft2"
+            else None
+        )
         return msgspec.structs.replace(state, rules=ev.rules, ft2=ft2)
     if isinstance(ev, FT2_EVENTS):  # the FT2 campaign's own (issue 20, `campaign.ft2.state`)
         if state.ft2 is None:

@@ -369,11 +369,13 @@ def plan_ft2_campaign(
     dice_mode: str = "seeded",
     forces: Mapping[str, str] | None = None,
     absent: str = "hold",
+    end_early: bool = False,
 ) -> ft2.Ft2Plan:
     """Check a new FT2 campaign (issue 20) before anything is written: its scenario, scale,
-    players and each side's forces (a forces file's text, or the scenario's default)."""
+    players and each side's forces (a forces file's text, or the scenario's default);
+    `end_early` is digest A27's option of an early total victory."""
     return ft2.plan(
-        name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent
+        name, players, scenario, scale, seed, dice_mode, forces or {}, _load_map, absent, end_early
     )
 
 

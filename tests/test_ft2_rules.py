@@ -736,3 +736,59 @@ def test_ft2_battles_start_with_bogeys_and_without_the_fleet_book_options() -> N
     assert not setup.core_systems
     assert setup.morale is None
     assert setup.movement == "cinematic"
+
+
+@pytest.mark.parametrize("end_early", [False, True])
+def test_an_early_total_victory_ends_the_scenario_only_when_chosen(end_early: bool) -> None:
+    """Digest A27: control is judged at the end of turn 7, "optionally end early if the ESU
+    meets total victory at any end-of-turn" (`umpire new --end-early`): every settled
+    system held at a week's end."""
+    from campaign.ft2.events import CampaignJudged
+    from maps import label
+
+    settled = [label(s.hex) for s in MAP.systems if s.settled]
+    fleets = {
+        f"esu-F{n}": Fleet(id=f"esu-F{n}", owner="esu", hex=hex_, ships=ships("esu", "destroyer"))
+        for n, hex_ in enumerate(settled, start=1)
+    }
+    everywhere = Ft2State(scenario="lafayette", end_early=end_early, fleets=fleets)
+    batch = weekend.decide_week_end(everywhere, 3, "esu", MAP, LAFAYETTE, ScriptedDice([]))
+    judged = [new.event for new in batch if isinstance(new.event, CampaignJudged)]
+    if not end_early:
+        assert judged == []  # judged after the last turn only (001 L1556)
+        return
+    (verdict,) = judged
+    assert verdict.result == "ESU"
+    assert "total victory after turn 3" in verdict.reason
+    # Five of the six are no total victory: the week ends without a verdict.
+    del fleets["esu-F1"]
+    five = Ft2State(scenario="lafayette", end_early=True, fleets=fleets)
+    batch = weekend.decide_week_end(five, 3, "esu", MAP, LAFAYETTE, ScriptedDice([]))
+    assert not any(isinstance(new.event, CampaignJudged) for new in batch)
+
+
+def test_the_early_end_is_chosen_at_creation_and_ends_the_campaign(tmp_path: Path) -> None:
+    """`umpire new --rules ft2 --end-early` records digest A27's option in the creation's
+    `campaign_rules_chosen`; a scenario judged early is a campaign that has ended."""
+    from campaign.events import CampaignRulesChosen
+    from campaign.projections import CampaignState
+    from campaign.service import CampaignService
+
+    db = str(tmp_path / "early.db")
+    args = ["--players", "esu,nac", "--scale", "10", "--seed", "s", "--db", db]
+    made = runner.invoke(app, ["new", "laf", "--rules", "ft2", "--end-early", *args])
+    assert made.exit_code == 0, made.stdout
+    service = CampaignService.open(db)
+    try:
+        lineage = service.target(None, None)
+        (chosen,) = [e.event for e in service.log(lineage) if e.type == "campaign_rules_chosen"]
+        assert isinstance(chosen, CampaignRulesChosen)
+        assert chosen.end_early
+        state = service.load(lineage)
+        assert state.ft2 is not None
+        assert state.ft2.end_early
+    finally:
+        service.close()
+    judged = Ft2State(scenario="lafayette", result="ESU")
+    assert CampaignState(turn=4, max_turns=7, ft2=judged).finished
+    assert not CampaignState(turn=4, max_turns=7, ft2=Ft2State(scenario="lafayette")).finished

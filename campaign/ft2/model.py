@@ -298,6 +298,7 @@ class Ft2State(msgspec.Struct, frozen=True, kw_only=True):
 
     scenario: str = ""
     scale: int = 100
+    end_early: bool = False  # judged at the first week's end the attacker holds every system
     sides: dict[str, str] = msgspec.field(default_factory=dict)  # player -> ESU / NAC
     fleets: dict[str, Fleet] = msgspec.field(default_factory=dict)
     phase: str = "orders"  # orders, encounters, battles, end (the week's end is next)

@@ -139,6 +139,7 @@ def plan(
     forces_texts: Mapping[str, str],
     load_map: Callable[[str], core.CampaignMap],
     absent: str = "hold",
+    end_early: bool = False,
 ) -> Ft2Plan:
     """Check a new FT2 campaign and its forces before anything is written; `load_map`
     reads the scenario's map as the 004 campaign records one.
@@ -173,6 +174,7 @@ def plan(
         rules="ft2",
         scenario=scenario.name,
         scale=scale,
+        end_early=end_early,
     )
     batch = core.decide_create(command)
     assert command.map is not None

@@ -202,11 +202,17 @@ def decide_week_end(
     scenario: Scenario,
     dice: DiceSource,
 ) -> list[NewEvent]:
-    """End the week: refits, the victory judged after the last turn, the turn closed."""
+    """End the week: refits, the victory judged after the last turn, the turn closed. With
+    the `end_early` option (digest A27) an attacker holding every settled system at a week's
+    end has his total victory then, and the campaign ends."""
     batch = decide_refits(state, turn, starmap, scenario, dice)
-    if turn >= scenario.turns:
-        held = held_systems(state, starmap, attacker, turn)
+    held = held_systems(state, starmap, attacker, turn)
+    settled = sorted(s.name for s in starmap.systems if s.settled)
+    total = state.end_early and turn < scenario.turns and list(held) == settled
+    if turn >= scenario.turns or total:
         result, reason = judge(held, scenario)
+        if total:
+            reason = f"total victory after turn {turn}: {reason} (every settled system; A27)"
         batch.append(
             NewEvent(
                 CampaignJudged(result=result, held=held, reason=reason), Audience.everyone(), turn

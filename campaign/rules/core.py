@@ -82,6 +82,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     rules: str = "004"
     scenario: str = ""
     scale: int = 100
+    end_early: bool = False  # the ft2 scenario's optional early end (digest A27)
 
 
 class CampaignMap(msgspec.Struct, frozen=True):
@@ -190,7 +191,10 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
     batch = [NewEvent(event=created, audience=Audience.everyone(), turn=0)]
     if command.rules != "004":
         chosen_rules = CampaignRulesChosen(
-            rules=command.rules, scenario=command.scenario, scale=command.scale
+            rules=command.rules,
+            scenario=command.scenario,
+            scale=command.scale,
+            end_early=command.end_early,
         )
         batch.append(NewEvent(event=chosen_rules, audience=Audience.everyone(), turn=0))
     if command.map is not None:
@@ -279,7 +283,7 @@ def _require_created(state: CampaignState) -> None:
 def require_running(state: CampaignState) -> None:
     _require_created(state)
     if state.finished:
-        raise IllegalCommandError(f"the campaign ended after turn {state.max_turns}")
+        raise IllegalCommandError(f"the campaign ended after turn {state.turn - 1}")
 
 
 def _check_audience(state: CampaignState, audience: Audience) -> None:
