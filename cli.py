@@ -2245,6 +2245,18 @@ def autoplay(
 
 
 # ---- campaign battle commands (issue 5) begin ----
+def _decoys_lost(values: list[str] | None) -> dict[str, int]:
+    """Read `--decoys-lost PLAYER=N`: the drones each side lost at the table."""
+    lost = {}
+    for player, count in _pairs_of(values, "drones").items():
+        if not count.isdigit():
+            raise InvalidInputError(
+                f"decoy drones lost by {player} must be a whole number, not {count!r}"
+            )
+        lost[player] = int(count)
+    return lost
+
+
 def _pairs_of(values: list[str] | None, what: str) -> dict[str, str]:
     pairs = {}
     for value in values or []:
@@ -2464,6 +2476,13 @@ def battle_record(
             "are bought (004 L197)."
         ),
     ] = None,
+    decoys_lost: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Decoy drones a side lost at the table (identified, or flown off): red=2. "
+            "`battles list` shows how many each side deployed; drones not named go back aboard."
+        ),
+    ] = None,
     events: EventsOption = False,
     at: Where = HERE,
 ) -> None:
@@ -2471,8 +2490,11 @@ def battle_record(
     results = _battle_results(
         destroyed, disengaged, jumped, damage, bridge_failure, core, fighters_lost
     )
+    drones = _decoys_lost(decoys_lost)
     with at.service() as service:
-        recorded = service.record_battle(at.lineage(service), battle_id, results, ask=_ask_die)
+        recorded = service.record_battle(
+            at.lineage(service), battle_id, results, ask=_ask_die, decoys_lost=drones
+        )
         coming = service.turn_status(at.lineage(service))
     _show_written(recorded, events, f"Battle {battle_id} recorded")
     out.print(render.next_steps(coming))

@@ -1298,15 +1298,21 @@ class CampaignService:
         battle_id: str,
         results: tuple[ShipResult, ...],
         ask: AskDie | None = None,
+        decoys_lost: Mapping[str, int] | None = None,
     ) -> list[RecordedEvent]:
-        """Record a battle's outcome by hand (a battle fought on a real table)."""
+        """Record a battle's outcome by hand (a battle fought on a real table), with the decoy
+        drones each side lost there (`rules.decoys`)."""
         state = self._decisive_state(lineage)
         ft2.refuse_in_ft2(state, "umpire battles record")
+        drones = []
+        if decoys_lost and battle_id in state.pending_battles:
+            battle = state.pending_battles[battle_id]
+            drones = decoys.decide_decoys_recorded(state, battle, decoys_lost)
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
             state, self.starmap(lineage), battle_id, results, source="umpire", dice=dice
         )
-        return self.store.append(lineage, state.version, batch)
+        return self.store.append(lineage, state.version, batch + drones)
 
     def resolve_battles(
         self, lineage: Lineage, battle_id: str | None = None, ask: AskDie | None = None

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from campaign.dice import SeededDice
+from campaign.errors import InvalidInputError
 from campaign.events import Audience, DecoysLost, ProductionResolved
 from campaign.projections import CampaignState, evolve
 from campaign.render import battles_table, unit_row
@@ -191,3 +192,29 @@ def test_the_umpire_at_the_table_is_told_the_dummies_each_side_may_deploy(tmp_pa
         assert service.battle_decoys(lineage, "blue") == {"t1-b1": {"blue": 0}}
     finally:
         service.close()
+
+
+def test_drones_lost_at_a_table_battle_are_recorded_by_count() -> None:
+    """After a battle fought on a table the umpire says how many drones each side lost; the
+    first ships carrying one, in unit-id order, lose theirs, and only their owner is told."""
+    state = _fleets()
+    battle = _battle(("red-W1", "red-W2", "red-W3", "red-W4"), ("blue-W1",))
+    (lost,) = decoys.decide_decoys_recorded(state, battle, {"red": 1, "blue": 0})
+    assert lost.event == DecoysLost(battle="t4-b1", player="red", units=("red-W1",))
+    assert lost.audience == Audience.players_(["red"])
+    with pytest.raises(InvalidInputError, match=r"his ships carried 2 into it \(0 to 2\)"):
+        decoys.decide_decoys_recorded(state, battle, {"red": 3})
+    with pytest.raises(InvalidInputError, match="green did not fight in t4-b1"):
+        decoys.decide_decoys_recorded(state, battle, {"green": 0})
+
+
+def test_battles_record_takes_the_drones_lost_and_refuses_what_cannot_be(tmp_path: Path) -> None:
+    table = DuelAtTheTable(tmp_path)  # t1-b1: red-W1 against blue-W1, no drones aboard
+    assert "must be a whole number" in table(
+        "battles", "record", "t1-b1", "--decoys-lost", "red=x", code=2
+    )
+    refused = table("battles", "record", "t1-b1", "--decoys-lost", "red=1", code=2)
+    assert "his ships carried 0 into it (0 to 0)" in " ".join(refused.split())
+    assert "t1-b1" in table("battles", "list")  # nothing was written
+    table("battles", "record", "t1-b1", "--decoys-lost", "red=0", "--destroyed", "blue-W1")
+    assert "no battles await" in table("battles", "list")

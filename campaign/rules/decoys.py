@@ -10,9 +10,9 @@ The campaign's fleet budget is what its production buys (63 Full Thrust points t
 carries one, from the producing world on (docs/rulings.md, "Campaign: decoy drones"), so a
 task force deploys as many as it carries, never more than its ships. A drone identified in
 battle (001 L957), or flown off the table, is lost; one still unidentified at the end goes
-back aboard its ship, unless that ship was destroyed, captured or left the battle. Only the
-owner learns what his drones did: the enemy saw contacts, some of which his sensors showed
-to be dummies.
+back aboard its ship, unless that ship was destroyed, captured or left the battle; after a
+battle fought on a table, the umpire says how many each side lost. Only the owner learns what
+his drones did: the enemy saw contacts, some of which his sensors showed to be dummies.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
+from campaign.errors import InvalidInputError
 from campaign.events import Audience, DecoysLost, NewEvent
 from campaign.projections import CampaignState
 from campaign.strategic import Battle, ProductionOrder, ShipResult, Unit
@@ -86,6 +87,39 @@ def carriers(state: CampaignState, unit_ids: Iterable[str]) -> list[Unit]:
     side's i-th dummy bogey (`tactical.campaign_battle.dummy_id`)."""
     units = (state.units.get(u) for u in unit_ids)
     return sorted((u for u in units if u is not None and u.decoys > 0), key=lambda u: u.id)
+
+
+def decide_decoys_recorded(
+    state: CampaignState, battle: Battle, lost: Mapping[str, int]
+) -> list[NewEvent]:
+    """After a battle fought on a table, take from each side's ships the drones the umpire
+    says it lost (`lost`: player -> how many): the first ships carrying one, in unit-id order.
+
+    Raises:
+        InvalidInputError: a player not in the battle, a negative count, or more drones than
+            his ships carried into it.
+    """
+    sides = {side.player: side for side in battle.sides}
+    batch = []
+    for player, count in sorted(lost.items()):
+        if player not in sides:
+            raise InvalidInputError(
+                f"{player} did not fight in {battle.id} (sides: {', '.join(sorted(sides))})"
+            )
+        carried = carriers(state, sides[player].units)
+        if not 0 <= count <= len(carried):
+            raise InvalidInputError(
+                f"{player} lost {count} decoy drones in {battle.id}: his ships carried "
+                f"{len(carried)} into it (0 to {len(carried)})"
+            )
+        if count:
+            event = DecoysLost(
+                battle=battle.id, player=player, units=tuple(u.id for u in carried[:count])
+            )
+            batch.append(
+                NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn)
+            )
+    return batch
 
 
 def decide_decoys_lost(
