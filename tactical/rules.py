@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
 from msgspec import Struct
 
 from tactical.ramming import RAM_ON
@@ -200,20 +201,39 @@ class BattleRules(Struct, frozen=True, kw_only=True):
         return (thrust + 1) // 2 if self.turn_rounding == "up" else thrust // 2
 
 
+_FT2 = BattleRules(
+    name="ft2",
+    ships="ft2",
+    arcs=FT2_ARCS,
+    turn_rounding="up",
+    split_velocity="halves",
+    pivot_any_course=True,
+    beam_reroll=False,
+    threshold_timing="immediate",
+    destroyed_fire=False,
+    initiative="most_ships",
+    leave_table="return_roll",
+)
+# Full Thrust Lite (002): FT2-built ships (see docs/rulings.md, "Tactical: FT Lite").
+_LITE = BattleRules(
+    name="lite",
+    ships="ft2",
+    arcs=FT2_ARCS,
+    turn_rounding="down",  # 002 L39: "up to half a ship's thrust points"
+    split_velocity="halves",  # 002 L45: "travels six inches (half its movement)"
+    pivot_any_course=False,  # 002 L37: "Ships must always face in the direction of travel"
+    beam_reroll=True,  # 002 L53
+    threshold_timing="immediate",  # 002 L31, L57: "check for each row"
+    destroyed_fire=False,  # 002 L31: "Damage effects take place immediately"
+    initiative="roll",  # 002 L31: "Players roll for initiative"
+    ftl_threshold=False,  # 002 L59: "fire control, weapon, and drive"
+    damage_control="lite",  # 002 L61-65
+    lost_status="damaged",  # 002 L59: "disabled ... must be repaired"
+    aft_fire="unthrusted",  # 002 L51
+)
+
 BATTLE_RULES: dict[str, BattleRules] = {
-    "ft2": BattleRules(
-        name="ft2",
-        ships="ft2",
-        arcs=FT2_ARCS,
-        turn_rounding="up",
-        split_velocity="halves",
-        pivot_any_course=True,
-        beam_reroll=False,
-        threshold_timing="immediate",
-        destroyed_fire=False,
-        initiative="most_ships",
-        leave_table="return_roll",
-    ),
+    "ft2": _FT2,
     "continuum": BattleRules(
         name="continuum",
         ships="continuum",
@@ -243,52 +263,11 @@ BATTLE_RULES: dict[str, BattleRules] = {
         sensors_ecm=True,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
-    "ft2_reroll": BattleRules(
-        name="ft2_reroll",
-        ships="ft2",
-        arcs=FT2_ARCS,
-        turn_rounding="up",
-        split_velocity="halves",
-        pivot_any_course=True,
-        beam_reroll=True,
-        threshold_timing="immediate",
-        destroyed_fire=False,
-        initiative="most_ships",
-        leave_table="return_roll",
-    ),
-    # Full Thrust Lite (002): FT2-built ships (see docs/rulings.md, "Tactical: FT Lite").
-    "lite": BattleRules(
-        name="lite",
-        ships="ft2",
-        arcs=FT2_ARCS,
-        turn_rounding="down",  # 002 L39: "up to half a ship's thrust points"
-        split_velocity="halves",  # 002 L45: "travels six inches (half its movement)"
-        pivot_any_course=False,  # 002 L37: "Ships must always face in the direction of travel"
-        beam_reroll=True,  # 002 L53
-        threshold_timing="immediate",  # 002 L31, L57: "check for each row"
-        destroyed_fire=False,  # 002 L31: "Damage effects take place immediately"
-        initiative="roll",  # 002 L31: "Players roll for initiative"
-        ftl_threshold=False,  # 002 L59: "fire control, weapon, and drive"
-        damage_control="lite",  # 002 L61-65
-        lost_status="damaged",  # 002 L59: "disabled ... must be repaired"
-        aft_fire="unthrusted",  # 002 L51
-    ),
+    "ft2_reroll": msgspec.structs.replace(_FT2, name="ft2_reroll", beam_reroll=True),
+    "lite": _LITE,
     # The same rules with Continuum-built ships, whose six arcs may include the aft one.
-    "lite_continuum": BattleRules(
-        name="lite_continuum",
-        ships="continuum",
-        arcs=CONTINUUM_ARCS,
-        turn_rounding="down",
-        split_velocity="halves",
-        pivot_any_course=False,
-        beam_reroll=True,
-        threshold_timing="immediate",
-        destroyed_fire=False,
-        initiative="roll",
-        ftl_threshold=False,
-        damage_control="lite",
-        lost_status="damaged",
-        aft_fire="unthrusted",
+    "lite_continuum": msgspec.structs.replace(
+        _LITE, name="lite_continuum", ships="continuum", arcs=CONTINUUM_ARCS
     ),
 }
 
