@@ -63,31 +63,44 @@ def grendel(turn_limit: int = 20) -> BattleSetup:
 
 
 SKIRMISH_TABLE = (0.0, 0.0, 72.0, 96.0)  # 6' x 8'
-SKIRMISH_SPEED = 6
+LINE_SPEED = 6  # the project scenarios' lines start at this speed
 SKIRMISH_FLEET = ("lancer", "heavy_cruiser", "strike_carrier", "torpedo_cruiser", "lancer")
 
 
-def skirmish(turn_limit: int = 20) -> BattleSetup:
-    """Return the Continuum skirmish: red from the south edge, blue from the north."""
+def _facing_lines(
+    fleet: tuple[str, ...],
+    table: tuple[float, float, float, float],
+    spacing: float,
+    *,
+    mirrored: bool,
+) -> tuple[ShipSetup, ...]:
+    """Two lines abreast at ``spacing`` intervals: red on the south edge heading north, blue
+    on the north edge heading south; ``mirrored`` turns blue's line about the table's centre
+    (its first ship on the east), else both lines start on the west."""
     ships: list[ShipSetup] = []
-    for index, design in enumerate(SKIRMISH_FLEET):
-        x = 12.0 + 12.0 * index
-        for side, y, course in (("red", 0.0, 12), ("blue", 96.0, 6)):
+    for index, design in enumerate(fleet):
+        x = spacing + spacing * index
+        for side, y, course in (("red", 0.0, 12), ("blue", table[3], 6)):
             ships.append(
                 ShipSetup(
                     id=f"{side[0]}{index + 1}",
                     side=side,
                     design=design,
-                    x=x,
+                    x=table[2] - x if mirrored and side == "blue" else x,
                     y=y,
                     course=course,
-                    speed=SKIRMISH_SPEED,
+                    speed=LINE_SPEED,
                 )
             )
+    return tuple(ships)
+
+
+def skirmish(turn_limit: int = 20) -> BattleSetup:
+    """Return the Continuum skirmish: red from the south edge, blue from the north."""
     return BattleSetup(
         name="A Continuum skirmish (project scenario)",
         sides=("red", "blue"),
-        ships=tuple(ships),
+        ships=_facing_lines(SKIRMISH_FLEET, SKIRMISH_TABLE, 12.0, mirrored=False),
         rules="continuum",
         turn_limit=turn_limit,
         table=SKIRMISH_TABLE,
@@ -95,7 +108,6 @@ def skirmish(turn_limit: int = 20) -> BattleSetup:
 
 
 LITE_TABLE = (0.0, 0.0, 48.0, 72.0)  # 4' x 6', as Grendel's
-LITE_SPEED = 6
 LITE_FLEET = ("destroyer", "light_cruiser", "heavy_cruiser", "light_cruiser", "destroyer")
 """A line abreast that reads the same from either end, so that each side's ships are the
 other's turned about the table's centre."""
@@ -103,25 +115,10 @@ other's turned about the table's centre."""
 
 def lite(turn_limit: int = 20) -> BattleSetup:
     """Return the FT Lite clash: red from the south edge, blue from the north."""
-    ships: list[ShipSetup] = []
-    for index, design in enumerate(LITE_FLEET):
-        x = 8.0 + 8.0 * index
-        for side, y, course in (("red", 0.0, 12), ("blue", 72.0, 6)):
-            ships.append(
-                ShipSetup(
-                    id=f"{side[0]}{index + 1}",
-                    side=side,
-                    design=design,
-                    x=x if side == "red" else LITE_TABLE[2] - x,
-                    y=y,
-                    course=course,
-                    speed=LITE_SPEED,
-                )
-            )
     return BattleSetup(
         name="A Full Thrust Lite clash (project scenario, 002)",
         sides=("red", "blue"),
-        ships=tuple(ships),
+        ships=_facing_lines(LITE_FLEET, LITE_TABLE, 8.0, mirrored=True),
         rules="lite",
         turn_limit=turn_limit,
         table=LITE_TABLE,
