@@ -206,10 +206,11 @@ def decide_week_end(
     the `end_early` option (digest A27) an attacker holding every settled system at a week's
     end has his total victory then, and the campaign ends."""
     batch = decide_refits(state, turn, starmap, scenario, dice)
-    held = held_systems(state, starmap, attacker, turn)
+    last = turn >= scenario.turns
+    held = held_systems(state, starmap, attacker, turn) if last or state.end_early else ()
     settled = sorted(s.name for s in starmap.systems if s.settled)
-    total = state.end_early and turn < scenario.turns and list(held) == settled
-    if turn >= scenario.turns or total:
+    total = state.end_early and not last and list(held) == settled
+    if last or total:
         result, reason = judge(held, scenario)
         if total:
             reason = f"total victory after turn {turn}: {reason} (every settled system; A27)"
