@@ -219,7 +219,7 @@ def _warships_built(state: CampaignState, orders: tuple[ProductionOrder, ...]) -
     for order in orders:
         colony = state.colonies.get(order.colony)
         if colony is not None:
-            built[colony.hex] = built.get(colony.hex, 0) + sum(s.count for s in order.ships)
+            built[colony.hex] = built.get(colony.hex, 0) + _warships_built_by(order)
     return built
 
 
@@ -430,6 +430,23 @@ def _still_standing(
     return tuple(kept), notes
 
 
+def _taken(room: dict[str, int], hex_: str, now: Callable[[], int], built: int, wanted: int) -> int:
+    """Return how much of `wanted` a hex still has room for, and take it from `room` (by hex,
+    kept across the colonies of one hex): the room there `now` when the hex is first met,
+    plus what this colony `built` that adds to it."""
+    if hex_ not in room:
+        room[hex_] = now()
+    room[hex_] += built
+    taken = min(wanted, room[hex_])
+    room[hex_] -= taken
+    return taken
+
+
+def _warships_built_by(order: ProductionOrder) -> int:
+    """Return the warships a colony's orders build (each can take a decoy drone)."""
+    return sum(ship.count for ship in order.ships)
+
+
 def _decoys_that_fit(
     state: CampaignState,
     player: str,
@@ -440,11 +457,13 @@ def _decoys_that_fit(
 ) -> ProductionOrder:
     """Cut a colony's decoy drones to the warships its hex has left to take them (`room`, by
     hex, kept up to date across the colonies of one hex) and note any cut."""
-    if hex_ not in room:
-        room[hex_] = decoys.room_at(state, player, hex_)
-    room[hex_] += sum(s.count for s in order.ships)
-    bought = min(order.decoys, room[hex_])
-    room[hex_] -= bought
+    bought = _taken(
+        room,
+        hex_,
+        lambda: decoys.room_at(state, player, hex_),
+        _warships_built_by(order),
+        order.decoys,
+    )
     if bought == order.decoys:
         return order
     notes.append(
@@ -465,11 +484,13 @@ def _fighters_that_fit(
 ) -> ProductionOrder:
     """Cut a colony's fighters to the room its hex has left (`room`, by hex, is kept up to
     date across the colonies of one hex) and note any cut."""
-    if hex_ not in room:
-        room[hex_] = _room_at(state, player, hex_)
-    room[hex_] += _holds_built(order, catalogue)
-    bought = min(order.fighters, room[hex_])
-    room[hex_] -= bought
+    bought = _taken(
+        room,
+        hex_,
+        lambda: _room_at(state, player, hex_),
+        _holds_built(order, catalogue),
+        order.fighters,
+    )
     if bought == order.fighters:
         return order
     notes.append(
