@@ -14,24 +14,15 @@ from __future__ import annotations
 import msgspec
 
 from tactical.commanders.scoring import WriteOrders
-from tactical.movement import NO_ORDER, Order, order_problem
+from tactical.movement import NO_ORDER, Order
 from tactical.phases.admirals import admiral_level, inspire_problem
-from tactical.phases.movement import order_limits
+from tactical.phases.movement import ship_order_problem
 from tactical.state import BattleContext, BattleState, ShipInPlay
 
 
 def _holds(ctx: BattleContext, ship: ShipInPlay, order: Order, *, inspired: bool) -> bool:
     """Whether a ship's order is one it can carry out with or without the admiral's level."""
-    thrust, limit = order_limits(ctx, msgspec.structs.replace(ship, inspired=inspired))
-    problem = order_problem(
-        order,
-        speed=ship.speed,
-        course=ship.course,
-        thrust=thrust,
-        rules=ctx.rules,
-        limit=limit,
-    )
-    return problem is None
+    return ship_order_problem(ctx, msgspec.structs.replace(ship, inspired=inspired), order) is None
 
 
 def admiral_choice(

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 
 from tactical.commanders.scoring import WriteOrders
-from tactical.movement import NO_ORDER, Order, order_problem
-from tactical.sensors import DUMMY_THRUST, Dummy
+from tactical.movement import NO_ORDER, Order
+from tactical.phases.movement import course_and_speed, dummy_order_problem
+from tactical.sensors import Dummy
 from tactical.state import BattleContext, BattleState, ShipInPlay
 
 
@@ -27,16 +28,8 @@ def _nearest(dummy: Dummy, ships: list[ShipInPlay]) -> ShipInPlay | None:
 
 def decoy_order(ctx: BattleContext, dummy: Dummy, leader_order: Order) -> Order:
     """Return the leader's course and speed change if a dummy can fly it, else no order."""
-    order = Order(
-        turn=leader_order.turn,
-        accel=leader_order.accel,
-        pivot=leader_order.pivot,
-        vector=leader_order.vector,
-    )
-    problem = order_problem(
-        order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
-    )
-    return NO_ORDER if problem is not None else order
+    order = course_and_speed(leader_order)
+    return NO_ORDER if dummy_order_problem(ctx, dummy, order) is not None else order
 
 
 def with_decoys(orders: WriteOrders) -> WriteOrders:

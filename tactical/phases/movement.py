@@ -243,6 +243,15 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     return thrust, limit
 
 
+def ship_order_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
+    """Return why a ship cannot carry out a movement order with its thrust and course-change
+    limit now (:func:`order_limits`), or ``None`` (001 L364: such an order is no order)."""
+    thrust, limit = order_limits(ctx, ship)
+    return order_problem(
+        order, speed=ship.speed, course=ship.course, thrust=thrust, rules=ctx.rules, limit=limit
+    )
+
+
 def _reenter(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> ShipInPlay:
     """Put a returning ship back on the edge it left by, at its exit point, facing onto the
     table at its exit speed (001 L538; digest A10; see docs/rulings.md).
@@ -343,15 +352,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             ships.append(after)
             paths[ship.id] = ((ship.x, ship.y), (after.x, after.y))
             continue
-        thrust, limit = order_limits(ctx, ship)
-        void = order_problem(
-            order,
-            speed=ship.speed,
-            course=ship.course,
-            thrust=thrust,
-            rules=ctx.rules,
-            limit=limit,
-        )
+        void = ship_order_problem(ctx, ship, order)
         if ship.record.out_of_control and order != NO_ORDER:
             void = "out of control: it keeps its course and speed (000 L11151-11157)"
         if order.jump and void is None:
@@ -411,7 +412,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         # A standing order to scramble gives nothing away until it is carried out.
         # Nor does jamming: ECM hides a ship, it does not identify it (000 L7703-7707).
         quiet = msgspec.structs.replace(carried, ram=None, scramble=False, ecm=False)
-        if not left and quiet != _course_and_speed(carried):
+        if not left and quiet != course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
         if carried.ram is not None:
             rams.append((ship.id, carried.ram))  # a ram gives nothing away until it is tried
@@ -630,7 +631,18 @@ def _asteroid_sweeps(
     return state, met
 
 
-def _course_and_speed(order: Order) -> Order:
+def dummy_order_problem(ctx: BattleContext, dummy: Dummy, order: Order) -> str | None:
+    """Return why a dummy bogey cannot carry out an order, or ``None``: it flies with a
+    scoutship's thrust and only moves (001 L957)."""
+    void = order_problem(
+        order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
+    )
+    if void is None and order != course_and_speed(order):
+        void = "a dummy bogey only moves (001 L957)"
+    return void
+
+
+def course_and_speed(order: Order) -> Order:
     """The order's course and speed change alone: what a bogey may do unseen."""
     return Order(turn=order.turn, accel=order.accel, pivot=order.pivot, vector=order.vector)
 
@@ -694,11 +706,7 @@ def _move_dummies(
     kept: list[Dummy] = []
     for dummy in state.dummies:
         order = written.get(dummy.id, NO_ORDER)
-        void = order_problem(
-            order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
-        )
-        if void is None and order != _course_and_speed(order):
-            void = "a dummy bogey only moves (001 L957)"
+        void = dummy_order_problem(ctx, dummy, order)
         start = MoveStart(
             x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed, vector=dummy.vector
         )
