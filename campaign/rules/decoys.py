@@ -113,12 +113,7 @@ def decide_decoys_recorded(
                 f"{len(carried)} into it (0 to {len(carried)})"
             )
         if count:
-            event = DecoysLost(
-                battle=battle.id, player=player, units=tuple(u.id for u in carried[:count])
-            )
-            batch.append(
-                NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn)
-            )
+            batch.append(_told(state, battle, player, tuple(u.id for u in carried[:count])))
     return batch
 
 
@@ -145,8 +140,11 @@ def decide_decoys_lost(
             )
         )
         if lost:
-            event = DecoysLost(battle=battle.id, player=side.player, units=lost)
-            batch.append(
-                NewEvent(event=event, audience=Audience.players_([side.player]), turn=state.turn)
-            )
+            batch.append(_told(state, battle, side.player, lost))
     return batch
+
+
+def _told(state: CampaignState, battle: Battle, player: str, units: tuple[str, ...]) -> NewEvent:
+    """The drones of `units` lost in `battle`, told to their owner alone."""
+    event = DecoysLost(battle=battle.id, player=player, units=units)
+    return NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn)
