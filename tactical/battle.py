@@ -397,14 +397,17 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     fighters_fly = state.phase in ("flight", "fighters")
     salvos = tuple(s for s in state.salvos if s.side == side or fighters_fly)
     # Torpedo settings are written orders (000 L4681-4683, L4786-4794): secret until fired;
-    # so is a standing order to scramble fighters (000 8.3) until the carrier scrambles, and
-    # the enemy admiral's choice of ship (004 L338, L343).
+    # so is a standing order to scramble fighters (000 8.3) until the carrier scrambles, the
+    # Beam-1s put on point defence (000 L9105-9109) until they fire, and the enemy admiral's
+    # choice of ship (004 L338, L343).
     state = msgspec.structs.replace(
         state,
         ships=tuple(
             s
-            if s.side == side or not (s.settings or s.scramble or s.inspired)
-            else msgspec.structs.replace(s, settings=(), scramble=False, inspired=False)
+            if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
+            else msgspec.structs.replace(
+                s, settings=(), scramble=False, inspired=False, beam_defence=False
+            )
             for s in state.ships
         ),
     )

@@ -29,6 +29,7 @@ __all__ = [
     "AREA_DEFENCE",
     "AREA_FIRE_CONTROL",
     "ASSAULT_SHUTTLE",
+    "DEFENDING_BEAM",
     "FIGHTER_BASES",
     "FIGHTER_MODS",
     "FIGHTER_RANGE_MU",
@@ -79,6 +80,8 @@ KILLS = (0, 0, 0, 1, 1, 2)  # fighters killed per face 1..6, AF and dogfight (00
 # 000 L9142-9144, L9223-9224)
 SCATTERGUN = "scattergun"  # one shot, 1D6 kills, its own FireCon and ADFC (000 7.14)
 SCATTERGUN_RANGE_MU = 6.0  # "The range of a Scattergun is 6 MU" (000 L7512-7514), aft too
+DEFENDING_BEAM = "beam1"  # on point defence: 5-6 kills one, a 6 re-rolls (000 L5859-5861,
+# L9146-9147); a heavy missile only on a 6 (L5901-5903)
 GRAPESHOT = "grapeshot"  # one shot, four PDS dice (000 7.15, L7555-7559)
 GRAPESHOT_DICE = 4
 POINT_DEFENCE = frozenset({"pdaf", "pds", GRAPESHOT})  # self-defence only (001 L783; 000
@@ -499,7 +502,9 @@ def defence_roll(
 ) -> KillRoll:
     """Roll one point defence system's dice at a fighter group or a salvo: a scattergun's D6
     is that many kills, a D3 against heavy fighters (000 L7518-7524); grapeshot rolls four PDS
-    dice (L7555-7559); any other system one die on the kill table (:func:`roll_kills`).
+    dice (L7555-7559); a Beam-1 on point defence one die, 5-6 a kill and a 6 a re-roll (000
+    L5859-5861, L9146-9147, :func:`roll_missile_kills`); any other system one die on the kill
+    table (:func:`roll_kills`).
 
     >>> from tactical.dice import ScriptedDice
     >>> defence_roll(ScriptedDice([5]), "k", "scattergun", reroll=False).kills
@@ -512,6 +517,8 @@ def defence_roll(
     if kind == SCATTERGUN:
         face = dice.roll(f"{key}/0", 6)
         return KillRoll(faces=(face,), kills=(face + 1) // 2 if heavy else face)
+    if kind == DEFENDING_BEAM:
+        return roll_missile_kills(dice, key, 1, drm=drm)
     count = GRAPESHOT_DICE if kind == GRAPESHOT else 1
     return roll_kills(dice, key, count, reroll=reroll, drm=drm)
 

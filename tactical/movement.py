@@ -32,7 +32,7 @@ for any order. ``=`` drifts on the vector.
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
       scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False, ecm=False,
-      admiral=False)
+      admiral=False, point_defence=False)
 >>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
 (('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
@@ -139,7 +139,8 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     L12832-12838: "otherwise it is assumed to be switched off"). ``admiral`` makes this the
     ship its side's Level 1 or Level 3 admiral chooses from this turn on, acting as if its
     captain were of his level (004 L338, L343), written ``/admiral`` last; it goes with any
-    order, on one ship of a side.
+    order, on one ship of a side. ``point_defence`` puts the ship's Beam-1s on point defence for
+    the turn (000 L9105-9109), written ``/pd`` after any ``/ecm``; it goes with any order.
     """
 
     turn: int = 0
@@ -158,6 +159,7 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     scramble: bool = False
     ecm: bool = False
     admiral: bool = False
+    point_defence: bool = False
 
 
 NO_ORDER = Order()
@@ -175,6 +177,7 @@ _RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
 SCRAMBLE = "scramble"  # the standing order to scramble fighters (000 8.3), ``/scramble``
 ECM_ON = "ecm"  # ECM switched on for the turn (000 L12832-12838), ``/ecm``
 ADMIRAL = "admiral"  # the admiral's chosen ship from this turn on (004 L338, L343)
+POINT_DEFENCE = "pd"  # its Beam-1s on point defence this turn (000 L9105-9109), ``/pd``
 _SETTING = re.compile(r"(?P<weapon>[A-Za-z0-9_.\-]+)=(?P<setting>[OSL])")
 
 
@@ -232,15 +235,18 @@ def parse_order(text: str) -> Order:
 
 
 def _parse_settings(text: str) -> Order:
-    """Parse an order followed by torpedo settings, then maybe ECM switched on, then maybe a
-    scramble, then maybe the admiral's choice: ``S1/pulse_torpedo_overload-1=O``,
-    ``=/ecm/scramble/admiral``."""
+    """Parse an order followed by torpedo settings, then maybe ECM switched on, then maybe
+    Beam-1s on point defence, then maybe a scramble, then maybe the admiral's choice:
+    ``S1/pulse_torpedo_overload-1=O``, ``=/ecm/pd/scramble/admiral``."""
     head, *parts = text.split("/")
     admiral = parts[-1] == ADMIRAL
     if admiral:
         parts = parts[:-1]
     scramble = bool(parts) and parts[-1] == SCRAMBLE
     if scramble:
+        parts = parts[:-1]
+    point_defence = bool(parts) and parts[-1] == POINT_DEFENCE
+    if point_defence:
         parts = parts[:-1]
     ecm = bool(parts) and parts[-1] == ECM_ON
     if ecm:
@@ -252,7 +258,7 @@ def _parse_settings(text: str) -> Order:
             raise OrderSyntaxError(
                 f"order {text!r}: {part!r} is not a torpedo setting <weapon>=<O|S|L> "
                 "(O overloaded, S or L a variable torpedo's short or long range mode); "
-                "after the settings come /ecm, /scramble and /admiral, in that order"
+                "after the settings come /ecm, /pd, /scramble and /admiral, in that order"
             )
         if any(weapon == found["weapon"] for weapon, _ in settings):
             raise OrderSyntaxError(f"order {text!r}: {found['weapon']!r} is set twice")
@@ -260,7 +266,12 @@ def _parse_settings(text: str) -> Order:
     if not head:
         raise OrderSyntaxError(f"order {text!r}: write '=' before the torpedo settings")
     return msgspec.structs.replace(
-        parse_order(head), torpedoes=tuple(settings), scramble=scramble, ecm=ecm, admiral=admiral
+        parse_order(head),
+        torpedoes=tuple(settings),
+        scramble=scramble,
+        ecm=ecm,
+        admiral=admiral,
+        point_defence=point_defence,
     )
 
 
@@ -341,11 +352,16 @@ def format_order(order: Order) -> str:
     'S1/ecm/scramble'
     >>> format_order(Order(ecm=True, admiral=True))
     '=/ecm/admiral'
+    >>> format_order(Order(turn=1, ecm=True, point_defence=True, scramble=True))
+    'S1/ecm/pd/scramble'
     """
     if order.admiral:
         return format_order(msgspec.structs.replace(order, admiral=False)) + f"/{ADMIRAL}"
     if order.scramble:
         return format_order(msgspec.structs.replace(order, scramble=False)) + f"/{SCRAMBLE}"
+    if order.point_defence:
+        written = format_order(msgspec.structs.replace(order, point_defence=False))
+        return f"{written}/{POINT_DEFENCE}"
     if order.ecm:
         return format_order(msgspec.structs.replace(order, ecm=False)) + f"/{ECM_ON}"
     if order.torpedoes:

@@ -18,7 +18,8 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         [/F fired this turn] [/r<rows awaiting a check>] [/J<r|p|u> ready to jump, powering up
         for a planned or an unplanned jump] [/N nova cannon armed this turn]
         [/M minesweeper active this turn] [/S standing ready to scramble fighters this turn]
-        [/E ECM switched on this turn] [/K made an active scan this turn]
+        [/E ECM switched on this turn] [/D Beam-1s on point defence this turn]
+        [/K made an active scan this turn]
         [/U used thrust this turn, under FT Lite's aft-fire rule (002 L51)]
         [/I the admiral's ship, acting as if its captain
         were of his level (004 L338, L343)]
@@ -171,6 +172,20 @@ def _system_text(fresh: SystemState, now: SystemState) -> str | None:
     return text
 
 
+_TURN_FLAGS = (
+    ("N", "nova"),
+    ("M", "sweeping"),
+    ("S", "scramble"),
+    ("E", "ecm"),
+    ("D", "beam_defence"),
+    ("K", "scanned"),
+    ("U", "thrusted"),
+    ("I", "inspired"),
+)
+"""A ship's flags for this turn as written, in order: the letter and the field it stands for."""
+_TURN_FLAG_FIELDS = dict(_TURN_FLAGS)
+
+
 def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
     sheet = sheet_for(ship.design, rules_named(rules_name).ships)
     fresh = fresh_state(sheet)
@@ -203,20 +218,7 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         parts.append("r" + ".".join(str(n) for n in ship.rows))
     if ship.jump != "none":
         parts.append(f"J{_JUMP[ship.jump]}")
-    if ship.nova:
-        parts.append("N")
-    if ship.sweeping:
-        parts.append("M")
-    if ship.scramble:
-        parts.append("S")
-    if ship.ecm:
-        parts.append("E")
-    if ship.scanned:
-        parts.append("K")
-    if ship.thrusted:
-        parts.append("U")
-    if ship.inspired:
-        parts.append("I")
+    parts.extend(letter for letter, field in _TURN_FLAGS if getattr(ship, field))
     if ship.bogey is not None:
         parts.append(f"?{ship.bogey}={ship.shows}")
     parts.extend(f"t{weapon}={setting}" for weapon, setting in ship.settings)
@@ -456,8 +458,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     systems = {s.id: s for s in record.systems}
     status: ShipStatus = "active"
     returns: int | None = None
-    flags: set[str] = set()  # F fired, N nova, M sweeping, S scramble, E ECM, K scan, I admiral,
-    # U used thrust
+    flags: set[str] = set()  # F fired, and the letters of _TURN_FLAGS
     bogey: str | None = None
     shows: HullClass | None = None
     rows: tuple[int, ...] = ()
@@ -503,7 +504,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             jump = reverse_jump[part[1:]]
         elif part.startswith("b"):
             returns = _int(part[1:], "return turn", token)
-        elif part in ("F", "N", "M", "S", "E", "K", "I", "U"):
+        elif part == "F" or part in _TURN_FLAG_FIELDS:
             flags.add(part)
         elif part.startswith("?"):
             label, equals, shown = part[1:].partition("=")
@@ -549,13 +550,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         fired="F" in flags,
         rows=rows,
         jump=jump,
-        nova="N" in flags,
-        sweeping="M" in flags,
-        scramble="S" in flags,
-        ecm="E" in flags,
-        scanned="K" in flags,
-        thrusted="U" in flags,
-        inspired="I" in flags,
+        **{field: letter in flags for letter, field in _TURN_FLAGS},
         bogey=bogey,
         shows=shows,
         vector=vector,

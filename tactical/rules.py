@@ -167,6 +167,12 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     within 6 MU, at most 3 levels in all; a ship whose area ECM is on cannot use its FireCons;
     enhanced and superior sensors are fragile at threshold checks. FT2's sensors have no ECM
     (001 L933-971): off in ``ft2``, on in ``continuum``."""
+    beam_point_defence: bool = False
+    """Continuum's Beam-1 point defence (000 L9105-9109, L5859-5861, L5901-5903): a ship whose
+    orders put its Beam-1s on point defence (``/pd``) rolls a die a Beam-1 at missiles and
+    fighters attacking it, never for another ship, and those Beam-1s do not fire in the ship
+    fire phase. FT2's ship guns never fire at fighters (001 L783): off in ``ft2``, on in
+    ``continuum``."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
@@ -261,6 +267,7 @@ BATTLE_RULES: dict[str, BattleRules] = {
         needle_hull=True,
         mine_dice=4,
         sensors_ecm=True,
+        beam_point_defence=True,
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": msgspec.structs.replace(_FT2, name="ft2_reroll", beam_reroll=True),

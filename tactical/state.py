@@ -20,7 +20,7 @@ from msgspec import Meta, Struct
 
 from tactical.boarding import BoarderLosses, Boarders
 from tactical.dice import Roll
-from tactical.fighters import DefenceSpec, FighterGroup, defence_of
+from tactical.fighters import DEFENDING_BEAM, DefenceSpec, FighterGroup, defence_of
 from tactical.ftl import Departure
 from tactical.mines import Mine
 from tactical.missiles import Salvo
@@ -322,6 +322,10 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """It used thrust this turn (:func:`tactical.movement.spends_thrust`), which under the
     ``aft_fire = "unthrusted"`` rule (FT Lite, 002 L51) bars its fire through the aft arc; kept
     only under that rule."""
+    beam_defence: bool = False
+    """Its Beam-1s are on point defence this turn (``/pd`` in its orders, the
+    ``beam_point_defence`` option): they defend it against missiles and fighters and do not
+    fire in the ship fire phase (000 L9105-9109)."""
     scanned: bool = False
     """It made an active scan this turn (``A`` in its orders): advanced sensors that gather
     intelligence do not augment its fire control in the same turn (000 L15239-15243,
@@ -553,6 +557,18 @@ def working_defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
         # Nor while out of control: active defences are down (000 L11157-11159).
         return DefenceSpec(point=(), area=(), controls=0)
     return defence_of(ctx.sheets[ship.id], ship.record)
+
+
+def defending_beams(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
+    """Return the working Beam-1s a ship has put on point defence this turn: they defend the
+    ship itself only, "Beam-1s may not be used for area defense" (000 L9105-9109)."""
+    if not ship.beam_defence or ship.nova or ship.record.out_of_control:
+        return ()
+    return tuple(
+        spec.id
+        for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+        if spec.kind == DEFENDING_BEAM and now.status == "ok"
+    )
 
 
 def ecm_systems(ctx: BattleContext, ship: ShipInPlay, kind: str) -> int:

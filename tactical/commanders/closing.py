@@ -27,6 +27,7 @@ from tactical.commanders.steering import (
     astern_side,
     vector_steer,
     with_asteroids,
+    with_beam_defence,
     with_ecm,
     with_fighters,
     with_mines,
@@ -84,8 +85,10 @@ def closing_commander(cruise: int = 8) -> Commander:
     return Commander(
         with_torpedo_settings(
             with_ecm(
-                with_scramble(
-                    with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                with_beam_defence(
+                    with_scramble(
+                        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                    )
                 )
             )
         ),

@@ -48,6 +48,7 @@ from tactical.commanders.steering import (
     ram_course,
     steer_to,
     with_asteroids,
+    with_beam_defence,
     with_ecm,
     with_fighters,
     with_mines,
@@ -157,8 +158,10 @@ def engage_commander() -> Commander:
     return Commander(
         with_torpedo_settings(
             with_ecm(
-                with_scramble(
-                    with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                with_beam_defence(
+                    with_scramble(
+                        with_asteroids(with_mines(with_fighters(with_sensors(orders), "attack")))
+                    )
                 )
             )
         ),

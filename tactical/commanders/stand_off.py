@@ -29,6 +29,7 @@ from tactical.commanders.scoring import (
 from tactical.commanders.steering import (
     move_start,
     vector_candidates,
+    with_beam_defence,
     with_ecm,
     with_fighters,
     with_scramble,
@@ -193,7 +194,9 @@ def stand_off_commander() -> Commander:
 
     return Commander(
         with_torpedo_settings(
-            with_ecm(with_scramble(with_fighters(with_sensors(orders), "defend")))
+            with_ecm(
+                with_beam_defence(with_scramble(with_fighters(with_sensors(orders), "defend")))
+            )
         ),
         focused_fire,
         flight=posture_flight("defend"),

@@ -23,6 +23,7 @@ from tactical.battle import (
     fire_options,
     group_reach,
     launch_capacity,
+    launch_options,
     launchable_bays,
     mine_layers,
     move_path,
@@ -43,8 +44,9 @@ from tactical.commanders.scoring import (
     reach_of,
     wants_home,
 )
-from tactical.fighters import FIGHTER_RANGE_MU
+from tactical.fighters import DEFENDING_BEAM, FIGHTER_RANGE_MU
 from tactical.fire import (
+    BAND_MU,
     TORPEDO_SETTINGS,
     arc_of,
     bearing,
@@ -160,6 +162,56 @@ def with_ecm(orders: WriteOrders) -> WriteOrders:
         return written
 
     return wrapped
+
+
+def with_beam_defence(orders: WriteOrders) -> WriteOrders:
+    """Wrap a commander's movement orders with a doctrine for Beam-1s (000 L9105-9109): a ship
+    with working Beam-1s puts them on point defence (``/pd``) when enemy fighters or missiles
+    may strike it this turn (:func:`ordnance_within_reach`) and no enemy ship is within 12 MU,
+    the Beam-1's reach, where they would rather fire at it."""
+
+    def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        written = orders(ctx, state, side)
+        if not ctx.rules.beam_point_defence:
+            return written
+        enemies = enemies_of(state, side)
+        for ship in _free(state, side):
+            has_beam_1 = any(
+                spec.kind == DEFENDING_BEAM and now.status == "ok"
+                for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
+            )
+            if not has_beam_1 or any(
+                range_between(ship.x, ship.y, e.x, e.y) <= BAND_MU for e in enemies
+            ):
+                continue
+            if ordnance_within_reach(ctx, state, ship):
+                order = written.get(ship.id, NO_ORDER)
+                written[ship.id] = msgspec.structs.replace(order, point_defence=True)
+        return written
+
+    return wrapped
+
+
+def ordnance_within_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
+    """Whether enemy fighters or missiles may strike this ship this turn: a group in flight
+    within its move and its weapons' reach (001 L777), or a ship with a salvo launcher ready
+    within the longest launch range and the homing radius (000 L5707-5736)."""
+    fighter_reach = ctx.rules.fighter_move + FIGHTER_RANGE_MU
+    if any(
+        g.side != ship.side and range_between(ship.x, ship.y, g.x, g.y) <= fighter_reach
+        for g in state.fighters
+    ):
+        return True
+    return any(
+        range_between(ship.x, ship.y, e.x, e.y) <= SALVO_REACH_MU
+        and launch_options(ctx, state, e.id)
+        for e in enemies_of(state, ship.side)
+    )
+
+
+SALVO_REACH_MU = 36.0 + 6.0
+"""An extended-range salvo's launch range and the homing radius (000 L5707-5710, L5724-5729):
+the furthest an enemy launcher may be and still strike a ship this turn."""
 
 
 SEEK_SPEED = 8

@@ -83,6 +83,7 @@ from tactical.state import (
     ShipStatus,
     Threshold,
     asteroids_now,
+    defending_beams,
     ecm_systems,
     enemy_in_sight,
     identified,
@@ -320,9 +321,12 @@ def fire_options(
         )
         for target in targets
     ]
+    defending = defending_beams(ctx, ship)
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
+        if spec.id in defending:
+            continue  # on point defence this turn, it may not fire now (000 L9105-9109)
         if sys_state.status != "ok" or sys_state.ammo == 0:
             continue  # a fired submunition pack is crossed off (001 L858)
         if spec.kind == BOARDING_TORPEDO and not torpedo_ready(sheet, ship.record, spec.id):

@@ -23,7 +23,7 @@ from tactical.asteroids import (
     needs_die,
 )
 from tactical.dice import DiceSource, Roll
-from tactical.fighters import FighterGroup, bays
+from tactical.fighters import DEFENDING_BEAM, FighterGroup, bays
 from tactical.fire import SENSORS, line_blocked, range_between, roll_beams
 from tactical.mines import (
     MINE_RADIUS_MU,
@@ -371,6 +371,8 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             void = scramble_problem(ctx, ship, order)
         if order.ecm and void is None:
             void = _ecm_problem(ctx, ship)
+        if order.point_defence and void is None:
+            void = _beam_defence_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None and ctx.setup.theatre is None:
             jump = "powering"  # the drives warm up this turn (001 L1025)
@@ -411,7 +413,10 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         carried = NO_ORDER if void else order
         # A standing order to scramble gives nothing away until it is carried out.
         # Nor does jamming: ECM hides a ship, it does not identify it (000 L7703-7707).
-        quiet = msgspec.structs.replace(carried, ram=None, scramble=False, ecm=False)
+        # Nor do Beam-1s standing by to defend the ship.
+        quiet = msgspec.structs.replace(
+            carried, ram=None, scramble=False, ecm=False, point_defence=False
+        )
         if not left and quiet != course_and_speed(carried):
             revealers.append(ship.id)  # scanning or any other system gives it away
         if carried.ram is not None:
@@ -451,6 +456,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
                 sweeping=carried.sweep and not left,
                 scramble=carried.scramble and not left,
                 ecm=carried.ecm and not left,
+                beam_defence=carried.point_defence and not left,
                 scanned=carried.scan and not left,
             )
         )
@@ -693,6 +699,21 @@ def _ecm_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
         for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
     ):
         return "no working ECM or area ECM to switch on (000 L7730-7735, L7786-7790)"
+    return None
+
+
+def _beam_defence_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
+    """Return why a ship may not put its Beam-1s on point defence this turn, or ``None``."""
+    if not ctx.rules.beam_point_defence:
+        return (
+            "Beam-1 point defence is not in these rules (000 L9105-9109: rule beam_point_defence)"
+        )
+    sheet = ctx.sheets[ship.id]
+    if not any(
+        spec.kind == DEFENDING_BEAM and now.status == "ok"
+        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+    ):
+        return "no working Beam-1 to put on point defence (000 L9105-9109)"
     return None
 
 

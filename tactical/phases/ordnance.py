@@ -13,6 +13,7 @@ from msgspec import Struct
 
 from tactical.dice import DiceSource, Roll
 from tactical.fighters import (
+    DEFENDING_BEAM,
     FIGHTER_RANGE_MU,
     GRAPESHOT,
     GRAPESHOT_DICE,
@@ -40,6 +41,7 @@ from tactical.state import (
     ShipInPlay,
     ShipStatus,
     Threshold,
+    defending_beams,
     lock_on_range,
     replace_ship,
     spend_one_shots,
@@ -292,7 +294,9 @@ def _pd_die(dice: DiceSource, key: str, kind: str, *, heavy: bool) -> KillRoll:
     faces = tuple(dice.roll(f"{key}/{i}", 6) for i in range(count))
     if kind == SCATTERGUN:
         return KillRoll(faces=faces, kills=faces[0])
-    return KillRoll(faces=faces, kills=sum(1 for face in faces if face >= HEAVY_KILL_ON))
+    # "Each Beam-1 or fighter rolls a D6 and kills the missile on a roll of 6" (000 L5901-5903).
+    need = 6 if kind == DEFENDING_BEAM else HEAVY_KILL_ON
+    return KillRoll(faces=faces, kills=sum(1 for face in faces if face >= need))
 
 
 def _heavy_strike(
@@ -345,7 +349,7 @@ def area_defenders(
     plan: list[tuple[ShipInPlay, list[str], ShipInPlay]] = []
     for victim in attacked:
         own = working_defence(ctx, victim)
-        plan.append((victim, [*own.point, *own.area], victim))
+        plan.append((victim, [*own.point, *own.area, *defending_beams(ctx, victim)], victim))
     covered: dict[str, int] = {}
     for victim in attacked:
         for friend in state.ships:
