@@ -1,17 +1,22 @@
-"""The players' web page in an FT2 campaign (issue 20): his report and his orders as text,
-and nothing of the other side's fleets."""
+"""The players' web page in an FT2 campaign (issue 20): his report, his map and orders, his
+battles' replays, and nothing of the other side's fleets but what he scanned."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
+from campaign.events import UMPIRE
+from campaign.ft2 import service as ft2
 from campaign.players import PlayerSecrets
 from campaign.service import CampaignService, plan_ft2_campaign
+from campaign.store import Lineage
 from campaign.web import create_app
+from tests.test_ft2_campaign_cli import move, toward
 from tests.test_web import sign_in, with_token
 
 
@@ -66,5 +71,119 @@ def test_signed_replays_are_refused_and_rulings_noted(tmp_path: Path) -> None:
         assert all(r.actor == "umpire" for r in recorded)
         (note,) = [r for r in recorded if isinstance(r.event, UmpireNoted)]
         assert note.audience.players == ("esu",)
+    finally:
+        service.close()
+
+
+# ---------------------------------------------------------------- a campaign played on
+
+
+def ft2_orders(
+    service: CampaignService, lineage: Lineage, player: str, turn: int, body: str
+) -> None:
+    service.submit_orders(lineage, player, f'player = "{player}"\nturn = {turn}\n{body}')
+
+
+def play_to_the_encounter(service: CampaignService, name: str) -> Lineage:
+    """Turns 1-2 of tests/test_ft2_campaign_cli.py: the ESU reaches Lafayette with three
+    decoy drones out, where the NAC's System Defence waits; the encounter awaits decisions."""
+    service.new_ft2_campaign(plan_ft2_campaign(name, ["esu", "nac"], "lafayette", 10, "web-20"))
+    lineage = service.target(name)
+    ft2_orders(service, lineage, "esu", 1, move("esu-F1", toward("0109", "Lafayette")))
+    ft2_orders(service, lineage, "nac", 1, move("nac-F1", toward("New Toledo", "Hudson")))
+    service.resolve_turn(lineage)
+    decoys = '[[decoys]]\nfleet = "esu-F1"\ndrones = 3\n'
+    ft2_orders(service, lineage, "esu", 2, move("esu-F1", "Lafayette") + decoys)
+    ft2_orders(service, lineage, "nac", 2, move("nac-F1", "Hudson"))
+    service.resolve_turn(lineage)
+    return lineage
+
+
+def fight_at_lafayette(service: CampaignService, lineage: Lineage) -> str:
+    """Fight against stand-off is a battle (001 L1518): fought by the engine; its id."""
+    ft2.decide(service, lineage, "esu", "E2-1", "fight")
+    ft2.decide(service, lineage, "nac", "E2-1", "stand-off")
+    service.resolve_turn(lineage)
+    (battle,) = ft2.battles_waiting(service, lineage, UMPIRE)
+    ft2.fight(service, lineage, battle)
+    return battle
+
+
+NAC_ONLY = ("nac-F", "nac-D", "weasel_scout", "system_defence")  # his fleets, and designs
+
+
+def test_an_ft2_players_pages_hold_the_other_sides_fleets_only_as_scanned(
+    tmp_path: Path,
+) -> None:
+    """Hidden information (001 L1475): every page and answer the ESU player gets, before and
+    after a battle, names no NAC fleet and no design of the NAC's; before it the NAC's
+    forces appear only as the scans' classes and numbers, after it only the NAC ships that
+    fought him (on the battle's page, and their fates in his report)."""
+    service = CampaignService.open(f"sqlite:///{tmp_path / 'l.db'}", create=True)
+    try:
+        lineage = play_to_the_encounter(service, "laf")
+        secret = PlayerSecrets(service.store).issue("laf", "esu")
+        truth = " ".join(f.id for f in ft2.fleets(service, lineage, UMPIRE))
+        assert "nac-F1" in truth
+        assert "nac-D1" in truth
+        with TestClient(create_app(service, secret_key="k", https_only=False)) as client:
+            sign_in(client, "laf", "esu", secret)
+            before = everything_shown(client)
+            assert "1 capital, 1 cruiser" in before  # the NAC's scan of him, 001 L1499
+            assert "escort" in before  # his scan of the NAC: classes and numbers only
+            battle = fight_at_lafayette(service, lineage)
+            after = everything_shown(client)
+            page = client.get(f"/battles/{battle}").text
+        fought = set(re.findall(r"nac-S\d+", page))  # the ships that fought him
+        assert fought
+        assert "nac-S" not in before
+        assert set(re.findall(r"nac-S\d+", after)) <= fought  # his report tells their fates
+        for shown in (before, after):
+            assert not [s for s in NAC_ONLY if s in shown]
+        assert not [s for s in ("nac-F", "nac-D", "weasel_scout") if s in page]
+    finally:
+        service.close()
+
+
+def everything_shown(client: TestClient) -> str:
+    """Every page and JSON answer of a signed-in player's session (no battle page)."""
+    texts = [client.get(path).text for path in ("/report", "/map", "/map.svg", "/orders")]
+    texts += [client.get(path).text for path in ("/log", "/battles")]
+    orders_page = texts[3]
+    shown = re.search(r"<textarea[^>]*>(.*?)</textarea>", orders_page, re.DOTALL)
+    assert shown is not None
+    read = client.post(
+        "/orders/read", data=with_token(client, {"orders": html.unescape(shown.group(1))})
+    )
+    document = read.json()["document"]
+    written = client.post(
+        "/orders/text", data=with_token(client, {"document": json.dumps(document)})
+    )
+    texts += [read.text, written.text]
+    return "\n".join(texts)
+
+
+def test_an_ft2_battle_is_replayed_on_its_page_as_the_player_saw_it(tmp_path: Path) -> None:
+    """The battle page of the 004 campaign, for an FT2 battle fought by the engine: the
+    forces, the fates and the table turn by turn, with the enemy's captains and magazines
+    his own (as in the 004 campaign); another id gets "no such battle"."""
+    service = CampaignService.open(f"sqlite:///{tmp_path / 'b.db'}", create=True)
+    try:
+        lineage = play_to_the_encounter(service, "laf")
+        battle = fight_at_lafayette(service, lineage)
+        secret = PlayerSecrets(service.store).issue("laf", "esu")
+        seen = service.battle_report(lineage, battle, "esu")
+        assert seen.turns
+        assert seen.source == "engine"
+        assert all(f.captain is None for f in seen.forces if f.side == "nac")
+        with TestClient(create_app(service, secret_key="k", https_only=False)) as client:
+            sign_in(client, "laf", "esu", secret)
+            listed = client.get("/battles")
+            assert f"href='/battles/{battle}'" in listed.text
+            page = client.get(f"/battles/{battle}")
+            assert page.status_code == 200
+            assert "The table, turn by turn" in page.text
+            assert "esu-S1" in page.text
+            assert client.get("/battles/B9-9").status_code == 404
     finally:
         service.close()
