@@ -286,13 +286,13 @@ def desk_svg(desk: Ft2Desk, starmap: StarMap) -> str:
             arrows.append(Arrow(parse_label(at[fleet]), parse_label(to), FLEET_COLOUR, key=fleet))
     regions = [
         Region(
-            "facilities",
+            "facility-hexes",
             frozenset(parse_label(s.hex) for s in desk.systems if s.facility),
             stroke=FACILITY_STROKE,
             opacity=0.9,
         ),
         Region(
-            "encounters",
+            "encounter-hexes",
             frozenset(parse_label(e.hex) for e in desk.encounters),
             stroke=ENCOUNTER_STROKE,
             opacity=1.0,
