@@ -4,8 +4,9 @@ the encounters' decisions) sending through the same service call as a file, and 
 battle replay page. Every page and answer the browser gets is checked for the other side's
 fleets (001 L1475: counters only their owner knows the contents of).
 
-Four campaigns of the Lafayette Incident from one seed: "m" (turn 1) for the map, "e" for
-the orders, "d" with an encounter waiting at Lafayette, "b" with its battle fought.
+Five campaigns of the Lafayette Incident from one seed: "m" (turn 1) for the map and the
+NAC's docking, "e" for the orders, "g" with two ESU fleets in one hex to merge, "d" with
+an encounter waiting at Lafayette, "b" with its battle fought.
 `UMPIRE_WEB_SCREENSHOTS=docs pytest tests/test_ft2_web_editor.py` retakes the README's
 pictures.
 """
@@ -29,27 +30,31 @@ from campaign.store import Lineage
 from tests.conftest import FixedClock
 from tests.host_harness import umpire_serve
 from tests.test_ft2_campaign_cli import toward
-from tests.test_ft2_web import fight_at_lafayette, play_to_the_encounter
+from tests.test_ft2_web import fight_at_lafayette, ft2_orders, play_to_the_encounter
 from tests.test_web import CHROMIUM, CHROMIUM_FLAGS
 from tests.test_web_editor import DESKTOP, PHONE, shots, tap
 
 SEED = "web-20"
-THEIRS = re.compile(r"nac-[FDS]\d+")  # the NAC's fleets and ships
+RIVAL = {"esu": "nac", "nac": "esu"}
 
 
 class Campaigns:
-    """The four campaigns on one database, and the ESU player's secrets."""
+    """The five campaigns on one database, and the players' secrets."""
 
     def __init__(self, folder: Path) -> None:
         self.url = f"sqlite:///{folder / 'ft2.db'}"
         self.service = CampaignService.open(self.url, clock=FixedClock(), create=True)
-        for name in ("m", "e"):
+        for name in ("m", "e", "g"):
             plan = plan_ft2_campaign(name, ["esu", "nac"], "lafayette", 10, SEED)
             self.service.new_ft2_campaign(plan)
+        split = '[[splits]]\nfleet = "esu-F1"\nships = ["esu-S4"]\n'  # it stays at X
+        ft2_orders(self.service, self.lineage("g"), "esu", 1, split)
+        self.service.resolve_turn(self.lineage("g"))
         play_to_the_encounter(self.service, "d")
         self.battle = fight_at_lafayette(self.service, play_to_the_encounter(self.service, "b"))
         keys = PlayerSecrets(self.service.store)
-        self.secrets = {name: keys.issue(name, "esu") for name in ("m", "e", "d", "b")}
+        self.secrets = {(name, "esu"): keys.issue(name, "esu") for name in "megdb"}
+        self.secrets["m", "nac"] = keys.issue("m", "nac")
 
     def lineage(self, campaign: str) -> Lineage:
         return self.service.target(campaign)
@@ -78,12 +83,19 @@ def browser() -> Iterator[Browser]:
         opened.close()
 
 
-class Esu:
-    """A browser context signed in as the ESU player, keeping every body it exchanged."""
+class Signed:
+    """A browser context signed in as a player, keeping every body it exchanged."""
 
     def __init__(
-        self, browser: Browser, server: str, campaigns: Campaigns, campaign: str, phone: bool
+        self,
+        browser: Browser,
+        server: str,
+        campaigns: Campaigns,
+        campaign: str,
+        phone: bool,
+        player: str = "esu",
     ):
+        self.theirs = re.compile(rf"{RIVAL[player]}-[FDS]\d+")  # his rival's fleets, ships
         self.seen: list[str] = []
         options = {"viewport": PHONE, "has_touch": True, "is_mobile": True} if phone else {}
         self.context: BrowserContext = browser.new_context(**({"viewport": DESKTOP} | options))
@@ -94,8 +106,8 @@ class Esu:
         page = self.page
         page.goto(server + "/")
         page.fill("input[name=campaign]", campaign)
-        page.fill("input[name=player]", "esu")
-        page.fill("input[name=secret]", campaigns.secrets[campaign])
+        page.fill("input[name=player]", player)
+        page.fill("input[name=secret]", campaigns.secrets[campaign, player])
         page.click("button[type=submit]")
         page.wait_for_url(server + "/report")
 
@@ -112,13 +124,13 @@ class Esu:
         return self.page
 
     def close(self, fought: frozenset[str] = frozenset()) -> str:
-        """End the session; return everything it was shown: no NAC fleet or ship in it but
-        the ships that `fought` him."""
+        """End the session; return everything it was shown: no fleet or ship of his rival's
+        in it but the ships that `fought` him."""
         self.seen.append(self.page.content())
         self.context.close()
         everything = "\n".join(self.seen)
         assert "PAGE ERROR" not in everything
-        assert set(THEIRS.findall(everything)) <= fought
+        assert set(self.theirs.findall(everything)) <= fought
         return everything
 
 
@@ -129,7 +141,7 @@ def test_the_ft2_map_shows_his_fleets_their_reach_and_his_scans(
     """A system's details and facility; a fleet's ships, and the hexes it can move to this
     turn (6 hexes, 001 L1477: those submission accepts); an encounter's scans, his of the
     NAC (classes and numbers only, 001 L1491) and the NAC's of him, decoys counted."""
-    esu = Esu(browser, server, campaigns, "m", phone)
+    esu = Signed(browser, server, campaigns, "m", phone)
     page = esu.open("/map")
     details = page.locator("#details")
     if phone:
@@ -148,7 +160,7 @@ def test_the_ft2_map_shows_his_fleets_their_reach_and_his_scans(
     expect(details).to_contain_text("esu-F1 cannot move here this turn")
     page.screenshot(path=str(shots(tmp_path) / f"web-ft2-map{'-phone' if phone else ''}.png"))
     esu.close()
-    esu = Esu(browser, server, campaigns, "d", phone)
+    esu = Signed(browser, server, campaigns, "d", phone)
     page = esu.open("/map")
     tap(page, ".marker[data-key='scan E2-1']", phone)
     details = page.locator("#details")
@@ -169,7 +181,7 @@ def test_the_ft2_editor_sends_moves_splits_and_drones_and_refuses_a_bad_move(
     another hex, drones go out: recorded as the same orders as the file would be. Then a
     move of 21 hexes is refused with submission's one-line message, and nothing changes."""
     service, lineage = campaigns.service, campaigns.lineage("e")
-    esu = Esu(browser, server, campaigns, "e", phone=False)
+    esu = Signed(browser, server, campaigns, "e", phone=False)
     page = esu.open("/orders")
     expect(page.locator("#received")).to_contain_text("No orders received")
     page.click("#units button[data-unit='esu-F1']")
@@ -223,7 +235,7 @@ def test_the_ft2_editor_takes_an_encounters_decision_on_a_phone(
     """Once encounters are found the page asks for decisions (001 L1512): FIGHT chosen on
     a phone is written down secretly, as `umpire encounters decide` would."""
     lineage = campaigns.lineage("d")
-    esu = Esu(browser, server, campaigns, "d", phone=True)
+    esu = Signed(browser, server, campaigns, "d", phone=True)
     page = esu.open("/orders")
     expect(page.locator("h1")).to_have_text("Decisions for turn 2")
     encounter = page.locator("#encounters [data-encounter='E2-1']")
@@ -246,7 +258,7 @@ def test_the_ft2_battle_is_replayed_on_its_page(
 ) -> None:
     """From his orders page's battle link to the replay: the forces, the fates and the table
     turn by turn, as the ESU saw it (the NAC's ships only those that fought him)."""
-    esu = Esu(browser, server, campaigns, "b", phone=False)
+    esu = Signed(browser, server, campaigns, "b", phone=False)
     page = esu.open("/orders")
     page.click(f"#encounters a[href='/battles/{campaigns.battle}']")
     page.wait_for_url(f"{server}/battles/{campaigns.battle}")
@@ -257,7 +269,7 @@ def test_the_ft2_battle_is_replayed_on_its_page(
     fought = frozenset(
         s for side in ft2_battle_sides(campaigns) for s in side if s.startswith("nac-")
     )
-    assert THEIRS.search(page.content())
+    assert esu.theirs.search(page.content())
     esu.page.goto(server + "/report")
     esu.close(fought)
 
@@ -266,3 +278,39 @@ def ft2_battle_sides(campaigns: Campaigns) -> list[tuple[str, ...]]:
     """The ships of each side of campaign "b"'s battle, as the umpire knows them."""
     report = campaigns.service.battle_report(campaigns.lineage("b"), campaigns.battle, UMPIRE)
     return [tuple(f.id for f in report.forces if f.side == side) for side in report.sides]
+
+
+def test_the_ft2_editor_merges_fleets_and_docks_ships(
+    campaigns: Campaigns, server: str, browser: Browser
+) -> None:
+    """Two ESU fleets at X merge (the frigate split off last turn comes back); the NAC docks
+    a ship at New Toledo's facility for repairs (001 L1530-1532): each recorded as the
+    orders file gives it."""
+    service = campaigns.service
+    esu = Signed(browser, server, campaigns, "g", phone=False)
+    page = esu.open("/orders")
+    page.click("#units button[data-unit='esu-F1']")
+    page.select_option("#merge", "esu-F2")
+    expect(page.locator("#unit-editor")).to_contain_text("Takes in esu-F2")
+    send(page)
+    expect(page.locator("#received")).to_contain_text("esu-F2 merge into esu-F1")
+    merged = 'player = "esu"\nturn = 2\n[[merges]]\ninto = "esu-F1"\nfleets = ["esu-F2"]\n'
+    state = service.load(campaigns.lineage("g")).ft2
+    assert state is not None
+    assert state.orders["esu"] == ft2.parse_orders(merged, "esu", 2)
+    esu.close()
+    nac = Signed(browser, server, campaigns, "m", phone=False, player="nac")
+    page = nac.open("/orders")
+    page.click("#units button[data-unit='nac-F1']")
+    expect(page.locator("#details")).to_contain_text("at a naval facility")
+    page.fill("#docks input[data-dock-systems='nac-S1']", "firecon-1")
+    page.check("#docks input[data-dock='nac-S1']")
+    send(page)
+    expect(page.locator("#received")).to_contain_text(
+        "nac-S1 docks for repairs (repair rolls: firecon-1)"
+    )
+    docked = 'player = "nac"\nturn = 1\n[[docks]]\nship = "nac-S1"\nsystems = ["firecon-1"]\n'
+    state = service.load(campaigns.lineage("m")).ft2
+    assert state is not None
+    assert state.orders["nac"] == ft2.parse_orders(docked, "nac", 1)
+    nac.close()
