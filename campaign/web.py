@@ -586,11 +586,10 @@ class _Pages:
     # ------------------------------------------------------------ pages
 
     def draw_report(self, who: _Player, csrf: str) -> tuple[bytes, str]:
-        if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report
+        if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report, his map
             lines = ft2.report(self.service, who.lineage, who.name)
-            return _html(who.campaign, report_html(lines), player=who.signed, csrf=csrf).encode(), (
-                "text/html"
-            )
+            body = report_html(lines) + _MAP_IMAGE
+            return _html(who.campaign, body, player=who.signed, csrf=csrf).encode(), "text/html"
         report = self.service.report(who.lineage, who.name)
         body = _report_html(report, self._has_map(who))
         title = f"{who.campaign}: turn {report.turn}"
@@ -914,13 +913,14 @@ def _sign_in_html(
     )
 
 
+_MAP_IMAGE = (
+    "<h2>Your map</h2><img class='map' src='/map.svg' "
+    "alt='The star map as you know it, with your units'>"
+)
+
+
 def _report_html(report: PlayerReport, has_map: bool) -> str:
-    map_html = (
-        "<h2>Your map</h2><img class='map' src='/map.svg' "
-        "alt='The star map as you know it, with your units'>"
-        if has_map
-        else ""
-    )
+    map_html = _MAP_IMAGE if has_map else ""
     return report_body_html(report, map_html=map_html, no_news="<li>nothing</li>")
 
 

@@ -32,6 +32,7 @@ def test_an_ft2_player_reads_his_report_and_sends_orders(tmp_path: Path) -> None
             assert report.status_code == 200
             assert "esu-F1" in report.text
             assert "nac-" not in report.text  # his rival's fleets are not his to see
+            assert "<img class='map' src='/map.svg'" in report.text  # his map, as in 004
             svg = client.get("/map.svg")
             assert 'data-key="esu-F1"' in svg.text  # his counter on his map
             assert "nac-" not in svg.text

@@ -28,11 +28,11 @@ SCAN_COLOUR = "#ff8a80"
 FACILITY_STROKE = "#7fe0a0"
 ENCOUNTER_STROKE = "#ff5050"
 MAP_KEY = (
-    (FLEET_COLOUR, "your fleet (only you know what it holds)"),
-    (DEFENCE_COLOUR, "your System Defence (non-FTL, fixed)"),
-    (SCAN_COLOUR, "contacts on your long-range scan"),
+    (FLEET_COLOUR, "your fleet"),
+    (DEFENCE_COLOUR, "your System Defence"),
+    (SCAN_COLOUR, "your scan's contacts"),
     (FACILITY_STROKE, "naval facility"),
-    (ENCOUNTER_STROKE, "encounter awaiting decisions"),
+    (ENCOUNTER_STROKE, "encounter"),
 )
 
 
