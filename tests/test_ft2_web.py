@@ -8,14 +8,22 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
+from hypothesis import example, given
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from campaign.events import UMPIRE
+from campaign.ft2 import rules
 from campaign.ft2 import service as ft2
+from campaign.ft2.desk import reach
+from campaign.ft2.model import Ft2Orders, MoveOrder, load_scenario
 from campaign.players import PlayerSecrets
+from campaign.projections import CampaignState, evolve_all
 from campaign.service import CampaignService, plan_ft2_campaign
 from campaign.store import Lineage
 from campaign.web import create_app
+from maps import label, load_builtin
 from tests.test_ft2_campaign_cli import move, toward
 from tests.test_web import sign_in, with_token
 
@@ -186,5 +194,65 @@ def test_an_ft2_battle_is_replayed_on_its_page_as_the_player_saw_it(tmp_path: Pa
             assert "The table, turn by turn" in page.text
             assert "esu-S1" in page.text
             assert client.get("/battles/B9-9").status_code == 404
+    finally:
+        service.close()
+
+
+_PLANNED = plan_ft2_campaign("p", ["esu", "nac"], "lafayette", 10, "reach")
+_STATE = evolve_all(CampaignState(), (new.event for new in _PLANNED.batch))
+_MAP = load_builtin("lafayette")
+_CELLS = [label(cell) for cell in _MAP.cells()]
+
+
+@given(
+    fleet=st.sampled_from(["esu-F1", "nac-F1", "nac-D1"]),
+    to=st.sampled_from(_CELLS),
+    must_leave=st.booleans(),
+)
+@example(fleet="esu-F1", to="0109", must_leave=False)  # staying: the page's "stay" choice
+@example(fleet="esu-F1", to="0109", must_leave=True)
+@example(fleet="esu-F1", to="0709", must_leave=False)  # 6 hexes
+@example(fleet="esu-F1", to="0809", must_leave=False)  # 7 hexes
+def test_a_hex_is_shown_reachable_exactly_when_a_move_there_is_accepted(
+    fleet: str, to: str, must_leave: bool
+) -> None:
+    """The page's reach is submission's check (001 L1477: up to 6 hexes; a System Defence
+    never moves, 001 L1550; a fleet that withdrew must leave, 001 L1512): a hex is shown
+    reachable if and only if an orders file moving the fleet there has no problem (its own
+    hex aside: staying is the editor's "stay where it is")."""
+    assert _STATE.ft2 is not None
+    state = _STATE.ft2
+    moved = msgspec.structs.replace(state.fleets[fleet], must_leave=must_leave)
+    view = msgspec.structs.replace(state, fleets={**state.fleets, fleet: moved})
+    scenario = load_scenario("lafayette")
+    owner = moved.owner
+    orders = Ft2Orders(player=owner, turn=1, moves=(MoveOrder(fleet=fleet, to=to),))
+    accepted = not rules.check_orders(view, _MAP, scenario, orders)
+    assert (to in reach(moved, _MAP, scenario)) == (accepted and to != moved.hex)
+
+
+def test_a_battle_recorded_from_the_table_has_its_page_too(tmp_path: Path) -> None:
+    """A table's outcome (001 L1514) has no journal to replay: its page gives the sides,
+    their decisions as orders, and each ship's fate as recorded; the ship that jumped out
+    reads "jumped"."""
+    service = CampaignService.open(f"sqlite:///{tmp_path / 't.db'}", create=True)
+    try:
+        lineage = play_to_the_encounter(service, "laf")
+        ft2.decide(service, lineage, "esu", "E2-1", "fight")
+        ft2.decide(service, lineage, "nac", "E2-1", "fight")
+        service.resolve_turn(lineage)
+        (battle,) = ft2.battles_waiting(service, lineage, UMPIRE)
+        ft2.record(service, lineage, battle, ["esu-S3=jumped:2"])
+        seen = service.battle_report(lineage, battle, "esu")
+        assert seen.source == "umpire"
+        assert seen.orders == (("nac", "engage"), ("esu", "engage"))
+        assert {f.id: f.fate for f in seen.fates}["esu-S3"] == "jumped"
+        assert service.fought_battles(lineage, "nac") == [battle]
+        secret = PlayerSecrets(service.store).issue("laf", "esu")
+        with TestClient(create_app(service, secret_key="k", https_only=False)) as client:
+            sign_in(client, "laf", "esu", secret)
+            page = client.get(f"/battles/{battle}").text
+        assert "fought at the table: nac (engage) against esu (engage)" in page
+        assert "The table, turn by turn" not in page
     finally:
         service.close()
