@@ -256,3 +256,35 @@ def test_a_battle_recorded_from_the_table_has_its_page_too(tmp_path: Path) -> No
         assert "The table, turn by turn" not in page
     finally:
         service.close()
+
+
+def test_his_ft2_map_draws_his_fleets_scans_facilities_encounters_and_courses(
+    tmp_path: Path,
+) -> None:
+    """His `map.svg` (the page's map, the package's): his counter, his scan's contacts where
+    the encounter is (ringed), the two naval facilities, and the course of each move he
+    sent; the NAC's map holds his own counters and nothing of the ESU's."""
+    service = CampaignService.open(f"sqlite:///{tmp_path / 's.db'}", create=True)
+    try:
+        service.new_ft2_campaign(plan_ft2_campaign("c", ["esu", "nac"], "lafayette", 10, "c"))
+        fresh = service.target("c")
+        ft2_orders(service, fresh, "esu", 1, move("esu-F1", "0509"))
+        svg = service.map_svg(fresh, "esu")
+        assert re.search(r'<g id="arrows".*data-key="esu-F1"', svg, re.DOTALL)
+        lineage = play_to_the_encounter(service, "laf")
+        svg = service.map_svg(lineage, "esu")
+        assert 'class="marker" data-key="esu-F1"' in svg
+        assert 'data-key="scan E2-1"' in svg
+        assert "E2-1: your long-range scan shows 1 escort" in svg
+        facilities = re.search(r'<g id="facility-hexes".*?</g>', svg, re.DOTALL)
+        assert facilities is not None
+        assert facilities.group(0).count("<polygon") == 2  # New Toledo, VN-459
+        encounters = re.search(r'<g id="encounter-hexes".*?</g>', svg, re.DOTALL)
+        assert encounters is not None
+        assert encounters.group(0).count("<polygon") == 1  # Lafayette
+        assert "nac-" not in svg
+        theirs = service.map_svg(lineage, "nac")
+        assert 'data-key="nac-D1"' in theirs
+        assert "esu-" not in theirs
+    finally:
+        service.close()

@@ -283,7 +283,8 @@ def desk_svg(desk: Ft2Desk, starmap: StarMap) -> str:
     arrows = []
     for fleet, to in _courses(desk, starmap):
         if to != at[fleet]:
-            arrows.append(Arrow(parse_label(at[fleet]), parse_label(to), FLEET_COLOUR, key=fleet))
+            start, end = parse_label(at[fleet]), parse_label(to)
+            arrows.append(Arrow(start, end, FLEET_COLOUR, key=fleet, title=f"{fleet} to {to}"))
     regions = [
         Region(
             "facility-hexes",
