@@ -69,6 +69,8 @@ from campaign.events import (
     rolls_of,
 )
 from campaign.ft2 import service as ft2
+from campaign.ft2.battle import as_battle_fought
+from campaign.ft2.events import Ft2BattleFought
 from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.inputs import (
     MAX_ORDERS_BYTES,
@@ -720,8 +722,8 @@ class CampaignService:
         report's map and the web page's. A player without an empire gets the chart he knows."""
         starmap, explored = self.player_map(lineage, player)
         view = self.load(lineage, viewer=player)
-        if view.ft2 is not None:  # his fleet counters on the map (issue 20)
-            return to_svg(starmap, explored=explored, markers=ft2.fleet_markers(view.ft2))
+        if view.ft2 is not None:  # his fleets, scans and orders on the map (issue 20)
+            return ft2.map_svg(self, lineage, player)
         if player not in view.empires:
             return to_svg(starmap, explored=explored)
         return player_map_svg(self.map_view(lineage, player), starmap, explored)
@@ -1347,14 +1349,11 @@ class CampaignService:
         others or none at all, gets the same refusal, naming his own battles.
         """
         self._check_viewer(lineage, viewer)
-        fought = [
-            recorded.event
-            for recorded in self.store.read(lineage, types=[BattleFought.TYPE], visible_to=viewer)
-            if isinstance(recorded.event, BattleFought)
-            and (viewer == UMPIRE or viewer in participants(recorded.event))
-        ]
+        fought = self._battles_fought(lineage, viewer)
         found = [ev for ev in fought if ev.battle.id == battle_id]
-        if not found and battle_id in self.load(lineage, viewer=viewer).pending_battles:
+        view = self.load(lineage, viewer=viewer)
+        waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
+        if not found and battle_id in waiting:
             raise IllegalCommandError(
                 f"battle {battle_id} has not been fought yet: `umpire battles list` shows it "
                 "waiting (`umpire battles resolve` or `battles record` gives its outcome)"
@@ -1372,14 +1371,22 @@ class CampaignService:
     def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
         """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
         self._check_viewer(lineage, viewer)
-        return [
-            recorded.event.battle.id
-            for recorded in self.store.read(
-                lineage, types=[BattleFought.TYPE], visible_to=viewer, turn=turn
-            )
-            if isinstance(recorded.event, BattleFought)
-            and (viewer == UMPIRE or viewer in participants(recorded.event))
-        ]
+        return [fought.battle.id for fought in self._battles_fought(lineage, viewer, turn)]
+
+    def _battles_fought(
+        self, lineage: Lineage, viewer: str, turn: int | None = None
+    ) -> list[BattleFought]:
+        """The battles `viewer` fought (all, for the umpire), oldest first; an FT2 campaign's
+        in the same shape (`campaign.ft2.battle.as_battle_fought`, issue 20)."""
+        kinds = [BattleFought.TYPE, Ft2BattleFought.TYPE]
+        fought = []
+        for recorded in self.store.read(lineage, types=kinds, visible_to=viewer, turn=turn):
+            ev = recorded.event
+            if isinstance(ev, Ft2BattleFought):
+                ev = as_battle_fought(ev)
+            if isinstance(ev, BattleFought) and (viewer == UMPIRE or viewer in participants(ev)):
+                fought.append(ev)
+        return fought
 
     def report(self, lineage: Lineage, player: str, turn_number: int | None = None) -> PlayerReport:
         """Return what `player` knew at the end of a turn: his empire, units and its news.

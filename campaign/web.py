@@ -49,6 +49,8 @@ from starlette.routing import Route
 from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import RecordedEvent
 from campaign.ft2 import service as ft2
+from campaign.ft2.desk import Ft2Desk
+from campaign.ft2.model import Ft2Orders
 from campaign.ft2.report import report_html
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.playermap import OrdersDesk
@@ -584,11 +586,10 @@ class _Pages:
     # ------------------------------------------------------------ pages
 
     def draw_report(self, who: _Player, csrf: str) -> tuple[bytes, str]:
-        if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report
+        if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report, his map
             lines = ft2.report(self.service, who.lineage, who.name)
-            return _html(who.campaign, report_html(lines), player=who.signed, csrf=csrf).encode(), (
-                "text/html"
-            )
+            body = report_html(lines) + _MAP_IMAGE
+            return _html(who.campaign, body, player=who.signed, csrf=csrf).encode(), "text/html"
         report = self.service.report(who.lineage, who.name)
         body = _report_html(report, self._has_map(who))
         title = f"{who.campaign}: turn {report.turn}"
@@ -621,8 +622,17 @@ class _Pages:
 
     def draw_map(self, who: _Player, csrf: str) -> tuple[bytes, str]:
         # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
-        desk = self.service.orders_desk(who.lineage, who.name)
         svg = self.drawn.get(self.service, who, "map.svg", "", partial(self.draw_svg, who, ""))
+        if ft2.is_ft2(self.service, who.lineage):  # issue 20: his fleets and scans
+            ft2_desk = ft2.desk(self.service, who.lineage, who.name)
+            body = (
+                f"<h1>{esc(ft2_desk.title)}</h1>"
+                "<p class='hint'>Hover or tap a system or a fleet for its details. Choose a "
+                "fleet (on the map or in the list) to see where it can go this turn.</p>"
+                f"{_map_app(ft2_desk, svg.body.decode(), editor=False)}"
+            )
+            return _html("Map", body, who.signed, csrf, wide=True).encode(), "text/html"
+        desk = self.service.orders_desk(who.lineage, who.name)
         body = (
             f"<h1>{esc(desk.map.title)}</h1>"
             "<p class='hint'>Hover or tap a system or a unit for its details. Choose a unit "
@@ -649,6 +659,12 @@ class _Pages:
     async def orders_text(self, request: Request, who: _Player) -> Response:
         """The editor's orders (JSON, an orders document's fields) as the orders text."""
         form = await request.form()
+        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
+            try:
+                orders = msgspec.json.decode(str(form.get("document", "")), type=Ft2Orders)
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                return _json({"problems": [str(exc)]}, 422)
+            return _json({"text": ft2.dumps_orders(orders), "splits": [], "forces": []})
         try:
             document = msgspec.json.decode(str(form.get("document", "")), type=OrdersDocument)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -665,6 +681,9 @@ class _Pages:
         try:
             check_text_size(text, "the orders", MAX_ORDERS_BYTES)
             turn = await self._call(self._turn, who)
+            if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
+                read = ft2.parse_orders(text, who.name, turn)
+                return _json({"document": msgspec.to_builtins(read)})
             document = orders_rules.parse(text, who.name, turn)
         except OrdersError as exc:
             return _json({"problems": exc.problems}, 422)
@@ -676,10 +695,13 @@ class _Pages:
         self, who: _Player, csrf: str, text: str | None = None, problems: Sequence[str] = ()
     ) -> str:
         """The orders page: the map and the editor over the orders text (the advanced view)."""
-        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20: the text alone
+        if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
+            ft2_desk = await self._call(ft2.desk, self.service, who.lineage, who.name)
+            ft2_svg = await self._call(self.service.map_svg, who.lineage, who.name)
             if text is None:
-                text = await self._call(self.service.orders_template, who.lineage, who.name)
-            return _orders_html(csrf, text, problems)
+                text = await self._call(self._ft2_text, who, ft2_desk)
+            final = await self._call(self._final_form, who, csrf)
+            return final + _ft2_orders_page_html(ft2_desk, ft2_svg, csrf, text, problems)
         desk = await self._call(self.service.orders_desk, who.lineage, who.name)
         svg = await self._call(self.service.map_svg, who.lineage, who.name)
         if text is None:
@@ -691,11 +713,22 @@ class _Pages:
         final = await self._call(self._final_form, who, csrf)
         return final + _orders_page_html(desk, svg, csrf, text, problems)
 
+    def _ft2_text(self, who: _Player, desk: Ft2Desk) -> str:
+        """His FT2 orders as text: those he sent (or his decisions), else the template."""
+        if desk.received:
+            return ft2.dumps_orders(msgspec.convert(desk.document, Ft2Orders))
+        return self.service.orders_template(who.lineage, who.name)
+
     def _final_form(self, who: _Player, csrf: str) -> str:
         """Whether his orders of the turn are marked final, and the button that changes it."""
         view = self.service.load(who.lineage, viewer=who.name)
-        sent = self.service.submitted_orders(who.lineage, who.name) is not None
-        if view.phase != "orders" or not sent:
+        if view.ft2 is not None:  # FT2: his sealed orders are in his own view
+            sent = view.ft2.phase == "orders" and who.name in view.ft2.orders
+        else:
+            sent = view.phase == "orders" and (
+                self.service.submitted_orders(who.lineage, who.name) is not None
+            )
+        if not sent:
             return ""
         final = who.name in view.final
         said = (
@@ -880,13 +913,14 @@ def _sign_in_html(
     )
 
 
+_MAP_IMAGE = (
+    "<h2>Your map</h2><img class='map' src='/map.svg' "
+    "alt='The star map as you know it, with your units'>"
+)
+
+
 def _report_html(report: PlayerReport, has_map: bool) -> str:
-    map_html = (
-        "<h2>Your map</h2><img class='map' src='/map.svg' "
-        "alt='The star map as you know it, with your units'>"
-        if has_map
-        else ""
-    )
+    map_html = _MAP_IMAGE if has_map else ""
     return report_body_html(report, map_html=map_html, no_news="<li>nothing</li>")
 
 
@@ -913,22 +947,30 @@ def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:
     )
 
 
-def _data_script(desk: OrdersDesk) -> str:
+def _data_script(desk: OrdersDesk | Ft2Desk) -> str:
     """The page's data for its script: JSON in a non-executing script element (every `<`
     escaped, so no text in it can end the element)."""
     data = msgspec.json.encode(desk).replace(b"<", b"\\u003c").decode()
     return f"<script type='application/json' id='umpire-data'>{data}</script>"
 
 
-def _map_app(desk: OrdersDesk, svg: str, editor: bool) -> str:
+def _map_app(desk: OrdersDesk | Ft2Desk, svg: str, editor: bool) -> str:
     """The interactive map (the player's `map.svg` inline) beside its panel; with `editor`,
-    the orders editor's panel."""
+    the orders editor's panel. An FT2 campaign's desk lists his fleets, and its editor
+    takes the encounters' decisions too."""
+    units = "fleets" if isinstance(desk, Ft2Desk) else "units"
     panel = (
-        "<section><h2>Your units</h2><ul class='units' id='units'></ul></section>"
+        f"<section><h2>Your {units}</h2><ul class='units' id='units'></ul></section>"
         "<section id='details' aria-live='polite'><h2>Details</h2><p class='hint'>Hover or "
-        "tap a system or unit.</p></section>"
+        f"tap a system or {units[:-1]}.</p></section>"
     )
-    if editor:
+    if editor and isinstance(desk, Ft2Desk):
+        panel += (
+            "<section id='encounters' class='editor'></section>"
+            "<section id='unit-editor' class='editor'><h2>Orders for a fleet</h2>"
+            "<p class='hint'>Choose a fleet to give it orders.</p></section>"
+        )
+    elif editor:
         panel += (
             "<section id='unit-editor' class='editor'><h2>Orders for a unit</h2>"
             "<p class='hint'>Choose a unit to give it orders.</p></section>"
@@ -942,30 +984,59 @@ def _map_app(desk: OrdersDesk, svg: str, editor: bool) -> str:
     )
 
 
-def _orders_page_html(
-    desk: OrdersDesk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
-) -> str:
-    turn = desk.map.turn
-    if desk.deadline:
-        deadline = (
-            f"<p class='deadline' id='deadline' data-deadline='{esc(desk.deadline)}' "
-            f"data-now='{esc(desk.now)}'>Orders for turn {turn} are due by "
-            f"{esc(desk.deadline[:16].replace('T', ' '))} UTC.</p>"
+def _deadline_html(turn: int, deadline: str | None, now: str) -> str:
+    if deadline:
+        return (
+            f"<p class='deadline' id='deadline' data-deadline='{esc(deadline)}' "
+            f"data-now='{esc(now)}'>Orders for turn {turn} are due by "
+            f"{esc(deadline[:16].replace('T', ' '))} UTC.</p>"
         )
-    else:
-        deadline = f"<p class='deadline' id='deadline'>Orders for turn {turn}: no deadline set.</p>"
-    if desk.received:
-        items = "".join(f"<li>{esc(line)}</li>" for line in desk.received)
-        received = (
+    return f"<p class='deadline' id='deadline'>Orders for turn {turn}: no deadline set.</p>"
+
+
+def _received_html(received: Sequence[str], none_yet: str) -> str:
+    if received:
+        items = "".join(f"<li>{esc(line)}</li>" for line in received)
+        return (
             "<section id='received'><h2>Received</h2><p>Your orders recorded for this turn "
             "(the editor below holds them: change them and send again; the last ones count):"
             f"</p><ul>{items}</ul></section>"
         )
+    return (
+        "<section id='received'><h2>Received</h2><p>No orders received from you for this "
+        f"turn yet: {esc(none_yet)}</p></section>"
+    )
+
+
+def _ft2_orders_page_html(
+    desk: Ft2Desk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
+) -> str:
+    """The FT2 orders page (issue 20): his fleets' moves, splits, merges, docking and drones
+    on the orders phase, the encounters' decisions once encounters are found."""
+    if desk.finished:
+        return f"<h1>{esc(desk.title)}</h1><p>The campaign is over: no more orders.</p>"
+    if desk.phase == "encounters":
+        heading = f"<h1>Decisions for turn {desk.turn}</h1>"
+        none_yet = "stand-off, unless you decide otherwise (001 L1512)."
+    elif desk.phase == "orders":
+        heading = f"<h1>Orders for turn {desk.turn}</h1>"
+        none_yet = "every fleet stays where it is unless you send some."
     else:
-        received = (
-            "<section id='received'><h2>Received</h2><p>No orders received from you for this "
-            "turn yet: every unit holds position unless you send some.</p></section>"
-        )
+        heading = f"<h1>Turn {desk.turn}: {esc(desk.phase)}</h1>"
+        none_yet = "the umpire is resolving the turn's battles; wait for the next turn."
+    return (
+        f"{heading}{_deadline_html(desk.turn, desk.deadline, desk.now)}"
+        f"{_received_html(desk.received, none_yet)}"
+        f"{_map_app(desk, svg, editor=True)}{_orders_html(csrf, text, problems)}"
+    )
+
+
+def _orders_page_html(
+    desk: OrdersDesk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
+) -> str:
+    turn = desk.map.turn
+    deadline = _deadline_html(turn, desk.deadline, desk.now)
+    received = _received_html(desk.received, "every unit holds position unless you send some.")
     production = ""
     if desk.production or desk.budgets or desk.techs:
         production = "<section id='production' class='editor'></section>"

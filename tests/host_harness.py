@@ -270,3 +270,33 @@ def imap_server(user: str, password: str) -> Iterator[int]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@contextmanager
+def umpire_serve(url: str, log_path: Path) -> Iterator[str]:
+    """Run `umpire serve` on a free loopback port over the database at `url`; yield its base
+    URL, and stop it afterwards (its output in `log_path`)."""
+    port = free_port()
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from cli import main; main()", "serve", "--host",
+             "127.0.0.1", "--port", str(port), "--db", url],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).parents[1],
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError as exc:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        said = log_path.read_text()
+                        raise RuntimeError(f"umpire serve did not start:\n{said}") from exc
+                    time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)

@@ -12,11 +12,15 @@ import msgspec
 
 from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import Audience, NewEvent
+from campaign.events import Audience, BattleFought, NewEvent
 from campaign.ft2.events import DisengagementRolled, Ft2BattleFought
 from campaign.ft2.forces import catalogue
 from campaign.ft2.model import Ft2Battle, Ft2Ship, Ft2State, ShipFate
 from campaign.rules.battles import RecordingDice
+from campaign.strategic import Battle as StrategicBattle
+from campaign.strategic import BattleSide as StrategicSide
+from campaign.strategic import ShipFate as ShipFateWord
+from campaign.strategic import ShipResult
 from tactical.campaign_battle import (
     CampaignBattle,
     CampaignOrder,
@@ -260,3 +264,43 @@ def decide_table_battle(
             )
         )
     return [_fought(battle, tuple(fates), "umpire", turn)]
+
+
+# The engine's fates and a table's, as the battle report words them (`campaign.battlereport`).
+REPORTED_FATES: dict[str, ShipFateWord] = {
+    "present": "survived",
+    "disengaged": "disengaged",
+    "jumped": "jumped",
+    "destroyed": "destroyed",
+}
+
+
+def as_battle_fought(fought: Ft2BattleFought) -> BattleFought:
+    """Return an FT2 battle's outcome in the shape the 004 campaign's battle report reads,
+    so both campaigns' players get the one report and replay (`umpire battles show`, the
+    web page's battle page): each side's decision as its order, each ship's fate."""
+    battle = fought.battle
+    fleeing = next((s.player for s in battle.sides if s.decision == "withdraw"), None)
+    sides = tuple(
+        StrategicSide(player=s.player, order=ORDERS[s.decision], units=s.ships)
+        for s in battle.sides
+    )
+    return BattleFought(
+        battle=StrategicBattle(
+            id=battle.id,
+            hex=battle.hex,
+            system=battle.system,
+            type="pursuit" if fleeing else "even",
+            pursued=fleeing,
+            sides=(sides[0], sides[1]),
+        ),
+        results=tuple(
+            ShipResult(
+                unit=f.ship, fate=REPORTED_FATES.get(f.fate, "survived"), hull_lost=f.hull_lost
+            )
+            for f in fought.fates
+        ),
+        source=fought.source,
+        journal=fought.journal,
+        rolls=fought.rolls,
+    )

@@ -186,6 +186,12 @@ def towing_problem(fleet: Fleet) -> str | None:
     )
 
 
+def move_problems(fleet: Fleet, to: str, starmap: StarMap, scenario: Scenario) -> list[str]:
+    """Return why submission refuses a move of `fleet` to `to` (a hex label or a system's
+    name); none: it is accepted. The web page's reach asks this very check."""
+    return _move_problem(fleet, to, starmap, scenario, fleet.id)
+
+
 def _move_problem(
     fleet: Fleet, to: str, starmap: StarMap, scenario: Scenario, name: str
 ) -> list[str]:

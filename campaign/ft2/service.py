@@ -19,7 +19,8 @@ from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, Audience, NewEvent, RecordedEvent, TurnEnded, UmpireNoted
 from campaign.ft2 import battle as battles
 from campaign.ft2 import forces, rules, weekend
-from campaign.ft2.events import DecisionMade, Ft2OrdersSubmitted
+from campaign.ft2.desk import Ft2Desk, build_desk, desk_svg
+from campaign.ft2.events import DecisionMade, Ft2BattleFought, Ft2OrdersSubmitted
 from campaign.ft2.model import (
     Contact,
     Encounter,
@@ -35,7 +36,7 @@ from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
 from campaign.store import MAIN_BRANCH, EventStore, Lineage
-from maps import Marker, mapfile, parse_label, tomlinput
+from maps import mapfile, tomlinput
 from maps.starmap import StarMap
 
 RULES_CHOICES = ("004", "ft2")
@@ -531,18 +532,35 @@ def report(service: CampaignService, lineage: Lineage, player: str) -> list[str]
     return report_lines(view, told, player)
 
 
-def fleet_markers(view: Ft2State) -> list[Marker]:
-    """A player's fleets as markers on his map: the counters he alone knows (001 L1475)."""
-    return [
-        Marker(
-            hex=parse_label(fleet.hex),
-            text=fleet.id.rsplit("-", 1)[-1],
-            colour="#9ad0ff" if fleet.fixed else "#ffd27f",
-            title=f"{fleet.id}: " + ", ".join(s.design for s in fleet.ships),
-            key=fleet.id,
-        )
-        for fleet in sorted(view.fleets.values(), key=lambda f: f.id)
+class MapService(CampaignService, Protocol):
+    """What the player's desk uses besides: his map (`CampaignService.player_map`)."""
+
+    def player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]: ...
+
+
+def desk(service: MapService, lineage: Lineage, player: str) -> Ft2Desk:
+    """Return `player`'s FT2 map and orders desk (`campaign.ft2.desk`), from the events he
+    may see only: his view, the chart he knows, the battles he was told of."""
+    service._check_viewer(lineage, player)
+    view = service.load(lineage, viewer=player)
+    state = require_ft2(view)
+    starmap, _ = service.player_map(lineage, player)
+    battles = [
+        recorded.event.battle.id
+        for recorded in service.store.read(lineage, types=[Ft2BattleFought.TYPE], visible_to=player)
+        if isinstance(recorded.event, Ft2BattleFought)
     ]
+    built = build_desk(state, view.turn, view.finished, starmap, scenario_of(view), player, battles)
+    return msgspec.structs.replace(
+        built,
+        deadline=view.deadline.isoformat() if view.deadline else None,
+        now=service.store.clock().isoformat(),
+    )
+
+
+def map_svg(service: MapService, lineage: Lineage, player: str) -> str:
+    """Return `player`'s FT2 map as SVG (`campaign.ft2.desk.desk_svg`)."""
+    return desk_svg(desk(service, lineage, player), service.player_map(lineage, player)[0])
 
 
 def is_ft2(service: CampaignService, lineage: Lineage) -> bool:

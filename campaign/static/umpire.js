@@ -1,4 +1,6 @@
-// The players' web page (issue 16): the interactive map and the orders editor.
+// The players' web page (issue 16): the interactive map and the orders editor; in an FT2
+// campaign (issue 20, `data.rules` "ft2"), the same page over his fleet counters, his scans
+// and the encounters' decisions (`ft2Desk` below), with the same form, sync and helpers.
 //
 // Plain script, no build step, nothing from elsewhere; served by the app itself
 // (`/static/umpire.js`). It reads the page's data (`#umpire-data`: the player's own map and
@@ -12,7 +14,9 @@
   var dataNode = document.getElementById("umpire-data");
   if (!dataNode) return;
   var data = JSON.parse(dataNode.textContent);
-  var map = data.map;
+  var ft2 = data.rules === "ft2";
+  // The FT2 desk has no 004 map (units, colonies, command range): its systems only.
+  var map = ft2 ? { units: [], systems: data.systems, colonies: [], sightings: [], battles: [], command_range: [], entry: "" } : data.map;
   var svgNS = "http://www.w3.org/2000/svg";
   var svg = document.querySelector(".mapbox svg");
   var form = document.getElementById("orders-form");
@@ -296,8 +300,8 @@
   }
   function changed() {
     dirty = true;
-    renderUnits();
-    drawSelection();
+    if (ft2Desk) ft2Desk.refresh();
+    else { renderUnits(); drawSelection(); }
     var status = document.getElementById("sync");
     if (status) status.textContent = "";
     clearTimeout(changed.timer);
@@ -308,7 +312,11 @@
     var sent = JSON.stringify(doc);
     syncing = post("/orders/text", { document: sent }).then(function (answer) {
       var status = document.getElementById("sync");
-      if (answer.text !== undefined) {
+      if (answer.text !== undefined && ft2) {
+        form.querySelector("textarea").value = answer.text;
+        if (JSON.stringify(doc) === sent) dirty = false;
+        if (status) { status.textContent = "The orders text below is up to date."; status.className = "hint"; }
+      } else if (answer.text !== undefined) {
         parts = {};
         (answer.splits || []).forEach(function (p) { parts[p.unit] = p.new_unit; partOf[p.new_unit] = p.unit; });
         var names = formed.map(function (f) { return f.id + ":" + f.members.join(); }).join();
@@ -775,9 +783,287 @@
     setInterval(tick, 30000);
   }
 
+  // ------------------------------------------------------------------ the FT2 campaign (issue 20)
+
+  // His fleet counters (001 L1475), each with the hexes a move is accepted to (001 L1477,
+  // the server's own check), his splits, merges, docking and drones on the orders phase,
+  // and the encounters' decisions (001 L1512-1520) once encounters are found. The orders
+  // document is the FT2 orders file's (`campaign.ft2.model.Ft2Orders`).
+  function makeFt2Desk() {
+    var fleets = byId(data.fleets, "id");
+    var ordering = data.phase === "orders" && !data.finished;
+    var deciding = data.phase === "encounters" && !data.finished;
+    var chosen = null;
+    function listOf(key) { doc[key] = doc[key] || []; return doc[key]; }
+    function without(key, test) { doc[key] = listOf(key).filter(function (x) { return !test(x); }); }
+    function moveFor(id) { return listOf("moves").filter(function (m) { return m.fleet === id; })[0] || null; }
+    function place(to) {
+      // The orders file takes a hex label or a system's name.
+      for (var i = 0; i < map.systems.length; i++) if (map.systems[i].name.toLowerCase() === String(to).toLowerCase()) return map.systems[i].hex;
+      return to;
+    }
+    function facilityLine(h) { var s = systemAt[h]; return s && s.facility ? "naval facility: " + s.facility : null; }
+    function shipLine(s) { return s.id + ": " + s.design + " (" + s.hull_class + ", MASS " + s.mass + (s.ftl ? "" : ", no FTL drive") + (s.damaged ? ", damaged" : "") + ")"; }
+    function fleetLines(f) {
+      var lines = [(f.fixed ? "System Defence (non-FTL)" : "fleet") + " at " + hexName(f.hex) + (f.must_leave ? ": it withdrew and must leave on this move" : "")];
+      f.ships.forEach(function (s) { lines.push(shipLine(s)); });
+      lines.push(f.drones + " decoy drone(s)");
+      var m = moveFor(f.id);
+      if (m) lines.push("ordered to " + hexName(place(m.to)));
+      if (f.problem) lines.push("cannot move: " + f.problem);
+      else if (ordering) lines.push("can reach " + f.reach.length + " hexes this turn (up to " + data.move_hexes + " hexes)");
+      if (f.facility) lines.push("at a naval facility: its ships may dock for repairs");
+      return lines;
+    }
+    function hexLines(h) {
+      var lines = [];
+      var s = systemAt[h];
+      if (s) lines.push(s.colour + " star");
+      var fac = facilityLine(h);
+      if (fac) lines.push(fac);
+      data.fleets.forEach(function (f) { if (f.hex === h) lines.push("your " + f.id + ": " + f.ships.length + " ship(s)"); });
+      data.encounters.forEach(function (e) { if (e.hex === h) encounterLines(e).forEach(function (l) { lines.push(l); }); });
+      if (chosen) {
+        var f = fleets[chosen];
+        lines.push(f.reach.indexOf(h) >= 0 ? chosen + " can move here this turn" : chosen + " cannot move here this turn");
+      }
+      showDetails(s ? s.name + " (" + h + ")" : "Hex " + h, lines);
+    }
+    function encounterLines(e) {
+      var lines = ["encounter " + e.id + " at " + e.system + ": " + e.players.join(" against ") + " (" + e.occupant + " holds the inner system)"];
+      e.scans.forEach(function (scan) {
+        var seen = scan.contacts.map(function (c) { return c.count + " " + c.hull_class; }).join(", ") || "nothing";
+        lines.push((scan.scanner === data.player ? "your" : scan.scanner + "'s") + " long-range scan shows " + seen);
+      });
+      return lines;
+    }
+
+    // ------------------------------------------------ the map's overlay
+
+    function draw() {
+      if (!overlay) return;
+      clear(overlay);
+      listOf("moves").forEach(function (m) { var f = fleets[m.fleet]; if (f) courseLine(f.hex, place(m.to), "#ffffff", 1.2, "course"); });
+      listOf("splits").forEach(function (sp) { var f = fleets[sp.fleet]; if (f && sp.to) courseLine(f.hex, place(sp.to), "#ffd27f", 1.2, "course"); });
+      if (!chosen) return;
+      var f = fleets[chosen];
+      if (ordering) f.reach.forEach(function (h) { shade(h, "#7fd0ff", "#7fd0ff", "reachable"); });
+      shade(f.hex, "#ffe066", "#ffe066", "here");
+    }
+
+    // ------------------------------------------------ the fleet list
+
+    function renderList() {
+      if (!list) return;
+      clear(list);
+      data.fleets.forEach(function (f) {
+        var m = moveFor(f.id);
+        var label = f.id + " " + (m ? "to " + m.to : f.fixed ? "fixed" : "holds");
+        list.appendChild(el("li", null, el("button", { type: "button", "data-unit": f.id, "class": (f.id === chosen ? "sel " : "") + (m ? "given" : ""), on: { click: function () { choose(f.id); } } },
+          el("strong", { text: label }), " ", el("small", { text: f.ships.length + " ship(s), " + f.drones + " drone(s), at " + hexName(f.hex) }))));
+      });
+    }
+    function choose(id) {
+      if (!fleets[id]) return;
+      chosen = id;
+      renderList();
+      draw();
+      showDetails(id, fleetLines(fleets[id]));
+      renderEditor();
+    }
+    function setMove(id, to) {
+      without("moves", function (m) { return m.fleet === id; });
+      if (to && place(to) !== fleets[id].hex) doc.moves.push({ fleet: id, to: to });
+      changed();
+      renderEditor();
+    }
+
+    // ------------------------------------------------ the fleet editor
+
+    function reachPairs(f, first) {
+      return [["", first]].concat(f.reach.map(function (h) { return [h, hexName(h)]; }));
+    }
+    function renderEditor() {
+      var box = document.getElementById("unit-editor");
+      if (!box) return;
+      clear(box).appendChild(el("h2", { text: chosen ? "Orders for " + chosen : "Orders for a fleet" }));
+      if (!chosen) { box.appendChild(el("p", { "class": "hint", text: "Choose a fleet to give it orders." })); return; }
+      var f = fleets[chosen];
+      box.appendChild(el("p", { text: f.ships.length + " ship(s) and " + f.drones + " drone(s) at " + hexName(f.hex) }));
+      if (!ordering) { box.appendChild(el("p", { "class": "hint", text: deciding ? "Fleets move again next turn: now the encounters wait for your decisions." : "No orders are taken now." })); return; }
+      if (f.problem) { box.appendChild(el("p", { "class": "problems", text: f.problem })); }
+      else {
+        var m = moveFor(f.id);
+        var pairs = reachPairs(f, f.must_leave ? "choose where it goes (it must leave)" : "stay where it is");
+        if (m && f.reach.indexOf(m.to) < 0) pairs.push([m.to, m.to + " (as written)"]);
+        var dest = options(el("select", { id: "destination", on: { change: function (e) { setMove(f.id, e.target.value); } } }), pairs, m ? m.to : "");
+        box.appendChild(el("label", null, "Move to ", dest));
+        var typed = el("input", { type: "text", id: "destination-text", size: 12, placeholder: "0909 or Lafayette", value: m ? m.to : "" });
+        box.appendChild(el("p", null, el("label", null, "or a hex or system ", typed), " ", el("button", { type: "button", id: "destination-set", text: "set", on: { click: function () { setMove(f.id, typed.value.trim()); } } })));
+        box.appendChild(el("p", { "class": "hint", text: "Or tap a hex on the map: a fleet moves up to " + data.move_hexes + " hexes a turn (001 L1477)." }));
+      }
+      if (!f.fixed) renderSplit(box, f);
+      if (!f.fixed) renderMerge(box, f);
+      if (f.facility) renderDocks(box, f);
+      if (f.drones > 0) renderDecoys(box, f);
+    }
+    function renderSplit(box, f) {
+      listOf("splits").forEach(function (sp) {
+        if (sp.fleet !== f.id) return;
+        box.appendChild(el("p", null, "Splits off " + sp.ships.join(", ") + (sp.drones ? " with " + sp.drones + " drone(s)" : "") + (sp.to ? ", to " + sp.to : "") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
+          without("splits", function (x) { return x === sp; });
+          changed();
+          renderEditor();
+        } } })));
+      });
+      if (f.ships.length < 2) return;
+      var fieldset = el("fieldset", { id: "split" }, el("legend", { text: "Split ships off as a new fleet" }));
+      f.ships.forEach(function (s) { fieldset.appendChild(el("label", null, el("input", { type: "checkbox", "data-split-ship": s.id, value: s.id }), " " + shipLine(s))); });
+      var drones = el("input", { type: "number", id: "split-drones", min: 0, max: f.drones, value: 0 });
+      if (f.drones > 0) fieldset.appendChild(el("label", null, "drones it takes ", drones));
+      var to = options(el("select", { id: "split-to" }), reachPairs(f, "it stays here"), "");
+      fieldset.appendChild(el("label", null, "it moves to ", to));
+      fieldset.appendChild(el("button", { type: "button", id: "split-button", text: "split off", on: { click: function () {
+        var ships = Array.prototype.map.call(fieldset.querySelectorAll("input[data-split-ship]:checked"), function (i) { return i.value; });
+        if (!ships.length) return;
+        var order = { fleet: f.id, ships: ships, drones: Math.max(0, parseInt(drones.value, 10) || 0) };
+        if (to.value) order.to = to.value;
+        listOf("splits").push(order);
+        changed();
+        renderEditor();
+      } } }));
+      box.appendChild(fieldset);
+    }
+    function renderMerge(box, f) {
+      listOf("merges").forEach(function (mg) {
+        if (mg.into !== f.id) return;
+        box.appendChild(el("p", null, "Takes in " + mg.fleets.join(", ") + " ", el("button", { type: "button", text: "cancel", on: { click: function () {
+          without("merges", function (x) { return x === mg; });
+          changed();
+          renderEditor();
+        } } })));
+      });
+      var others = data.fleets.filter(function (o) {
+        return o.id !== f.id && o.hex === f.hex && !o.fixed && !doc.merges.some(function (mg) { return mg.fleets.indexOf(o.id) >= 0 || mg.into === o.id; });
+      });
+      if (!others.length) return;
+      var pick = options(el("select", { id: "merge" }), [["", "no"]].concat(others.map(function (o) { return [o.id, o.id + " (" + o.ships.length + " ship(s))"]; })), "");
+      pick.addEventListener("change", function () {
+        if (!pick.value) return;
+        var into = doc.merges.filter(function (mg) { return mg.into === f.id; })[0];
+        if (into) into.fleets.push(pick.value);
+        else doc.merges.push({ into: f.id, fleets: [pick.value] });
+        without("moves", function (m) { return m.fleet === pick.value; });
+        changed();
+        renderEditor();
+      });
+      box.appendChild(el("label", null, "Merge in the fleet ", pick));
+    }
+    function renderDocks(box, f) {
+      var fieldset = el("fieldset", { id: "docks" }, el("legend", { text: "Dock at the facility (repairs; a docked ship cannot fight, 001 L1530-1532)" }));
+      f.ships.forEach(function (s) {
+        var found = listOf("docks").filter(function (d) { return d.ship === s.id; })[0];
+        var tick = el("input", { type: "checkbox", "data-dock": s.id });
+        tick.checked = !!found;
+        var systems = el("input", { type: "text", "data-dock-systems": s.id, size: 16, placeholder: "systems to roll for", value: found ? found.systems.join(" ") : "" });
+        function update() {
+          without("docks", function (d) { return d.ship === s.id; });
+          if (tick.checked) doc.docks.push({ ship: s.id, systems: systems.value.split(/[\s,]+/).filter(Boolean) });
+          changed();
+        }
+        tick.addEventListener("change", update);
+        systems.addEventListener("change", function () { if (tick.checked) update(); });
+        fieldset.appendChild(el("label", null, tick, " " + s.id + " " + s.design + (s.damaged ? " (damaged)" : "") + " ", systems));
+      });
+      fieldset.appendChild(el("p", { "class": "hint", text: "Up to three damaged systems a week, each repaired on 3+; a fleet that docks does not move." }));
+      box.appendChild(fieldset);
+    }
+    function renderDecoys(box, f) {
+      var found = listOf("decoys").filter(function (d) { return d.fleet === f.id; })[0];
+      var count = el("input", { type: "number", id: "decoys", min: 0, max: Math.min(f.drones, f.ships.length), value: found ? found.drones : 0, on: { change: function (e) {
+        var n = Math.max(0, parseInt(e.target.value, 10) || 0);
+        without("decoys", function (d) { return d.fleet === f.id; });
+        if (n > 0) doc.decoys.push({ fleet: f.id, drones: n });
+        changed();
+      } } });
+      box.appendChild(el("label", null, "Release ", count, " decoy drone(s) as it comes out of FTL (one a real ship at most; they fool a long-range scan, 001 L1499)"));
+    }
+
+    // ------------------------------------------------ encounters and battles
+
+    var DECISIONS = ["fight", "withdraw", "stand-off"];
+    function renderEncounters() {
+      var box = document.getElementById("encounters");
+      if (!box) return;
+      clear(box).appendChild(el("h2", { text: "Encounters" }));
+      if (!data.encounters.length) box.appendChild(el("p", { "class": "hint", text: "No encounter awaits your decision." }));
+      data.encounters.forEach(function (e) {
+        var part = el("div", { "data-encounter": e.id });
+        part.appendChild(el("h3", { text: e.id + " at " + e.system + " (" + e.hex + ")" }));
+        var lines = el("ul");
+        encounterLines(e).slice(1).forEach(function (l) { lines.appendChild(el("li", { text: l })); });
+        part.appendChild(lines);
+        var given = listOf("decisions").filter(function (d) { return d.encounter === e.id; })[0];
+        if (deciding) {
+          var pick = options(el("select", { "data-decision": e.id }), [["", "not decided (stand-off)"]].concat(DECISIONS.map(function (d) { return [d, d]; })), given ? given.decision : "");
+          pick.addEventListener("change", function () {
+            without("decisions", function (d) { return d.encounter === e.id; });
+            if (pick.value) doc.decisions.push({ encounter: e.id, decision: pick.value });
+            changed();
+          });
+          part.appendChild(el("label", null, "Your decision (secret until both are revealed, 001 L1512) ", pick));
+        } else {
+          part.appendChild(el("p", { text: "Your decision: " + (e.decision || "none") }));
+        }
+        box.appendChild(part);
+      });
+      if (data.battles.length) {
+        var fought = el("p", null, "Your battles: ");
+        data.battles.forEach(function (b) { fought.appendChild(el("a", { href: "/battles/" + encodeURIComponent(b), text: b })); fought.appendChild(document.createTextNode(" ")); });
+        box.appendChild(fought);
+      }
+    }
+
+    // ------------------------------------------------ the map's events
+
+    function markerOf(target) {
+      // A fleet's counter is keyed by its id; a scan's contacts by "scan" and the encounter.
+      var marker = target.closest && target.closest(".marker");
+      var key = marker ? marker.getAttribute("data-key") || "" : "";
+      if (key.indexOf("scan ") === 0) {
+        var met = data.encounters.filter(function (x) { return x.id === key.slice(5); })[0];
+        return met ? { hex: met.hex } : "";
+      }
+      return key;
+    }
+    if (svg) {
+      svg.addEventListener("mouseover", function (e) {
+        var key = markerOf(e.target);
+        if (fleets[key]) { showDetails(key, fleetLines(fleets[key])); return; }
+        var found = key.hex ? key : hexFrom(e.target);
+        if (found && found.hex) hexLines(found.hex);
+      });
+      svg.addEventListener("click", function (e) {
+        var key = markerOf(e.target);
+        if (fleets[key] && key !== chosen) { choose(key); return; }
+        var found = key.hex ? key : hexFrom(e.target);
+        var h = fleets[key] ? fleets[key].hex : found && found.hex;
+        if (!h) return;
+        var f = chosen ? fleets[chosen] : null;
+        if (f && ordering && !f.problem && (f.reach.indexOf(h) >= 0 || h === f.hex)) setMove(f.id, h === f.hex ? "" : h);
+        else hexLines(h);
+      });
+    }
+    return {
+      render: function () { renderList(); draw(); renderEncounters(); renderEditor(); },
+      refresh: function () { renderList(); draw(); }
+    };
+  }
+
   // ------------------------------------------------------------------ wiring
 
-  if (svg) {
+  var ft2Desk = ft2 ? makeFt2Desk() : null;
+  if (svg && !ft2) {
     svg.addEventListener("mouseover", function (e) {
       var found = hexFrom(e.target);
       if (!found) return;
@@ -824,6 +1110,7 @@
     });
   }
   function renderAll() {
+    if (ft2Desk) { ft2Desk.render(); return; }
     renderUnits();
     drawSelection();
     renderForces();
