@@ -9,7 +9,8 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
 
     side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
         [/V<vector course in degrees>,<vector speed> under vector movement, where course is
-        the facing and speed the velocity rounded]
+        the facing and speed the velocity rounded; under spatial movement (003) the course of
+        motion, a clock point times 30, and the velocity] [/Z<spin rate> spinning, 003]
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
         [/cb<turns out of control, or x for the rest of the battle>] [/cpd power core damaged]
         [/cl<turns before the life support gives out, or x once it has>]
@@ -171,6 +172,16 @@ def _system_text(fresh: SystemState, now: SystemState) -> str | None:
     return text
 
 
+def _motion_text(ship: ShipInPlay) -> list[str]:
+    """A vector or spatial ship's motion, ``V<course>,<speed>``, and its spin, ``Z<rate>``."""
+    parts: list[str] = []
+    if ship.vector is not None:
+        parts.append(f"V{format_mu(ship.vector[0])},{format_mu(ship.vector[1])}")
+    if ship.spin:
+        parts.append(f"Z{ship.spin}")
+    return parts
+
+
 def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
     sheet = sheet_for(ship.design, rules_named(rules_name).ships)
     fresh = fresh_state(sheet)
@@ -180,8 +191,7 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         f">{ship.course}v{ship.speed}",
         "h" + ".".join(str(n) for n in record.hull_lost),
     ]
-    if ship.vector is not None:
-        parts.append(f"V{format_mu(ship.vector[0])},{format_mu(ship.vector[1])}")
+    parts.extend(_motion_text(ship))
     if record.armour_lost:
         parts.append(f"a{record.armour_lost}")
     if record.drive != fresh.drive:
@@ -437,6 +447,17 @@ def _int(text: str, what: str, where: str) -> int:
     return int(text)
 
 
+def _spin(text: str, token: str) -> int:
+    """Read a spatial ship's spin rate field (``Z6``, ``Z-4``; 003 L249-264)."""
+    try:
+        rate = int(text)
+    except ValueError:
+        raise NotationError(f"ship {token!r}: bad spin field Z{text!r}") from None
+    if rate == 0 or text != str(rate):
+        raise NotationError(f"ship {token!r}: bad spin field Z{text!r}")
+    return rate
+
+
 def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - one field a branch
     parts = token.split("/")
     head = _HEAD.fullmatch(parts[0])
@@ -463,6 +484,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     vector: tuple[float, float] | None = None
+    spin = 0
     settings: list[tuple[str, str]] = []
     tubes: list[tuple[str, int]] = []
     boarders: list[Boarders] = []
@@ -497,6 +519,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             if found is None:
                 raise NotationError(f"ship {token!r}: bad vector field {part!r}")
             vector = (float(found["course"]), float(found["speed"]))
+        elif part.startswith("Z"):
+            spin = _spin(part[1:], token)
         elif part in _STATUS_OF:
             status = _STATUS_OF[part]
         elif part.startswith("J") and part[1:] in reverse_jump:
@@ -559,6 +583,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         bogey=bogey,
         shows=shows,
         vector=vector,
+        spin=spin,
         settings=tuple(settings),
         tubes=tuple(tubes),
         boarders=tuple(boarders),

@@ -72,6 +72,7 @@ from tactical.phases.damage import apply_hit, take_damage
 from tactical.phases.repair import DRIVE
 from tactical.sensors import AREA_ECM
 from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
+from tactical.spatial import DEATH_BLOSSOM_RATE
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -308,6 +309,8 @@ def fire_options(
     sight = needle_reach(ctx, ship)
     aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
+    # 003 L266-271: the optional Death Blossom, any weapon at any target, whatever its arcs.
+    blossom = ctx.rules.death_blossom and abs(ship.spin) >= DEATH_BLOSSOM_RATE
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
         (
@@ -336,7 +339,7 @@ def fire_options(
             # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
             # FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or (aft_reach > 0 and beam and distance <= aft_reach)
-            if not aft_ok or arc not in spec.arcs:
+            if not blossom and (not aft_ok or arc not in spec.arcs):
                 continue
             if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
