@@ -1757,7 +1757,8 @@ def battle_demo(
         str,
         typer.Argument(
             help="A built-in scenario: grendel (001 L556-574), skirmish (Continuum rules, "
-            "a project scenario) or lite (FT Lite rules, 002, a project scenario)."
+            "a project scenario), lite (FT Lite rules, 002, a project scenario) or spatial "
+            "(spatial movement, 003, a project scenario)."
         ),
     ] = "grendel",
     seed: BattleSeedOption = 1,

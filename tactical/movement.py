@@ -210,7 +210,8 @@ _LABEL = re.compile(r"B[1-9]\d*")  # a bogey's label (tactical.sensors.bogey_lab
 _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
-_RAM = re.compile(r"(?<!P)R(?!oll)")  # a push to reverse, PR<n>, and a Roll are no ram
+# A vector push to reverse, PR<n>, and a spatial Roll are no ram; the R after PushP is.
+_RAM = re.compile(r"(?<!^P)(?<!\.P)R(?!oll)")
 _SPATIAL = re.compile(
     r"(?P<pivot>F(?:[FAPS]|1[0-2]|[1-9]))|(?P<velocity>[+-]\d{1,2})"
     r"|T(?P<thrust>\d{1,2})(?P<side>[PS]?)|(?P<push>Push[PS])|(?P<roll>Roll)|Spin(?P<spin>-?\d{1,2})"

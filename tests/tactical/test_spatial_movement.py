@@ -4,13 +4,21 @@ order notation, and the rules played through the battle engine."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from cli import app
 from tactical.battle import (
     Battle,
     BattleSetup,
     ShipSetup,
     ShipsMoved,
+    decode_journal,
     fire_options,
     replay,
     sides_to_write,
@@ -22,10 +30,13 @@ from tactical.movement import (
     Order,
     OrderSyntaxError,
     format_order,
+    format_orders,
     parse_order,
     parse_orders,
+    spatial_order,
 )
 from tactical.notation import format_position, parse_position
+from tactical.scenarios import spatial
 from tactical.spatial import (
     carry_out,
     clock_of,
@@ -35,6 +46,8 @@ from tactical.spatial import (
     spatial_move,
     spatial_problem,
 )
+
+runner = CliRunner()
 
 
 def _start(
@@ -86,6 +99,7 @@ def _after(text: str, start: MoveStart) -> tuple[int, int, int]:
         "FFA",
         "RollRb1",
         "FS.T2/ecm",
+        "PushPRr0",
     ],
 )
 def test_spatial_orders_round_trip(text: str) -> None:
@@ -101,6 +115,14 @@ def test_fore_and_aft_pivots_are_no_scans() -> None:
     assert parse_order("FAA").scan
     assert not parse_order("FA").scan
     assert parse_order("FFA") == Order(spatial=(Manoeuvre("FF"),), scan=True)
+
+
+def test_rams_after_pushes_and_rolls() -> None:
+    """A ram (R<ship id>) follows a spatial push or roll; a vector push astern is no ram."""
+    assert parse_order("PushPRr0").ram == "r0"
+    assert parse_order("RollRb1").ram == "b1"
+    assert parse_order("TP1.PR2Rb1").ram == "b1"
+    assert parse_order("PR2").ram is None
 
 
 def test_a_lone_velocity_change_is_the_cinematic_text() -> None:
@@ -363,3 +385,48 @@ def test_the_rear_arc_never_fires_and_the_death_blossom() -> None:
         assert battle.state.ship("r1").spin == 12
         options = fire_options(battle.ctx, battle.state, "r1")
         assert bool(options) == bool(expected)
+
+
+_MANOEUVRES = st.one_of(
+    st.builds(Manoeuvre, st.just("F"), st.integers(1, 12)),
+    st.builds(Manoeuvre, st.sampled_from(["FF", "FA", "FP", "FS", "PushP", "PushS", "Roll"])),
+    st.builds(Manoeuvre, st.just("V"), st.integers(-99, 99).filter(bool)),
+    st.builds(Manoeuvre, st.sampled_from(["T", "TP", "TS"]), st.integers(1, 99)),
+    st.builds(Manoeuvre, st.just("Spin"), st.integers(-99, 99)),
+)
+
+
+@given(
+    steps=st.lists(_MANOEUVRES, min_size=1, max_size=6),
+    launch=st.integers(0, 2),
+    scan=st.booleans(),
+    ram=st.sampled_from([None, "b1", "r0"]),
+)
+def test_any_spatial_order_round_trips(
+    steps: list[Manoeuvre], launch: int, scan: bool, ram: str | None
+) -> None:
+    """Every spatial order reads back as itself, with a launch, a scan and a ram after it."""
+    order = msgspec.structs.replace(spatial_order(tuple(steps), launch=launch), scan=scan, ram=ram)
+    assert parse_order(format_order(order)) == order
+    assert parse_orders(format_orders({"r1": order})) == {"r1": order}
+
+
+# ---------------------------------------------------------------- the built-in scenario
+
+
+def test_spatial_scenario_fights_from_the_cli_and_replays() -> None:
+    """``umpire battle fight spatial`` fights to a result with the computer commanders, the
+    same bytes every time, and its journal replays to the final position."""
+    result = runner.invoke(app, ["battle", "fight", "spatial", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["journal"][-1]["type"] == "turn_ended"
+    assert data["journal"][-1]["over"]
+    setup = spatial()
+    journal = decode_journal(json.dumps(data["journal"]).encode())
+    assert format_position("ft2", replay(setup, journal)) == data["final"]
+    written = [e["orders"] for e in data["journal"] if e["type"] == "orders_written"]
+    orders = [parse_order(t.split(":")[1]) for text in written for t in text.split()]
+    assert any(o.spatial for o in orders)  # the commanders wrote spatial manoeuvres
+    again = runner.invoke(app, ["battle", "fight", "spatial", "--seed", "3", "--json"])
+    assert again.stdout == result.stdout
