@@ -38,9 +38,11 @@ needs the design catalogue. Last come the orders sides have written this turn an
 out, as ``w:side=id:order,id:order``, the sides that have made their damage-control rolls this turn,
 as ``R:side``, the sides that have fought the boarders aboard their ships this turn, as ``B:side``,
 and a campaign battle's fixed table as ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are
-counters of their own, ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n]`` (still
+counters of their own,
+``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n][/c<course>]`` (still
 aboard: ``/pt`` a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile
-group's salvo; ``/n`` launched this turn, flying half its move), written after the ships; ships with
+group's salvo; ``/n`` launched this turn, flying half its move; ``/c`` its course under spatial
+movement, 003), written after the ships; ships with
 bays that held course and speed this turn (and may recover a group) are ``H:id,id``; while a robot
 group flies under the secondary-move rule, where each ship stood before this turn's move is
 ``B:id@x,y``. A nova cannon template still burning is ``N:ship@x,y>course s<stage>`` (written
@@ -123,6 +125,7 @@ _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
     r"(?P<torpedoes>/pt)?(?P<mkps>/mkp)?(?P<salvo>/sm)?(?P<launching>/n)?"
+    r"(?:/c(?P<course>1[0-2]|[1-9]))?"
 )
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
@@ -354,7 +357,8 @@ def _group_text(group: FighterGroup) -> str:
     text = f"{text}/pt" if group.torpedoes else text
     text = f"{text}/mkp" if group.mkps else text
     text = f"{text}/sm" if group.salvo else text
-    return f"{text}/n" if group.launching else text
+    text = f"{text}/n" if group.launching else text
+    return text if group.course is None else f"{text}/c{group.course}"
 
 
 def _mine_text(mine: Mine) -> str:
@@ -424,7 +428,8 @@ def _parse_group(token: str) -> FighterGroup:
     found = _GROUP.fullmatch(token)
     if found is None:
         raise NotationError(
-            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm][/n]"
+            f"fighter group {token!r}: expected "
+            "G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm][/n][/c<course>]"
         )
     return FighterGroup(
         side=found["side"],
@@ -438,6 +443,7 @@ def _parse_group(token: str) -> FighterGroup:
         mkps=found["mkps"] is not None,
         salvo=found["salvo"] is not None,
         launching=found["launching"] is not None,
+        course=int(found["course"]) if found["course"] else None,
     )
 
 

@@ -36,6 +36,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 from msgspec import Struct
 
 from tactical.movement import (
@@ -55,6 +57,7 @@ __all__ = [
     "DEATH_BLOSSOM_RATE",
     "SpatialMotion",
     "clock_of",
+    "fighter_flight",
     "motion",
     "motion_vector",
     "offset",
@@ -307,3 +310,30 @@ def spatial_move(start: MoveStart, order: Order) -> MoveResult:
         vector=motion_vector(course, done.velocity),
         spin=done.spin,
     )
+
+
+FIGHTER_SHARES = (1.0, 1.0, 2 / 3, 1 / 3)
+"""003 L293-302: the share of its move a fighter group flies when its course changes by 0
+or 1, 2 or 3 clock points (24, 16 and 8 MU for a 24 MU group, Figure 7); by more, it pivots
+on the spot (L318-323). The angle off the course decides: up to 30, 60, 90 degrees."""
+
+
+def fighter_flight(course: int, dx: float, dy: float, reach: float) -> tuple[float, int]:
+    """Return how far a spatial fighter group on ``course`` may fly towards the displacement
+    ``(dx, dy)`` this turn, and its course after (the clock point nearest its way, L302-304),
+    as it sets out: more than 90 degrees off its course, it only pivots to face that way.
+
+    >>> fighter_flight(12, 0.0, 30.0, 24.0), fighter_flight(12, 10.0, 10.0, 24.0)
+    ((24.0, 12), (16.0, 2))
+    >>> fighter_flight(12, 10.0, 0.0, 24.0), fighter_flight(12, 0.0, -5.0, 24.0)  # L318-323
+    ((8.0, 3), (0.0, 6))
+    """
+    if dx == 0 and dy == 0:
+        return reach, course
+    angle = math.degrees(math.atan2(dx, dy)) % 360.0
+    way = clock_of(angle)
+    off = abs((angle - course % COURSES * DEGREES_PER_COURSE + 180.0) % 360.0 - 180.0)
+    points = math.ceil(round(off, 6) / DEGREES_PER_COURSE)
+    if points >= len(FIGHTER_SHARES):
+        return 0.0, way
+    return reach * FIGHTER_SHARES[points], way

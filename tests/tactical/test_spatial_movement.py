@@ -24,6 +24,7 @@ from tactical.battle import (
     sides_to_write,
 )
 from tactical.dice import ScriptedDice
+from tactical.fighters import parse_flight
 from tactical.movement import (
     Manoeuvre,
     MoveStart,
@@ -430,3 +431,34 @@ def test_spatial_scenario_fights_from_the_cli_and_replays() -> None:
     assert any(o.spatial for o in orders)  # the commanders wrote spatial manoeuvres
     again = runner.invoke(app, ["battle", "fight", "spatial", "--seed", "3", "--json"])
     assert again.stdout == result.stdout
+
+
+# ---------------------------------------------------------------- fighters (003 L286-323)
+
+
+def test_fighters_face_their_course_and_turn_at_a_price() -> None:
+    """003 L288-304: a group launched under spatial movement sets out on its carrier's facing
+    (``/c`` in the position); a target 90 degrees off its course it flies a third of its move
+    towards (Figure 7: 8 of 24 MU), ending on the clock point nearest its way; one astern it
+    only pivots to face (L318-323)."""
+    battle = _spatial(
+        ShipSetup(id="r1", side="red", design="light_carrier", x=0, y=0, course=12, speed=0),
+        ShipSetup(id="b1", side="blue", design="frigate", x=30, y=0, course=6, speed=0),
+        ShipSetup(id="b2", side="blue", design="frigate", x=0, y=-30, course=12, speed=0),
+    )
+    battle.step()
+    _orders(battle, "r1:L2")
+    battle.resolve(ScriptedDice([6, 1] * 5))
+    groups = battle.state.fighters
+    assert [g.course for g in groups] == [12, 12]
+    text = format_position("ft2", battle.state)
+    assert "^6/c12" in text
+    assert parse_position(text) == ("ft2", battle.state)
+    one, two = (g.id for g in groups)
+    battle.step()
+    battle.fly("red", parse_flight(f"{one}:A>b1 {two}:A>b2"))
+    battle.resolve(ScriptedDice([3] * 40))
+    flown = {g.id: g for g in battle.state.fighters}
+    assert (flown[one].x, flown[one].y, flown[one].course) == (4.0, 0.0, 3)  # a third of 12"
+    assert (flown[two].x, flown[two].y, flown[two].course) == (0.0, 0.0, 6)
+    assert replay(battle.ctx.setup, battle.journal) == battle.state
