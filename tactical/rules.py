@@ -177,6 +177,11 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     the campaign's, 004 L43), or spatial movement, course and facing apart in clock points
     (003, :mod:`tactical.spatial`). An option of the set-up (``movement = "vector"``,
     ``"spatial"``); every preset keeps cinematic."""
+    spatial_turn_rounding: Literal["exact", "down"] = "exact"
+    """Under spatial movement, how a course change's thrust is weighed against half and a
+    quarter of the velocity: ``exact`` (half and a quarter as they are, which keeps the worked
+    example of 003 L192-207 true) or ``down`` (rounded down, the words of L183-190); see
+    docs/rulings.md. An option of the set-up."""
     death_blossom: bool = False
     """Under spatial movement, the optional "Death Blossom": a ship spinning at rate 12 or
     more fires any weapon at any target in range, whatever its arcs (003 L266-271). An

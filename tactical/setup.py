@@ -187,7 +187,11 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
     if setup.movement == "spatial":
         # 003 L68-70: under spatial movement no ship-to-ship fire through the rear arc.
         rules = msgspec.structs.replace(
-            rules, movement="spatial", aft_fire="never", death_blossom=setup.death_blossom
+            rules,
+            movement="spatial",
+            aft_fire="never",
+            death_blossom=setup.death_blossom,
+            spatial_turn_rounding=setup.spatial_turn_rounding,
         )
     if not setup.vector_rounding:
         rules = msgspec.structs.replace(rules, vector_rounding=False)

@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from msgspec import Struct
 
@@ -56,6 +57,7 @@ from tactical.movement import (
 __all__ = [
     "DEATH_BLOSSOM_RATE",
     "SpatialMotion",
+    "TurnRounding",
     "clock_of",
     "fighter_flight",
     "motion",
@@ -129,14 +131,27 @@ def _pivot(step: Manoeuvre, facing: int, course: int) -> int:
     )
 
 
-def _turn_points(thrust: int, velocity: int) -> tuple[int, int] | None:
+TurnRounding = Literal["exact", "down"]
+
+
+def _turn_points(thrust: int, velocity: int, rounding: TurnRounding) -> tuple[int, int] | None:
     """The course change ``T<thrust>`` makes at this velocity: (points now, points at the end
-    of the move), or ``None`` if it makes none (003 L179-190, L196-207; docs/rulings.md)."""
+    of the move), or ``None`` if it makes none (003 L179-190, L196-207). ``exact`` compares
+    the thrust with half and a quarter of the velocity as they are, as the worked example
+    needs; ``down`` with them rounded down, as the rule's words say (docs/rulings.md).
+
+    >>> _turn_points(3, 7, "exact"), _turn_points(3, 7, "down")  # L203 against L183-185
+    ((0, 1), (1, 0))
+    >>> _turn_points(3, 13, "exact"), _turn_points(3, 13, "down")  # L205-207 against L187-190
+    (None, (0, 1))
+    """
+    half: float = velocity / 2 if rounding == "exact" else velocity // 2
+    quarter: float = velocity / 4 if rounding == "exact" else velocity // 4
     if thrust >= velocity:
         return FULL_TURN_POINTS, 0
-    if 2 * thrust >= velocity:
+    if thrust >= half:
         return 1, 0
-    if 4 * thrust >= velocity:
+    if thrust >= quarter:
         return 0, 1
     return None
 
@@ -144,11 +159,14 @@ def _turn_points(thrust: int, velocity: int) -> tuple[int, int] | None:
 class _Sequence:
     """The running state of a spatial order carried out manoeuvre by manoeuvre."""
 
-    def __init__(self, start: MoveStart, *, thrust: int | None, advanced: bool) -> None:
+    def __init__(
+        self, start: MoveStart, *, thrust: int | None, advanced: bool, rounding: TurnRounding
+    ) -> None:
         self.facing = start.course
         self.course, self.velocity = motion(start)
         self.thrust = thrust
         self.advanced = advanced
+        self.rounding = rounding
         self.spent = 0
         self.delayed = 0
         self.push = (0.0, 0.0)
@@ -203,7 +221,7 @@ class _Sequence:
                 f"a standard drive turns to the side it faces 2 to 4 points off the course, "
                 f"and it faces {self.facing} on course {self.course} (003 L162-168)"
             )
-        points = _turn_points(step.amount, self.velocity)
+        points = _turn_points(step.amount, self.velocity, self.rounding)
         if points is None:
             return (
                 f"T{step.amount} is less than a quarter of velocity {self.velocity}: no course "
@@ -235,7 +253,12 @@ class _Sequence:
 
 
 def carry_out(
-    order: Order, start: MoveStart, *, thrust: int | None, advanced: bool
+    order: Order,
+    start: MoveStart,
+    *,
+    thrust: int | None,
+    advanced: bool,
+    rounding: TurnRounding = "exact",
 ) -> SpatialMotion | str:
     """Carry out a spatial order's manoeuvres in sequence (003 L279-280), or return why the
     ship cannot. ``thrust`` is what the main drive gives now (``None``: no limit, for an
@@ -248,7 +271,7 @@ def carry_out(
         return _spin(steps, start, thrust)
     if start.spin and steps:
         return "a spinning ship may only write a new spin order (003 L261-264)"
-    sequence = _Sequence(start, thrust=thrust, advanced=advanced)
+    sequence = _Sequence(start, thrust=thrust, advanced=advanced, rounding=rounding)
     for step in steps:
         problem = sequence.carry_out(step)
         if problem is not None:
@@ -284,17 +307,24 @@ def _spin(
     )
 
 
-def spatial_problem(order: Order, start: MoveStart, *, thrust: int, advanced: bool) -> str | None:
+def spatial_problem(
+    order: Order,
+    start: MoveStart,
+    *,
+    thrust: int,
+    advanced: bool,
+    rounding: TurnRounding = "exact",
+) -> str | None:
     """Return why a ship cannot carry out this spatial order, or ``None`` (003 1.3-1.7)."""
-    done = carry_out(order, start, thrust=thrust, advanced=advanced)
+    done = carry_out(order, start, thrust=thrust, advanced=advanced, rounding=rounding)
     return done if isinstance(done, str) else None
 
 
-def spatial_move(start: MoveStart, order: Order) -> MoveResult:
+def spatial_move(start: MoveStart, order: Order, rounding: TurnRounding = "exact") -> MoveResult:
     """Carry out a legal spatial order: the ship moves its velocity along its course after
     the immediate changes, pushed aside if it pushed, then a delayed course change takes
     effect (003 L152-154, L187-190, L225-228). ``mid_x``, ``mid_y`` lie half way along."""
-    done = carry_out(order, start, thrust=None, advanced=True)
+    done = carry_out(order, start, thrust=None, advanced=True, rounding=rounding)
     assert not isinstance(done, str), done
     dx, dy = heading_vector(done.course)
     shift_x = done.push[0] + dx * done.velocity

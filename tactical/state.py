@@ -220,6 +220,9 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) and
     ``spatial`` (003) each ship's ``course`` is its facing and its starting course; ``speed``
     MU along it."""
+    spatial_turn_rounding: Literal["exact", "down"] = "exact"
+    """Under spatial movement, half and a quarter of the velocity a course change is weighed
+    against, exact or rounded down (003 L183-190 against L192-207): sets the rules' option."""
     death_blossom: bool = False
     """Under spatial movement, a ship spinning at rate 12 or more fires in any arc (003
     L266-271): sets the rules' ``death_blossom``."""

@@ -32,7 +32,7 @@ from tactical.movement import (
     heading_vector,
     spatial_order,
 )
-from tactical.spatial import carry_out, motion, motion_vector, spatial_move
+from tactical.spatial import TurnRounding, carry_out, motion, motion_vector, spatial_move
 
 __all__ = ["spatial_candidates", "spatial_orders", "spatial_rows"]
 
@@ -46,12 +46,23 @@ def spatial_candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
     return list(spatial_orders(*_situation(ctx, ship)))
 
 
-def _situation(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int, int, int, int, bool]:
-    """The ship's facing, course, velocity, spin, thrust now and whether its drive is
-    advanced: all its candidates depend on."""
+def _situation(
+    ctx: BattleContext, ship: ShipInPlay
+) -> tuple[int, int, int, int, int, bool, TurnRounding]:
+    """The ship's facing, course, velocity, spin, thrust now, whether its drive is advanced
+    and the rules' turn rounding: all its candidates depend on."""
     course, velocity = motion(move_start(ship))
     thrust = order_limits(ctx, ship)[0]
-    return ship.course, course, velocity, ship.spin, thrust, ctx.sheets[ship.id].advanced_drive
+    advanced = ctx.sheets[ship.id].advanced_drive
+    return (
+        ship.course,
+        course,
+        velocity,
+        ship.spin,
+        thrust,
+        advanced,
+        ctx.rules.spatial_turn_rounding,
+    )
 
 
 def _velocity_changes(thrust: int, velocity: int) -> list[tuple[Manoeuvre, ...]]:
@@ -74,15 +85,17 @@ def _velocity_changes(thrust: int, velocity: int) -> list[tuple[Manoeuvre, ...]]
     return changes
 
 
-def _turns(thrust: int, velocity: int) -> list[tuple[Manoeuvre, ...]]:
+def _turns(thrust: int, velocity: int, rounding: TurnRounding) -> list[tuple[Manoeuvre, ...]]:
     """Turning to either side with the least thrust for two points, one, or one delayed
     (003 L179-190), facing that side first or not, or naming the side (advanced drives)."""
     if velocity == 0:
         return []
-    costs = sorted({velocity, math.ceil(velocity / 2), math.ceil(velocity / 4)})
+    costs = {velocity, math.ceil(velocity / 2), math.ceil(velocity / 4)}
+    if rounding == "down":  # the rule's words: half and a quarter rounded down (L183-190)
+        costs |= {velocity // 2, velocity // 4} - {0}
     turns: list[tuple[Manoeuvre, ...]] = []
     for side in ("P", "S"):
-        for cost in costs:
+        for cost in sorted(costs):
             if cost > thrust:
                 continue
             turns += [
@@ -95,10 +108,16 @@ def _turns(thrust: int, velocity: int) -> list[tuple[Manoeuvre, ...]]:
 
 @functools.cache
 def spatial_orders(
-    facing: int, course: int, velocity: int, spin: int, thrust: int, advanced: bool
+    facing: int,
+    course: int,
+    velocity: int,
+    spin: int,
+    thrust: int,
+    advanced: bool,
+    rounding: TurnRounding = "exact",
 ) -> tuple[Order, ...]:
-    """:func:`spatial_candidates` for a ship of this facing, motion, spin and drive, built
-    once: the legal ones, the first of those that end alike."""
+    """:func:`spatial_candidates` for a ship of this facing, motion, spin and drive under
+    this turn rounding, built once: the legal ones, the first of those that end alike."""
     if spin:
         return (NO_ORDER, spatial_order((Manoeuvre("Spin", 0),)))
     start = MoveStart(
@@ -109,7 +128,7 @@ def spatial_orders(
         vector=motion_vector(course, velocity),
     )
     changes = _velocity_changes(thrust, velocity)
-    turns = _turns(thrust, velocity)
+    turns = _turns(thrust, velocity, rounding)
     facings = tuple(Manoeuvre("F", n) for n in range(1, COURSES + 1))
     sequences: list[tuple[Manoeuvre, ...]] = [()]
     sequences += [(pivot,) for pivot in facings]
@@ -123,7 +142,7 @@ def spatial_orders(
     seen: set[tuple[object, ...]] = set()
     for steps in sequences:
         order = spatial_order(steps)
-        done = carry_out(order, start, thrust=thrust, advanced=advanced)
+        done = carry_out(order, start, thrust=thrust, advanced=advanced, rounding=rounding)
         if isinstance(done, str):
             continue
         ends = (done.facing, done.course, done.velocity, done.delayed, done.push)
@@ -135,7 +154,13 @@ def spatial_orders(
 
 @functools.cache
 def _spatial_offsets(
-    facing: int, course: int, velocity: int, spin: int, thrust: int, advanced: bool
+    facing: int,
+    course: int,
+    velocity: int,
+    spin: int,
+    thrust: int,
+    advanced: bool,
+    rounding: TurnRounding,
 ) -> tuple[tuple[Order, float, float, int, float, float], ...]:
     """Each candidate's displacement, final facing and new velocity (x and y MU a turn)."""
     start = MoveStart(
@@ -147,8 +172,8 @@ def _spatial_offsets(
         spin=spin,
     )
     found = []
-    for order in spatial_orders(facing, course, velocity, spin, thrust, advanced):
-        end = spatial_move(start, order)
+    for order in spatial_orders(facing, course, velocity, spin, thrust, advanced, rounding):
+        end = spatial_move(start, order, rounding)
         vx, vy = heading_vector(motion(end)[0])
         found.append((order, end.x, end.y, end.course, vx * end.speed, vy * end.speed))
     return tuple(found)

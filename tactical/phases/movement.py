@@ -256,7 +256,7 @@ def move_start(ship: ShipInPlay | Dummy) -> MoveStart:
 def move_by_rules(ctx: BattleContext, start: MoveStart, order: Order) -> MoveResult:
     """Carry out a legal order the way these rules move: cinematic, vector or spatial."""
     if ctx.rules.movement == "spatial":
-        return spatial_move(start, order)
+        return spatial_move(start, order, ctx.rules.spatial_turn_rounding)
     return move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
 
 
@@ -268,7 +268,11 @@ def ship_order_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> st
     thrust, limit = order_limits(ctx, ship)
     if ctx.rules.movement == "spatial":
         return spatial_problem(
-            order, move_start(ship), thrust=thrust, advanced=ctx.sheets[ship.id].advanced_drive
+            order,
+            move_start(ship),
+            thrust=thrust,
+            advanced=ctx.sheets[ship.id].advanced_drive,
+            rounding=ctx.rules.spatial_turn_rounding,
         )
     return order_problem(
         order, speed=ship.speed, course=ship.course, thrust=thrust, rules=ctx.rules, limit=limit
@@ -645,7 +649,13 @@ def dummy_order_problem(ctx: BattleContext, dummy: Dummy, order: Order) -> str |
     """Return why a dummy bogey cannot carry out an order, or ``None``: it flies with a
     scoutship's thrust and only moves (001 L957)."""
     if ctx.rules.movement == "spatial":
-        void = spatial_problem(order, move_start(dummy), thrust=DUMMY_THRUST, advanced=False)
+        void = spatial_problem(
+            order,
+            move_start(dummy),
+            thrust=DUMMY_THRUST,
+            advanced=False,
+            rounding=ctx.rules.spatial_turn_rounding,
+        )
     else:
         void = order_problem(
             order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules

@@ -474,3 +474,22 @@ def test_spatial_mirror_comes_out_even() -> None:
     )
     red, blue = figures.sides
     assert 0.45 <= red.wins / (red.wins + blue.wins) <= 0.55
+
+
+def test_turn_rounding_down_follows_the_rules_words() -> None:
+    """003 L183-190 rounds half and a quarter of the velocity down, which the worked example
+    (L203-207) contradicts; the set-up's ``spatial_turn_rounding = "down"`` plays the words:
+    at velocity 7, T3 turns one point at once, and at 13 one at the end of the move."""
+    seven, thirteen = _start(12, 7), _start(12, 13)
+    order = parse_order("FP.T3")
+    exact, down = spatial_move(seven, order), spatial_move(seven, order, "down")
+    assert (exact.x, exact.y) == (0.0, 7.0)  # exact (the default): the turn at the end
+    assert (down.x, down.y) == (-3.5, 6.062)  # rounded down: at once, 7 MU along course 11
+    assert motion(exact) == motion(down) == (11, 7)
+    assert spatial_problem(order, thirteen, thrust=4, advanced=False) is not None
+    assert spatial_problem(order, thirteen, thrust=4, advanced=False, rounding="down") is None
+    battle = _spatial(
+        ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12, speed=7),
+        spatial_turn_rounding="down",
+    )
+    assert battle.ctx.rules.spatial_turn_rounding == "down"
