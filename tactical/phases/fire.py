@@ -309,8 +309,7 @@ def fire_options(
     sight = needle_reach(ctx, ship)
     aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
-    # 003 L266-271: the optional Death Blossom, any weapon at any target, whatever its arcs.
-    blossom = ctx.rules.death_blossom and abs(ship.spin) >= DEATH_BLOSSOM_RATE
+    blossom = death_blossom(ctx, ship)
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
         (
@@ -348,6 +347,12 @@ def fire_options(
     return options
 
 
+def death_blossom(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Whether the ship fires any weapon at any target in range, whatever its arcs: the
+    optional "Death Blossom" of a ship spinning at rate 12 or more (003 L266-271)."""
+    return ctx.rules.death_blossom and abs(ship.spin) >= DEATH_BLOSSOM_RATE
+
+
 def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
     """Return how far, and by which sensors, a ship's beams may fire through its aft arc:
     none (000 L2591-2597) unless working superior sensors augment its FireCon, to 36 MU at -1
@@ -355,8 +360,9 @@ def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
     under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and advanced
     sensors"). Sensors that made an active scan this turn gathered intelligence, and "can be
     used to augment fire control sensors or to reveal tactical information ... but not both on
-    the same turn" (000 L15239-15243, L15329-15333)."""
-    if not ctx.rules.sensors_ecm or ship.scanned:
+    the same turn" (000 L15239-15243, L15329-15333). Under spatial movement never: "ships can
+    never fire ship to ship weapons through their rear arc" (003 L68-70)."""
+    if not ctx.rules.sensors_ecm or ship.scanned or ctx.rules.movement == "spatial":
         return 0.0, None
     working = {
         spec.kind
@@ -450,7 +456,11 @@ def launch_problem(
     if distance > reach:
         return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
     arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
-    if distance > 0 and (arc == AFT or arc not in sheet.system(launcher).arcs):
+    if (
+        distance > 0
+        and not death_blossom(ctx, ship)
+        and (arc == AFT or arc not in sheet.system(launcher).arcs)
+    ):
         return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
     if line_blocked((ship.x, ship.y), point, asteroids_now(ctx, state)):
         return "an asteroid lies across the line to the aim point (000 L5757-5759)"

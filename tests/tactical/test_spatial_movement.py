@@ -18,8 +18,11 @@ from tactical.battle import (
     BattleSetup,
     ShipSetup,
     ShipsMoved,
+    context,
     decode_journal,
     fire_options,
+    initial_state,
+    launch_problem,
     replay,
     sides_to_write,
 )
@@ -493,3 +496,25 @@ def test_turn_rounding_down_follows_the_rules_words() -> None:
         spatial_turn_rounding="down",
     )
     assert battle.ctx.rules.spatial_turn_rounding == "down"
+
+
+@pytest.mark.parametrize("blossom", [False, True])
+def test_the_death_blossom_launches_salvos_astern(blossom: bool) -> None:
+    """003 L266-269: "any weapon", salvo launchers too, whatever their arcs."""
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        rules="continuum",
+        ships=(
+            ShipSetup(id="r1", side="red", design="missile_cruiser", x=0, y=0, course=12),
+            ShipSetup(id="b1", side="blue", design="frigate", x=0, y=-20, course=12),
+        ),
+        movement="spatial",
+        death_blossom=blossom,
+    )
+    ctx = context(setup)
+    state = initial_state(ctx)
+    ships = tuple(msgspec.structs.replace(s, spin=12) if s.id == "r1" else s for s in state.ships)
+    state = msgspec.structs.replace(state, ships=ships)
+    launcher = next(s.id for s in ctx.sheets["r1"].systems if s.kind in ("sml", "smr", "smr_er"))
+    problem = launch_problem(ctx, state, "r1", launcher, "0,-10")
+    assert (problem is None) is blossom
