@@ -144,6 +144,17 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
     problems.extend(_dummy_problems(setup, seen))
     if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
         problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
+    if setup.movement != "spatial":
+        if setup.death_blossom:
+            problems.append(
+                Problem("$.death_blossom", 'the Death Blossom needs movement = "spatial"')
+            )
+        if setup.spatial_turn_rounding != "exact":
+            problems.append(
+                Problem(
+                    "$.spatial_turn_rounding", 'spatial_turn_rounding needs movement = "spatial"'
+                )
+            )
     problems.extend(
         Problem(f"$.ram_on.{side}", f"{side!r} is not one of {setup.sides}")
         for side in setup.ram_on

@@ -16,6 +16,7 @@ from cli import app
 from tactical.battle import (
     Battle,
     BattleSetup,
+    SetupError,
     ShipSetup,
     ShipsMoved,
     context,
@@ -518,3 +519,17 @@ def test_the_death_blossom_launches_salvos_astern(blossom: bool) -> None:
     launcher = next(s.id for s in ctx.sheets["r1"].systems if s.kind in ("sml", "smr", "smr_er"))
     problem = launch_problem(ctx, state, "r1", launcher, "0,-10")
     assert (problem is None) is blossom
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("death_blossom", True), ("spatial_turn_rounding", "down")]
+)
+def test_spatial_options_need_spatial_movement(option: str, value: object) -> None:
+    """A set-up that asks for a spatial option without spatial movement is refused."""
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        ships=(ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12),),
+        **{option: value},  # type: ignore[arg-type]
+    )
+    with pytest.raises(SetupError, match=option):
+        Battle(setup)
