@@ -12,7 +12,7 @@ pivots to any facing and accelerates. A spinning ship weighs going on and stoppi
 >>> from tactical.movement import format_order
 >>> orders = spatial_orders(12, 12, 6, 0, 4, False)
 >>> [format_order(o) for o in orders[:4]]
-['=', 'F1', 'F2', 'F3']
+['=', 'FA', 'FP', 'FS']
 >>> "FP.T3" in {format_order(o) for o in orders}
 True
 """
@@ -129,7 +129,9 @@ def spatial_orders(
     )
     changes = _velocity_changes(thrust, velocity)
     turns = _turns(thrust, velocity, rounding)
-    facings = tuple(Manoeuvre("F", n) for n in range(1, COURSES + 1))
+    # Facings named from the course first, so that of two orders that end alike the one kept
+    # reads the same in a mirror image (FP, not F9 for one side and F3 for the other).
+    facings = FINAL_FACINGS + tuple(Manoeuvre("F", n) for n in range(1, COURSES + 1))
     sequences: list[tuple[Manoeuvre, ...]] = [()]
     sequences += [(pivot,) for pivot in facings]
     for change in changes:
