@@ -78,6 +78,7 @@ FIGHTER_RANGE_MU = 6.0  # fighter weapons, ADAF cover and ADFC cover reach 6 (00
 KILLS = (0, 0, 0, 1, 1, 2)  # fighters killed per face 1..6, AF and dogfight (001 L789-793;
 # 000 L9142-9144, L9223-9224)
 SCATTERGUN = "scattergun"  # one shot, 1D6 kills, its own FireCon and ADFC (000 7.14)
+SCATTERGUN_RANGE_MU = 6.0  # "The range of a Scattergun is 6 MU" (000 L7512-7514), aft too
 GRAPESHOT = "grapeshot"  # one shot, four PDS dice (000 7.15, L7555-7559)
 GRAPESHOT_DICE = 4
 POINT_DEFENCE = frozenset({"pdaf", "pds", GRAPESHOT})  # self-defence only (001 L783; 000

@@ -40,6 +40,7 @@ from tactical.battle import (
     group_reach,
     launch_options,
     launch_problem,
+    launchable_bays,
     needle_aims,
     needle_focus_problem,
     repair_jobs,
@@ -68,6 +69,7 @@ from tactical.fighters import (
     HOLD,
     MISSILE_FIGHTER_RANGE_MU,
     MISSILE_KILL_ON,
+    SCATTERGUN,
     SECONDARY_MOVE_MU,
     FighterGroup,
     FighterType,
@@ -511,9 +513,12 @@ def aimed(
     here = state.ship(ship_id)
     overloaded = {weapon for weapon, setting in here.settings if setting == OVERLOAD}
     shots: list[Shot] = []
+    keep_scatterguns = ordnance_threat(ctx, state, here.side)
     for weapon, reach in options.items():
         targets = reach
         kind = sheet.system(weapon).kind
+        if kind == SCATTERGUN and keep_scatterguns:
+            continue
         if kind == SUBMUNITION:  # one shot: keep it for all 3 dice
             targets = tuple(
                 t for t in reach if range_between(here.x, here.y, *_xy(state, t)) <= PACK_CLOSE
@@ -539,6 +544,19 @@ def aimed(
         )
     )
     return torpedoes_fed(ctx, state, ship_id, within_firecons(ctx, state, ship_id, shots))
+
+
+def ordnance_threat(ctx: BattleContext, state: BattleState, side: str) -> bool:
+    """Whether the enemy still has fighters or missiles to stop: a group or a salvo in flight,
+    a launcher ready or a group aboard ready to launch. A one-shot scattergun kills a D6 of
+    them (000 L7518-7524) but does one BD* to a ship (L7536-7540): Engage keeps it for them
+    while any are left."""
+    if any(g.side != side for g in state.fighters) or any(s.side != side for s in state.salvos):
+        return True
+    return any(
+        launch_options(ctx, state, enemy.id) or launchable_bays(ctx, state, enemy)
+        for enemy in enemies_of(state, side)
+    )
 
 
 def overload_ready(ctx: BattleContext, state: BattleState, ship_id: str) -> bool:

@@ -20,6 +20,7 @@ from tactical.boarding import (
     torpedo_ready,
 )
 from tactical.dice import DiceSource, RecordingDice, Roll
+from tactical.fighters import SCATTERGUN, SCATTERGUN_RANGE_MU
 from tactical.fire import (
     AFT_DRM,
     BAND_MU,
@@ -263,6 +264,8 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
         return submunition_dice(distance) > 0
     if kind == BOARDING_TORPEDO:  # the standard projectile row (000 L5118-5122)
         return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
+    if kind == SCATTERGUN:  # its direct fire at a ship (000 L7512-7514, L7536-7540)
+        return distance <= SCATTERGUN_RANGE_MU
     return False
 
 
@@ -310,6 +313,7 @@ def fire_options(
     aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     blossom = death_blossom(ctx, ship)
+    spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
         (
@@ -338,7 +342,10 @@ def fire_options(
             # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
             # FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or (aft_reach > 0 and beam and distance <= aft_reach)
-            if not blossom and (not aft_ok or arc not in spec.arcs):
+            # A scattergun fires all round, aft "like PDS" (000 L7510-7512), save aft under
+            # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
+            all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
+            if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
                 continue
             if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
@@ -424,6 +431,7 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
         (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
         for shot in shots
         if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
+        and sheet.system(shot.weapon).kind != SCATTERGUN  # its own (000 L7500-7504)
         and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
     }
     # Beams ride on a class-N needle FireCon at the same ship (000 L4552-4554).
@@ -769,7 +777,7 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
             aft = arc_of(
                 bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs
             )
-            sensors = aft_sight(ctx, firer)[1] if aft == AFT else None
+            sensors = aft_sight(ctx, firer)[1] if aft == AFT and kind != SCATTERGUN else None
             outcome = _beams(
                 ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen, sensors
             )
@@ -906,14 +914,17 @@ def _beams(
     screen: int,
     aft: str | None = None,
 ) -> BeamOutcome:
-    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864);
+    """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864), or
+    a scattergun's direct fire, "1 BD* hits ... unaffected by screens" (000 L7536-7540);
     ``aft`` names the sensors that let it fire through the aft arc (:func:`aft_sight`)."""
+    reroll = ctx.rules.beam_reroll
     if kind == SUBMUNITION:
         count, screen = submunition_dice(distance), 0
+    elif kind == SCATTERGUN:
+        count, screen, reroll = 1, 0, True  # BD*: a penetrating die, whatever the preset
     else:
         count = beam_dice(kind, distance)
     key = f"{key}/{shot.weapon}"
-    reroll = ctx.rules.beam_reroll
     if aft == "superior_sensors":
         return roll_beams(dice, key, count, screen, reroll=reroll, drm=AFT_DRM, reroll_drm=0)
     if aft == "enhanced_sensors":

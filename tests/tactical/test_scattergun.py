@@ -17,10 +17,12 @@ from tactical.battle import (
     initial_state,
     resolve,
 )
+from tactical.commanders.scoring import aimed
 from tactical.designs import decode_design
 from tactical.dice import ScriptedDice
 from tactical.fighters import defence_of
 from tactical.missiles import Salvo
+from tactical.phases.fire import Shot, fire_options, fire_ship, firecons_needed
 from tactical.points import price
 from tactical.ship import PRESETS
 from tests.tactical import extra_designs
@@ -47,6 +49,16 @@ TEST_DESIGNS = {
     **CARRIERS,
     "scatter_escort": _guard("Scatter Escort", "scattergun"),
     "grape_escort": _guard("Grape Escort", "grapeshot"),
+    "screened_escort": """
+name = "Screened Escort"
+rules = "continuum"
+provenance = "test design: an escort behind level-2 screens"
+mass = 30
+thrust = 4
+hull_strength = "average"
+fire_controls = 1
+screens = 2
+""",
     "bare_escort": """
 name = "Bare Escort"
 rules = "continuum"
@@ -192,3 +204,81 @@ def test_a_scattergun_covering_an_ally_hurts_it_on_a_1() -> None:
     # The scattergun's point alone: one missile on target, killed by its 1.
     assert sum(after.ship("b1").record.hull_lost) == 1
     assert any("from the scattergun's 1" in line for line in describe_journal([event]))
+
+
+def fire_state(*ships: ShipSetup):  # type: ignore[no-untyped-def]
+    ctx = Battle(BattleSetup(sides=("red", "blue"), ships=ships, rules="continuum")).ctx
+    state = msgspec.structs.replace(
+        initial_state(ctx), turn=2, phase="fire", first="blue", to_fire="blue"
+    )
+    return ctx, state
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "reaches"),
+    [(0.0, 5.0, True), (0.0, -5.0, True), (4.0, 4.0, True), (0.0, 6.5, False)],
+    ids=["fore", "aft", "flank", "beyond 6 MU"],
+)
+def test_a_scattergun_fires_directly_at_a_ship_within_6_mu_in_any_arc(
+    x: float, y: float, reaches: bool
+) -> None:
+    # 000 L7510-7514: "Scatterguns may fire into the aft arc behind the ship, like PDS. The
+    # range of a Scattergun is 6 MU"; L7536-7538: "Scatterguns can be used in direct-fire mode
+    # against enemy ships."
+    ctx, state = fire_state(
+        at("b1", "blue", "scatter_escort", 0, 0, 12), at("r1", "red", "screened_escort", x, y)
+    )
+    assert fire_options(ctx, state, "b1") == ({"scattergun-1": ("r1",)} if reaches else {})
+
+
+def test_a_scattergun_s_direct_fire_is_one_penetrating_die_past_screens_and_its_last() -> None:
+    # 000 L7538-7540: "They inflict 1 BD* hits, and are unaffected by screens": a 6 against
+    # level-2 screens scores two and re-rolls (a 4, one more); L7500-7504: its own FireCon;
+    # L7541-7543: crossed out once used.
+    ctx, state = fire_state(
+        at("b1", "blue", "scatter_escort", 0, 0, 12), at("r1", "red", "screened_escort", 0, 4)
+    )
+    shot = Shot("scattergun-1", "r1")
+    assert firecons_needed(ctx, "b1", [shot]) == 0
+    event = fire_ship(ctx, state, "b1", [shot], ScriptedDice([6, 4, 1, 1, 1, 1]))
+    (roll,) = event.shots
+    assert (roll.faces, roll.rerolls) == ((6,), (4,))
+    (hit,) = event.hits
+    assert hit.damage == 3
+    after = evolve(ctx, state, event)
+    gun = next(s for s in after.ship("b1").record.systems if s.id == "scattergun-1")
+    assert gun.ammo == 0
+    assert defence_of(ctx.sheets["b1"], after.ship("b1").record).area == ()
+
+
+@pytest.mark.parametrize(
+    ("enemy", "fires"), [("screened_escort", True), ("test_carrier", False)], ids=str
+)
+def test_engage_keeps_its_scattergun_for_fighters_and_missiles_while_the_enemy_has_any(
+    enemy: str, fires: bool
+) -> None:
+    # One BD* at a ship (000 L7538-7540) against a D6 of fighters or missiles (L7518-7524):
+    # the commanders fire it at a ship only once the enemy has neither left.
+    ctx, state = fire_state(
+        at("b1", "blue", "scatter_escort", 0, 0, 12), at("r1", "red", enemy, 0, 4)
+    )
+    options = fire_options(ctx, state, "b1")
+    assert options == {"scattergun-1": ("r1",)}
+    shots = aimed(ctx, state, "b1", options, ["r1"])
+    assert shots == ([Shot("scattergun-1", "r1")] if fires else [])
+
+
+@pytest.mark.parametrize(("y", "reaches"), [(5.0, True), (-5.0, False)], ids=["fore", "aft"])
+def test_under_spatial_movement_a_scattergun_fires_at_no_ship_aft(y: float, reaches: bool) -> None:
+    # 003 L68-70: "When using these movement rules, ships can never fire ship to ship weapons
+    # through their rear arc": the scattergun's direct fire too (docs/rulings.md).
+    ships = (
+        at("b1", "blue", "scatter_escort", 0, 0, 12),
+        at("r1", "red", "screened_escort", 0, y),
+    )
+    setup = BattleSetup(sides=("red", "blue"), ships=ships, rules="continuum", movement="spatial")
+    ctx = Battle(setup).ctx
+    state = msgspec.structs.replace(
+        initial_state(ctx), turn=2, phase="fire", first="blue", to_fire="blue"
+    )
+    assert fire_options(ctx, state, "b1") == ({"scattergun-1": ("r1",)} if reaches else {})
