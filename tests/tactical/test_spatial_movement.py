@@ -546,3 +546,41 @@ def test_engage_keeps_spatial_ships_on_the_table() -> None:
             Battle(setup), {s: named_commander("engage") for s in setup.sides}, SeededDice(seed)
         )
         assert not [s.id for s in battle.state.ships if s.status in ("left", "away")]
+
+
+@given(
+    steps=st.lists(_MANOEUVRES, min_size=0, max_size=5),
+    facing=st.integers(1, 12),
+    course=st.integers(1, 12),
+    velocity=st.integers(0, 20),
+    spin=st.integers(-4, 4),
+    thrust=st.integers(0, 8),
+    advanced=st.booleans(),
+)
+def test_a_legal_spatial_order_keeps_the_invariants(
+    steps: list[Manoeuvre],
+    facing: int,
+    course: int,
+    velocity: int,
+    spin: int,
+    thrust: int,
+    advanced: bool,
+) -> None:
+    """Whatever the order: if it is legal it spends no more than the thrust, leaves a clock
+    point facing and course and a velocity of at least 0, and moves the ship its velocity
+    along its course, plus at most the 1 MU push."""
+    start = _start(course, velocity, facing=facing, spin=spin)
+    order = spatial_order(tuple(steps))
+    done = carry_out(order, start, thrust=thrust, advanced=advanced)
+    if isinstance(done, str):
+        return
+    assert done.spent <= thrust
+    end = spatial_move(start, order)
+    end_course, end_velocity = motion(end)
+    assert 1 <= end.course <= 12
+    assert 1 <= end_course <= 12
+    assert end_velocity == done.velocity >= 0
+    assert end.vector is not None
+    assert end.vector[0] % 30 == 0
+    moved = (end.x**2 + end.y**2) ** 0.5
+    assert abs(moved - done.velocity) <= 1.0 + 1e-3
