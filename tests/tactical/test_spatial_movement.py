@@ -5,6 +5,7 @@ order notation, and the rules played through the battle engine."""
 from __future__ import annotations
 
 import json
+import math
 
 import msgspec
 import pytest
@@ -47,6 +48,7 @@ from tactical.scenarios import spatial
 from tactical.spatial import (
     carry_out,
     clock_of,
+    fighter_flight,
     motion,
     motion_vector,
     offset,
@@ -584,3 +586,28 @@ def test_a_legal_spatial_order_keeps_the_invariants(
     assert end.vector[0] % 30 == 0
     moved = (end.x**2 + end.y**2) ** 0.5
     assert abs(moved - done.velocity) <= 1.0 + 1e-3
+
+
+@pytest.mark.parametrize(
+    ("degrees", "reach", "course"),
+    [
+        (0, 24.0, 12),
+        (30, 24.0, 1),
+        (-30, 24.0, 11),
+        (60, 16.0, 2),
+        (-60, 16.0, 10),
+        (90, 8.0, 3),
+        (-90, 8.0, 9),
+        (120, 0.0, 4),
+        (180, 0.0, 6),
+    ],
+)
+def test_figure_7_fighter_movement(degrees: int, reach: float, course: int) -> None:
+    """003 L306-316: a standard group, move 24 MU, course and facing 12: 24 MU ahead, 16 MU
+    two points off, 8 MU three points off (L293-302); further round it only pivots to face
+    that way (L318-323). The course after is the clock point nearest its way (L302-304)."""
+    angle = math.radians(degrees)
+    assert fighter_flight(12, math.sin(angle), math.cos(angle), 24.0) == (
+        pytest.approx(reach),
+        course,
+    )
