@@ -58,6 +58,7 @@ __all__ = [
     "DEATH_BLOSSOM_RATE",
     "SpatialMotion",
     "TurnRounding",
+    "carry_out",
     "clock_of",
     "fighter_flight",
     "motion",
@@ -122,7 +123,7 @@ def offset(facing: int, course: int) -> int:
     return points - COURSES if points > AGAINST else points
 
 
-def _pivot(step: Manoeuvre, facing: int, course: int) -> int:
+def _pivot(step: Manoeuvre, course: int) -> int:
     """The facing a pivot leaves: ``F<n>``, or fore, aft, port or starboard of the course."""
     if step.kind == "F":
         return step.amount
@@ -178,7 +179,7 @@ class _Sequence:
         self.spent += 0 if self.advanced else 1  # 003 L109-113, L238-240
         if step.kind == "Roll":
             return None
-        facing = _pivot(step, self.facing, self.course)
+        facing = _pivot(step, self.course)
         if facing == self.facing:
             return f"{step.kind}: the ship already faces {facing}"
         self.facing = facing
@@ -323,9 +324,17 @@ def spatial_problem(
 def spatial_move(start: MoveStart, order: Order, rounding: TurnRounding = "exact") -> MoveResult:
     """Carry out a legal spatial order: the ship moves its velocity along its course after
     the immediate changes, pushed aside if it pushed, then a delayed course change takes
-    effect (003 L152-154, L187-190, L225-228). ``mid_x``, ``mid_y`` lie half way along."""
+    effect (003 L152-154, L187-190, L225-228). ``mid_x``, ``mid_y`` lie half way along. An
+    order no drive could carry out moves the ship as no order would (001 L364).
+
+    >>> start = MoveStart(x=0.0, y=0.0, course=12, speed=4, vector=(0.0, 4.0))
+    >>> spatial_move(start, Order(spatial=(Manoeuvre("FF"),))).y  # it already faces 12
+    4.0
+    """
     done = carry_out(order, start, thrust=None, advanced=True, rounding=rounding)
-    assert not isinstance(done, str), done
+    if isinstance(done, str):
+        done = carry_out(Order(), start, thrust=None, advanced=True, rounding=rounding)
+        assert not isinstance(done, str), done  # no order is always possible
     dx, dy = heading_vector(done.course)
     shift_x = done.push[0] + dx * done.velocity
     shift_y = done.push[1] + dy * done.velocity
