@@ -118,15 +118,18 @@ def spatial_orders(
 ) -> tuple[Order, ...]:
     """:func:`spatial_candidates` for a ship of this facing, motion, spin and drive under
     this turn rounding, built once: the legal ones, the first of those that end alike."""
-    if spin:
-        return (NO_ORDER, spatial_order((Manoeuvre("Spin", 0),)))
     start = MoveStart(
         x=0.0,
         y=0.0,
         course=facing,
         speed=velocity,
         vector=motion_vector(course, velocity),
+        spin=spin,
     )
+    if spin:  # going on, or stopping if the drive still works (003 L246-247, L261-264)
+        stop = spatial_order((Manoeuvre("Spin", 0),))
+        stops = not isinstance(carry_out(stop, start, thrust=thrust, advanced=advanced), str)
+        return (NO_ORDER, stop) if stops else (NO_ORDER,)
     changes = _velocity_changes(thrust, velocity)
     turns = _turns(thrust, velocity, rounding)
     # Facings named from the course first, so that of two orders that end alike the one kept

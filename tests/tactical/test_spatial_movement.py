@@ -29,6 +29,7 @@ from tactical.battle import (
     sides_to_write,
 )
 from tactical.commanders import named_commander, play
+from tactical.commanders.spatial import spatial_orders
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.fighters import parse_flight
 from tactical.movement import (
@@ -611,3 +612,15 @@ def test_figure_7_fighter_movement(degrees: int, reach: float, course: int) -> N
         pytest.approx(reach),
         course,
     )
+
+
+def test_the_commanders_weigh_only_legal_spatial_orders() -> None:
+    """Every candidate is legal for its ship; a spinning ship weighs going on, and stopping
+    only while its drive works (003 L246-247, L261-264)."""
+    for args in ((12, 12, 6, 0, 4, False), (3, 12, 10, 0, 2, False), (12, 7, 0, 0, 6, True)):
+        facing, course, velocity, spin, thrust, advanced = args
+        start = _start(course, velocity, facing=facing, spin=spin)
+        for order in spatial_orders(*args):
+            assert spatial_problem(order, start, thrust=thrust, advanced=advanced) is None
+    assert [format_order(o) for o in spatial_orders(12, 12, 4, 3, 2, False)] == ["=", "Spin0"]
+    assert [format_order(o) for o in spatial_orders(12, 12, 4, 3, 0, False)] == ["="]
