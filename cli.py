@@ -371,9 +371,10 @@ def new(
     battle_movement: Annotated[
         str,
         typer.Option(
-            help="How the engine's battles move: vector (004 L43) or cinematic (quicker to "
-            "fight at a table and about 10x quicker for the engine).",
-            **_choices("vector", "cinematic"),
+            help="How the engine's battles move: vector (004 L43), cinematic (quicker to "
+            "fight at a table and about 10x quicker for the engine) or spatial (003: facing "
+            "and course apart in clock points).",
+            **_choices("vector", "cinematic", "spatial"),
         ),
     ] = "vector",
     asteroid_motion: Annotated[
@@ -1757,7 +1758,8 @@ def battle_demo(
         str,
         typer.Argument(
             help="A built-in scenario: grendel (001 L556-574), skirmish (Continuum rules, "
-            "a project scenario) or lite (FT Lite rules, 002, a project scenario)."
+            "a project scenario), lite (FT Lite rules, 002, a project scenario) or spatial "
+            "(spatial movement, 003, a project scenario)."
         ),
     ] = "grendel",
     seed: BattleSeedOption = 1,

@@ -8,6 +8,7 @@ exits 1 when a side's share of them falls outside 45-55% (issue 15).
 
     .venv/bin/python bench/bench_mirror.py                       # 400 runs of each mirror
     .venv/bin/python bench/bench_mirror.py --mirrors fleet --runs 400 --jobs 2 --check
+    .venv/bin/python bench/bench_mirror.py --mirrors fleet --movement spatial --runs 400 --jobs 1
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ FAIR = (0.45, 0.55)  # issue 15: each side's share of the decisive mirrors
 
 
 def mirror(
-    name: str, designs: list[str], movement: Literal["vector", "cinematic"]
+    name: str, designs: list[str], movement: Literal["vector", "cinematic", "spatial"]
 ) -> CampaignBattle:
     """The same ships on both sides, Engage against Engage, in free space."""
 
@@ -75,7 +76,10 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
-        "--movement", choices=("vector", "cinematic"), default="vector", help="004 L43: vector"
+        "--movement",
+        choices=("vector", "cinematic", "spatial"),
+        default="vector",
+        help="004 L43: vector; spatial is 003's",
     )
     parser.add_argument("--check", action="store_true", help="exit 1 on an uneven mirror")
     parser.add_argument(

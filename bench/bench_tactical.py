@@ -44,7 +44,9 @@ from tactical.dice import SeededDice  # noqa: E402
 from tactical.odds import RequestBattle, odds  # noqa: E402
 
 
-def fleet_battle(movement: Literal["vector", "cinematic"] = "vector") -> CampaignBattle:
+def fleet_battle(
+    movement: Literal["vector", "cinematic", "spatial"] = "vector",
+) -> CampaignBattle:
     """Two FT2 campaigns' default starting fleets under Engage orders, in free space."""
 
     def side(name: str) -> CampaignSide:
@@ -70,9 +72,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--movement",
-        choices=("vector", "cinematic"),
+        choices=("vector", "cinematic", "spatial"),
         default="vector",
-        help="vector, as the campaign fights (004 L43), or cinematic",
+        help="vector, as the campaign fights (004 L43), cinematic or spatial (003)",
     )
     parser.add_argument(
         "--smoke", action="store_true", help="1 battle, 2 odds runs: proves the script runs"

@@ -256,7 +256,8 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     absent: str = "hold"  # what happens to a player who sends no orders: hold, repeat, autoplay
     # Uncolonised planets two players could claim (004 L17-19): "nobody" or "shared".
     contested_planets: str = "nobody"
-    # How its battles move (004 L43: vector; "cinematic" is quicker to fight and to compute).
+    # How its battles move (004 L43: vector; "cinematic" is quicker to fight and to compute;
+    # "spatial" is 003's spatial movement).
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"

@@ -168,9 +168,9 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     turn_limit: Annotated[int, Meta(ge=1, le=1000)] = 12
     key: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-/]+$", max_length=80)] = "battle"
     """Prefix for every die's key, so one campaign seed serves many battles."""
-    movement: Literal["vector", "cinematic"] = "vector"
+    movement: Literal["vector", "cinematic", "spatial"] = "vector"
     """Fleet Book 1's vector movement, the campaign's (004 L43); ``cinematic`` for an umpire
-    who prefers the rulebooks' cinematic movement."""
+    who prefers the rulebooks' cinematic movement, ``spatial`` for spatial movement (003)."""
     designs: dict[Identifier, Design] = msgspec.field(default_factory=dict)
     """The campaign's home-made designs its ships name (004 L26-30), by id; every other
     design is the catalogue's."""

@@ -421,6 +421,9 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     launching: bool = False
     """Launched this turn under the ``launch_half_move`` rule: it flies half its move (000
     L8509-8513)."""
+    course: int | None = None
+    """Under spatial movement: its course, which is its facing, a clock point (003
+    L288-304); ``None`` under the other movements, where groups turn freely."""
 
     @property
     def id(self) -> str:

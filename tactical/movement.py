@@ -29,10 +29,17 @@ push 1 MU to port / starboard / reverse, ``MD6`` burns the main drive 6 MU along
 ``TP2.MD6.PS1``; a launch may close it (``TS1.L1``), and mines, sweep, scan and ram follow as
 for any order. ``=`` drifts on the vector.
 
+Spatial orders (003, :mod:`tactical.spatial`) are manoeuvres in their written sequence,
+joined by ``.``: ``F10`` pivots to face 10, ``FF`` / ``FA`` / ``FP`` / ``FS`` to face fore,
+aft, port or starboard of the course; ``+2`` / ``-3`` change the velocity; ``T3`` turns with 3
+thrust to the side the ship faces (``T3P`` / ``T3S`` name the side); ``PushP`` / ``PushS``
+push 1 MU; ``Roll``; ``Spin6`` / ``Spin-4`` / ``Spin0`` set the spin: ``FP.T3``,
+``+2.FS.PushP``. A launch may close it (``FA.L1``), and mines, sweep, scan and ram follow.
+
 >>> parse_order("P2+4")  # doctest: +NORMALIZE_WHITESPACE
 Order(turn=-2, accel=4, pivot=None, jump=False, launch=0, nova=False, mines=(), sweep=False,
-      scan=False, scan_for=(), ram=None, vector=(), torpedoes=(), scramble=False, ecm=False,
-      admiral=False, point_defence=False)
+      scan=False, scan_for=(), ram=None, vector=(), spatial=(), torpedoes=(), scramble=False,
+      ecm=False, admiral=False, point_defence=False)
 >>> parse_order("S1/pulse_torpedo_variable-1=L").torpedoes
 (('pulse_torpedo_variable-1', 'L'),)
 >>> parse_order("S1+2Rb1").ram
@@ -63,12 +70,14 @@ __all__ = [
     "NO_ORDER",
     "SCRAMBLE",
     "Burn",
+    "Manoeuvre",
     "MoveResult",
     "MoveStart",
     "Order",
     "OrderSyntaxError",
     "angle_vector",
     "course_after",
+    "format_manoeuvre",
     "format_mu",
     "format_order",
     "format_orders",
@@ -78,6 +87,8 @@ __all__ = [
     "parse_order",
     "parse_orders",
     "round_mu",
+    "spatial_order",
+    "spatial_steps",
     "spends_thrust",
     "thrust_used",
     "vector_move",
@@ -108,6 +119,27 @@ class Burn(Struct, frozen=True, array_like=True):
 
     kind: BurnKind
     amount: int
+
+
+SpatialKind = Literal[
+    "F", "FF", "FA", "FP", "FS", "V", "T", "TP", "TS", "PushP", "PushS", "Roll", "Spin"
+]
+PIVOTS: tuple[SpatialKind, ...] = ("F", "FF", "FA", "FP", "FS")
+
+
+class Manoeuvre(Struct, frozen=True, array_like=True):
+    """One written manoeuvre of a spatial order (003 1.3-1.7), carried out in sequence:
+    ``F`` pivots to facing ``amount`` (``F10``); ``FF`` / ``FA`` / ``FP`` / ``FS`` pivot to
+    face fore, aft, port or starboard of the course (003 L98-104); ``V`` changes the velocity
+    by ``amount`` (``+2``, ``-3``, L136-141); ``T`` turns with ``amount`` thrust to the side
+    the ship faces, ``TP`` / ``TS`` to the side named (``T3``, ``T3P``, L174-177); ``PushP`` /
+    ``PushS`` push 1 MU to port or starboard (L222-226); ``Roll`` rolls the ship (L238-240);
+    ``Spin`` sets the spin rate to ``amount`` clock points a turn, clockwise if positive
+    (``Spin6``, ``Spin-4``, ``Spin0`` to stop, L249-264). ``amount`` is 0 where none is
+    written."""
+
+    kind: SpatialKind
+    amount: int = 0
 
 
 class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -155,6 +187,10 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     scan_for: tuple[str, ...] = ()
     ram: str | None = None
     vector: tuple[Burn, ...] = ()
+    spatial: tuple[Manoeuvre, ...] = ()
+    """A spatial-movement order's manoeuvres in their written sequence (003), written
+    ``FP.T3`` or ``+2.FS.PushP``; a lone velocity change is the cinematic ``+2`` (see
+    :func:`spatial_order`)."""
     torpedoes: tuple[tuple[str, str], ...] = ()
     scramble: bool = False
     ecm: bool = False
@@ -168,12 +204,20 @@ NO_ORDER = Order()
 _ORDER = re.compile(r"(?:(?P<side>[PS])(?P<points>\d{1,2}))?(?:(?P<sign>[+-])(?P<dv>\d{1,3}))?")
 _PIVOT = re.compile(r"@(?P<course>\d{1,2})")
 _LAUNCH = re.compile(r"L(?P<groups>[1-9])")
-_FLAGS = re.compile(r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>(?:A(?:B[1-9]\d*)*)?)$")
+# The A of a spatial pivot to face aft, FA, is no scan: A scans only after some other step.
+_FLAGS = re.compile(
+    r"(?P<mines>(?:M\d{0,2})*)(?P<sweep>W?)(?P<scan>(?:(?<!^F)(?<!\.F)A(?:B[1-9]\d*)*)?)$"
+)
 _LABEL = re.compile(r"B[1-9]\d*")  # a bogey's label (tactical.sensors.bogey_labels)
 _MINE = re.compile(r"M(\d{0,2})")
 _SHIP_ID = re.compile(r"[A-Za-z0-9_.\-]+")
 _BURN = re.compile(r"(?P<kind>TP|TS|PP|PS|PR|MD)(?P<amount>\d{1,2})")
-_RAM = re.compile(r"(?<!P)R")  # a push to reverse, PR<n>, is no ram
+# A vector push to reverse, PR<n>, and a spatial Roll are no ram; the R after PushP is.
+_RAM = re.compile(r"(?<!^P)(?<!\.P)R(?!oll)")
+_SPATIAL = re.compile(
+    r"(?P<pivot>F(?:[FAPS]|1[0-2]|[1-9]))|(?P<velocity>[+-]\d{1,2})"
+    r"|T(?P<thrust>\d{1,2})(?P<side>[PS]?)|(?P<push>Push[PS])|(?P<roll>Roll)|Spin(?P<spin>-?\d{1,2})"
+)
 SCRAMBLE = "scramble"  # the standing order to scramble fighters (000 8.3), ``/scramble``
 ECM_ON = "ecm"  # ECM switched on for the turn (000 L12832-12838), ``/ecm``
 ADMIRAL = "admiral"  # the admiral's chosen ship from this turn on (004 L338, L343)
@@ -286,6 +330,8 @@ def _parse_base(text: str) -> Order:
     launch = _LAUNCH.fullmatch(text)
     if launch:
         return Order(launch=int(launch["groups"]))
+    if _is_spatial(text):
+        return _parse_spatial(text)
     if _BURN.match(text):
         return _parse_vector(text)
     pivot = _PIVOT.fullmatch(text)
@@ -333,6 +379,93 @@ def _parse_vector(text: str) -> Order:
             raise OrderSyntaxError(f"order {text!r}: write no {found['kind']} rather than 0")
         burns.append(Burn(found["kind"], amount))  # type: ignore[arg-type]  # the regex's kinds
     return Order(vector=tuple(burns), launch=int(launch["groups"]) if launch else 0)
+
+
+def _is_spatial(text: str) -> bool:
+    """Whether the text is a spatial order: manoeuvres joined by ``.``, not one velocity
+    change alone (that is the cinematic ``+2``, which spatial movement reads the same)."""
+    steps = text.split(".")
+    if len(steps) > 1 and _LAUNCH.fullmatch(steps[-1]):
+        steps = steps[:-1]
+    found = _SPATIAL.fullmatch(steps[0])
+    return found is not None and (len(text.split(".")) > 1 or found["velocity"] is None)
+
+
+def _spatial_step(text: str, step: str) -> Manoeuvre:
+    """Read one manoeuvre of a spatial order."""
+    found = _SPATIAL.fullmatch(step)
+    if found is None:
+        raise OrderSyntaxError(
+            f"order {text!r}: {step!r} is not a spatial manoeuvre: F<facing>, FF, FA, FP or FS "
+            "to pivot, +<n> or -<n> to change velocity, T<n> (T<n>P, T<n>S) to turn, PushP "
+            "or PushS, Roll, Spin<rate>, joined by '.'"
+        )
+    if found["pivot"]:
+        pivot = found["pivot"]
+        return Manoeuvre("F", int(pivot[1:])) if pivot[1:].isdigit() else Manoeuvre(pivot)  # type: ignore[arg-type]
+    if found["velocity"]:
+        change = int(found["velocity"])
+        if change == 0:
+            raise OrderSyntaxError(f"order {text!r}: write no velocity change rather than 0")
+        return Manoeuvre("V", change)
+    if found["thrust"]:
+        thrust = int(found["thrust"])
+        if thrust == 0:
+            raise OrderSyntaxError(f"order {text!r}: a turn spends at least 1 thrust")
+        return Manoeuvre(f"T{found['side']}", thrust)  # type: ignore[arg-type]
+    if found["spin"]:
+        return Manoeuvre("Spin", int(found["spin"]))
+    return Manoeuvre(found["push"] or "Roll")  # type: ignore[arg-type]
+
+
+def _parse_spatial(text: str) -> Order:
+    """Parse a spatial order's manoeuvres, dot-separated in their written sequence, maybe
+    ending with a launch: ``FP.T3``, ``+2.FS.L1``."""
+    steps = text.split(".")
+    launch = _LAUNCH.fullmatch(steps[-1]) if len(steps) > 1 else None
+    if launch:
+        steps = steps[:-1]
+    return spatial_order(
+        tuple(_spatial_step(text, step) for step in steps),
+        launch=int(launch["groups"]) if launch else 0,
+    )
+
+
+def spatial_order(steps: tuple[Manoeuvre, ...], *, launch: int = 0) -> Order:
+    """Return the order of these spatial manoeuvres, in the one form its text reads back as:
+    a lone velocity change is the cinematic order ``+2`` (003 L136-137: "writing +V or -V").
+
+    >>> format_order(spatial_order((Manoeuvre("V", 2),))), spatial_order((Manoeuvre("V", 2),)).accel
+    ('+2', 2)
+    >>> format_order(spatial_order((Manoeuvre("FP"), Manoeuvre("T", 3))))
+    'FP.T3'
+    """
+    if len(steps) == 1 and steps[0].kind == "V" and not launch:
+        return Order(accel=steps[0].amount)
+    return Order(spatial=steps, launch=launch)
+
+
+def spatial_steps(order: Order) -> tuple[Manoeuvre, ...] | None:
+    """Return the spatial manoeuvres an order stands for, or ``None`` if it is a cinematic turn
+    or pivot or a vector order: a cinematic velocity change alone is the spatial one."""
+    if order.turn or order.pivot is not None or order.vector:
+        return None
+    if order.accel:
+        return (Manoeuvre("V", order.accel),)
+    return order.spatial
+
+
+def format_manoeuvre(step: Manoeuvre) -> str:
+    """Write one spatial manoeuvre: ``F10``, ``FP``, ``+2``, ``T3P``, ``PushS``, ``Spin-4``."""
+    if step.kind == "F":
+        return f"F{step.amount}"
+    if step.kind == "V":
+        return f"{step.amount:+d}"
+    if step.kind in ("T", "TP", "TS"):
+        return f"T{step.amount}{step.kind[1:]}"
+    if step.kind == "Spin":
+        return f"Spin{step.amount}"
+    return step.kind
 
 
 def format_order(order: Order) -> str:
@@ -384,6 +517,9 @@ def format_order(order: Order) -> str:
     if order.vector:
         steps = [f"{burn.kind}{burn.amount}" for burn in order.vector]
         return ".".join(steps + ([f"L{order.launch}"] if order.launch else []))
+    if order.spatial:
+        steps = [format_manoeuvre(step) for step in order.spatial]
+        return ".".join(steps + ([f"L{order.launch}"] if order.launch else []))
     if order.launch:
         return f"L{order.launch}"
     if order.pivot is not None:
@@ -433,7 +569,12 @@ def spends_thrust(order: Order) -> bool:
     >>> spends_thrust(Order(accel=-1)), spends_thrust(Order(jump=True))
     (True, False)
     """
-    return thrust_used(order) > 0 or order.pivot is not None or bool(order.vector)
+    return (
+        thrust_used(order) > 0
+        or order.pivot is not None
+        or bool(order.vector)
+        or any(step.kind != "Spin" for step in order.spatial)
+    )
 
 
 def order_problem(
@@ -456,6 +597,8 @@ def order_problem(
         return vector_problem(order, thrust=thrust, points=thrust // 2 if limit is None else limit)
     if order.vector:
         return "a vector order (TP, TS, PP, PS, PR, MD) and these rules move cinematically"
+    if order.spatial:
+        return "a spatial order (F, T, Push, Roll, Spin, 003) and these rules move cinematically"
     if order.jump or order.nova:
         return None  # no thrust spent; whether the ship may is the battle's to judge
     if order.pivot is not None:
@@ -497,6 +640,8 @@ def vector_problem(order: Order, *, thrust: int, points: int) -> str | None:
     """
     if order.turn or order.accel or order.pivot is not None:
         return "a cinematic order (P, S, +, -, @) and these rules move by vector (000 12.12)"
+    if order.spatial:
+        return "a spatial order (F, T, Push, Roll, Spin, 003) and these rules move by vector"
     kinds = [burn.kind for burn in order.vector]
     if sum(kind in ROTATIONS for kind in kinds) > 1 or sum(k in PUSHES for k in kinds) > 1:
         return "at most one rotation and one push a turn (000 L13411-13986)"
@@ -554,6 +699,8 @@ class MoveStart(Struct, frozen=True, kw_only=True):
     course: int
     speed: int
     vector: tuple[float, float] | None = None
+    spin: int = 0
+    """Under spatial movement (003 L249-264): its spin rate, clock points a turn."""
 
 
 class MoveResult(Struct, frozen=True, kw_only=True):
@@ -567,6 +714,8 @@ class MoveResult(Struct, frozen=True, kw_only=True):
     mid_y: float
     vector: tuple[float, float] | None = None
     """Under vector movement: the new velocity's course (degrees) and speed."""
+    spin: int = 0
+    """Under spatial movement: the spin rate it goes on with (003 L257-261)."""
 
 
 def move(start: MoveStart, order: Order, split: str, *, whole: bool = True) -> MoveResult:

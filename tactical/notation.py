@@ -9,7 +9,8 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
 
     side:id:design@x,y>course v speed /h<boxes lost per row, dot-separated>
         [/V<vector course in degrees>,<vector speed> under vector movement, where course is
-        the facing and speed the velocity rounded]
+        the facing and speed the velocity rounded; under spatial movement (003) the course of
+        motion, a clock point times 30, and the velocity] [/Z<spin rate> spinning, 003]
         [/a<armour lost>] [/d<h|x|o>] [/j<x|o>] [/s<system>=<o|d|x>[#ammo][^fighters]]...
         [/cb<turns out of control, or x for the rest of the battle>] [/cpd power core damaged]
         [/cl<turns before the life support gives out, or x once it has>]
@@ -38,9 +39,11 @@ needs the design catalogue. Last come the orders sides have written this turn an
 out, as ``w:side=id:order,id:order``, the sides that have made their damage-control rolls this turn,
 as ``R:side``, the sides that have fought the boarders aboard their ships this turn, as ``B:side``,
 and a campaign battle's fixed table as ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are
-counters of their own, ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n]`` (still
+counters of their own,
+``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n][/c<course>]`` (still
 aboard: ``/pt`` a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile
-group's salvo; ``/n`` launched this turn, flying half its move), written after the ships; ships with
+group's salvo; ``/n`` launched this turn, flying half its move; ``/c`` its course under spatial
+movement, 003), written after the ships; ships with
 bays that held course and speed this turn (and may recover a group) are ``H:id,id``; while a robot
 group flies under the secondary-move rule, where each ship stood before this turn's move is
 ``B:id@x,y``. A nova cannon template still burning is ``N:ship@x,y>course s<stage>`` (written
@@ -123,6 +126,7 @@ _GROUP = re.compile(
     r"G:(?P<side>[\w.\-]+):(?P<carrier>[\w.\-]+):(?P<bay>[\w.\-]+)"
     r"@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)\^(?P<fighters>\d+)(?:/e(?P<endurance>\d+))?"
     r"(?P<torpedoes>/pt)?(?P<mkps>/mkp)?(?P<salvo>/sm)?(?P<launching>/n)?"
+    r"(?:/c(?P<course>1[0-2]|[1-9]))?"
 )
 _NOVA = re.compile(
     r"N:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
@@ -186,6 +190,16 @@ _TURN_FLAGS = (
 _TURN_FLAG_FIELDS = dict(_TURN_FLAGS)
 
 
+def _motion_text(ship: ShipInPlay) -> list[str]:
+    """A vector or spatial ship's motion, ``V<course>,<speed>``, and its spin, ``Z<rate>``."""
+    parts: list[str] = []
+    if ship.vector is not None:
+        parts.append(f"V{format_mu(ship.vector[0])},{format_mu(ship.vector[1])}")
+    if ship.spin:
+        parts.append(f"Z{ship.spin}")
+    return parts
+
+
 def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
     sheet = sheet_for(ship.design, rules_named(rules_name).ships)
     fresh = fresh_state(sheet)
@@ -195,8 +209,7 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
         f">{ship.course}v{ship.speed}",
         "h" + ".".join(str(n) for n in record.hull_lost),
     ]
-    if ship.vector is not None:
-        parts.append(f"V{format_mu(ship.vector[0])},{format_mu(ship.vector[1])}")
+    parts.extend(_motion_text(ship))
     if record.armour_lost:
         parts.append(f"a{record.armour_lost}")
     if record.drive != fresh.drive:
@@ -346,7 +359,8 @@ def _group_text(group: FighterGroup) -> str:
     text = f"{text}/pt" if group.torpedoes else text
     text = f"{text}/mkp" if group.mkps else text
     text = f"{text}/sm" if group.salvo else text
-    return f"{text}/n" if group.launching else text
+    text = f"{text}/n" if group.launching else text
+    return text if group.course is None else f"{text}/c{group.course}"
 
 
 def _mine_text(mine: Mine) -> str:
@@ -416,7 +430,8 @@ def _parse_group(token: str) -> FighterGroup:
     found = _GROUP.fullmatch(token)
     if found is None:
         raise NotationError(
-            f"fighter group {token!r}: expected G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm][/n]"
+            f"fighter group {token!r}: expected "
+            "G:side:carrier:bay@x,y^n[/e<k>][/pt][/mkp][/sm][/n][/c<course>]"
         )
     return FighterGroup(
         side=found["side"],
@@ -430,6 +445,7 @@ def _parse_group(token: str) -> FighterGroup:
         mkps=found["mkps"] is not None,
         salvo=found["salvo"] is not None,
         launching=found["launching"] is not None,
+        course=int(found["course"]) if found["course"] else None,
     )
 
 
@@ -437,6 +453,17 @@ def _int(text: str, what: str, where: str) -> int:
     if not text.isdigit():
         raise NotationError(f"{where}: {what} {text!r} is not a whole number")
     return int(text)
+
+
+def _spin(text: str, token: str) -> int:
+    """Read a spatial ship's spin rate field (``Z6``, ``Z-4``; 003 L249-264)."""
+    try:
+        rate = int(text)
+    except ValueError:
+        raise NotationError(f"ship {token!r}: bad spin field Z{text!r}") from None
+    if rate == 0 or text != str(rate):
+        raise NotationError(f"ship {token!r}: bad spin field Z{text!r}")
+    return rate
 
 
 def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - one field a branch
@@ -464,6 +491,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     rows: tuple[int, ...] = ()
     jump: JumpState = "none"
     vector: tuple[float, float] | None = None
+    spin = 0
     settings: list[tuple[str, str]] = []
     tubes: list[tuple[str, int]] = []
     boarders: list[Boarders] = []
@@ -498,6 +526,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             if found is None:
                 raise NotationError(f"ship {token!r}: bad vector field {part!r}")
             vector = (float(found["course"]), float(found["speed"]))
+        elif part.startswith("Z"):
+            spin = _spin(part[1:], token)
         elif part in _STATUS_OF:
             status = _STATUS_OF[part]
         elif part.startswith("J") and part[1:] in reverse_jump:
@@ -554,6 +584,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         bogey=bogey,
         shows=shows,
         vector=vector,
+        spin=spin,
         settings=tuple(settings),
         tubes=tuple(tubes),
         boarders=tuple(boarders),

@@ -177,11 +177,21 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
     the campaign's named source (index, Ambiguity 39)."""
-    movement: Literal["cinematic", "vector"] = "cinematic"
-    """How ships move: FT2's cinematic movement, course and facing one (001 L300-372), or Fleet
+    movement: Literal["cinematic", "vector", "spatial"] = "cinematic"
+    """How ships move: FT2's cinematic movement, course and facing one (001 L300-372), Fleet
     Book 1's vector movement, a velocity vector apart from the facing (000 12.12, L13411-13986;
-    the campaign's, 004 L43). An option of the set-up (``movement = "vector"``); every preset
-    keeps cinematic."""
+    the campaign's, 004 L43), or spatial movement, course and facing apart in clock points
+    (003, :mod:`tactical.spatial`). An option of the set-up (``movement = "vector"``,
+    ``"spatial"``); every preset keeps cinematic."""
+    spatial_turn_rounding: Literal["exact", "down"] = "exact"
+    """Under spatial movement, how a course change's thrust is weighed against half and a
+    quarter of the velocity: ``exact`` (half and a quarter as they are, which keeps the worked
+    example of 003 L192-207 true) or ``down`` (rounded down, the words of L183-190); see
+    docs/rulings.md. An option of the set-up."""
+    death_blossom: bool = False
+    """Under spatial movement, the optional "Death Blossom": a ship spinning at rate 12 or
+    more fires any weapon at any target in range, whatever its arcs (003 L266-271). An
+    option of the set-up (``death_blossom = true``), off by default."""
     vector_rounding: bool = True
     """Under vector movement, round the new velocity to the nearest whole MU (FB1, 000
     L13411-13986); ``False`` keeps it exact to 0.001 MU (the index's recommended switch)."""

@@ -12,13 +12,16 @@ cruiser and two advanced-drive lancers with overloadable torpedoes) close from t
 ``lite`` is a project scenario for Full Thrust Lite (002): two equal squadrons of FT2-built
 ships (destroyers, light cruisers and a heavy cruiser) close from the ends of a 4' x 6' table
 under the ``lite`` rules, each line the other's image through the table's centre.
+
+``spatial`` is a project scenario for spatial movement (003): the same two lines under FT2's
+rules (``ft2``), moving by ``movement = "spatial"``, facing and course apart.
 """
 
 from __future__ import annotations
 
 from tactical.battle import BattleSetup, ShipSetup
 
-__all__ = ["SCENARIOS", "grendel", "lite", "skirmish"]
+__all__ = ["SCENARIOS", "grendel", "lite", "skirmish", "spatial"]
 
 GRENDEL_TABLE = (0.0, 0.0, 48.0, 72.0)  # 001 L234-242: about 4' x 6'
 GRENDEL_SPEED = 8  # 001 L572: "all ships moving at an initial velocity of 8"
@@ -125,4 +128,18 @@ def lite(turn_limit: int = 20) -> BattleSetup:
     )
 
 
-SCENARIOS = {"grendel": grendel, "lite": lite, "skirmish": skirmish}
+def spatial(turn_limit: int = 20) -> BattleSetup:
+    """Return the spatial-movement clash: the FT Lite clash's lines, FT2 rules, moving by
+    spatial movement (003)."""
+    return BattleSetup(
+        name="A spatial movement clash (project scenario, 003)",
+        sides=("red", "blue"),
+        ships=_facing_lines(LITE_FLEET, LITE_TABLE, 8.0, mirrored=True),
+        rules="ft2",
+        turn_limit=turn_limit,
+        table=LITE_TABLE,
+        movement="spatial",
+    )
+
+
+SCENARIOS = {"grendel": grendel, "lite": lite, "skirmish": skirmish, "spatial": spatial}

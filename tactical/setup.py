@@ -144,6 +144,17 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
     problems.extend(_dummy_problems(setup, seen))
     if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
         problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
+    if setup.movement != "spatial":
+        if setup.death_blossom:
+            problems.append(
+                Problem("$.death_blossom", 'the Death Blossom needs movement = "spatial"')
+            )
+        if setup.spatial_turn_rounding != "exact":
+            problems.append(
+                Problem(
+                    "$.spatial_turn_rounding", 'spatial_turn_rounding needs movement = "spatial"'
+                )
+            )
     problems.extend(
         Problem(f"$.ram_on.{side}", f"{side!r} is not one of {setup.sides}")
         for side in setup.ram_on
@@ -184,6 +195,15 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
         rules = msgspec.structs.replace(rules, ftl_dropout_extreme=True)
     if setup.movement == "vector":
         rules = msgspec.structs.replace(rules, movement="vector")
+    if setup.movement == "spatial":
+        # 003 L68-70: under spatial movement no ship-to-ship fire through the rear arc.
+        rules = msgspec.structs.replace(
+            rules,
+            movement="spatial",
+            aft_fire="never",
+            death_blossom=setup.death_blossom,
+            spatial_turn_rounding=setup.spatial_turn_rounding,
+        )
     if not setup.vector_rounding:
         rules = msgspec.structs.replace(rules, vector_rounding=False)
     if setup.advanced_vector_thrusters != rules.advanced_vector_thrusters:
@@ -297,7 +317,7 @@ def initial_state(ctx: BattleContext) -> BattleState:
                 ),
                 vector=(
                     (s.course % 12 * 30.0, float(s.speed))
-                    if ctx.rules.movement == "vector"
+                    if ctx.rules.movement != "cinematic"
                     else None
                 ),
                 status="active" if s.dropout is None else "away",
@@ -386,7 +406,7 @@ def _as_bogeys(ctx: BattleContext, state: BattleState) -> BattleState:
                 y=y,
                 course=c,
                 speed=v,
-                vector=(c % 12 * 30.0, float(v)) if ctx.rules.movement == "vector" else None,
+                vector=(c % 12 * 30.0, float(v)) if ctx.rules.movement != "cinematic" else None,
             )
             for name, side, x, y, c, v in dummies
         ),

@@ -216,9 +216,16 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ram_on: dict[Identifier, Annotated[int, Meta(ge=1, le=6)]] = msgspec.field(default_factory=dict)
     """Per side, the D6 face its rams need to go on, for a scenario or a race that rams more
     readily (001 L979's special option); a side left out needs the rules' 6."""
-    movement: Literal["cinematic", "vector"] = "cinematic"
-    """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) each
-    ship's ``course`` is its facing and its starting velocity; ``speed`` MU along it."""
+    movement: Literal["cinematic", "vector", "spatial"] = "cinematic"
+    """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) and
+    ``spatial`` (003) each ship's ``course`` is its facing and its starting course; ``speed``
+    MU along it."""
+    spatial_turn_rounding: Literal["exact", "down"] = "exact"
+    """Under spatial movement, half and a quarter of the velocity a course change is weighed
+    against, exact or rounded down (003 L183-190 against L192-207): sets the rules' option."""
+    death_blossom: bool = False
+    """Under spatial movement, a ship spinning at rate 12 or more fires in any arc (003
+    L266-271): sets the rules' ``death_blossom``."""
     vector_rounding: bool = True
     """Under vector movement, round each new velocity to whole MU (FB1); sets the rules'
     ``vector_rounding``."""
@@ -343,7 +350,12 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     vector: tuple[float, float] | None = None
     """Under vector movement (000 12.12): its velocity, a course in degrees clockwise from +y
     (0.001) and a speed in MU; ``course`` is then its facing and ``speed`` the velocity
-    rounded. ``None`` under cinematic movement."""
+    rounded. ``None`` under cinematic movement. Under spatial movement (003) the same: its
+    course of motion, a clock point times 30 degrees, and its velocity, ``course`` its facing
+    (:mod:`tactical.spatial`)."""
+    spin: int = 0
+    """Under spatial movement: its spin rate, clock points a turn, clockwise if positive,
+    kept turn after turn until a ``Spin0`` order (003 L249-264)."""
     settings: tuple[tuple[str, str], ...] = ()
     """Its pulse torpedoes' settings written in this turn's orders, ``(weapon, setting)``:
     overloaded (``O``, 000 L4681-4685) or a variable torpedo's short or long range mode (``S``,

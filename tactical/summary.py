@@ -51,7 +51,7 @@ from tactical.battle import (
 from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
-from tactical.movement import SCRAMBLE, OrderSyntaxError, format_mu, parse_order
+from tactical.movement import SCRAMBLE, Manoeuvre, OrderSyntaxError, format_mu, parse_order
 from tactical.sensors import LEARNED, Sensed
 from tactical.ship import HullClass
 
@@ -490,19 +490,40 @@ _BURN_WORDS = {
 }
 
 
+_SPATIAL_WORDS = {
+    "F": "pivots to face {}",
+    "FF": "pivots fore",
+    "FA": "pivots aft",
+    "FP": "pivots to port",
+    "FS": "pivots to starboard",
+    "V": "velocity {:+d}",
+    "T": "turns with {} thrust",
+    "TP": "turns to port with {} thrust",
+    "TS": "turns to starboard with {} thrust",
+    "PushP": "pushes 1 to port",
+    "PushS": "pushes 1 to starboard",
+    "Roll": "rolls",
+    "Spin": "spins at {}",
+}
+
+
 def _vector_words(order_text: str) -> str:
-    """Tell a vector order's manoeuvres in words, in their written sequence.
+    """Tell a vector or spatial order's manoeuvres in words, in their written sequence.
 
     >>> _vector_words("TP3.MD6.PS1")
     ' (rotates 3 to port, burns 6, pushes 1 to starboard)'
     >>> _vector_words("=")
     ' (drifts)'
+    >>> _vector_words("FP.T3"), _vector_words("+2")  # spatial movement (003)
+    (' (pivots to port, turns with 3 thrust)', ' (velocity +2)')
     """
     try:
         order = parse_order(order_text)
     except OrderSyntaxError:
         return ""
     words = [_BURN_WORDS[burn.kind].format(burn.amount) for burn in order.vector]
+    steps = order.spatial or ((Manoeuvre("V", order.accel),) if order.accel else ())
+    words += [_SPATIAL_WORDS[step.kind].format(step.amount) for step in steps]
     return f" ({', '.join(words) or 'drifts'})"
 
 

@@ -43,3 +43,18 @@ def test_the_script_runs_in_smoke_mode(script: Path) -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "Traceback" not in output
+
+
+def test_the_mirror_runs_spatial_movement_in_smoke_mode() -> None:
+    """The mirror bench takes each movement choice; spatial (003, issue 21) too."""
+    result = subprocess.run(
+        [sys.executable, "bench/bench_mirror.py", "--smoke", "--movement", "spatial"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "spatial movement" in output

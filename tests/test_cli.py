@@ -206,7 +206,8 @@ def test_db_upgrade_and_status(tmp_path: Path) -> None:
 
 
 def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
-    """`umpire new --battle-movement`: vector by default (004 L43), cinematic on request; the
+    """`umpire new --battle-movement`: vector by default (004 L43), cinematic or spatial (003)
+    on request; the
     engine is asked for the campaign's choice. A bad value is one line and writes nothing."""
     from campaign.rules.battles import request_for
     from campaign.service import CampaignService
@@ -214,7 +215,7 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
 
     db = tmp_path / "umpire.db"
     out = umpire("new", "g", "--players", "red,blue", "--battle-movement", "warp", db=db, code=2)
-    assert "battle-movement setting 'warp' must be one of vector, cinematic" in out
+    assert "battle-movement setting 'warp' must be one of vector, cinematic, spatial" in out
     assert not db.exists() or "g" not in umpire("campaigns", db=db)
     umpire("new", "g", "--players", "red,blue", "--battle-movement", "cinematic", db=db)
     service = CampaignService.open(str(db))
@@ -233,6 +234,9 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
     assert request_for(
         msgspec.structs.replace(state, battle_movement="vector"), BATTLE
     ).movement == ("vector")
+    spatial = msgspec.structs.replace(state, battle_movement="spatial")  # 003
+    assert request_for(spatial, BATTLE).movement == "spatial"
+    umpire("new", "s", "--players", "red,blue", "--battle-movement", "spatial", db=db)
 
 
 def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ set-up and journal are stored with it so the battle can be replayed exactly.
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal
 
 import msgspec
 
@@ -42,6 +43,12 @@ from tactical.ship import PRESETS, Design, Ship, ShipState, apply_damage, fresh_
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+# How the engine's battles move, by the campaign's setting (004 L43: vector; docs/rulings.md).
+_BATTLE_MOVEMENT: dict[str, Literal["vector", "cinematic", "spatial"]] = {
+    "vector": "vector",
+    "cinematic": "cinematic",
+    "spatial": "spatial",
+}
 
 
 class RecordingDice:
@@ -141,7 +148,7 @@ def request_for(
         key=battle.id,
         rules=state.battle_rules,
         designs=designs,
-        movement="cinematic" if state.battle_movement == "cinematic" else "vector",
+        movement=_BATTLE_MOVEMENT.get(state.battle_movement, "vector"),
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
     )
 

@@ -38,7 +38,8 @@ ABSENT_POLICIES = ("hold", "repeat", "autoplay")
 # Who controls an uncolonised planet that two or more players could claim (004 L17-19):
 # nobody (the default), or each of them (docs/rulings.md, "Campaign: victory").
 CONTESTED_PLANETS = ("nobody", "shared")
-BATTLE_MOVEMENTS = ("vector", "cinematic")  # 004 L43 puts vector movement in play
+# 004 L43 puts vector movement in play; cinematic and spatial (003) are the umpire's choice.
+BATTLE_MOVEMENTS = ("vector", "cinematic", "spatial")
 # Drifting asteroids (004 L180-181): a jump at each turn's end, or Continuum's moving
 # asteroids that sweep (000 L18082-18101); see docs/rulings.md.
 ASTEROID_MOTIONS = ("jump", "sweep")

@@ -275,6 +275,11 @@ TABLE_TOP_SPEED = 12.0
 turn and slow in before it runs off."""
 
 
+SPATIAL_TABLE_SPEED = 6.0
+"""The fastest a spatial Engage ship means to fly on a table with edges: a two-point turn
+costs thrust equal to the velocity (003 L179-181), so a faster ship runs off before it turns."""
+
+
 TABLE_EDGE_MARGIN_MU = 3.0
 """How far inside a table's edges an Engage ship means to keep."""
 
@@ -443,6 +448,8 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     """
     target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
     angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
+    if ctx.rules.movement == "spatial" and _table(ctx, state) is not None:
+        speed = min(speed, SPATIAL_TABLE_SPEED)  # 003: turning at speed costs the velocity
     wx, wy = angle_vector(angle)
     wx, wy = wx * speed, wy * speed
     tdx, tdy = velocity(target)

@@ -49,12 +49,13 @@ from tactical.commanders.scoring import (
     torpedoes_fed,
     within_firecons,
 )
+from tactical.commanders.spatial import spatial_candidates
 from tactical.commanders.steering import ram_course, settable
 from tactical.fighters import HOLD, FighterGroup, FlightOrder
 from tactical.fire import TORPEDO_SETTINGS, range_between
 from tactical.mines import MINE_TENTHS
 from tactical.missiles import SALVO_AIM, format_aim
-from tactical.movement import NO_ORDER, PUSHES, Burn, Order
+from tactical.movement import NO_ORDER, PUSHES, Burn, Manoeuvre, Order, spatial_order
 from tactical.repair import MAX_PARTIES_PER_JOB
 
 RAM_ODDS = 0.15
@@ -69,6 +70,7 @@ RANDOM_SCAN_ODDS = 0.3
 
 
 RANDOM_SCRAMBLE_ODDS = 0.3
+RANDOM_SPIN_ODDS = 0.05  # a spatial ship's spin order (003 L249-264), and as often a push
 """How often a random commander's carrier with a group aboard stands ready to scramble."""
 
 
@@ -81,6 +83,18 @@ def _random_order(rng: random.Random, thrust: int, limit: int, speed: int, pivot
     room = thrust - abs(turn)
     accel = rng.randint(max(-room, -speed), room) if room else 0
     return Order(turn=turn, accel=accel)
+
+
+def _random_spatial_order(rng: random.Random, ctx: BattleContext, ship: ShipInPlay) -> Order:
+    """A random spatial order (003): one of the commanders' candidates, or now and then a spin
+    of any rate up to twice the thrust or a little over (void), or a push."""
+    roll = rng.random()
+    if roll < RANDOM_SPIN_ODDS:
+        most = 2 * order_limits(ctx, ship)[0] + 1
+        return spatial_order((Manoeuvre("Spin", rng.randint(-most, most)),))
+    if roll < 2 * RANDOM_SPIN_ODDS:
+        return spatial_order((Manoeuvre(rng.choice(("PushP", "PushS"))),))
+    return rng.choice(spatial_candidates(ctx, ship))
 
 
 def _random_vector_order(rng: random.Random, thrust: int, points: int) -> Order:
@@ -161,7 +175,9 @@ def random_commander(
             thrust, limit = order_limits(ctx, ship)
             pivot = ctx.rules.pivot_any_course
             written[ship.id] = (
-                _random_vector_order(rng, thrust, limit)
+                _random_spatial_order(rng, ctx, ship)
+                if ctx.rules.movement == "spatial"
+                else _random_vector_order(rng, thrust, limit)
                 if vector
                 else _random_order(rng, thrust, limit, ship.speed, pivot)
             )

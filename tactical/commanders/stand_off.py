@@ -11,6 +11,8 @@ from tactical.battle import (
     BattleState,
     ShipInPlay,
     asteroids_now,
+    move_by_rules,
+    move_start,
     order_limits,
     velocity,
 )
@@ -27,7 +29,6 @@ from tactical.commanders.scoring import (
     reach_of,
 )
 from tactical.commanders.steering import (
-    move_start,
     vector_candidates,
     with_beam_defence,
     with_ecm,
@@ -37,7 +38,7 @@ from tactical.commanders.steering import (
     with_torpedo_settings,
 )
 from tactical.fire import BAND_MU, range_between
-from tactical.movement import MoveResult, MoveStart, Order, angle_vector, heading_vector, move
+from tactical.movement import MoveResult, MoveStart, Order, angle_vector, heading_vector
 
 STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship keeps
 
@@ -94,7 +95,7 @@ def _weigh(
 ) -> tuple[float, str]:
     """Score one Stand Off order; the order's text breaks ties, so the choice is stable.
     Dice count only along lines no asteroid of this turn blocks."""
-    end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
+    end = move_by_rules(ctx, start, order)
     at = (end.x, end.y, end.course)
     guns = guns or {}
     hits = max(

@@ -26,7 +26,9 @@ from tactical.battle import (
     launch_options,
     launchable_bays,
     mine_layers,
+    move_by_rules,
     move_path,
+    move_start,
     order_limits,
     scan_limit,
     scramble_bays,
@@ -44,6 +46,7 @@ from tactical.commanders.scoring import (
     reach_of,
     wants_home,
 )
+from tactical.commanders.spatial import spatial_candidates
 from tactical.fighters import DEFENDING_BEAM, FIGHTER_RANGE_MU
 from tactical.fire import (
     BAND_MU,
@@ -62,11 +65,10 @@ from tactical.movement import (
     PUSHES,
     Burn,
     MoveResult,
-    MoveStart,
     Order,
     angle_vector,
     format_order,
-    move,
+    spends_thrust,
 )
 from tactical.sensors import ACTIVE_RANGE_MU, AREA_ECM, ECM, PASSIVE_RANGE_MU
 from tactical.ship import collision_thrust, hull_remaining
@@ -118,7 +120,7 @@ def with_scramble(orders: WriteOrders) -> WriteOrders:
         raiders = [g for g in state.fighters if g.side != side]
         for ship in _free(state, side):
             order = written.get(ship.id, NO_ORDER)
-            thrust = order.turn or order.accel or order.pivot is not None or order.vector
+            thrust = spends_thrust(order)
             if thrust or not scramble_bays(ctx, state, ship):
                 continue
             dx, dy = velocity(ship)
@@ -390,7 +392,11 @@ def with_asteroids(orders: WriteOrders) -> WriteOrders:
             if best is not None:
                 safe = best[1]
                 written[ship.id] = msgspec.structs.replace(
-                    order, turn=safe.turn, accel=safe.accel, vector=safe.vector
+                    order,
+                    turn=safe.turn,
+                    accel=safe.accel,
+                    vector=safe.vector,
+                    spatial=safe.spatial,
                 )
         return written
 
@@ -575,13 +581,9 @@ def ram_course(ctx: BattleContext, ship: ShipInPlay, target: ShipInPlay) -> Orde
     return msgspec.structs.replace(min(_all_orders(ctx, ship), key=miss), ram=target.id)
 
 
-def move_start(ship: ShipInPlay) -> MoveStart:
-    return MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector)
-
-
 def end_of(ctx: BattleContext, ship: ShipInPlay, order: Order) -> MoveResult:
-    """Where the ship ends its move under ``order``, cinematic or vector."""
-    return move(move_start(ship), order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
+    """Where the ship ends its move under ``order``, cinematic, vector or spatial."""
+    return move_by_rules(ctx, move_start(ship), order)
 
 
 def _all_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
@@ -600,7 +602,11 @@ def _all_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
 def vector_candidates(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
     """A modest set of legal vector orders to weigh (000 L13411-13986): every rotation or none,
     a main drive burn of none, half or all the thrust, before or after the rotation, then no
-    push or a push of every manoeuvre point left to port, starboard or astern."""
+    push or a push of every manoeuvre point left to port, starboard or astern. Under spatial
+    movement (003), whose ships carry a vector too, the spatial candidates
+    (:func:`tactical.commanders.spatial.spatial_candidates`)."""
+    if ctx.rules.movement == "spatial":
+        return spatial_candidates(ctx, ship)
     return list(vector_orders(*order_limits(ctx, ship)))
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from tactical.battle import BattleContext, ShipInPlay, order_limits, velocity
+from tactical.commanders.spatial import spatial_rows
 from tactical.commanders.steering import _all_orders, vector_candidates, vector_orders
 from tactical.fire import BAND_MU, BEAM_STRENGTH, is_beam
 from tactical.movement import (
@@ -169,6 +170,8 @@ search that makes a Candidate only of the few it weighs in full."""
 def candidate_rows(ctx: BattleContext, ship: ShipInPlay) -> list[Row]:
     """Every move the ship may make this turn (the vector candidates, or every cinematic turn
     and speed change), with where it ends, as :data:`Row` s in :func:`candidates`' order."""
+    if ctx.rules.movement == "spatial":
+        return spatial_rows(ctx, ship)  # 003: tactical.commanders.spatial
     thrust, limit = order_limits(ctx, ship)
     if ship.vector is not None:
         vx, vy = velocity(ship)

@@ -65,6 +65,7 @@ from tactical.phases.ordnance import (
     salvo_targets,
 )
 from tactical.ship import ShipState, with_system_status
+from tactical.spatial import fighter_flight
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -406,6 +407,8 @@ def take_off(
         mkps=kind.mkps,
         salvo=kind.salvo,
         launching=ctx.rules.launch_half_move,
+        # 003 L288-289: a group's facing is its course; it sets out the way its carrier faces.
+        course=ship.course if ctx.rules.movement == "spatial" else None,
     )
     systems = tuple(
         msgspec.structs.replace(s, fighters=0) if s.id == bay else s for s in ship.record.systems
@@ -622,12 +625,20 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         robot's comes first, towards where a ship objective stood before the ships moved."""
         name = group.id
         secondary = order.secondary and not spent(group)
+        reach = reaches[name]
+        if group.course is not None:  # spatial movement's turning limits (003 L293-323)
+            reach, way = fighter_flight(group.course, aim[0] - group.x, aim[1] - group.y, reach)
+            if reach == 0:
+                return msgspec.structs.replace(group, course=way), False
         blind = None
         if secondary and kinds[name].robot:
             blind = before.get(order.target or group.carrier, aim)  # groups, salvos stay
         x, y, made = _flown(
-            (group.x, group.y), aim, reaches[name], stand_off, secondary=secondary, blind=blind
+            (group.x, group.y), aim, reach, stand_off, secondary=secondary, blind=blind
         )
+        if group.course is not None:  # the clock point nearest its way (003 L302-304)
+            course = fighter_flight(group.course, x - group.x, y - group.y, reach)[1]
+            group = msgspec.structs.replace(group, course=course)
         group = msgspec.structs.replace(group, x=x, y=y)
         return (_spend(group) if made else group), made  # 1 CEF (000 L8770-8774)
 

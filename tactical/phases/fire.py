@@ -73,6 +73,7 @@ from tactical.phases.damage import apply_hit, take_damage
 from tactical.phases.repair import DRIVE
 from tactical.sensors import AREA_ECM
 from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
+from tactical.spatial import DEATH_BLOSSOM_RATE
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -312,6 +313,8 @@ def fire_options(
     sight = needle_reach(ctx, ship)
     aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
+    blossom = death_blossom(ctx, ship)
+    spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
         (
@@ -343,14 +346,22 @@ def fire_options(
             # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
             # FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or (aft_reach > 0 and beam and distance <= aft_reach)
-            # A scattergun fires all round, aft "like PDS" (000 L7510-7512).
-            if spec.kind != SCATTERGUN and (not aft_ok or arc not in spec.arcs):
+            # A scattergun fires all round, aft "like PDS" (000 L7510-7512), save aft under
+            # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
+            all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
+            if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
                 continue
             if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
         if reachable:
             options[spec.id] = tuple(reachable)
     return options
+
+
+def death_blossom(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Whether the ship fires any weapon at any target in range, whatever its arcs: the
+    optional "Death Blossom" of a ship spinning at rate 12 or more (003 L266-271)."""
+    return ctx.rules.death_blossom and abs(ship.spin) >= DEATH_BLOSSOM_RATE
 
 
 def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
@@ -360,8 +371,9 @@ def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
     under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and advanced
     sensors"). Sensors that made an active scan this turn gathered intelligence, and "can be
     used to augment fire control sensors or to reveal tactical information ... but not both on
-    the same turn" (000 L15239-15243, L15329-15333)."""
-    if not ctx.rules.sensors_ecm or ship.scanned:
+    the same turn" (000 L15239-15243, L15329-15333). Under spatial movement never: "ships can
+    never fire ship to ship weapons through their rear arc" (003 L68-70)."""
+    if not ctx.rules.sensors_ecm or ship.scanned or ctx.rules.movement == "spatial":
         return 0.0, None
     working = {
         spec.kind
@@ -456,7 +468,11 @@ def launch_problem(
     if distance > reach:
         return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
     arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
-    if distance > 0 and (arc == AFT or arc not in sheet.system(launcher).arcs):
+    if (
+        distance > 0
+        and not death_blossom(ctx, ship)
+        and (arc == AFT or arc not in sheet.system(launcher).arcs)
+    ):
         return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
     if line_blocked((ship.x, ship.y), point, asteroids_now(ctx, state)):
         return "an asteroid lies across the line to the aim point (000 L5757-5759)"

@@ -39,6 +39,7 @@ from tactical.mines import (
 )
 from tactical.movement import (
     NO_ORDER,
+    MoveResult,
     MoveStart,
     Order,
     course_after,
@@ -73,6 +74,7 @@ from tactical.sensors import (
     scan_learned,
 )
 from tactical.ship import collision_thrust, current_thrust, hull_remaining
+from tactical.spatial import spatial_move, spatial_problem
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -243,10 +245,35 @@ def order_limits(ctx: BattleContext, ship: ShipInPlay) -> tuple[int, int]:
     return thrust, limit
 
 
+def move_start(ship: ShipInPlay | Dummy) -> MoveStart:
+    """Where a ship (or a dummy bogey) starts its move."""
+    spin = ship.spin if isinstance(ship, ShipInPlay) else 0
+    return MoveStart(
+        x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector, spin=spin
+    )
+
+
+def move_by_rules(ctx: BattleContext, start: MoveStart, order: Order) -> MoveResult:
+    """Carry out a legal order the way these rules move: cinematic, vector or spatial."""
+    if ctx.rules.movement == "spatial":
+        return spatial_move(start, order, ctx.rules.spatial_turn_rounding)
+    return move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
+
+
 def ship_order_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
     """Return why a ship cannot carry out a movement order with its thrust and course-change
-    limit now (:func:`order_limits`), or ``None`` (001 L364: such an order is no order)."""
+    limit now (:func:`order_limits`), or ``None`` (001 L364: such an order is no order).
+    Under spatial movement the thrust alone limits it (003 L40-41), a campaign captain's
+    level changing nothing (see docs/rulings.md)."""
     thrust, limit = order_limits(ctx, ship)
+    if ctx.rules.movement == "spatial":
+        return spatial_problem(
+            order,
+            move_start(ship),
+            thrust=thrust,
+            advanced=ctx.sheets[ship.id].advanced_drive,
+            rounding=ctx.rules.spatial_turn_rounding,
+        )
     return order_problem(
         order, speed=ship.speed, course=ship.course, thrust=thrust, rules=ctx.rules, limit=limit
     )
@@ -378,15 +405,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             jump = "powering"  # the drives warm up this turn (001 L1025)
         elif order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
-        start = MoveStart(
-            x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector
-        )
-        end = move(
-            start,
-            NO_ORDER if void else order,
-            ctx.rules.split_velocity,
-            whole=ctx.rules.vector_rounding,
-        )
+        end = move_by_rules(ctx, move_start(ship), NO_ORDER if void else order)
         fell = in_well(ctx, end.x)
         left = fell or off_table(ctx, state, end.x, end.y)
         returns = None
@@ -430,13 +449,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
         if carried.sweep:
             sweeps.add(ship.id)
         if bays(ctx.sheets[ship.id]) and not left:
-            if (carried.turn, carried.accel, carried.pivot, carried.jump, carried.vector) == (
-                0,
-                0,
-                None,
-                False,
-                (),
-            ):
+            if course_and_speed(carried) == NO_ORDER and not carried.jump:
                 held.append(ship.id)  # course and velocity held: it may recover (001 L761)
             if carried.launch:
                 ship, groups = launch_groups(ctx, state, ship, carried.launch)  # noqa: PLW2901
@@ -449,6 +462,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
                 course=end.course,
                 speed=end.speed,
                 vector=end.vector,
+                spin=end.spin,
                 status=("away" if returns else "left") if left else "active",
                 returns=returns,
                 jump=jump,
@@ -640,9 +654,18 @@ def _asteroid_sweeps(
 def dummy_order_problem(ctx: BattleContext, dummy: Dummy, order: Order) -> str | None:
     """Return why a dummy bogey cannot carry out an order, or ``None``: it flies with a
     scoutship's thrust and only moves (001 L957)."""
-    void = order_problem(
-        order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
-    )
+    if ctx.rules.movement == "spatial":
+        void = spatial_problem(
+            order,
+            move_start(dummy),
+            thrust=DUMMY_THRUST,
+            advanced=False,
+            rounding=ctx.rules.spatial_turn_rounding,
+        )
+    else:
+        void = order_problem(
+            order, speed=dummy.speed, course=dummy.course, thrust=DUMMY_THRUST, rules=ctx.rules
+        )
     if void is None and order != course_and_speed(order):
         void = "a dummy bogey only moves (001 L957)"
     return void
@@ -650,7 +673,13 @@ def dummy_order_problem(ctx: BattleContext, dummy: Dummy, order: Order) -> str |
 
 def course_and_speed(order: Order) -> Order:
     """The order's course and speed change alone: what a bogey may do unseen."""
-    return Order(turn=order.turn, accel=order.accel, pivot=order.pivot, vector=order.vector)
+    return Order(
+        turn=order.turn,
+        accel=order.accel,
+        pivot=order.pivot,
+        vector=order.vector,
+        spatial=order.spatial,
+    )
 
 
 def scan_limit(ctx: BattleContext, ship: ShipInPlay) -> int:
@@ -728,15 +757,7 @@ def _move_dummies(
     for dummy in state.dummies:
         order = written.get(dummy.id, NO_ORDER)
         void = dummy_order_problem(ctx, dummy, order)
-        start = MoveStart(
-            x=dummy.x, y=dummy.y, course=dummy.course, speed=dummy.speed, vector=dummy.vector
-        )
-        end = move(
-            start,
-            NO_ORDER if void else order,
-            ctx.rules.split_velocity,
-            whole=ctx.rules.vector_rounding,
-        )
+        end = move_by_rules(ctx, move_start(dummy), NO_ORDER if void else order)
         left = in_well(ctx, end.x) or off_table(ctx, state, end.x, end.y)
         moves.append(
             Moved(
@@ -920,8 +941,7 @@ def sweeper_working(ctx: BattleContext, ship: ShipInPlay) -> bool:
 def move_path(ctx: BattleContext, ship: ShipInPlay, order: Order) -> Path:
     """Return the points a ship flies through carrying out a legal order: its start, the
     mid-move turn and its end (001 L346-358)."""
-    start = MoveStart(x=ship.x, y=ship.y, course=ship.course, speed=ship.speed, vector=ship.vector)
-    end = move(start, order, ctx.rules.split_velocity, whole=ctx.rules.vector_rounding)
+    end = move_by_rules(ctx, move_start(ship), order)
     return ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
 
 

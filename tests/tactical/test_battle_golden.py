@@ -13,7 +13,7 @@ from tactical.battle import Battle, BattleSetup, Event, ShipSetup, replay
 from tactical.commanders import closing_commander, play
 from tactical.dice import ScriptedDice
 from tactical.notation import format_position, parse_position
-from tactical.scenarios import grendel, skirmish
+from tactical.scenarios import grendel, skirmish, spatial
 
 GOLDEN = Path(__file__).parent / "golden" / "battles"
 
@@ -59,11 +59,21 @@ def ft2_carrier_strike() -> BattleSetup:
     )
 
 
+def spatial_carrier_strike() -> BattleSetup:
+    """The carrier strike under spatial movement (003): facing apart from course, and the
+    fighter groups' turning limits."""
+    return msgspec.structs.replace(
+        ft2_carrier_strike(), name="a spatial carrier strike", movement="spatial"
+    )
+
+
 CASES = {
     "grendel": grendel,
     "continuum_duel": continuum_duel,
     "ft2_carrier_strike": ft2_carrier_strike,
     "skirmish": skirmish,
+    "spatial": spatial,
+    "spatial_carrier_strike": spatial_carrier_strike,
 }
 
 

@@ -52,7 +52,7 @@ def test_battle_demo_unknown_scenario_is_one_line() -> None:
     result = runner.invoke(app, ["battle", "demo", "nope"])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        "umpire: error: no built-in scenario 'nope'; scenarios are grendel, lite, skirmish"
+        "umpire: error: no built-in scenario 'nope'; scenarios are grendel, lite, skirmish, spatial"
     ]
 
 

@@ -390,6 +390,18 @@ def test_advanced_sensors_let_beams_fire_aft(design: str, distance: float, fires
     assert ("b1" in options.get(next(iter(options), ""), ())) is fires
 
 
+def test_spatial_movement_never_fires_aft_even_with_sensors() -> None:
+    """003 L68-70: under spatial movement "ships can never fire ship to ship weapons through
+    their rear arc", superior sensors or not (docs/rulings.md, "Tactical: spatial movement")."""
+    from tactical.battle import fire_options
+
+    setup = setup_of(ship("r1", "red", "aft_oracle", 0, 0), ship("b1", "blue", "plain", 0, -30))
+    ctx = context(msgspec.structs.replace(setup, movement="spatial"))
+    assert not any(
+        "b1" in targets for targets in fire_options(ctx, initial_state(ctx), "r1").values()
+    )
+
+
 def _aft_shot(design: str, faces: list[int]) -> int:
     from tactical.battle import Shot
 

@@ -266,3 +266,19 @@ def test_engage_keeps_its_scattergun_for_fighters_and_missiles_while_the_enemy_h
     assert options == {"scattergun-1": ("r1",)}
     shots = aimed(ctx, state, "b1", options, ["r1"])
     assert shots == ([Shot("scattergun-1", "r1")] if fires else [])
+
+
+@pytest.mark.parametrize(("y", "reaches"), [(5.0, True), (-5.0, False)], ids=["fore", "aft"])
+def test_under_spatial_movement_a_scattergun_fires_at_no_ship_aft(y: float, reaches: bool) -> None:
+    # 003 L68-70: "When using these movement rules, ships can never fire ship to ship weapons
+    # through their rear arc": the scattergun's direct fire too (docs/rulings.md).
+    ships = (
+        at("b1", "blue", "scatter_escort", 0, 0, 12),
+        at("r1", "red", "screened_escort", 0, y),
+    )
+    setup = BattleSetup(sides=("red", "blue"), ships=ships, rules="continuum", movement="spatial")
+    ctx = Battle(setup).ctx
+    state = msgspec.structs.replace(
+        initial_state(ctx), turn=2, phase="fire", first="blue", to_fire="blue"
+    )
+    assert fire_options(ctx, state, "b1") == ({"scattergun-1": ("r1",)} if reaches else {})
