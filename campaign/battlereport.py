@@ -17,8 +17,9 @@ import msgspec
 from campaign.events import UMPIRE, BattleFought
 from campaign.strategic import ShipResult
 from tactical.battle import Event as TacticalEvent
-from tactical.battle import dropout_ids, evolve, view
+from tactical.battle import evolve, side_view
 from tactical.campaign_battle import CampaignBattle
+from tactical.phases.knowledge import sheets_closed
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
 from tactical.state import BattleContext, BattleSetup, BattleState
@@ -173,6 +174,20 @@ def _replayed(
     first = initial_state(ctx)
     captains = {ship.id: ship.captain for side in record.request.sides for ship in side.ships}
     names = {r.unit.replace("/", ".").replace("#", "."): r.unit for r in fought.results}
+    turns: list[ReplayTurn] = []
+    state = first
+    lines: list[str] = []
+    turn = state.turn
+    for event in record.journal:
+        if event.turn != turn and lines:
+            turns.append(_turn(ctx, turn, lines, state, viewer))
+            lines = []
+        turn = event.turn
+        state = evolve(ctx, state, event)
+        lines.extend(describe(event))
+    if lines:
+        turns.append(_turn(ctx, turn, lines, state, viewer))
+    readable = _readable(ctx, state, viewer)
     forces = []
     for ship in first.ships:
         sheet = ctx.sheets[ship.id]
@@ -180,6 +195,13 @@ def _replayed(
         # His own captains and magazines: the enemy's are not on the table (his record sheet
         # and his officers are his own, docs/rulings.md).
         own = viewer in (UMPIRE, ship.side)
+        if ship.id not in readable:  # a closed record sheet: nothing of it (000 L1462-1466)
+            forces.append(
+                ForceShip(
+                    id=names.get(ship.id, ship.id), side=ship.side, design="", hull=0, hull_left=0
+                )
+            )
+            continue
         forces.append(
             ForceShip(
                 id=names.get(ship.id, ship.id),
@@ -192,20 +214,6 @@ def _replayed(
                 missiles=ammo if own else 0,
             )
         )
-    dropouts = dropout_ids(ctx)
-    turns: list[ReplayTurn] = []
-    state = first
-    lines: list[str] = []
-    turn = state.turn
-    for event in record.journal:
-        if event.turn != turn and lines:
-            turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
-            lines = []
-        turn = event.turn
-        state = evolve(ctx, state, event)
-        lines.extend(describe(event))
-    if lines:
-        turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
     results = {r.unit: r for r in fought.results}
     fates = []
     for ship in first.ships:
@@ -216,6 +224,16 @@ def _replayed(
         uid = names.get(ship.id, ship.id)
         result = results.get(uid)
         hull = ctx.sheets[ship.id].hull_boxes
+        if ship.id not in readable:
+            fates.append(
+                ShipFate(
+                    id=uid,
+                    side=ship.side,
+                    fate=result.fate if result else end.status,
+                    to_hex=result.to_hex if result else None,
+                )
+            )
+            continue
         fates.append(
             ShipFate(
                 id=uid,
@@ -234,24 +252,31 @@ def _replayed(
         base,
         forces=tuple(forces),
         fates=tuple(fates),
-        start=_table(ctx, first, viewer, dropouts),
+        start=_table(ctx, first, viewer),
         turns=tuple(turns),
         winner=state.winner,
     )
+
+
+def _readable(ctx: BattleContext, end: BattleState, viewer: str) -> set[str]:
+    """The ships whose record sheets ``viewer`` may read at the end of the battle: all under
+    open books; with closed ones (``enemy_sheets = "sensed"``), his own and the enemy ships
+    his advanced scans learned everything of (000 L1462-1466, L12658-12660)."""
+    if viewer == UMPIRE or not sheets_closed(ctx):
+        return {s.id for s in end.ships}
+    return {s.id for s in side_view(ctx, end, viewer)[1].ships if s.sighting is None}
 
 
 def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) -> tuple[str, ...]:
     return tuple(s.id for s in systems if s.status == status and was.get(s.id) != status)
 
 
-def _seen(state: BattleState, viewer: str, dropouts: frozenset[str]) -> BattleState:
-    return state if viewer == UMPIRE else view(state, viewer, dropouts)
+def _seen(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[BattleContext, BattleState]:
+    return (ctx, state) if viewer == UMPIRE else side_view(ctx, state, viewer)
 
 
-def _table(
-    ctx: BattleContext, state: BattleState, viewer: str, dropouts: frozenset[str]
-) -> tuple[Counter, ...]:
-    seen = _seen(state, viewer, dropouts)
+def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter, ...]:
+    seen_ctx, seen = _seen(ctx, state, viewer)
     counters = [
         Counter(
             kind="ship",
@@ -264,7 +289,7 @@ def _table(
             hull=f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
         )
         for s in seen.ships
-        for boxes in [ctx.sheets[s.id].hull_boxes]
+        for boxes in [seen_ctx.sheets[s.id].hull_boxes]
     ]
     counters += [
         Counter(kind="contact", label=b.label, side=b.side, x=b.x, y=b.y, course=b.course)
@@ -281,19 +306,14 @@ def _table(
 
 
 def _turn(
-    ctx: BattleContext,
-    turn: int,
-    lines: list[str],
-    state: BattleState,
-    viewer: str,
-    dropouts: frozenset[str],
+    ctx: BattleContext, turn: int, lines: list[str], state: BattleState, viewer: str
 ) -> ReplayTurn:
     hidden: set[str] = set()
     if viewer != UMPIRE:
-        shown = {s.id for s in _seen(state, viewer, dropouts).ships}
+        shown = {s.id for s in _seen(ctx, state, viewer)[1].ships}
         hidden = {s.id for s in state.ships if s.id not in shown}
     told = tuple(line for line in lines if not _mentions(line, hidden))
-    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer, dropouts))
+    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer))
 
 
 def _mentions(line: str, ids: set[str]) -> bool:

@@ -136,6 +136,7 @@ from tactical.phases.fire import (
     ships_to_fire,
 )
 from tactical.phases.ftl import Dropout
+from tactical.phases.knowledge import estimate, known_level, sheets_closed, sighting_of
 from tactical.phases.movement import (
     AsteroidMet,
     MineDetonated,
@@ -177,8 +178,9 @@ from tactical.phases.repair import (
     repair_jobs,
     sides_to_repair,
 )
-from tactical.sensors import DUMMY_SIGNATURE, Bogey
+from tactical.sensors import DAMAGE_KNOWN, DUMMY_SIGNATURE, SYSTEMS_KNOWN, Bogey, Sighting
 from tactical.setup import SetupError, context, decode_setup, initial_state, sheet_for
+from tactical.ship import Ship, fresh_state, hull_remaining
 from tactical.state import (
     LOST,
     BattleContext,
@@ -324,6 +326,7 @@ __all__ = [
     "setting_problem",
     "sheet_for",
     "ships_to_fire",
+    "side_view",
     "sides_to_assault",
     "sides_to_fly",
     "sides_to_repair",
@@ -447,6 +450,94 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
         before=tuple(b for b in state.before if b[0] not in hidden),
         fighters=tuple(g for g in state.fighters if g.carrier not in hidden),
         salvos=salvos,
+    )
+
+
+def side_view(
+    ctx: BattleContext, state: BattleState, side: str
+) -> tuple[BattleContext, BattleState]:
+    """Return the battle as one side may see it, context and state: :func:`view` (orders,
+    bogeys and dropouts hidden), and, when enemy record sheets are closed
+    (``enemy_sheets = "sensed"`` with bogeys, 000 L1462-1466), every identified enemy ship
+    shown only as far as the side knows it (:func:`~tactical.phases.knowledge.known_level`,
+    000 L12648-12660):
+
+    - below "every system" its ``design`` and record sheet are the side's estimate
+      (:func:`~tactical.phases.knowledge.estimate`), from its class and what the scans told;
+    - below "everything" its record is the sheet's original values: no damage, every system
+      working, full magazines and bays; no rows awaiting a check, no DCPs at boarders; but a
+      ship whose last hull box is gone shows every box lost (its destruction is seen);
+    - below "every system" nothing that names its systems: torpedo tubes, re-arming bays, ECM
+      switched on;
+    - each such ship carries its :class:`~tactical.sensors.Sighting`.
+
+    The context's set-up and record sheets say of enemy ships only what the state shows (an
+    unidentified one not at all), so whatever reads them, a renderer or a commander, learns
+    nothing more. Under open books the context is returned as it is.
+    """
+    seen = view(state, side, dropout_ids(ctx))
+    if not sheets_closed(ctx):
+        return ctx, seen
+    own = {s.id for s in ctx.setup.ships if s.side == side}
+    sheets = {i: sheet for i, sheet in ctx.sheets.items() if i in own}
+    designs: dict[str, str] = {}
+    ships = []
+    for ship in seen.ships:
+        level = known_level(ctx, state, side, ship)
+        if level >= DAMAGE_KNOWN:
+            sheets[ship.id] = ctx.sheets[ship.id]
+            own.add(ship.id)  # an enemy known to the last detail, as its own
+            ships.append(ship)
+            continue
+        sighting = sighting_of(ctx.sheets[ship.id], level)
+        design, sheet = ship.design, ctx.sheets[ship.id]
+        if level < SYSTEMS_KNOWN:
+            design, sheet = estimate(ctx.rules.ships, sighting)
+        sheets[ship.id] = sheet
+        designs[ship.id] = design
+        wrecked = hull_remaining(ctx.sheets[ship.id], ship.record) <= 0
+        ships.append(_as_known(ship, design, sheet, sighting, wrecked))
+    setup = msgspec.structs.replace(
+        ctx.setup,
+        ships=tuple(
+            s
+            if s.id in own
+            else msgspec.structs.replace(s, design=designs[s.id], state=None, ftl_deployed=())
+            for s in ctx.setup.ships
+            if s.id in own or s.id in designs
+        ),
+        designs={
+            name: design
+            for name, design in ctx.setup.designs.items()
+            if any(s.side == side and s.design == name for s in ctx.setup.ships)
+        },
+    )
+    return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
+        seen, ships=tuple(ships)
+    )
+
+
+def _as_known(
+    ship: ShipInPlay, design: str, sheet: Ship, sighting: Sighting, wrecked: bool
+) -> ShipInPlay:
+    """An enemy ship as a side knowing it to ``sighting.level`` sees it (:func:`side_view`);
+    ``wrecked``, its last hull box gone, which all see (the firer's dice destroyed it), shown
+    as every box of its sheet lost."""
+    systems_known = sighting.level >= SYSTEMS_KNOWN
+    record = msgspec.structs.replace(fresh_state(sheet), ship_id=ship.id)
+    if wrecked:
+        record = msgspec.structs.replace(record, hull_lost=sheet.rows)
+    return msgspec.structs.replace(
+        ship,
+        design=design,
+        record=record,
+        rows=(),
+        board_rows=(),
+        repelled=0,
+        tubes=ship.tubes if systems_known else (),
+        rearming=ship.rearming if systems_known else (),
+        ecm=ship.ecm and systems_known,
+        sighting=sighting,
     )
 
 

@@ -167,6 +167,14 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     within 6 MU, at most 3 levels in all; a ship whose area ECM is on cannot use its FireCons;
     enhanced and superior sensors are fragile at threshold checks. FT2's sensors have no ECM
     (001 L933-971): off in ``ft2``, on in ``continuum``."""
+    enemy_sheets: Literal["open", "sensed"] = "open"
+    """What a side sees of an identified enemy ship while the sensors and bogeys rules are
+    played: ``open``, its record sheet and damage, as FT2 replaces a bogey with the model and
+    has no advanced sensors (001 L945); ``sensed``, Continuum's closed books, "Players do not
+    have access to enemy SSDs when using the optional Sensors and ECM rules" (000
+    L1462-1466): its class, place and motion, and what its side's advanced scans have learned
+    (000 L12648-12660, :data:`~tactical.sensors.LEARNED`). Without ``bogeys`` every battle is
+    open-book (000 L1442-1458). ``open`` in ``ft2``, ``sensed`` in ``continuum``."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
@@ -261,6 +269,7 @@ BATTLE_RULES: dict[str, BattleRules] = {
         needle_hull=True,
         mine_dice=4,
         sensors_ecm=True,
+        enemy_sheets="sensed",
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": msgspec.structs.replace(_FT2, name="ft2_reroll", beam_reroll=True),
