@@ -3,8 +3,10 @@ of each ship, and the table turn by turn, replayed from the engine's journal.
 
 `battle_report(fought, viewer)` is a pure function of a `BattleFought` event (which only the
 battle's sides may read) and who asks: a side sees the table as the engine showed it to him
-(`tactical.battle.view`: the other side's written orders blank, unidentified enemy ships only
-as contacts), the umpire sees it all. Renderers draw the report and never look further.
+(`tactical.battle.side_view`: the other side's written orders blank, unidentified enemy ships
+only as contacts, identified ones as far as his sensors learned them when record sheets are
+closed), the umpire sees it all. Renderers draw the report and never look further. The forces
+and fates are the `BattleFought` event's own results, which both sides read anyway.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from campaign.strategic import ShipResult
 from tactical.battle import Event as TacticalEvent
 from tactical.battle import evolve, side_view
 from tactical.campaign_battle import CampaignBattle
-from tactical.phases.knowledge import sheets_closed
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
 from tactical.state import BattleContext, BattleSetup, BattleState
@@ -174,6 +175,25 @@ def _replayed(
     first = initial_state(ctx)
     captains = {ship.id: ship.captain for side in record.request.sides for ship in side.ships}
     names = {r.unit.replace("/", ".").replace("#", "."): r.unit for r in fought.results}
+    forces = []
+    for ship in first.ships:
+        sheet = ctx.sheets[ship.id]
+        fighters, ammo = _ammo(first, ship.id)
+        # His own captains and magazines: the enemy's are not on the table (his record sheet
+        # and his officers are his own, docs/rulings.md).
+        own = viewer in (UMPIRE, ship.side)
+        forces.append(
+            ForceShip(
+                id=names.get(ship.id, ship.id),
+                side=ship.side,
+                design=ship.design,
+                hull=sheet.hull_boxes,
+                hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
+                captain=captains.get(ship.id) if own else None,
+                fighters=fighters,
+                missiles=ammo if own else 0,
+            )
+        )
     turns: list[ReplayTurn] = []
     state = first
     lines: list[str] = []
@@ -187,33 +207,6 @@ def _replayed(
         lines.extend(describe(event))
     if lines:
         turns.append(_turn(ctx, turn, lines, state, viewer))
-    readable = _readable(ctx, state, viewer)
-    forces = []
-    for ship in first.ships:
-        sheet = ctx.sheets[ship.id]
-        fighters, ammo = _ammo(first, ship.id)
-        # His own captains and magazines: the enemy's are not on the table (his record sheet
-        # and his officers are his own, docs/rulings.md).
-        own = viewer in (UMPIRE, ship.side)
-        if ship.id not in readable:  # a closed record sheet: nothing of it (000 L1462-1466)
-            forces.append(
-                ForceShip(
-                    id=names.get(ship.id, ship.id), side=ship.side, design="", hull=0, hull_left=0
-                )
-            )
-            continue
-        forces.append(
-            ForceShip(
-                id=names.get(ship.id, ship.id),
-                side=ship.side,
-                design=ship.design,
-                hull=sheet.hull_boxes,
-                hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
-                captain=captains.get(ship.id) if own else None,
-                fighters=fighters,
-                missiles=ammo if own else 0,
-            )
-        )
     results = {r.unit: r for r in fought.results}
     fates = []
     for ship in first.ships:
@@ -224,16 +217,6 @@ def _replayed(
         uid = names.get(ship.id, ship.id)
         result = results.get(uid)
         hull = ctx.sheets[ship.id].hull_boxes
-        if ship.id not in readable:
-            fates.append(
-                ShipFate(
-                    id=uid,
-                    side=ship.side,
-                    fate=result.fate if result else end.status,
-                    to_hex=result.to_hex if result else None,
-                )
-            )
-            continue
         fates.append(
             ShipFate(
                 id=uid,
@@ -256,15 +239,6 @@ def _replayed(
         turns=tuple(turns),
         winner=state.winner,
     )
-
-
-def _readable(ctx: BattleContext, end: BattleState, viewer: str) -> set[str]:
-    """The ships whose record sheets ``viewer`` may read at the end of the battle: all under
-    open books; with closed ones (``enemy_sheets = "sensed"``), his own and the enemy ships
-    his advanced scans learned everything of (000 L1462-1466, L12658-12660)."""
-    if viewer == UMPIRE or not sheets_closed(ctx):
-        return {s.id for s in end.ships}
-    return {s.id for s in side_view(ctx, end, viewer)[1].ships if s.sighting is None}
 
 
 def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) -> tuple[str, ...]:

@@ -433,3 +433,19 @@ def test_no_hidden_fact_of_an_enemy_ship_shows_in_a_side_view(seed: int, turns: 
                 before = shown(ctx, state, side)
                 other_ctx, other = perturbed(ctx, state, side, rng)
                 assert shown(other_ctx, other, side) == before
+
+
+def test_the_battle_report_table_shows_a_side_only_what_it_knows() -> None:
+    # The campaign's replay draws each turn's table from the side's view: a damaged enemy
+    # ship known to no level shows its estimate's whole hull, the umpire the truth.
+    from campaign.battlereport import _table
+
+    ctx = context(
+        setup_of(ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "jammer", 0, 20, 6))
+    )
+    state = damaged(initial_state(ctx), "b1")
+    red = {c.label: c.hull for c in _table(ctx, state, "red")}
+    umpire = {c.label: c.hull for c in _table(ctx, state, "umpire")}
+    boxes = side_view(ctx, state, "red")[0].sheets["b1"].hull_boxes
+    assert red["b1"] == f"{boxes}/{boxes}"
+    assert umpire["b1"] == f"{ctx.sheets['b1'].hull_boxes - 1}/{ctx.sheets['b1'].hull_boxes}"
