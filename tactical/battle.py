@@ -58,6 +58,7 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
@@ -136,7 +137,7 @@ from tactical.phases.fire import (
     ships_to_fire,
 )
 from tactical.phases.ftl import Dropout
-from tactical.phases.knowledge import estimate, known_level, sheets_closed, sighting_of
+from tactical.phases.knowledge import estimate, sheets_closed, sighting_of
 from tactical.phases.movement import (
     AsteroidMet,
     MineDetonated,
@@ -180,7 +181,7 @@ from tactical.phases.repair import (
 )
 from tactical.sensors import DAMAGE_KNOWN, DUMMY_SIGNATURE, SYSTEMS_KNOWN, Bogey, Sighting
 from tactical.setup import SetupError, context, decode_setup, initial_state, sheet_for
-from tactical.ship import Ship, fresh_state, hull_remaining
+from tactical.ship import Ship, ShipState, fresh_state, hull_remaining
 from tactical.state import (
     LOST,
     BattleContext,
@@ -459,8 +460,8 @@ def side_view(
     """Return the battle as one side may see it, context and state: :func:`view` (orders,
     bogeys and dropouts hidden), and, when enemy record sheets are closed
     (``enemy_sheets = "sensed"`` with bogeys, 000 L1462-1466), every identified enemy ship
-    shown only as far as the side knows it (:func:`~tactical.phases.knowledge.known_level`,
-    000 L12648-12660):
+    shown only as far as the side knows it (``BattleState.known``, 000 L12648-12660; as
+    :func:`~tactical.phases.knowledge.known_level` reads it):
 
     - below "every system" its ``design`` and record sheet are the side's estimate
       (:func:`~tactical.phases.knowledge.estimate`), from its class and what the scans told;
@@ -478,43 +479,54 @@ def side_view(
     seen = view(state, side, dropout_ids(ctx))
     if not sheets_closed(ctx):
         return ctx, seen
-    own = {s.id for s in ctx.setup.ships if s.side == side}
-    sheets = {i: sheet for i, sheet in ctx.sheets.items() if i in own}
-    designs: dict[str, str] = {}
+    learned = {ship: level for who, ship, level in state.known if who == side}
+    shown: dict[str, str] = {}  # ship -> the design the side sees it as
+    open_ids: set[str] = set()  # its own ships, and enemies known to the last detail
+    systems_known: set[str] = set()  # enemies shown as their own design, undamaged
+    sheets: dict[str, Ship] = {}
     ships = []
     for ship in seen.ships:
-        level = known_level(ctx, state, side, ship)
+        level = DAMAGE_KNOWN if ship.side == side else learned.get(ship.id, 0)
+        sheet = ctx.sheets[ship.id]
         if level >= DAMAGE_KNOWN:
-            sheets[ship.id] = ctx.sheets[ship.id]
-            own.add(ship.id)  # an enemy known to the last detail, as its own
+            open_ids.add(ship.id)
+            sheets[ship.id], shown[ship.id] = sheet, ship.design
             ships.append(ship)
             continue
-        sighting = sighting_of(ctx.sheets[ship.id], level)
-        design, sheet = ship.design, ctx.sheets[ship.id]
+        sighting = sighting_of(sheet, level)
+        design, known = ship.design, sheet
         if level < SYSTEMS_KNOWN:
-            design, sheet = estimate(ctx.rules.ships, sighting)
-        sheets[ship.id] = sheet
-        designs[ship.id] = design
-        wrecked = hull_remaining(ctx.sheets[ship.id], ship.record) <= 0
-        ships.append(_as_known(ship, design, sheet, sighting, wrecked))
+            design, known = estimate(ctx.rules.ships, sighting)
+        else:
+            systems_known.add(ship.id)
+        sheets[ship.id], shown[ship.id] = known, design
+        wrecked = hull_remaining(sheet, ship.record) <= 0
+        ships.append(_as_known(ship, design, known, sighting, wrecked))
+    open_ids.update(s.id for s in ctx.setup.ships if s.side == side)  # its own, off the table
+    for own in ctx.setup.ships:
+        if own.side == side and own.id not in sheets:
+            sheets[own.id], shown[own.id] = ctx.sheets[own.id], own.design
+    real = {s.design for s in ctx.setup.ships if s.id in open_ids or s.id in systems_known}
     setup = msgspec.structs.replace(
         ctx.setup,
         ships=tuple(
             s
-            if s.id in own
-            else msgspec.structs.replace(s, design=designs[s.id], state=None, ftl_deployed=())
+            if s.id in open_ids
+            else msgspec.structs.replace(s, design=shown[s.id], state=None, ftl_deployed=())
             for s in ctx.setup.ships
-            if s.id in own or s.id in designs
+            if s.id in shown
         ),
-        designs={
-            name: design
-            for name, design in ctx.setup.designs.items()
-            if any(s.side == side and s.design == name for s in ctx.setup.ships)
-        },
+        designs={n: d for n, d in ctx.setup.designs.items() if n in real},
     )
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
         seen, ships=tuple(ships)
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _original(sheet: Ship, ship_id: str) -> ShipState:
+    """A ship's record as its sheet's original values (cached: the commanders ask each step)."""
+    return msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
 
 
 def _as_known(
@@ -524,7 +536,7 @@ def _as_known(
     ``wrecked``, its last hull box gone, which all see (the firer's dice destroyed it), shown
     as every box of its sheet lost."""
     systems_known = sighting.level >= SYSTEMS_KNOWN
-    record = msgspec.structs.replace(fresh_state(sheet), ship_id=ship.id)
+    record = _original(sheet, ship.id)
     if wrecked:
         record = msgspec.structs.replace(record, hull_lost=sheet.rows)
     return msgspec.structs.replace(
