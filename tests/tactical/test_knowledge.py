@@ -5,8 +5,10 @@ view a side sees or decides from, its context included, redacted to that knowled
 from __future__ import annotations
 
 import io
+import os
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import msgspec
@@ -45,6 +47,7 @@ from tactical.setup import sheet_for
 from tactical.ship import Ship, ShipState, SystemState, fresh_state, hull_remaining
 from tactical.summary import turn_by_turn
 from tests.tactical import extra_designs
+from tests.tactical.test_battle_golden import dice_script
 from tests.tactical.test_ecm import TEST_DESIGNS
 
 
@@ -449,3 +452,55 @@ def test_the_battle_report_table_shows_a_side_only_what_it_knows() -> None:
     boxes = side_view(ctx, state, "red")[0].sheets["b1"].hull_boxes
     assert red["b1"] == f"{boxes}/{boxes}"
     assert umpire["b1"] == f"{ctx.sheets['b1'].hull_boxes - 1}/{ctx.sheets['b1'].hull_boxes}"
+
+
+# ------------------------------------------------------------------ golden side views
+
+GOLDEN_VIEWS = Path(__file__).parent / "golden" / "battles" / "continuum_scouting_views.txt"
+
+
+def continuum_scouting() -> BattleSetup:
+    """Scouts with enhanced sensors ahead of two fleets that start as bogeys 60 MU apart."""
+    return BattleSetup(
+        name="Continuum scouts find the enemy",
+        sides=("red", "blue"),
+        ships=(
+            ShipSetup(id="r1", side="red", design="scout", x=0, y=10, course=12, speed=8),
+            ShipSetup(id="r2", side="red", design="heavy_cruiser", x=10, y=0, course=12, speed=4),
+            ShipSetup(id="b1", side="blue", design="scout", x=4, y=60, course=6, speed=8),
+            ShipSetup(id="b2", side="blue", design="light_cruiser", x=-8, y=70, course=6, speed=4),
+            ShipSetup(id="b3", side="blue", design="frigate", x=12, y=70, course=6, speed=6),
+        ),
+        rules="continuum",
+        bogeys=True,
+        turn_limit=6,
+    )
+
+
+def test_golden_side_views_of_a_scouting_battle() -> None:
+    # Each side's view at the end of each turn, in the notation, and the last turn's table as
+    # each side sees it: what the scans learned shows, and nothing more.
+    setup = continuum_scouting()
+    battle = play(Battle(setup), {side: closing_commander() for side in setup.sides}, dice_script())
+    ctx = context(setup)
+    lines: list[str] = []
+    last = battle.state
+    for played in turn_by_turn(setup, battle.journal):
+        last = played.state
+        for side in setup.sides:
+            seen = side_view(ctx, played.state, side)[1]
+            lines.append(f"turn {played.turn} {side}: {format_position(setup.rules, seen)}")
+            assert parse_position(format_position(setup.rules, seen))[1] == seen
+    for side in setup.sides:
+        out = io.StringIO()
+        Console(file=out, width=160, color_system=None, theme=THEME).print(
+            battle_table(*side_view(ctx, last, side), title=f"as {side} sees it")
+        )
+        lines.extend(line.rstrip() for line in out.getvalue().splitlines())
+    produced = "\n".join(lines) + "\n"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN_VIEWS.write_text(produced)
+    assert GOLDEN_VIEWS.exists(), f"missing golden file {GOLDEN_VIEWS}: run with UPDATE_GOLDEN=1"
+    assert produced == GOLDEN_VIEWS.read_text()
+    assert battle.state.known  # the scouts' scans learned something
+    assert "/k" in produced
