@@ -504,3 +504,61 @@ def test_golden_side_views_of_a_scouting_battle() -> None:
     assert produced == GOLDEN_VIEWS.read_text()
     assert battle.state.known  # the scouts' scans learned something
     assert "/k" in produced
+
+
+# ------------------------------------------------------------------ needles aimed blind
+
+
+@pytest.fixture
+def _needle_ship(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.tactical.test_needle_classes import TEST_DESIGNS as NEEDLE_DESIGNS
+
+    extra_designs.install(monkeypatch, {**TEST_DESIGNS, **NEEDLE_DESIGNS})
+
+
+def _needle_turn(bogeys: bool) -> Battle:
+    """Red's needle ship's firing turn against the jammer 10 MU ahead."""
+    setup = setup_of(
+        ship("r1", "red", "needle_test_ship", 0, 0),
+        ship("b1", "blue", "jammer", 0, 10, 6),
+        bogeys=bogeys,
+    )
+    battle = Battle(setup)
+    battle.write_orders("red", {})
+    battle.write_orders("blue", {})
+    battle.resolve(SeededDice(1))
+    while battle.step().side == "blue":
+        battle.fire("b1", [], SeededDice(1))
+    assert battle.step().side == "red"
+    return battle
+
+
+@pytest.mark.usefixtures("_needle_ship")
+def test_a_needle_aimed_blind_under_closed_books_kills_nothing_it_has_not_got() -> None:
+    # 000 L4507-4513: without the sensors' information "it can still do a point of damage to
+    # the target, [but] rolls of a 6 do not damage the targeted system". Red knows nothing of
+    # b1's systems, so an aim at a PDS b1 has not got stands, and its 6s only do points.
+    from tactical.battle import IllegalActionError, Shot
+
+    battle = _needle_turn(bogeys=True)
+    before = battle.state.ship("b1").record
+    battle.fire("r1", [Shot("needle2-1", "b1", "pds-1")], Sixes())
+    after = battle.state.ship("b1").record
+    assert after.systems == before.systems
+    assert sum(after.hull_lost) == sum(before.hull_lost) + 2
+    # Aimed at a system it has, the 6s destroy it as ever.
+    battle = _needle_turn(bogeys=True)
+    battle.fire("r1", [Shot("needle2-1", "b1", "beam2-1")], Sixes())
+    statuses = {s.id: s.status for s in battle.state.ship("b1").record.systems}
+    assert statuses["beam2-1"] == "destroyed"
+    # Under open books the aim must be a working system of the ship (001 L848).
+    battle = _needle_turn(bogeys=False)
+    with pytest.raises(IllegalActionError, match="must aim at a working system"):
+        battle.fire("r1", [Shot("needle2-1", "b1", "pds-1")], Sixes())
+
+
+class Sixes:
+    """Dice that always show a 6."""
+
+    def roll(self, key: str, sides: int) -> int:
+        return min(6, sides)
