@@ -472,13 +472,15 @@ def side_view(
       switched on;
     - each such ship carries its :class:`~tactical.sensors.Sighting`.
 
-    The context's set-up and record sheets say of enemy ships only what the state shows (an
-    unidentified one not at all), so whatever reads them, a renderer or a commander, learns
-    nothing more. Under open books the context is returned as it is.
+    With bogeys, the context's set-up and record sheets say of enemy ships only what the
+    state shows (an unidentified one and the enemy's dummies not at all: the owner notes his
+    bogeys secretly, 001 L941), so whatever reads them, a renderer or a commander, learns
+    nothing more. Without bogeys the context is returned as it is.
     """
     seen = view(state, side, dropout_ids(ctx))
-    if not sheets_closed(ctx):
+    if not ctx.rules.bogeys:
         return ctx, seen
+    closed = sheets_closed(ctx)
     learned = {ship: level for who, ship, level in state.known if who == side}
     shown: dict[str, str] = {}  # ship -> the design the side sees it as
     open_ids: set[str] = set()  # its own ships, and enemies known to the last detail
@@ -486,7 +488,7 @@ def side_view(
     sheets: dict[str, Ship] = {}
     ships = []
     for ship in seen.ships:
-        level = DAMAGE_KNOWN if ship.side == side else learned.get(ship.id, 0)
+        level = DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0)
         sheet = ctx.sheets[ship.id]
         if level >= DAMAGE_KNOWN:
             open_ids.add(ship.id)
@@ -517,6 +519,7 @@ def side_view(
             if s.id in shown
         ),
         designs={n: d for n, d in ctx.setup.designs.items() if n in real},
+        dummies=tuple(d for d in ctx.setup.dummies if d.side == side),
     )
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
         seen, ships=tuple(ships)
