@@ -283,11 +283,46 @@ def _turn(
     ctx: BattleContext, turn: int, lines: list[str], state: BattleState, viewer: str
 ) -> ReplayTurn:
     hidden: set[str] = set()
+    closed: set[str] = set()
     if viewer != UMPIRE:
-        shown = {s.id for s in _seen(ctx, state, viewer)[1].ships}
-        hidden = {s.id for s in state.ships if s.id not in shown}
-    told = tuple(line for line in lines if not _mentions(line, hidden))
+        seen = _seen(ctx, state, viewer)[1]
+        hidden = {s.id for s in state.ships if s.id not in {v.id for v in seen.ships}}
+        closed = {s.id for s in seen.ships if s.sighting is not None}
+    told = tuple(
+        kept
+        for line in lines
+        if not _mentions(line, hidden)
+        for kept in [_outside(line, closed)]
+        if kept is not None
+    )
     return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer))
+
+
+# The lines of `tactical.summary.describe` that tell what only a ship's record sheet shows.
+_INSIDE = (
+    re.compile(r"\s*(?P<ship>\S+) threshold check \("),  # the systems a check took
+    re.compile(r"\s*(?P<ship>\S+) repair \S+ with "),  # its damage control parties at work
+    re.compile(r"\s*(?P<ship>\S+)'s damaged power core rolls \d+: holds"),
+)
+_HIT = re.compile(
+    r"(?P<head>\s*(?P<ship>\S+) takes \d+)(?: \(\d+ to armour\))?(?:, rows? [\d, ]+ gone)?"
+)
+
+
+def _outside(line: str, closed: set[str]) -> str | None:
+    """A journal line as a side may read it when the ships in ``closed`` are enemy ships
+    whose damage its sensors have not learned (closed record sheets, 000 L1462-1466,
+    L12658-12660): their threshold checks, repairs and damaged power cores are not told,
+    and of a hit on one only the damage it took (the firer's own dice) and whether it was
+    destroyed, not its armour or rows; ``None`` when the line is not told at all."""
+    if not closed:
+        return line
+    if any((m := p.match(line)) and m["ship"] in closed for p in _INSIDE):
+        return None
+    hit = _HIT.match(line)
+    if hit and hit["ship"] in closed:
+        return hit["head"] + line[hit.end() :]
+    return line
 
 
 def _mentions(line: str, ids: set[str]) -> bool:

@@ -566,3 +566,27 @@ class Sixes:
 
     def roll(self, key: str, sides: int) -> int:
         return min(6, sides)
+
+
+def test_the_battle_report_lines_keep_an_unscanned_ships_sheet_closed() -> None:
+    # Of a ship whose damage it has not learned, a side is told the damage its own dice
+    # dealt and that the ship was destroyed, not its armour, rows, threshold checks or
+    # repairs (000 L1462-1466, L12658-12660); of its own ships, everything.
+    from campaign.battlereport import _turn
+
+    ctx = context(
+        setup_of(ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "jammer", 0, 20, 6))
+    )
+    state = initial_state(ctx)
+    lines = [
+        "    b1 takes 4 (1 to armour), rows 1, 2 gone",
+        "    b1 threshold check (row 1): beam2-1",
+        "  b1 repair beam2-1 with 1 DCP: rolls 6, fails",
+        "    r1 takes 3, rows 1, 2 gone",
+        "    r1 threshold check (row 2 +1): firecon-1",
+    ]
+    red = _turn(ctx, 1, lines, state, "red").lines
+    assert red == ("    b1 takes 4", "    r1 takes 3, rows 1, 2 gone", lines[4])
+    assert _turn(ctx, 1, lines, state, "umpire").lines == tuple(lines)
+    everything = msgspec.structs.replace(state, known=(("red", "b1", DAMAGE_KNOWN),))
+    assert _turn(ctx, 1, lines, everything, "red").lines == tuple(lines)
