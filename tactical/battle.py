@@ -390,7 +390,8 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     L13049-13057). A bogey
     shows its label, place, course, speed and the class its signature shows, nothing else
     (001 L939-945); an unidentified enemy ship off the table is not seen at all. Identified
-    ships are open-book.
+    ships are shown whole: :func:`side_view` shows them as far as the side knows them, with
+    the context to read them by, and is what a side's renderings and commanders read.
     """
     written = tuple(
         w if w.side == side or state.phase == "repel" else SideOrders(w.side, "")
