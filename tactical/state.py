@@ -238,6 +238,11 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ``None`` keeps the preset's (on under Continuum, off under FT2)."""
     ftl_dropout_extreme: bool = False
     """FT2's OPTION for FTL dropouts (001 L1063): turns the rules' option of that name on."""
+    enemy_sheets: Literal["open", "sensed"] | None = None
+    """With ``bogeys``, whether a side reads an identified enemy ship's record sheet
+    (``open``) or only what its sensors learned (``sensed``): sets the rules'
+    ``enemy_sheets``, as a scenario's designer may (000 L1462-1466); ``None`` keeps the
+    preset's (``sensed`` under Continuum, ``open`` under FT2)."""
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""

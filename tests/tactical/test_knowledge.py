@@ -590,3 +590,16 @@ def test_the_battle_report_lines_keep_an_unscanned_ships_sheet_closed() -> None:
     assert _turn(ctx, 1, lines, state, "umpire").lines == tuple(lines)
     everything = msgspec.structs.replace(state, known=(("red", "b1", DAMAGE_KNOWN),))
     assert _turn(ctx, 1, lines, everything, "red").lines == tuple(lines)
+
+
+def test_a_scenario_may_open_or_close_the_books() -> None:
+    # 000 L1462-1466: "or if the designer of a scenario specifies otherwise".
+    ships = (ship("r1", "red", "frigate", 0, 0), ship("b1", "blue", "frigate", 0, 20, 6))
+    closed_ft2 = msgspec.structs.replace(setup_of(*ships, rules="ft2"), enemy_sheets="sensed")
+    ctx = context(closed_ft2)
+    assert side_view(ctx, initial_state(ctx), "red")[1].ship("b1").sighting is not None
+    plain = (ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "plain", 0, 20, 6))
+    open_continuum = msgspec.structs.replace(setup_of(*plain), enemy_sheets="open")
+    ctx = context(open_continuum)
+    state = initial_state(ctx)
+    assert side_view(ctx, state, "red")[1].ship("b1") == state.ship("b1")
