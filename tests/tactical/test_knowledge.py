@@ -25,6 +25,7 @@ from tactical.battle import (
     ShipSetup,
     context,
     initial_state,
+    replay,
     side_view,
 )
 from tactical.commanders import Commander, closing_commander, play, random_commander
@@ -507,6 +508,8 @@ def test_golden_side_views_of_a_scouting_battle() -> None:
     assert GOLDEN_VIEWS.exists(), f"missing golden file {GOLDEN_VIEWS}: run with UPDATE_GOLDEN=1"
     assert produced == GOLDEN_VIEWS.read_text()
     assert battle.state.known  # the scouts' scans learned something
+    # What each side knows is a fold of the journal: a replay, rolling nothing, knows it too.
+    assert replay(setup, battle.journal) == battle.state
     assert "/k" in produced
 
 
