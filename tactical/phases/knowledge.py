@@ -95,7 +95,14 @@ def estimate(preset_name: str, seen: Sighting) -> tuple[str, Ship]:
     sheet: among the catalogue's designs of the ship's class (all of them if none is), the
     nearest to its known mass, then screens, then drive; with nothing known, the class's
     middle design by mass; ties by name. The known mass, drive and screens are written into
-    the sheet. A function of ``seen`` alone, so it discloses nothing more."""
+    the sheet. A function of ``seen`` alone, so it discloses nothing more.
+
+    >>> estimate("continuum", Sighting(level=0, shows="escort"))[0]
+    'frigate'
+    >>> name, sheet = estimate("continuum", Sighting(level=1, shows="capital", mass=120))
+    >>> name, sheet.mass
+    ('battleship', 120)
+    """
     designs = _catalogue(preset_name)
     same = [d for d in designs if d[1].hull_class == seen.shows] or list(designs)
     masses = sorted(sheet.mass for _, sheet in same)
