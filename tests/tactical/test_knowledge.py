@@ -313,11 +313,14 @@ def test_the_commanders_decide_from_what_their_side_knows() -> None:
 
 # ------------------------------------------------------------------ the leak property
 
-FLEET = ("scout", "scout", "heavy_cruiser", "light_cruiser", "frigate", "destroyer")
+FLEETS = {
+    "continuum": ("scout", "scout", "heavy_cruiser", "light_cruiser", "frigate", "destroyer"),
+    "ft2": ("scout", "frigate", "destroyer", "light_cruiser", "heavy_cruiser", "weasel_scout"),
+}
 
 
-def _catalogue() -> list[tuple[str, Ship]]:
-    return [(name, sheet_for(name, "continuum")) for _, name in builtin_ids("continuum")]
+def _catalogue(rules: str) -> list[tuple[str, Ship]]:
+    return [(name, sheet_for(name, rules)) for _, name in builtin_ids(rules)]  # type: ignore[arg-type]
 
 
 def perturbed(
@@ -325,13 +328,15 @@ def perturbed(
 ) -> tuple[BattleContext, BattleState]:
     """The battle with everything ``side`` does not know of each enemy ship changed at
     random: a design with the same known facts below every system, a random record (still
-    afloat, or still wrecked) below everything, the turn's hidden flags."""
+    afloat, or still wrecked) below everything, the turn's hidden flags; of an unidentified
+    one, its design of the same class and where it started too."""
     setup_ships = {s.id: s for s in ctx.setup.ships}
     sheets = dict(ctx.sheets)
     ships = []
     for ship_now in state.ships:
-        level = known_level(ctx, state, side, ship_now)
-        if ship_now.side == side or ship_now.bogey is not None or level >= DAMAGE_KNOWN:
+        unseen = ship_now.side != side and ship_now.bogey is not None
+        level = -1 if unseen else known_level(ctx, state, side, ship_now)
+        if ship_now.side == side or level >= DAMAGE_KNOWN:
             ships.append(ship_now)
             continue
         sheet = ctx.sheets[ship_now.id]
@@ -339,13 +344,17 @@ def perturbed(
         if level < SYSTEMS_KNOWN:
             same = [
                 (name, other)
-                for name, other in _catalogue()
-                if sighting_of(other, level) == sighting_of(sheet, level)
+                for name, other in _catalogue(ctx.setup.rules)
+                if sighting_of(other, max(level, 0)) == sighting_of(sheet, max(level, 0))
             ]
             if same:
                 design, sheet = rng.choice(same)
         sheets[ship_now.id] = sheet
-        setup_ships[ship_now.id] = msgspec.structs.replace(setup_ships[ship_now.id], design=design)
+        setup_ships[ship_now.id] = msgspec.structs.replace(
+            setup_ships[ship_now.id],
+            design=design,
+            x=rng.uniform(-50, 50) if unseen else setup_ships[ship_now.id].x,
+        )
         wrecked = hull_remaining(ctx.sheets[ship_now.id], ship_now.record) <= 0
         ships.append(
             msgspec.structs.replace(
@@ -403,13 +412,18 @@ def shown(ctx: BattleContext, state: BattleState, side: str) -> tuple[object, ..
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), turns=st.integers(1, 4))
-def test_no_hidden_fact_of_an_enemy_ship_shows_in_a_side_view(seed: int, turns: int) -> None:
+@pytest.mark.parametrize("rules", sorted(FLEETS))
+def test_no_hidden_fact_of_an_enemy_ship_shows_in_a_side_view(
+    rules: str, seed: int, turns: int
+) -> None:
+    # Under closed books (continuum) nothing of an enemy ship beyond what its side knows;
+    # under open ones (ft2) nothing of an enemy ship not yet identified.
     rng = random.Random(seed)
     ships = [
         ShipSetup(
             id=f"{side[0]}{index}",
             side=side,
-            design=rng.choice(FLEET),
+            design=rng.choice(FLEETS[rules]),
             x=rng.uniform(-20, 20),
             y=base + rng.uniform(-5, 5),
             course=rng.randint(1, 12),
@@ -419,7 +433,7 @@ def test_no_hidden_fact_of_an_enemy_ship_shows_in_a_side_view(seed: int, turns: 
         for index in range(rng.randint(1, 3))
     ]
     setup = BattleSetup(
-        sides=("red", "blue"), ships=tuple(ships), rules="continuum", bogeys=True, turn_limit=turns
+        sides=("red", "blue"), ships=tuple(ships), rules=rules, bogeys=True, turn_limit=turns
     )
     commanders = {side: random_commander(random.Random(seed + n)) for n, side in enumerate("rb")}
     battle = play(
