@@ -3,8 +3,10 @@ of each ship, and the table turn by turn, replayed from the engine's journal.
 
 `battle_report(fought, viewer)` is a pure function of a `BattleFought` event (which only the
 battle's sides may read) and who asks: a side sees the table as the engine showed it to him
-(`tactical.battle.view`: the other side's written orders blank, unidentified enemy ships only
-as contacts), the umpire sees it all. Renderers draw the report and never look further.
+(`tactical.battle.side_view`: the other side's written orders blank, unidentified enemy ships
+only as contacts, identified ones as far as his sensors learned them when record sheets are
+closed), the umpire sees it all. Renderers draw the report and never look further. The forces
+and fates are the `BattleFought` event's own results, which both sides read anyway.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import msgspec
 from campaign.events import UMPIRE, BattleFought
 from campaign.strategic import ShipResult
 from tactical.battle import Event as TacticalEvent
-from tactical.battle import dropout_ids, evolve, view
+from tactical.battle import evolve, side_view
 from tactical.campaign_battle import CampaignBattle
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
@@ -192,20 +194,19 @@ def _replayed(
                 missiles=ammo if own else 0,
             )
         )
-    dropouts = dropout_ids(ctx)
     turns: list[ReplayTurn] = []
     state = first
     lines: list[str] = []
     turn = state.turn
     for event in record.journal:
         if event.turn != turn and lines:
-            turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
+            turns.append(_turn(ctx, turn, lines, state, viewer))
             lines = []
         turn = event.turn
         state = evolve(ctx, state, event)
         lines.extend(describe(event))
     if lines:
-        turns.append(_turn(ctx, turn, lines, state, viewer, dropouts))
+        turns.append(_turn(ctx, turn, lines, state, viewer))
     results = {r.unit: r for r in fought.results}
     fates = []
     for ship in first.ships:
@@ -234,7 +235,7 @@ def _replayed(
         base,
         forces=tuple(forces),
         fates=tuple(fates),
-        start=_table(ctx, first, viewer, dropouts),
+        start=_table(ctx, first, viewer),
         turns=tuple(turns),
         winner=state.winner,
     )
@@ -244,14 +245,12 @@ def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) 
     return tuple(s.id for s in systems if s.status == status and was.get(s.id) != status)
 
 
-def _seen(state: BattleState, viewer: str, dropouts: frozenset[str]) -> BattleState:
-    return state if viewer == UMPIRE else view(state, viewer, dropouts)
+def _seen(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[BattleContext, BattleState]:
+    return (ctx, state) if viewer == UMPIRE else side_view(ctx, state, viewer)
 
 
-def _table(
-    ctx: BattleContext, state: BattleState, viewer: str, dropouts: frozenset[str]
-) -> tuple[Counter, ...]:
-    seen = _seen(state, viewer, dropouts)
+def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter, ...]:
+    seen_ctx, seen = _seen(ctx, state, viewer)
     counters = [
         Counter(
             kind="ship",
@@ -264,7 +263,7 @@ def _table(
             hull=f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
         )
         for s in seen.ships
-        for boxes in [ctx.sheets[s.id].hull_boxes]
+        for boxes in [seen_ctx.sheets[s.id].hull_boxes]
     ]
     counters += [
         Counter(kind="contact", label=b.label, side=b.side, x=b.x, y=b.y, course=b.course)
@@ -281,19 +280,49 @@ def _table(
 
 
 def _turn(
-    ctx: BattleContext,
-    turn: int,
-    lines: list[str],
-    state: BattleState,
-    viewer: str,
-    dropouts: frozenset[str],
+    ctx: BattleContext, turn: int, lines: list[str], state: BattleState, viewer: str
 ) -> ReplayTurn:
     hidden: set[str] = set()
+    closed: set[str] = set()
     if viewer != UMPIRE:
-        shown = {s.id for s in _seen(state, viewer, dropouts).ships}
-        hidden = {s.id for s in state.ships if s.id not in shown}
-    told = tuple(line for line in lines if not _mentions(line, hidden))
-    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer, dropouts))
+        seen = _seen(ctx, state, viewer)[1]
+        hidden = {s.id for s in state.ships if s.id not in {v.id for v in seen.ships}}
+        closed = {s.id for s in seen.ships if s.sighting is not None}
+    told = tuple(
+        kept
+        for line in lines
+        if not _mentions(line, hidden)
+        for kept in [_outside(line, closed)]
+        if kept is not None
+    )
+    return ReplayTurn(turn=turn, lines=told, table=_table(ctx, state, viewer))
+
+
+# The lines of `tactical.summary.describe` that tell what only a ship's record sheet shows.
+_INSIDE = (
+    re.compile(r"\s*(?P<ship>\S+) threshold check \("),  # the systems a check took
+    re.compile(r"\s*(?P<ship>\S+) repair \S+ with "),  # its damage control parties at work
+    re.compile(r"\s*(?P<ship>\S+)'s damaged power core rolls \d+: holds"),
+)
+_HIT = re.compile(
+    r"(?P<head>\s*(?P<ship>\S+) takes \d+)(?: \(\d+ to armour\))?(?:, rows? [\d, ]+ gone)?"
+)
+
+
+def _outside(line: str, closed: set[str]) -> str | None:
+    """A journal line as a side may read it when the ships in ``closed`` are enemy ships
+    whose damage its sensors have not learned (closed record sheets, 000 L1462-1466,
+    L12658-12660): their threshold checks, repairs and damaged power cores are not told,
+    and of a hit on one only the damage it took (the firer's own dice) and whether it was
+    destroyed, not its armour or rows; ``None`` when the line is not told at all."""
+    if not closed:
+        return line
+    if any((m := p.match(line)) and m["ship"] in closed for p in _INSIDE):
+        return None
+    hit = _HIT.match(line)
+    if hit and hit["ship"] in closed:
+        return hit["head"] + line[hit.end() :]
+    return line
 
 
 def _mentions(line: str, ids: set[str]) -> bool:

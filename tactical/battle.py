@@ -58,6 +58,7 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
@@ -136,6 +137,7 @@ from tactical.phases.fire import (
     ships_to_fire,
 )
 from tactical.phases.ftl import Dropout
+from tactical.phases.knowledge import estimate, sheets_closed, sighting_of
 from tactical.phases.movement import (
     AsteroidMet,
     MineDetonated,
@@ -179,8 +181,9 @@ from tactical.phases.repair import (
     repair_jobs,
     sides_to_repair,
 )
-from tactical.sensors import DUMMY_SIGNATURE, Bogey
+from tactical.sensors import DAMAGE_KNOWN, DUMMY_SIGNATURE, SYSTEMS_KNOWN, Bogey, Sighting
 from tactical.setup import SetupError, context, decode_setup, initial_state, sheet_for
+from tactical.ship import Ship, ShipState, fresh_state, hull_remaining
 from tactical.state import (
     LOST,
     BattleContext,
@@ -328,6 +331,7 @@ __all__ = [
     "setting_problem",
     "sheet_for",
     "ships_to_fire",
+    "side_view",
     "sides_to_assault",
     "sides_to_fly",
     "sides_to_repair",
@@ -390,7 +394,8 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     L13049-13057). A bogey
     shows its label, place, course, speed and the class its signature shows, nothing else
     (001 L939-945); an unidentified enemy ship off the table is not seen at all. Identified
-    ships are open-book.
+    ships are shown whole: :func:`side_view` shows them as far as the side knows them, with
+    the context to read them by, and is what a side's renderings and commanders read.
     """
     written = tuple(
         w if w.side == side or state.phase == "repel" else SideOrders(w.side, "")
@@ -454,6 +459,108 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
         before=tuple(b for b in state.before if b[0] not in hidden),
         fighters=tuple(g for g in state.fighters if g.carrier not in hidden),
         salvos=salvos,
+    )
+
+
+def side_view(
+    ctx: BattleContext, state: BattleState, side: str
+) -> tuple[BattleContext, BattleState]:
+    """Return the battle as one side may see it, context and state: :func:`view` (orders,
+    bogeys and dropouts hidden), and, when enemy record sheets are closed
+    (``enemy_sheets = "sensed"`` with bogeys, 000 L1462-1466), every identified enemy ship
+    shown only as far as the side knows it (``BattleState.known``, 000 L12648-12660; as
+    :func:`~tactical.phases.knowledge.known_level` reads it):
+
+    - below "every system" its ``design`` and record sheet are the side's estimate
+      (:func:`~tactical.phases.knowledge.estimate`), from its class and what the scans told;
+    - below "everything" its record is the sheet's original values: no damage, every system
+      working, full magazines and bays; no rows awaiting a check, no DCPs at boarders; but a
+      ship whose last hull box is gone shows every box lost (its destruction is seen);
+    - below "every system" nothing that names its systems: torpedo tubes, re-arming bays, ECM
+      switched on;
+    - each such ship carries its :class:`~tactical.sensors.Sighting`.
+
+    With bogeys, the context's set-up and record sheets say of enemy ships only what the
+    state shows (an unidentified one and the enemy's dummies not at all: the owner notes his
+    bogeys secretly, 001 L941), so whatever reads them, a renderer or a commander, learns
+    nothing more. Without bogeys the context is returned as it is.
+    """
+    seen = view(state, side, dropout_ids(ctx))
+    if not ctx.rules.bogeys:
+        return ctx, seen
+    closed = sheets_closed(ctx)
+    learned = {ship: level for who, ship, level in state.known if who == side}
+    shown: dict[str, str] = {}  # ship -> the design the side sees it as
+    open_ids: set[str] = set()  # its own ships, and enemies known to the last detail
+    systems_known: set[str] = set()  # enemies shown as their own design, undamaged
+    sheets: dict[str, Ship] = {}
+    ships = []
+    for ship in seen.ships:
+        level = DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0)
+        sheet = ctx.sheets[ship.id]
+        if level >= DAMAGE_KNOWN:
+            open_ids.add(ship.id)
+            sheets[ship.id], shown[ship.id] = sheet, ship.design
+            ships.append(ship)
+            continue
+        sighting = sighting_of(sheet, level)
+        design, known = ship.design, sheet
+        if level < SYSTEMS_KNOWN:
+            design, known = estimate(ctx.rules.ships, sighting)
+        else:
+            systems_known.add(ship.id)
+        sheets[ship.id], shown[ship.id] = known, design
+        wrecked = hull_remaining(sheet, ship.record) <= 0
+        ships.append(_as_known(ship, design, known, sighting, wrecked))
+    open_ids.update(s.id for s in ctx.setup.ships if s.side == side)  # its own, off the table
+    for own in ctx.setup.ships:
+        if own.side == side and own.id not in sheets:
+            sheets[own.id], shown[own.id] = ctx.sheets[own.id], own.design
+    real = {s.design for s in ctx.setup.ships if s.id in open_ids or s.id in systems_known}
+    setup = msgspec.structs.replace(
+        ctx.setup,
+        ships=tuple(
+            s
+            if s.id in open_ids
+            else msgspec.structs.replace(s, design=shown[s.id], state=None, ftl_deployed=())
+            for s in ctx.setup.ships
+            if s.id in shown
+        ),
+        designs={n: d for n, d in ctx.setup.designs.items() if n in real},
+        dummies=tuple(d for d in ctx.setup.dummies if d.side == side),
+    )
+    return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
+        seen, ships=tuple(ships)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _original(sheet: Ship, ship_id: str) -> ShipState:
+    """A ship's record as its sheet's original values (cached: the commanders ask each step)."""
+    return msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
+
+
+def _as_known(
+    ship: ShipInPlay, design: str, sheet: Ship, sighting: Sighting, wrecked: bool
+) -> ShipInPlay:
+    """An enemy ship as a side knowing it to ``sighting.level`` sees it (:func:`side_view`);
+    ``wrecked``, its last hull box gone, which all see (the firer's dice destroyed it), shown
+    as every box of its sheet lost."""
+    systems_known = sighting.level >= SYSTEMS_KNOWN
+    record = _original(sheet, ship.id)
+    if wrecked:
+        record = msgspec.structs.replace(record, hull_lost=sheet.rows)
+    return msgspec.structs.replace(
+        ship,
+        design=design,
+        record=record,
+        rows=(),
+        board_rows=(),
+        repelled=0,
+        tubes=ship.tubes if systems_known else (),
+        rearming=ship.rearming if systems_known else (),
+        ecm=ship.ecm and systems_known,
+        sighting=sighting,
     )
 
 

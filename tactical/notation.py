@@ -32,13 +32,17 @@ that fires first this turn (``-`` none); 5. the winner (``-`` none); then one to
         turn from which it may launch again, or @x never in this battle (000 8.16)]
         [/o<side>:<marines>.<parties>@<turn> enemy boarders aboard, one field per landing]
         [/rb<rows the boarders' damage completed this turn>] [/u<DCPs that fought boarders
-        this turn>]
+        this turn>] [/k<level>=<class>[,m<mass>][,t<thrust>][,s<screens>] in one side's view
+        with closed record sheets, an enemy ship it knows only to that level of the advanced
+        sensors' table (000 L12648-12660): its design is then the side's estimate below
+        level 3, its record the original values]
 
 Drive, FTL and systems are written only where they differ from the fresh record sheet, so parsing
 needs the design catalogue. Last come the orders sides have written this turn and not yet carried
 out, as ``w:side=id:order,id:order``, the sides that have made their damage-control rolls this turn,
 as ``R:side``, the sides that have fought the boarders aboard their ships this turn, as ``B:side``,
-and a campaign battle's fixed table as ``T:x_min,y_min,x_max,y_max``. Fighter groups in flight are
+and a campaign battle's fixed table as ``T:x_min,y_min,x_max,y_max``; what a side's advanced
+scans have learned of an enemy ship is ``K:side:ship=level``. Fighter groups in flight are
 counters of their own,
 ``G:side:carrier:bay@x,y^fighters[/e<endurance>][/pt][/mkp][/sm][/n][/c<course>]`` (still
 aboard: ``/pt`` a torpedo group's pulse torpedoes, ``/mkp`` an MKP group's MKPs, ``/sm`` a missile
@@ -88,7 +92,7 @@ from tactical.mines import Mine
 from tactical.missiles import Salvo
 from tactical.movement import OrderSyntaxError, format_mu, parse_orders
 from tactical.rules import rules_named
-from tactical.sensors import Bogey, Dummy
+from tactical.sensors import Bogey, Dummy, Sighting
 from tactical.ship import (
     FOR_THE_BATTLE,
     GIVEN_OUT,
@@ -156,6 +160,10 @@ _SETTING = re.compile(r"t(?P<weapon>[\w.\-]+)=(?P<setting>[OSL])")
 _TUBE = re.compile(r"f(?P<weapon>[\w.\-]+)@(?P<turn>\d+)")
 _BOARDERS = re.compile(r"o(?P<side>[\w.\-]+):(?P<marines>\d+)\.(?P<parties>\d+)@(?P<landed>\d+)")
 _REARM = re.compile(r"g(?P<bay>[\w.\-]+)@(?P<turn>\d+|x)")
+_SIGHTING = re.compile(
+    r"k(?P<level>[0-3])=(?P<shows>[a-z]+)(?:,m(?P<m>\d+))?(?:,t(?P<t>\d+))?(?:,s(?P<s>\d+))?"
+)
+_KNOWN = re.compile(r"K:(?P<side>[\w.\-]+):(?P<ship>[\w.\-]+)=(?P<level>[1-4])")
 _SYSTEM = re.compile(
     r"s(?P<id>[\w.\-]+)=(?P<status>[odx])(?:#(?P<ammo>\d+))?(?:\^(?P<fighters>\d+))?"
 )
@@ -242,7 +250,30 @@ def _ship_text(rules_name: str, ship: ShipInPlay) -> str:
     if ship.repelled:
         parts.append(f"u{ship.repelled}")
     parts.extend(f"g{bay}@{'x' if turn == NEVER_RELAUNCH else turn}" for bay, turn in ship.rearming)
+    if ship.sighting is not None:
+        parts.append(_sighting_text(ship.sighting))
     return "/".join(parts)
+
+
+def _sighting_text(seen: Sighting) -> str:
+    known = [("m", seen.mass), ("t", seen.thrust), ("s", seen.screens)]
+    return f"k{seen.level}={seen.shows}" + "".join(f",{k}{v}" for k, v in known if v is not None)
+
+
+def _parse_sighting(part: str, token: str) -> Sighting:
+    """Read what a side knows of an enemy ship, ``k<level>=<class>[,m<mass>][,t<thrust>]
+    [,s<screens>]``."""
+    found = _SIGHTING.fullmatch(part)
+    if found is None or found["shows"] not in _SHOWS:
+        raise NotationError(f"ship {token!r}: bad sighting field {part!r}")
+    known = {k: int(found[k]) if found[k] is not None else None for k in ("m", "t", "s")}
+    return Sighting(
+        level=int(found["level"]),
+        shows=_SHOWS[_SHOWS.index(found["shows"])],
+        mass=known["m"],
+        thrust=known["t"],
+        screens=known["s"],
+    )
 
 
 def _core_turns(turns: int, gone: int) -> str:
@@ -347,6 +378,7 @@ def format_position(rules_name: str, state: BattleState) -> str:
     fields.extend(f"B:{ship}@{format_mu(x)},{format_mu(y)}" for ship, x, y in state.before)
     if state.table is not None:
         fields.append("T:" + ",".join(format_mu(v) for v in state.table))
+    fields.extend(f"K:{side}:{ship}={level}" for side, ship, level in state.known)
     return " ".join(fields)
 
 
@@ -498,6 +530,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
     board_rows: tuple[int, ...] = ()
     repelled = 0
     rearming: list[tuple[str, int]] = []
+    sighting: Sighting | None = None
     reverse_jump = {v: k for k, v in _JUMP.items()}
     reverse_drive = {v: k for k, v in _DRIVE.items()}
     reverse_ftl = {v: k for k, v in _FTL.items()}
@@ -563,6 +596,8 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
             boarders.append(_parse_boarders(part, token))
         elif part.startswith("u"):
             repelled = _int(part[1:], "DCPs that fought boarders", token)
+        elif part.startswith("k"):
+            sighting = _parse_sighting(part, token)
         else:
             raise NotationError(f"ship {token!r}: unknown field {part!r}")
     record = msgspec.structs.replace(record, systems=tuple(systems.values()))
@@ -591,6 +626,7 @@ def _parse_ship(rules_name: str, token: str) -> ShipInPlay:  # noqa: PLR0915 - o
         board_rows=board_rows,
         repelled=repelled,
         rearming=tuple(rearming),
+        sighting=sighting,
     )
 
 
@@ -655,6 +691,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
     salvos: list[Salvo] = []
     dummies: list[Dummy] = []
     bogeys: list[Bogey] = []
+    known: list[tuple[str, str, int]] = []
     for token in fields[5:]:
         blast = _parse_nova(token)
         mine = _parse_mine(token)
@@ -686,6 +723,8 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
                     f"table {token!r}: expected T:x_min,y_min,x_max,y_max"
                 ) from None
             table = (x_min, y_min, x_max, y_max)
+        elif token.startswith("K:"):
+            known.append(_parse_known(token))
         elif token.startswith("R:"):
             repaired.append(token[2:])
         elif token.startswith("B:"):
@@ -713,5 +752,14 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
         salvos=tuple(salvos),
         dummies=tuple(dummies),
         bogeys=tuple(bogeys),
+        known=tuple(known),
     )
     return rules_name, state
+
+
+def _parse_known(token: str) -> tuple[str, str, int]:
+    """Read what a side's advanced scans learned of an enemy ship, ``K:side:ship=level``."""
+    found = _KNOWN.fullmatch(token)
+    if found is None:
+        raise NotationError(f"knowledge {token!r}: expected K:side:ship=level, level 1 to 4")
+    return found["side"], found["ship"], int(found["level"])

@@ -19,6 +19,7 @@ from tactical.battle import BattleContext, BattleState, ShipInPlay
 from tactical.fighters import ASSAULT_SHUTTLE, FighterNameError, parse_fighters
 from tactical.odds import Odds
 from tactical.points import Costing
+from tactical.sensors import DAMAGE_KNOWN, SYSTEMS_KNOWN, Sighting
 from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
 
 __all__ = [
@@ -296,6 +297,16 @@ def _damage(ship: ShipInPlay) -> Text:
     return text
 
 
+def _estimate_words(design: str, known: Sighting) -> str:
+    """An enemy ship known only in part (closed record sheets): what its side's scans told,
+    and the design assumed below "every system" (000 L12648-12656)."""
+    if known.level >= SYSTEMS_KNOWN:
+        return f"{design} (no damage report)"
+    facts = [("mass", known.mass), ("thrust", known.thrust), ("screens", known.screens)]
+    told = ", ".join(f"{word} {value}" for word, value in facts if value is not None)
+    return f"{known.shows}: {told or 'not scanned'}; as {design}?"
+
+
 def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Table:
     """Return every ship of a battle, side by side: status, hull boxes left, where it is and
     its damage (a ship off the table or destroyed has no place)."""
@@ -315,12 +326,15 @@ def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Tab
     for ship in sorted(state.ships, key=lambda s: order[s.side]):
         sheet = ctx.sheets[ship.id]
         on_table = ship.status == "active"
+        known = ship.sighting
         table.add_row(
             ship.side,
             ship.id,
-            ship.design,
+            ship.design if known is None else _estimate_words(ship.design, known),
             _status(ship),
-            f"{sheet.hull_boxes - sum(ship.record.hull_lost)}/{sheet.hull_boxes}",
+            f"{sheet.hull_boxes - sum(ship.record.hull_lost)}/{sheet.hull_boxes}"
+            if known is None or known.level >= DAMAGE_KNOWN
+            else "?",
             f"{_at(ship.x)},{_at(ship.y)}" if on_table else "",
             str(ship.course) if on_table else "",
             str(ship.speed) if on_table else "",

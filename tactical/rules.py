@@ -173,6 +173,14 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     fighters attacking it, never for another ship, and those Beam-1s do not fire in the ship
     fire phase. FT2's ship guns never fire at fighters (001 L783): off in ``ft2``, on in
     ``continuum``."""
+    enemy_sheets: Literal["open", "sensed"] = "open"
+    """What a side sees of an identified enemy ship while the sensors and bogeys rules are
+    played: ``open``, its record sheet and damage, as FT2 replaces a bogey with the model and
+    has no advanced sensors (001 L945); ``sensed``, Continuum's closed books, "Players do not
+    have access to enemy SSDs when using the optional Sensors and ECM rules" (000
+    L1462-1466): its class, place and motion, and what its side's advanced scans have learned
+    (000 L12648-12660, :data:`~tactical.sensors.LEARNED`). Without ``bogeys`` every battle is
+    open-book (000 L1442-1458). ``open`` in ``ft2``, ``sensed`` in ``continuum``."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
@@ -278,6 +286,7 @@ BATTLE_RULES: dict[str, BattleRules] = {
         mine_dice=4,
         sensors_ecm=True,
         beam_point_defence=True,
+        enemy_sheets="sensed",
     ),
     # FT2 ships and movement with FT Lite's beam re-roll (002 L53; digest B1 "optional toggle").
     "ft2_reroll": msgspec.structs.replace(_FT2, name="ft2_reroll", beam_reroll=True),

@@ -40,7 +40,9 @@ __all__ = [
     "AREA_ECM",
     "AREA_ECM_MU",
     "AREA_ECM_SCAN_MU",
+    "DAMAGE_KNOWN",
     "DEBLIP_MU_PER_LEVEL",
+    "DRIVE_KNOWN",
     "DUMMY_POINTS",
     "DUMMY_SIGNATURE",
     "DUMMY_THRUST",
@@ -48,13 +50,16 @@ __all__ = [
     "ECM_MAX_LEVEL",
     "LEARNED",
     "LOCK_ON_MU_PER_LEVEL",
+    "MASS_KNOWN",
     "PASSIVE_RANGE_MU",
     "SCANNING_HULLS",
     "SUPERIOR_BONUS",
+    "SYSTEMS_KNOWN",
     "WEASEL_SIGNATURES",
     "Bogey",
     "Dummy",
     "Sensed",
+    "Sighting",
     "bogey_labels",
     "deblip_range",
     "ecm_level",
@@ -91,6 +96,10 @@ LEARNED = (
     "everything, damage included",  # 6+
 )
 """What an advanced scan's score discloses (000 L12647-12657), by :func:`scan_learned`."""
+MASS_KNOWN = 1  # "Mass only of ship disclosed" (000 L12650)
+DRIVE_KNOWN = 2  # "Data on mass, drive, and screen systems (original values)" (L12652-12654)
+SYSTEMS_KNOWN = 3  # "Data on all onboard systems (original values)" (L12656)
+DAMAGE_KNOWN = 4  # "current damage status and systems that are functional" (L12658-12660)
 ECM_MAX_LEVEL = 3  # "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
 # exceed 3" (000 L7723-7724, L7766-7768).
 AREA_ECM_MU = 6.0  # area ECM covers its ship "and all allied ships within 6 MU" (000 L7765-7766)
@@ -127,6 +136,20 @@ class Bogey(Struct, frozen=True, kw_only=True):
     y: float
     course: int
     speed: int
+
+
+class Sighting(Struct, frozen=True, kw_only=True):
+    """What one side knows of an identified enemy ship whose record sheet is closed to it
+    (the ``enemy_sheets = "sensed"`` option; 000 L1462-1466, 12.2): the index in
+    :data:`LEARNED` its advanced scans reached, its true class, which even its bogey showed (000
+    L12517-12521), and the mass, drive and screens once a scan disclosed them, original
+    values (L12650-12654); ``None`` where not known."""
+
+    level: int
+    shows: HullClass
+    mass: int | None = None
+    thrust: int | None = None
+    screens: int | None = None
 
 
 class Sensed(Struct, frozen=True, kw_only=True):

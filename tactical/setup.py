@@ -193,6 +193,8 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
         rules = msgspec.structs.replace(rules, fighter_secondary_move=setup.fighter_secondary_move)
     if setup.ftl_dropout_extreme:
         rules = msgspec.structs.replace(rules, ftl_dropout_extreme=True)
+    if setup.enemy_sheets is not None:
+        rules = msgspec.structs.replace(rules, enemy_sheets=setup.enemy_sheets)
     if setup.movement == "vector":
         rules = msgspec.structs.replace(rules, movement="vector")
     if setup.movement == "spatial":

@@ -33,6 +33,7 @@ from tactical.sensors import (
     LOCK_ON_MU_PER_LEVEL,
     Bogey,
     Dummy,
+    Sighting,
     ecm_level,
 )
 from tactical.ship import Design, HullClass, Ship, ShipState, hull_remaining, screen_level
@@ -244,6 +245,11 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ``None`` keeps the preset's (on under Continuum, off under FT2)."""
     ftl_dropout_extreme: bool = False
     """FT2's OPTION for FTL dropouts (001 L1063): turns the rules' option of that name on."""
+    enemy_sheets: Literal["open", "sensed"] | None = None
+    """With ``bogeys``, whether a side reads an identified enemy ship's record sheet
+    (``open``) or only what its sensors learned (``sensed``): sets the rules'
+    ``enemy_sheets``, as a scenario's designer may (000 L1462-1466); ``None`` keeps the
+    preset's (``sensed`` under Continuum, ``open`` under FT2)."""
     ftl_deployed: tuple[Identifier, ...] = ()
     """Sides whose FTL fighter groups all begin the battle deployed on their carriers, 1 CEF
     spent, instead of aboard (000 L9981-9989); ``ShipSetup.ftl_deployed`` picks single bays."""
@@ -379,6 +385,11 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """Bays whose group landed under the ``fighter_rearming`` rule, with the turn from which it
     may launch again, or :data:`~tactical.fighters.NEVER_RELAUNCH` (000 8.16, L10102-10121),
     in the order they landed; a bay leaves the list when its group launches."""
+    sighting: Sighting | None = None
+    """Only in a side's :func:`~tactical.battle.side_view`, on an enemy ship whose record
+    sheet it may not read (``enemy_sheets = "sensed"``): what it knows of the ship. Its
+    ``design`` is then the side's estimate below :data:`~tactical.sensors.SYSTEMS_KNOWN` and
+    its ``record`` the original values below :data:`~tactical.sensors.DAMAGE_KNOWN`."""
 
 
 def velocity(ship: ShipInPlay) -> tuple[float, float]:
@@ -452,6 +463,10 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """Where each ship stood before this turn's move, ``(ship, x, y)``, kept from the move to
     the end of the fighter step while a robot group flies under the secondary-move rule: its
     secondary move is flown towards them (000 L10070-10078)."""
+    known: tuple[tuple[str, str, int], ...] = ()
+    """What each side's advanced scans have learned of enemy ships, ``(side, ship, level)``,
+    the best level in :data:`~tactical.sensors.LEARNED` each reached, sorted; a side
+    remembers what it was told (000 L12664-12672). Only levels above "no information"."""
 
     def ship(self, ship_id: str) -> ShipInPlay:
         """Return the ship with this id.

@@ -46,7 +46,7 @@ from tactical.battle import (
     context,
     evolve,
     initial_state,
-    view,
+    side_view,
 )
 from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
@@ -70,8 +70,8 @@ CLASSES: tuple[HullClass, ...] = ("capital", "cruiser", "escort", "merchant")
 def contact_report(ctx: BattleContext, state: BattleState, side: str) -> dict[HullClass, int]:
     """Count what ``side`` sees of the enemy on the table by class, all it learns from long
     range (001 L939; 004's long-range scan): a bogey counts as the class its signature shows,
-    a dummy as an escort, an identified ship as its own class. Only ``view(state, side)`` is
-    read, so the counts tell nothing the side may not know.
+    a dummy as an escort, an identified ship as its own class. Only the side's view
+    (:func:`~tactical.battle.side_view`) is read, so the counts tell nothing the side may not know.
 
     >>> from tactical.battle import BattleSetup, ShipSetup
     >>> setup = BattleSetup(sides=("red", "blue"), bogeys=True, ships=(
@@ -81,13 +81,13 @@ def contact_report(ctx: BattleContext, state: BattleState, side: str) -> dict[Hu
     >>> contact_report(ctx, initial_state(ctx), "red")
     {'capital': 1}
     """
-    seen = view(state, side)
+    seen_ctx, seen = side_view(ctx, state, side)
     counts: dict[HullClass, int] = {}
     for bogey in seen.bogeys:
         counts[bogey.shows] = counts.get(bogey.shows, 0) + 1
     for ship in seen.ships:
         if ship.side != side and ship.status == "active":
-            shown = ctx.sheets[ship.id].hull_class
+            shown = seen_ctx.sheets[ship.id].hull_class
             counts[shown] = counts.get(shown, 0) + 1
     return {c: counts[c] for c in CLASSES if c in counts}
 
@@ -97,7 +97,7 @@ def describe_contacts(ctx: BattleContext, state: BattleState, side: str) -> str:
     unidentified (:func:`contact_report`)."""
     counts = contact_report(ctx, state, side)
     listed = ", ".join(f"{n} {shown}" for shown, n in counts.items()) or "nothing"
-    bogeys = len(view(state, side).bogeys)
+    bogeys = len(side_view(ctx, state, side)[1].bogeys)
     return f"{side} sees {listed} ({bogeys} unidentified)"
 
 

@@ -31,7 +31,6 @@ from tactical.battle import (
     StepKind,
     assault_on,
     boarders_aboard,
-    dropout_ids,
     fire_controls,
     fire_options,
     firecons_needed,
@@ -46,12 +45,12 @@ from tactical.battle import (
     repair_jobs,
     salvo_targets,
     ships_to_fire,
+    side_view,
     sides_to_assault,
     sides_to_fly,
     sides_to_repair,
     sides_to_repel,
     sides_to_write,
-    view,
 )
 from tactical.boarding import (
     BOARDING_TORPEDO,
@@ -623,38 +622,40 @@ def _needle_aim(ctx: BattleContext, state: BattleState, target_id: str) -> str |
 
 
 def play(battle: Battle, commanders: dict[str, Commander], dice: DiceSource) -> Battle:
-    """Play a battle to its end with one commander per side and the given dice."""
-    hidden = dropout_ids(battle.ctx)
+    """Play a battle to its end with one commander per side and the given dice. Each
+    commander decides from its side's view only, context and state (:func:`side_view`): the
+    other side's orders stay secret, unidentified ships are contacts, and enemy record sheets
+    are what its side knows of them."""
     while True:
         step = battle.step()
         if step.kind == StepKind.TERMINAL:
             return battle
         if step.kind == StepKind.SIMULTANEOUS and step.phase == "repair":
             for side in sides_to_repair(battle.ctx, battle.state):
-                jobs = commanders[side].repairs(battle.ctx, battle.state, side)
+                jobs = commanders[side].repairs(*side_view(battle.ctx, battle.state, side), side)
                 battle.repair(side, jobs, dice)
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "assault":
             for side in sides_to_assault(battle.ctx, battle.state):
-                seen = view(battle.state, side, hidden)
-                battle.assault(side, commanders[side].assaults(battle.ctx, seen, side))
+                seen = side_view(battle.ctx, battle.state, side)
+                battle.assault(side, commanders[side].assaults(*seen, side))
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "repel":
             for side in sides_to_repel(battle.ctx, battle.state):
-                seen = view(battle.state, side, hidden)  # the boarders' assaults are open now
-                battle.repel(side, commanders[side].repel(battle.ctx, seen, side), dice)
+                seen = side_view(battle.ctx, battle.state, side)  # the assaults are open now
+                battle.repel(side, commanders[side].repel(*seen, side), dice)
         elif step.kind == StepKind.SIMULTANEOUS and step.phase == "flight":
             for side in sides_to_fly(battle.ctx, battle.state):
-                seen = view(battle.state, side, hidden)
-                battle.fly(side, commanders[side].flight(battle.ctx, seen, side))
+                seen = side_view(battle.ctx, battle.state, side)
+                battle.fly(side, commanders[side].flight(*seen, side))
         elif step.kind == StepKind.SIMULTANEOUS:
             for side in sides_to_write(battle.ctx, battle.state):
-                seen = view(battle.state, side, hidden)  # the other side's orders stay secret
-                battle.write_orders(side, commanders[side].orders(battle.ctx, seen, side))
+                seen = side_view(battle.ctx, battle.state, side)  # the enemy's orders stay secret
+                battle.write_orders(side, commanders[side].orders(*seen, side))
         elif step.kind == StepKind.CHANCE:
             battle.resolve(dice)
         else:
             assert step.side is not None
-            seen = view(battle.state, step.side, hidden)  # no shot at a ship it has not identified
-            ship_id, shots = commanders[step.side].fire(battle.ctx, seen, step.side)
+            seen = side_view(battle.ctx, battle.state, step.side)  # only identified ships
+            ship_id, shots = commanders[step.side].fire(*seen, step.side)
             battle.fire(ship_id, shots, dice)
 
 

@@ -70,8 +70,9 @@ from tactical.missiles import (
 from tactical.movement import heading_vector, round_mu
 from tactical.phases.boarding import after_fire, board, boarder_losses
 from tactical.phases.damage import apply_hit, take_damage
+from tactical.phases.knowledge import known_level, sheets_closed
 from tactical.phases.repair import DRIVE
-from tactical.sensors import AREA_ECM
+from tactical.sensors import AREA_ECM, DAMAGE_KNOWN
 from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
 from tactical.spatial import DEATH_BLOSSOM_RATE
 from tactical.state import (
@@ -588,7 +589,11 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
                 f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
                 "beams fire only at surface features (000 L11115-11121)"
             )
-        if needle and shot.aim not in needle_aims(ctx, state, shot.target):
+        if (
+            needle
+            and shot.aim not in needle_aims(ctx, state, shot.target)
+            and not _aimed_blind(ctx, state, ship, shot)
+        ):
             raise IllegalActionError(
                 f"{where}: {shot.weapon} must aim at a working system of {shot.target} or its "
                 f"drive, not {shot.aim!r} (001 L848)"
@@ -989,6 +994,28 @@ def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> Ship
     )
 
 
+def _aimed_blind(ctx: BattleContext, state: BattleState, ship: ShipInPlay, shot: Shot) -> bool:
+    """A needle aimed from what the firer's side knows: under closed record sheets it sees
+    an enemy ship below "everything" with its original values, or its estimate (see
+    :func:`tactical.battle.side_view`), so any aim it names stands, and a 6 at a system the
+    ship has not got destroys nothing (:func:`_needle_kill`)."""
+    if shot.aim is None or not sheets_closed(ctx):
+        return False
+    return known_level(ctx, state, ship.side, state.ship(shot.target)) < DAMAGE_KNOWN
+
+
+def _needle_kill(record: ShipState, aim: str) -> ShipState:
+    """A needle's 6 at its aim: the drive is hit, or the system destroyed; at a system the
+    ship has not got (an aim named blind, :func:`_aimed_blind`), nothing, as a needle fired
+    without its sensors' information, whose "rolls of a 6 do not damage the targeted
+    system" (000 L4507-4513)."""
+    if aim == DRIVE:
+        return hit_drive(record)
+    if any(s.id == aim for s in record.systems):
+        return with_system_status(record, aim, "destroyed")
+    return record
+
+
 def _needle(
     dice: DiceSource, key: str, shot: Shot, record: ShipState
 ) -> tuple[ShipState, ShotRoll]:
@@ -1000,11 +1027,9 @@ def _needle(
     rolled = ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), aim=shot.aim)
     if face < NEEDLE_KILL:
         return record, rolled
-    if shot.aim == DRIVE:
-        return hit_drive(record), rolled
     if shot.aim is None:  # checked before firing
         raise IllegalActionError(f"{shot.weapon} fired at {shot.target} with no aim")
-    return with_system_status(record, shot.aim, "destroyed"), rolled
+    return _needle_kill(record, shot.aim), rolled
 
 
 def _class_needle(
@@ -1024,10 +1049,7 @@ def _class_needle(
     for face in faces:
         if face < NEEDLE_KILL:
             continue
-        if shot.aim == DRIVE:
-            record = hit_drive(record)
-        else:
-            record = with_system_status(record, shot.aim, "destroyed")
+        record = _needle_kill(record, shot.aim)
     return record, ShotRoll(weapon=shot.weapon, target=shot.target, faces=faces, aim=shot.aim)
 
 

@@ -57,6 +57,7 @@ from tactical.phases.damage import check_threshold, colours_struck, crash, take_
 from tactical.phases.fighters import bay_launch_problem, group_type, launch_groups, scramble_problem
 from tactical.phases.fire import NovaHit, advance_novas, fire_controls, nova_problem, to_fire_phase
 from tactical.phases.ftl import Dropout, depart, drop_out, dropping_out, jump_move, jump_problem
+from tactical.phases.knowledge import remember
 from tactical.ramming import RAM_ON, contact, in_reach, proceeds, ram_damage
 from tactical.sensors import (
     ACTIVE_RANGE_MU,
@@ -513,6 +514,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
     sensed: list[Sensed] = []
     if ctx.rules.bogeys:
         state, sensed = sense(ctx, state, scanners, revealers, dice)
+        state = remember(state, sensed)  # what the advanced scans told (000 L12664-12672)
     rammed: list[Rammed] = []
     for rammer, target in rams:  # after the move, before the firing (see docs/rulings.md)
         state, tried = _ram(ctx, state, rammer, target, dice, thresholds)

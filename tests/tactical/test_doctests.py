@@ -9,13 +9,22 @@ import pytest
 
 import tactical.designs
 import tactical.odds
+import tactical.phases.knowledge
 import tactical.points
 import tactical.ship
 import tactical.summary
 
 
 @pytest.mark.parametrize(
-    "module", [tactical.ship, tactical.points, tactical.designs, tactical.odds, tactical.summary]
+    "module",
+    [
+        tactical.ship,
+        tactical.points,
+        tactical.designs,
+        tactical.odds,
+        tactical.summary,
+        tactical.phases.knowledge,
+    ],
 )
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
