@@ -44,6 +44,8 @@ __all__ = [
     "Salvo",
     "facing_to",
     "feeds",
+    "first_stage_aim",
+    "flight_aim",
     "flight_problem",
     "format_aim",
     "hits_through",
@@ -199,6 +201,38 @@ def flight_problem(salvo: Salvo, turn: int, tx: float, ty: float) -> str | None:
             "front arc (000 L6275-6277)"
         )
     return None
+
+
+def first_stage_aim(x: float, y: float, tx: float, ty: float) -> tuple[float, float]:
+    """Return where a multi-stage missile launched from (x, y) toward (tx, ty) is placed: on
+    the line to it, 16 to 24 MU out, a little inside both, to 0.001 MU (000 L6253-6257).
+
+    >>> first_stage_aim(0, 0, 0, 40), first_stage_aim(0, 0, 0, 20)
+    ((0.0, 23.99), (0.0, 20.0))
+    """
+    toward = Salvo(id="", side="", x=x, y=y, launched=0, course=facing_to(x, y, tx, ty))
+    return flight_aim(toward, tx, ty)
+
+
+def flight_aim(salvo: Salvo, tx: float, ty: float) -> tuple[float, float]:
+    """Return the legal second-stage aim point nearest the way to (tx, ty): that point if it
+    lies 16 to 24 MU within the marker's 60° front arc, else the direction turned into the
+    arc and the distance kept to 16-24 MU, a little inside both, to 0.001 MU.
+
+    >>> s = Salvo(id="s", side="red", x=0, y=0, launched=1, stages=2, course=12, waited=2)
+    >>> flight_aim(s, 0, 20), flight_aim(s, 0, 5), flight_aim(s, 30, 0)
+    ((0.0, 20.0), (0.0, 16.01), (11.991, 20.778))
+    """
+    off = math.degrees(math.atan2(tx - salvo.x, ty - salvo.y)) - salvo.course % 12 * 30.0
+    off = (off + 180.0) % 360.0 - 180.0
+    margin = 0.01
+    off = max(-FLIGHT_ARC_DEGREES + margin, min(FLIGHT_ARC_DEGREES - margin, off))
+    distance = math.hypot(tx - salvo.x, ty - salvo.y)
+    distance = max(STAGE_MIN_MU + margin, min(STAGE_MAX_MU - margin, distance))
+    angle = math.radians(salvo.course % 12 * 30.0 + off)
+    x = round(salvo.x + distance * math.sin(angle), 3) + 0.0
+    y = round(salvo.y + distance * math.cos(angle), 3) + 0.0
+    return x, y
 
 
 def multi_stage(ship: Ship, launcher_id: str) -> bool:

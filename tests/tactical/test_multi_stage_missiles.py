@@ -20,6 +20,7 @@ from tactical.battle import (
     replay,
     ships_to_fire,
 )
+from tactical.commanders import closing_commander, play
 from tactical.designs import decode_design
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.missiles import SALVO_AIM, Salvo
@@ -253,9 +254,18 @@ def test_a_plain_marker_still_is_wasted_with_nobody_in_reach() -> None:
     assert Salvo(id="m", side="red", x=0, y=20, launched=1, stages=2).stays(2)
 
 
-def test_commanders_battle_with_multi_stage_missiles_replays() -> None:
-    battle = Battle(setup_of(60, blue_speed=2))
-    dice = SeededDice(3)
-    to_fire(battle, [6, 1])
-    battle.fire("r1", [Shot(HM, SALVO_AIM, "0,24"), Shot("sml-1", SALVO_AIM, "0,24")], dice)
-    assert replay(battle.ctx.setup, battle.journal) == battle.state
+def test_commanders_launch_and_fly_multi_stage_missiles_and_the_journal_replays() -> None:
+    flown = launched = 0
+    for seed in range(4):
+        setup = msgspec.structs.replace(setup_of(56 + 4 * seed, blue_speed=2), turn_limit=6)
+        battle = play(
+            Battle(setup),
+            {"red": closing_commander(), "blue": closing_commander()},
+            SeededDice(seed),
+        )
+        shots = [s for e in battle.journal if isinstance(e, ShipFired) for s in e.shots]
+        launched += sum(1 for shot in shots if shot.weapon == HM)
+        flown += sum(1 for shot in shots if "." in shot.weapon)
+        assert replay(setup, battle.journal) == battle.state
+    assert launched
+    assert flown
