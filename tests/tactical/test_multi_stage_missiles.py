@@ -269,3 +269,29 @@ def test_commanders_launch_and_fly_multi_stage_missiles_and_the_journal_replays(
         assert replay(setup, battle.journal) == battle.state
     assert launched
     assert flown
+
+
+def test_only_the_launching_ship_flies_its_marker_and_no_firecon_is_taken() -> None:
+    # The second stage is ordered in the launching ship's firing turn (docs/rulings.md,
+    # "Multi-stage missiles"); the FireCons direct launches (000 L5713-5715): two launches at
+    # two aim points take both of r1's FireCons, and the flight a third shot besides.
+    setup = setup_of(60)
+    wing = ShipSetup(id="r2", side="red", design="ms_boat", x=10, y=0, course=12, speed=0)
+    setup = msgspec.structs.replace(setup, ships=(*setup.ships, wing))
+    battle = Battle(setup)
+    to_fire(battle, [6, 1])
+    battle.fire("r1", [Shot(HM, SALVO_AIM, "0,20")], ScriptedDice([]))
+    to_fire(battle, [6, 1])
+    (marker,) = battle.state.salvos
+    if battle.state.to_fire == "blue":
+        battle.fire("b1", [], ScriptedDice([]))
+    with pytest.raises(IllegalActionError, match="not launched by r2"):
+        battle.fire("r2", [Shot(marker.id, SALVO_AIM, "0,40")], ScriptedDice([]))
+    shots = [
+        Shot(marker.id, SALVO_AIM, "0,40"),
+        Shot("smr_ms-1", SALVO_AIM, "0,20"),
+        Shot("sml-1", SALVO_AIM, "5,20"),
+    ]
+    fired = battle.fire("r1", shots, ScriptedDice([]))
+    assert isinstance(fired, ShipFired)
+    assert [s.y for s in battle.state.salvos if s.id == marker.id] == [40]
