@@ -5,8 +5,12 @@ then flown 16-24 MU within its 60° front arc in the next launch phase and homin
 
 from __future__ import annotations
 
+import math
+
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tactical.battle import (
     Battle,
@@ -23,7 +27,15 @@ from tactical.battle import (
 from tactical.commanders import closing_commander, play
 from tactical.designs import decode_design
 from tactical.dice import ScriptedDice, SeededDice
-from tactical.missiles import SALVO_AIM, Salvo
+from tactical.missiles import (
+    SALVO_AIM,
+    Salvo,
+    first_stage_aim,
+    flight_aim,
+    flight_problem,
+    format_aim,
+    parse_aim,
+)
 from tactical.notation import format_position, parse_position
 from tactical.points import price
 from tactical.ship import PRESETS
@@ -295,3 +307,20 @@ def test_only_the_launching_ship_flies_its_marker_and_no_firecon_is_taken() -> N
     fired = battle.fire("r1", shots, ScriptedDice([]))
     assert isinstance(fired, ShipFired)
     assert [s.y for s in battle.state.salvos if s.id == marker.id] == [40]
+
+
+coordinate = st.floats(min_value=-200, max_value=200, allow_nan=False)
+
+
+@given(x=coordinate, y=coordinate, course=st.integers(1, 12), tx=coordinate, ty=coordinate)
+def test_the_commanders_flight_aim_is_always_a_legal_second_stage(
+    x: float, y: float, course: int, tx: float, ty: float
+) -> None:
+    # Whatever the enemy's place, the aim the commanders write is 16-24 MU within the 60°
+    # front arc (000 L6275-6285), after rounding to 0.001 MU.
+    marker = Salvo(id="m", side="red", x=x, y=y, launched=1, stages=2, course=course, waited=2)
+    aim = parse_aim(format_aim(*flight_aim(marker, tx, ty)))
+    assert aim is not None
+    assert flight_problem(marker, 2, *aim) is None
+    first = first_stage_aim(x, y, tx, ty)
+    assert 16 <= math.hypot(first[0] - x, first[1] - y) <= 24
