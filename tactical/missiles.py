@@ -28,36 +28,51 @@ from tactical.ship import Ship, ShipState
 __all__ = [
     "ATTACK_RADIUS_MU",
     "ER_RANGE_MU",
+    "FLIGHT_ARC_DEGREES",
     "HEAVY_DICE",
     "HEAVY_KILL_ON",
     "HEAVY_RACKS",
     "LAUNCHERS",
     "MAGAZINES",
+    "MULTI_STAGE",
     "RACKS",
     "SALVO_AIM",
+    "STAGE_MAX_MU",
+    "STAGE_MIN_MU",
     "STANDARD_RANGE_MU",
     "VECTOR_ATTACK_RADIUS_MU",
     "Salvo",
+    "facing_to",
     "feeds",
+    "first_stage_aim",
+    "flight_aim",
+    "flight_problem",
     "format_aim",
     "hits_through",
     "homing_target",
     "launch_range",
     "launcher_ready",
+    "multi_stage",
     "parse_aim",
     "salvo_id",
     "sap_split",
 ]
 
-HEAVY_RACKS = frozenset({"heavy_missile", "heavy_missile_er"})
+HEAVY_RACKS = frozenset({"heavy_missile", "heavy_missile_er", "heavy_missile_ms"})
 # Heavy missiles "are always fired from one-shot launcher racks" (000 L5701-5708, L6046-6050).
-RACKS = frozenset({"smr", "smr_er"}) | HEAVY_RACKS
+RACKS = frozenset({"smr", "smr_er", "smr_ms"}) | HEAVY_RACKS
 # One-shot salvo missile racks and heavy missile racks (000 L6044-6050).
 ER_RACKS = frozenset({"smr_er", "heavy_missile_er"})
 HEAVY_KILL_ON = 5  # a PDS kills a heavy missile on 5-6 (000 L5895-5897)
 HEAVY_DICE = 3  # "Each Heavy Missile inflicts 3D6 of damage on the target" (000 L5942-5944)
 LAUNCHERS = frozenset({"sml"})  # salvo missile launchers, one salvo a turn (000 L6051-6053)
-MAGAZINES = frozenset({"magazine", "magazine_er"})  # standard or ER loads (000 L6057-6070)
+MAGAZINES = frozenset({"magazine", "magazine_er", "magazine_ms"})  # 000 L6057-6070, L6239-6243
+MULTI_STAGE = frozenset({"heavy_missile_ms", "smr_ms", "magazine_ms"})
+"""Two-stage heavy missiles, salvo racks and magazine loads: standard grade only, and a
+magazine holds all multi-stage or all regular loads (000 L6231-6243, optional)."""
+STAGE_MIN_MU = 16.0  # a two-stage marker is placed 16 to 24 MU away (000 L6253-6257, L6275)
+STAGE_MAX_MU = 24.0
+FLIGHT_ARC_DEGREES = 30.0  # its second stage flies within its 60° front arc (000 L6275-6277)
 STANDARD_RANGE_MU = 24.0  # the aim point at most 24 MU from the launcher (000 L5707-5710)
 ER_RANGE_MU = 36.0  # extended range missiles: 36 MU (000 L5710)
 ATTACK_RADIUS_MU = 6.0  # a salvo attacks the closest enemy within 6 MU (000 L5724-5729)
@@ -84,14 +99,35 @@ class Salvo(Struct, frozen=True, kw_only=True):
     heavy: bool = False
     """A single heavy missile, not a salvo (000 L5701-5708): one kill stops it, and it does
     3D6 semi-armour-piercing (L5895-5899, L5942-5944)."""
+    stages: int = 1
+    """2 for a multi-stage missile (000 L6231-6297)."""
+    course: int = 0
+    """A multi-stage marker's facing on the 1-12 clock (000 L6257-6263); 0 for the others."""
+    waited: int = 0
+    """The turn a multi-stage marker found no enemy in reach and stayed (000 L6267-6271)."""
+    flown: int = 0
+    """The turn its second stage flew it to a new aim point (000 L6271-6277)."""
 
     def due(self, turn: int) -> bool:
-        """Whether it homes during ``turn``'s missile step: the turn after its launch.
+        """Whether it homes during ``turn``'s missile step: the turn after its launch, and a
+        multi-stage marker that stayed, the turn after that.
 
         >>> Salvo(id="s", side="red", x=0, y=0, launched=3).due(3)
         False
+        >>> Salvo(id="s", side="red", x=0, y=0, launched=3, stages=2, waited=4).due(4)
+        False
         """
-        return self.launched < turn
+        return self.launched < turn and self.waited < turn
+
+    def stays(self, turn: int) -> bool:
+        """Whether it stays on the table when no enemy is in reach in ``turn``'s missile step:
+        a multi-stage marker on its first stage (000 L6267-6271)."""
+        return self.stages > 1 and not self.waited and self.launched < turn
+
+    def may_fly(self, turn: int) -> bool:
+        """Whether its owner may fly it to a new aim point in ``turn``'s firing: a multi-stage
+        marker that stayed in this turn's missile step (000 L6267-6277)."""
+        return self.stages > 1 and self.waited == turn and not self.flown
 
 
 def salvo_id(ship_id: str, launcher_id: str, turn: int) -> str:
@@ -124,6 +160,88 @@ def parse_aim(text: str | None) -> tuple[float, float] | None:
     if not comma or not (math.isfinite(x) and math.isfinite(y)):
         return None
     return round(x, 3) + 0.0, round(y, 3) + 0.0
+
+
+def facing_to(x: float, y: float, tx: float, ty: float) -> int:
+    """Return the clock facing nearest the direction from (x, y) to (tx, ty): a multi-stage
+    marker faces away from its launcher (000 L6257-6263); half way between, the later one.
+
+    >>> facing_to(0, 0, 0, 20), facing_to(0, 0, 20, 0), facing_to(0, 0, -1, -20)
+    (12, 3, 6)
+    """
+    angle = math.degrees(math.atan2(tx - x, ty - y)) % 360.0
+    clock = math.floor(angle / 30.0 + 0.5) % 12
+    return clock or 12
+
+
+def flight_problem(salvo: Salvo, turn: int, tx: float, ty: float) -> str | None:
+    """Return why a multi-stage marker may not fly to (tx, ty) in ``turn``'s firing, or
+    ``None``: 16 to 24 MU from it, within its 60° front arc (000 L6271-6285).
+
+    >>> s = Salvo(id="s", side="red", x=0, y=0, launched=1, stages=2, course=12, waited=2)
+    >>> flight_problem(s, 2, 0, 20) is None, flight_problem(s, 2, 12, 16) is None
+    (True, False)
+    """
+    if not salvo.may_fly(turn):
+        return (
+            f"salvo {salvo.id} is not a multi-stage missile waiting for its second stage "
+            "(000 L6267-6277)"
+        )
+    distance = math.hypot(tx - salvo.x, ty - salvo.y)
+    if not STAGE_MIN_MU - CONTACT_TOLERANCE <= distance <= STAGE_MAX_MU + CONTACT_TOLERANCE:
+        return (
+            f"the new aim point is {distance:.1f} MU from the marker; its second stage flies "
+            f"{STAGE_MIN_MU:g} to {STAGE_MAX_MU:g} MU (000 L6271-6285)"
+        )
+    absolute = math.degrees(math.atan2(tx - salvo.x, ty - salvo.y))
+    off = (absolute - salvo.course % 12 * 30.0 + 180.0) % 360.0 - 180.0
+    if abs(off) > FLIGHT_ARC_DEGREES + CONTACT_TOLERANCE:
+        return (
+            f"the new aim point lies {abs(off):.0f}° off the marker's facing, outside its 60° "
+            "front arc (000 L6275-6277)"
+        )
+    return None
+
+
+def first_stage_aim(x: float, y: float, tx: float, ty: float) -> tuple[float, float]:
+    """Return where a multi-stage missile launched from (x, y) toward (tx, ty) is placed: on
+    the line to it, 16 to 24 MU out, a little inside both, to 0.001 MU (000 L6253-6257).
+
+    >>> first_stage_aim(0, 0, 0, 40), first_stage_aim(0, 0, 0, 20)
+    ((0.0, 23.99), (0.0, 20.0))
+    """
+    toward = Salvo(id="", side="", x=x, y=y, launched=0, course=facing_to(x, y, tx, ty))
+    return flight_aim(toward, tx, ty)
+
+
+def flight_aim(salvo: Salvo, tx: float, ty: float) -> tuple[float, float]:
+    """Return the legal second-stage aim point nearest the way to (tx, ty): that point if it
+    lies 16 to 24 MU within the marker's 60° front arc, else the direction turned into the
+    arc and the distance kept to 16-24 MU, a little inside both, to 0.001 MU.
+
+    >>> s = Salvo(id="s", side="red", x=0, y=0, launched=1, stages=2, course=12, waited=2)
+    >>> flight_aim(s, 0, 20), flight_aim(s, 0, 5), flight_aim(s, 30, 0)
+    ((0.0, 20.0), (0.0, 16.01), (11.991, 20.778))
+    """
+    off = math.degrees(math.atan2(tx - salvo.x, ty - salvo.y)) - salvo.course % 12 * 30.0
+    off = (off + 180.0) % 360.0 - 180.0
+    margin = 0.01
+    off = max(-FLIGHT_ARC_DEGREES + margin, min(FLIGHT_ARC_DEGREES - margin, off))
+    distance = math.hypot(tx - salvo.x, ty - salvo.y)
+    distance = max(STAGE_MIN_MU + margin, min(STAGE_MAX_MU - margin, distance))
+    angle = math.radians(salvo.course % 12 * 30.0 + off)
+    x = round(salvo.x + distance * math.sin(angle), 3) + 0.0
+    y = round(salvo.y + distance * math.cos(angle), 3) + 0.0
+    return x, y
+
+
+def multi_stage(ship: Ship, launcher_id: str) -> bool:
+    """Whether a rack, or the magazine feeding a launcher, holds multi-stage missiles."""
+    spec = ship.system(launcher_id)
+    if spec.kind in RACKS:
+        return spec.kind in MULTI_STAGE
+    magazine = feeds(ship).get(launcher_id)
+    return magazine is not None and ship.system(magazine).kind in MULTI_STAGE
 
 
 def feeds(ship: Ship) -> dict[str, str]:
@@ -172,7 +290,8 @@ def launcher_ready(ship: Ship, state: ShipState, launcher_id: str) -> bool:
 
 def launch_range(ship: Ship, launcher_id: str) -> tuple[float, bool]:
     """Return how far a launcher may aim and whether its salvo is extended range: an ER rack,
-    or a launcher fed from an ER magazine (000 L5707-5710, L6085-6098)."""
+    or a launcher fed from an ER magazine (000 L5707-5710, L6085-6098); a multi-stage
+    missile's first stage 24 MU (000 L6253-6257)."""
     spec = ship.system(launcher_id)
     if spec.kind in RACKS:
         er = spec.kind in ER_RACKS

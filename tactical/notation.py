@@ -56,7 +56,9 @@ stage. A mine on the table is ``M:side:id@x,y``, with ``/t<turn>`` for the turn 
 (it is active from the turn after); set-up mines have none. A salvo missile marker in flight is
 ``S:side:id@x,y/t<turn>``, its aim point and the turn it was launched in, ``/er`` added for extended
 range and ``/l<k>`` for a missile fighter group's salvo launched with ``k`` fighters lost;
-a heavy missile (000 6.2) is such a marker with ``/hm``. With
+a heavy missile (000 6.2) is such a marker with ``/hm``; a multi-stage missile (000 6.6) adds
+``/ms<facing>``, then ``/w<turn>`` once it has stayed for its second stage and ``/f<turn>`` once
+that stage has flown it on. With
 sensors and bogeys, a dummy bogey is ``D:side:id:label@x,y>course v speed`` (written without the
 space; under vector movement followed by ``/V<vector course>,<vector speed>`` as a ship),
 and in one side's view an enemy contact it has not identified is
@@ -143,6 +145,7 @@ _MINE = re.compile(
 _SALVO = re.compile(
     r"S:(?P<side>[\w.\-]+):(?P<id>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)"
     r"/t(?P<launched>\d+)(?P<er>/er)?(?:/l(?P<lost>\d+))?(?P<heavy>/hm)?"
+    r"(?:/ms(?P<course>\d+)(?:/w(?P<waited>\d+))?(?:/f(?P<flown>\d+))?)?"
 )
 _BEFORE = re.compile(r"B:(?P<ship>[\w.\-]+)@(?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)")
 _VECTOR = re.compile(r"V(?P<course>\d+(?:\.\d+)?),(?P<speed>\d+(?:\.\d+)?)")
@@ -404,13 +407,21 @@ def _salvo_text(salvo: Salvo) -> str:
     text = f"S:{salvo.side}:{salvo.id}@{format_mu(salvo.x)},{format_mu(salvo.y)}/t{salvo.launched}"
     text = f"{text}/er" if salvo.er else text
     text = f"{text}/l{salvo.lost}" if salvo.lost else text
-    return f"{text}/hm" if salvo.heavy else text
+    text = f"{text}/hm" if salvo.heavy else text
+    if salvo.stages > 1:
+        text = f"{text}/ms{salvo.course}"
+        text = f"{text}/w{salvo.waited}" if salvo.waited else text
+        text = f"{text}/f{salvo.flown}" if salvo.flown else text
+    return text
 
 
 def _parse_salvo(token: str) -> Salvo:
     found = _SALVO.fullmatch(token)
     if found is None:
-        raise NotationError(f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er][/l<lost>][/hm]")
+        raise NotationError(
+            f"salvo {token!r}: expected S:side:id@x,y/t<turn>[/er][/l<lost>][/hm]"
+            "[/ms<facing>[/w<turn>][/f<turn>]]"
+        )
     return Salvo(
         id=found["id"],
         side=found["side"],
@@ -420,6 +431,10 @@ def _parse_salvo(token: str) -> Salvo:
         er=found["er"] is not None,
         lost=int(found["lost"]) if found["lost"] else 0,
         heavy=found["heavy"] is not None,
+        stages=2 if found["course"] is not None else 1,
+        course=int(found["course"] or 0),
+        waited=int(found["waited"] or 0),
+        flown=int(found["flown"] or 0),
     )
 
 

@@ -432,10 +432,30 @@ PC_SYSTEMS: dict[str, PcSystem] = {
     "heavy_missile_er": _pc(
         "Heavy missile (ER)", 3, "000 L16734-16741", per_mass=3, arcs="any", ammo=1
     ),
+    # Multi-stage (optional): an extra stage adds 2 mass and doubles the points; standard
+    # grade only (000 L6231-6243). A rack of 6 mass at 24 points (twice 12), a heavy missile
+    # of 4 at 12 (twice 6); a magazine's multi-stage load 4 mass at 12 (twice 6).
+    "smr_ms": _pc(
+        "Salvo missile rack (multi-stage)",
+        6,
+        "000 L16758-16804, L6231-6243",
+        per_mass=4,
+        arcs="any",
+        ammo=1,
+    ),
+    "heavy_missile_ms": _pc(
+        "Heavy missile (multi-stage)",
+        4,
+        "000 L16734-16741, L6231-6243",
+        per_mass=3,
+        arcs="any",
+        ammo=1,
+    ),
     "sml": _pc("Salvo missile launcher", 3, "000 L15617-15627, L16770", per_mass=3, arcs="any"),
     # Magazine mass is 2 per standard salvo, 3 per ER salvo (000 L6066-6070); x3 (L16804).
     "magazine": _pc("Magazine", 2, "000 L6066-6070", per_mass=3),
     "magazine_er": _pc("Magazine (ER)", 3, "000 L6066-6070", per_mass=3),
+    "magazine_ms": _pc("Magazine (multi-stage)", 4, "000 L6066-6070, L6231-6243", per_mass=3),
     # Hangar bays 6 mass, 3 per mass (2 with hangar criticals) (000 L14846-14856).
     "hangar_bay": _pc("Hangar bay", 6, "000 L14846-14856", per_mass=3, bay=6),
     "launch_tube": _pc("Launch tube", 3, "000 L14870", per_mass=3),
@@ -471,9 +491,10 @@ PC_WEASEL_COSTS: dict[str, dict[str, tuple[int, int]]] = {
 }
 PC_MINE_MASS, PC_MINE_POINTS = 1, 2  # 000 L6801-6802: each mine a rack carries
 PC_MIN_MINES = 2  # 000 L6802: "2 mines min per rack"
-PC_LOADED = frozenset({"magazine", "magazine_er", "minelayer", "boarding_magazine"})
+PC_MAGAZINES = frozenset({"magazine", "magazine_er", "magazine_ms"})
+PC_LOADED = PC_MAGAZINES | {"minelayer", "boarding_magazine"}
 """Systems that take ``loads``: salvos, mines or boarding torpedoes."""
-PC_MASS_PER_LOAD = frozenset({"magazine", "magazine_er", "boarding_magazine"})
+PC_MASS_PER_LOAD = PC_MAGAZINES | {"boarding_magazine"}
 """Magazines whose mass is their system mass for each load (000 L6066-6070, L5136)."""
 PC_CREW_EXTRAS = frozenset({"dcp", "marines"})  # 000 L15112-15122: together <= crew factor
 PC_BEAM2_BROADSIDES = (frozenset({"FP", "AP"}), frozenset({"FS", "AS"}))  # 000 L3747-3755, L3775
@@ -1080,7 +1101,7 @@ def pc_wing_points(wing: FighterWing, preset: Preset) -> int:
 def _pc_links(a: _Assessment) -> None:
     """Launchers need magazines, hangars need tubes, one nova cannon (000 L6056-6062)."""
     kinds = {m.kind for m in a.design.systems}
-    magazines = kinds & {"magazine", "magazine_er"}
+    magazines = kinds & PC_MAGAZINES
     if "sml" in kinds and not magazines:
         a.problem("$.systems", "a salvo missile launcher needs a magazine (000 L6056-6062)")
     if magazines and "sml" not in kinds:

@@ -42,10 +42,13 @@ PERMANENT_LOSSES = frozenset(
     {
         "magazine",
         "magazine_er",
+        "magazine_ms",
         "smr",
         "smr_er",
+        "smr_ms",
         "heavy_missile",
         "heavy_missile_er",
+        "heavy_missile_ms",
         "minelayer",
         "dcp",
         "marines",

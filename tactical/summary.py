@@ -563,7 +563,11 @@ def _fired(event: ShipFired) -> list[str]:
     if not event.shots:
         return [f"  {event.ship} holds fire"]
     shots = "; ".join(
-        f"{shot.weapon} launches a salvo at {shot.aim}"
+        (
+            f"flies {shot.weapon} on to {shot.aim}"
+            if "." in shot.weapon  # a marker in flight, by its id (000 L6271-6277)
+            else f"{shot.weapon} launches a salvo at {shot.aim}"
+        )
         if shot.target == SALVO_AIM
         else f"{shot.weapon}{_SETTING_TEXT.get(shot.setting or '', '')} at {shot.target} "
         f"{list(shot.faces)}"

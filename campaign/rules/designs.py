@@ -40,7 +40,7 @@ BANNED_RULE = "banned by the campaign rules (004 L51-54)"
 # (7.14), Phalon pulsers (5.21) and plasma bolt launchers (6.8). A kind starting so is alien.
 ALIEN_PREFIXES = ("kgun", "k_gun", "mkp", "scattergun", "pulser", "plasma_bolt", "pbl")
 # Systems every hull has, of no race: not "Human systems" in 004 L30's sense.
-_NEUTRAL_KINDS = frozenset({"dcp", "marines", "cargo", "magazine", "magazine_er"})
+_NEUTRAL_KINDS = frozenset({"dcp", "marines", "cargo", "magazine", "magazine_er", "magazine_ms"})
 
 
 def is_alien(kind: str) -> bool:

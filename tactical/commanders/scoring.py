@@ -34,6 +34,7 @@ from tactical.battle import (
     fire_controls,
     fire_options,
     firecons_needed,
+    flight_options,
     flight_targets,
     free_parties,
     group_reach,
@@ -90,7 +91,17 @@ from tactical.fire import (
     nova_touches,
     range_between,
 )
-from tactical.missiles import RACKS, SALVO_AIM, feeds, format_aim
+from tactical.missiles import (
+    RACKS,
+    SALVO_AIM,
+    STAGE_MAX_MU,
+    STAGE_MIN_MU,
+    feeds,
+    first_stage_aim,
+    flight_aim,
+    format_aim,
+    multi_stage,
+)
 from tactical.movement import MoveResult, Order, format_order, heading_vector
 from tactical.repair import MAX_PARTIES_PER_JOB
 from tactical.ship import hull_remaining
@@ -444,8 +455,38 @@ def salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Sh
     ships move (000 L5724-5729); one FireCon directs them all (000 L5713-5715).
 
     A one-shot rack waits for a target within :data:`RACK_CLOSE_MU`, less likely to fly out
-    of the salvo's radius.
+    of the salvo's radius. Multi-stage missiles launch 16-24 MU toward an enemy within two
+    stages' reach when no other launcher has a target, and the markers waiting for their
+    second stage fly on (:func:`flight_shots`).
     """
+    return flight_shots(state, ship_id) + _salvo_launches(ctx, state, ship_id)
+
+
+def flight_shots(state: BattleState, ship_id: str) -> list[Shot]:
+    """Fly each multi-stage marker the ship launched that waits for its second stage at the
+    enemy nearest it, where that enemy will be after flying straight on next turn, as near as
+    16 to 24 MU within its front arc allows (000 L6267-6285); none in the ship's sight, on
+    along its facing."""
+    shots: list[Shot] = []
+    ship = state.ship(ship_id)
+    for marker_id in flight_options(state, ship_id):
+        salvo = next(s for s in state.salvos if s.id == marker_id)
+        forecasts = []
+        for enemy in enemies_of(state, ship.side):
+            dx, dy = heading_vector(enemy.course)
+            x, y = enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed
+            forecasts.append((range_between(salvo.x, salvo.y, x, y), enemy.id, x, y))
+        if forecasts:
+            _distance, _enemy, x, y = min(forecasts)
+        else:
+            dx, dy = heading_vector(salvo.course)
+            x, y = salvo.x + dx * 24, salvo.y + dy * 24
+        shots.append(Shot(marker_id, SALVO_AIM, format_aim(*flight_aim(salvo, x, y))))
+    return shots
+
+
+def _salvo_launches(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:
+    """:func:`salvo_shots`' launches."""
     launchers = launch_options(ctx, state, ship_id)
     ship = state.ship(ship_id)
     if not launchers or fire_controls(ctx, ship) < 1:
@@ -457,17 +498,57 @@ def salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Sh
     )
     for enemy in enemies:
         dx, dy = heading_vector(enemy.course)
-        aim = format_aim(enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed)
-        near = range_between(ship.x, ship.y, enemy.x, enemy.y) <= RACK_CLOSE_MU
+        x, y = enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed
+        aim = format_aim(x, y)
+        distance = range_between(ship.x, ship.y, enemy.x, enemy.y)
+        near = distance <= RACK_CLOSE_MU
         ready = [
             w
             for w in launchers
-            if launch_problem(ctx, state, ship_id, w, aim) is None
+            if not multi_stage(sheet, w)
+            and launch_problem(ctx, state, ship_id, w, aim) is None
             and (near or sheet.system(w).kind not in RACKS)
         ]
         if ready:
             return fed_launches(ctx, state, ship_id, [Shot(w, SALVO_AIM, aim) for w in ready])
+        staged = _staged_launches(ctx, state, ship_id, launchers, enemy)
+        if staged:
+            return fed_launches(ctx, state, ship_id, staged)
     return []
+
+
+def _staged_launches(
+    ctx: BattleContext,
+    state: BattleState,
+    ship_id: str,
+    launchers: Sequence[str],
+    enemy: ShipInPlay,
+) -> list[Shot]:
+    """Launch the multi-stage missiles at an enemy: at its place next turn if that lies 16-24
+    MU off, else, if its place in two turns lies within both stages' 48 MU (000 L6247-6249),
+    16-24 MU toward it, about 20 MU short, for the second stage to fly on (000 L6253-6277)."""
+    ship = state.ship(ship_id)
+    sheet = ctx.sheets[ship_id]
+    staged = [w for w in launchers if multi_stage(sheet, w)]
+    if not staged:
+        return []
+    dx, dy = heading_vector(enemy.course)
+    aim = format_aim(enemy.x + dx * enemy.speed, enemy.y + dy * enemy.speed)
+    direct = [w for w in staged if launch_problem(ctx, state, ship_id, w, aim) is None]
+    if direct:
+        return [Shot(w, SALVO_AIM, aim) for w in direct]
+    x, y = enemy.x + 2 * dx * enemy.speed, enemy.y + 2 * dy * enemy.speed
+    distance = range_between(ship.x, ship.y, x, y)
+    if not STAGE_MIN_MU < distance <= 2 * STAGE_MAX_MU:
+        return []
+    short = max(distance - (STAGE_MIN_MU + STAGE_MAX_MU) / 2, STAGE_MIN_MU) / distance
+    point = (ship.x + (x - ship.x) * short, ship.y + (y - ship.y) * short)
+    first = format_aim(*first_stage_aim(ship.x, ship.y, *point))
+    return [
+        Shot(w, SALVO_AIM, first)
+        for w in staged
+        if launch_problem(ctx, state, ship_id, w, first) is None
+    ]
 
 
 def enemies_in(state: BattleState, options: Mapping[str, Sequence[str]]) -> set[str]:

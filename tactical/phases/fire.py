@@ -60,10 +60,14 @@ from tactical.missiles import (
     LAUNCHERS,
     RACKS,
     SALVO_AIM,
+    STAGE_MIN_MU,
     Salvo,
+    facing_to,
     feeds,
+    flight_problem,
     launch_range,
     launcher_ready,
+    multi_stage,
     parse_aim,
     salvo_id,
 )
@@ -444,6 +448,56 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     return len(uses) - sum(1 for target, use in uses if use == "beams" and target in aimed)
 
 
+def flight_options(state: BattleState, ship_id: str) -> tuple[str, ...]:
+    """Return the multi-stage markers this ship launched that may fly their second stage in
+    its firing turn, as ``Shot(salvo id, SALVO_AIM, "x,y")`` (see :func:`flight_shot_problem`;
+    000 L6267-6277; docs/rulings.md, "Multi-stage missiles")."""
+    return tuple(
+        salvo.id
+        for salvo in state.salvos
+        if salvo.id.startswith(f"{ship_id}.") and salvo.may_fly(state.turn)
+    )
+
+
+def flight_shot_problem(state: BattleState, ship_id: str, shot: Shot) -> str | None:
+    """Return why a ship may not fly its multi-stage marker to this aim point now, or
+    ``None``: 16 to 24 MU within the marker's 60° front arc (000 L6271-6285)."""
+    point = parse_aim(shot.aim)
+    if point is None:
+        return f"a missile's second stage needs an aim point x,y, not {shot.aim!r}"
+    salvo = next(s for s in state.salvos if s.id == shot.weapon)
+    if not salvo.id.startswith(f"{ship_id}."):
+        return f"salvo {salvo.id} was not launched by {ship_id}"
+    return flight_problem(salvo, state.turn, *point)
+
+
+def _flights(state: BattleState, shots: Sequence[Shot]) -> list[Shot]:
+    """The shots that fly a salvo marker in flight (named by its id) rather than fire a
+    weapon."""
+    markers = {salvo.id for salvo in state.salvos}
+    return [shot for shot in shots if shot.weapon in markers]
+
+
+def _fly_salvo(state: BattleState, shot: Shot) -> BattleState:
+    """Fly a multi-stage marker's second stage to its new aim point, facing the way it flew
+    (000 L6257-6263, L6271-6277)."""
+    point = parse_aim(shot.aim)
+    assert point is not None  # checked by flight_shot_problem
+    salvos = tuple(
+        msgspec.structs.replace(
+            salvo,
+            x=point[0],
+            y=point[1],
+            course=facing_to(salvo.x, salvo.y, *point),
+            flown=state.turn,
+        )
+        if salvo.id == shot.weapon
+        else salvo
+        for salvo in state.salvos
+    )
+    return msgspec.structs.replace(state, salvos=salvos)
+
+
 def _launches(sheet: Ship, shot: Shot) -> bool:
     """Whether a shot launches a salvo."""
     kind = sheet.system(shot.weapon).kind
@@ -468,6 +522,11 @@ def launch_problem(
     distance = range_between(ship.x, ship.y, *point)
     if distance > reach:
         return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
+    if multi_stage(sheet, launcher) and distance < STAGE_MIN_MU:
+        return (
+            f"the aim point is {distance:.1f} MU away; a multi-stage missile's marker is placed "
+            f"{STAGE_MIN_MU:g} to {reach:g} MU from the launcher (000 L6253-6257)"
+        )
     arc = arc_of(bearing(ship.x, ship.y, ship.course, *point), ctx.rules.arcs)
     if (
         distance > 0
@@ -574,6 +633,15 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         raise IllegalActionError(f"{where}: the ship has fired or cannot fire this turn")
     options = fire_options(ctx, state, ship_id)
     seen: set[str] = set()
+    flights = _flights(state, shots)
+    for shot in flights:
+        if shot.weapon in seen:
+            raise IllegalActionError(f"{where}: {shot.weapon} flies once a turn (000 L6281-6285)")
+        seen.add(shot.weapon)
+        problem = flight_shot_problem(state, ship_id, shot)
+        if problem is not None:
+            raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
+    shots = [shot for shot in shots if shot not in flights]
     for shot in shots:
         if shot.weapon in seen:
             raise IllegalActionError(f"{where}: {shot.weapon} fires once a turn (001 L443)")
@@ -718,6 +786,11 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     thresholds: list[Threshold] = []
     landed: list[Landing] = []
     taken: list[str] = []  # captured ships destroyed
+    flights = _flights(state, shots)
+    for shot in flights:
+        state = _fly_salvo(state, shot)
+        rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
+    shots = tuple(shot for shot in shots if shot not in flights)
     novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
     launched = [s for s in shots if _launches(firer_sheet, s)]
     aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
@@ -958,6 +1031,11 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
         er=er,
         heavy=sheet.system(shot.weapon).kind in HEAVY_RACKS,
     )
+    if multi_stage(sheet, shot.weapon):
+        # Facing the nearest clock point away from the launcher (000 L6253-6263).
+        salvo = msgspec.structs.replace(
+            salvo, stages=2, course=facing_to(ship.x, ship.y, point[0], point[1])
+        )
     magazine = feeds(sheet).get(shot.weapon)
     if magazine is not None:
         systems = tuple(

@@ -117,6 +117,11 @@ def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | Non
     for salvo in state.salvos:
         if not salvo.due(state.turn):
             continue
+        if salvo.waited and not salvo.flown:
+            # It "must always be moved at least 16 MU each turn" (000 L6281-6285): a marker
+            # not flown on is lost (docs/rulings.md, "Multi-stage missiles").
+            targets[salvo.id] = None
+            continue
         enemies = [
             (ship.id, ship.x, ship.y, lock_on_range(ctx, state, ship, _attack_radius(ctx)))
             for ship in state.ships
@@ -194,8 +199,14 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
         defence[index] = msgspec.structs.replace(defence[index], backlash=hit)
 
     attacks: list[SalvoAttack] = []
+    staying: list[Salvo] = []
     for salvo in due:
         target_id = targets[salvo.id]
+        if target_id is None and salvo.stays(turn):
+            # A multi-stage marker with no enemy in reach stays for its second stage (000
+            # L6267-6271).
+            staying.append(msgspec.structs.replace(salvo, waited=turn))
+            continue
         if target_id is None:
             attacks.append(SalvoAttack(salvo=salvo.id))
             continue
@@ -255,7 +266,7 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
         )
     gone = {s.id for s in due}
     state = msgspec.structs.replace(
-        state, salvos=tuple(s for s in state.salvos if s.id not in gone)
+        state, salvos=(*(s for s in state.salvos if s.id not in gone), *staying)
     )
     return state, defence, attacks
 
