@@ -727,7 +727,7 @@ def parse_position(text: str) -> tuple[str, BattleState]:  # noqa: PLR0915 - one
             salvos.append(_parse_salvo(token))
         elif token.startswith("H:"):
             held = tuple(token[2:].split(","))
-        elif token.startswith("B:"):
+        elif token.startswith("B:") and "@" in token:  # where a ship stood: B:id@x,y
             before.append(_parse_before(token))
         elif token.startswith("T:"):
             bounds = token[2:].split(",")

@@ -110,3 +110,14 @@ def test_mines_round_trip(mines: list[Mine], sweeping: bool) -> None:
 def test_errors_quote_the_text(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         parse_position(text)
+
+
+def test_sides_that_fought_boarders_and_where_ships_stood_round_trip_together() -> None:
+    # ``B:side`` (a side that fought the boarders aboard its ships this turn) and ``B:id@x,y``
+    # (where a ship stood before this turn's move) share their prefix; each reads back as itself.
+    state = initial_state(context(grendel()))
+    state = msgspec.structs.replace(state, fought=("nac",), before=(("esu1", 8.0, 72.0),))
+    text = format_position("ft2", state)
+    assert " B:nac" in text
+    assert " B:esu1@8,72" in text
+    assert parse_position(text) == ("ft2", state)
