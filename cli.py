@@ -205,10 +205,11 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 
 @contextmanager
-def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
+def _service(db: str, create: bool = False, reads: bool = False) -> Iterator[CampaignService]:
     from campaign.service import CampaignService
 
-    service = CampaignService.open(db, create=create)
+    # A command that reads: no SQLAlchemy on a SQLite file at the schema head (issue 19).
+    service = CampaignService.open_to_read(db) if reads else CampaignService.open(db, create=create)
     try:
         yield service
     finally:
@@ -227,6 +228,12 @@ class Where(NamedTuple):
     def service(self) -> Iterator[CampaignService]:
         """The service on this database, closed when the block ends."""
         with _service(self.db) as service:
+            yield service
+
+    @contextmanager
+    def reader(self) -> Iterator[CampaignService]:
+        """The service for a command that reads, closed when the block ends."""
+        with _service(self.db, reads=True) as service:
             yield service
 
     def lineage(self, service: CampaignService) -> Lineage:
@@ -529,7 +536,7 @@ def _fleet_files(values: list[str]) -> tuple[str | None, dict[str, str]]:
 @user_errors
 def campaigns(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     """List the campaigns in the database."""
-    with _service(db) as service:
+    with _service(db, reads=True) as service:
         found = service.campaigns()
     if json:
         _print_json(found)
@@ -545,7 +552,7 @@ def status(
     json: JsonOption = False,
 ) -> None:
     """Show where the campaign stands."""
-    with at.service() as service:
+    with at.reader() as service:
         result = service.status(at.lineage(service))
     if json:
         _print_json(result)
@@ -571,7 +578,7 @@ def log(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         events = service.log(lineage, turn, event_type or (), viewer, limit)
     if json:
@@ -605,7 +612,7 @@ def state(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         result = service.state_at(
             lineage, at_turn, viewer, use_snapshots=not no_snapshots, version=at_version
@@ -649,7 +656,7 @@ def verify(
     from campaign.receipts import read_all
 
     found = read_all(Path(receipts)) if receipts is not None else None
-    with at.service() as service:
+    with at.reader() as service:
         report = service.verify(at.lineage(service), dice=dice)
         checks = service.check_receipts(found) if found is not None else []
     if json:
@@ -735,7 +742,7 @@ def branches(
     """List the campaign's branches (* marks the active one); compare two with `diff`."""
     if context.invoked_subcommand is not None:
         return
-    with at.service() as service:
+    with at.reader() as service:
         if use is not None:
             service.use_branch(at.campaign, use)
         name, active, found = service.branches(at.campaign)
@@ -756,7 +763,7 @@ def branches_diff(
 ) -> None:
     """What differs between two branches, turn by turn, player by player: the news each
     was told on one and not the other (to show the players a re-run after a ruling)."""
-    with at.service() as service:
+    with at.reader() as service:
         found = service.branch_diff(at.campaign, a, b)
     if json:
         _print_json(found)
@@ -975,7 +982,7 @@ def turn_status(
     json: JsonOption = False,
 ) -> None:
     """Show the turn in progress: who has sent orders, who has not, what waits."""
-    with at.service() as service:
+    with at.reader() as service:
         result = service.turn_status(at.lineage(service))
     if json:
         _print_json(result)
@@ -1048,7 +1055,7 @@ def orders_template(
     at: Where = HERE,
 ) -> None:
     """Write a filled-in orders file for a player: every unit, holding position."""
-    with at.service() as service:
+    with at.reader() as service:
         text = service.orders_template(at.lineage(service), player)
     if out_file is None:
         sys.stdout.write(text)
@@ -1286,7 +1293,7 @@ def report(
         raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
     from campaign.ft2 import service as ft2
 
-    with at.service() as service:
+    with at.reader() as service:
         if ft2.is_ft2(service, at.lineage(service)):  # the FT2 campaign's report (issue 20)
             lines = ft2.report(service, at.lineage(service), player)
             _ft2_report(lines, "json" if json else output)
@@ -1502,7 +1509,7 @@ def map_show(
         return
     if map_spec is not None:
         raise InvalidInputError("--as-player shows the campaign's own map: leave out --map")
-    with at.service() as service:
+    with at.reader() as service:
         starmap, explored = service.player_map(at.lineage(service), as_player)
     console.print(render_map(starmap, explored=explored))
 
@@ -1578,7 +1585,7 @@ def map_reach(
             )
         answer = unit_reach(view.state, known_map, unit, view.player, to)
     else:
-        with at.service() as service:
+        with at.reader() as service:
             viewer = player if player is not None else UMPIRE
             answer = service.reach(at.lineage(service), unit, viewer, to)
     if json:
@@ -1728,7 +1735,7 @@ def ship_designs(
     from tactical.render import design_table
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         rules = service.load(lineage).battle_rules
         designs = service.designs(lineage, viewer)
@@ -2125,7 +2132,7 @@ def player_list(
     """List the campaign's players and whether each holds a secret (never the secrets)."""
     from campaign.players import PlayerSecrets
 
-    with at.service() as service:
+    with at.reader() as service:
         chosen = service.store.resolve_campaign(at.campaign)
         access = PlayerSecrets(service.store).access(chosen)
     if json:
@@ -2362,7 +2369,7 @@ def battle_list(
     """List the campaign's battles awaiting an outcome."""
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         found = service.battles(lineage, viewer_of(as_player))
         drones = service.battle_decoys(lineage, viewer_of(as_player))
@@ -2400,7 +2407,7 @@ def battle_show(
 
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         report = service.battle_report(at.lineage(service), battle_id, viewer_of(as_player))
     if replay is not None:
         try:
@@ -2529,7 +2536,7 @@ def tech_list(
 
     owned = None
     if player is not None:
-        with at.service() as service:
+        with at.reader() as service:
             owned = service.technologies(at.lineage(service), player)
     rows = tech_rows(owned)
     if json:
@@ -2595,7 +2602,7 @@ def schedule_show(at: Where = HERE) -> None:
     from campaign.host import current_schedule
     from campaign.schedule import describe
 
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         schedule = current_schedule(service, lineage)
         status = service.turn_status(lineage)
@@ -2812,7 +2819,7 @@ def encounters_fleets(
     from campaign.ft2 import service as ft2
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         found = ft2.fleets(service, at.lineage(service), viewer_of(as_player))
     if json:
         _print_json(found)
@@ -2834,7 +2841,7 @@ def encounters_list(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         found = ft2.encounters(service, at.lineage(service), viewer)
         battles = ft2.battles_waiting(service, at.lineage(service), viewer)
     if json:
@@ -2926,7 +2933,7 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
     """Show the scenario's result once judged (001 L1556-1558)."""
     from campaign.ft2 import service as ft2
 
-    with at.service() as service:
+    with at.reader() as service:
         result, held = ft2.result(service, at.lineage(service))
     if json:
         _print_json({"result": result, "held": held})

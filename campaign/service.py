@@ -126,13 +126,13 @@ from campaign.rules.victory import Score, scores
 from campaign.schedule import check_future
 from campaign.seats import ON_HOLIDAY, SEAT_OPEN, decide_drops
 from campaign.statecache import FoldedStates
-from campaign.store import (
+from campaign.storetypes import (
     MAIN_BRANCH,
     BranchInfo,
     CampaignInfo,
     Clock,
-    EventStore,
     Lineage,
+    Store,
     StoredSnapshot,
     utc_now,
 )
@@ -449,7 +449,7 @@ def _designs() -> tuple[Design, ...]:
 class CampaignService:
     """Campaign commands and queries over one event store."""
 
-    def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
+    def __init__(self, store: Store, nonces: Nonces = secret_nonce) -> None:
         self.store = store
         self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
         self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
@@ -462,7 +462,19 @@ class CampaignService:
         cls, url: str, clock: Clock = utc_now, create: bool = False, nonces: Nonces = secret_nonce
     ) -> CampaignService:
         """Open the database at `url`; only with `create` is a missing one made (at head)."""
+        from campaign.store import EventStore  # SQLAlchemy: only when the store is opened
+
         return cls(EventStore.open(url, clock, create=create), nonces)
+
+    @classmethod
+    def open_to_read(cls, url: str, clock: Clock = utc_now) -> CampaignService:
+        """Open the database at `url` for a command that reads (issue 19): a SQLite file at
+        the schema head through `sqlite3` alone (`campaign.sqlitereads`), anything else as
+        `open` does. Should the command write after all, the full store does it."""
+        from campaign.sqlitereads import SqliteReads
+
+        reads = SqliteReads.open(url, clock)
+        return cls(reads) if reads is not None else cls.open(url, clock)
 
     def close(self) -> None:
         """Release the database."""
@@ -1610,7 +1622,7 @@ class CampaignService:
             campaign=lineage.campaign,
             branch=lineage.branch,
             branches=len(self.store.branches(lineage.campaign)),
-            database=self.store.engine.url.render_as_string(hide_password=True),
+            database=self.store.database,
             head_version=version,
             head_hash=head_hash,
             state=state,

@@ -34,7 +34,7 @@ from campaign.ft2.rules import DecisionLedger
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
-from campaign.store import MAIN_BRANCH, EventStore, Lineage
+from campaign.storetypes import MAIN_BRANCH, Lineage, Store
 from maps import Marker, mapfile, parse_label, tomlinput
 from maps.starmap import StarMap
 
@@ -46,7 +46,7 @@ AskDie = Callable[[DiceKey, int], int]
 class CampaignService(Protocol):
     """What these commands use of `campaign.service.CampaignService` (which calls them)."""
 
-    store: EventStore
+    store: Store
 
     def nonces(self) -> str: ...
     def load(
