@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache, partial
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from campaign.battlereport import BattleReport, battle_report, participants
 from campaign.changes import changes_since
 from campaign.dice import (
     DiceKey,
@@ -167,6 +167,9 @@ from maps import (
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
 from maps.svg import to_svg
+
+if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported when asked
+    from campaign.battlereport import BattleReport
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -1358,6 +1361,8 @@ class CampaignService:
         A player may see only a battle his ships fought: any other id, whether a battle of
         others or none at all, gets the same refusal, naming his own battles.
         """
+        from campaign.battlereport import battle_report, participants  # the engine's replay
+
         self._check_viewer(lineage, viewer)
         fought = [
             recorded.event
@@ -1383,6 +1388,8 @@ class CampaignService:
 
     def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
         """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
+        from campaign.battlereport import participants
+
         self._check_viewer(lineage, viewer)
         return [
             recorded.event.battle.id
