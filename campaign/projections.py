@@ -7,6 +7,7 @@ fold over only the events that player may see.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterable
 from datetime import datetime
@@ -386,8 +387,13 @@ def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
     forces = {k: v for k, v in state.task_forces.items() if v.owner != ev.player}
     forces.update({tf.id: tf for tf in ev.task_forces})
     member = {uid: tf.id for tf in ev.task_forces for uid in tf.units}
+    # A unit whose task force stays the same is kept as it is (an equal value, not a copy).
     units = {
-        uid: (msgspec.structs.replace(u, task_force=member.get(uid)) if u.owner == ev.player else u)
+        uid: (
+            msgspec.structs.replace(u, task_force=force)
+            if u.owner == ev.player and u.task_force != (force := member.get(uid))
+            else u
+        )
         for uid, u in state.units.items()
     }
     reserve = state.reserve_admirals
@@ -560,7 +566,10 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     empires = state.empires
     if ev.explored and ev.player in empires and ev.system not in empires[ev.player].explored:
         empire = empires[ev.player]
-        explored = tuple(sorted({*empire.explored, ev.system}))
+        # `explored` is kept sorted without repeats: the new system goes in at its place
+        # (the same tuple as sorting them all again, without the sort: issue 19).
+        at = bisect.bisect(empire.explored, ev.system)
+        explored = (*empire.explored[:at], ev.system, *empire.explored[at:])
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
     state = msgspec.structs.replace(
         state, units=units, empires=empires, task_forces=_pruned(state.task_forces, units)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 
@@ -80,6 +79,8 @@ def parse_schedule(
     Raises:
         InvalidInputError: the text, time zone, delays or battle mode are not accepted.
     """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only where a zone is used
+
     spec = " ".join(text.lower().split())
     try:
         ZoneInfo(tz)
@@ -146,6 +147,8 @@ def next_deadline(schedule: Schedule, after: datetime) -> datetime:
     days_text, clock = schedule.spec.split(" ")
     days = {DAYS.index(d) for d in days_text.split(",")}
     hour, minute = (int(part) for part in clock.split(":"))
+    from zoneinfo import ZoneInfo
+
     zone = ZoneInfo(schedule.tz)
     local: date = after.astimezone(zone).date()
     for offset in range(8):

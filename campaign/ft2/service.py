@@ -17,7 +17,6 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, Audience, NewEvent, RecordedEvent, TurnEnded, UmpireNoted
-from campaign.ft2 import battle as battles
 from campaign.ft2 import forces, rules, weekend
 from campaign.ft2.events import DecisionMade, Ft2OrdersSubmitted
 from campaign.ft2.model import (
@@ -487,6 +486,8 @@ def fight(
     service: CampaignService, lineage: Lineage, battle_id: str, ask: AskDie | None = None
 ) -> list[RecordedEvent]:
     """Fight a waiting battle with the engine (FT2 preset, its order commanders)."""
+    from campaign.ft2 import battle as battles  # the engine: only for a battle
+
     state = service.load(lineage, use_snapshots=False)
     ft2 = require_ft2(state)
     dice = service._dice(lineage, state, None, ask)
@@ -504,6 +505,8 @@ def record(
 ) -> list[RecordedEvent]:
     """Record a battle fought on a real table: `SHIP=FATE[:DAMAGE]` for each ship hurt; with
     `disengaging`, that side left the table and rolls to get away (001 L1204-1216)."""
+    from campaign.ft2 import battle as battles
+
     state = service.load(lineage, use_snapshots=False)
     ft2 = require_ft2(state)
     fates = battles.parse_fates(results)
