@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache, partial
 from pathlib import PurePath
@@ -1411,10 +1411,13 @@ class CampaignService:
         news_turn = turn_number if turn_number is not None else max(now.turn - 1, 0)
         if not 0 <= news_turn <= now.turn:
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
-        current = now if turn_number is None else self.state_at(lineage, news_turn, player)
-        news = [e for e in self.player_view(lineage, player) if e.turn == news_turn]
-        before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
-        names = self._star_names(lineage, player)
+        # His events, read once: the news, the states at the ends of turns and the chart's
+        # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
+        mine = list(self.store.read(lineage, visible_to=player))
+        current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
+        news = [e for e in _numbered(mine) if e.turn == news_turn]
+        before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
+        names = _chart_names(e for e in mine if e.type == StarChartPublished.TYPE)
         hexes = {u.hex for u in current.units.values() if u.hex} | {
             c.hex for c in current.colonies.values()
         }
@@ -1438,15 +1441,19 @@ class CampaignService:
             missed_turns=now.seats.missed.get(player, 0),
         )
 
+    def _his_state_at(
+        self, lineage: Lineage, mine: Sequence[RecordedEvent], turn: int
+    ) -> CampaignState:
+        """`state_at(lineage, turn, player)` folded from his events `mine`, already read."""
+        upto = self.store.last_version_of_turn(lineage, turn)
+        state = fold(e for e in mine if e.version <= upto)
+        return msgspec.structs.replace(state, version=state.events)
+
     def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:
         """Return the public star chart's names by hex, as `player` received it."""
-        charts = self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
-        names: dict[str, str] = {}
-        for recorded in charts:
-            ev = recorded.event
-            if isinstance(ev, StarChartPublished):
-                names = {s.hex: s.name for s in ev.stars}
-        return names
+        return _chart_names(
+            self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
+        )
 
     def rewind(
         self,
@@ -1606,15 +1613,7 @@ class CampaignService:
         may not see (a rival's moves, the umpire's private rolls): his view numbers his events
         1, 2, 3... in both, and gives `recorded_at` to the minute only.
         """
-        return [
-            msgspec.structs.replace(
-                recorded,
-                position=number,
-                version=number,
-                recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
-            )
-            for number, recorded in enumerate(self.store.read(lineage, visible_to=player), 1)
-        ]
+        return _numbered(self.store.read(lineage, visible_to=player))
 
     def head(self, lineage: Lineage) -> tuple[int, str]:
         """Return the branch's last version and chain hash: anything drawn from the branch
@@ -1952,6 +1951,30 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _numbered(mine: Iterable[RecordedEvent]) -> list[RecordedEvent]:
+    """A player's events as `CampaignService.player_view` gives them: numbered 1, 2, 3... by
+    his own events only, `recorded_at` to the minute."""
+    return [
+        msgspec.structs.replace(
+            recorded,
+            position=number,
+            version=number,
+            recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
+        )
+        for number, recorded in enumerate(mine, 1)
+    ]
+
+
+def _chart_names(charts: Iterable[RecordedEvent]) -> dict[str, str]:
+    """The names by hex of the last star chart among `charts`."""
+    names: dict[str, str] = {}
+    for recorded in charts:
+        ev = recorded.event
+        if isinstance(ev, StarChartPublished):
+            names = {s.hex: s.name for s in ev.stars}
+    return names
 
 
 def _diff_key(ev: Event) -> bytes:

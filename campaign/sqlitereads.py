@@ -15,6 +15,7 @@ tests/test_sqlitereads.py proves both stores return the same rows for the same d
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
@@ -368,8 +369,12 @@ class SqliteReads:
         ]
 
 
+@functools.lru_cache(maxsize=1024)
 def _time(text: str) -> datetime:
-    """A stored time as SQLAlchemy wrote it on SQLite (`2026-11-26 21:03:37.123456`), UTC."""
+    """A stored time as SQLAlchemy wrote it on SQLite (`2026-11-26 21:03:37.123456`), UTC.
+
+    The events of one append share their time: each is read once (datetimes are immutable).
+    """
     return utc(datetime.fromisoformat(text))
 
 

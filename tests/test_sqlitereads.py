@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 
 from campaign.autoplay import autoplay
+from campaign.changes import changes_since
 from campaign.events import UMPIRE, Audience, TurnEnded, UmpireNoted
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.service import CampaignService, plan_campaign
 from campaign.sqlitereads import SqliteReads, sqlite_file
 from campaign.store import EventStore
 from campaign.storetypes import Lineage, Store
+from campaign.strategic import unit_order
 from tests.conftest import CountingNonces, FixedClock, reset_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,3 +205,23 @@ def test_a_read_command_imports_no_sqlalchemy(played: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "HEAVY []"
+
+
+def test_a_report_from_his_events_read_once_is_what_his_views_say(played: str) -> None:
+    """`report` folds his events read once: the same as `state_at` and `player_view` give."""
+    service = CampaignService.open_to_read(played, clock=FixedClock())
+    try:
+        lineage = service.target("reads")
+        for player in PLAYERS:
+            seen = service.player_view(lineage, player)
+            for turn in range(5):
+                report = service.report(lineage, player, turn)
+                at_end = service.state_at(lineage, turn, player)
+                assert report.news == tuple(e for e in seen if e.turn == turn)
+                assert (report.turn, report.empire) == (at_end.turn, at_end.empires.get(player))
+                assert report.units == tuple(sorted(at_end.units.values(), key=unit_order))
+                if turn > 0:
+                    before = service.state_at(lineage, turn - 1, player)
+                    assert report.changes == changes_since(before, at_end, player)
+    finally:
+        service.close()
