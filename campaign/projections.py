@@ -618,18 +618,26 @@ def _regrouped(state: CampaignState, ev: UnitsMerged | UnitsSplit | TreasurySpen
 def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -> CampaignState:
     """What a player saw: enemy ships kept by hex, enemy colonies (hidden ones included)
     added to the colonies he knows of."""
-    seen = dict(state.sightings.get(player, {}))
-    known = set(state.known_colonies)
-    size = len(known)
+    sightings = tuple(sightings)
+    before = state.sightings.get(player, {})
+    seen = dict(before)
     for sighting in sightings:
         if sighting.ships:
             seen[sighting.hex] = sighting
         else:
             seen.pop(sighting.hex, None)
-        if sighting.system is not None:
-            known |= {(c.partition(":")[0], sighting.system) for c in sighting.colonies}
+    found = {
+        (c.partition(":")[0], sighting.system)
+        for sighting in sightings
+        if sighting.system is not None
+        for c in sighting.colonies
+    }
     # `known_colonies` is always sorted and without repeats: unchanged unless one was added.
-    colonies = tuple(sorted(known)) if len(known) != size else state.known_colonies
+    colonies = state.known_colonies
+    if not found.issubset(colonies):
+        colonies = tuple(sorted({*colonies, *found}))
+    if seen == before and colonies is state.known_colonies and player in state.sightings:
+        return state  # nothing new (most systems explored): the same values, not a copy
     return msgspec.structs.replace(
         state, sightings={**state.sightings, player: seen}, known_colonies=colonies
     )
