@@ -9,9 +9,11 @@ prints one line naming the problem and exits non-zero without writing anything;
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import inspect
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -2946,7 +2948,31 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
 
 def main() -> None:
     """Run the `umpire` command line."""
-    app()
+    app_for(sys.argv[1:])()
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command `argv` names, or the whole app when it names none.
+
+    Typer builds every command's parameters before it parses anything (some seventy of
+    them); a command needs only its own (issue 19). The root's options (`--version`, the
+    completion ones), a shell's completion, help and a misspelt name get the whole app.
+    """
+    if not argv or argv[0].startswith("-") or any(k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    name = argv[0]
+    commands = [
+        c
+        for c in app.registered_commands
+        if (c.name or typer.main.get_command_name(getattr(c.callback, "__name__", ""))) == name
+    ]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return app
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
 
 
 if __name__ == "__main__":
