@@ -2601,12 +2601,11 @@ def schedule_set(
 @campaign_command
 def schedule_show(at: Where = HERE) -> None:
     """Show the campaign's schedule and the turn's deadline."""
-    from campaign.host import current_schedule
-    from campaign.schedule import describe
+    from campaign.schedule import current_schedule, describe
 
     with at.reader() as service:
         lineage = at.lineage(service)
-        schedule = current_schedule(service, lineage)
+        schedule = current_schedule(service.store, lineage)
         status = service.turn_status(lineage)
     text = describe(schedule) if schedule else "none: `umpire schedule set` makes one"
     due = f"{status.deadline:%Y-%m-%d %H:%M:%S} UTC" if status.deadline else "none set"

@@ -20,6 +20,7 @@ import msgspec
 
 from campaign.errors import InvalidInputError
 from campaign.events import ScheduleSet
+from campaign.storetypes import Lineage, Store
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 BATTLE_MODES = ("engine", "table")
@@ -223,3 +224,13 @@ def _duration(seconds: int) -> str:
             count = seconds // size
             return f"{count} {unit}{'s' if unit == 'day' and count > 1 else ''}"
     return f"{seconds} s"
+
+
+def current_schedule(store: Store, lineage: Lineage) -> Schedule | None:
+    """Return the campaign's schedule, the last one set (None: not hosted)."""
+    found = None
+    for recorded in store.read(lineage, types=[ScheduleSet.TYPE]):
+        ev = recorded.event
+        if isinstance(ev, ScheduleSet):
+            found = schedule_of(ev)
+    return found
