@@ -170,6 +170,7 @@ from maps.svg import to_svg
 
 if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported when asked
     from campaign.battlereport import BattleReport
+    from campaign.ft2.rules import DecisionLedger
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -1716,7 +1717,7 @@ class CampaignService:
         orders_problems: list[str] = []
         store_problems: list[str] = []
         reveals = 0
-        decisions = ft2.DecisionLedger()
+        decisions = _decision_ledger()
         snapshots = self.store.snapshots_of(lineage)
         by_version: dict[int, list[StoredSnapshot]] = {}
         for snap in snapshots:
@@ -1951,6 +1952,13 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _decision_ledger() -> DecisionLedger:
+    """The FT2 decisions' ledger `verify` keeps (the FT2 rules: imported only to check)."""
+    from campaign.ft2.rules import DecisionLedger
+
+    return DecisionLedger()
 
 
 def _numbered(mine: Iterable[RecordedEvent]) -> list[RecordedEvent]:

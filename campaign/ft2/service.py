@@ -17,7 +17,6 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, Audience, NewEvent, RecordedEvent, TurnEnded, UmpireNoted
-from campaign.ft2 import forces, rules, weekend
 from campaign.ft2.events import DecisionMade, Ft2OrdersSubmitted
 from campaign.ft2.model import (
     Contact,
@@ -29,7 +28,6 @@ from campaign.ft2.model import (
     load_scenario,
 )
 from campaign.ft2.report import report_lines
-from campaign.ft2.rules import DecisionLedger
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
@@ -38,7 +36,6 @@ from maps import Marker, mapfile, parse_label, tomlinput
 from maps.starmap import StarMap
 
 RULES_CHOICES = ("004", "ft2")
-__all__ = ["DecisionLedger"]
 AskDie = Callable[[DiceKey, int], int]
 
 
@@ -146,6 +143,8 @@ def plan(
     Raises:
         InvalidInputError: a bad scenario, scale, player list or forces file.
     """
+    from campaign.ft2 import forces  # the engine's catalogue: only to set up
+
     try:
         scenario = load_scenario(scenario_name)
     except LookupError as exc:
@@ -348,6 +347,8 @@ def _orders_batch(
     sequence: int,
 ) -> list[NewEvent]:
     """Decide a submission: decisions once encounters are found, else the plotted moves."""
+    from campaign.ft2 import rules  # the FT2 rules: only to decide
+
     if ft2.phase == "encounters" and orders.decisions:  # decisions by orders file
         if orders != Ft2Orders(player=player, turn=state.turn, decisions=orders.decisions):
             raise InvalidInputError(
@@ -409,6 +410,8 @@ def resolve_turn(
         IllegalCommandError: battles wait for an outcome, the campaign is over, another turn
             is named, or nobody sent orders.
     """
+    from campaign.ft2 import rules, weekend
+
     core.require_running(state)
     ft2 = require_ft2(state)
     if expected_turn is not None and expected_turn != state.turn:
@@ -451,6 +454,8 @@ def decide(
     service: CampaignService, lineage: Lineage, player: str, encounter: str, decision: str
 ) -> list[RecordedEvent]:
     """Write down a player's secret decision for an encounter (001 L1512)."""
+    from campaign.ft2 import rules
+
     service._check_viewer(lineage, player)
     if player == UMPIRE:
         raise InvalidInputError("a decision is a player's: name him with --as-player")
