@@ -226,3 +226,23 @@ def test_a_report_from_his_events_read_once_is_what_his_views_say(played: str) -
                     assert report.changes == changes_since(before, at_end, player)
     finally:
         service.close()
+
+
+def test_an_edited_snapshot_is_refused_by_the_light_reads_too(played: str, tmp_path: Path) -> None:
+    """Issue 13's checks on snapshots hold on the light path: the same one is served."""
+    edited = tmp_path / "edited.db"
+    edited.write_bytes(Path(played.removeprefix("sqlite:///")).read_bytes())
+    full, light = _both(str(edited))
+    try:
+        newest = light.snapshots_of(light.lineage("reads", "main"))[-1]
+        with sqlite3.connect(edited) as conn:  # an edit that forgot the digest
+            conn.execute("UPDATE snapshots SET state = state || ' ' WHERE id = ?", (newest.id,))
+        conn.close()
+        lineage = full.lineage("reads", "main")
+        served = light.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None)
+        assert served == full.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None)
+        assert served is not None
+        assert served.version < newest.version
+    finally:
+        full.close()
+        light.close()
