@@ -387,15 +387,13 @@ def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
     forces = {k: v for k, v in state.task_forces.items() if v.owner != ev.player}
     forces.update({tf.id: tf for tf in ev.task_forces})
     member = {uid: tf.id for tf in ev.task_forces for uid in tf.units}
-    # A unit whose task force stays the same is kept as it is (an equal value, not a copy).
-    units = {
-        uid: (
-            msgspec.structs.replace(u, task_force=force)
-            if u.owner == ev.player and u.task_force != (force := member.get(uid))
-            else u
-        )
+    # Only the units whose task force changes are copied; the others stay as they are.
+    changed = {
+        uid: msgspec.structs.replace(u, task_force=force)
         for uid, u in state.units.items()
+        if u.owner == ev.player and u.task_force != (force := member.get(uid))
     }
+    units = {**state.units, **changed} if changed else state.units
     reserve = state.reserve_admirals
     if ev.reserve is not None:
         reserve = {p: r for p, r in reserve.items() if p != ev.player}
@@ -647,7 +645,7 @@ def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, T
     """Drop lost ships from their task forces (the next one listed becomes the flagship)."""
     if not forces:
         return forces
-    gone = {u for tf in forces.values() for u in tf.units if u not in units}
+    gone = set().union(*(tf.units for tf in forces.values())).difference(units)
     if not gone:
         return forces  # states are never changed in place, so they may share it
     return {
