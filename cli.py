@@ -9,9 +9,11 @@ prints one line naming the problem and exits non-zero without writing anything;
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import inspect
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -205,10 +207,11 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 
 @contextmanager
-def _service(db: str, create: bool = False) -> Iterator[CampaignService]:
+def _service(db: str, create: bool = False, reads: bool = False) -> Iterator[CampaignService]:
     from campaign.service import CampaignService
 
-    service = CampaignService.open(db, create=create)
+    # A command that reads: no SQLAlchemy on a SQLite file at the schema head (issue 19).
+    service = CampaignService.open_to_read(db) if reads else CampaignService.open(db, create=create)
     try:
         yield service
     finally:
@@ -227,6 +230,12 @@ class Where(NamedTuple):
     def service(self) -> Iterator[CampaignService]:
         """The service on this database, closed when the block ends."""
         with _service(self.db) as service:
+            yield service
+
+    @contextmanager
+    def reader(self) -> Iterator[CampaignService]:
+        """The service for a command that reads, closed when the block ends."""
+        with _service(self.db, reads=True) as service:
             yield service
 
     def lineage(self, service: CampaignService) -> Lineage:
@@ -530,7 +539,7 @@ def _fleet_files(values: list[str]) -> tuple[str | None, dict[str, str]]:
 @user_errors
 def campaigns(db: DbOption = DEFAULT_DB, json: JsonOption = False) -> None:
     """List the campaigns in the database."""
-    with _service(db) as service:
+    with _service(db, reads=True) as service:
         found = service.campaigns()
     if json:
         _print_json(found)
@@ -546,7 +555,7 @@ def status(
     json: JsonOption = False,
 ) -> None:
     """Show where the campaign stands."""
-    with at.service() as service:
+    with at.reader() as service:
         result = service.status(at.lineage(service))
     if json:
         _print_json(result)
@@ -572,7 +581,7 @@ def log(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         events = service.log(lineage, turn, event_type or (), viewer, limit)
     if json:
@@ -606,7 +615,7 @@ def state(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         result = service.state_at(
             lineage, at_turn, viewer, use_snapshots=not no_snapshots, version=at_version
@@ -650,7 +659,7 @@ def verify(
     from campaign.receipts import read_all
 
     found = read_all(Path(receipts)) if receipts is not None else None
-    with at.service() as service:
+    with at.reader() as service:
         report = service.verify(at.lineage(service), dice=dice)
         checks = service.check_receipts(found) if found is not None else []
     if json:
@@ -736,7 +745,7 @@ def branches(
     """List the campaign's branches (* marks the active one); compare two with `diff`."""
     if context.invoked_subcommand is not None:
         return
-    with at.service() as service:
+    with at.reader() as service:
         if use is not None:
             service.use_branch(at.campaign, use)
         name, active, found = service.branches(at.campaign)
@@ -757,7 +766,7 @@ def branches_diff(
 ) -> None:
     """What differs between two branches, turn by turn, player by player: the news each
     was told on one and not the other (to show the players a re-run after a ruling)."""
-    with at.service() as service:
+    with at.reader() as service:
         found = service.branch_diff(at.campaign, a, b)
     if json:
         _print_json(found)
@@ -976,7 +985,7 @@ def turn_status(
     json: JsonOption = False,
 ) -> None:
     """Show the turn in progress: who has sent orders, who has not, what waits."""
-    with at.service() as service:
+    with at.reader() as service:
         result = service.turn_status(at.lineage(service))
     if json:
         _print_json(result)
@@ -1049,7 +1058,7 @@ def orders_template(
     at: Where = HERE,
 ) -> None:
     """Write a filled-in orders file for a player: every unit, holding position."""
-    with at.service() as service:
+    with at.reader() as service:
         text = service.orders_template(at.lineage(service), player)
     if out_file is None:
         sys.stdout.write(text)
@@ -1287,7 +1296,7 @@ def report(
         raise InvalidInputError(f"--format {output!r} must be terminal, md, html or json")
     from campaign.ft2 import service as ft2
 
-    with at.service() as service:
+    with at.reader() as service:
         if ft2.is_ft2(service, at.lineage(service)):  # the FT2 campaign's report (issue 20)
             lines = ft2.report(service, at.lineage(service), player)
             _ft2_report(lines, "json" if json else output)
@@ -1503,7 +1512,7 @@ def map_show(
         return
     if map_spec is not None:
         raise InvalidInputError("--as-player shows the campaign's own map: leave out --map")
-    with at.service() as service:
+    with at.reader() as service:
         starmap, explored = service.player_map(at.lineage(service), as_player)
     console.print(render_map(starmap, explored=explored))
 
@@ -1579,7 +1588,7 @@ def map_reach(
             )
         answer = unit_reach(view.state, known_map, unit, view.player, to)
     else:
-        with at.service() as service:
+        with at.reader() as service:
             viewer = player if player is not None else UMPIRE
             answer = service.reach(at.lineage(service), unit, viewer, to)
     if json:
@@ -1729,7 +1738,7 @@ def ship_designs(
     from tactical.render import design_table
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         rules = service.load(lineage).battle_rules
         designs = service.designs(lineage, viewer)
@@ -2127,7 +2136,7 @@ def player_list(
     """List the campaign's players and whether each holds a secret (never the secrets)."""
     from campaign.players import PlayerSecrets
 
-    with at.service() as service:
+    with at.reader() as service:
         chosen = service.store.resolve_campaign(at.campaign)
         access = PlayerSecrets(service.store).access(chosen)
     if json:
@@ -2364,7 +2373,7 @@ def battle_list(
     """List the campaign's battles awaiting an outcome."""
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
         found = service.battles(lineage, viewer_of(as_player))
         drones = service.battle_decoys(lineage, viewer_of(as_player))
@@ -2402,7 +2411,7 @@ def battle_show(
 
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         report = service.battle_report(at.lineage(service), battle_id, viewer_of(as_player))
     if replay is not None:
         try:
@@ -2531,7 +2540,7 @@ def tech_list(
 
     owned = None
     if player is not None:
-        with at.service() as service:
+        with at.reader() as service:
             owned = service.technologies(at.lineage(service), player)
     rows = tech_rows(owned)
     if json:
@@ -2594,12 +2603,11 @@ def schedule_set(
 @campaign_command
 def schedule_show(at: Where = HERE) -> None:
     """Show the campaign's schedule and the turn's deadline."""
-    from campaign.host import current_schedule
-    from campaign.schedule import describe
+    from campaign.schedule import current_schedule, describe
 
-    with at.service() as service:
+    with at.reader() as service:
         lineage = at.lineage(service)
-        schedule = current_schedule(service, lineage)
+        schedule = current_schedule(service.store, lineage)
         status = service.turn_status(lineage)
     text = describe(schedule) if schedule else "none: `umpire schedule set` makes one"
     due = f"{status.deadline:%Y-%m-%d %H:%M:%S} UTC" if status.deadline else "none set"
@@ -2814,7 +2822,7 @@ def encounters_fleets(
     from campaign.ft2 import service as ft2
     from campaign.inputs import viewer_of
 
-    with at.service() as service:
+    with at.reader() as service:
         found = ft2.fleets(service, at.lineage(service), viewer_of(as_player))
     if json:
         _print_json(found)
@@ -2836,7 +2844,7 @@ def encounters_list(
     from campaign.inputs import viewer_of
 
     viewer = viewer_of(as_player)
-    with at.service() as service:
+    with at.reader() as service:
         found = ft2.encounters(service, at.lineage(service), viewer)
         battles = ft2.battles_waiting(service, at.lineage(service), viewer)
     if json:
@@ -2928,7 +2936,7 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
     """Show the scenario's result once judged (001 L1556-1558)."""
     from campaign.ft2 import service as ft2
 
-    with at.service() as service:
+    with at.reader() as service:
         result, held = ft2.result(service, at.lineage(service))
     if json:
         _print_json({"result": result, "held": held})
@@ -2941,7 +2949,31 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
 
 def main() -> None:
     """Run the `umpire` command line."""
-    app()
+    app_for(sys.argv[1:])()
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command `argv` names, or the whole app when it names none.
+
+    Typer builds every command's parameters before it parses anything (some seventy of
+    them); a command needs only its own (issue 19). The root's options (`--version`, the
+    completion ones), a shell's completion, help and a misspelt name get the whole app.
+    """
+    if not argv or argv[0].startswith("-") or any(k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    name = argv[0]
+    commands = [
+        c
+        for c in app.registered_commands
+        if (c.name or typer.main.get_command_name(getattr(c.callback, "__name__", ""))) == name
+    ]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return app
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
 
 
 if __name__ == "__main__":

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from campaign.errors import InvalidInputError
 from campaign.events import RecordedEvent, check_player_name
-from campaign.host import current_schedule
 from campaign.outbox import Outbox
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
 from campaign.rules import core
+from campaign.schedule import current_schedule
 from campaign.seats import decide_holiday, decide_policy, decide_substitute
 from campaign.service import CampaignService
 from campaign.store import Lineage
@@ -39,7 +39,7 @@ def take_holiday(
         IllegalCommandError: more holiday turns than the schedule allows him.
     """
     state = _seat_state(service, lineage, player)
-    schedule = current_schedule(service, lineage)
+    schedule = current_schedule(service.store, lineage)
     allowed = schedule.holidays if schedule is not None else 0
     batch = [decide_holiday(state.seats, state.turn, player, turns, allowed)]
     return service.append(lineage, state.version, batch)

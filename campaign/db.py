@@ -20,6 +20,7 @@ from sqlalchemy.pool import StaticPool
 
 import migrations
 from campaign.errors import DatabaseError, InvalidInputError, SchemaError
+from campaign.storetypes import HEAD_REVISION
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -27,9 +28,6 @@ if TYPE_CHECKING:
 DEFAULT_DB = "sqlite:///umpire.db"
 MIGRATIONS_DIR = Path(migrations.__file__).parent
 UPGRADE_HINT = "run `umpire db upgrade`"
-# The schema revision this code needs: alembic's head (tests/test_migrations.py checks it).
-# A database at it opens with one small query, alembic not even imported (issue 19).
-HEAD_REVISION = "0006"
 
 
 def normalize_url(text: str) -> URL:

@@ -55,7 +55,7 @@ from campaign.outbox import Contact, Outbox
 from campaign.package import TEMPLATE_FILE
 from campaign.projections import CampaignState
 from campaign.rules import core
-from campaign.schedule import Schedule, describe, next_deadline, schedule_of
+from campaign.schedule import Schedule, current_schedule, describe, next_deadline
 from campaign.service import CampaignService
 from campaign.store import Lineage
 
@@ -237,16 +237,6 @@ def set_schedule(
     )
 
 
-def current_schedule(service: CampaignService, lineage: Lineage) -> Schedule | None:
-    """Return the campaign's schedule, the last one set (None: not hosted)."""
-    found = None
-    for recorded in service.store.read(lineage, types=[ScheduleSet.TYPE]):
-        ev = recorded.event
-        if isinstance(ev, ScheduleSet):
-            found = schedule_of(ev)
-    return found
-
-
 # ---------------------------------------------------------------- the host
 
 
@@ -306,7 +296,7 @@ class Host:
         acts: list[str] = []
         for _ in range(8):  # a turn may resolve, stop for battles, have them fought, go on
             state = self.service.load(lineage)
-            schedule = current_schedule(self.service, lineage)
+            schedule = current_schedule(self.service.store, lineage)
             if schedule is None:
                 return acts
             self._notifications(lineage, state, schedule)

@@ -33,7 +33,8 @@ from sqlalchemy.exc import IntegrityError
 
 from campaign.errors import InvalidInputError
 from campaign.events import UMPIRE, check_player_name
-from campaign.store import EventStore, campaigns, notifications, player_contacts
+from campaign.store import campaigns, notifications, player_contacts
+from campaign.storetypes import Store
 
 _EMAIL = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
 _WEBHOOK = re.compile(r"^https?://[^\s]+$")
@@ -81,7 +82,7 @@ def check_contact(email: str | None, webhook: str | None) -> None:
 class Outbox:
     """Contacts and queued notifications in an event store's database."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
     # ------------------------------------------------------------ contacts

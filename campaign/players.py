@@ -32,7 +32,8 @@ from campaign import signing
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import CampaignCreated, check_player_name
 from campaign.signing import SignatureError, SignedOrders
-from campaign.store import EventStore, campaigns, player_secrets
+from campaign.store import campaigns, player_secrets
+from campaign.storetypes import Store
 
 # Mirrors migrations/versions/0003_player_secrets.py and 0004_signing_keys.py
 # (tests/test_migrations.py compares them).
@@ -98,7 +99,7 @@ def _kdf_params(kdf: str) -> tuple[int, int, int]:
 class PlayerSecrets:
     """Issue, rotate and check players' secrets in an event store's database."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
     def players(self, campaign: str) -> tuple[str, ...]:

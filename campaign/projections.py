@@ -7,6 +7,7 @@ fold over only the events that player may see.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterable
 from datetime import datetime
@@ -386,10 +387,13 @@ def _task_forces_set(state: CampaignState, ev: TaskForcesSet) -> CampaignState:
     forces = {k: v for k, v in state.task_forces.items() if v.owner != ev.player}
     forces.update({tf.id: tf for tf in ev.task_forces})
     member = {uid: tf.id for tf in ev.task_forces for uid in tf.units}
-    units = {
-        uid: (msgspec.structs.replace(u, task_force=member.get(uid)) if u.owner == ev.player else u)
+    # Only the units whose task force changes are copied; the others stay as they are.
+    changed = {
+        uid: msgspec.structs.replace(u, task_force=force)
         for uid, u in state.units.items()
+        if u.owner == ev.player and u.task_force != (force := member.get(uid))
     }
+    units = {**state.units, **changed} if changed else state.units
     reserve = state.reserve_admirals
     if ev.reserve is not None:
         reserve = {p: r for p, r in reserve.items() if p != ev.player}
@@ -560,7 +564,10 @@ def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     empires = state.empires
     if ev.explored and ev.player in empires and ev.system not in empires[ev.player].explored:
         empire = empires[ev.player]
-        explored = tuple(sorted({*empire.explored, ev.system}))
+        # `explored` is kept sorted without repeats: the new system goes in at its place
+        # (the same tuple as sorting them all again, without the sort: issue 19).
+        at = bisect.bisect(empire.explored, ev.system)
+        explored = (*empire.explored[:at], ev.system, *empire.explored[at:])
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
     state = msgspec.structs.replace(
         state, units=units, empires=empires, task_forces=_pruned(state.task_forces, units)
@@ -609,18 +616,26 @@ def _regrouped(state: CampaignState, ev: UnitsMerged | UnitsSplit | TreasurySpen
 def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -> CampaignState:
     """What a player saw: enemy ships kept by hex, enemy colonies (hidden ones included)
     added to the colonies he knows of."""
-    seen = dict(state.sightings.get(player, {}))
-    known = set(state.known_colonies)
-    size = len(known)
+    sightings = tuple(sightings)
+    before = state.sightings.get(player, {})
+    seen = dict(before)
     for sighting in sightings:
         if sighting.ships:
             seen[sighting.hex] = sighting
         else:
             seen.pop(sighting.hex, None)
-        if sighting.system is not None:
-            known |= {(c.partition(":")[0], sighting.system) for c in sighting.colonies}
+    found = {
+        (c.partition(":")[0], sighting.system)
+        for sighting in sightings
+        if sighting.system is not None
+        for c in sighting.colonies
+    }
     # `known_colonies` is always sorted and without repeats: unchanged unless one was added.
-    colonies = tuple(sorted(known)) if len(known) != size else state.known_colonies
+    colonies = state.known_colonies
+    if not found.issubset(colonies):
+        colonies = tuple(sorted({*colonies, *found}))
+    if seen == before and colonies is state.known_colonies and player in state.sightings:
+        return state  # nothing new (most systems explored): the same values, not a copy
     return msgspec.structs.replace(
         state, sightings={**state.sightings, player: seen}, known_colonies=colonies
     )
@@ -630,7 +645,7 @@ def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, T
     """Drop lost ships from their task forces (the next one listed becomes the flagship)."""
     if not forces:
         return forces
-    gone = {u for tf in forces.values() for u in tf.units if u not in units}
+    gone = set().union(*(tf.units for tf in forces.values())).difference(units)
     if not gone:
         return forces  # states are never changed in place, so they may share it
     return {

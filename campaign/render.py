@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from html import escape as esc
+from typing import TYPE_CHECKING
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -14,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from campaign.battlereport import BattleReport, Counter, ShipFate
 from campaign.events import (
     AbsencePolicySet,
     AbsentPlayer,
@@ -72,18 +72,21 @@ from campaign.events import (
     rolls_of,
 )
 from campaign.ft2.report import describe as describe_ft2
-from campaign.inbox import InboxResult, Outcome
 from campaign.inputs import printable
 from campaign.playermap import Reach
-from campaign.players import PlayerAccess
 from campaign.projections import CampaignState
-from campaign.receipts import ReceiptCheck
 from campaign.schedule import describe as describe_schedule
 from campaign.schedule import schedule_of
 from campaign.service import BranchDiff, PlayerReport, Status, TurnStatus, VerifyReport
-from campaign.store import BranchInfo, CampaignInfo
+from campaign.storetypes import BranchInfo, CampaignInfo
 from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
+
+if TYPE_CHECKING:  # the engine, the inbox and the keys' tables: imported only when used
+    from campaign.battlereport import BattleReport, Counter, ShipFate
+    from campaign.inbox import InboxResult
+    from campaign.players import PlayerAccess
+    from campaign.receipts import ReceiptCheck
 
 THEME = Theme(
     {
@@ -1169,13 +1172,6 @@ def players_table(campaign: str, access: Sequence[PlayerAccess]) -> RenderableTy
     return table
 
 
-_OUTCOME_STYLE = {
-    Outcome.ACCEPTED: "umpire.ok",
-    Outcome.REJECTED: "umpire.bad",
-    Outcome.RETRY: "umpire.dim",
-}
-
-
 def receipts_table(folder: str, checks: Sequence[ReceiptCheck]) -> RenderableType:
     """Return what checking each receipt found (issue 13)."""
     if not checks:
@@ -1219,13 +1215,20 @@ def inbox_table(folder: str, results: Sequence[InboxResult]) -> RenderableType:
     table.add_column("player")
     table.add_column("result")
     table.add_column("reason")
+    from campaign.inbox import Outcome  # the inbox (signing, keys) only when it is shown
+
+    styles = {
+        Outcome.ACCEPTED: "umpire.ok",
+        Outcome.REJECTED: "umpire.bad",
+        Outcome.RETRY: "umpire.dim",
+    }
     for r in results:
         renamed = r.moved_to.rpartition("/")[2] if r.moved_to else r.file
         result = f"{r.outcome} as {renamed}" if renamed != r.file else str(r.outcome)
         table.add_row(
             Text(printable(r.file)),
             Text(printable(r.player or "")),
-            Text(printable(result), style=_OUTCOME_STYLE[r.outcome]),
+            Text(printable(result), style=styles[r.outcome]),
             Text("\n".join(printable(p) for p in r.problems)),
         )
     return table

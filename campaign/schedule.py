@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 
 from campaign.errors import InvalidInputError
 from campaign.events import ScheduleSet
+from campaign.storetypes import Lineage, Store
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 BATTLE_MODES = ("engine", "table")
@@ -80,6 +80,8 @@ def parse_schedule(
     Raises:
         InvalidInputError: the text, time zone, delays or battle mode are not accepted.
     """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only where a zone is used
+
     spec = " ".join(text.lower().split())
     try:
         ZoneInfo(tz)
@@ -146,6 +148,8 @@ def next_deadline(schedule: Schedule, after: datetime) -> datetime:
     days_text, clock = schedule.spec.split(" ")
     days = {DAYS.index(d) for d in days_text.split(",")}
     hour, minute = (int(part) for part in clock.split(":"))
+    from zoneinfo import ZoneInfo
+
     zone = ZoneInfo(schedule.tz)
     local: date = after.astimezone(zone).date()
     for offset in range(8):
@@ -220,3 +224,13 @@ def _duration(seconds: int) -> str:
             count = seconds // size
             return f"{count} {unit}{'s' if unit == 'day' and count > 1 else ''}"
     return f"{seconds} s"
+
+
+def current_schedule(store: Store, lineage: Lineage) -> Schedule | None:
+    """Return the campaign's schedule, the last one set (None: not hosted)."""
+    found = None
+    for recorded in store.read(lineage, types=[ScheduleSet.TYPE]):
+        ev = recorded.event
+        if isinstance(ev, ScheduleSet):
+            found = schedule_of(ev)
+    return found

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache, partial
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from campaign.battlereport import BattleReport, battle_report, participants
 from campaign.changes import changes_since
 from campaign.dice import (
     DiceKey,
@@ -69,7 +69,6 @@ from campaign.events import (
     rolls_of,
 )
 from campaign.ft2 import service as ft2
-from campaign.ft2.battle import as_battle_fought
 from campaign.ft2.events import Ft2BattleFought
 from campaign.hashing import GENESIS_HASH, chain_hash
 from campaign.inputs import (
@@ -128,13 +127,13 @@ from campaign.rules.victory import Score, scores
 from campaign.schedule import check_future
 from campaign.seats import ON_HOLIDAY, SEAT_OPEN, decide_drops
 from campaign.statecache import FoldedStates
-from campaign.store import (
+from campaign.storetypes import (
     MAIN_BRANCH,
     BranchInfo,
     CampaignInfo,
     Clock,
-    EventStore,
     Lineage,
+    Store,
     StoredSnapshot,
     utc_now,
 )
@@ -169,6 +168,10 @@ from maps import (
 from maps.builtin import resolve as resolve_map
 from maps.starmap import MapError
 from maps.svg import to_svg
+
+if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported when asked
+    from campaign.battlereport import BattleReport
+    from campaign.ft2.rules import DecisionLedger
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -451,7 +454,7 @@ def _designs() -> tuple[Design, ...]:
 class CampaignService:
     """Campaign commands and queries over one event store."""
 
-    def __init__(self, store: EventStore, nonces: Nonces = secret_nonce) -> None:
+    def __init__(self, store: Store, nonces: Nonces = secret_nonce) -> None:
         self.store = store
         self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
         self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
@@ -464,7 +467,19 @@ class CampaignService:
         cls, url: str, clock: Clock = utc_now, create: bool = False, nonces: Nonces = secret_nonce
     ) -> CampaignService:
         """Open the database at `url`; only with `create` is a missing one made (at head)."""
+        from campaign.store import EventStore  # SQLAlchemy: only when the store is opened
+
         return cls(EventStore.open(url, clock, create=create), nonces)
+
+    @classmethod
+    def open_to_read(cls, url: str, clock: Clock = utc_now) -> CampaignService:
+        """Open the database at `url` for a command that reads (issue 19): a SQLite file at
+        the schema head through `sqlite3` alone (`campaign.sqlitereads`), anything else as
+        `open` does. Should the command write after all, the full store does it."""
+        from campaign.sqlitereads import SqliteReads
+
+        reads = SqliteReads.open(url, clock)
+        return cls(reads) if reads is not None else cls.open(url, clock)
 
     def close(self) -> None:
         """Release the database."""
@@ -1348,6 +1363,8 @@ class CampaignService:
         A player may see only a battle his ships fought: any other id, whether a battle of
         others or none at all, gets the same refusal, naming his own battles.
         """
+        from campaign.battlereport import battle_report  # the engine's replay
+
         self._check_viewer(lineage, viewer)
         fought = self._battles_fought(lineage, viewer)
         found = [ev for ev in fought if ev.battle.id == battle_id]
@@ -1378,6 +1395,9 @@ class CampaignService:
     ) -> list[BattleFought]:
         """The battles `viewer` fought (all, for the umpire), oldest first; an FT2 campaign's
         in the same shape (`campaign.ft2.battle.as_battle_fought`, issue 20)."""
+        from campaign.battlereport import participants
+        from campaign.ft2.battle import as_battle_fought  # the engine's shapes: only for battles
+
         kinds = [BattleFought.TYPE, Ft2BattleFought.TYPE]
         fought = []
         for recorded in self.store.read(lineage, types=kinds, visible_to=viewer, turn=turn):
@@ -1399,10 +1419,13 @@ class CampaignService:
         news_turn = turn_number if turn_number is not None else max(now.turn - 1, 0)
         if not 0 <= news_turn <= now.turn:
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
-        current = now if turn_number is None else self.state_at(lineage, news_turn, player)
-        news = [e for e in self.player_view(lineage, player) if e.turn == news_turn]
-        before = self.state_at(lineage, news_turn - 1, player) if news_turn > 0 else None
-        names = self._star_names(lineage, player)
+        # His events, read once: the news, the states at the ends of turns and the chart's
+        # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
+        mine = list(self.store.read(lineage, visible_to=player))
+        current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
+        news = [e for e in _numbered(mine) if e.turn == news_turn]
+        before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
+        names = _chart_names(e for e in mine if e.type == StarChartPublished.TYPE)
         hexes = {u.hex for u in current.units.values() if u.hex} | {
             c.hex for c in current.colonies.values()
         }
@@ -1426,15 +1449,19 @@ class CampaignService:
             missed_turns=now.seats.missed.get(player, 0),
         )
 
+    def _his_state_at(
+        self, lineage: Lineage, mine: Sequence[RecordedEvent], turn: int
+    ) -> CampaignState:
+        """`state_at(lineage, turn, player)` folded from his events `mine`, already read."""
+        upto = self.store.last_version_of_turn(lineage, turn)
+        state = fold(e for e in mine if e.version <= upto)
+        return msgspec.structs.replace(state, version=state.events)
+
     def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:
         """Return the public star chart's names by hex, as `player` received it."""
-        charts = self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
-        names: dict[str, str] = {}
-        for recorded in charts:
-            ev = recorded.event
-            if isinstance(ev, StarChartPublished):
-                names = {s.hex: s.name for s in ev.stars}
-        return names
+        return _chart_names(
+            self.store.read(lineage, types=[StarChartPublished.TYPE], visible_to=player)
+        )
 
     def rewind(
         self,
@@ -1594,15 +1621,7 @@ class CampaignService:
         may not see (a rival's moves, the umpire's private rolls): his view numbers his events
         1, 2, 3... in both, and gives `recorded_at` to the minute only.
         """
-        return [
-            msgspec.structs.replace(
-                recorded,
-                position=number,
-                version=number,
-                recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
-            )
-            for number, recorded in enumerate(self.store.read(lineage, visible_to=player), 1)
-        ]
+        return _numbered(self.store.read(lineage, visible_to=player))
 
     def head(self, lineage: Lineage) -> tuple[int, str]:
         """Return the branch's last version and chain hash: anything drawn from the branch
@@ -1617,7 +1636,7 @@ class CampaignService:
             campaign=lineage.campaign,
             branch=lineage.branch,
             branches=len(self.store.branches(lineage.campaign)),
-            database=self.store.engine.url.render_as_string(hide_password=True),
+            database=self.store.database,
             head_version=version,
             head_hash=head_hash,
             state=state,
@@ -1705,7 +1724,7 @@ class CampaignService:
         orders_problems: list[str] = []
         store_problems: list[str] = []
         reveals = 0
-        decisions = ft2.DecisionLedger()
+        decisions = _decision_ledger()
         snapshots = self.store.snapshots_of(lineage)
         by_version: dict[int, list[StoredSnapshot]] = {}
         for snap in snapshots:
@@ -1940,6 +1959,37 @@ class CampaignService:
     ) -> list[RecordedEvent]:
         """Append events decided elsewhere (other rule modules use this)."""
         return self.store.append(lineage, expected_version, batch)
+
+
+def _decision_ledger() -> DecisionLedger:
+    """The FT2 decisions' ledger `verify` keeps (the FT2 rules: imported only to check)."""
+    from campaign.ft2.rules import DecisionLedger
+
+    return DecisionLedger()
+
+
+def _numbered(mine: Iterable[RecordedEvent]) -> list[RecordedEvent]:
+    """A player's events as `CampaignService.player_view` gives them: numbered 1, 2, 3... by
+    his own events only, `recorded_at` to the minute."""
+    return [
+        msgspec.structs.replace(
+            recorded,
+            position=number,
+            version=number,
+            recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
+        )
+        for number, recorded in enumerate(mine, 1)
+    ]
+
+
+def _chart_names(charts: Iterable[RecordedEvent]) -> dict[str, str]:
+    """The names by hex of the last star chart among `charts`."""
+    names: dict[str, str] = {}
+    for recorded in charts:
+        ev = recorded.event
+        if isinstance(ev, StarChartPublished):
+            names = {s.hex: s.name for s in ev.stars}
+    return names
 
 
 def _diff_key(ev: Event) -> bytes:

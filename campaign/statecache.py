@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from campaign.events import UMPIRE, RecordedEvent
 from campaign.projections import UNFOLDED, CampaignState, apply, fold_stored
-from campaign.store import EventStore, Lineage
+from campaign.storetypes import Lineage, Store
 
 __all__ = ["FoldedStates"]
 
@@ -48,7 +48,7 @@ class FoldedStates:
 
     def load(
         self,
-        store: EventStore,
+        store: Store,
         lineage: Lineage,
         viewer: str,
         start: Callable[[], tuple[CampaignState | None, str]] | None,

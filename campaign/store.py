@@ -12,15 +12,13 @@ following `position > last_seen` never skips a row.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from collections.abc import Callable, Collection, Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-import msgspec
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.engine.interfaces import DBAPICursor
@@ -29,26 +27,65 @@ from sqlalchemy.exc import IntegrityError
 from campaign import db
 from campaign.errors import (
     BranchExistsError,
-    BranchNotFoundError,
     CampaignExistsError,
     CampaignNotFoundError,
     ConcurrencyError,
-    DatabaseError,
     IllegalCommandError,
     InvalidInputError,
 )
 from campaign.events import (
     EVENT_TYPES,
     UMPIRE,
-    Audience,
     NewEvent,
     RecordedEvent,
-    decode_payload,
     encode_payload,
 )
 from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.storetypes import (
+    MAIN_BRANCH,
+    BranchInfo,
+    CampaignInfo,
+    Clock,
+    Lineage,
+    Snapshot,
+    StoredPayload,
+    StoredRow,
+    StoredSnapshot,
+    StreamRow,
+    branch_lineage,
+    lineage_of,
+    recorded_event,
+    resolve_campaign_name,
+    snapshot_digest,
+    utc,
+    utc_now,
+)
 
-Clock = Callable[[], datetime]
+__all__ = [  # the stores' values, long imported from here, live in campaign.storetypes
+    "MAIN_BRANCH",
+    "BranchInfo",
+    "CampaignInfo",
+    "Clock",
+    "EventStore",
+    "Lineage",
+    "Snapshot",
+    "StoredPayload",
+    "StoredRow",
+    "StoredSnapshot",
+    "campaigns",
+    "database_revisions",
+    "events",
+    "export_log",
+    "metadata",
+    "notifications",
+    "player_contacts",
+    "player_secrets",
+    "snapshot_digest",
+    "snapshots",
+    "streams",
+    "upgrade_database",
+    "utc_now",
+]
 T = TypeVar("T")
 
 BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
@@ -163,120 +200,6 @@ notifications = sa.Table(
     sa.Column("last_error", sa.Text(), nullable=True),
 )
 
-MAIN_BRANCH = "main"
-
-
-def utc_now() -> datetime:
-    """Return the current UTC time (the default clock)."""
-    return datetime.now(UTC)
-
-
-class CampaignInfo(msgspec.Struct, frozen=True):
-    """A campaign in the database."""
-
-    name: str
-    active_branch: str
-    created_at: datetime
-
-
-class BranchInfo(msgspec.Struct, frozen=True):
-    """A branch of a campaign: where it forked from, and how far it has got."""
-
-    name: str
-    parent: str | None
-    fork_version: int
-    head_version: int
-    created_at: datetime
-
-
-# A row as `EventStore.replay` returns it: position, version, type, schema version, payload.
-StoredPayload = tuple[int, int, str, int, str]
-
-
-class StoredRow(msgspec.Struct, frozen=True):
-    """An event exactly as stored, undecoded: what `verify` checks."""
-
-    position: int
-    version: int
-    type: str
-    schema_version: int
-    payload: str
-    audience: str
-    actor: str
-    turn: int
-    recorded_at: datetime
-    hash: str
-
-
-class Snapshot(msgspec.Struct, frozen=True):
-    """A saved projection state at a branch version."""
-
-    version: int
-    turn: int
-    state: str
-
-
-class StoredSnapshot(msgspec.Struct, frozen=True):
-    """A snapshot row of a branch's history exactly as stored: what `verify` checks."""
-
-    id: int
-    version: int
-    projection: str
-    projection_version: int
-    turn: int
-    state: str
-    chain_hash: str
-    digest: str
-
-    def intact(self) -> bool:
-        """Return whether the digest still matches the row (edits that forgot it show)."""
-        return self.digest == snapshot_digest(
-            self.chain_hash,
-            self.projection,
-            self.projection_version,
-            self.version,
-            self.turn,
-            self.state,
-        )
-
-
-def snapshot_digest(
-    chain_hash_: str, projection: str, projection_version: int, version: int, turn: int, state: str
-) -> str:
-    """Return the SHA-256 binding a snapshot's contents to the chain hash at its version.
-
-    Anyone can recompute it, so it stops mistakes and careless edits, not a forger: `umpire
-    verify` refolds the log and compares every snapshot for that (docs/security.md).
-    """
-    parts = (chain_hash_, projection, str(projection_version), str(version), str(turn), state)
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-
-
-class _Segment(msgspec.Struct, frozen=True):
-    """A run of one stream's versions that belongs to a branch's history."""
-
-    stream_id: int
-    after: int  # versions > after ...
-    upto: int | None  # ... and <= upto (None: no upper bound)
-
-
-class _Stream(msgspec.Struct, frozen=True):
-    id: int
-    campaign_id: int
-    branch: str
-    parent_id: int | None
-    fork_version: int
-    created_at: datetime
-
-
-class Lineage(msgspec.Struct, frozen=True):
-    """A branch resolved to the stream segments that make up its history, newest first."""
-
-    campaign: str
-    branch: str
-    stream_id: int
-    segments: tuple[_Segment, ...]
-
 
 class EventStore:
     """Campaigns, branches and their events, in one SQL database."""
@@ -305,6 +228,11 @@ class EventStore:
             engine.dispose()
             raise
         return cls(engine, clock)
+
+    @property
+    def database(self) -> str:
+        """The database's URL, without a password (what `umpire status` shows)."""
+        return self.engine.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
         """Release the database connections."""
@@ -357,27 +285,13 @@ class EventStore:
                 ).order_by(campaigns.c.name)
             ).all()
         return [
-            CampaignInfo(name=r.name, active_branch=r.active_branch, created_at=_utc(r.created_at))
+            CampaignInfo(name=r.name, active_branch=r.active_branch, created_at=utc(r.created_at))
             for r in rows
         ]
 
     def resolve_campaign(self, name: str | None) -> str:
         """Return `name` if it exists, or the only campaign when no name is given."""
-        names = [c.name for c in self.campaigns()]
-        if name is not None:
-            if name not in names:
-                known = ", ".join(names) or "none"
-                raise CampaignNotFoundError(f"no campaign named {name!r} (campaigns: {known})")
-            return name
-        if not names:
-            raise CampaignNotFoundError(
-                "no campaign in this database: create one with `umpire new NAME`"
-            )
-        if len(names) > 1:
-            raise CampaignNotFoundError(
-                f"{len(names)} campaigns here ({', '.join(names)}): choose one with --campaign"
-            )
-        return names[0]
+        return resolve_campaign_name(name, [c.name for c in self.campaigns()])
 
     def campaign_seed(self, campaign: str) -> str:
         """Return the campaign's secret dice seed (umpire only)."""
@@ -414,7 +328,7 @@ class EventStore:
             by_id = {s.id: s for s in rows}
             result = []
             for s in rows:
-                lineage = self._lineage_of(campaign, s, by_id)
+                lineage = lineage_of(campaign, s, by_id)
                 result.append(
                     BranchInfo(
                         name=s.branch,
@@ -456,14 +370,7 @@ class EventStore:
         """Resolve a branch to the segments of stream history it is made of."""
         with self.engine.connect() as conn:
             rows = self._streams(conn, campaign)
-        by_id = {s.id: s for s in rows}
-        for s in rows:
-            if s.branch == branch:
-                return self._lineage_of(campaign, s, by_id)
-        known = ", ".join(s.branch for s in rows)
-        raise BranchNotFoundError(
-            f"campaign {campaign!r} has no branch {branch!r} (branches: {known})"
-        )
+        return branch_lineage(campaign, branch, rows)
 
     # ------------------------------------------------------------ append
 
@@ -540,7 +447,7 @@ class EventStore:
         query = self._query(
             lineage, after_version, upto_version, upto_turn, turn, types, visible_to
         )
-        return self._rows(query, _recorded_event)
+        return self._rows(query, recorded_event)
 
     def replay(
         self, lineage: Lineage, after_version: int = 0, unfolded: Collection[str] = ()
@@ -760,7 +667,7 @@ class EventStore:
     def _write(self) -> _WriteTransaction:
         return _WriteTransaction(self.engine)
 
-    def _streams(self, conn: Connection, campaign: str) -> list[_Stream]:
+    def _streams(self, conn: Connection, campaign: str) -> list[StreamRow]:
         rows = conn.execute(
             sa.select(
                 streams.c.id,
@@ -777,39 +684,16 @@ class EventStore:
         if not rows:
             raise CampaignNotFoundError(f"no campaign named {campaign!r}")
         return [
-            _Stream(
+            StreamRow(
                 id=r.id,
                 campaign_id=r.campaign_id,
                 branch=r.branch,
                 parent_id=r.parent_id,
                 fork_version=r.fork_version,
-                created_at=_utc(r.created_at),
+                created_at=utc(r.created_at),
             )
             for r in rows
         ]
-
-    @staticmethod
-    def _lineage_of(campaign: str, stream: _Stream, by_id: dict[int, _Stream]) -> Lineage:
-        segments = [_Segment(stream_id=stream.id, after=stream.fork_version, upto=None)]
-        child = stream
-        seen = {stream.id}
-        while child.parent_id is not None:
-            parent = by_id.get(child.parent_id)
-            if parent is None or parent.id in seen:
-                # Only an edited database gets here (issue 13): say so, never loop or crash.
-                raise DatabaseError(
-                    f"branch {stream.branch!r} of {campaign!r} descends from a branch that "
-                    f"{'is not there' if parent is None else 'descends from it'}: "
-                    "the database was edited (`umpire verify`)"
-                )
-            seen.add(parent.id)
-            segments.append(
-                _Segment(stream_id=parent.id, after=parent.fork_version, upto=child.fork_version)
-            )
-            child = parent
-        return Lineage(
-            campaign=campaign, branch=stream.branch, stream_id=stream.id, segments=tuple(segments)
-        )
 
     @staticmethod
     def _in_lineage(lineage: Lineage) -> sa.ColumnElement[bool]:
@@ -1149,30 +1033,6 @@ def _chained_rows(
     return rows
 
 
-def _recorded_event(row: Row[Any]) -> RecordedEvent:
-    # Unpacked once, in _query's column order: cheaper than ten attribute lookups.
-    fields: Sequence[Any] = row  # a Row unpacks like a tuple
-    position, version, type_, schema, payload, audience, actor, turn, recorded_at, hash_ = fields
-    return RecordedEvent(
-        position=position,
-        version=version,
-        type=type_,
-        schema_version=schema,
-        audience=_audience(audience),
-        actor=actor,
-        turn=turn,
-        recorded_at=_utc(recorded_at),
-        hash=hash_,
-        event=decode_payload(position, type_, schema, payload),
-    )
-
-
-@functools.lru_cache(maxsize=256)
-def _audience(text: str) -> Audience:
-    """Audiences repeat: decode each stored form once (Audience is frozen)."""
-    return Audience.decode(text)
-
-
 def _stored_snapshot(row: Row[Any]) -> StoredSnapshot:
     return StoredSnapshot(
         id=row.id,
@@ -1196,11 +1056,6 @@ def _stored_row(row: Row[Any]) -> StoredRow:
         audience=row.audience,
         actor=row.actor,
         turn=row.turn,
-        recorded_at=_utc(row.recorded_at),
+        recorded_at=utc(row.recorded_at),
         hash=row.hash,
     )
-
-
-def _utc(value: datetime) -> datetime:
-    """SQLite hands datetimes back naive; every stored time is UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -220,23 +220,28 @@ def _system_problems(i: int, system: StarSystem) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, slots=True)
 class _Grid:
     """The cells of a ``width`` x ``height`` map and who is next to whom: the same for every
-    map of that size, so built once per size and process and shared (issue 19)."""
+    map of that size, so built once per size and process and shared (issue 19). Who is next
+    to whom is worked out when first asked: a map read only for its stars never needs it."""
 
-    order: tuple[Hex, ...]  # every cell, sorted
-    cells: frozenset[Hex]
-    adjacency: dict[Hex, tuple[Hex, ...]]  # each cell's neighbours on the map, sorted
+    def __init__(self, width: int, height: int) -> None:
+        self.order: tuple[Hex, ...] = tuple(  # every cell, sorted
+            sorted(from_offset(c, r) for c in range(width) for r in range(height))
+        )
+        self.cells: frozenset[Hex] = frozenset(self.order)
+
+    @functools.cached_property
+    def adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each cell's neighbours on the map, sorted."""
+        cells = self.cells
+        # `neighbours` are in sorted order, so each cell's tuple is too: ties break by hex order.
+        return {cell: tuple(n for n in cell.neighbours() if n in cells) for cell in self.order}
 
 
 @functools.lru_cache(maxsize=16)
 def _grid(width: int, height: int) -> _Grid:
-    order = tuple(sorted(from_offset(c, r) for c in range(width) for r in range(height)))
-    cells = frozenset(order)
-    # `neighbours` are in sorted order, so each cell's tuple is too: ties break by hex order.
-    adjacency = {cell: tuple(n for n in cell.neighbours() if n in cells) for cell in order}
-    return _Grid(order, cells, adjacency)
+    return _Grid(width, height)
 
 
 class StarMap:
@@ -281,8 +286,11 @@ class StarMap:
 
         self._grid = _grid(width, height)
         self._cells = self._grid.cells
-        # Plain dict-of-tuples adjacency: the hot loops below read it millions of times.
-        self._adj = self._grid.adjacency
+
+    @property
+    def _adj(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Plain dict-of-tuples adjacency: the hot loops below read it millions of times."""
+        return self._grid.adjacency
 
     @functools.cached_property
     def graph(self) -> nx.Graph[Hex]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from maps.hexes import Hex, label, to_offset
 from maps.model import Feature, PlanetType, StarColour, StarSystem
@@ -103,7 +102,16 @@ def _corners(x: float, y: float, size: float = SIZE) -> str:
 
 
 def _attr(value: str) -> str:
+    from xml.sax.saxutils import quoteattr  # imports urllib and http: only when drawing
+
     return quoteattr(value)
+
+
+def _escape(text: str) -> str:
+    """Escape `&`, `<` and `>` for an SVG text node (`xml.sax.saxutils.escape`)."""
+    from xml.sax.saxutils import escape as sax_escape
+
+    return sax_escape(text)
 
 
 def to_svg(
@@ -134,10 +142,10 @@ def to_svg(
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="sans-serif">',
-        f"<title>{escape(heading)}</title>",
+        f"<title>{_escape(heading)}</title>",
         f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#0b1020"/>',
         f'<text x="{MARGIN}" y="{TOP - 12}" font-size="15" fill="#e8e8f0" font-weight="bold">'
-        f"{escape(heading)}</text>",
+        f"{_escape(heading)}</text>",
     ]
     # Grid, clouds and labels first, so stars draw on top.
     out.append('<g id="grid" stroke="#2c3550" stroke-width="1">')
@@ -163,7 +171,7 @@ def to_svg(
         )
         out.append(
             f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="10" fill="#ffe066" '
-            f'text-anchor="middle" font-weight="bold">{escape(entry.name[:6])}</text>'
+            f'text-anchor="middle" font-weight="bold">{_escape(entry.name[:6])}</text>'
         )
         out.append(
             f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="6" fill="#ffe066" '
@@ -191,14 +199,14 @@ def to_svg(
             key_attr = f" data-key={_attr(marker.key)}" if marker.key else ""
             out.append(f'<g class="marker"{key_attr}>')
             if marker.title:
-                out.append(f"<title>{escape(marker.title)}</title>")
+                out.append(f"<title>{_escape(marker.title)}</title>")
             out.append(
                 f'<rect x="{x + 4:.1f}" y="{y - 20:.1f}" width="{wide:.1f}" height="9" rx="2" '
                 f'fill={_attr(marker.colour)} stroke="#000" stroke-width="0.5"/>'
             )
             out.append(
                 f'<text x="{x + 4 + wide / 2:.1f}" y="{y - 13:.1f}" fill="#000">'
-                f"{escape(marker.text)}</text>"
+                f"{_escape(marker.text)}</text>"
             )
             out.append("</g>")
         out.append("</g>")
@@ -227,7 +235,7 @@ def _system_svg(system: StarSystem, *, known: bool, ring_colour: str | None) -> 
     else:
         details.append("unexplored")
     out.append(f'<g class="system" data-name={_attr(system.name)}>')
-    out.append(f"<title>{escape(chr(10).join(details))}</title>")
+    out.append(f"<title>{_escape(chr(10).join(details))}</title>")
     if ring_colour is not None:
         out.append(
             f'<circle cx="{x:.1f}" cy="{y - 3:.1f}" r="11" fill="none" '
@@ -245,7 +253,7 @@ def _system_svg(system: StarSystem, *, known: bool, ring_colour: str | None) -> 
             rich = ", mineral-rich" if planet.mineral_rich else ""
             out.append(
                 f'<g class="planet" data-planet={_attr(f"{system.name}/{planet.orbit}")}>'
-                f"<title>{escape(system.name)}/{planet.orbit}: orbit {planet.orbit}, "
+                f"<title>{_escape(system.name)}/{planet.orbit}: orbit {planet.orbit}, "
                 f"{planet.type.value}, capacity {planet.capacity}{rich}</title>"
                 f'<circle cx="{px:.1f}" cy="{y + 7.5:.1f}" r="2.1" '
                 f'fill="{PLANET_FILL[planet.type]}"{ring}/>'
@@ -256,7 +264,7 @@ def _system_svg(system: StarSystem, *, known: bool, ring_colour: str | None) -> 
         if marks:
             out.append(
                 f'<text x="{x + 9:.1f}" y="{y - 6:.1f}" font-size="7" fill="#b8c0e0">'
-                f"{escape(marks)}</text>"
+                f"{_escape(marks)}</text>"
             )
     else:
         out.append(
@@ -266,7 +274,7 @@ def _system_svg(system: StarSystem, *, known: bool, ring_colour: str | None) -> 
     below = 21 if known and system.planets else 18  # under the orbit numbers
     out.append(
         f'<text x="{x:.1f}" y="{y + below:.1f}" font-size="8" fill="#e8e8f0" '
-        f'text-anchor="middle">{escape(system.name)}</text>'
+        f'text-anchor="middle">{_escape(system.name)}</text>'
     )
     out.append("</g>")
     return out
@@ -279,7 +287,7 @@ def _region_svg(region: Region) -> list[str]:
         f'opacity="{region.opacity:g}" pointer-events="none">'
     ]
     if region.title:
-        out.append(f"<title>{escape(region.title)}</title>")
+        out.append(f"<title>{_escape(region.title)}</title>")
     for cell in sorted(region.hexes):
         x, y = _centre(cell)
         out.append(f'<polygon points="{_corners(x, y, SIZE - 1.5)}"/>')
@@ -300,7 +308,7 @@ def _arrows_svg(arrows: Sequence[Arrow]) -> list[str]:
         key_attr = f" data-key={_attr(arrow.key)}" if arrow.key else ""
         out.append(f'<g class="arrow"{key_attr} stroke={_attr(arrow.colour)}>')
         if arrow.title:
-            out.append(f"<title>{escape(arrow.title)}</title>")
+            out.append(f"<title>{_escape(arrow.title)}</title>")
         out.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{tip_x:.1f}" y2="{tip_y:.1f}" '
             'stroke-dasharray="4 2"/>'
@@ -324,7 +332,7 @@ def _key_svg(key: Sequence[tuple[str, str]], y: float) -> list[str]:
             f'<rect x="{x:.1f}" y="{dy - 5:.1f}" width="10" height="8" fill={_attr(colour)} '
             'stroke="#000" stroke-width="0.5"/>'
         )
-        out.append(f'<text x="{x + 14:.1f}" y="{dy + 2:.1f}">{escape(meaning)}</text>')
+        out.append(f'<text x="{x + 14:.1f}" y="{dy + 2:.1f}">{_escape(meaning)}</text>')
     out.append("</g>")
     return out
 

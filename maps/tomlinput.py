@@ -17,6 +17,7 @@ msgspec.DecodeError: nested 100 deep; at most 32 levels of tables and arrays
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -56,7 +57,8 @@ def depth(text: str) -> int:
     """
     deepest = level = 0
     i, n = 0, len(text)
-    while i < n:
+    while (found := _SIGNIFICANT.search(text, i)) is not None:  # leaps over plain text
+        i = found.start()
         ch = text[i]
         if ch in "\"'":
             i = _string_end(text, i)
@@ -68,10 +70,21 @@ def depth(text: str) -> int:
         if ch in "[{":
             level += 1
             deepest = max(deepest, level)
-        elif ch in "]}":
+        else:
             level = max(0, level - 1)
         i += 1
     return deepest
+
+
+# What `depth` looks at; and, by the kind of string open, what may end it (a backslash
+# escapes the next character in a basic string, a one-line string ends at the line's end).
+_SIGNIFICANT = re.compile(r"[\"'#\[\]{}]")
+_STRING_STOPS = {
+    '"': re.compile(r'[\\"\n]'),
+    "'": re.compile(r"['\n]"),
+    '"""': re.compile(r'\\|"""'),
+    "'''": re.compile("'''"),
+}
 
 
 def _string_end(text: str, start: int) -> int:
@@ -79,16 +92,16 @@ def _string_end(text: str, start: int) -> int:
     quote = text[start]
     triple = text.startswith(quote * 3, start)
     closing = quote * 3 if triple else quote
+    stops = _STRING_STOPS[closing]
     i = start + len(closing)
-    while i < len(text):
-        if quote == '"' and text[i] == "\\":
+    while (found := stops.search(text, i)) is not None:
+        i = found.start()
+        if text[i] == "\\":
             i += 2
-            continue
-        if text.startswith(closing, i):
-            return i + len(closing)
-        if not triple and text[i] == "\n":
+        elif text[i] == "\n":
             return i  # an unclosed one-line string: the parser will say so
-        i += 1
+        else:
+            return i + len(closing)
     return len(text)
 
 

@@ -7,7 +7,6 @@ ships from a points budget, grouped in fleets whose contents only their owner kn
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Annotated
 
 import msgspec
@@ -110,6 +109,8 @@ def load_scenario(name: str) -> Scenario:
         raise LookupError(
             f"no scenario {name!r} (built-in scenarios: {', '.join(BUILTIN_SCENARIOS)})"
         )
+    from importlib import resources  # imports tempfile and more: only to read a scenario
+
     text = resources.files("maps").joinpath("data", f"{name}.scenario.toml").read_text("utf-8")
     return tomlinput.decode(text, type=Scenario)
 

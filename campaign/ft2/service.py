@@ -10,16 +10,13 @@ import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
 from campaign.dice import DiceKey, DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, Audience, NewEvent, RecordedEvent, TurnEnded, UmpireNoted
-from campaign.ft2 import battle as battles
-from campaign.ft2 import forces, rules, weekend
-from campaign.ft2.desk import Ft2Desk, build_desk, desk_svg
 from campaign.ft2.events import DecisionMade, Ft2BattleFought, Ft2OrdersSubmitted
 from campaign.ft2.model import (
     Contact,
@@ -31,23 +28,24 @@ from campaign.ft2.model import (
     load_scenario,
 )
 from campaign.ft2.report import report_lines
-from campaign.ft2.rules import DecisionLedger
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
-from campaign.store import MAIN_BRANCH, EventStore, Lineage
+from campaign.storetypes import MAIN_BRANCH, Lineage, Store
 from maps import mapfile, tomlinput
 from maps.starmap import StarMap
 
+if TYPE_CHECKING:
+    from campaign.ft2.desk import Ft2Desk
+
 RULES_CHOICES = ("004", "ft2")
-__all__ = ["DecisionLedger"]
 AskDie = Callable[[DiceKey, int], int]
 
 
 class CampaignService(Protocol):
     """What these commands use of `campaign.service.CampaignService` (which calls them)."""
 
-    store: EventStore
+    store: Store
 
     def nonces(self) -> str: ...
     def load(
@@ -148,6 +146,8 @@ def plan(
     Raises:
         InvalidInputError: a bad scenario, scale, player list or forces file.
     """
+    from campaign.ft2 import forces  # the engine's catalogue: only to set up
+
     try:
         scenario = load_scenario(scenario_name)
     except LookupError as exc:
@@ -350,6 +350,8 @@ def _orders_batch(
     sequence: int,
 ) -> list[NewEvent]:
     """Decide a submission: decisions once encounters are found, else the plotted moves."""
+    from campaign.ft2 import rules  # the FT2 rules: only to decide
+
     if ft2.phase == "encounters" and orders.decisions:  # decisions by orders file
         if orders != Ft2Orders(player=player, turn=state.turn, decisions=orders.decisions):
             raise InvalidInputError(
@@ -411,6 +413,8 @@ def resolve_turn(
         IllegalCommandError: battles wait for an outcome, the campaign is over, another turn
             is named, or nobody sent orders.
     """
+    from campaign.ft2 import rules, weekend
+
     core.require_running(state)
     ft2 = require_ft2(state)
     if expected_turn is not None and expected_turn != state.turn:
@@ -453,6 +457,8 @@ def decide(
     service: CampaignService, lineage: Lineage, player: str, encounter: str, decision: str
 ) -> list[RecordedEvent]:
     """Write down a player's secret decision for an encounter (001 L1512)."""
+    from campaign.ft2 import rules
+
     service._check_viewer(lineage, player)
     if player == UMPIRE:
         raise InvalidInputError("a decision is a player's: name him with --as-player")
@@ -488,6 +494,8 @@ def fight(
     service: CampaignService, lineage: Lineage, battle_id: str, ask: AskDie | None = None
 ) -> list[RecordedEvent]:
     """Fight a waiting battle with the engine (FT2 preset, its order commanders)."""
+    from campaign.ft2 import battle as battles  # the engine: only for a battle
+
     state = service.load(lineage, use_snapshots=False)
     ft2 = require_ft2(state)
     dice = service._dice(lineage, state, None, ask)
@@ -505,6 +513,8 @@ def record(
 ) -> list[RecordedEvent]:
     """Record a battle fought on a real table: `SHIP=FATE[:DAMAGE]` for each ship hurt; with
     `disengaging`, that side left the table and rolls to get away (001 L1204-1216)."""
+    from campaign.ft2 import battle as battles
+
     state = service.load(lineage, use_snapshots=False)
     ft2 = require_ft2(state)
     fates = battles.parse_fates(results)
@@ -541,6 +551,8 @@ class MapService(CampaignService, Protocol):
 def desk(service: MapService, lineage: Lineage, player: str) -> Ft2Desk:
     """Return `player`'s FT2 map and orders desk (`campaign.ft2.desk`), from the events he
     may see only: his view, the chart he knows, the battles he was told of."""
+    from campaign.ft2.desk import build_desk  # the rules' reach: only for the web desk
+
     service._check_viewer(lineage, player)
     view = service.load(lineage, viewer=player)
     state = require_ft2(view)
@@ -560,6 +572,8 @@ def desk(service: MapService, lineage: Lineage, player: str) -> Ft2Desk:
 
 def map_svg(service: MapService, lineage: Lineage, player: str) -> str:
     """Return `player`'s FT2 map as SVG (`campaign.ft2.desk.desk_svg`)."""
+    from campaign.ft2.desk import desk_svg
+
     return desk_svg(desk(service, lineage, player), service.player_map(lineage, player)[0])
 
 
