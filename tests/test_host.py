@@ -434,9 +434,13 @@ def test_two_hosts_on_one_postgres_database_resolve_each_turn_once(
     resolves = Counter(
         e.event.turn for e in log if isinstance(e.event, HostActed) and e.event.action == "resolve"
     )
-    assert resolves == {1: 1, 2: 1, 3: 1, 4: 1}
+    # Turn 5's 2-second deadline may pass before both hosts are stopped (under load): a host
+    # may then begin resolving it, once. No turn is ever resolved twice.
+    assert {turn: n for turn, n in resolves.items() if turn <= 4} == {1: 1, 2: 1, 3: 1, 4: 1}
+    assert set(resolves.values()) == {1}
     deadlines = Counter(e.event.turn for e in log if isinstance(e.event, DeadlineSet))
-    assert deadlines == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
+    assert {turn: n for turn, n in deadlines.items() if turn <= 5} == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
+    assert set(deadlines.values()) == {1}
     assert [k for k, n in Counter(keys).items() if n > 1] == []
     assert {f"package/trio/main/t{t}/{p}" for t in range(1, 6) for p in PLAYERS} <= set(keys)
     # Neither host stumbled: a lost race is no failure (it is skipped and seen next pass).
