@@ -1786,7 +1786,7 @@ def battle_demo(
         _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
     console = Console(soft_wrap=True)
-    for line in describe_journal(battle.journal):
+    for line in describe_journal(battle.journal, setup.movement):
         console.print(line, markup=False, highlight=False)
     console.print(f"final position: {final}", markup=False, highlight=False)
 
@@ -1962,7 +1962,7 @@ def battle_campaign(
         _print_json(outcome)
         return
     console = Console(soft_wrap=True)
-    for line in describe_journal(outcome.journal):
+    for line in describe_journal(outcome.journal, outcome.setup.movement):
         console.print(line, markup=False, highlight=False)
     console.print(
         f"result after {outcome.turns} turns: "
