@@ -1752,15 +1752,19 @@ battle_app = typer.Typer(
 app.add_typer(battle_app, name="battle")
 
 
+SCENARIO_NAMES = (
+    "grendel (001 L556-574), skirmish (Continuum rules), lite (FT Lite rules, 002) or spatial "
+    "(spatial movement, 003)"
+)
+"""The built-in scenarios of `tactical.scenarios` for the help (not imported: the help is
+quick); a test checks it names every one."""
+
+
 @battle_app.command("demo")
 def battle_demo(
     scenario: Annotated[
         str,
-        typer.Argument(
-            help="A built-in scenario: grendel (001 L556-574), skirmish (Continuum rules, "
-            "a project scenario), lite (FT Lite rules, 002, a project scenario) or spatial "
-            "(spatial movement, 003, a project scenario)."
-        ),
+        typer.Argument(help=f"A built-in scenario: {SCENARIO_NAMES}."),
     ] = "grendel",
     seed: BattleSeedOption = 1,
     turns: Annotated[int, typer.Option("--turns", min=1, max=1000, help="Turn limit.")] = 20,
@@ -1855,7 +1859,10 @@ CommanderOption = Annotated[
 @battle_app.command("fight")
 def battle_fight(
     setup_name: Annotated[
-        str, typer.Argument(metavar="SETUP", help="A set-up file (TOML) or a built-in scenario.")
+        str,
+        typer.Argument(
+            metavar="SETUP", help=f"A set-up file (TOML) or a built-in scenario: {SCENARIO_NAMES}."
+        ),
     ],
     seed: BattleSeedOption = 1,
     commander: CommanderOption = None,
@@ -1990,7 +1997,8 @@ def battle_odds(
         str,
         typer.Argument(
             metavar="SETUP",
-            help="A set-up file, a campaign battle request (TOML) or a built-in scenario.",
+            help="A set-up file, a campaign battle request (TOML) or a built-in scenario: "
+            f"{SCENARIO_NAMES}.",
         ),
     ],
     runs: Annotated[
@@ -2937,6 +2945,27 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
         out.print("not judged yet: the scenario's last turn has not ended", markup=False)
     else:
         out.print(f"result: {result}; systems held: {', '.join(held) or 'none'}", markup=False)
+
+
+def _one_line_paragraphs(text: str) -> str:
+    """A docstring with each paragraph on one line: typer's help prints the source's line
+    breaks as they are, cutting its sentences at the docstring's margin."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def _reflow_help(commands: typer.Typer) -> None:
+    """Give every command of ``commands`` (and of its groups) its docstring reflowed."""
+    for info in commands.registered_commands:
+        text = info.help or (info.callback.__doc__ if info.callback else None)
+        if text:
+            info.help = _one_line_paragraphs(text)
+    for group in commands.registered_groups:
+        if group.typer_instance is not None:
+            _reflow_help(group.typer_instance)
+
+
+_reflow_help(app)
 
 
 def main() -> None:

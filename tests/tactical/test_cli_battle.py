@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -176,3 +178,32 @@ def test_battle_fight_output_is_golden() -> None:
         )
         assert result.exit_code == 0, result.output
         check_golden(name, result.stdout)
+
+
+def test_the_battle_help_names_every_built_in_scenario() -> None:
+    """`umpire battle fight|odds|demo --help` list the scenarios a player may fight."""
+    import cli
+    from tactical.scenarios import SCENARIOS
+
+    for name in SCENARIOS:
+        assert re.search(rf"\b{name}\b", cli.SCENARIO_NAMES), name
+
+
+def test_every_commands_help_keeps_its_sentences_whole() -> None:
+    """A command's help never breaks a sentence where its docstring's source line ended:
+    typer prints a docstring's line breaks as they are."""
+    import typer
+
+    def commands(command: Any) -> list[Any]:
+        found = [command]
+        for sub in getattr(command, "commands", {}).values():  # a group's
+            found += commands(sub)
+        return found
+
+    every = commands(typer.main.get_command(app))
+    assert len(every) > 50
+    for command in every:
+        for paragraph in (command.help or "").split("\n\n"):
+            assert "\n" not in paragraph, (command.name, paragraph)
+    result = runner.invoke(app, ["encounters", "--help"], env={"COLUMNS": "200"})
+    assert "with the long-range scans, and the battles awaiting an outcome." in result.stdout
