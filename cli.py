@@ -462,6 +462,21 @@ def new(
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
     if rules == "ft2":  # with --fleet PLAYER=FILE as each side's forces file
+        _refuse_004_settings(
+            {
+                "--map": map_spec is not None,
+                "--turns": turns != 44,
+                "--battle-movement": battle_movement != "vector",
+                "--asteroid-motion": asteroid_motion != "jump",
+                "--battle-rules": battle_rules != "continuum",
+                "--designs": designs != "secret",
+                "--contested-planets": contested_planets != "nobody",
+                "--starting-ip": starting_ip != "expire",
+                "--research-pooling": research_pooling != "phase",
+                "--besieged-may-emigrate": besieged_may_emigrate,
+                "--idle-factories-over-limit": idle_factories_over_limit,
+            }
+        )
         _new_ft2(
             name,
             _csv(players),
@@ -476,6 +491,9 @@ def new(
             end_early,
         )
         return
+    for option, given in {"--scale": scale != 100, "--end-early": end_early}.items():
+        if given:
+            raise InvalidInputError(f"{option} belongs to an ft2 campaign (--rules ft2)")
     fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
         name,
@@ -507,6 +525,18 @@ def new(
     out.print(render.log_table(recorded, f"Campaign {name} created"))
     commitment = recorded[0].event.seed_commitment  # type: ignore[attr-defined]
     out.print(f"Seed commitment: {commitment}", markup=False, soft_wrap=True)
+
+
+def _refuse_004_settings(given: dict[str, bool]) -> None:
+    """Refuse, in one line, the 004 campaign's settings given to an ft2 campaign, which
+    would ignore them: its scenario brings its map, weeks and battle rules."""
+    named = [option for option, was_given in given.items() if was_given]
+    if named:
+        raise InvalidInputError(
+            f"{', '.join(named)}: not for an ft2 campaign (its scenario sets the map, turns and "
+            "battle rules); it takes --scenario, --scale, --fleet PLAYER=FILE, --absent, "
+            "--end-early, --dice and --seed"
+        )
 
 
 def _fleet_files(values: list[str]) -> tuple[str | None, dict[str, str]]:

@@ -306,6 +306,28 @@ class VerifyReport(msgspec.Struct, frozen=True):
     store_problems: tuple[str, ...] = ()  # snapshots and the campaign row (issue 13)
 
 
+def _refuse_battle_settings_without_map(plan: core.CreateCampaign) -> None:
+    """Refuse a battle setting other than the default for a campaign without a map: it
+    fights no battles, so the setting would be silently ignored.
+
+    Raises:
+        InvalidInputError: naming the first such setting.
+    """
+    if plan.map is not None:
+        return
+    given = (
+        ("--battle-movement", plan.battle_movement, "vector"),
+        ("--asteroid-motion", plan.asteroid_motion, "jump"),
+        ("--battle-rules", plan.battle_rules, "continuum"),
+    )
+    for option, value, default in given:
+        if value != default:
+            raise InvalidInputError(
+                f"{option} {value} needs a map (--map classic, or a map file): a campaign "
+                "without a map fights no battles"
+            )
+
+
 def plan_campaign(
     name: str,
     players: Sequence[str] = (),
@@ -358,6 +380,7 @@ def plan_campaign(
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
+    _refuse_battle_settings_without_map(plan)
     check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
 
@@ -758,6 +781,7 @@ class CampaignService:
         """
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
+        ft2.refuse_in_ft2(state, "umpire map reach")  # a fleet's reach: its orders template
         starmap = self.starmap(lineage) if viewer == UMPIRE else self.player_map(lineage, viewer)[0]
         return unit_reach(state, starmap, unit, viewer, to)
 
@@ -1275,9 +1299,18 @@ class CampaignService:
         )
 
     def battles(self, lineage: Lineage, viewer: str = UMPIRE) -> list[Battle]:
-        """Return the battles awaiting an outcome (a player sees only his own)."""
+        """Return the battles awaiting an outcome (a player sees only his own).
+
+        Raises:
+            IllegalCommandError: an FT2 campaign, whose battles await in its encounters.
+        """
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
+        if state.ft2 is not None:
+            raise IllegalCommandError(
+                "this campaign plays FT2's campaign rules: `umpire encounters list` lists its "
+                "battles awaiting an outcome, `umpire battles show ID` one fought"
+            )
         return [state.pending_battles[k] for k in sorted(state.pending_battles)]
 
     def battle_decoys(self, lineage: Lineage, viewer: str = UMPIRE) -> dict[str, dict[str, int]]:

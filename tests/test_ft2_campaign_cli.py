@@ -189,6 +189,7 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
         assert service.load(lineage).finished
         log = service.log(lineage)
         sources = [e.event.source for e in log if isinstance(e.event, Ft2BattleFought)]
+        fought = [e.event for e in log if isinstance(e.event, Ft2BattleFought)]
         assert sources.count("engine") >= 1
         assert sources.count("umpire") == 1
         refits = [e.event for e in log if isinstance(e.event, ShipsRefitted)]
@@ -215,9 +216,71 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
             text = path.read_text()
             assert f"{other}-F" not in text, path
             assert f"{other}-D" not in text, path
+    for battle in fought:
+        show_a_battle_to_each_side(table, battle, tmp_path)
     assert "problem" not in table.run("verify").lower()
     table.run("reveal-seed")  # every die of the campaign recomputed from the seed
     assert "problem" not in table.run("verify", "--dice").lower()
+
+
+def show_a_battle_to_each_side(table: Table, fought: Ft2BattleFought, tmp_path: Path) -> None:
+    """`umpire battles show` for an FT2 battle: the umpire's, each side's (turn by turn and
+    as a replay page for an engine battle), and no fleet of the other side named."""
+    battle = fought.battle.id
+    assert f"Battle {battle} at {fought.battle.system}" in table.run("battles", "show", battle)
+    for player in PLAYERS:
+        other = next(p for p in PLAYERS if p != player)
+        extra = ("--turns", "--replay", str(tmp_path / f"{battle}-{player}.html"))
+        shown = table.run(
+            "battles", "show", battle, "--as-player", player,
+            *(extra if fought.source == "engine" else ()),
+        )  # fmt: skip
+        assert f"as {player} saw it" in shown
+        assert f"{other}-F" not in shown
+        if fought.source == "engine":
+            page = (tmp_path / f"{battle}-{player}.html").read_text()
+            assert f"{other}-F" not in page
+        json.loads(table.run("battles", "show", battle, "--as-player", player, "--json"))
+    refused = table.run("battles", "show", "B9-9", "--as-player", "esu", code=2)
+    assert refused.count("\n") == 1
+    assert "no battle 'B9-9'" in refused
+
+
+def test_the_004_battle_and_reach_commands_point_an_ft2_umpire_to_his_own(tmp_path: Path) -> None:
+    """`umpire battles list` would say "no battles" while an FT2 battle waits in the
+    encounters, and `umpire map reach` that the player's own fleet is not his: both refuse
+    in one line naming the command that does it, and write nothing."""
+    table = Table(tmp_path)
+    table.run("new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10")
+    listed = table.run("battles", "list", code=2)
+    assert listed.count("\n") == 1
+    assert "`umpire encounters list`" in listed
+    reach = table.run("map", "reach", "esu-F1", "--player", "esu", code=2)
+    assert reach.count("\n") == 1
+    assert "umpire map reach belongs to the 004 campaign" in reach
+
+
+def test_new_refuses_the_settings_of_the_other_campaign(tmp_path: Path) -> None:
+    """A setting the campaign would ignore is one line naming it and what is taken, exit 2,
+    nothing written: the 004 campaign's settings for an ft2 one, the ft2 scenario's for a
+    004 one, a battle setting for a campaign without a map (it fights no battles)."""
+    db = str(tmp_path / "x.db")
+    ft2 = ["new", "laf", "--rules", "ft2", "--players", "esu,nac", "--db", db]
+    cases = [
+        ([*ft2, "--map", "classic"], "--map: not for an ft2 campaign"),
+        ([*ft2, "--battle-movement", "spatial", "--turns", "9"], "--turns, --battle-movement:"),
+        (["new", "g", "--players", "a,b", "--map", "classic", "--scale", "50", "--db", db],
+         "--scale belongs to an ft2 campaign (--rules ft2)"),
+        (["new", "g", "--players", "a,b", "--battle-movement", "spatial", "--db", db],
+         "--battle-movement spatial needs a map (--map classic, or a map file)"),
+    ]  # fmt: skip
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert not Path(db).exists()
+    assert "--scenario, --scale" in runner.invoke(app, cases[0][0]).stderr
 
 
 def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> None:
