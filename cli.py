@@ -13,7 +13,7 @@ import functools
 import importlib
 import inspect
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, ParamSpec, TypeVar, cast
 
@@ -1906,12 +1906,10 @@ def battle_fight(
     --watch shows the battle turn by turn; --json prints the set-up, the journal (which replays
     to the result) and the final position.
     """
-    from tactical.battle import Battle, BattleSetup, CoreSystemsRolled, TurnEnded, context
+    from tactical.battle import Battle, BattleSetup
     from tactical.commanders import named_commander, play
     from tactical.dice import SeededDice
     from tactical.notation import format_position
-    from tactical.render import THEME, battle_plot, battle_table
-    from tactical.summary import describe_contacts, turn_by_turn
 
     setup = _battle_file(setup_name)
     if not isinstance(setup, BattleSetup):
@@ -1928,10 +1926,19 @@ def battle_fight(
     if json:
         _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
+    _show_battle(setup, battle.journal, battle.state, final, watch)
+
+
+def _show_battle(setup: Any, journal: Sequence[Any], state: Any, final: str, watch: bool) -> None:
+    """Print a fought battle: its result and ships, or with ``watch`` every turn."""
+    from tactical.battle import CoreSystemsRolled, TurnEnded, context
+    from tactical.render import THEME, battle_plot, battle_table
+    from tactical.summary import describe_contacts, turn_by_turn
+
     console = Console(theme=THEME, soft_wrap=True)
     ctx = context(setup)
     if watch:
-        for played in turn_by_turn(setup, battle.journal):
+        for played in turn_by_turn(setup, journal):
             console.rule(f"turn {played.turn}", align="left")
             for line in played.lines:
                 if not line.endswith(WATCH_QUIET):
@@ -1942,12 +1949,11 @@ def battle_fight(
                 for side in setup.sides:
                     line = describe_contacts(ctx, played.state, side)
                     console.print(line, markup=False, highlight=False)
-    state = battle.state
     who = f"{state.winner} wins" if state.winner else "no winner"
     reason = next(
         (
             e.reason
-            for e in reversed(battle.journal)
+            for e in reversed(journal)
             if isinstance(e, TurnEnded | CoreSystemsRolled) and e.over
         ),
         "",
@@ -1960,6 +1966,55 @@ def battle_fight(
     if not watch:
         console.print(battle_table(ctx, state))
     console.print(f"final position: {final}", markup=False, highlight=False)
+
+
+@battle_app.command("replay")
+def battle_replay(
+    file: Annotated[
+        str,
+        typer.Argument(metavar="FILE", help="A battle written by `umpire battle fight --json`."),
+    ],
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Show every turn: what happened and where ships are.")
+    ] = False,
+) -> None:
+    """Replay a fought battle from its journal and check it ends where it ended.
+
+    FILE is what `umpire battle fight --json` printed: the set-up, the journal and the final
+    position. Its result is shown as `battle fight` shows it; a journal that does not replay
+    to the final position written beside it exits 1.
+    """
+    from campaign.inputs import read_file
+    from tactical.battle import (
+        BattleSetup,
+        IllegalActionError,
+        SetupError,
+        decode_journal,
+        replay,
+    )
+    from tactical.dice import DiceError
+    from tactical.notation import format_position
+
+    try:
+        fought = msgspec.json.decode(read_file(file, "battle"))
+        setup = msgspec.convert(fought["setup"], BattleSetup)
+        journal = decode_journal(msgspec.json.encode(fought["journal"]))
+        written = fought.get("final")
+        state = replay(setup, journal)
+    except InvalidInputError as exc:
+        raise _fail([str(exc)]) from None
+    except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError, AttributeError):
+        raise _fail(
+            [f"{file}: not a fought battle; give what `umpire battle fight --json` printed"]
+        ) from None
+    except SetupError as exc:
+        raise _fail([f"{file}: {problem}" for problem in exc.problems]) from None
+    except (IllegalActionError, DiceError) as exc:
+        raise _fail([f"{file}: the journal does not replay: {exc}"], code=1) from None
+    final = format_position(setup.rules, state)
+    if written is not None and written != final:
+        raise _fail([f"{file}: the journal replays to another final position"], code=1)
+    _show_battle(setup, journal, state, final, watch)
 
 
 def _campaign_request(file: str) -> Any:

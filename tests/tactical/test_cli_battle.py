@@ -207,3 +207,30 @@ def test_every_commands_help_keeps_its_sentences_whole() -> None:
             assert "\n" not in paragraph, (command.name, paragraph)
     result = runner.invoke(app, ["encounters", "--help"], env={"COLUMNS": "200"})
     assert "with the long-range scans, and the battles awaiting an outcome." in result.stdout
+
+
+def test_a_fought_battle_replays_from_its_json_as_it_was_fought(tmp_path: Path) -> None:
+    """`umpire battle replay` reads what `battle fight --json` printed and shows the battle
+    exactly as `battle fight` did (with --watch too); a journal that does not end at its
+    written final position is one line and exit 1; a file that is not a battle exit 2."""
+    for scenario in ("spatial", "lite"):
+        fought = runner.invoke(app, ["battle", "fight", scenario, "--seed", "3", "--json"])
+        path = tmp_path / f"{scenario}.json"
+        path.write_text(fought.stdout)
+        for watch in ([], ["--watch"]):
+            shown = runner.invoke(app, ["battle", "fight", scenario, "--seed", "3", *watch])
+            replayed = runner.invoke(app, ["battle", "replay", str(path), *watch])
+            assert replayed.exit_code == 0, replayed.output
+            assert replayed.stdout == shown.stdout
+    data = json.loads((tmp_path / "spatial.json").read_text())
+    data["final"] = data["final"].replace(" over ", " orders ")
+    (tmp_path / "moved.json").write_text(json.dumps(data))
+    moved = runner.invoke(app, ["battle", "replay", str(tmp_path / "moved.json")])
+    assert moved.exit_code == 1
+    assert moved.stderr == (
+        f"umpire: error: {tmp_path / 'moved.json'}: the journal replays to another final position\n"
+    )
+    (tmp_path / "setup.json").write_text("{}")
+    wrong = runner.invoke(app, ["battle", "replay", str(tmp_path / "setup.json")])
+    assert wrong.exit_code == 2
+    assert "not a fought battle; give what `umpire battle fight --json` printed" in wrong.stderr
