@@ -234,3 +234,24 @@ def test_a_fought_battle_replays_from_its_json_as_it_was_fought(tmp_path: Path) 
     wrong = runner.invoke(app, ["battle", "replay", str(tmp_path / "setup.json")])
     assert wrong.exit_code == 2
     assert "not a fought battle; give what `umpire battle fight --json` printed" in wrong.stderr
+
+
+def test_a_battle_files_value_off_its_choices_names_them(tmp_path: Path) -> None:
+    """A set-up's or a campaign request's value not among a field's choices is one line with
+    its path and the values that would do, exit 2."""
+    setup = tmp_path / "setup.toml"
+    setup.write_text('sides = ["red", "blue"]\nmovement = "warp"\n')
+    request = tmp_path / "request.toml"
+    request.write_text(
+        '[[sides]]\nname = "red"\norder = "charge"\nships = [{id = "r1", design = "frigate"}]\n'
+        '[[sides]]\nname = "blue"\norder = "engage"\nships = [{id = "b1", design = "frigate"}]\n'
+    )
+    for command, path, told in (
+        ("fight", setup, "$.movement: Invalid enum value 'warp'; choose cinematic, spatial "
+         "or vector"),
+        ("campaign", request, "$.sides[0].order: Invalid enum value 'charge'; choose engage, "
+         "ftl-move or stand-off"),
+    ):  # fmt: skip
+        result = runner.invoke(app, ["battle", command, str(path)], env={"COLUMNS": "300"})
+        assert result.exit_code == 2
+        assert result.stderr == f"umpire: error: {path}: {told}\n"
