@@ -2955,14 +2955,21 @@ def encounters_decide(
     encounter: Annotated[str, typer.Argument(help="The encounter, e.g. E2-1.")],
     decision: Annotated[str, typer.Argument(help="fight, withdraw or stand-off (001 L1512-1520).")],
     player: Annotated[str, typer.Option("--player", "-p", help="The player deciding.")],
+    secret: SecretOption = None,
     at: Where = HERE,
 ) -> None:
     """Write down a secret decision; everyone sees only its commitment until all are
-    revealed together by `umpire turn resolve`."""
+    revealed together by `umpire turn resolve`.
+
+    A player who holds a secret (`umpire player add`) must give it, as for his orders; the
+    umpire decides for him only by `umpire ruling orders` (a `[[decisions]]` file).
+    """
     from campaign.ft2 import service as ft2
 
     with at.service() as service:
-        ft2.decide(service, at.lineage(service), player, encounter, decision)
+        lineage = at.lineage(service)
+        _require_secret(service, lineage.campaign, player, secret)
+        ft2.decide(service, lineage, player, encounter, decision)
     out.print(f"{player}'s decision for {encounter} written down (sealed).", markup=False)
 
 

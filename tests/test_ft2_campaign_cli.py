@@ -301,3 +301,32 @@ def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> N
             assert ev.orders.player == player
         elif isinstance(ev, SECRET_EVENTS):
             assert getattr(ev, "player", None) == player, (player, ev)
+
+
+def test_a_player_who_holds_a_secret_decides_an_encounter_with_it(tmp_path: Path) -> None:
+    """`umpire encounters decide --player P` asks for P's secret as `orders submit` does: the
+    umpire could otherwise decide in his name, unseen; without it (or wrong) one line, exit 2,
+    nothing written; with it the decision is sealed."""
+    table = Table(tmp_path)
+    table.run(
+        "new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10", "--seed", "s",
+    )  # fmt: skip
+    table.orders("esu", 1, move("esu-F1", "0609"))
+    table.orders("nac", 1, "")
+    table.run("turn", "resolve")
+    table.orders("esu", 2, move("esu-F1", "Lafayette"))
+    table.orders("nac", 2, "")
+    table.run("turn", "resolve")
+    (met,) = table.encounters("esu")
+    added = runner.invoke(app, ["player", "add", "esu", "--db", table.db])
+    secret = added.stdout.split()[-1]  # the secret alone on stdout, its notice on stderr
+    decide = ("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
+    before = table.run("log", "--json")
+    refused = table.run(*decide, code=2)
+    assert refused == (
+        "umpire: error: esu holds a secret: orders in his name need it (the umpire hands "
+        "orders in for him by ruling)\n"
+    )
+    assert "that is not esu's secret" in table.run(*decide, "--secret", "wrong", code=2)
+    assert table.run("log", "--json") == before
+    assert "written down (sealed)" in table.run(*decide, "--secret", secret)
