@@ -221,6 +221,7 @@ class TurnStatus(msgspec.Struct, frozen=True):
     missed: dict[str, int] = msgspec.field(default_factory=dict)  # turns missed (issue 18)
     on_holiday: tuple[str, ...] = ()
     open_seats: tuple[str, ...] = ()  # dropped after missing too many turns
+    rules: str = "004"  # the campaign rules: 004, or ft2 (its battles are the encounters')
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -1030,6 +1031,7 @@ class CampaignService:
             missed={p: n for p, n in sorted(state.seats.missed.items()) if n},
             on_holiday=tuple(p for p in state.players if state.seats.on_holiday(p, state.turn)),
             open_seats=state.seats.dropped,
+            rules="ft2" if state.ft2 is not None else "004",
         )
 
     def relocate_unit(
@@ -1388,8 +1390,14 @@ class CampaignService:
         waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
         if not found and battle_id in waiting:
             raise IllegalCommandError(
-                f"battle {battle_id} has not been fought yet: `umpire battles list` shows it "
-                "waiting (`umpire battles resolve` or `battles record` gives its outcome)"
+                f"battle {battle_id} has not been fought yet: "
+                + (
+                    "`umpire encounters list` shows it waiting (`umpire encounters fight` or "
+                    "`encounters record` gives its outcome)"
+                    if view.ft2 is not None
+                    else "`umpire battles list` shows it waiting (`umpire battles resolve` or "
+                    "`battles record` gives its outcome)"
+                )
             )
         if not found:
             ids = ", ".join(ev.battle.id for ev in fought) or "none yet"

@@ -308,16 +308,7 @@ def test_a_player_who_holds_a_secret_decides_an_encounter_with_it(tmp_path: Path
     umpire could otherwise decide in his name, unseen; without it (or wrong) one line, exit 2,
     nothing written; with it the decision is sealed."""
     table = Table(tmp_path)
-    table.run(
-        "new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10", "--seed", "s",
-    )  # fmt: skip
-    table.orders("esu", 1, move("esu-F1", "0609"))
-    table.orders("nac", 1, "")
-    table.run("turn", "resolve")
-    table.orders("esu", 2, move("esu-F1", "Lafayette"))
-    table.orders("nac", 2, "")
-    table.run("turn", "resolve")
-    (met,) = table.encounters("esu")
+    met = to_lafayette(table)
     added = runner.invoke(app, ["player", "add", "esu", "--db", table.db])
     secret = added.stdout.split()[-1]  # the secret alone on stdout, its notice on stderr
     decide = ("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
@@ -330,3 +321,36 @@ def test_a_player_who_holds_a_secret_decides_an_encounter_with_it(tmp_path: Path
     assert "that is not esu's secret" in table.run(*decide, "--secret", "wrong", code=2)
     assert table.run("log", "--json") == before
     assert "written down (sealed)" in table.run(*decide, "--secret", secret)
+
+
+def to_lafayette(table: Table) -> dict[str, object]:
+    """A small Lafayette Incident in which the ESU reaches Lafayette on turn 2: its
+    encounter with the system defence ships there."""
+    table.run(
+        "new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10", "--seed", "s",
+    )  # fmt: skip
+    table.orders("esu", 1, move("esu-F1", "0609"))
+    table.orders("nac", 1, "")
+    table.run("turn", "resolve")
+    table.orders("esu", 2, move("esu-F1", "Lafayette"))
+    table.orders("nac", 2, "")
+    table.run("turn", "resolve")
+    (met,) = table.encounters("esu")
+    return met
+
+
+def test_a_waiting_ft2_battle_points_to_the_encounters_commands(tmp_path: Path) -> None:
+    """After the turn resolves into a battle, "Next:" names `encounters fight` and
+    `encounters record` (the 004 `battles resolve|record` refuse in an FT2 campaign), and so
+    does `battles show` of the battle not fought yet."""
+    table = Table(tmp_path)
+    met = to_lafayette(table)
+    for player in PLAYERS:
+        table.run("encounters", "decide", str(met["id"]), "fight", "--player", player)
+    resolved = " ".join(table.run("turn", "resolve").split())
+    (battle,) = table.battles()
+    assert f"Next: battles {battle} await their outcome: `umpire encounters fight ID`" in resolved
+    assert "`umpire encounters record ID` enters one fought at the table" in resolved
+    assert "battles resolve" not in resolved
+    refused = table.run("battles", "show", battle, code=2)
+    assert "`umpire encounters fight` or `encounters record` gives its outcome" in refused
