@@ -15,7 +15,7 @@ import importlib
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, ParamSpec, TypeVar, cast
 
@@ -471,6 +471,21 @@ def new(
     if seed == "-":
         seed = typer.prompt("Dice seed", hide_input=True)
     if rules == "ft2":  # with --fleet PLAYER=FILE as each side's forces file
+        _refuse_004_settings(
+            {
+                "--map": map_spec is not None,
+                "--turns": turns != 44,
+                "--battle-movement": battle_movement != "vector",
+                "--asteroid-motion": asteroid_motion != "jump",
+                "--battle-rules": battle_rules != "continuum",
+                "--designs": designs != "secret",
+                "--contested-planets": contested_planets != "nobody",
+                "--starting-ip": starting_ip != "expire",
+                "--research-pooling": research_pooling != "phase",
+                "--besieged-may-emigrate": besieged_may_emigrate,
+                "--idle-factories-over-limit": idle_factories_over_limit,
+            }
+        )
         _new_ft2(
             name,
             _csv(players),
@@ -485,6 +500,9 @@ def new(
             end_early,
         )
         return
+    for option, given in {"--scale": scale != 100, "--end-early": end_early}.items():
+        if given:
+            raise InvalidInputError(f"{option} belongs to an ft2 campaign (--rules ft2)")
     fleet_for_all, fleets = _fleet_files(fleet or [])
     plan = plan_campaign(
         name,
@@ -516,6 +534,18 @@ def new(
     out.print(render.log_table(recorded, f"Campaign {name} created"))
     commitment = recorded[0].event.seed_commitment  # type: ignore[attr-defined]
     out.print(f"Seed commitment: {commitment}", markup=False, soft_wrap=True)
+
+
+def _refuse_004_settings(given: dict[str, bool]) -> None:
+    """Refuse, in one line, the 004 campaign's settings given to an ft2 campaign, which
+    would ignore them: its scenario brings its map, weeks and battle rules."""
+    named = [option for option, was_given in given.items() if was_given]
+    if named:
+        raise InvalidInputError(
+            f"{', '.join(named)}: not for an ft2 campaign (its scenario sets the map, turns and "
+            "battle rules); it takes --scenario, --scale, --fleet PLAYER=FILE, --absent, "
+            "--end-early, --dice and --seed"
+        )
 
 
 def _fleet_files(values: list[str]) -> tuple[str | None, dict[str, str]]:
@@ -1761,15 +1791,19 @@ battle_app = typer.Typer(
 app.add_typer(battle_app, name="battle")
 
 
+SCENARIO_NAMES = (
+    "grendel (001 L556-574), skirmish (Continuum rules), lite (FT Lite rules, 002) or spatial "
+    "(spatial movement, 003)"
+)
+"""The built-in scenarios of `tactical.scenarios` for the help (not imported: the help is
+quick); a test checks it names every one."""
+
+
 @battle_app.command("demo")
 def battle_demo(
     scenario: Annotated[
         str,
-        typer.Argument(
-            help="A built-in scenario: grendel (001 L556-574), skirmish (Continuum rules, "
-            "a project scenario), lite (FT Lite rules, 002, a project scenario) or spatial "
-            "(spatial movement, 003, a project scenario)."
-        ),
+        typer.Argument(help=f"A built-in scenario: {SCENARIO_NAMES}."),
     ] = "grendel",
     seed: BattleSeedOption = 1,
     turns: Annotated[int, typer.Option("--turns", min=1, max=1000, help="Turn limit.")] = 20,
@@ -1795,7 +1829,7 @@ def battle_demo(
         _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
     console = Console(soft_wrap=True)
-    for line in describe_journal(battle.journal):
+    for line in describe_journal(battle.journal, setup.movement):
         console.print(line, markup=False, highlight=False)
     console.print(f"final position: {final}", markup=False, highlight=False)
 
@@ -1864,7 +1898,10 @@ CommanderOption = Annotated[
 @battle_app.command("fight")
 def battle_fight(
     setup_name: Annotated[
-        str, typer.Argument(metavar="SETUP", help="A set-up file (TOML) or a built-in scenario.")
+        str,
+        typer.Argument(
+            metavar="SETUP", help=f"A set-up file (TOML) or a built-in scenario: {SCENARIO_NAMES}."
+        ),
     ],
     seed: BattleSeedOption = 1,
     commander: CommanderOption = None,
@@ -1878,12 +1915,10 @@ def battle_fight(
     --watch shows the battle turn by turn; --json prints the set-up, the journal (which replays
     to the result) and the final position.
     """
-    from tactical.battle import Battle, BattleSetup, CoreSystemsRolled, TurnEnded, context
+    from tactical.battle import Battle, BattleSetup
     from tactical.commanders import named_commander, play
     from tactical.dice import SeededDice
     from tactical.notation import format_position
-    from tactical.render import THEME, battle_plot, battle_table
-    from tactical.summary import describe_contacts, turn_by_turn
 
     setup = _battle_file(setup_name)
     if not isinstance(setup, BattleSetup):
@@ -1900,10 +1935,19 @@ def battle_fight(
     if json:
         _print_json({"setup": setup, "journal": battle.journal, "final": final})
         return
+    _show_battle(setup, battle.journal, battle.state, final, watch)
+
+
+def _show_battle(setup: Any, journal: Sequence[Any], state: Any, final: str, watch: bool) -> None:
+    """Print a fought battle: its result and ships, or with ``watch`` every turn."""
+    from tactical.battle import CoreSystemsRolled, TurnEnded, context
+    from tactical.render import THEME, battle_plot, battle_table
+    from tactical.summary import describe_contacts, turn_by_turn
+
     console = Console(theme=THEME, soft_wrap=True)
     ctx = context(setup)
     if watch:
-        for played in turn_by_turn(setup, battle.journal):
+        for played in turn_by_turn(setup, journal):
             console.rule(f"turn {played.turn}", align="left")
             for line in played.lines:
                 if not line.endswith(WATCH_QUIET):
@@ -1914,12 +1958,11 @@ def battle_fight(
                 for side in setup.sides:
                     line = describe_contacts(ctx, played.state, side)
                     console.print(line, markup=False, highlight=False)
-    state = battle.state
     who = f"{state.winner} wins" if state.winner else "no winner"
     reason = next(
         (
             e.reason
-            for e in reversed(battle.journal)
+            for e in reversed(journal)
             if isinstance(e, TurnEnded | CoreSystemsRolled) and e.over
         ),
         "",
@@ -1932,6 +1975,55 @@ def battle_fight(
     if not watch:
         console.print(battle_table(ctx, state))
     console.print(f"final position: {final}", markup=False, highlight=False)
+
+
+@battle_app.command("replay")
+def battle_replay(
+    file: Annotated[
+        str,
+        typer.Argument(metavar="FILE", help="A battle written by `umpire battle fight --json`."),
+    ],
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Show every turn: what happened and where ships are.")
+    ] = False,
+) -> None:
+    """Replay a fought battle from its journal and check it ends where it ended.
+
+    FILE is what `umpire battle fight --json` printed: the set-up, the journal and the final
+    position. Its result is shown as `battle fight` shows it; a journal that does not replay
+    to the final position written beside it exits 1.
+    """
+    from campaign.inputs import read_file
+    from tactical.battle import (
+        BattleSetup,
+        IllegalActionError,
+        SetupError,
+        decode_journal,
+        replay,
+    )
+    from tactical.dice import DiceError
+    from tactical.notation import format_position
+
+    try:
+        fought = msgspec.json.decode(read_file(file, "battle"))
+        setup = msgspec.convert(fought["setup"], BattleSetup)
+        journal = decode_journal(msgspec.json.encode(fought["journal"]))
+        written = fought.get("final")
+        state = replay(setup, journal)
+    except InvalidInputError as exc:
+        raise _fail([str(exc)]) from None
+    except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError, AttributeError):
+        raise _fail(
+            [f"{file}: not a fought battle; give what `umpire battle fight --json` printed"]
+        ) from None
+    except SetupError as exc:
+        raise _fail([f"{file}: {problem}" for problem in exc.problems]) from None
+    except (IllegalActionError, DiceError) as exc:
+        raise _fail([f"{file}: the journal does not replay: {exc}"], code=1) from None
+    final = format_position(setup.rules, state)
+    if written is not None and written != final:
+        raise _fail([f"{file}: the journal replays to another final position"], code=1)
+    _show_battle(setup, journal, state, final, watch)
 
 
 def _campaign_request(file: str) -> Any:
@@ -1971,7 +2063,7 @@ def battle_campaign(
         _print_json(outcome)
         return
     console = Console(soft_wrap=True)
-    for line in describe_journal(outcome.journal):
+    for line in describe_journal(outcome.journal, outcome.setup.movement):
         console.print(line, markup=False, highlight=False)
     console.print(
         f"result after {outcome.turns} turns: "
@@ -1999,7 +2091,8 @@ def battle_odds(
         str,
         typer.Argument(
             metavar="SETUP",
-            help="A set-up file, a campaign battle request (TOML) or a built-in scenario.",
+            help="A set-up file, a campaign battle request (TOML) or a built-in scenario: "
+            f"{SCENARIO_NAMES}.",
         ),
     ],
     runs: Annotated[
@@ -2870,14 +2963,21 @@ def encounters_decide(
     encounter: Annotated[str, typer.Argument(help="The encounter, e.g. E2-1.")],
     decision: Annotated[str, typer.Argument(help="fight, withdraw or stand-off (001 L1512-1520).")],
     player: Annotated[str, typer.Option("--player", "-p", help="The player deciding.")],
+    secret: SecretOption = None,
     at: Where = HERE,
 ) -> None:
     """Write down a secret decision; everyone sees only its commitment until all are
-    revealed together by `umpire turn resolve`."""
+    revealed together by `umpire turn resolve`.
+
+    A player who holds a secret (`umpire player add`) must give it, as for his orders; the
+    umpire decides for him only by `umpire ruling orders` (a `[[decisions]]` file).
+    """
     from campaign.ft2 import service as ft2
 
     with at.service() as service:
-        ft2.decide(service, at.lineage(service), player, encounter, decision)
+        lineage = at.lineage(service)
+        _require_secret(service, lineage.campaign, player, secret)
+        ft2.decide(service, lineage, player, encounter, decision)
     out.print(f"{player}'s decision for {encounter} written down (sealed).", markup=False)
 
 
@@ -2945,6 +3045,27 @@ def encounters_result(at: Where = HERE, json: JsonOption = False) -> None:
         out.print("not judged yet: the scenario's last turn has not ended", markup=False)
     else:
         out.print(f"result: {result}; systems held: {', '.join(held) or 'none'}", markup=False)
+
+
+def _one_line_paragraphs(text: str) -> str:
+    """A docstring with each paragraph on one line: typer's help prints the source's line
+    breaks as they are, cutting its sentences at the docstring's margin."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def _reflow_help(commands: typer.Typer) -> None:
+    """Give every command of ``commands`` (and of its groups) its docstring reflowed."""
+    for info in commands.registered_commands:
+        text = info.help or (info.callback.__doc__ if info.callback else None)
+        if text:
+            info.help = _one_line_paragraphs(text)
+    for group in commands.registered_groups:
+        if group.typer_instance is not None:
+            _reflow_help(group.typer_instance)
+
+
+_reflow_help(app)
 
 
 def main() -> None:

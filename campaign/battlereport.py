@@ -204,7 +204,7 @@ def _replayed(
             lines = []
         turn = event.turn
         state = evolve(ctx, state, event)
-        lines.extend(describe(event))
+        lines.extend(describe(event, ctx.rules.movement))
     if lines:
         turns.append(_turn(ctx, turn, lines, state, viewer))
     results = {r.unit: r for r in fought.results}

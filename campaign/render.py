@@ -593,10 +593,15 @@ def next_steps(status: TurnStatus) -> RenderableType:
     lines: list[str] = []
     if status.battles:
         waiting = ", ".join(status.battles)
+        fight, record = (
+            ("encounters fight ID", "encounters record ID")
+            if status.rules == "ft2"
+            else ("battles resolve", "battles record ID")
+        )
         lines.append(
-            f"Next: battles {waiting} await their outcome: `umpire battles resolve` fights "
-            "them with the engine, `umpire battles record ID` enters one fought at the table; "
-            "then `umpire turn resolve` again."
+            f"Next: battles {waiting} await their outcome: `umpire {fight}` fights "
+            f"{'it' if status.rules == 'ft2' else 'them'} with the engine, `umpire {record}` "
+            "enters one fought at the table; then `umpire turn resolve` again."
         )
     elif status.phase != "orders":
         lines.append(f"Next: turn {status.turn} goes on ({status.phase}): `umpire turn resolve`.")

@@ -224,6 +224,7 @@ class TurnStatus(msgspec.Struct, frozen=True):
     missed: dict[str, int] = msgspec.field(default_factory=dict)  # turns missed (issue 18)
     on_holiday: tuple[str, ...] = ()
     open_seats: tuple[str, ...] = ()  # dropped after missing too many turns
+    rules: str = "004"  # the campaign rules: 004, or ft2 (its battles are the encounters')
 
 
 class PlayerReport(msgspec.Struct, frozen=True):
@@ -309,6 +310,28 @@ class VerifyReport(msgspec.Struct, frozen=True):
     store_problems: tuple[str, ...] = ()  # snapshots and the campaign row (issue 13)
 
 
+def _refuse_battle_settings_without_map(plan: core.CreateCampaign) -> None:
+    """Refuse a battle setting other than the default for a campaign without a map: it
+    fights no battles, so the setting would be silently ignored.
+
+    Raises:
+        InvalidInputError: naming the first such setting.
+    """
+    if plan.map is not None:
+        return
+    given = (
+        ("--battle-movement", plan.battle_movement, "vector"),
+        ("--asteroid-motion", plan.asteroid_motion, "jump"),
+        ("--battle-rules", plan.battle_rules, "continuum"),
+    )
+    for option, value, default in given:
+        if value != default:
+            raise InvalidInputError(
+                f"{option} {value} needs a map (--map classic, or a map file): a campaign "
+                "without a map fights no battles"
+            )
+
+
 def plan_campaign(
     name: str,
     players: Sequence[str] = (),
@@ -361,6 +384,7 @@ def plan_campaign(
     if plan.map is None and (fleet_file is not None or fleet_files):
         raise InvalidInputError("a starting fleet needs a map to start on (--map)")
     core.decide_create(plan)  # raises on any bad setting
+    _refuse_battle_settings_without_map(plan)
     check_range(max_turns, "--turns", 1, MAX_TURNS)  # and a campaign that could never end
     return plan
 
@@ -773,6 +797,7 @@ class CampaignService:
         """
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
+        ft2.refuse_in_ft2(state, "umpire map reach")  # a fleet's reach: its orders template
         starmap = self.starmap(lineage) if viewer == UMPIRE else self.player_map(lineage, viewer)[0]
         return unit_reach(state, starmap, unit, viewer, to)
 
@@ -1021,6 +1046,7 @@ class CampaignService:
             missed={p: n for p, n in sorted(state.seats.missed.items()) if n},
             on_holiday=tuple(p for p in state.players if state.seats.on_holiday(p, state.turn)),
             open_seats=state.seats.dropped,
+            rules="ft2" if state.ft2 is not None else "004",
         )
 
     def relocate_unit(
@@ -1290,9 +1316,18 @@ class CampaignService:
         )
 
     def battles(self, lineage: Lineage, viewer: str = UMPIRE) -> list[Battle]:
-        """Return the battles awaiting an outcome (a player sees only his own)."""
+        """Return the battles awaiting an outcome (a player sees only his own).
+
+        Raises:
+            IllegalCommandError: an FT2 campaign, whose battles await in its encounters.
+        """
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
+        if state.ft2 is not None:
+            raise IllegalCommandError(
+                "this campaign plays FT2's campaign rules: `umpire encounters list` lists its "
+                "battles awaiting an outcome, `umpire battles show ID` one fought"
+            )
         return [state.pending_battles[k] for k in sorted(state.pending_battles)]
 
     def battle_decoys(self, lineage: Lineage, viewer: str = UMPIRE) -> dict[str, dict[str, int]]:
@@ -1372,8 +1407,14 @@ class CampaignService:
         waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
         if not found and battle_id in waiting:
             raise IllegalCommandError(
-                f"battle {battle_id} has not been fought yet: `umpire battles list` shows it "
-                "waiting (`umpire battles resolve` or `battles record` gives its outcome)"
+                f"battle {battle_id} has not been fought yet: "
+                + (
+                    "`umpire encounters list` shows it waiting (`umpire encounters fight` or "
+                    "`encounters record` gives its outcome)"
+                    if view.ft2 is not None
+                    else "`umpire battles list` shows it waiting (`umpire battles resolve` or "
+                    "`battles record` gives its outcome)"
+                )
             )
         if not found:
             ids = ", ".join(ev.battle.id for ev in fought) or "none yet"

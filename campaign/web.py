@@ -647,7 +647,7 @@ class _Pages:
         to = request.query_params.get("to") or None
         try:
             answer = await self._call(self.service.reach, who.lineage, unit, who.name, to)
-        except InvalidInputError as exc:
+        except (InvalidInputError, IllegalCommandError) as exc:  # an FT2 fleet has no 004 reach
             return _json({"problem": str(exc)}, 400)
         return _json(msgspec.to_builtins(answer))
 

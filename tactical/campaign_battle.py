@@ -327,7 +327,7 @@ def decode_request(text: str | bytes, source: str = "<request>") -> CampaignBatt
     try:
         request = tomlinput.decode(text, type=CampaignBattle)
     except msgspec.DecodeError as exc:
-        raise SetupError(source, [Problem.from_decode_error(exc)]) from None
+        raise SetupError(source, [Problem.from_decode_error(exc, CampaignBattle)]) from None
     problems = check_request(request)
     if problems:
         raise SetupError(source, problems)

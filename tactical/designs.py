@@ -89,7 +89,7 @@ def decode_design(text: str | bytes, source: str = "<design>") -> Design:
     try:
         return tomlinput.decode(text, type=Design)
     except msgspec.DecodeError as exc:
-        raise DesignFileError(source, (Problem.from_decode_error(exc),)) from None
+        raise DesignFileError(source, (Problem.from_decode_error(exc, Design),)) from None
 
 
 def read_design_file(path: Path) -> Design:

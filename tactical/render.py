@@ -17,10 +17,12 @@ from rich.theme import Theme
 
 from tactical.battle import BattleContext, BattleState, ShipInPlay
 from tactical.fighters import ASSAULT_SHUTTLE, FighterNameError, parse_fighters
+from tactical.movement import format_mu
 from tactical.odds import Odds
 from tactical.points import Costing
 from tactical.sensors import DAMAGE_KNOWN, SYSTEMS_KNOWN, Sighting
 from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
+from tactical.spatial import format_motion
 
 __all__ = [
     "THEME",
@@ -317,9 +319,11 @@ def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Tab
         box=None,
         padding=(0, 1, 0, 0),
     )
-    for name in ("Side", "Ship", "Design", "Status", "Hull", "At", "Crs", "Spd"):
+    # Under vector and spatial movement a ship's course is its facing and its motion apart.
+    moving = ("Crs", "Spd") if ctx.rules.movement == "cinematic" else ("Face", "Motion")
+    for name in ("Side", "Ship", "Design", "Status", "Hull", "At", *moving):
         table.add_column(
-            name, justify="right" if name in ("Hull", "Crs", "Spd") else "left", no_wrap=True
+            name, justify="right" if name in ("Hull", *moving) else "left", no_wrap=True
         )
     table.add_column("Systems hit", min_width=12)
     order = {side: index for index, side in enumerate(ctx.setup.sides)}
@@ -337,10 +341,20 @@ def battle_table(ctx: BattleContext, state: BattleState, title: str = "") -> Tab
             else "?",
             f"{_at(ship.x)},{_at(ship.y)}" if on_table else "",
             str(ship.course) if on_table else "",
-            str(ship.speed) if on_table else "",
+            _speed(ctx, ship) if on_table else "",
             _damage(ship),
         )
     return table
+
+
+def _speed(ctx: BattleContext, ship: ShipInPlay) -> str:
+    """A ship's speed, or under vector and spatial movement its motion: ``6@11`` (003
+    L91-94) or its course in degrees and speed."""
+    if ship.vector is None:
+        return str(ship.speed)
+    if ctx.rules.movement == "spatial":
+        return format_motion(ship.vector)
+    return f"{format_mu(ship.vector[0])}° {format_mu(ship.vector[1])}"
 
 
 def odds_table(figures: Odds) -> Table:

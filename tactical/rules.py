@@ -22,7 +22,11 @@ from msgspec import Struct
 from tactical.ramming import RAM_ON
 from tactical.ship import CONTINUUM_ARCS, FT2_ARCS, RulesName
 
-__all__ = ["BATTLE_RULES", "BattleRules", "rules_named"]
+__all__ = ["BATTLE_RULES", "BattleRules", "Movement", "rules_named"]
+
+
+Movement = Literal["cinematic", "vector", "spatial"]
+"""How a battle's ships move (:attr:`BattleRules.movement`)."""
 
 
 class BattleRules(Struct, frozen=True, kw_only=True):
@@ -185,7 +189,7 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
     L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
     the campaign's named source (index, Ambiguity 39)."""
-    movement: Literal["cinematic", "vector", "spatial"] = "cinematic"
+    movement: Movement = "cinematic"
     """How ships move: FT2's cinematic movement, course and facing one (001 L300-372), Fleet
     Book 1's vector movement, a velocity vector apart from the facing (000 12.12, L13411-13986;
     the campaign's, 004 L43), or spatial movement, course and facing apart in clock points

@@ -298,7 +298,7 @@ def decode_setup(text: str | bytes, source: str = "<set-up>") -> BattleSetup:
     try:
         return tomlinput.decode(text, type=BattleSetup)
     except msgspec.DecodeError as exc:
-        raise SetupError(source, [Problem.from_decode_error(exc)]) from None
+        raise SetupError(source, [Problem.from_decode_error(exc, BattleSetup)]) from None
 
 
 def initial_state(ctx: BattleContext) -> BattleState:

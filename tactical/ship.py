@@ -19,9 +19,11 @@ Three layers, each a frozen ``msgspec.Struct``:
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 import msgspec
+import msgspec.inspect
 from msgspec import Meta, Struct
 
 RulesName = Literal["ft2", "continuum"]
@@ -190,14 +192,64 @@ class Problem(Struct, frozen=True):
         return f"{self.path}: {self.reason}"
 
     @classmethod
-    def from_decode_error(cls, exc: msgspec.DecodeError) -> Problem:
-        """Return the problem a TOML decode names: its field path (``$`` if none) and why."""
+    def from_decode_error(cls, exc: msgspec.DecodeError, decoded: object = None) -> Problem:
+        """Return the problem a TOML decode names: its field path (``$`` if none) and why;
+        for a value not among a field's choices in the type ``decoded``, the choices.
+
+        >>> class Rules(Struct):
+        ...     movement: Literal["cinematic", "vector"] = "cinematic"
+        >>> try:
+        ...     msgspec.convert({"movement": "warp"}, Rules)
+        ... except msgspec.ValidationError as exc:
+        ...     print(Problem.from_decode_error(exc, Rules))
+        $.movement: Invalid enum value 'warp'; choose cinematic or vector
+        """
         if not isinstance(exc, msgspec.ValidationError):
             return cls(path="$", reason=f"not valid TOML: {exc}")
         reason, _, where = str(exc).rpartition(" - at `")
         if not reason:
             return cls(path="$", reason=str(exc))
-        return cls(path=where.rstrip("`"), reason=reason)
+        path = where.rstrip("`")
+        choices = _choices_at(decoded, path) if reason.startswith("Invalid enum value") else ()
+        if choices:
+            reason += f"; choose {', '.join(choices[:-1])} or {choices[-1]}"
+        return cls(path=path, reason=reason)
+
+
+def _choices_at(decoded: object, path: str) -> tuple[str, ...]:
+    """The values a Literal field at ``path`` (``$.sides[0].order``) of the type ``decoded``
+    takes; none when the path leads elsewhere."""
+    if decoded is None:
+        return ()
+    info: msgspec.inspect.Type = msgspec.inspect.type_info(decoded)
+    for name, index in re.findall(r"\.(\w+)|\[(\d+)\]", path.removeprefix("$")):
+        info = _one_of(info)
+        if name and isinstance(info, msgspec.inspect.StructType):
+            fields = {f.encode_name: f.type for f in info.fields}
+            if name not in fields:
+                return ()
+            info = fields[name]
+        elif index and isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
+            info = info.item_type
+        elif index and isinstance(info, msgspec.inspect.TupleType):
+            if int(index) >= len(info.item_types):
+                return ()
+            info = info.item_types[int(index)]
+        else:
+            return ()
+    info = _one_of(info)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return tuple(str(value) for value in info.values)
+    return ()
+
+
+def _one_of(info: msgspec.inspect.Type) -> msgspec.inspect.Type:
+    """An optional type's other type (``X | None`` is ``X``)."""
+    if isinstance(info, msgspec.inspect.UnionType):
+        kept = [t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)]
+        if len(kept) == 1:
+            return kept[0]
+    return info
 
 
 class DesignError(ValueError):

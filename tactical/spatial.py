@@ -49,6 +49,7 @@ from tactical.movement import (
     MoveStart,
     Order,
     course_after,
+    format_mu,
     heading_vector,
     round_mu,
     spatial_steps,
@@ -61,6 +62,7 @@ __all__ = [
     "carry_out",
     "clock_of",
     "fighter_flight",
+    "format_motion",
     "motion",
     "motion_vector",
     "offset",
@@ -103,6 +105,16 @@ def clock_of(degrees: float) -> int:
 def motion_vector(course: int, velocity: int) -> tuple[float, float]:
     """Return the ``vector`` field of a ship moving ``velocity`` MU along clock ``course``."""
     return (course % COURSES * float(DEGREES_PER_COURSE), float(velocity))
+
+
+def format_motion(vector: tuple[float, float]) -> str:
+    """Write a spatial ship's motion from its ``vector`` as its order sheet does,
+    velocity@course in clock points (L91-94).
+
+    >>> format_motion((330.0, 6.0)), format_motion((0.0, 0.0))
+    ('6@11', '0@12')
+    """
+    return f"{format_mu(vector[1])}@{clock_of(vector[0])}"
 
 
 def motion(moved: MoveStart | MoveResult) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from tactical.ftl import Departure
 from tactical.mines import Mine
 from tactical.missiles import Salvo
 from tactical.movement import angle_vector, format_mu, heading_vector, round_mu
-from tactical.rules import BattleRules
+from tactical.rules import BattleRules, Movement
 from tactical.sensors import (
     AREA_ECM,
     AREA_ECM_MU,
@@ -217,7 +217,7 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     ram_on: dict[Identifier, Annotated[int, Meta(ge=1, le=6)]] = msgspec.field(default_factory=dict)
     """Per side, the D6 face its rams need to go on, for a scenario or a race that rams more
     readily (001 L979's special option); a side left out needs the rules' 6."""
-    movement: Literal["cinematic", "vector", "spatial"] = "cinematic"
+    movement: Movement = "cinematic"
     """How ships move: sets the rules' ``movement`` option. Under ``vector`` (000 12.12) and
     ``spatial`` (003) each ship's ``course`` is its facing and its starting course; ``speed``
     MU along it."""

@@ -52,8 +52,10 @@ from tactical.boarding import BoardingSyntaxError, GuardRoll, parse_assaults
 from tactical.fire import BRIDGE_FOR_GOOD
 from tactical.missiles import SALVO_AIM
 from tactical.movement import SCRAMBLE, Manoeuvre, OrderSyntaxError, format_mu, parse_order
+from tactical.rules import Movement
 from tactical.sensors import LEARNED, Sensed
 from tactical.ship import HullClass
+from tactical.spatial import format_motion
 
 __all__ = [
     "TurnPlayed",
@@ -588,8 +590,8 @@ def _fired(event: ShipFired) -> list[str]:
     return lines
 
 
-def _moved(moved: Moved) -> str:
-    """Tell one ship's move."""
+def _moved(moved: Moved, spatial: bool = False) -> str:
+    """Tell one ship's move (``spatial``: the battle moves under 003's spatial movement)."""
     line = (
         f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
         f"course {moved.course} speed {moved.speed}"
@@ -598,7 +600,11 @@ def _moved(moved: Moved) -> str:
         line = (
             f"    {moved.ship} {moved.order}{_vector_words(moved.order)} to "
             f"{format_mu(moved.x)},{format_mu(moved.y)} facing {moved.course}, "
-            f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
+            + (
+                f"motion {format_motion(moved.vector)}"
+                if spatial
+                else f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
+            )
         )
     if moved.void:
         line += f" (order void: {moved.void})"
@@ -658,14 +664,15 @@ def _dropout(dropout: Dropout) -> list[str]:
     return lines
 
 
-def describe(event: Event) -> list[str]:
-    """Return the lines that tell what one event did."""
+def describe(event: Event, movement: Movement = "cinematic") -> list[str]:
+    """Return the lines that tell what one event did, in a battle that moves by ``movement``
+    (the set-up's: a spatial ship's motion is told in its own notation, ``6@11``)."""
     if isinstance(event, OrdersWritten):
         return [f"turn {event.turn}: {event.side} writes orders"]
     if isinstance(event, ShipsMoved):
         lines = [f"turn {event.turn}: ships move"]
         lines.extend(line for dropout in event.dropouts for line in _dropout(dropout))
-        lines.extend(_moved(moved) for moved in event.moves)
+        lines.extend(_moved(moved, movement == "spatial") for moved in event.moves)
         lines.extend(line for moved in event.moves if moved.ftl for line in _ftl(moved))
         lines.extend(
             f"    dummy {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)}"
@@ -719,9 +726,9 @@ def describe(event: Event) -> list[str]:
     return lines
 
 
-def describe_journal(journal: Iterable[Event]) -> list[str]:
-    """Return the lines for a whole journal."""
-    return [line for event in journal for line in describe(event)]
+def describe_journal(journal: Iterable[Event], movement: Movement = "cinematic") -> list[str]:
+    """Return the lines for a whole journal of a battle that moves by ``movement``."""
+    return [line for event in journal for line in describe(event, movement)]
 
 
 class TurnPlayed(NamedTuple):
@@ -749,6 +756,6 @@ def turn_by_turn(setup: BattleSetup, journal: Iterable[Event]) -> Iterator[TurnP
             lines = []
         turn = event.turn
         state = evolve(ctx, state, event)
-        lines.extend(describe(event))
+        lines.extend(describe(event, ctx.rules.movement))
     if lines:
         yield TurnPlayed(turn, lines, state)

@@ -217,7 +217,17 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
     out = umpire("new", "g", "--players", "red,blue", "--battle-movement", "warp", db=db, code=2)
     assert "battle-movement setting 'warp' must be one of vector, cinematic, spatial" in out
     assert not db.exists() or "g" not in umpire("campaigns", db=db)
-    umpire("new", "g", "--players", "red,blue", "--battle-movement", "cinematic", db=db)
+    umpire(
+        "new",
+        "g",
+        "--players",
+        "red,blue",
+        "--battle-movement",
+        "cinematic",
+        "--map",
+        "classic",
+        db=db,
+    )
     service = CampaignService.open(str(db))
     try:
         state = service.load(service.target(None, None))
@@ -236,7 +246,17 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
     ).movement == ("vector")
     spatial = msgspec.structs.replace(state, battle_movement="spatial")  # 003
     assert request_for(spatial, BATTLE).movement == "spatial"
-    umpire("new", "s", "--players", "red,blue", "--battle-movement", "spatial", db=db)
+    umpire(
+        "new",
+        "s",
+        "--players",
+        "red,blue",
+        "--battle-movement",
+        "spatial",
+        "--map",
+        "classic",
+        db=db,
+    )
 
 
 def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
@@ -253,7 +273,9 @@ def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path:
     out = umpire("new", "g", "--players", "red,blue", "--asteroid-motion", "roll", db=db, code=2)
     assert "asteroid-motion setting 'roll' must be one of jump, sweep" in out
     assert not db.exists() or "g" not in umpire("campaigns", db=db)
-    umpire("new", "g", "--players", "red,blue", "--asteroid-motion", "sweep", db=db)
+    umpire(
+        "new", "g", "--players", "red,blue", "--asteroid-motion", "sweep", "--map", "classic", db=db
+    )
     service = CampaignService.open(str(db))
     try:
         state = service.load(service.target(None, None))

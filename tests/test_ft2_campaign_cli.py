@@ -189,6 +189,7 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
         assert service.load(lineage).finished
         log = service.log(lineage)
         sources = [e.event.source for e in log if isinstance(e.event, Ft2BattleFought)]
+        fought = [e.event for e in log if isinstance(e.event, Ft2BattleFought)]
         assert sources.count("engine") >= 1
         assert sources.count("umpire") == 1
         refits = [e.event for e in log if isinstance(e.event, ShipsRefitted)]
@@ -215,9 +216,71 @@ def test_the_lafayette_incident_plays_seven_turns_through_the_cli(tmp_path: Path
             text = path.read_text()
             assert f"{other}-F" not in text, path
             assert f"{other}-D" not in text, path
+    for battle in fought:
+        show_a_battle_to_each_side(table, battle, tmp_path)
     assert "problem" not in table.run("verify").lower()
     table.run("reveal-seed")  # every die of the campaign recomputed from the seed
     assert "problem" not in table.run("verify", "--dice").lower()
+
+
+def show_a_battle_to_each_side(table: Table, fought: Ft2BattleFought, tmp_path: Path) -> None:
+    """`umpire battles show` for an FT2 battle: the umpire's, each side's (turn by turn and
+    as a replay page for an engine battle), and no fleet of the other side named."""
+    battle = fought.battle.id
+    assert f"Battle {battle} at {fought.battle.system}" in table.run("battles", "show", battle)
+    for player in PLAYERS:
+        other = next(p for p in PLAYERS if p != player)
+        extra = ("--turns", "--replay", str(tmp_path / f"{battle}-{player}.html"))
+        shown = table.run(
+            "battles", "show", battle, "--as-player", player,
+            *(extra if fought.source == "engine" else ()),
+        )  # fmt: skip
+        assert f"as {player} saw it" in shown
+        assert f"{other}-F" not in shown
+        if fought.source == "engine":
+            page = (tmp_path / f"{battle}-{player}.html").read_text()
+            assert f"{other}-F" not in page
+        json.loads(table.run("battles", "show", battle, "--as-player", player, "--json"))
+    refused = table.run("battles", "show", "B9-9", "--as-player", "esu", code=2)
+    assert refused.count("\n") == 1
+    assert "no battle 'B9-9'" in refused
+
+
+def test_the_004_battle_and_reach_commands_point_an_ft2_umpire_to_his_own(tmp_path: Path) -> None:
+    """`umpire battles list` would say "no battles" while an FT2 battle waits in the
+    encounters, and `umpire map reach` that the player's own fleet is not his: both refuse
+    in one line naming the command that does it, and write nothing."""
+    table = Table(tmp_path)
+    table.run("new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10")
+    listed = table.run("battles", "list", code=2)
+    assert listed.count("\n") == 1
+    assert "`umpire encounters list`" in listed
+    reach = table.run("map", "reach", "esu-F1", "--player", "esu", code=2)
+    assert reach.count("\n") == 1
+    assert "umpire map reach belongs to the 004 campaign" in reach
+
+
+def test_new_refuses_the_settings_of_the_other_campaign(tmp_path: Path) -> None:
+    """A setting the campaign would ignore is one line naming it and what is taken, exit 2,
+    nothing written: the 004 campaign's settings for an ft2 one, the ft2 scenario's for a
+    004 one, a battle setting for a campaign without a map (it fights no battles)."""
+    db = str(tmp_path / "x.db")
+    ft2 = ["new", "laf", "--rules", "ft2", "--players", "esu,nac", "--db", db]
+    cases = [
+        ([*ft2, "--map", "classic"], "--map: not for an ft2 campaign"),
+        ([*ft2, "--battle-movement", "spatial", "--turns", "9"], "--turns, --battle-movement:"),
+        (["new", "g", "--players", "a,b", "--map", "classic", "--scale", "50", "--db", db],
+         "--scale belongs to an ft2 campaign (--rules ft2)"),
+        (["new", "g", "--players", "a,b", "--battle-movement", "spatial", "--db", db],
+         "--battle-movement spatial needs a map (--map classic, or a map file)"),
+    ]  # fmt: skip
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert not Path(db).exists()
+    assert "--scenario, --scale" in runner.invoke(app, cases[0][0]).stderr
 
 
 def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> None:
@@ -238,3 +301,56 @@ def assert_no_leak(service: CampaignService, lineage: Lineage, player: str) -> N
             assert ev.orders.player == player
         elif isinstance(ev, SECRET_EVENTS):
             assert getattr(ev, "player", None) == player, (player, ev)
+
+
+def test_a_player_who_holds_a_secret_decides_an_encounter_with_it(tmp_path: Path) -> None:
+    """`umpire encounters decide --player P` asks for P's secret as `orders submit` does: the
+    umpire could otherwise decide in his name, unseen; without it (or wrong) one line, exit 2,
+    nothing written; with it the decision is sealed."""
+    table = Table(tmp_path)
+    met = to_lafayette(table)
+    added = runner.invoke(app, ["player", "add", "esu", "--db", table.db])
+    secret = added.stdout.split()[-1]  # the secret alone on stdout, its notice on stderr
+    decide = ("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
+    before = table.run("log", "--json")
+    refused = table.run(*decide, code=2)
+    assert refused == (
+        "umpire: error: esu holds a secret: orders in his name need it (the umpire hands "
+        "orders in for him by ruling)\n"
+    )
+    assert "that is not esu's secret" in table.run(*decide, "--secret", "wrong", code=2)
+    assert table.run("log", "--json") == before
+    assert "written down (sealed)" in table.run(*decide, "--secret", secret)
+
+
+def to_lafayette(table: Table) -> dict[str, object]:
+    """A small Lafayette Incident in which the ESU reaches Lafayette on turn 2: its
+    encounter with the system defence ships there."""
+    table.run(
+        "new", "laf", "--rules", "ft2", "--players", "esu,nac", "--scale", "10", "--seed", "s",
+    )  # fmt: skip
+    table.orders("esu", 1, move("esu-F1", "0609"))
+    table.orders("nac", 1, "")
+    table.run("turn", "resolve")
+    table.orders("esu", 2, move("esu-F1", "Lafayette"))
+    table.orders("nac", 2, "")
+    table.run("turn", "resolve")
+    (met,) = table.encounters("esu")
+    return met
+
+
+def test_a_waiting_ft2_battle_points_to_the_encounters_commands(tmp_path: Path) -> None:
+    """After the turn resolves into a battle, "Next:" names `encounters fight` and
+    `encounters record` (the 004 `battles resolve|record` refuse in an FT2 campaign), and so
+    does `battles show` of the battle not fought yet."""
+    table = Table(tmp_path)
+    met = to_lafayette(table)
+    for player in PLAYERS:
+        table.run("encounters", "decide", str(met["id"]), "fight", "--player", player)
+    resolved = " ".join(table.run("turn", "resolve").split())
+    (battle,) = table.battles()
+    assert f"Next: battles {battle} await their outcome: `umpire encounters fight ID`" in resolved
+    assert "`umpire encounters record ID` enters one fought at the table" in resolved
+    assert "battles resolve" not in resolved
+    refused = table.run("battles", "show", battle, code=2)
+    assert "`umpire encounters fight` or `encounters record` gives its outcome" in refused

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -176,3 +178,80 @@ def test_battle_fight_output_is_golden() -> None:
         )
         assert result.exit_code == 0, result.output
         check_golden(name, result.stdout)
+
+
+def test_the_battle_help_names_every_built_in_scenario() -> None:
+    """`umpire battle fight|odds|demo --help` list the scenarios a player may fight."""
+    import cli
+    from tactical.scenarios import SCENARIOS
+
+    for name in SCENARIOS:
+        assert re.search(rf"\b{name}\b", cli.SCENARIO_NAMES), name
+
+
+def test_every_commands_help_keeps_its_sentences_whole() -> None:
+    """A command's help never breaks a sentence where its docstring's source line ended:
+    typer prints a docstring's line breaks as they are."""
+    import typer
+
+    def commands(command: Any) -> list[Any]:
+        found = [command]
+        for sub in getattr(command, "commands", {}).values():  # a group's
+            found += commands(sub)
+        return found
+
+    every = commands(typer.main.get_command(app))
+    assert len(every) > 50
+    for command in every:
+        for paragraph in (command.help or "").split("\n\n"):
+            assert "\n" not in paragraph, (command.name, paragraph)
+    result = runner.invoke(app, ["encounters", "--help"], env={"COLUMNS": "200"})
+    assert "with the long-range scans, and the battles awaiting an outcome." in result.stdout
+
+
+def test_a_fought_battle_replays_from_its_json_as_it_was_fought(tmp_path: Path) -> None:
+    """`umpire battle replay` reads what `battle fight --json` printed and shows the battle
+    exactly as `battle fight` did (with --watch too); a journal that does not end at its
+    written final position is one line and exit 1; a file that is not a battle exit 2."""
+    for scenario in ("spatial", "lite"):
+        fought = runner.invoke(app, ["battle", "fight", scenario, "--seed", "3", "--json"])
+        path = tmp_path / f"{scenario}.json"
+        path.write_text(fought.stdout)
+        for watch in ([], ["--watch"]):
+            shown = runner.invoke(app, ["battle", "fight", scenario, "--seed", "3", *watch])
+            replayed = runner.invoke(app, ["battle", "replay", str(path), *watch])
+            assert replayed.exit_code == 0, replayed.output
+            assert replayed.stdout == shown.stdout
+    data = json.loads((tmp_path / "spatial.json").read_text())
+    data["final"] = data["final"].replace(" over ", " orders ")
+    (tmp_path / "moved.json").write_text(json.dumps(data))
+    moved = runner.invoke(app, ["battle", "replay", str(tmp_path / "moved.json")])
+    assert moved.exit_code == 1
+    assert moved.stderr == (
+        f"umpire: error: {tmp_path / 'moved.json'}: the journal replays to another final position\n"
+    )
+    (tmp_path / "setup.json").write_text("{}")
+    wrong = runner.invoke(app, ["battle", "replay", str(tmp_path / "setup.json")])
+    assert wrong.exit_code == 2
+    assert "not a fought battle; give what `umpire battle fight --json` printed" in wrong.stderr
+
+
+def test_a_battle_files_value_off_its_choices_names_them(tmp_path: Path) -> None:
+    """A set-up's or a campaign request's value not among a field's choices is one line with
+    its path and the values that would do, exit 2."""
+    setup = tmp_path / "setup.toml"
+    setup.write_text('sides = ["red", "blue"]\nmovement = "warp"\n')
+    request = tmp_path / "request.toml"
+    request.write_text(
+        '[[sides]]\nname = "red"\norder = "charge"\nships = [{id = "r1", design = "frigate"}]\n'
+        '[[sides]]\nname = "blue"\norder = "engage"\nships = [{id = "b1", design = "frigate"}]\n'
+    )
+    for command, path, told in (
+        ("fight", setup, "$.movement: Invalid enum value 'warp'; choose cinematic, spatial "
+         "or vector"),
+        ("campaign", request, "$.sides[0].order: Invalid enum value 'charge'; choose engage, "
+         "ftl-move or stand-off"),
+    ):  # fmt: skip
+        result = runner.invoke(app, ["battle", command, str(path)], env={"COLUMNS": "300"})
+        assert result.exit_code == 2
+        assert result.stderr == f"umpire: error: {path}: {told}\n"

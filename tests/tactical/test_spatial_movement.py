@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import msgspec
 import pytest
@@ -440,6 +441,17 @@ def test_spatial_scenario_fights_from_the_cli_and_replays() -> None:
     assert any(o.spatial for o in orders)  # the commanders wrote spatial manoeuvres
     again = runner.invoke(app, ["battle", "fight", "spatial", "--seed", "3", "--json"])
     assert again.stdout == result.stdout
+
+
+def test_watching_a_spatial_battle_tells_each_ships_motion_as_velocity_at_course() -> None:
+    """``--watch`` tells a spatial ship's motion as its order sheet writes it, ``7@12``
+    (003 L91-94), not a course in degrees; the table's columns are its facing and motion."""
+    result = runner.invoke(app, ["battle", "fight", "spatial", "--seed", "3", "--watch"])
+    assert result.exit_code == 0, result.output
+    assert "r1 +1 (velocity +1) to 8,7 facing 12, motion 7@12" in result.stdout
+    assert "°" not in result.stdout
+    assert "Face Motion" in result.stdout
+    assert re.search(r"r1 +destroyer +active +7/7 8,7 +12 +7@12", result.stdout)
 
 
 # ---------------------------------------------------------------- fighters (003 L286-323)
