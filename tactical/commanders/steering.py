@@ -462,15 +462,27 @@ def _asteroid_order(
         risky.append(((chance, _end_velocity(ending), 0.0, ""), None))
     else:
         safe.append(((1, 0.0, ""), None))
-    for candidate in _all_orders(ctx, ship):
-        end = end_of(ctx, ship, candidate)
-        miss = range_between(end.x, end.y, ending.x, ending.y)
+    ends = [(end_of(ctx, ship, candidate), candidate) for candidate in _all_orders(ctx, ship)]
+    nearest = sorted(
+        (
+            (
+                range_between(end.x, end.y, ending.x, ending.y),
+                format_order(candidate),
+                end,
+                candidate,
+            )
+            for end, candidate in ends
+        ),
+        key=lambda entry: (entry[0], entry[1]),
+    )
+    for miss, text, end, candidate in nearest:
         if risked := _risked(ctx, ship, end, asteroids):
             chance = _crash_chance(ctx, ship, end, risked)
-            risky.append(((chance, _end_velocity(end), miss, format_order(candidate)), candidate))
+            risky.append(((chance, _end_velocity(end), miss, text), candidate))
+        elif _can_slow_down(ctx, ship, end):
+            return candidate  # the nearest of the best: nothing later beats it
         else:
-            rank = 0 if _can_slow_down(ctx, ship, end) else 1
-            safe.append(((rank, miss, format_order(candidate)), candidate))
+            safe.append(((1, miss, text), candidate))
     if safe:
         return min(safe, key=lambda pair: pair[0])[1]
     return min(risky, key=lambda pair: pair[0])[1]
