@@ -24,9 +24,11 @@ no way round; a minelayer drops its mines where an enemy is forecast to fly the 
 when they are active.
 
 Asteroids (:func:`with_asteroids`, every commander but the random one): a ship whose move
-would cross an asteroid's base at a velocity its thrust cannot make safe (001 L1092-1106) takes
-instead the legal order that crosses none, or none it risks, ending nearest where it meant to
-go; a launch, a pivot or a nova shot keeps its order.
+would cross an asteroid's base at a velocity its thrust cannot make safe (001 L1092-1106), or
+leave it too fast to slow next turn to a velocity that is always safe, takes instead the legal
+order that does neither, ending nearest where it meant to go (failing any, the one that risks
+no asteroid now, then the least likely to crash); a launch, a pivot or a nova shot keeps its
+order.
 
 Torpedo settings (:func:`with_torpedo_settings`, every commander but the random one,
 outermost): once a ship's move is chosen, each overload-upgraded or variable pulse torpedo

@@ -65,6 +65,7 @@ from tactical.movement import (
     PUSHES,
     Burn,
     MoveResult,
+    MoveStart,
     Order,
     angle_vector,
     format_order,
@@ -345,28 +346,156 @@ def _asteroid_risk(
     velocity less its thrust needs more than 1 on the D6 (001 L1092-1106). With asteroids
     that sweep (000 L18082-18101) the move risks the asteroid it ends inside, and the drift
     at the start of next turn sweeping over where it ends; else any its path crosses."""
-    end = end_of(ctx, ship, order)
-    speed = end.vector[1] if end.vector is not None else float(end.speed)
-    need = avoid_need(velocity=speed, thrust=collision_thrust(ctx.sheets[ship.id], ship.record))
+    return _risked(ctx, ship, end_of(ctx, ship, order), asteroids) > 0
+
+
+def _risked(
+    ctx: BattleContext, ship: ShipInPlay, end: MoveResult, asteroids: Sequence[tuple[float, float]]
+) -> int:
+    """How many asteroids a move ending at ``end`` risks (:func:`_asteroid_risk`): met at a
+    velocity that may crash the ship. The path is the engine's: start, mid-move point, end."""
+    need = avoid_need(
+        velocity=_end_velocity(end), thrust=collision_thrust(ctx.sheets[ship.id], ship.record)
+    )
     if need <= AVOID_ALWAYS:
-        return False  # it would avoid any asteroid automatically (001 L1106)
-    path = move_path(ctx, ship, order)
+        return 0  # it would avoid any asteroid automatically (001 L1106)
+    path = ((ship.x, ship.y), (end.mid_x, end.mid_y), (end.x, end.y))
     theatre = ctx.setup.theatre
     if theatre is None or theatre.asteroid_motion != "sweep" or theatre.field is None:
-        return bool(asteroids_crossed(path, asteroids))
+        return len(asteroids_crossed(path, asteroids))
     legs = [leg for start in asteroids for leg in drift_legs(start, theatre.drift, theatre.field)]
-    return bool(ends_inside(path[-1], asteroids)) or any(
+    return len(ends_inside(path[-1], asteroids)) + sum(
         line_blocked(a, b, [path[-1]]) for a, b in legs
     )
+
+
+def _end_velocity(end: MoveResult) -> float:
+    """The velocity a move ends at: the one a collision is rolled with (001 L1092)."""
+    return end.vector[1] if end.vector is not None else float(end.speed)
+
+
+def _crash_chance(ctx: BattleContext, ship: ShipInPlay, end: MoveResult, risked: int) -> float:
+    """The chance a move ending at ``end`` crashes the ship, rolling for each of the
+    ``risked`` asteroids with its new velocity less its thrust (001 L1092-1108): for the
+    doctrine's choice when every order takes a risk."""
+    need = avoid_need(
+        velocity=_end_velocity(end), thrust=collision_thrust(ctx.sheets[ship.id], ship.record)
+    )
+    fails = min(1.0, max(0.0, (need - 1) / 6))
+    return 1.0 - (1.0 - fails) ** risked
+
+
+def _braking_burns(end: MoveResult, thrust: int, points: int) -> list[Order]:
+    """The vector orders that slow a ship most: rotate to either clock point on each side of
+    dead astern of its velocity (with a manoeuvre point to spend, 000 L13411-13986), then
+    burn the whole main drive."""
+    assert end.vector is not None
+    astern = (end.vector[0] + 180.0) / 30.0
+    burns: list[Order] = []
+    for facing in {math.floor(astern) % 12, math.ceil(astern) % 12}:
+        points_off = (facing - end.course) % 12
+        if points_off and not points:
+            continue
+        rotation: tuple[Burn, ...] = ()
+        if points_off:
+            rotation = (
+                (Burn("TS", points_off),) if points_off < 6 else (Burn("TP", 12 - points_off),)
+            )
+        burns.append(Order(vector=(*rotation, Burn("MD", thrust))))
+    return burns
+
+
+def _slowest_next(ctx: BattleContext, ship: ShipInPlay, end: MoveResult) -> float:
+    """The least velocity the ship can have after next turn's move, from where a move ends
+    this one, its thrust as now: cinematic, its speed less its thrust (001 L366); vector,
+    the better of its braking burns (:func:`_braking_burns`); spatial, its velocity less its
+    thrust, a bound."""
+    thrust, points = order_limits(ctx, ship)
+    velocity_now = _end_velocity(end)
+    if end.vector is None or ctx.rules.movement == "spatial":
+        return max(0.0, velocity_now - thrust)
+    start = MoveStart(
+        x=end.x, y=end.y, course=end.course, speed=end.speed, vector=end.vector, spin=end.spin
+    )
+    return min(
+        velocity_now,
+        *(_end_velocity(move_by_rules(ctx, start, o)) for o in _braking_burns(end, thrust, points)),
+    )
+
+
+def _can_slow_down(ctx: BattleContext, ship: ShipInPlay, end: MoveResult) -> bool:
+    """Whether, after a move ending at ``end``, the ship can bring its velocity next turn
+    down to where it avoids any asteroid automatically (001 L1106): its velocity less its
+    thrust 1 or less. A ship that always can always has an order that risks no asteroid,
+    wherever the field drifts: the one that slows it so, and after that, flying on."""
+    thrust = collision_thrust(ctx.sheets[ship.id], ship.record)
+    velocity_now = _end_velocity(end)
+    if avoid_need(velocity=velocity_now, thrust=thrust) <= AVOID_ALWAYS:
+        return True
+    if avoid_need(velocity=velocity_now - order_limits(ctx, ship)[0], thrust=thrust) > AVOID_ALWAYS:
+        return False  # no burn slows it by more than its thrust
+    return avoid_need(velocity=_slowest_next(ctx, ship, end), thrust=thrust) <= AVOID_ALWAYS
+
+
+def _asteroid_order(
+    ctx: BattleContext, ship: ShipInPlay, order: Order, asteroids: Sequence[tuple[float, float]]
+) -> Order | None:
+    """The legal order that replaces ``order`` in an asteroid field, or ``None`` to keep it.
+
+    The order stands if it risks no asteroid (:func:`_asteroid_risk`) and leaves the ship able
+    to slow to a safe velocity next turn (:func:`_can_slow_down`). Else the candidate ending
+    nearest where it would have, of those that are both; failing any, the order itself if it
+    risks no asteroid now, else the nearest candidate that risks none; failing any, of the
+    order and the candidates the one least likely to crash (:func:`_crash_chance`), the slower
+    first, the order itself on a tie. Ties go to the order's text, so the choice is stable.
+    """
+    ending = end_of(ctx, ship, order)
+    risked = _risked(ctx, ship, ending, asteroids)
+    if not risked and _can_slow_down(ctx, ship, ending):
+        return None
+    # The order itself competes (as None, ending where it means to, its text first): it
+    # stands unless a candidate does better.
+    safe: list[tuple[tuple[int, float, str], Order | None]] = []
+    risky: list[tuple[tuple[float, float, float, str], Order | None]] = []
+    if risked:
+        chance = _crash_chance(ctx, ship, ending, risked)
+        risky.append(((chance, _end_velocity(ending), 0.0, ""), None))
+    else:
+        safe.append(((1, 0.0, ""), None))
+    ends = [(end_of(ctx, ship, candidate), candidate) for candidate in _all_orders(ctx, ship)]
+    nearest = sorted(
+        (
+            (
+                range_between(end.x, end.y, ending.x, ending.y),
+                format_order(candidate),
+                end,
+                candidate,
+            )
+            for end, candidate in ends
+        ),
+        key=lambda entry: (entry[0], entry[1]),
+    )
+    for miss, text, end, candidate in nearest:
+        if risked := _risked(ctx, ship, end, asteroids):
+            chance = _crash_chance(ctx, ship, end, risked)
+            risky.append(((chance, _end_velocity(end), miss, text), candidate))
+        elif _can_slow_down(ctx, ship, end):
+            return candidate  # the nearest of the best: nothing later beats it
+        else:
+            safe.append(((1, miss, text), candidate))
+    if safe:
+        return min(safe, key=lambda pair: pair[0])[1]
+    return min(risky, key=lambda pair: pair[0])[1]
 
 
 def with_asteroids(orders: WriteOrders) -> WriteOrders:
     """Wrap a commander's movement orders with a pilot's care for asteroids (001 L1092-1110).
 
-    A ship whose move risks a collision takes the legal order (turn and speed change, or the
-    vector candidates) that risks none and ends nearest where the move would have, ties going
-    to the order's text; its other instructions (scans, mines, sweeps, a ram) stay. A launch,
-    a pivot or a nova shot keeps its order, and so does a ship with no safe order.
+    A ship whose move risks a collision, or would leave it too fast to slow next turn to a
+    velocity that avoids any asteroid automatically, takes the legal order (turn and speed
+    change, or the vector candidates) chosen by :func:`_asteroid_order`; its other
+    instructions (scans, mines, sweeps, a ram) stay. A launch, a pivot or a nova shot keeps
+    its order.
     """
 
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
@@ -378,19 +507,8 @@ def with_asteroids(orders: WriteOrders) -> WriteOrders:
             order = written.get(ship.id, NO_ORDER)
             if order.launch or order.nova or order.pivot is not None:
                 continue
-            if not _asteroid_risk(ctx, ship, order, asteroids):
-                continue
-            goal = move_path(ctx, ship, order)[-1]
-            best: tuple[tuple[float, str], Order] | None = None
-            for candidate in _all_orders(ctx, ship):
-                if _asteroid_risk(ctx, ship, candidate, asteroids):
-                    continue
-                end = move_path(ctx, ship, candidate)[-1]
-                key = (range_between(end[0], end[1], goal[0], goal[1]), format_order(candidate))
-                if best is None or key < best[0]:
-                    best = (key, candidate)
-            if best is not None:
-                safe = best[1]
+            safe = _asteroid_order(ctx, ship, order, asteroids)
+            if safe is not None:
                 written[ship.id] = msgspec.structs.replace(
                     order,
                     turn=safe.turn,

@@ -9,6 +9,8 @@ from typing import Literal
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tactical.asteroids import asteroids_crossed, avoid_need, drift_legs, evades, needs_die
 from tactical.battle import (
@@ -23,7 +25,13 @@ from tactical.battle import (
     replay,
 )
 from tactical.campaign_battle import resolve_campaign_battle
-from tactical.commanders import Commander, closing_commander, engage_commander, play
+from tactical.commanders import (
+    Commander,
+    closing_commander,
+    engage_commander,
+    play,
+    with_asteroids,
+)
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.movement import Order, parse_order
 from tactical.summary import describe
@@ -425,3 +433,66 @@ def test_commanders_take_no_risk_of_sweeping_asteroids() -> None:
             if isinstance(event, ShipsMoved):
                 assert all(m.face is None and not m.crashed for m in event.asteroids)
         assert replay(setup, battle.journal) == battle.state
+
+
+# --- the doctrine keeps a way out (001 L1106) ------------------------------------------
+
+
+def _reckless(_ctx: object, state: BattleState, side: str) -> dict[str, Order]:
+    """Every ship burns its whole drive (a frigate's 6) straight ahead, every turn."""
+    return {s.id: parse_order("MD6") for s in state.ships if s.side == side}
+
+
+def _hold_fire(_ctx: object, state: BattleState, side: str) -> tuple[str, list[Shot]]:
+    return next(s.id for s in state.ships if s.side == side and not s.fired), []
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wall=st.integers(40, 160), offset=st.integers(-3, 3), drift=st.integers(-1, 1))
+def test_the_doctrine_never_lets_a_ship_outrun_its_brakes(
+    wall: int, offset: int, drift: int
+) -> None:
+    """A vector frigate (thrust 6) whose orders burn its whole drive ahead every turn flies
+    at a wall of asteroids across its way, ``wall`` MU off, drifting ``drift`` MU a turn
+    along it; under the asteroid doctrine it never rolls for, nor crashes into, one. Taking
+    only this turn's safe orders it would soon fly too fast to stop short of the wall, or to
+    slow below the 7 at which it meets one without a roll (001 L1106): the doctrine keeps it
+    slow enough to."""
+    rocks = tuple((offset + 1.8 * i, float(wall)) for i in range(-25, 26))
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        turn_limit=8,
+        movement="vector",
+        ships=(
+            ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12, speed=0),
+            ShipSetup(id="b1", side="blue", design="frigate", x=-80, y=0, course=6, speed=0),
+        ),
+        theatre=Theatre(
+            asteroids=rocks, drift=(float(drift), 0.0), field=(-100.0, -300.0, 300.0, 300.0)
+        ),
+    )
+    pilot = Commander(orders=with_asteroids(_reckless), fire=_hold_fire)  # type: ignore[arg-type]
+    still = Commander(orders=lambda _ctx, _state, _side: {}, fire=_hold_fire)  # type: ignore[arg-type]
+    battle = play(Battle(setup), {"red": pilot, "blue": still}, SeededDice(1))
+    met = [m for e in battle.journal if isinstance(e, ShipsMoved) for m in e.asteroids]
+    assert battle.state.turn == setup.turn_limit  # no crash ended the battle early
+    assert all(m.face is None and not m.crashed for m in met)
+
+
+def test_with_no_safe_order_the_least_risky() -> None:
+    """A heavy cruiser (thrust 4) at speed 11, 3 MU short of a wall of asteroids it cannot
+    miss: straight on it needs 7, a certain crash (001 L1106); slowed by its whole thrust to
+    7 it needs 3, and rolls for the one asteroid in its way. The doctrine takes that."""
+    rocks = tuple((1.8 * i, 3.0) for i in range(-25, 26))
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        rules="ft2",
+        ships=(
+            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12, speed=11),
+            ShipSetup(id="b1", side="blue", design="frigate", x=-80, y=0, course=6, speed=0),
+        ),
+        theatre=Theatre(asteroids=rocks),
+    )
+    battle = Battle(setup)
+    straight_on = with_asteroids(lambda _ctx, _state, _side: {"r1": Order()})
+    assert straight_on(battle.ctx, battle.state, "red") == {"r1": Order(accel=-4)}
