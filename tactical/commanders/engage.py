@@ -646,12 +646,22 @@ TORPEDO_SHOT_DAMAGE = 2.0
 """... and a torpedo's or any other weapon's shot, roughly: half hit, a few points each."""
 
 
+KILL_POWER = 3
+"""How a target's worth grows with the share of its hull left that the fire is expected to
+take: as its cube. Fleet morale counts ships lost, not hull boxes (000 L13214-13273), so fire
+that can finish a ship is worth much more than the same damage spread over sound ones. Over
+300 seeded mirrors of the Continuum default fleets each (with :func:`_focused_fire`'s order),
+the share itself, the power 1, drew 21% (vector) and 34% (cinematic), every draw both fleets
+breaking on the same turn; its square 18% and 22%; its cube 17% and 19%."""
+
+
 def _target_worth(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, options: dict[str, tuple[str, ...]]
 ) -> dict[str, float]:
     """What firing every weapon that reaches it at each target is worth to a side that wins by
     breaking the enemy's fleet morale (000 L13214-13273, lost mass): the share of its hull
-    left the expected damage takes, capped at all of it, times its mass."""
+    left the expected damage takes, capped at all of it, to the power :data:`KILL_POWER`,
+    times its mass."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
     for weapon, targets in options.items():
@@ -670,16 +680,19 @@ def _target_worth(
         target = state.ship(target_id)
         their = ctx.sheets[target_id]
         left = max(1, hull_remaining(their, target.record))
-        worth[target_id] = min(expected, left) / left * their.mass
+        worth[target_id] = (min(expected, left) / left) ** KILL_POWER * their.mass
     return worth
 
 
 def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:
-    """Return Engage's fire: the ship with the most guns bearing fires first (each ship's
-    count worked out once a fire phase, and again only when an enemy has left play since), at
-    the targets its fire is worth most on (:func:`_target_worth`: the most enemy mass brought
-    nearest destruction), one a FireCon; the nearest breaks ties."""
-    counted: dict[tuple[int, str], tuple[int, int]] = {}
+    """Return Engage's fire: a ship with a single enemy in reach fires first, so that its
+    friends, who have more choice, see what its fire left (fired later, it found that enemy
+    destroyed as often as not, and fired nothing); then the ship with the most guns bearing
+    (each ship's count worked out once a fire phase, and again only when an enemy has left
+    play since). Each fires at the targets its fire is worth most on (:func:`_target_worth`:
+    the most enemy mass brought nearest destruction), one a FireCon; the nearest breaks
+    ties."""
+    counted: dict[tuple[int, str], tuple[bool, int, int]] = {}
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
@@ -692,15 +705,16 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         gone = sum(s.status != "active" for s in state.ships)
         now: dict[str, dict[str, tuple[str, ...]]] = {}  # options worked out from this state
 
-        def bearing_guns(ship_id: str) -> int:
+        def bearing_guns(ship_id: str) -> tuple[bool, int]:
             key = (state.turn, ship_id)
             known = counted.get(key)
-            if known is None or known[1] != gone:
-                now[ship_id] = fire_options(ctx, state, ship_id)
-                known = counted[key] = (len(now[ship_id]), gone)
-            return known[0]
+            if known is None or known[2] != gone:
+                options = now[ship_id] = fire_options(ctx, state, ship_id)
+                single = len(enemies_in(state, options)) == 1
+                known = counted[key] = (single, len(options), gone)
+            return known[0], known[1]
 
-        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), bearing_guns(s), s))
+        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), *bearing_guns(s), s))
         ship = state.ship(ship_id)
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
