@@ -64,7 +64,6 @@ from tactical.commanders.tactics import (
     FloatArray,
     GunTable,
     IntArray,
-    candidate_rows,
     candidates,
     dice_array,
     gun_table,
@@ -196,21 +195,22 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         wx, wy = wx * speed, wy * speed
         # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
         # the order of the costs, so only those within a hair of the least can tie with it:
-        # they alone are rounded, and only the tied have their text read.
-        offs = {
-            facing: abs((angle - facing * 30 + 180.0) % 360.0 - 180.0) / 30 for facing in range(12)
-        }
-        rows = candidate_rows(ctx, ship)
-        costs = [
-            math.hypot(vx - wx, vy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
-            for _o, _x, _y, facing, vx, vy in rows
-        ]
-        least = min(costs)
+        # they alone are rounded, and only the tied have their text read. Every move's cost
+        # at once, as arrays.
+        offs = np.abs(np.mod(angle - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
+        thrust, limit = order_limits(ctx, ship)
+        moves = vector_offset_arrays(ship.course, thrust, limit)
+        vx, vy = velocity(ship)
+        costs = (
+            np.hypot((vx + moves.dx) - wx, (vy + moves.dy) - wy)
+            + VECTOR_FACING_WEIGHT * offs[moves.facing % 12]
+        )
+        least = float(costs.min())
         best = round(least, 6)
         tied = [
-            row[0]
-            for row, cost in zip(rows, costs, strict=True)
-            if cost - least < 1e-5 and round(cost, 6) == best
+            moves.orders[i]
+            for i in np.flatnonzero(costs - least < 1e-5).tolist()
+            if round(float(costs[i]), 6) == best
         ]
         written[ship.id] = min(tied, key=order_text)
     return written
