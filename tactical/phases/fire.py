@@ -315,8 +315,6 @@ def fire_options(
         and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
     ]
     settings = dict(ship.settings)
-    sight = needle_reach(ctx, ship)
-    aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     # Each target's arc and range, worked out once for all the ship's weapons.
     placed = [
@@ -327,6 +325,12 @@ def fire_options(
         )
         for target in targets
     ]
+    # The sensors' reach, read off the ship's systems only when a needle beam or a target in
+    # the aft arc asks for it.
+    needles = any(spec.kind in NEEDLE_STRENGTH for spec in sheet.systems)
+    sight = needle_reach(ctx, ship) if needles else 0.0
+    astern = any(arc == AFT for _t, arc, _d in placed)
+    aft_reach = aft_sight(ctx, ship)[0] if astern else 0.0
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
     reaches: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = {}
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
