@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, NamedTuple
 
 from tactical.battle import (
     TORPEDOES,
@@ -61,9 +58,7 @@ from tactical.commanders.steering import (
 )
 from tactical.commanders.tactics import (
     Candidate,
-    FloatArray,
     GunTable,
-    IntArray,
     candidates,
     dice_array,
     gun_table,
@@ -82,6 +77,14 @@ from tactical.fire import (
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
 from tactical.ship import hull_remaining
+
+if TYPE_CHECKING:
+    # numpy is imported by the functions that use it, when a battle is fought (as in
+    # tactical.commanders.tactics): the CLI's commands import the commanders, not numpy.
+    import numpy as np
+    import numpy.typing as npt
+
+    from tactical.commanders.tactics import FloatArray, IntArray
 
 ENGAGE_CLOSE_MU = 6.0  # a cinematic Engage ship slows to hold about this range
 
@@ -179,6 +182,8 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
     doctrine, which steers the cinematic ones), choosing among its moves by arithmetic: the
     velocity error, plus :data:`~tactical.commanders.steering.VECTOR_FACING_WEIGHT` a clock
     point its bow lies off that way."""
+    import numpy as np
+
     written: dict[str, Order] = {}
     contacts = [b for b in state.bogeys if b.side != side]
     if not contacts:
@@ -413,6 +418,8 @@ class _Plan(NamedTuple):
     ) -> _Plan:
         """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
         systems' states stand (a table is read off the sheet and those alone)."""
+        import numpy as np
+
         ahead = []
         for enemy in enemies:
             dx, dy = velocity(enemy)
@@ -535,6 +542,8 @@ class _Weighed(NamedTuple):
         """For each facing the :data:`SEARCH_WIDTH` moves nearest the wanted velocity (wx,
         wy), within :data:`SEARCH_SLACK` of the nearest of all (equal costs in the
         candidates' order)."""
+        import numpy as np
+
         thrust, limit = order_limits(ctx, ship)
         offsets = vector_offset_arrays(ship.course, thrust, limit)
         vx, vy = velocity(ship)
@@ -560,12 +569,16 @@ class _Weighed(NamedTuple):
 
 def _bands(distance: FloatArray) -> IntArray:
     """Each distance's range band index (0 for the first :data:`BAND_MU`)."""
+    import numpy as np
+
     band: IntArray = np.maximum(np.ceil(distance / BAND_MU) - 1, 0).astype(np.int64)
     return band
 
 
 def _arcs(plan: _Plan, relative: FloatArray) -> IntArray:
     """The arc index each bearing off the bow lies in (tactics.arc_index, for arrays)."""
+    import numpy as np
+
     width = 360.0 / plan.arcs
     return np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
 
@@ -573,6 +586,8 @@ def _arcs(plan: _Plan, relative: FloatArray) -> IntArray:
 def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     """Whether each move's end and each enemy's forecast place see each other past the
     asteroids."""
+    import numpy as np
+
     clear = np.ones((len(moves.orders), len(plan.enemies)), dtype=np.bool_)
     if plan.asteroids:
         for i, (x, y) in enumerate(zip(moves.x.tolist(), moves.y.tolist(), strict=True)):
@@ -584,6 +599,8 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
 def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
     """The most beam dice each move leaves the ship able to roll at one enemy's forecast
     place, facing as it ends (dice_at, for every move and enemy at once)."""
+    import numpy as np
+
     bands = max(1, len(mine.best))
     dice, best = dice_array(mine, bands)
     gx = plan.ex[None, :] - moves.x[:, None]
@@ -604,6 +621,8 @@ def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
     where it is forecast, facing as it does, half turned to bring its best arc to bear, over
     the number of the side's ships it could reach (dice_at and best_dice_at, for every move
     and enemy at once)."""
+    import numpy as np
+
     gx = moves.x[:, None] - plan.ex[None, :]
     gy = moves.y[:, None] - plan.ey[None, :]
     distance = np.hypot(gx, gy)
@@ -619,6 +638,8 @@ def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
 
 def _off_bow(moves: _Weighed, tx: float, ty: float) -> FloatArray:
     """How many clock points each move's bow lies off a point (tactical.fire.bearing)."""
+    import numpy as np
+
     gx, gy = tx - moves.x, ty - moves.y
     relative = np.mod(np.degrees(np.arctan2(gx, gy)) - moves.facing % 12 * 30 + 180.0, 360.0)
     off: FloatArray = np.where((gx == 0) & (gy == 0), 0.0, np.abs(relative - 180.0) / 30)

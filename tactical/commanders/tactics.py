@@ -13,10 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, NamedTuple
 
 from tactical.battle import BattleContext, ShipInPlay, order_limits, velocity
 from tactical.commanders.steering import _all_orders, vector_candidates, vector_orders
@@ -165,8 +162,14 @@ def _cinematic_offsets(
     return tuple(found)
 
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    # numpy is imported by the functions that use it, when a battle is fought: importing it
+    # here would add a fifth of a second to every CLI command that imports the commanders.
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+    IntArray = npt.NDArray[np.int64]
 
 
 class Offsets(NamedTuple):
@@ -185,6 +188,8 @@ class Offsets(NamedTuple):
 @functools.cache
 def vector_offset_arrays(facing: int, thrust: int, points: int) -> Offsets:
     """:func:`_vector_offsets` as :class:`Offsets`, built once a facing and drive."""
+    import numpy as np
+
     found = _vector_offsets(facing, thrust, points)
     facings = np.array([f for _o, _x, _y, f in found], dtype=np.int64)
     ordered = np.sort(facings)
@@ -202,6 +207,8 @@ def vector_offset_arrays(facing: int, thrust: int, points: int) -> Offsets:
 def dice_array(table: GunTable, bands: int) -> tuple[IntArray, IntArray]:
     """A :class:`GunTable`'s dice as arrays padded with none to ``bands`` range bands:
     ``dice[arc, band]`` and ``best[band]``."""
+    import numpy as np
+
     dice = np.zeros((len(table.dice), bands), dtype=np.int64)
     best = np.zeros(bands, dtype=np.int64)
     width = len(table.best)
