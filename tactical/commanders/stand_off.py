@@ -58,6 +58,12 @@ mode, with :data:`STAND_OFF_INSIDE_MU`: two looks kept 48.4 (vector) and 42.0 (c
 the 52 MU wanted, three 49.2 and 45.0, four 52.9 and 41.1 (a cinematic ship that sees that far
 ahead turns away from ranges it would have held)."""
 
+TABLE_LOOKS = 2
+"""... but on a table with edges, two: a ship that looks further ahead, with no edge in its
+weighing, runs into them (in the Grendel scenario against the closing commander it lost 151
+points a battle over 30 seeded runs, more than a third of the 412 the closing commander loses
+in its own mirror; tests/tactical/test_odds.py)."""
+
 STAND_OFF_CHASE_MU = 6.0
 """How much nearer than its straight flight an enemy is taken to come a move later: it may burn
 its drive at the Stand Off ship (a typical warship's thrust)."""
@@ -114,7 +120,8 @@ def _weigh(
         dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns.get(enemy.id))
         for enemy, where in ahead
     )
-    value = hits - STAND_OFF_THREAT * threat - _off_range(end, drifts, keep)
+    edged = ctx.setup.table is not None if ctx.setup.theatre is None else False
+    value = hits - STAND_OFF_THREAT * threat - _off_range(end, drifts, keep, edged)
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
@@ -123,7 +130,7 @@ def _weigh(
     return value, order_text(order)
 
 
-def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float) -> float:
+def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float, edged: bool = False) -> float:
     """The dice a Stand Off ship pays for the nearest enemy's range against the one it keeps,
     where its move ends and where it will drift to in each of the next moves
     (:data:`STAND_OFF_LOOKS` in all), both flying straight on, the enemy
@@ -137,7 +144,12 @@ def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float) -> float:
         dx, dy = heading_vector(end.course)
         vx, vy = dx * end.speed, dy * end.speed
     paid = 0.0
-    for step in range(STAND_OFF_LOOKS["vector" if end.vector is not None else "cinematic"]):
+    looks = (
+        TABLE_LOOKS
+        if edged
+        else STAND_OFF_LOOKS["vector" if end.vector is not None else "cinematic"]
+    )
+    for step in range(looks):
         x, y = end.x + step * vx, end.y + step * vy
         nearest = min(
             range_between(x, y, ex + step * edx, ey + step * edy) - step * STAND_OFF_CHASE_MU
