@@ -44,25 +44,9 @@ STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship 
 STAND_OFF_THREAT = 1.5  # how much a Stand Off ship weighs the enemy's dice against its own
 
 
-STAND_OFF_INSIDE_MU = 0.5
+STAND_OFF_INSIDE_MU = 1.0
 """A Stand Off ship pays a die for each this many MU the nearest enemy lies inside the range it
-keeps, after this move or any of the next :data:`STAND_OFF_LOOKS` (half an MU: over 40 seeded
-battles against Engage a side and mode it kept 47.1 MU of the 52 it wanted with three looks,
-46.6 paying a die an MU, 46.2 a die for a quarter)."""
-
-STAND_OFF_LOOKS = {"vector": 4, "cinematic": 3}
-"""How many moves a Stand Off ship looks ahead, both sides flying straight on, under each
-movement: a velocity towards the enemy takes turns of thrust to undo, and a ship turns away in
-time only if it sees the range fall that far ahead. Over 40 seeded battles against Engage a
-mode, with :data:`STAND_OFF_INSIDE_MU`: two looks kept 48.4 (vector) and 42.0 (cinematic) of
-the 52 MU wanted, three 49.2 and 45.0, four 52.9 and 41.1 (a cinematic ship that sees that far
-ahead turns away from ranges it would have held)."""
-
-TABLE_LOOKS = 2
-"""... but on a table with edges, two: a ship that looks further ahead, with no edge in its
-weighing, runs into them (in the Grendel scenario against the closing commander it lost 151
-points a battle over 30 seeded runs, more than a third of the 412 the closing commander loses
-in its own mirror; tests/tactical/test_odds.py)."""
+keeps, after this move or the next one."""
 
 STAND_OFF_CHASE_MU = 6.0
 """How much nearer than its straight flight an enemy is taken to come a move later: it may burn
@@ -120,8 +104,7 @@ def _weigh(
         dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns.get(enemy.id))
         for enemy, where in ahead
     )
-    edged = ctx.setup.table is not None if ctx.setup.theatre is None else False
-    value = hits - STAND_OFF_THREAT * threat - _off_range(end, drifts, keep, edged)
+    value = hits - STAND_OFF_THREAT * threat - _off_range(end, drifts, keep)
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
@@ -130,13 +113,11 @@ def _weigh(
     return value, order_text(order)
 
 
-def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float, edged: bool = False) -> float:
+def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float) -> float:
     """The dice a Stand Off ship pays for the nearest enemy's range against the one it keeps,
-    where its move ends and where it will drift to in each of the next moves
-    (:data:`STAND_OFF_LOOKS` in all), both flying straight on, the enemy
-    :data:`STAND_OFF_CHASE_MU` nearer a move for its drive: dearly inside it (the enemy
-    closes), mildly beyond it. The looks ahead are what make a ship turn away in time: a
-    velocity towards the enemy costs turns of thrust to undo."""
+    where its move ends and where it will drift to a move later, both flying straight on:
+    dearly inside it (the enemy closes), mildly beyond it. The second look is what makes a
+    ship turn away in time: a velocity towards the enemy costs a turn of thrust to undo."""
     if end.vector is not None:
         dx, dy = angle_vector(end.vector[0])
         vx, vy = dx * end.vector[1], dy * end.vector[1]
@@ -144,12 +125,7 @@ def _off_range(end: MoveResult, drifts: Sequence[Drift], keep: float, edged: boo
         dx, dy = heading_vector(end.course)
         vx, vy = dx * end.speed, dy * end.speed
     paid = 0.0
-    looks = (
-        TABLE_LOOKS
-        if edged
-        else STAND_OFF_LOOKS["vector" if end.vector is not None else "cinematic"]
-    )
-    for step in range(looks):
+    for step in (0, 1):
         x, y = end.x + step * vx, end.y + step * vy
         nearest = min(
             range_between(x, y, ex + step * edx, ey + step * edy) - step * STAND_OFF_CHASE_MU
@@ -167,9 +143,9 @@ def stand_off_commander() -> Commander:
     the dice its guns would roll at the best target, less one and a half times the dice the
     enemy's guns would roll at it, less the range it would lie inside or beyond the one it
     wants to keep (outside the enemy's longest band if its own guns reach further, else just
-    outside the enemy's reach), after this move and after the next few if both flew straight
-    on (:func:`_off_range`). While no enemy is identified it keeps at least the range it has
-    to the nearest bogey (001 L933-951), so it does not close on what it cannot yet see.
+    outside the enemy's reach), after this move and after the next if both flew straight on.
+    While no enemy is identified it keeps at least the range it has to the nearest bogey
+    (001 L933-951), so it does not close on what it cannot yet see.
     """
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
