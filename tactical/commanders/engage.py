@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tactical.battle import (
     TORPEDOES,
@@ -17,6 +17,7 @@ from tactical.battle import (
     asteroids_now,
     fire_controls,
     fire_options,
+    order_limits,
     ships_to_fire,
     velocity,
 )
@@ -59,11 +60,11 @@ from tactical.commanders.steering import (
 from tactical.commanders.tactics import (
     Candidate,
     GunTable,
-    Row,
-    candidate_rows,
     candidates,
+    dice_array,
     gun_table,
     nearest,
+    vector_offset_arrays,
 )
 from tactical.fire import (
     BAND_MU,
@@ -77,6 +78,14 @@ from tactical.fire import (
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
 from tactical.ship import hull_remaining
+
+if TYPE_CHECKING:
+    # numpy is imported by the functions that use it, when a battle is fought (as in
+    # tactical.commanders.tactics): the CLI's commands import the commanders, not numpy.
+    import numpy as np
+    import numpy.typing as npt
+
+    from tactical.commanders.tactics import FloatArray, IntArray
 
 ENGAGE_CLOSE_MU = 6.0  # a cinematic Engage ship slows to hold about this range
 
@@ -176,6 +185,8 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
     doctrine, which steers the cinematic ones), choosing among its moves by arithmetic: the
     velocity error, plus :data:`~tactical.commanders.steering.VECTOR_FACING_WEIGHT` a clock
     point its bow lies off that way."""
+    import numpy as np
+
     written: dict[str, Order] = {}
     contacts = [b for b in state.bogeys if b.side != side]
     if not contacts:
@@ -192,21 +203,22 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         wx, wy = wx * speed, wy * speed
         # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
         # the order of the costs, so only those within a hair of the least can tie with it:
-        # they alone are rounded, and only the tied have their text read.
-        offs = {
-            facing: abs((angle - facing * 30 + 180.0) % 360.0 - 180.0) / 30 for facing in range(12)
-        }
-        rows = candidate_rows(ctx, ship)
-        costs = [
-            math.hypot(vx - wx, vy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
-            for _o, _x, _y, facing, vx, vy in rows
-        ]
-        least = min(costs)
+        # they alone are rounded, and only the tied have their text read. Every move's cost
+        # at once, as arrays.
+        offs = np.abs(np.mod(angle - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
+        thrust, limit = order_limits(ctx, ship)
+        moves = vector_offset_arrays(ship.course, thrust, limit)
+        vx, vy = velocity(ship)
+        costs = (
+            np.hypot((vx + moves.dx) - wx, (vy + moves.dy) - wy)
+            + VECTOR_FACING_WEIGHT * offs[moves.facing % 12]
+        )
+        least = float(costs.min())
         best = round(least, 6)
         tied = [
-            row[0]
-            for row, cost in zip(rows, costs, strict=True)
-            if cost - least < 1e-5 and round(cost, 6) == best
+            moves.orders[i]
+            for i in np.flatnonzero(costs - least < 1e-5).tolist()
+            if round(float(costs[i]), 6) == best
         ]
         written[ship.id] = min(tied, key=order_text)
     return written
@@ -390,6 +402,18 @@ class _Plan(NamedTuple):
     guns: dict[str, GunTable]
     spread: dict[str, int]
     asteroids: tuple[tuple[float, float], ...]
+    ex: FloatArray
+    """The enemies' forecast places, x and y, in :attr:`enemies`' order ..."""
+    ey: FloatArray
+    ahead: FloatArray
+    """... the bearing of each one's bow, in degrees ..."""
+    reach: FloatArray
+    bands: int
+    dice: IntArray
+    """... and its guns: ``dice[enemy, arc, band]``, padded with none to :attr:`bands` bands,
+    the most dice one arc gives ``best[enemy, band]``, and twice :attr:`spread`."""
+    best: IntArray
+    share: FloatArray
 
     @classmethod
     def of(
@@ -402,6 +426,8 @@ class _Plan(NamedTuple):
     ) -> _Plan:
         """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
         systems' states stand (a table is read off the sheet and those alone)."""
+        import numpy as np
+
         ahead = []
         for enemy in enemies:
             dx, dy = velocity(enemy)
@@ -425,7 +451,24 @@ class _Plan(NamedTuple):
             )
             for enemy, x, y, _c in ahead
         }
-        return cls(len(ctx.rules.arcs), tuple(ahead), guns, spread, asteroids_now(ctx, state))
+        theirs = [guns[enemy.id] for enemy in enemies]
+        bands = max([1, *(len(table.best) for table in theirs)])
+        padded = [dice_array(table, bands) for table in theirs]
+        return cls(
+            len(ctx.rules.arcs),
+            tuple(ahead),
+            guns,
+            spread,
+            asteroids_now(ctx, state),
+            np.array([x for _e, x, _y, _c in ahead], dtype=np.float64),
+            np.array([y for _e, _x, y, _c in ahead], dtype=np.float64),
+            np.array([c % 12 * 30 for _e, _x, _y, c in ahead], dtype=np.float64),
+            np.array([table.reach for table in theirs], dtype=np.float64),
+            bands,
+            np.array([dice for dice, _best in padded], dtype=np.int64),
+            np.array([best for _dice, best in padded], dtype=np.int64),
+            np.array([2.0 * spread[enemy.id] for enemy in enemies], dtype=np.float64),
+        )
 
 
 def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: ShipInPlay) -> Order:
@@ -443,8 +486,8 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
       place, and :data:`VECTOR_EDGE_WEIGHT` an MU of the gas giant edge's risk.
 
     Only the :data:`SEARCH_WIDTH` moves nearest the wanted velocity for each facing, within
-    :data:`SEARCH_SLACK` of the nearest, are weighed in full. The order's text breaks ties, so
-    the choice is stable.
+    :data:`SEARCH_SLACK` of the nearest, are weighed in full, all of them at once as arrays
+    (:class:`_Weighed`). The order's text breaks ties, so the choice is stable.
     """
     target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
     angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
@@ -453,143 +496,164 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     wx, wy = angle_vector(angle)
     wx, wy = wx * speed, wy * speed
     tdx, tdy = velocity(target)
-    tx, ty = target.x + tdx, target.y + tdy
-    weighed = _worth_weighing(candidate_rows(ctx, ship), wx, wy)
-    mine = plan.guns[ship.id]
-    arcs = plan.arcs
-    table_dice = mine.dice
-    arc_width = 360.0 / arcs
-    half_arc = arc_width / 2
-    blocked = plan.asteroids
-    moved = max(math.hypot(m.x - ship.x, m.y - ship.y) for _, m in weighed)
-    near = math.hypot
-    targets = [
-        (x, y)
-        for _e, x, y, _c in plan.enemies
-        if near(x - ship.x, y - ship.y) - moved - 1.0 <= mine.reach
-    ]
-    shooters = [
-        (plan.guns[e.id], x, y, c, plan.spread[e.id])
-        for e, x, y, c in plan.enemies
-        if near(x - ship.x, y - ship.y) - moved - 1.0 <= plan.guns[e.id].reach
-    ]
+    moves = _Weighed.of(ctx, ship, wx, wy)
+    hits = _hits(plan, plan.guns[ship.id], moves)
+    threat = _threat(plan, moves)
+    value = (
+        moves.cost
+        - ENGAGE_DIE_MU * hits
+        + ENGAGE_THREAT_MU * threat
+        + ENGAGE_FACING_MU * _off_bow(moves, target.x + tdx, target.y + tdy)
+    )
+    values = _with_edges(ctx, state, moves, value.tolist())
+    keys = [round(v, 6) for v in values]
+    least = min(keys)
+    return min((moves.orders[i] for i, key in enumerate(keys) if key == least), key=order_text)
+
+
+def _with_edges(
+    ctx: BattleContext, state: BattleState, moves: _Weighed, values: list[float]
+) -> list[float]:
+    """Each move's value with :data:`VECTOR_EDGE_WEIGHT` an MU of the gas giant edge's risk,
+    and :data:`TABLE_EDGE_WEIGHT` an MU it ends outside a table's edges, this turn or the
+    next flown straight on."""
     theatre = ctx.setup.theatre
-    gravity = theatre.gravity if theatre is not None and theatre.well_edge is not None else 0
+    well = theatre is not None and theatre.well_edge is not None and bool(theatre.gravity)
     table = _table(ctx, state)
-    threats: dict[tuple[float, float], float] = {}
-    sights: dict[tuple[float, float], list[tuple[float, int]]] = {}
-    best: tuple[float, str] | None = None
-    chosen = weighed[0][1].order
-    for cost, move in weighed:
-        cx, cy, facing = move.x, move.y, move.facing
-        seen = sights.get((cx, cy))
-        if seen is None:  # each target's bearing and range band from here, once a place
-            seen = sights[(cx, cy)] = _sights(mine, cx, cy, targets, blocked)
-        hits = 0
-        ahead = facing % 12 * 30
-        for absolute, band in seen:  # arc_index written out: the search's inner loop
-            arc = int(((absolute - ahead) + half_arc) % 360.0 // arc_width) % arcs
-            dice = table_dice[arc][band]
-            hits = dice if dice > hits else hits
-        threat = threats.get((cx, cy))
-        if threat is None:  # many moves end in the same place, facing different ways
-            threat = _threat_at(shooters, cx, cy, arcs, blocked)
-            threats[(cx, cy)] = threat
-        off = abs(bearing(cx, cy, facing, tx, ty)) / 30
-        value = (
-            cost
-            - ENGAGE_DIE_MU * hits
-            + ENGAGE_THREAT_MU * threat
-            + ENGAGE_FACING_MU * off
-            + (VECTOR_EDGE_WEIGHT * _edge_risk(ctx, cx, move.vx) if gravity else 0.0)
-        )
+    if not well and table is None:
+        return values
+    ends = zip(
+        moves.x.tolist(), moves.y.tolist(), moves.vx.tolist(), moves.vy.tolist(), strict=True
+    )
+    for i, (x, y, vx, vy) in enumerate(ends):
+        if well:
+            values[i] += VECTOR_EDGE_WEIGHT * _edge_risk(ctx, x, vx)
         if table is not None:
-            value += TABLE_EDGE_WEIGHT * (
-                _outside(table, cx, cy) + _outside(table, cx + move.vx, cy + move.vy)
+            values[i] += TABLE_EDGE_WEIGHT * (
+                _outside(table, x, y) + _outside(table, x + vx, y + vy)
             )
-        key = (round(value, 6), order_text(move.order))
-        if best is None or key < best:
-            best, chosen = key, move.order
-    return chosen
+    return values
 
 
-def _threat_at(
-    shooters: Sequence[tuple[GunTable, float, float, int, int]],
-    cx: float,
-    cy: float,
-    arcs: int,
-    blocked: Sequence[tuple[float, float]],
-) -> float:
-    """The beam dice the enemies could roll at a ship at (cx, cy): each half from where it is
-    forecast, facing as it does, half turned to bring its best arc to bear, over the number of
-    the side's ships it could reach (dice_at and best_dice_at written out: this is the search's
-    inner loop)."""
-    threat = 0.0
-    arc_width = 360.0 / arcs
-    half_arc = arc_width / 2
-    for guns, x, y, course, share in shooters:
-        distance = math.hypot(cx - x, cy - y)
-        if distance > guns.reach:
-            continue
-        band = math.ceil(distance / BAND_MU) - 1
-        band = band if band > 0 else 0
-        if band >= len(guns.best) or not guns.best[band]:
-            continue
-        if blocked and line_blocked((cx, cy), (x, y), blocked):
-            continue
-        absolute = math.degrees(math.atan2(cx - x, cy - y))
-        relative = absolute - course % 12 * 30  # arc_index written out
-        rolled = guns.dice[int((relative + half_arc) % 360.0 // arc_width) % arcs][band]
-        threat += (rolled + guns.best[band]) / (2 * share)
+class _Weighed(NamedTuple):
+    """The moves an Engage ship weighs in full, as arrays: each order, where it ends, the
+    facing it ends with, the velocity it leaves with, and its velocity error's cost."""
+
+    orders: list[Order]
+    x: FloatArray
+    y: FloatArray
+    facing: IntArray
+    vx: FloatArray
+    vy: FloatArray
+    cost: FloatArray
+
+    @classmethod
+    def of(cls, ctx: BattleContext, ship: ShipInPlay, wx: float, wy: float) -> _Weighed:
+        """For each facing the :data:`SEARCH_WIDTH` moves nearest the wanted velocity (wx,
+        wy), within :data:`SEARCH_SLACK` of the nearest of all (equal costs in the
+        candidates' order)."""
+        import numpy as np
+
+        thrust, limit = order_limits(ctx, ship)
+        offsets = vector_offset_arrays(ship.course, thrust, limit)
+        vx, vy = velocity(ship)
+        nvx = vx + offsets.dx
+        nvy = vy + offsets.dy
+        error = np.hypot(nvx - wx, nvy - wy)
+        cost = error * error / VECTOR_ERROR_MU
+        # Grouped by facing, cheapest first (stable sorts: equal costs keep their order).
+        cheapest = np.argsort(cost, kind="stable")
+        ranked = cheapest[np.argsort(offsets.facing[cheapest], kind="stable")]
+        keep = ranked[(offsets.rank < SEARCH_WIDTH) & (cost[ranked] <= cost.min() + SEARCH_SLACK)]
+        sx, sy = ship.x + vx, ship.y + vy
+        return cls(
+            [offsets.orders[i] for i in keep.tolist()],
+            sx + offsets.dx[keep],
+            sy + offsets.dy[keep],
+            offsets.facing[keep],
+            nvx[keep],
+            nvy[keep],
+            cost[keep],
+        )
+
+
+def _bands(distance: FloatArray) -> IntArray:
+    """Each distance's range band index (0 for the first :data:`BAND_MU`)."""
+    import numpy as np
+
+    band: IntArray = np.maximum(np.ceil(distance / BAND_MU) - 1, 0).astype(np.int64)
+    return band
+
+
+def _arcs(plan: _Plan, relative: FloatArray) -> IntArray:
+    """The arc index each bearing off the bow lies in (tactics.arc_index, for arrays)."""
+    import numpy as np
+
+    width = 360.0 / plan.arcs
+    return np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
+
+
+def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
+    """Whether each move's end and each enemy's forecast place see each other past the
+    asteroids."""
+    import numpy as np
+
+    clear = np.ones((len(moves.orders), len(plan.enemies)), dtype=np.bool_)
+    if plan.asteroids:
+        for i, (x, y) in enumerate(zip(moves.x.tolist(), moves.y.tolist(), strict=True)):
+            for j, (_e, ex, ey, _c) in enumerate(plan.enemies):
+                clear[i, j] = not line_blocked((x, y), (ex, ey), plan.asteroids)
+    return clear
+
+
+def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
+    """The most beam dice each move leaves the ship able to roll at one enemy's forecast
+    place, facing as it ends (dice_at, for every move and enemy at once)."""
+    import numpy as np
+
+    bands = max(1, len(mine.best))
+    dice, best = dice_array(mine, bands)
+    gx = plan.ex[None, :] - moves.x[:, None]
+    gy = plan.ey[None, :] - moves.y[:, None]
+    distance = np.hypot(gx, gy)
+    band = np.minimum(_bands(distance), bands - 1)
+    ahead = (moves.facing % 12 * 30).astype(np.float64)
+    arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - ahead[:, None])
+    rolled = np.where(
+        (distance <= mine.reach) & (best[band] > 0) & _clear(plan, moves), dice[arc, band], 0
+    )
+    hits: FloatArray = rolled.max(axis=1).astype(np.float64)
+    return hits
+
+
+def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
+    """The beam dice the enemies could roll at the ship at each move's end: each half from
+    where it is forecast, facing as it does, half turned to bring its best arc to bear, over
+    the number of the side's ships it could reach (dice_at and best_dice_at, for every move
+    and enemy at once)."""
+    import numpy as np
+
+    gx = moves.x[:, None] - plan.ex[None, :]
+    gy = moves.y[:, None] - plan.ey[None, :]
+    distance = np.hypot(gx, gy)
+    band = np.minimum(_bands(distance), plan.bands - 1)
+    which = np.arange(len(plan.enemies))[None, :]
+    arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - plan.ahead[None, :])
+    best = plan.best[which, band]
+    reach = (distance <= plan.reach[None, :]) & (best > 0) & _clear(plan, moves)
+    dice = np.where(reach, (plan.dice[which, arc, band] + best) / plan.share[None, :], 0.0)
+    threat: FloatArray = dice.sum(axis=1)
     return threat
 
 
-def _sights(
-    mine: GunTable,
-    x: float,
-    y: float,
-    targets: Sequence[tuple[float, float]],
-    blocked: Sequence[tuple[float, float]],
-) -> list[tuple[float, int]]:
-    """The absolute bearing (degrees clockwise from +y) and range band index of each target a
-    ship at (x, y) could roll a beam die at, facing the right way: within its reach, no
-    asteroid in the line (the dice_at of every facing, its geometry worked out once)."""
-    seen = []
-    for tx, ty in targets:
-        distance = math.hypot(tx - x, ty - y)
-        if distance > mine.reach:
-            continue
-        band = math.ceil(distance / BAND_MU) - 1
-        band = band if band > 0 else 0
-        if band >= len(mine.best) or not mine.best[band]:
-            continue
-        if blocked and line_blocked((x, y), (tx, ty), blocked):
-            continue
-        seen.append((math.degrees(math.atan2(tx - x, ty - y)), band))
-    return seen
+def _off_bow(moves: _Weighed, tx: float, ty: float) -> FloatArray:
+    """How many clock points each move's bow lies off a point (tactical.fire.bearing)."""
+    import numpy as np
 
-
-def _worth_weighing(moves: Sequence[Row], wx: float, wy: float) -> list[tuple[float, Candidate]]:
-    """The moves worth weighing in full, with their velocity error's cost: for each facing the
-    :data:`SEARCH_WIDTH` nearest the wanted velocity (wx, wy), within :data:`SEARCH_SLACK` of
-    the nearest of all; the order's text breaks ties. The moves come as
-    :data:`~tactical.commanders.tactics.Row` s; only those weighed become Candidates."""
-    hypot = math.hypot
-    costs = [(e := hypot(move[4] - wx, move[5] - wy)) * e / VECTOR_ERROR_MU for move in moves]
-    # Stable: equal costs keep the candidates' order.
-    order = sorted(range(len(moves)), key=costs.__getitem__)
-    costed = [(costs[i], moves[i]) for i in order]
-    cheapest = costed[0][0]
-    per_facing: dict[int, int] = {}
-    weighed = []
-    for cost, move in costed:
-        if cost > cheapest + SEARCH_SLACK:
-            break
-        facing = move[3]
-        if per_facing.get(facing, 0) < SEARCH_WIDTH:
-            per_facing[facing] = per_facing.get(facing, 0) + 1
-            weighed.append((cost, Candidate(*move)))
-    return weighed
+    gx, gy = tx - moves.x, ty - moves.y
+    relative = np.mod(np.degrees(np.arctan2(gx, gy)) - moves.facing % 12 * 30 + 180.0, 360.0)
+    off: FloatArray = np.where((gx == 0) & (gy == 0), 0.0, np.abs(relative - 180.0) / 30)
+    return off
 
 
 def _edge_risk(ctx: BattleContext, x: float, away: float) -> float:
@@ -613,12 +677,22 @@ TORPEDO_SHOT_DAMAGE = 2.0
 """... and a torpedo's or any other weapon's shot, roughly: half hit, a few points each."""
 
 
+KILL_POWER = 3
+"""How a target's worth grows with the share of its hull left that the fire is expected to
+take: as its cube. Fleet morale counts ships lost, not hull boxes (000 L13214-13273), so fire
+that can finish a ship is worth much more than the same damage spread over sound ones. Over
+300 seeded mirrors of the Continuum default fleets each (with :func:`_focused_fire`'s order),
+the share itself, the power 1, drew 21% (vector) and 34% (cinematic), every draw both fleets
+breaking on the same turn; its square 18% and 22%; its cube 17% and 19%."""
+
+
 def _target_worth(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, options: dict[str, tuple[str, ...]]
 ) -> dict[str, float]:
     """What firing every weapon that reaches it at each target is worth to a side that wins by
     breaking the enemy's fleet morale (000 L13214-13273, lost mass): the share of its hull
-    left the expected damage takes, capped at all of it, times its mass."""
+    left the expected damage takes, capped at all of it, to the power :data:`KILL_POWER`,
+    times its mass."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
     for weapon, targets in options.items():
@@ -637,16 +711,19 @@ def _target_worth(
         target = state.ship(target_id)
         their = ctx.sheets[target_id]
         left = max(1, hull_remaining(their, target.record))
-        worth[target_id] = min(expected, left) / left * their.mass
+        worth[target_id] = (min(expected, left) / left) ** KILL_POWER * their.mass
     return worth
 
 
 def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:
-    """Return Engage's fire: the ship with the most guns bearing fires first (each ship's
-    count worked out once a fire phase, and again only when an enemy has left play since), at
-    the targets its fire is worth most on (:func:`_target_worth`: the most enemy mass brought
-    nearest destruction), one a FireCon; the nearest breaks ties."""
-    counted: dict[tuple[int, str], tuple[int, int]] = {}
+    """Return Engage's fire: a ship with a single enemy in reach fires first, so that its
+    friends, who have more choice, see what its fire left (fired later, it found that enemy
+    destroyed as often as not, and fired nothing); then the ship with the most guns bearing
+    (each ship's count worked out once a fire phase, and again only when an enemy has left
+    play since). Each fires at the targets its fire is worth most on (:func:`_target_worth`:
+    the most enemy mass brought nearest destruction), one a FireCon; the nearest breaks
+    ties."""
+    counted: dict[tuple[int, str], tuple[bool, int, int]] = {}
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
@@ -659,15 +736,16 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         gone = sum(s.status != "active" for s in state.ships)
         now: dict[str, dict[str, tuple[str, ...]]] = {}  # options worked out from this state
 
-        def bearing_guns(ship_id: str) -> int:
+        def bearing_guns(ship_id: str) -> tuple[bool, int]:
             key = (state.turn, ship_id)
             known = counted.get(key)
-            if known is None or known[1] != gone:
-                now[ship_id] = fire_options(ctx, state, ship_id)
-                known = counted[key] = (len(now[ship_id]), gone)
-            return known[0]
+            if known is None or known[2] != gone:
+                options = now[ship_id] = fire_options(ctx, state, ship_id)
+                single = len(enemies_in(state, options)) == 1
+                known = counted[key] = (single, len(options), gone)
+            return known[0], known[1]
 
-        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), bearing_guns(s), s))
+        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), *bearing_guns(s), s))
         ship = state.ship(ship_id)
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)

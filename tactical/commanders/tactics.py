@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tactical.battle import BattleContext, ShipInPlay, order_limits, velocity
 from tactical.commanders.spatial import spatial_rows
@@ -116,12 +116,13 @@ def _unit(degrees: float) -> tuple[float, float]:
 
 @functools.cache
 def _vector_offsets(
-    facing: int, orders: tuple[Order, ...]
+    facing: int, thrust: int, points: int
 ) -> tuple[tuple[Order, float, float, int], ...]:
-    """Each vector order's displacement over the drift, and the facing it ends with
-    (tactical.movement.vector_move without its rounding)."""
+    """Each vector order of a drive (:func:`vector_orders`)'s displacement over the drift,
+    and the facing it ends with (tactical.movement.vector_move without its rounding). Keyed
+    by three numbers: hashing the orders would cost more than the search they feed."""
     found = []
-    for order in orders:
+    for order in vector_orders(thrust, points):
         x = y = 0.0
         face = facing
         for burn in order.vector:
@@ -162,6 +163,62 @@ def _cinematic_offsets(
     return tuple(found)
 
 
+if TYPE_CHECKING:
+    # numpy is imported by the functions that use it, when a battle is fought: importing it
+    # here would add a fifth of a second to every CLI command that imports the commanders.
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+    IntArray = npt.NDArray[np.int64]
+
+
+class Offsets(NamedTuple):
+    """Every vector order of a drive from one facing, as arrays for a batched search: the
+    displacement each adds to the drift (x and y) and the facing each ends with."""
+
+    orders: tuple[Order, ...]
+    dx: FloatArray
+    dy: FloatArray
+    facing: IntArray
+    rank: IntArray
+    """Once the orders are sorted by facing (a stable sort), each one's place among those of
+    its facing: the same whatever order they came in, for the facings are the same."""
+
+
+@functools.cache
+def vector_offset_arrays(facing: int, thrust: int, points: int) -> Offsets:
+    """:func:`_vector_offsets` as :class:`Offsets`, built once a facing and drive."""
+    import numpy as np
+
+    found = _vector_offsets(facing, thrust, points)
+    facings = np.array([f for _o, _x, _y, f in found], dtype=np.int64)
+    ordered = np.sort(facings)
+    first = np.searchsorted(ordered, ordered)  # where each one's facing starts
+    return Offsets(
+        tuple(order for order, _x, _y, _f in found),
+        np.array([x for _o, x, _y, _f in found], dtype=np.float64),
+        np.array([y for _o, _x, y, _f in found], dtype=np.float64),
+        facings,
+        np.arange(len(found)) - first,
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def dice_array(table: GunTable, bands: int) -> tuple[IntArray, IntArray]:
+    """A :class:`GunTable`'s dice as arrays padded with none to ``bands`` range bands:
+    ``dice[arc, band]`` and ``best[band]``."""
+    import numpy as np
+
+    dice = np.zeros((len(table.dice), bands), dtype=np.int64)
+    best = np.zeros(bands, dtype=np.int64)
+    width = len(table.best)
+    if width:
+        dice[:, :width] = np.array(table.dice, dtype=np.int64)
+        best[:width] = np.array(table.best, dtype=np.int64)
+    return dice, best
+
+
 Row = tuple[Order, float, float, int, float, float]
 """A :class:`Candidate`'s fields as a plain tuple: cheaper to build by the hundred, for a
 search that makes a Candidate only of the few it weighs in full."""
@@ -176,10 +233,9 @@ def candidate_rows(ctx: BattleContext, ship: ShipInPlay) -> list[Row]:
     if ship.vector is not None:
         vx, vy = velocity(ship)
         sx, sy = ship.x + vx, ship.y + vy
-        orders = vector_orders(thrust, limit)
         return [
             (order, sx + dx, sy + dy, face, vx + dx, vy + dy)
-            for order, dx, dy, face in _vector_offsets(ship.course, orders)
+            for order, dx, dy, face in _vector_offsets(ship.course, thrust, limit)
         ]
     halves = ctx.rules.split_velocity == "halves"
     found: list[Row] = []

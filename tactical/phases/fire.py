@@ -175,8 +175,11 @@ class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
     rolls: tuple[Roll, ...] = ()
 
 
-def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
-    """A ship takes a firing turn if it is in play, has not fired and has an enemy to aim at.
+def _may_fire(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, aims: bool | None = None
+) -> bool:
+    """A ship takes a firing turn if it is in play, has not fired and has an enemy to aim at
+    (``aims``: :func:`_has_aims` for its side, when the caller worked it out already).
 
     Under ``destroyed_fire`` a ship reduced to 0 hull this phase still takes its turn.
     """
@@ -188,20 +191,27 @@ def _may_fire(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
         return False  # out of control: no weapons fire (000 L11151-11157)
     if not ctx.rules.destroyed_fire and hull_remaining(ctx.sheets[ship.id], ship.record) <= 0:
         return False
-    return any(enemy_in_sight(ctx, ship.side, s) or prize(s) for s in state.ships)
+    return _has_aims(ctx, state, ship.side) if aims is None else aims
+
+
+def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
+    """Whether the side has an enemy in sight, or a prize, to aim at."""
+    return any(enemy_in_sight(ctx, side, s) or prize(s) for s in state.ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
     """Return the ids of this side's ships that may take their firing turn now."""
     if state.phase != "fire" or state.to_fire != side:
         return ()
-    return tuple(s.id for s in state.ships if s.side == side and _may_fire(ctx, state, s))
+    aims = _has_aims(ctx, state, side)
+    return tuple(s.id for s in state.ships if s.side == side and _may_fire(ctx, state, s, aims))
 
 
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
     for side in (other_side(ctx, after), after):
-        if any(s.side == side and _may_fire(ctx, state, s) for s in state.ships):
+        aims = _has_aims(ctx, state, side)
+        if any(s.side == side and _may_fire(ctx, state, s, aims) for s in state.ships):
             return side
     return None
 
@@ -315,8 +325,6 @@ def fire_options(
         and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
     ]
     settings = dict(ship.settings)
-    sight = needle_reach(ctx, ship)
-    aft_reach = aft_sight(ctx, ship)[0]
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     blossom = death_blossom(ctx, ship)
     spatial = ctx.rules.movement == "spatial"
@@ -330,6 +338,14 @@ def fire_options(
         for target in targets
     ]
     defending = defending_beams(ctx, ship)
+    # The sensors' reach, read off the ship's systems only when a needle beam or a target in
+    # the aft arc asks for it.
+    needles = any(spec.kind in NEEDLE_STRENGTH for spec in sheet.systems)
+    sight = needle_reach(ctx, ship) if needles else 0.0
+    astern = any(arc == AFT for _t, arc, _d in placed)
+    aft_reach = aft_sight(ctx, ship)[0] if astern else 0.0
+    # Weapons of one kind, arcs and setting reach the same targets: worked out once.
+    reaches: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = {}
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
@@ -339,8 +355,14 @@ def fire_options(
             continue  # a fired submunition pack is crossed off (001 L858)
         if spec.kind == BOARDING_TORPEDO and not torpedo_ready(sheet, ship.record, spec.id):
             continue
-        reachable: list[str] = []
         setting = settings.get(spec.id)
+        key = (spec.kind, spec.arcs, setting)
+        known = reaches.get(key)
+        if known is not None:
+            if known:
+                options[spec.id] = known
+            continue
+        reachable: list[str] = []
         beam = is_beam(spec.kind)
         # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
         # distance / BAND_MU <= N: the same float, compared without the ceiling.
@@ -358,8 +380,9 @@ def fire_options(
                 continue
             if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
                 reachable.append(target_id)
+        reaches[key] = tuple(reachable)
         if reachable:
-            options[spec.id] = tuple(reachable)
+            options[spec.id] = reaches[key]
     return options
 
 

@@ -229,3 +229,25 @@ def test_a_commander_fights_its_second_battle_as_a_fresh_one_would() -> None:
     second = play(Battle(setup), reused, SeededDice(2))
     fresh = play(Battle(setup), {side: engage_commander() for side in setup.sides}, SeededDice(2))
     assert encode_journal(second.journal) == encode_journal(fresh.journal)
+
+
+def test_fire_that_finishes_ships_decides_more_mirror_battles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Draws: fleet morale counts the mass of ships lost (000 L13214-13273), and two Engage
+    fleets that spread their damage by its share of each target's hull broke on the same turn
+    in 17 of these 40 seeded cinematic mirrors of the Continuum default fleets. Worth the cube
+    of that share, fire goes where it finishes ships, and 7 of the same 40 are draws."""
+    from tactical.commanders import engage
+
+    request = _battle(CONTINUUM_FLEET, "cinematic", "continuum")
+    draws = {}
+    for power in (1, engage.KILL_POWER):
+        monkeypatch.setattr(engage, "KILL_POWER", power)
+        draws[power] = sum(
+            resolve_campaign_battle(request, SeededDice(f"mirror/{run}"), verify=False).winner
+            is None
+            for run in range(40)
+        )
+    assert draws[1] >= 15
+    assert draws[engage.KILL_POWER] <= 8
