@@ -60,6 +60,8 @@ from tactical.commanders.steering import (
 from tactical.commanders.tactics import (
     Candidate,
     GunTable,
+    Row,
+    candidate_rows,
     candidates,
     dice_array,
     gun_table,
@@ -206,17 +208,23 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         # they alone are rounded, and only the tied have their text read. Every move's cost
         # at once, as arrays.
         offs = np.abs(np.mod(angle - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
-        thrust, limit = order_limits(ctx, ship)
-        moves = vector_offset_arrays(ship.course, thrust, limit)
-        vx, vy = velocity(ship)
-        costs = (
-            np.hypot((vx + moves.dx) - wx, (vy + moves.dy) - wy)
-            + VECTOR_FACING_WEIGHT * offs[moves.facing % 12]
-        )
+        if ctx.rules.movement == "spatial":  # 003: its own moves, not the vector drive's
+            rows = candidate_rows(ctx, ship)
+            orders = [row[0] for row in rows]
+            nvx = np.array([row[4] for row in rows], dtype=np.float64)
+            nvy = np.array([row[5] for row in rows], dtype=np.float64)
+            facing = np.array([row[3] for row in rows], dtype=np.int64)
+        else:
+            thrust, limit = order_limits(ctx, ship)
+            moves = vector_offset_arrays(ship.course, thrust, limit)
+            vx, vy = velocity(ship)
+            orders = list(moves.orders)
+            nvx, nvy, facing = vx + moves.dx, vy + moves.dy, moves.facing
+        costs = np.hypot(nvx - wx, nvy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
         least = float(costs.min())
         best = round(least, 6)
         tied = [
-            moves.orders[i]
+            orders[i]
             for i in np.flatnonzero(costs - least < 1e-5).tolist()
             if round(float(costs[i]), 6) == best
         ]
@@ -554,6 +562,8 @@ class _Weighed(NamedTuple):
         candidates' order)."""
         import numpy as np
 
+        if ctx.rules.movement == "spatial":
+            return cls._of_rows(candidate_rows(ctx, ship), wx, wy)
         thrust, limit = order_limits(ctx, ship)
         offsets = vector_offset_arrays(ship.course, thrust, limit)
         vx, vy = velocity(ship)
@@ -571,6 +581,34 @@ class _Weighed(NamedTuple):
             sx + offsets.dx[keep],
             sy + offsets.dy[keep],
             offsets.facing[keep],
+            nvx[keep],
+            nvy[keep],
+            cost[keep],
+        )
+
+    @classmethod
+    def _of_rows(cls, rows: Sequence[Row], wx: float, wy: float) -> _Weighed:
+        """:meth:`of` for moves given as rows (a spatial ship's, 003: their facings and
+        motions are not the vector drive's offsets), chosen the same way."""
+        import numpy as np
+
+        x = np.array([row[1] for row in rows], dtype=np.float64)
+        y = np.array([row[2] for row in rows], dtype=np.float64)
+        facing = np.array([row[3] for row in rows], dtype=np.int64)
+        nvx = np.array([row[4] for row in rows], dtype=np.float64)
+        nvy = np.array([row[5] for row in rows], dtype=np.float64)
+        error = np.hypot(nvx - wx, nvy - wy)
+        cost = error * error / VECTOR_ERROR_MU
+        cheapest = np.argsort(cost, kind="stable")
+        ranked = cheapest[np.argsort(facing[cheapest], kind="stable")]
+        grouped = facing[ranked]
+        rank = np.arange(len(rows)) - np.searchsorted(grouped, grouped)
+        keep = ranked[(rank < SEARCH_WIDTH) & (cost[ranked] <= cost.min() + SEARCH_SLACK)]
+        return cls(
+            [rows[i][0] for i in keep.tolist()],
+            x[keep],
+            y[keep],
+            facing[keep],
             nvx[keep],
             nvy[keep],
             cost[keep],

@@ -236,8 +236,9 @@ def test_fire_that_finishes_ships_decides_more_mirror_battles(
 ) -> None:
     """Draws: fleet morale counts the mass of ships lost (000 L13214-13273), and two Engage
     fleets that spread their damage by its share of each target's hull broke on the same turn
-    in 17 of these 40 seeded cinematic mirrors of the Continuum default fleets. Worth the cube
-    of that share, fire goes where it finishes ships, and 7 of the same 40 are draws."""
+    in 9 of these 40 seeded cinematic mirrors of the Continuum default fleets (17 before the
+    Beam-1s' point defence and the closed record sheets). Worth the cube of that share, fire
+    goes where it finishes ships, and 5 of the same 40 are draws."""
     from tactical.commanders import engage
 
     request = _battle(CONTINUUM_FLEET, "cinematic", "continuum")
@@ -249,5 +250,5 @@ def test_fire_that_finishes_ships_decides_more_mirror_battles(
             is None
             for run in range(40)
         )
-    assert draws[1] >= 15
-    assert draws[engage.KILL_POWER] <= 8
+    assert draws[1] >= 8
+    assert draws[engage.KILL_POWER] <= draws[1] - 3
