@@ -170,6 +170,27 @@ def test_production_buys_a_registered_design_through_the_cli(game: Path) -> None
     assert "Built: raider" in " ".join(umpire("report", "--player", "red", db=game).split())
 
 
+def test_a_public_design_is_everyones_to_see_and_its_owners_to_build(tmp_path: Path) -> None:
+    """Issue 15: "the design is public or secret per a setting" (004 L26-30):
+    `umpire new --designs public` makes a registered design every player's news and catalogue
+    entry, though only its owner builds it (docs/rulings.md)."""
+    (tmp_path / "tiny.toml").write_text(TINY_MAP)
+    (tmp_path / "raider.toml").write_text(RAIDER)
+    db = tmp_path / "umpire.db"
+    args = ("new", "g", "--players", "red,blue", "--map", str(tmp_path / "tiny.toml"))
+    out = umpire(*args, "--designs", "open", db=db, code=2)
+    assert "designs setting 'open' must be one of secret, public" in out
+    umpire(*args, "--designs", "public", db=db)
+    umpire("ship", "register", str(tmp_path / "raider.toml"), "--player", "red", db=db)
+    assert "raider" in umpire("ship", "designs", "--as-player", "blue", db=db)
+    assert "design_registered" in umpire("log", "--as-player", "blue", db=db)
+    assert set(state_of(db, "blue").designs) == {"raider"}
+    blue = tmp_path / "blue.toml"
+    blue.write_text('player = "blue"\nturn = 1\n[treasury]\nships = [{ design = "raider" }]\n')
+    out = umpire("orders", "submit", str(blue), "--player", "blue", db=db, code=2)
+    assert "design 'raider' in the campaign's catalogue" in out
+
+
 def test_a_banned_system_is_refused_citing_the_campaign_rules(game: Path) -> None:
     folder = game.parent
     before = umpire("log", db=game)
