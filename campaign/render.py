@@ -31,6 +31,7 @@ from campaign.events import (
     CommandPostEstablished,
     DeadlineSet,
     DecoysLost,
+    DesignRegistered,
     DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
@@ -147,6 +148,7 @@ def describe(ev: Event) -> str:
             | HolidayTaken()
             | PlayerDropped()
             | SeatSubstituted()
+            | DesignRegistered()
         ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
@@ -243,7 +245,8 @@ def _describe_umpires_hand(
     | AbsencePolicySet
     | HolidayTaken
     | PlayerDropped
-    | SeatSubstituted,
+    | SeatSubstituted
+    | DesignRegistered,
 ) -> str:
     match ev:
         case (
@@ -278,6 +281,11 @@ def _describe_umpires_hand(
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
             return f"turn {ev.turn} released"
+        case DesignRegistered():  # 004 L26-30
+            seen = "public" if ev.public else "secret"
+            return (
+                f"{ev.player}'s home-made design {ev.design} registered: {ev.points} points, {seen}"
+            )
 
 
 def _describe_host(

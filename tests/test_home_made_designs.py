@@ -183,7 +183,8 @@ def test_a_public_design_is_everyones_to_see_and_its_owners_to_build(tmp_path: P
     umpire(*args, "--designs", "public", db=db)
     umpire("ship", "register", str(tmp_path / "raider.toml"), "--player", "red", db=db)
     assert "raider" in umpire("ship", "designs", "--as-player", "blue", db=db)
-    assert "design_registered" in umpire("log", "--as-player", "blue", db=db)
+    shown = " ".join(umpire("log", "--as-player", "blue", db=db).replace("│", " ").split())
+    assert "red's home-made design raider registered: 61 points, public" in shown
     assert set(state_of(db, "blue").designs) == {"raider"}
     blue = tmp_path / "blue.toml"
     blue.write_text('player = "blue"\nturn = 1\n[treasury]\nships = [{ design = "raider" }]\n')
