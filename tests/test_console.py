@@ -199,7 +199,7 @@ def test_choice_options_list_their_choices_in_help() -> None:
     new = runner.invoke(app, ["new", "--help"], env=wide).stdout
     for shown in ("<seeded|manual>", "<hold|repeat|autoplay>", "<nobody|shared>"):
         assert shown in new
-    assert "<vector|cinematic>" in new
+    assert "<vector|cinematic|spatial>" in new  # 003 spatial movement too (issue 21)
     assert "<jump|sweep>" in new
     assert "<expire|keep>" in new  # an enum option's own
     report = runner.invoke(app, ["report", "--help"], env=wide).stdout
