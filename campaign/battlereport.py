@@ -93,6 +93,8 @@ class BattleReport(msgspec.Struct, frozen=True, kw_only=True):
     start: tuple[Counter, ...] = ()
     turns: tuple[ReplayTurn, ...] = ()
     winner: str | None = None
+    rules: str | None = None  # the engine's preset (004 section 4): continuum or ft2
+    movement: str | None = None  # vector (004 L43), cinematic or spatial
 
 
 class _Journal(msgspec.Struct, frozen=True):
@@ -238,6 +240,8 @@ def _replayed(
         start=_table(ctx, first, viewer),
         turns=tuple(turns),
         winner=state.winner,
+        rules=record.setup.rules,
+        movement=record.setup.movement,
     )
 
 

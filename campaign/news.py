@@ -26,6 +26,7 @@ from campaign.events import (
     CommandPostEstablished,
     DeadlineSet,
     DecoysLost,
+    DesignRegistered,
     DiceRerollRuled,
     DiceRolled,
     Event,
@@ -249,6 +250,7 @@ def _tell(t: _Teller, ev: Event) -> None:
             | DeadlineSet()
             | UmpireNoted()
             | DiceRolled()
+            | DesignRegistered()
         ):
             _umpire_news(t, ev)
         case OrdersCommitted():
@@ -260,6 +262,15 @@ def _tell(t: _Teller, ev: Event) -> None:
             pass
         case _:
             t.tell("umpire", ELSEWHERE, f"{type(ev).__name__.lower()} recorded.")
+
+
+def _registered(ev: DesignRegistered, viewer: str) -> str:
+    """A home-made design registered (004 L26-30): its owner's news, everyone's if public."""
+    whose = "your" if ev.player == viewer else f"{ev.player}'s"
+    return (
+        f"The umpire registered {whose} design {ev.design}: {ev.points} points, built at "
+        "63 points per IP (004 L23)."
+    )
 
 
 def _explored(ev: SystemExplored) -> str:
@@ -473,6 +484,8 @@ def _umpire_news(t: _Teller, ev: Event) -> None:
             )
         case DiceRerollRuled():
             text = f"By ruling, {', '.join(ev.keys)} will be rolled again: {ev.reason}."
+        case DesignRegistered():
+            text = _registered(ev, t.player)
         case _:
             text = f"{type(ev).__name__} recorded."
     t.tell("umpire", ELSEWHERE, text)

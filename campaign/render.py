@@ -31,6 +31,7 @@ from campaign.events import (
     CommandPostEstablished,
     DeadlineSet,
     DecoysLost,
+    DesignRegistered,
     DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
@@ -150,6 +151,7 @@ def describe(ev: Event) -> str:
             | HolidayTaken()
             | PlayerDropped()
             | SeatSubstituted()
+            | DesignRegistered()
         ):
             return _describe_umpires_hand(ev)
         case OrdersCommitted() | OrdersRevealed():
@@ -246,7 +248,8 @@ def _describe_umpires_hand(
     | AbsencePolicySet
     | HolidayTaken
     | PlayerDropped
-    | SeatSubstituted,
+    | SeatSubstituted
+    | DesignRegistered,
 ) -> str:
     match ev:
         case (
@@ -281,6 +284,11 @@ def _describe_umpires_hand(
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
             return f"turn {ev.turn} released"
+        case DesignRegistered():  # 004 L26-30
+            seen = "public" if ev.public else "secret"
+            return (
+                f"{ev.player}'s home-made design {ev.design} registered: {ev.points} points, {seen}"
+            )
 
 
 def _describe_host(
@@ -1344,6 +1352,8 @@ def battle_heading(report: BattleReport) -> tuple[str, str]:
     how = "fought by the engine" if report.source == "engine" else "fought at the table"
     sides = " against ".join(f"{side} ({order})" for side, order in report.orders)
     text = f"{kind.capitalize()} in {report.location.replace('-', ' ')}, {how}: {sides}."
+    if report.rules:  # the set-up the engine fought it under (004 section 4)
+        text = text[:-1] + f", under {report.rules} rules with {report.movement} movement."
     if report.source == "engine":
         text += f" Won by {report.winner}." if report.winner else " Nobody won the field."
     return title, text

@@ -135,6 +135,63 @@ def test_a_registered_design_is_its_owners_to_build_and_secret(game: Path) -> No
     assert state.empires["red"].ip == 25 - -(-points // 63)
 
 
+def test_production_buys_a_registered_design_through_the_cli(game: Path) -> None:
+    """Issue 15: "production buys any registered design at 63 points per IP" (004 L23,
+    L26-30), through `[[production]]` at a colony's production phase (004 5.7), not only
+    with the starting treasury; another player's production naming it is refused."""
+    folder = game.parent
+    umpire("ship", "register", str(folder / "raider.toml"), "--player", "red", db=game)
+    landing = (
+        'player = "red"\nturn = 1\n'
+        '[[moves]]\nunit = "red-S1"\nto = "0102"\norder = "stand-off"\n'
+        '[[moves]]\nunit = "red-T1"\nto = "0102"\norder = "stand-off"\n'
+        '[[landings]]\nunit = "red-T1"\nplanet = "Alpha/3"\ncolonists = 10\n'
+    )
+    for turn in (1, 2, 3):
+        orders = folder / f"red{turn}.toml"
+        orders.write_text(landing if turn == 1 else f'player = "red"\nturn = {turn}\n')
+        umpire("orders", "submit", str(orders), "--player", "red", db=game)
+        umpire("turn", "resolve", "--turn", str(turn), db=game)
+    assert "Alpha/3" in state_of(game).colonies
+    news = " ".join(umpire("report", "--player", "red", "--turn", "1", db=game).split())
+    assert "The umpire registered your design raider: 61 points" in news
+    buy = '[[production]]\ncolony = "Alpha/3"\nships = [{ design = "raider" }]\n'
+    blue = folder / "blue4.toml"
+    blue.write_text('player = "blue"\nturn = 4\n' + buy)
+    out = umpire("orders", "submit", str(blue), "--player", "blue", db=game, code=2)
+    assert "no continuum design 'raider' in the campaign's catalogue" in out
+    red = folder / "red4.toml"
+    red.write_text('player = "red"\nturn = 4\n' + buy)
+    umpire("orders", "submit", str(red), "--player", "red", db=game)
+    umpire("turn", "resolve", "--turn", "4", db=game)
+    state = state_of(game)
+    built = [u for u in state.units.values() if u.design == "raider"]
+    assert [(u.owner, u.hex) for u in built] == [("red", "0102")]
+    assert "Built: raider" in " ".join(umpire("report", "--player", "red", db=game).split())
+
+
+def test_a_public_design_is_everyones_to_see_and_its_owners_to_build(tmp_path: Path) -> None:
+    """Issue 15: "the design is public or secret per a setting" (004 L26-30):
+    `umpire new --designs public` makes a registered design every player's news and catalogue
+    entry, though only its owner builds it (docs/rulings.md)."""
+    (tmp_path / "tiny.toml").write_text(TINY_MAP)
+    (tmp_path / "raider.toml").write_text(RAIDER)
+    db = tmp_path / "umpire.db"
+    args = ("new", "g", "--players", "red,blue", "--map", str(tmp_path / "tiny.toml"))
+    out = umpire(*args, "--designs", "open", db=db, code=2)
+    assert "designs setting 'open' must be one of secret, public" in out
+    umpire(*args, "--designs", "public", db=db)
+    umpire("ship", "register", str(tmp_path / "raider.toml"), "--player", "red", db=db)
+    assert "raider" in umpire("ship", "designs", "--as-player", "blue", db=db)
+    shown = " ".join(umpire("log", "--as-player", "blue", db=db).replace("│", " ").split())
+    assert "red's home-made design raider registered: 61 points, public" in shown
+    assert set(state_of(db, "blue").designs) == {"raider"}
+    blue = tmp_path / "blue.toml"
+    blue.write_text('player = "blue"\nturn = 1\n[treasury]\nships = [{ design = "raider" }]\n')
+    out = umpire("orders", "submit", str(blue), "--player", "blue", db=db, code=2)
+    assert "design 'raider' in the campaign's catalogue" in out
+
+
 def test_a_banned_system_is_refused_citing_the_campaign_rules(game: Path) -> None:
     folder = game.parent
     before = umpire("log", db=game)

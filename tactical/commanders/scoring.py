@@ -38,6 +38,7 @@ from tactical.battle import (
     flight_targets,
     free_parties,
     group_reach,
+    group_type,
     launch_options,
     launch_problem,
     launchable_bays,
@@ -74,7 +75,6 @@ from tactical.fighters import (
     FighterGroup,
     FighterType,
     FlightOrder,
-    fighter_type,
 )
 from tactical.fire import (
     BAND_MU,
@@ -341,7 +341,7 @@ def _with_secondary(
 
 def _kind(ctx: BattleContext, group: FighterGroup) -> FighterType:
     """The fighter type a group plays (000 8.15)."""
-    return fighter_type(ctx.sheets[group.carrier].system(group.bay).fighters)
+    return group_type(ctx, group.carrier, group.bay)
 
 
 def _interceptors(ctx: BattleContext, state: BattleState, side: str) -> dict[str, str]:

@@ -453,9 +453,14 @@ class FlightTargets(NamedTuple):
 
 def group_type(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
     """Return the fighter type a carrier's bay holds (000 8.15): its ``SystemSpec.fighters``,
-    standard for FT2 bays and types the engine does not model (see docs/rulings.md)."""
-    spec = next(s for s in ctx.sheets[carrier].systems if s.id == bay)
-    return fighter_type(spec.fighters)
+    standard for FT2 bays and types the engine does not model (see docs/rulings.md).
+
+    In a side's view an enemy carrier known below "every system" has its estimated sheet
+    (``tactical.phases.knowledge``), which may hold no such bay: the side takes that carrier's
+    groups for standard fighters (docs/rulings.md, "Tactical: what a side knows of enemy
+    ships")."""
+    spec = next((s for s in ctx.sheets[carrier].systems if s.id == bay), None)
+    return fighter_type(spec.fighters if spec is not None else None)
 
 
 def group_reach(ctx: BattleContext, group: FighterGroup) -> float:

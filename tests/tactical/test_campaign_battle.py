@@ -684,6 +684,27 @@ def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str)
     assert moved.first == first
 
 
+@pytest.mark.parametrize("rules", ["ft2", "continuum"])
+@pytest.mark.parametrize(("mods", "first"), [((), "red"), ((("red", -1), ("blue", 1)), "blue")])
+def test_the_senior_officers_modify_the_initiative_roll_under_either_rules(
+    rules: str, mods: tuple[tuple[str, int], ...], first: str
+) -> None:
+    """004 L331, L338: a Level 1 captain or admiral "increases the initiative roll by one";
+    004 L329, L343: a Level 3 "reduces the initiative roll by one"; under FT2 as under
+    Continuum, ship counts aside. Red rolls 2 and blue 1: red fires first, unless red's Level 3
+    admiral and blue's Level 1 make it 1 against 2."""
+    setup = msgspec.structs.replace(
+        two_ships(Theatre(initiative_roll=True, initiative_mods=mods)), rules=rules
+    )
+    battle = Battle(setup)
+    battle.write_orders("red", {})
+    battle.write_orders("blue", {})
+    battle.resolve(KeyedDice())
+    moved = battle.journal[-1]
+    assert isinstance(moved, ShipsMoved)
+    assert moved.first == first
+
+
 def test_campaign_requests_roll_initiative_and_play_bogeys() -> None:
     """004 L331-343: the initiative roll; 004 L38: "Dummy Bogeys and 'Weasel Boats'", so the
     ships start as bogeys (001 L933-951), every one a contact to the enemy."""

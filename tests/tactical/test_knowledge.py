@@ -620,3 +620,31 @@ def test_a_scenario_may_open_or_close_the_books() -> None:
     ctx = context(open_continuum)
     state = initial_state(ctx)
     assert side_view(ctx, state, "red")[1].ship("b1") == state.ship("b1")
+
+
+@pytest.mark.parametrize(("carrier", "seed"), [("light_carrier", 0), ("strike_carrier", 1)])
+def test_enemy_fighters_from_a_carrier_known_only_by_its_estimate_are_played(
+    carrier: str, seed: int
+) -> None:
+    """000 L1442-1466: under closed books a side sees an enemy carrier it has not scanned as
+    its estimate, which may hold no bay of the groups flying from it; the side takes them for
+    standard fighters, and a carrier mirror under the campaign's rules is fought to its end
+    (it stopped the commanders before)."""
+    from tactical.campaign_battle import (
+        CampaignBattle,
+        CampaignShip,
+        CampaignSide,
+        resolve_campaign_battle,
+    )
+
+    def side(name: str) -> CampaignSide:
+        return CampaignSide(
+            name=name, order="engage", ships=(CampaignShip(id=f"{name}-1", design=carrier),)
+        )
+
+    request = CampaignBattle(sides=(side("red"), side("blue")), rules="continuum")
+    outcome = resolve_campaign_battle(request, SeededDice(seed))
+    assert BATTLE_RULES[outcome.setup.rules].enemy_sheets == "sensed"
+    assert outcome.setup.enemy_sheets is None  # the preset's: closed books
+    flights = [e for e in outcome.journal if e.__class__.__name__ == "FlightWritten"]
+    assert {e.side for e in flights} == {"red", "blue"}  # both sides' groups flew
