@@ -17,6 +17,8 @@ from campaign.events import (
     AttackFailed,
     BattleFought,
     BattleRequested,
+    CampaignCreated,
+    CampaignRulesChosen,
     CaptainCasualty,
     ColonistsLanded,
     ColonyAdjusted,
@@ -29,10 +31,12 @@ from campaign.events import (
     DesignRegistered,
     DiceRerollRuled,
     DiceRolled,
+    EmpireFounded,
     Event,
     FactoriesDestroyed,
     FightersResupplied,
     LandingFailed,
+    MapChosen,
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
@@ -40,6 +44,7 @@ from campaign.events import (
     ProductionResolved,
     ShipsRepaired,
     ShipsSighted,
+    StarChartPublished,
     StoresLost,
     SystemExplored,
     SystemScouted,
@@ -251,6 +256,8 @@ def _tell(t: _Teller, ev: Event) -> None:
             | UmpireNoted()
             | DiceRolled()
             | DesignRegistered()
+            | CampaignCreated()
+            | MapChosen()
         ):
             _umpire_news(t, ev)
         case OrdersCommitted():
@@ -258,10 +265,16 @@ def _tell(t: _Teller, ev: Event) -> None:
         case OrdersRevealed():
             if ev.player == t.player:
                 t.tell("orders", ELSEWHERE, "Your orders were opened and carried out.")
-        case TurnEnded():
-            pass
+        case TurnEnded() | StarChartPublished() | EmpireFounded() | CampaignRulesChosen():
+            pass  # the report shows the chart and the empire; the rules' own news says the rest
         case _:
             t.tell("umpire", ELSEWHERE, f"{type(ev).__name__.lower()} recorded.")
+
+
+def _founding(ev: CampaignCreated) -> str:
+    """The campaign's first news: who plays and for how long (004 L12)."""
+    players = ", ".join(ev.players)
+    return f"The campaign {ev.name} began: {players}, for {ev.max_turns} turns."
 
 
 def _registered(ev: DesignRegistered, viewer: str) -> str:
@@ -461,6 +474,10 @@ def _production_news(
 
 def _umpire_news(t: _Teller, ev: Event) -> None:
     match ev:
+        case CampaignCreated():
+            text = _founding(ev)
+        case MapChosen():
+            text = f"The map is {ev.title}."
         case UmpireNoted():
             text = f"Note: {ev.text}"
         case DiceRolled():

@@ -161,3 +161,12 @@ def test_recapture_and_devastation_through_the_cli(tmp_path: Path) -> None:
     report = umpire("report", "--player", "red", "--format", "md").output
     assert "the planet is devastated" in report or "Alpha/3" in report
     assert umpire("verify").exit_code == 0
+
+
+def test_a_player_s_first_news_tells_the_campaign_and_the_map_in_words(tmp_path: Path) -> None:
+    """The set-up events read as news, not as their type names ("campaigncreated recorded.")."""
+    umpire = new_campaign(tmp_path)
+    report = " ".join(umpire("report", "--player", "red").output.split())
+    assert "The campaign g began: red, blue, for 44 turns." in report
+    assert "The map is " in report
+    assert " recorded." not in report
