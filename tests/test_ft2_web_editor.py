@@ -13,13 +13,12 @@ pictures.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from campaign.errors import InvalidInputError
 from campaign.events import UMPIRE
@@ -32,7 +31,7 @@ from tests.host_harness import umpire_serve
 from tests.test_ft2_campaign_cli import toward
 from tests.test_ft2_web import fight_at_lafayette, ft2_orders, play_to_the_encounter
 from tests.test_web import CHROMIUM, CHROMIUM_FLAGS
-from tests.test_web_editor import DESKTOP, PHONE, shots, tap
+from tests.test_web_editor import Watched, shots, tap
 
 SEED = "web-20"
 RIVAL = {"esu": "nac", "nac": "esu"}
@@ -83,8 +82,8 @@ def browser() -> Iterator[Browser]:
         opened.close()
 
 
-class Signed:
-    """A browser context signed in as a player, keeping every body it exchanged."""
+class Signed(Watched):
+    """A browser context signed in as an FT2 player, keeping every body it exchanged."""
 
     def __init__(
         self,
@@ -96,40 +95,13 @@ class Signed:
         player: str = "esu",
     ):
         self.theirs = re.compile(rf"{RIVAL[player]}-[FDS]\d+")  # his rival's fleets, ships
-        self.seen: list[str] = []
-        options = {"viewport": PHONE, "has_touch": True, "is_mobile": True} if phone else {}
-        self.context: BrowserContext = browser.new_context(**({"viewport": DESKTOP} | options))
-        self.page: Page = self.context.new_page()
-        self.page.on("response", self.keep)
-        self.page.on("pageerror", lambda error: self.seen.append(f"PAGE ERROR {error}"))
-        self.server = server
-        page = self.page
-        page.goto(server + "/")
-        page.fill("input[name=campaign]", campaign)
-        page.fill("input[name=player]", player)
-        page.fill("input[name=secret]", campaigns.secrets[campaign, player])
-        page.click("button[type=submit]")
-        page.wait_for_url(server + "/report")
-
-    def keep(self, response: Response) -> None:
-        if response.request.post_data:
-            self.seen.append(response.request.post_data)
-        if not 300 <= response.status < 400:
-            with contextlib.suppress(Exception):
-                self.seen.append(response.text())
-
-    def open(self, path: str) -> Page:
-        self.page.goto(self.server + path)
-        self.page.wait_for_selector("body[data-ready=yes]")
-        return self.page
+        secret = campaigns.secrets[campaign, player]
+        super().__init__(browser, server, secret, campaign, phone, player)
 
     def close(self, fought: frozenset[str] = frozenset()) -> str:
         """End the session; return everything it was shown: no fleet or ship of his rival's
         in it but the ships that `fought` him."""
-        self.seen.append(self.page.content())
-        self.context.close()
-        everything = "\n".join(self.seen)
-        assert "PAGE ERROR" not in everything
+        everything = super().close()
         assert set(self.theirs.findall(everything)) <= fought
         return everything
 

@@ -116,9 +116,18 @@ def shots(tmp_path: Path) -> Path:
 
 
 class Watched:
-    """A browser context signed in as red, keeping every body it exchanged (leak checks)."""
+    """A browser context signed in as a player (red unless named), keeping every body it
+    exchanged (leak checks)."""
 
-    def __init__(self, browser: Browser, server: str, secret: str, campaign: str, phone: bool):
+    def __init__(
+        self,
+        browser: Browser,
+        server: str,
+        secret: str,
+        campaign: str,
+        phone: bool,
+        player: str = "red",
+    ):
         self.seen: list[str] = []
         options = {"viewport": PHONE, "has_touch": True, "is_mobile": True} if phone else {}
         self.context: BrowserContext = browser.new_context(**({"viewport": DESKTOP} | options))
@@ -129,7 +138,7 @@ class Watched:
         page = self.page
         page.goto(server + "/")
         page.fill("input[name=campaign]", campaign)
-        page.fill("input[name=player]", "red")
+        page.fill("input[name=player]", player)
         page.fill("input[name=secret]", secret)
         page.click("button[type=submit]")
         page.wait_for_url(server + "/report")
