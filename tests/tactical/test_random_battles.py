@@ -274,22 +274,7 @@ def test_random_vector_battles(rules: str, whole: bool) -> None:
             movement="vector",
             vector_rounding=whole,
         )
-        names = ("random", "closing", "engage", "stand-off", "ftl-move")
-        pick = names[seed % len(names)]
-        blue: Commander = (
-            random_commander(rng)
-            if pick == "random"
-            else closing_commander()
-            if pick == "closing"
-            else order_commander(pick)
-        )
-        commanders = {"red": random_commander(rng), "blue": blue}
-        battle = play_checked(setup, commanders, seed)
-        state = battle.state
-        assert state.phase == "over"
-        assert replay(setup, battle.journal) == state
-        present = {s.side for s in state.ships if s.status == "active"}
-        endings["decided" if len(present) < 2 else "turn limit"] += 1
+        battle = _fought_against_each_commander(setup, rng, seed, endings)
         for event in battle.journal:
             if isinstance(event, ShipsMoved):
                 for moved in event.moves:
@@ -317,22 +302,7 @@ def test_random_spatial_battles(rules: str) -> None:
             )
             setup = msgspec.structs.replace(setup, ships=ships)
         setup = msgspec.structs.replace(setup, movement="spatial", death_blossom=seed % 3 == 0)
-        names = ("random", "closing", "engage", "stand-off", "ftl-move")
-        pick = names[seed % len(names)]
-        blue: Commander = (
-            random_commander(rng)
-            if pick == "random"
-            else closing_commander()
-            if pick == "closing"
-            else order_commander(pick)
-        )
-        commanders = {"red": random_commander(rng), "blue": blue}
-        battle = play_checked(setup, commanders, seed)
-        state = battle.state
-        assert state.phase == "over"
-        assert replay(setup, battle.journal) == state
-        present = {s.side for s in state.ships if s.status == "active"}
-        endings["decided" if len(present) < 2 else "turn limit"] += 1
+        battle = _fought_against_each_commander(setup, rng, seed, endings)
         for event in battle.journal:
             if isinstance(event, ShipsMoved):
                 for moved in event.moves:
@@ -345,3 +315,26 @@ def test_random_spatial_battles(rules: str) -> None:
     assert endings["decided"] > 5
     assert spins > 5
     assert 0 < voids < moves / 5  # some impossible random orders, most legal
+
+
+def _fought_against_each_commander(
+    setup: BattleSetup, rng: random.Random, seed: int, endings: dict[str, int]
+) -> Battle:
+    """Fight `setup` to the end, red random and blue each commander in turn by seed; check
+    that it ended and replays to the same state, and count how it ended in `endings`."""
+    names = ("random", "closing", "engage", "stand-off", "ftl-move")
+    pick = names[seed % len(names)]
+    blue: Commander = (
+        random_commander(rng)
+        if pick == "random"
+        else closing_commander()
+        if pick == "closing"
+        else order_commander(pick)
+    )
+    battle = play_checked(setup, {"red": random_commander(rng), "blue": blue}, seed)
+    state = battle.state
+    assert state.phase == "over"
+    assert replay(setup, battle.journal) == state
+    present = {s.side for s in state.ships if s.status == "active"}
+    endings["decided" if len(present) < 2 else "turn limit"] += 1
+    return battle
