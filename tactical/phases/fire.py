@@ -285,6 +285,33 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
     return False
 
 
+_SIGHTED: list[tuple[BattleState, object, str, tuple[ShipInPlay, ...]]] = []
+"""The last few ``(state, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
+by identity: a side's fire asks it of one state for each of its ships."""
+
+
+def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> tuple[ShipInPlay, ...]:
+    """Return the ships a ship of ``side`` may fire at, asteroids aside: enemies in sight and
+    prizes (:func:`~tactical.state.enemy_in_sight`, :func:`~tactical.state.prize`)."""
+    for seen, sheets, who, found in _SIGHTED:
+        if seen is state and sheets is ctx.sheets and who == side:
+            return found
+    found = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
+    _SIGHTED.insert(0, (state, ctx.sheets, side, found))
+    del _SIGHTED[4:]
+    return found
+
+
+_OPTIONS: dict[tuple[object, ...], tuple[ShipInPlay, Ship, object, dict[str, tuple[str, ...]]]] = {}
+""":func:`fire_options` worked out, by what they depend on: the firing ship, its record sheet
+and the rules (by identity; each entry holds them, so no other object can take their ids
+while it lives), the asteroids this turn, and each ship in sight's id and place. A fire phase
+asks again and again of ships whose options no shot since has changed."""
+
+_OPTIONS_KEPT = 4096
+"""How many entries :data:`_OPTIONS` keeps before it starts again (a memory bound only)."""
+
+
 def fire_options(
     ctx: BattleContext, state: BattleState, ship_id: str
 ) -> dict[str, tuple[str, ...]]:
@@ -307,6 +334,39 @@ def fire_options(
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
+    if ship.sweeping or ship.record.out_of_control or ship.nova:
+        return _fire_options(ctx, ship, sheet, ())
+    asteroids = asteroids_now(ctx, state)
+    sighted = _in_sight(ctx, state, ship.side)
+    key = (
+        id(ship),
+        id(sheet),
+        id(ctx.rules),
+        asteroids,
+        tuple((s.id, s.x, s.y) for s in sighted),
+    )
+    known = _OPTIONS.get(key)
+    if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
+        return dict(known[3])
+    targets = [
+        s
+        for s in sighted
+        if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
+    ]
+    options = _fire_options(ctx, ship, sheet, targets)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (ship, sheet, ctx.rules, dict(options))
+    return options
+
+
+def _fire_options(
+    ctx: BattleContext,
+    ship: ShipInPlay,
+    sheet: Ship,
+    targets: Sequence[ShipInPlay],
+) -> dict[str, tuple[str, ...]]:
+    """:func:`fire_options` of a ship at these targets (in sight, no asteroid between)."""
     options: dict[str, tuple[str, ...]] = {}
     if ship.sweeping or ship.record.out_of_control:
         # No offensive weapon while the minesweeper is active (001 L898) or out of control
@@ -317,13 +377,6 @@ def fire_options(
             if spec.kind == NOVA and sys_state.status == "ok":
                 options[spec.id] = (NOVA_LINE,)
         return options
-    asteroids = asteroids_now(ctx, state)
-    targets = [
-        s
-        for s in state.ships
-        if (enemy_in_sight(ctx, ship.side, s) or prize(s))
-        and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
-    ]
     settings = dict(ship.settings)
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     blossom = death_blossom(ctx, ship)
