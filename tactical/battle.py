@@ -418,9 +418,7 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
         ships=tuple(
             s
             if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
-            else msgspec.structs.replace(
-                s, settings=(), scramble=False, inspired=False, beam_defence=False
-            )
+            else _unwritten(s)
             for s in state.ships
         ),
     )
@@ -494,28 +492,109 @@ def side_view(
         return ctx, seen
     closed = sheets_closed(ctx)
     learned = {ship: level for who, ship, level in state.known if who == side}
+    levels = [
+        DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0)
+        for ship in seen.ships
+    ]
+    setup, sheets = _known_context(
+        ctx,
+        side,
+        tuple(
+            (ship.id, ship.design, level) for ship, level in zip(seen.ships, levels, strict=True)
+        ),
+    )
+    # A new context each call, as before: a commander may keep what it worked out for as
+    # long as the context it was handed is the same object.
+    return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
+        seen,
+        ships=tuple(
+            ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
+            for ship, level in zip(seen.ships, levels, strict=True)
+        ),
+    )
+
+
+_KEPT = 4096
+"""How many entries each of the side views' caches below keeps before it starts again (a
+memory bound only). Each entry holds the objects whose ids its key names, so that no other
+object can take those ids while it lives: a hit is the same object, and the same answer."""
+
+_UNWRITTEN: dict[int, tuple[ShipInPlay, ShipInPlay]] = {}
+""":func:`_unwritten` by the ship's identity: a ship that no step since has changed is
+shown as the same object, and :func:`_shown_as_known` finds it again."""
+
+_SHOWN: dict[tuple[int, int, str], tuple[ShipInPlay, Ship, ShipInPlay]] = {}
+""":func:`_shown_as_known` by the ship's identity, the level known and the catalogue."""
+
+_CONTEXTS: dict[
+    tuple[int, int, str, str, tuple[tuple[str, str, int], ...]],
+    tuple[BattleSetup, Mapping[str, Ship], BattleSetup, dict[str, Ship]],
+] = {}
+""":func:`_known_context` by the battle's set-up and sheets (identity), the catalogue, the
+side, and each ship it sees with its design and the level it knows it to."""
+
+
+def _unwritten(ship: ShipInPlay) -> ShipInPlay:
+    """An enemy ship without what its side wrote this turn (:func:`view`): its torpedo
+    settings, standing scramble, admiral's choice and point defence."""
+    known = _UNWRITTEN.get(id(ship))
+    if known is not None and known[0] is ship:
+        return known[1]
+    blank = msgspec.structs.replace(
+        ship, settings=(), scramble=False, inspired=False, beam_defence=False
+    )
+    if len(_UNWRITTEN) >= _KEPT:
+        _UNWRITTEN.clear()
+    _UNWRITTEN[id(ship)] = (ship, blank)
+    return blank
+
+
+def _shown_as_known(ctx: BattleContext, ship: ShipInPlay, level: int) -> ShipInPlay:
+    """An identified enemy ship as a side that knows it to ``level``, below everything, sees
+    it (:func:`side_view`)."""
+    sheet = ctx.sheets[ship.id]
+    key = (id(ship), level, ctx.rules.ships)
+    known = _SHOWN.get(key)
+    if known is not None and known[0] is ship and known[1] is sheet:
+        return known[2]
+    sighting = sighting_of(sheet, level)
+    design, estimated = ship.design, sheet
+    if level < SYSTEMS_KNOWN:
+        design, estimated = estimate(ctx.rules.ships, sighting)
+    wrecked = hull_remaining(sheet, ship.record) <= 0
+    shown = _as_known(ship, design, estimated, sighting, wrecked)
+    if len(_SHOWN) >= _KEPT:
+        _SHOWN.clear()
+    _SHOWN[key] = (ship, sheet, shown)
+    return shown
+
+
+def _known_context(
+    ctx: BattleContext, side: str, seen: tuple[tuple[str, str, int], ...]
+) -> tuple[BattleSetup, dict[str, Ship]]:
+    """The set-up and record sheets a side reads (:func:`side_view`), given each ship it
+    sees, ``(id, design, level known)``: its own and enemies known to the last detail as they
+    are, the others by their estimate; with bogeys, nothing of the ships it does not see."""
+    key = (id(ctx.setup), id(ctx.sheets), ctx.rules.ships, side, seen)
+    known = _CONTEXTS.get(key)
+    if known is not None and known[0] is ctx.setup and known[1] is ctx.sheets:
+        return known[2], known[3]
     shown: dict[str, str] = {}  # ship -> the design the side sees it as
     open_ids: set[str] = set()  # its own ships, and enemies known to the last detail
     systems_known: set[str] = set()  # enemies shown as their own design, undamaged
     sheets: dict[str, Ship] = {}
-    ships = []
-    for ship in seen.ships:
-        level = DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0)
-        sheet = ctx.sheets[ship.id]
+    for ship_id, ship_design, level in seen:
+        sheet = ctx.sheets[ship_id]
         if level >= DAMAGE_KNOWN:
-            open_ids.add(ship.id)
-            sheets[ship.id], shown[ship.id] = sheet, ship.design
-            ships.append(ship)
+            open_ids.add(ship_id)
+            sheets[ship_id], shown[ship_id] = sheet, ship_design
             continue
-        sighting = sighting_of(sheet, level)
-        design, known = ship.design, sheet
+        design, estimated = ship_design, sheet
         if level < SYSTEMS_KNOWN:
-            design, known = estimate(ctx.rules.ships, sighting)
+            design, estimated = estimate(ctx.rules.ships, sighting_of(sheet, level))
         else:
-            systems_known.add(ship.id)
-        sheets[ship.id], shown[ship.id] = known, design
-        wrecked = hull_remaining(sheet, ship.record) <= 0
-        ships.append(_as_known(ship, design, known, sighting, wrecked))
+            systems_known.add(ship_id)
+        sheets[ship_id], shown[ship_id] = estimated, design
     open_ids.update(s.id for s in ctx.setup.ships if s.side == side)  # its own, off the table
     for own in ctx.setup.ships:
         if own.side == side and own.id not in sheets:
@@ -533,9 +612,10 @@ def side_view(
         designs={n: d for n, d in ctx.setup.designs.items() if n in real},
         dummies=tuple(d for d in ctx.setup.dummies if d.side == side),
     )
-    return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
-        seen, ships=tuple(ships)
-    )
+    if len(_CONTEXTS) >= _KEPT:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (ctx.setup, ctx.sheets, setup, sheets)
+    return setup, sheets
 
 
 @functools.lru_cache(maxsize=1024)
