@@ -76,13 +76,32 @@ class SeededDice:
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
         self._secret = str(seed).encode()
+        # The seed's HMAC, keyed once and copied for each die, and one generator seeded
+        # afresh for each: the same digests and faces as a new HMAC and a new Random a die.
+        self._keyed: hmac.HMAC | None = None
+        self._generator = random.Random()
 
     def roll(self, key: str, sides: int) -> int:
         """Return the face of the die named ``key``."""
         _check_sides(sides)
-        digest = hmac.new(self._secret, key.encode(), hashlib.sha256).digest()
-        generator = random.Random(int.from_bytes(digest, "big"))
-        return 1 + int(generator.random() * sides)
+        if self._keyed is None:
+            self._keyed = hmac.new(self._secret, digestmod=hashlib.sha256)
+        mac = self._keyed.copy()
+        mac.update(key.encode())
+        self._generator.seed(int.from_bytes(mac.digest(), "big"))
+        return 1 + int(self._generator.random() * sides)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the seed alone (an HMAC does not pickle): worker processes roll it."""
+        return {"seed": self.seed}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        seed = state["seed"]
+        assert isinstance(seed, int | str)
+        self.seed = seed
+        self._secret = str(seed).encode()
+        self._keyed = None
+        self._generator = random.Random()
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"

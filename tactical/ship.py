@@ -20,7 +20,8 @@ Three layers, each a frozen ``msgspec.Struct``:
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 import msgspec.inspect
@@ -389,6 +390,31 @@ def fresh_state(ship: Ship) -> ShipState:
             for spec in ship.systems
         ),
     )
+
+
+_Read = TypeVar("_Read")
+
+_READ_OFF: dict[tuple[int, Callable[[Ship], object]], tuple[Ship, object]] = {}
+""":func:`read_off` by the sheet's identity and the reading; each entry holds its sheet, so
+no other sheet can take its id while it lives."""
+
+_READ_OFF_KEPT = 4096
+"""How many readings :data:`_READ_OFF` keeps before it starts again (a memory bound only)."""
+
+
+def read_off(sheet: Ship, reading: Callable[[Ship], _Read]) -> _Read:
+    """Return ``reading(sheet)``, worked out once for each record sheet: a sheet does not
+    change, and the rules read the same things off it (which systems are launchers, which
+    are fighter bays) step after step. ``reading`` must read the sheet and nothing else."""
+    key = (id(sheet), reading)
+    known = _READ_OFF.get(key)
+    if known is not None and known[0] is sheet:
+        return known[1]  # type: ignore[return-value]
+    value = reading(sheet)
+    if len(_READ_OFF) >= _READ_OFF_KEPT:
+        _READ_OFF.clear()
+    _READ_OFF[key] = (sheet, value)
+    return value
 
 
 def hull_remaining(ship: Ship, state: ShipState) -> int:

@@ -64,7 +64,7 @@ from tactical.phases.ordnance import (
     salvo_attacks,
     salvo_targets,
 )
-from tactical.ship import ShipState, with_system_status
+from tactical.ship import Ship, ShipState, read_off, with_system_status
 from tactical.spatial import fighter_flight
 from tactical.state import (
     BattleContext,
@@ -304,16 +304,27 @@ def launchable_bays(ctx: BattleContext, state: BattleState, ship: ShipInPlay) ->
 def _bays_aboard(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> list[str]:
     """Return the working bays with their group aboard, ready or re-arming, in record-sheet
     order."""
+    bays = read_off(ctx.sheets[ship.id], _fighter_bays)
+    if not bays:
+        return []
     flying = {g.id for g in state.fighters}
+    systems = ship.record.systems
     return [
-        spec.id
-        for spec, sys_state in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
-        if spec.bay_capacity
-        and spec.fighters
-        and sys_state.status == "ok"
-        and (sys_state.fighters or 0) > 0
-        and group_id(ship.id, spec.id) not in flying
+        bay
+        for index, bay in bays
+        if systems[index].status == "ok"
+        and (systems[index].fighters or 0) > 0
+        and group_id(ship.id, bay) not in flying
     ]
+
+
+def _fighter_bays(sheet: Ship) -> tuple[tuple[int, str], ...]:
+    """The sheet's bays that carry fighters, by place in its systems and id, in its order."""
+    return tuple(
+        (index, spec.id)
+        for index, spec in enumerate(sheet.systems)
+        if spec.bay_capacity and spec.fighters
+    )
 
 
 def rearmed(state: BattleState, ship: ShipInPlay, bay: str) -> bool:

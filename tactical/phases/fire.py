@@ -77,7 +77,14 @@ from tactical.phases.damage import apply_hit, take_damage
 from tactical.phases.knowledge import known_level, sheets_closed
 from tactical.phases.repair import DRIVE
 from tactical.sensors import AREA_ECM, DAMAGE_KNOWN
-from tactical.ship import Ship, ShipState, hit_drive, hull_remaining, with_system_status
+from tactical.ship import (
+    Ship,
+    ShipState,
+    hit_drive,
+    hull_remaining,
+    read_off,
+    with_system_status,
+)
 from tactical.spatial import DEATH_BLOSSOM_RATE
 from tactical.state import (
     BattleContext,
@@ -481,11 +488,15 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
     if ship.sweeping or ship.record.out_of_control or ship.nova:
         return ()
     return tuple(
-        spec.id
-        for spec in sheet.systems
-        if (spec.kind in RACKS or spec.kind in LAUNCHERS)
-        and launcher_ready(sheet, ship.record, spec.id)
+        launcher
+        for launcher in read_off(sheet, _launchers)
+        if launcher_ready(sheet, ship.record, launcher)
     )
+
+
+def _launchers(sheet: Ship) -> tuple[str, ...]:
+    """The sheet's salvo missile racks and launchers, in its order."""
+    return tuple(spec.id for spec in sheet.systems if spec.kind in RACKS or spec.kind in LAUNCHERS)
 
 
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:

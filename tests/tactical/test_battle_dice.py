@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import pickle
+import random
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tactical.dice import DiceError, RecordingDice, ReplayDice, Roll, ScriptedDice, SeededDice
 
@@ -35,6 +41,33 @@ def test_seeded_dice_depend_on_key_not_order() -> None:
     second.roll("b", 6)
     assert second.roll("a", 6) == a
     assert SeededDice("s").roll("a", 6) == a
+
+
+@given(
+    seed=st.one_of(st.integers(), st.text()),
+    key=st.text(),
+    sides=st.integers(min_value=1, max_value=1000),
+)
+def test_seeded_dice_are_a_new_hmac_and_random_a_die(seed: int | str, key: str, sides: int) -> None:
+    # The source keys its HMAC once and reseeds one generator for speed; each face is still
+    # Random(hmac-sha256(seed, key)).random(), as the module promises.
+    digest = hmac.new(str(seed).encode(), key.encode(), hashlib.sha256).digest()
+    face = 1 + int(random.Random(int.from_bytes(digest, "big")).random() * sides)
+    dice = SeededDice(seed)
+    dice.roll("another die first", 6)
+    assert dice.roll(key, sides) == face
+
+
+def test_seeded_dice_pickle_after_rolling() -> None:
+    # Odds runs hand their dice to worker processes; the keyed HMAC does not pickle.
+    dice = SeededDice("odds/7")
+    first = dice.roll("t1/fire/a/beam_a-1/0", 6)
+    copy = pickle.loads(pickle.dumps(dice))
+    assert copy.seed == "odds/7"
+    assert copy.roll("t1/fire/a/beam_a-1/0", 6) == first
+    assert [copy.roll(f"k{i}", 20) for i in range(20)] == [
+        dice.roll(f"k{i}", 20) for i in range(20)
+    ]
 
 
 def test_seeded_dice_are_fair_enough() -> None:
