@@ -26,6 +26,7 @@ from tactical.movement import (
     Order,
     course_after,
 )
+from tactical.ship import Ship, read_off
 
 AFT_ARC = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 
@@ -57,11 +58,28 @@ def gun_table(ctx: BattleContext, ship: ShipInPlay) -> GunTable:
     rolls N dice in the first band, one fewer a band on; none aft)."""
     sheet = ctx.sheets[ship.id]
     arcs = ctx.rules.arcs
-    beams = [
-        (BEAM_STRENGTH[spec.kind], spec.arcs)
-        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
-        if is_beam(spec.kind) and now.status == "ok"
-    ]
+    systems = ship.record.systems
+    working = tuple(
+        (strength, on)
+        for index, strength, on in read_off(sheet, _beams)
+        if systems[index].status == "ok"
+    )
+    return _gun_table(arcs, working)
+
+
+def _beams(sheet: Ship) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+    """The sheet's beams: place in its systems, strength and arcs."""
+    return tuple(
+        (index, BEAM_STRENGTH[spec.kind], spec.arcs)
+        for index, spec in enumerate(sheet.systems)
+        if is_beam(spec.kind)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _gun_table(arcs: tuple[str, ...], beams: tuple[tuple[int, tuple[str, ...]], ...]) -> GunTable:
+    """:func:`gun_table` of working beams ``(strength, arcs)`` under the rules' arcs: worked
+    out once for each, since an Engage side asks for every ship's table each turn."""
     bands = max((strength for strength, _ in beams), default=0)
     dice = tuple(
         tuple(

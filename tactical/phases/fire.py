@@ -8,6 +8,7 @@ and boarding torpedoes; damage is applied at once, threshold checks at the end o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import msgspec
 from msgspec import Struct
@@ -203,7 +204,7 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
-    return any(enemy_in_sight(ctx, side, s) or prize(s) for s in state.ships)
+    return bool(_in_sight(ctx, state, side).ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -292,18 +293,27 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
     return False
 
 
-_SIGHTED: list[tuple[BattleState, object, str, tuple[ShipInPlay, ...]]] = []
+class _Sighted(NamedTuple):
+    """The ships a side's ship may fire at in one state, asteroids aside, and each one's id
+    and place (what :func:`fire_options` is keyed by)."""
+
+    ships: tuple[ShipInPlay, ...]
+    places: tuple[tuple[str, float, float], ...]
+
+
+_SIGHTED: list[tuple[BattleState, object, str, _Sighted]] = []
 """The last few ``(state, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
 by identity: a side's fire asks it of one state for each of its ships."""
 
 
-def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> tuple[ShipInPlay, ...]:
+def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
     """Return the ships a ship of ``side`` may fire at, asteroids aside: enemies in sight and
     prizes (:func:`~tactical.state.enemy_in_sight`, :func:`~tactical.state.prize`)."""
     for seen, sheets, who, found in _SIGHTED:
         if seen is state and sheets is ctx.sheets and who == side:
             return found
-    found = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
+    ships = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
+    found = _Sighted(ships, tuple((s.id, s.x, s.y) for s in ships))
     _SIGHTED.insert(0, (state, ctx.sheets, side, found))
     del _SIGHTED[4:]
     return found
@@ -345,19 +355,13 @@ def fire_options(
         return _fire_options(ctx, ship, sheet, ())
     asteroids = asteroids_now(ctx, state)
     sighted = _in_sight(ctx, state, ship.side)
-    key = (
-        id(ship),
-        id(sheet),
-        id(ctx.rules),
-        asteroids,
-        tuple((s.id, s.x, s.y) for s in sighted),
-    )
+    key = (id(ship), id(sheet), id(ctx.rules), asteroids, sighted.places)
     known = _OPTIONS.get(key)
     if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
         return dict(known[3])
     targets = [
         s
-        for s in sighted
+        for s in sighted.ships
         if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
     ]
     options = _fire_options(ctx, ship, sheet, targets)
