@@ -7,7 +7,7 @@ and boarding torpedoes; damage is applied at once, threshold checks at the end o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -204,7 +204,7 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
-    return bool(_in_sight(ctx, state, side).ships)
+    return any(enemy_in_sight(ctx, side, s) or prize(s) for s in state.ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -371,13 +371,34 @@ def fire_options(
     return options
 
 
+def _shot_options(
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot]
+) -> dict[str, tuple[str, ...]]:
+    """:func:`fire_options` for the weapons and targets the shots name, and no others: what
+    :func:`check_fire` reads. Each weapon's targets are worked out alone, so a weapon reaches
+    a target here exactly when it does among all the ship's options."""
+    named = {shot.target for shot in shots}
+    asteroids = asteroids_now(ctx, state)
+    targets = [
+        s
+        for s in state.ships
+        if s.id in named
+        and (enemy_in_sight(ctx, ship.side, s) or prize(s))
+        and not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
+    ]
+    weapons = {shot.weapon for shot in shots}
+    return _fire_options(ctx, ship, ctx.sheets[ship.id], targets, weapons)
+
+
 def _fire_options(
     ctx: BattleContext,
     ship: ShipInPlay,
     sheet: Ship,
     targets: Sequence[ShipInPlay],
+    weapons: Collection[str] | None = None,
 ) -> dict[str, tuple[str, ...]]:
-    """:func:`fire_options` of a ship at these targets (in sight, no asteroid between)."""
+    """:func:`fire_options` of a ship at these targets (in sight, no asteroid between); of
+    the named ``weapons`` only, if named."""
     options: dict[str, tuple[str, ...]] = {}
     if ship.sweeping or ship.record.out_of_control:
         # No offensive weapon while the minesweeper is active (001 L898) or out of control
@@ -411,6 +432,8 @@ def _fire_options(
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
     reaches: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = {}
     for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+        if weapons is not None and spec.id not in weapons:
+            continue
         if spec.kind in RACKS or spec.kind in LAUNCHERS:
             continue  # a salvo flies at a point: launch_options
         if spec.id in defending:
@@ -722,7 +745,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         )
     if not _may_fire(ctx, state, ship):
         raise IllegalActionError(f"{where}: the ship has fired or cannot fire this turn")
-    options = fire_options(ctx, state, ship_id)
+    options = _shot_options(ctx, state, ship, shots)
     seen: set[str] = set()
     flights = _flights(state, shots)
     for shot in flights:
