@@ -98,8 +98,8 @@ def _can_repair(ctx: BattleContext, ship: ShipInPlay) -> bool:
     return (
         ctx.rules.damage_control != "none"
         and targetable(ctx, ship)
+        and bool(repair_jobs(ctx, ship))  # the cheaper test first: most ships have none
         and free_parties(ctx, ship) > 0
-        and bool(repair_jobs(ctx, ship))
     )
 
 
