@@ -81,6 +81,7 @@ from tactical.sensors import AREA_ECM, DAMAGE_KNOWN
 from tactical.ship import (
     Ship,
     ShipState,
+    SystemSpec,
     hit_drive,
     hull_remaining,
     read_off,
@@ -409,6 +410,9 @@ def _fire_options(
             if spec.kind == NOVA and sys_state.status == "ok":
                 options[spec.id] = (NOVA_LINE,)
         return options
+    guns = read_off(sheet, _guns)
+    if not guns:
+        return options
     settings = dict(ship.settings)
     aft_open = ctx.rules.aft_fire == "unthrusted" and not ship.thrusted
     blossom = death_blossom(ctx, ship)
@@ -425,17 +429,17 @@ def _fire_options(
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
-    needles = any(spec.kind in NEEDLE_STRENGTH for spec in sheet.systems)
+    needles = any(spec.kind in NEEDLE_STRENGTH for _i, spec in guns)
     sight = needle_reach(ctx, ship) if needles else 0.0
     astern = any(arc == AFT for _t, arc, _d in placed)
     aft_reach = aft_sight(ctx, ship)[0] if astern else 0.0
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
     reaches: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = {}
-    for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True):
+    systems = ship.record.systems
+    for index, spec in guns:
+        sys_state = systems[index]
         if weapons is not None and spec.id not in weapons:
             continue
-        if spec.kind in RACKS or spec.kind in LAUNCHERS:
-            continue  # a salvo flies at a point: launch_options
         if spec.id in defending:
             continue  # on point defence this turn, it may not fire now (000 L9105-9109)
         if sys_state.status != "ok" or sys_state.ammo == 0:
@@ -471,6 +475,25 @@ def _fire_options(
         if reachable:
             options[spec.id] = reaches[key]
     return options
+
+
+def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
+    """The sheet's systems that may fire at a ship in the fire phase (:func:`_reach`: beams,
+    pulse torpedoes, needles, submunition packs, boarding torpedoes, scatterguns), by place,
+    in its order; not salvo racks or launchers, whose salvos fly at a point
+    (:func:`launch_options`), nor any other system, which reaches nothing."""
+    return tuple(
+        (index, spec)
+        for index, spec in enumerate(sheet.systems)
+        if spec.kind not in RACKS
+        and spec.kind not in LAUNCHERS
+        and (
+            is_beam(spec.kind)
+            or spec.kind in TORPEDOES
+            or spec.kind in NEEDLES
+            or spec.kind in (SUBMUNITION, BOARDING_TORPEDO, SCATTERGUN)
+        )
+    )
 
 
 def death_blossom(ctx: BattleContext, ship: ShipInPlay) -> bool:
