@@ -25,7 +25,7 @@ from msgspec import Struct
 
 from tactical.dice import DiceSource
 from tactical.missiles import magazine_feeds
-from tactical.ship import Ship, ShipState
+from tactical.ship import Ship, ShipState, read_off
 
 __all__ = [
     "BOARDING_MAGAZINE",
@@ -189,6 +189,10 @@ def torpedo_feeds(ship: Ship) -> dict[str, str]:
     """Return the magazine that feeds each boarding torpedo launcher, by system id: the n-th
     launcher the n-th magazine and the launchers beyond the last magazine the last one, as
     for salvo missiles (000 L5106-5114; see docs/rulings.md)."""
+    return dict(read_off(ship, _torpedo_feeds))  # a copy: the reading is kept
+
+
+def _torpedo_feeds(ship: Ship) -> dict[str, str]:
     return magazine_feeds(ship, {BOARDING_MAGAZINE}, {BOARDING_TORPEDO})
 
 

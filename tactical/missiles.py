@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 
 from msgspec import Struct
 
-from tactical.ship import Ship, ShipState
+from tactical.ship import Ship, ShipState, read_off
 
 __all__ = [
     "ATTACK_RADIUS_MU",
@@ -251,6 +251,10 @@ def feeds(ship: Ship) -> dict[str, str]:
     draw the lines, so the n-th launcher is fed by the n-th magazine and any launchers beyond
     the last magazine by the last one (see docs/rulings.md, "Tactical: salvo missiles").
     """
+    return dict(read_off(ship, _launcher_feeds))  # a copy: the reading is kept
+
+
+def _launcher_feeds(ship: Ship) -> dict[str, str]:
     return magazine_feeds(ship, MAGAZINES, LAUNCHERS)
 
 

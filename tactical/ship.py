@@ -319,10 +319,18 @@ class Ship(Struct, frozen=True, kw_only=True):
         Raises:
             KeyError: no system has that id.
         """
-        for spec in self.systems:
-            if spec.id == system_id:
-                return spec
-        raise KeyError(f"{self.id} has no system {system_id!r}")
+        spec = read_off(self, _systems_by_id).get(system_id)
+        if spec is None:
+            raise KeyError(f"{self.id} has no system {system_id!r}")
+        return spec
+
+
+def _systems_by_id(sheet: Ship) -> dict[str, SystemSpec]:
+    """The sheet's systems by id (the first of any id given twice), for :meth:`Ship.system`."""
+    found: dict[str, SystemSpec] = {}
+    for spec in sheet.systems:
+        found.setdefault(spec.id, spec)
+    return found
 
 
 class SystemState(Struct, frozen=True, kw_only=True):

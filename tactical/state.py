@@ -474,10 +474,25 @@ class BattleState(Struct, frozen=True, kw_only=True):
         Raises:
             KeyError: there is none.
         """
-        for ship in self.ships:
-            if ship.id == ship_id:
-                return ship
-        raise KeyError(f"no ship {ship_id!r} in this battle")
+        for state, ships in _SHIPS_BY_ID:
+            if state is self:
+                break
+        else:
+            ships = {}
+            for ship in self.ships:
+                ships.setdefault(ship.id, ship)  # the first of an id, as a scan finds it
+            _SHIPS_BY_ID.insert(0, (self, ships))
+            del _SHIPS_BY_ID[3:]
+        found = ships.get(ship_id)
+        if found is None:
+            raise KeyError(f"no ship {ship_id!r} in this battle")
+        return found
+
+
+_SHIPS_BY_ID: list[tuple[BattleState, dict[str, ShipInPlay]]] = []
+"""The ships of the last few states :meth:`BattleState.ship` was asked of, by id: a step asks
+one state for many ships (the live battle's state and a side's view of it in turn). Each
+entry holds its state, so a hit is the same state."""
 
 
 def moves_this_turn(ship: ShipInPlay, turn: int) -> bool:

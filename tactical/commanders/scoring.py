@@ -554,9 +554,8 @@ def _staged_launches(
 def enemies_in(state: BattleState, options: Mapping[str, Sequence[str]]) -> set[str]:
     """The targets the options reach, captured ships left out: the campaign gains nothing
     from a prize (docs/rulings.md, "Tactical: boarding")."""
-    return {
-        t for targets in options.values() for t in targets if state.ship(t).status != "captured"
-    }
+    reached = {t for targets in options.values() for t in targets}  # each looked up once
+    return {t for t in reached if state.ship(t).status != "captured"}
 
 
 def within_firecons(
