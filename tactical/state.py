@@ -474,8 +474,9 @@ class BattleState(Struct, frozen=True, kw_only=True):
         Raises:
             KeyError: there is none.
         """
-        for state, ships in _SHIPS_BY_ID:
+        for state, by_id in _SHIPS_BY_ID:
             if state is self:
+                ships = by_id
                 break
         else:
             ships = {}
