@@ -573,13 +573,14 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     at systems there, and at least one.
     """
     sheet = ctx.sheets[ship_id]
-    uses = {
-        (shot.target, _firecon_use(sheet.system(shot.weapon).kind, shot))
-        for shot in shots
-        if sheet.system(shot.weapon).kind != NOVA  # it needs no FireCon (digest 4.5)
-        and sheet.system(shot.weapon).kind != SCATTERGUN  # its own (000 L7500-7504)
-        and not _launches(sheet, shot)  # the launch phase's FireCons: launch_problem
-    }
+    uses: set[tuple[str, str]] = set()
+    for shot in shots:
+        kind = sheet.system(shot.weapon).kind
+        if kind in (NOVA, SCATTERGUN):
+            continue  # the nova needs none (digest 4.5), a scattergun its own (000 L7500-7504)
+        if kind in RACKS or kind in LAUNCHERS:
+            continue  # the launch phase's FireCons: launch_problem (_launches)
+        uses.add((shot.target, _firecon_use(kind, shot)))
     # Beams ride on a class-N needle FireCon at the same ship (000 L4552-4554).
     aimed = {target for target, use in uses if use.startswith(_FOCUSED)}
     return len(uses) - sum(1 for target, use in uses if use == "beams" and target in aimed)
