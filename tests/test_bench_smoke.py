@@ -58,3 +58,27 @@ def test_the_mirror_runs_spatial_movement_in_smoke_mode() -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "spatial movement" in output
+
+
+def _run(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Traceback" not in output
+    return result.stdout
+
+
+def test_the_journal_digest_is_the_same_in_two_processes() -> None:
+    """bench/journal_digest.py compares checkouts: of the same code, two runs (two processes,
+    each its own hash seed) print the same digests, battle by battle."""
+    first = _run("bench/journal_digest.py", "--smoke")
+    assert first == _run("bench/journal_digest.py", "--smoke", "--checkout", str(ROOT))
+    assert first.splitlines()[-1].startswith("total ")
+    assert "error" not in first
+
+
+def test_the_speed_comparison_runs_in_smoke_mode() -> None:
+    output = _run("bench/commander_speed_ab.py", "--smoke", "--old", str(ROOT))
+    assert "new/old:" in output
