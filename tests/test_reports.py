@@ -512,6 +512,62 @@ def test_under_open_record_sheets_a_side_sees_every_ships_fate(
     assert {r.unit: r.fate for r in closed.results} == {r.unit: r.fate for r in fought.results}
 
 
+def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
+    """12.2's table (000 L12648-12660), as the battle report's forces and fates tell it: a
+    ship never identified shows its fate only; identified, its class; a scan of 3 its mass,
+    4 its thrust and screens, 5 its design and hull boxes, 6+ everything."""
+    from campaign.battlereport import (
+        ForceShip,
+        ShipFate,
+        ShipKnowledge,
+        fate_as_known,
+        force_as_known,
+    )
+    from tactical.sensors import DRIVE_KNOWN, MASS_KNOWN, SYSTEMS_KNOWN, Sighting
+
+    force = ForceShip(
+        id="blue-W1", side="blue", design="battleship", hull=37, hull_left=30, fighters=6
+    )
+    fate = ShipFate(
+        id="blue-W1",
+        side="blue",
+        fate="disengaged",
+        hull_lost=12,
+        hull_left=18,
+        damaged=("beam4-1",),
+        destroyed=("pds-1",),
+        fighters_lost=2,
+        missiles_spent=0,
+    )
+
+    def seen(level: int) -> ShipKnowledge:
+        sighting = Sighting(level=level, shows="capital", mass=124, thrust=4, screens=1)
+        return ShipKnowledge(identified=True, sighting=sighting)
+
+    never = ShipKnowledge(identified=False)
+    rows = {
+        "never identified": (never, "never identified", None, None),
+        "identified": (seen(0), "capital", None, None),
+        "3": (seen(MASS_KNOWN), "capital, mass 124", None, None),
+        "4": (seen(DRIVE_KNOWN), "capital, mass 124, thrust 4, screens 1", None, None),
+        "5": (seen(SYSTEMS_KNOWN), None, "battleship", 37),
+    }
+    for name, (known, seen_as, design, hull) in rows.items():
+        told = force_as_known(force, known)
+        assert (told.seen_as, told.design, told.hull) == (seen_as, design, hull), name
+        assert (told.hull_left, told.fighters) == (None, None), name
+        lost = fate_as_known(fate, known)
+        assert lost.fate == "disengaged", name
+        assert (lost.hull_lost, lost.hull_left, lost.damaged, lost.destroyed) == (None,) * 4
+        assert (lost.fighters_lost, lost.missiles_spent) == (None, None), name
+    everything = ShipKnowledge(identified=True)
+    assert force_as_known(force, everything) == force
+    assert fate_as_known(fate, everything) == fate
+    assert force_as_known(force, None) == force  # his own, the umpire's, open books
+    gone = fate_as_known(msgspec.structs.replace(fate, fate="destroyed"), seen(0))
+    assert (gone.fate, gone.hull_left) == ("destroyed", 0)  # everyone saw it go
+
+
 REPLAY_SCREENSHOT_ENV = "UMPIRE_REPLAY_SCREENSHOT"  # e.g. docs/battle-replay.png
 
 
