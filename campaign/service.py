@@ -1464,7 +1464,7 @@ class CampaignService:
         # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
         mine = list(self.store.read(lineage, visible_to=player))
         current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
-        news = [e for e in _numbered(mine, player) if e.turn == news_turn]
+        news = _numbered(mine, player, turn=news_turn)
         before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
         names = _chart_names(e for e in mine if e.type == StarChartPublished.TYPE)
         hexes = {u.hex for u in current.units.values() if u.hex} | {
@@ -2009,10 +2009,13 @@ def _decision_ledger() -> DecisionLedger:
     return DecisionLedger()
 
 
-def _numbered(mine: Iterable[RecordedEvent], player: str) -> list[RecordedEvent]:
+def _numbered(
+    mine: Iterable[RecordedEvent], player: str, turn: int | None = None
+) -> list[RecordedEvent]:
     """A player's events as `CampaignService.player_view` gives them: numbered 1, 2, 3... by
     his own events only, `recorded_at` to the minute, and each as he may read it (a battle
-    fought with closed record sheets as his side knew its enemies, `_as_told`)."""
+    fought with closed record sheets as his side knew its enemies, `_as_told`); only those
+    of game turn `turn` if given (numbered still among all of them)."""
     return [
         msgspec.structs.replace(
             recorded,
@@ -2022,6 +2025,7 @@ def _numbered(mine: Iterable[RecordedEvent], player: str) -> list[RecordedEvent]
             event=_as_told(recorded.event, player),
         )
         for number, recorded in enumerate(mine, 1)
+        if turn is None or recorded.turn == turn
     ]
 
 
