@@ -1464,7 +1464,7 @@ class CampaignService:
         # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
         mine = list(self.store.read(lineage, visible_to=player))
         current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
-        news = [e for e in _numbered(mine) if e.turn == news_turn]
+        news = _numbered(mine, player, turn=news_turn)
         before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
         names = _chart_names(e for e in mine if e.type == StarChartPublished.TYPE)
         hexes = {u.hex for u in current.units.values() if u.hex} | {
@@ -1662,7 +1662,7 @@ class CampaignService:
         may not see (a rival's moves, the umpire's private rolls): his view numbers his events
         1, 2, 3... in both, and gives `recorded_at` to the minute only.
         """
-        return _numbered(self.store.read(lineage, visible_to=player))
+        return _numbered(self.store.read(lineage, visible_to=player), player)
 
     def head(self, lineage: Lineage) -> tuple[int, str]:
         """Return the branch's last version and chain hash: anything drawn from the branch
@@ -2009,18 +2009,35 @@ def _decision_ledger() -> DecisionLedger:
     return DecisionLedger()
 
 
-def _numbered(mine: Iterable[RecordedEvent]) -> list[RecordedEvent]:
+def _numbered(
+    mine: Iterable[RecordedEvent], player: str, turn: int | None = None
+) -> list[RecordedEvent]:
     """A player's events as `CampaignService.player_view` gives them: numbered 1, 2, 3... by
-    his own events only, `recorded_at` to the minute."""
+    his own events only, `recorded_at` to the minute, and each as he may read it (a battle
+    fought with closed record sheets as his side knew its enemies, `_as_told`); only those
+    of game turn `turn` if given (numbered still among all of them)."""
     return [
         msgspec.structs.replace(
             recorded,
             position=number,
             version=number,
             recorded_at=recorded.recorded_at.replace(second=0, microsecond=0),
+            event=_as_told(recorded.event, player),
         )
         for number, recorded in enumerate(mine, 1)
+        if turn is None or recorded.turn == turn
     ]
+
+
+def _as_told(ev: Event, player: str) -> Event:
+    """An event as `player` may read it: a `battle_fought` as his side knew the enemy's ships
+    (`campaign.battlereport.battle_as_told`, docs/rulings.md "Campaign: what a side learns of
+    an enemy ship's fate"); any other as it is, its audience having let him read it."""
+    if not isinstance(ev, BattleFought):
+        return ev
+    from campaign.battlereport import battle_as_told  # the engine's replay: only for battles
+
+    return battle_as_told(ev, player)
 
 
 def _chart_names(charts: Iterable[RecordedEvent]) -> dict[str, str]:

@@ -117,7 +117,7 @@ def request_for(
             defence = parse_defence_id(uid)
             if defence is not None:
                 # 004 5.4: planetary defences fight as the ships 5.7.7 names (ids stay legal).
-                ships.append(CampaignShip(id=_engine_id(uid), design=DEFENCE_DESIGNS[defence[1]]))
+                ships.append(CampaignShip(id=engine_id(uid), design=DEFENCE_DESIGNS[defence[1]]))
                 continue
             unit = state.units[uid]
             assert unit.design is not None
@@ -233,7 +233,7 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
     outcome = resolve_campaign_battle(request, recorder)
-    names = {_engine_id(u): u for side in battle.sides for u in side.units}
+    names = {engine_id(u): u for side in battle.sides for u in side.units}
     # Ships leaving the hex (a departure battle) are bound for where they are now.
     bound = {u: state.units[u].hex for u in battle.leaving}
     results = tuple(
@@ -250,8 +250,9 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
     )
 
 
-def _engine_id(uid: str) -> str:
-    """Return an id the engine accepts: `Alpha/3#pdu-1` becomes `Alpha.3.pdu-1`."""
+def engine_id(uid: str) -> str:
+    """Return the id a campaign unit fights under in the engine: `Alpha/3#pdu-1` becomes
+    `Alpha.3.pdu-1`."""
     return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
