@@ -16,6 +16,7 @@ same rule, applied to the results, and without the journal and dice, which tell 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -371,6 +372,7 @@ def result_as_known(result: ShipResult, known: ShipKnowledge | None) -> ShipResu
     return ShipResult(unit=result.unit, fate=result.fate, to_hex=result.to_hex)
 
 
+@functools.lru_cache(maxsize=1024)  # a replay each: a player's log tells every battle of his
 def battle_as_told(fought: BattleFought, viewer: str) -> BattleFought:
     """Return the `battle_fought` event as `viewer` may read it: as it is for the umpire, for
     a battle recorded by hand (fought at an open table) and under open record sheets; with
