@@ -604,11 +604,29 @@ def resolve_campaign_battle(
     Raises:
         SetupError: the request does not hold together or does not fit the catalogue.
     """
+    return fight_campaign_battle(request, dice, commanders, verify=verify)[0]
+
+
+def fight_campaign_battle(
+    request: CampaignBattle,
+    dice: DiceSource,
+    commanders: dict[str, Commander] | None = None,
+    *,
+    verify: bool = True,
+) -> tuple[CampaignBattleOutcome, BattleState]:
+    """:func:`resolve_campaign_battle`, and the battle's final state as the engine left it
+    (before the fighters in flight land): what each side knew at the end, for whoever tells
+    it (:func:`tactical.battle.side_view`).
+
+    Raises:
+        SetupError: the request does not hold together or does not fit the catalogue.
+    """
     setup = setup_campaign_battle(request, dice)
     chosen = {side.name: order_commander(side.order) for side in request.sides}
     chosen.update(commanders or {})
     battle = play(Battle(setup), chosen, PrefixedDice(dice, request.key))
-    return outcome_from_journal(setup, battle.journal, None if verify else battle.state)
+    outcome = outcome_from_journal(setup, battle.journal, None if verify else battle.state)
+    return outcome, battle.state
 
 
 def outcome_from_journal(
