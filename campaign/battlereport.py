@@ -10,8 +10,9 @@ closed), the umpire sees it all. Renderers draw the report and never look furthe
 The forces and fates follow the same knowledge (docs/rulings.md, "Campaign: what a side
 learns of an enemy ship's fate"): with closed record sheets (000 L1462-1466) a side learns of
 an enemy ship what its sensors knew at the battle's end, and its fate, which everyone present
-sees. `battle_as_told` gives the `BattleFought` event itself as a player may read it: the
-same rule, applied to the results, and without the journal and dice, which tell everything.
+sees. `battle_knowledge` works out, once when the engine fights the battle, what each side
+knew of each enemy ship, which the `battle_fought` event records and `campaign.battletold`
+tells the event itself by (`replayed_knowledge` for an event from before it was recorded).
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from campaign.events import UMPIRE, BattleFought
-from campaign.rules.battles import engine_id
-from campaign.strategic import ShipResult
+from campaign.strategic import BattleKnowledge, EnemyKnown, KnownShip, ShipResult, engine_id
 from tactical.battle import Event as TacticalEvent
 from tactical.battle import evolve, side_view
 from tactical.campaign_battle import CampaignBattle
@@ -309,6 +309,24 @@ class ShipKnowledge(msgspec.Struct, frozen=True, kw_only=True):
             known += [f"thrust {seen.thrust}", f"screens {seen.screens}"]
         return ", ".join(known)
 
+    @property
+    def known(self) -> EnemyKnown:
+        """The same, as the `battle_fought` event records it (`KnownShip`)."""
+        if not self.identified:
+            return "unidentified"
+        if self.sighting is None:
+            return "everything"
+        return _SCANNED[min(self.sighting.level, SYSTEMS_KNOWN)]
+
+
+# What a side knows of an identified ship by the level its scans reached (000 L12648-12656).
+_SCANNED: dict[int, EnemyKnown] = {
+    0: "class",
+    MASS_KNOWN: "mass",
+    DRIVE_KNOWN: "drive",
+    SYSTEMS_KNOWN: "systems",
+}
+
 
 def enemy_knowledge(
     ctx: BattleContext, final: BattleState, viewer: str
@@ -317,8 +335,9 @@ def enemy_knowledge(
     enemy ship it did not know to the last detail; empty for the umpire and under open record
     sheets (FT2, FT Lite, a set-up without bogeys: everything shows, 000 L1442-1458).
 
-    The one home of the rule that the battle report's forces and fates and `battle_as_told`
-    follow; the knowledge is `tactical.battle.side_view`'s (`BattleState.known`)."""
+    The one home of the rule that the battle report's forces and fates and the `battle_fought`
+    event as told (`battle_knowledge`, `campaign.battletold`) follow; the knowledge is
+    `tactical.battle.side_view`'s (`BattleState.known`)."""
     if viewer == UMPIRE or not sheets_closed(ctx):
         return {}
     seen = {s.id: s.sighting for s in side_view(ctx, final, viewer)[1].ships}
@@ -363,36 +382,44 @@ def fate_as_known(fate: ShipFate, known: ShipKnowledge | None) -> ShipFate:
     )
 
 
-def result_as_known(result: ShipResult, known: ShipKnowledge | None) -> ShipResult:
-    """A ship's campaign result as a side knowing it as `known` may read it (None: all): the
-    ship and its fate, and where a jump took it when the event tells that; its damage, core,
-    bridge failures and record only with "current damage status" (000 L12658-12660)."""
-    if known is None or known.damage_known:
-        return result
-    return ShipResult(unit=result.unit, fate=result.fate, to_hex=result.to_hex)
+def battle_knowledge(
+    ctx: BattleContext, final: BattleState, names: Mapping[str, str]
+) -> BattleKnowledge:
+    """Return what each side knew at the battle's end (`final`) of each enemy ship, by its
+    campaign id (`names`: engine id to campaign id), as the `battle_fought` event records it:
+    `enemy_knowledge` for every side, and every enemy ship listed, those known to the last
+    detail as "everything"; under open record sheets nothing to record."""
+    if not sheets_closed(ctx):
+        return BattleKnowledge(closed=False)
+    ships = []
+    for side in ctx.setup.sides:
+        knowledge = enemy_knowledge(ctx, final, side)
+        ships += [
+            KnownShip(
+                side=side,
+                unit=names.get(ship.id, ship.id),
+                known=knowledge[ship.id].known if ship.id in knowledge else "everything",
+            )
+            for ship in ctx.setup.ships
+            if ship.side != side
+        ]
+    return BattleKnowledge(closed=True, ships=tuple(ships))
 
 
-@functools.lru_cache(maxsize=1024)  # a replay each: a player's log tells every battle of his
-def battle_as_told(fought: BattleFought, viewer: str) -> BattleFought:
-    """Return the `battle_fought` event as `viewer` may read it: as it is for the umpire, for
-    a battle recorded by hand (fought at an open table) and under open record sheets; with
-    closed ones, each enemy ship's result as his side knew the ship at the battle's end
-    (`result_as_known`), and neither the engine's journal nor its dice, which tell every
-    ship's sheet. His battle report is drawn from the whole event (`battle_report`)."""
-    if viewer == UMPIRE:
-        return fought
+@functools.lru_cache(maxsize=1024)  # an old event: replayed once per process, for both sides
+def replayed_knowledge(fought: BattleFought) -> BattleKnowledge | None:
+    """Return `battle_knowledge` of a battle the engine fought, worked out by replaying its
+    journal: for a `battle_fought` recorded before the event held it (`fought.knowledge`).
+    None: no journal (a battle recorded by hand) or no battle (one side was already gone)."""
     record = _decode(fought.journal)
     if record is None:
-        return fought
+        return None
     ctx = context(record.setup)
-    if not sheets_closed(ctx):
-        return fought
     final = initial_state(ctx)
     for event in record.journal:
         final = evolve(ctx, final, event)
-    knowledge = enemy_knowledge(ctx, final, viewer)
-    results = tuple(result_as_known(r, knowledge.get(engine_id(r.unit))) for r in fought.results)
-    return msgspec.structs.replace(fought, results=results, journal=None, rolls=())
+    names = {engine_id(r.unit): r.unit for r in fought.results}
+    return battle_knowledge(ctx, final, names)
 
 
 def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from campaign.strategic import (
     Admiral,
     Attack,
     Battle,
+    BattleKnowledge,
     BattleSite,
     ChartEntry,
     ChartStar,
@@ -678,6 +679,11 @@ class BattleFought(Event, frozen=True, kw_only=True):
 
     `source` is "engine" (the tactical engine fought it; `journal` replays it) or "umpire"
     (recorded by hand, e.g. from a battle fought on a real table).
+
+    `knowledge`: what each side knew at the end of each enemy ship, which decides what it is
+    told of them (`campaign.battletold`); recorded when the engine fights a battle. None: a
+    battle recorded by hand (both sides saw everything), or one fought before it was recorded,
+    whose journal is replayed to work it out.
     """
 
     battle: Battle
@@ -685,6 +691,7 @@ class BattleFought(Event, frozen=True, kw_only=True):
     source: str
     journal: str | None = None
     rolls: tuple[Roll, ...] = ()  # every die the engine rolled
+    knowledge: BattleKnowledge | None = None
 
 
 @event("officer_casualty", version=1)

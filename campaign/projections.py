@@ -448,7 +448,8 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         # already, unless its owner is told otherwise (a `unit_moved` after this).
         jumped_to = result.to_hex if result.fate == "jumped" else None
         hex_ = jumped_to if jumped_to is not None else ship.hex
-        hull = ship.hull_lost + result.hull_lost
+        # His own ship's result is told whole, to him too (None: an enemy's, not told).
+        hull = ship.hull_lost + (result.hull_lost or 0)
         core = ship.core if result.core is None else (result.core if result.core.any else None)
         ship = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull, core=core)
         if result.record is not None:  # 004 L186-191: carried into this turn's later battles

@@ -2031,11 +2031,11 @@ def _numbered(
 
 def _as_told(ev: Event, player: str) -> Event:
     """An event as `player` may read it: a `battle_fought` as his side knew the enemy's ships
-    (`campaign.battlereport.battle_as_told`, docs/rulings.md "Campaign: what a side learns of
+    (`campaign.battletold.battle_as_told`, docs/rulings.md "Campaign: what a side learns of
     an enemy ship's fate"); any other as it is, its audience having let him read it."""
     if not isinstance(ev, BattleFought):
         return ev
-    from campaign.battlereport import battle_as_told  # the engine's replay: only for battles
+    from campaign.battletold import battle_as_told  # what his side knew: recorded in the event
 
     return battle_as_told(ev, player)
 
@@ -2304,6 +2304,7 @@ def _fight(
         journal=fought.journal,
         rolls=fought.rolls,
         dice=dice,
+        knowledge=fought.knowledge,
     )
     if fought.decoys_kept is not None:
         batch += decoys.decide_decoys_lost(state, battle, fought.results, fought.decoys_kept)

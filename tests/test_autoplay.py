@@ -44,7 +44,7 @@ from campaign.rules.colonies import command_post_hexes
 from campaign.rules.orders import parse
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from campaign.strategic import Colony, ShipResult
+from campaign.strategic import BattleKnowledge, Colony, ShipResult
 from cli import app
 from maps import StarMap, generate, parse_label, save_map
 from tests.conftest import CountingNonces, FixedClock
@@ -292,7 +292,8 @@ class Referee:
         ship's damage only what his side's sensors knew at the battle's end (docs/rulings.md,
         "Campaign: what a side learns of an enemy ship's fate"): his `battle_fought` has no
         journal or dice, and of an enemy ship it did not know to the last detail
-        (`known_level` below "everything") only the fate, in the event and in his report."""
+        (`known_level` below "everything") only the fate, its hull lost not told (None), in
+        the event and in his report; of what each side knew, only his own side's."""
         whole = {e.event.battle.id: e.event for e in log if isinstance(e.event, BattleFought)}
         for recorded in seen:
             told = recorded.event
@@ -302,15 +303,18 @@ class Referee:
                 continue
             self.battles_checked.add((player, told.battle.id))
             fought = whole[told.battle.id]
+            self.recorded_knowledge_tells_as_the_replay(player, fought, told)
             hidden = _damage_not_known(fought, player)
             if hidden is None:  # open books, or fought at the table: all of it told
                 assert told == fought
                 continue
             assert (told.journal, told.rolls) == (None, ()), (player, told.battle.id)
+            assert told.knowledge is not None
+            assert {k.side for k in told.knowledge.ships} == {player}, told.knowledge
             for result in told.results:
                 if result.unit in hidden:
                     assert result == ShipResult(
-                        unit=result.unit, fate=result.fate, to_hex=result.to_hex
+                        unit=result.unit, fate=result.fate, to_hex=result.to_hex, hull_lost=None
                     ), (player, result)
             truth = {r.unit: r.fate for r in fought.results}
             assert {r.unit: r.fate for r in told.results} == truth  # fates seen by all
@@ -322,6 +326,31 @@ class Referee:
             for force in report.forces:
                 if force.id in hidden:
                     assert (force.hull_left, force.fighters) == (None, None), (player, force)
+
+    @staticmethod
+    def recorded_knowledge_tells_as_the_replay(
+        player: str, fought: BattleFought, told: BattleFought
+    ) -> None:
+        """A battle the engine fought records what each side knew at its end; that record is
+        what replaying its journal works out (`replayed_knowledge`, the telling of an event
+        from before it was recorded), so the event is told the same with or without it."""
+        from campaign.battlereport import replayed_knowledge
+        from campaign.battletold import battle_as_told
+
+        if fought.source != "engine":
+            assert fought.knowledge is None  # recorded by hand: nothing hidden
+            return
+        assert fought.knowledge is not None, fought.battle.id
+        old = msgspec.structs.replace(fought, knowledge=None)
+        replayed = replayed_knowledge(old)
+        no_battle = BattleKnowledge(closed=False)  # one side was gone: nothing to replay
+        assert fought.knowledge == (no_battle if replayed is None else replayed), fought.battle.id
+        assert battle_as_told(fought, player) == told
+        # The same but for the record itself, which the old event lacks (told as it is).
+        as_old = msgspec.structs.replace(battle_as_told(old, player), knowledge=None)
+        assert as_old == msgspec.structs.replace(told, knowledge=None)
+        if told.journal is None:  # cut: the record of his side's knowledge, either way
+            assert battle_as_told(old, player) == told
 
     def report_holds_only_what_he_knows(self, player: str, met: set[str], lost: set[str]) -> None:
         report = self.service.report(self.lineage, player)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +34,7 @@ from campaign.events import (
 from campaign.news import news_of, place_name
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from campaign.strategic import PlanetReport
+from campaign.strategic import BattleKnowledge, PlanetReport
 from cli import app
 from tests.conftest import FixedClock
 from tests.test_render import check_golden, text_of
@@ -445,7 +447,16 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
             k: v for k, v in results["red-W2"].items() if v in (None, 0, [])
         }
         assert results["red-W2"].get("record") is None
+        assert results["red-W2"]["hull_lost"] is None  # not told, which 0 ("none") is not
         assert results["blue-W1"]["hull_lost"] == 37  # his own
+        # What his side knew of each enemy ship (identified: its class); not what red knew.
+        assert fought["knowledge"] == {
+            "closed": True,
+            "ships": [
+                {"side": "blue", "unit": "red-W1", "known": "class"},
+                {"side": "blue", "unit": "red-W2", "known": "class"},
+            ],
+        }
         assert "orders_written" not in json.dumps(events)  # nothing of the journal
     whole = _fought_as_told(json.loads(trio.umpire("log", "--json")))
     assert "orders_written" in str(whole["journal"])
@@ -489,7 +500,7 @@ def test_under_open_record_sheets_a_side_sees_every_ships_fate(
     """The same battle with the set-up's `enemy_sheets = "open"` (FT2's and FT Lite's
     books, 000 L1442-1458): red sees blue-W1's losses as the umpire does, and reads the
     event whole; so he does a battle recorded by hand (fought at an open table)."""
-    from campaign.battlereport import battle_as_told
+    from campaign.battletold import battle_as_told
 
     opened, lineage = service
     (recorded,) = opened.log(lineage, types=["battle_fought"])
@@ -498,18 +509,87 @@ def test_under_open_record_sheets_a_side_sees_every_ships_fate(
     assert fought.journal is not None
     record = json.loads(fought.journal)
     record["setup"]["enemy_sheets"] = "open"
-    opened_books = msgspec.structs.replace(fought, journal=json.dumps(record))
+    # As an event fought before the event recorded what each side knew: its replay tells.
+    opened_books = msgspec.structs.replace(fought, journal=json.dumps(record), knowledge=None)
     red = battle_report(opened_books, "red", "Alpha (0201)")
     umpire = battle_report(opened_books, "umpire", "Alpha (0201)")
     assert red.fates == umpire.fates
     assert [f.design for f in red.forces] == [f.design for f in umpire.forces]
     assert battle_as_told(opened_books, "red") == opened_books
-    by_hand = msgspec.structs.replace(fought, journal=None, source="umpire")
+    recorded_open = msgspec.structs.replace(fought, knowledge=BattleKnowledge(closed=False))
+    assert battle_as_told(recorded_open, "red") == recorded_open
+    by_hand = msgspec.structs.replace(fought, journal=None, source="umpire", knowledge=None)
     assert battle_as_told(by_hand, "red") == by_hand
     assert battle_as_told(fought, "umpire") == fought
     closed = battle_as_told(fought, "red")
     assert closed.journal is None
     assert {r.unit: r.fate for r in closed.results} == {r.unit: r.fate for r in fought.results}
+
+
+def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_same(
+    service: tuple[CampaignService, Lineage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine records in `battle_fought` what each side knew at the end of each enemy ship
+    (`knowledge`), and telling the event reads that, replaying nothing. An event stored before
+    (its payload has no `knowledge`) still decodes, and is told each side exactly the same by
+    replaying its journal (`replayed_knowledge`)."""
+    from campaign import battlereport
+    from campaign.battletold import battle_as_told
+    from campaign.events import decode_payload, encode_payload
+
+    opened, lineage = service
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    payload = json.loads(encode_payload(fought))
+    del payload["knowledge"]
+    old = decode_payload(1, "battle_fought", 1, json.dumps(payload))
+    assert old == msgspec.structs.replace(fought, knowledge=None)
+    assert battlereport.replayed_knowledge(old) == fought.knowledge
+    told = {p: battle_as_told(fought, p) for p in ("red", "blue")}
+    assert told["red"] != told["blue"]
+    for player in ("red", "blue"):
+        assert battle_as_told(old, player) == told[player]
+
+    def no_replay(fought: BattleFought) -> None:
+        raise AssertionError(f"replayed {fought.battle.id}")
+
+    monkeypatch.setattr(battlereport, "replayed_knowledge", no_replay)
+    (mine,) = [e.event for e in opened.log(lineage, viewer="blue") if e.type == "battle_fought"]
+    assert mine == told["blue"]
+    with pytest.raises(AssertionError, match="replayed t1-b1"):
+        battle_as_told(old, "blue")
+
+
+def test_a_players_log_tells_his_battles_without_loading_the_replay(trio: Trio) -> None:
+    """`umpire log --as-player` run as `umpire` runs it: telling his recorded battle loads
+    neither `campaign.battlereport` (the engine's replay) nor any of the engine's modules the
+    service itself does not (issue 19: a read loads only what it needs). The same process
+    telling the event without its record (an old event) does load the replay."""
+    argv = ["log", "--as-player", "blue", "--json", "--db", trio.db]
+    watched = ("tactical", "campaign.battlereport")
+    probe = (
+        "import sys, msgspec\n"
+        "from cli import app_for\n"
+        "from campaign.service import CampaignService, _as_told\n"
+        "def loaded():\n"
+        f"    return {{m for m in sys.modules if m.startswith({watched!r})}}\n"
+        "before = loaded()\n"
+        f"app_for({argv!r})({argv!r}, standalone_mode=False)\n"
+        "print('LOG LOADED', sorted(loaded() - before))\n"
+        f"service = CampaignService.open({trio.db!r})\n"
+        "(fought,) = service.log(service.target('trio'), types=['battle_fought'])\n"
+        "_as_told(msgspec.structs.replace(fought.event, knowledge=None), 'blue')\n"
+        "print('OLD LOADED', 'campaign.battlereport' in sys.modules)\n"
+    )
+    root = Path(__file__).parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[-2:] == ["LOG LOADED []", "OLD LOADED True"]
+    assert '"knowledge"' in done.stdout  # the log did tell the battle
 
 
 def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
@@ -546,13 +626,14 @@ def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
 
     never = ShipKnowledge(identified=False)
     rows = {
-        "never identified": (never, "never identified", None, None),
-        "identified": (seen(0), "capital", None, None),
-        "3": (seen(MASS_KNOWN), "capital, mass 124", None, None),
-        "4": (seen(DRIVE_KNOWN), "capital, mass 124, thrust 4, screens 1", None, None),
-        "5": (seen(SYSTEMS_KNOWN), None, "battleship", 37),
+        "unidentified": (never, "never identified", None, None),
+        "class": (seen(0), "capital", None, None),
+        "mass": (seen(MASS_KNOWN), "capital, mass 124", None, None),
+        "drive": (seen(DRIVE_KNOWN), "capital, mass 124, thrust 4, screens 1", None, None),
+        "systems": (seen(SYSTEMS_KNOWN), None, "battleship", 37),
     }
     for name, (known, seen_as, design, hull) in rows.items():
+        assert known.known == name  # as the `battle_fought` event records it
         told = force_as_known(force, known)
         assert (told.seen_as, told.design, told.hull) == (seen_as, design, hull), name
         assert (told.hull_left, told.fighters) == (None, None), name
@@ -561,6 +642,7 @@ def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
         assert (lost.hull_lost, lost.hull_left, lost.damaged, lost.destroyed) == (None,) * 4
         assert (lost.fighters_lost, lost.missiles_spent) == (None, None), name
     everything = ShipKnowledge(identified=True)
+    assert everything.known == "everything"
     assert force_as_known(force, everything) == force
     assert fate_as_known(fate, everything) == fate
     assert force_as_known(force, None) == force  # his own, the umpire's, open books

@@ -22,9 +22,11 @@ from campaign.strategic import (
     DEFENCE_DESIGNS,
     STAND_IN_CAPTAIN,
     Battle,
+    BattleKnowledge,
     CoreDamage,
     ShipResult,
     Unit,
+    engine_id,
     parse_defence_id,
 )
 from maps import Hex, StarMap, label, parse_label
@@ -35,7 +37,7 @@ from tactical.campaign_battle import (
     CampaignShip,
     CampaignSide,
     ShipOutcome,
-    resolve_campaign_battle,
+    fight_campaign_battle,
 )
 from tactical.designs import decode_design
 from tactical.points import build
@@ -205,13 +207,15 @@ def _fits(ship: Ship, record: ShipState) -> bool:
 
 
 class Fought(msgspec.Struct, frozen=True, kw_only=True):
-    """A battle the engine fought: each ship's result, the dice, the journal (JSON), and the
-    dummy bogeys still unidentified on the table at the end (`rules.decoys`); ``decoys_kept``
-    is None when there was no battle."""
+    """A battle the engine fought: each ship's result, the dice, the journal (JSON), what each
+    side knew at the end of each enemy ship (`campaign.battlereport.battle_knowledge`), and
+    the dummy bogeys still unidentified on the table at the end (`rules.decoys`);
+    ``decoys_kept`` is None when there was no battle."""
 
     results: tuple[ShipResult, ...]
     rolls: tuple[Roll, ...]
     journal: str
+    knowledge: BattleKnowledge
     decoys_kept: tuple[str, ...] | None
 
 
@@ -228,11 +232,17 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
             results=survivors,
             rolls=(),
             journal='{"no battle": "one side was already gone"}',
+            knowledge=BattleKnowledge(closed=False),  # nothing fought, nothing hidden
             decoys_kept=None,
         )
+    # What each side knew at the end: worked out once, here, from the state the engine left,
+    # so telling the battle to a side replays nothing (`campaign.battletold`).
+    from campaign.battlereport import battle_knowledge
+    from tactical.setup import context
+
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
-    outcome = resolve_campaign_battle(request, recorder)
+    outcome, final = fight_campaign_battle(request, recorder)
     names = {engine_id(u): u for side in battle.sides for u in side.units}
     # Ships leaving the hex (a departure battle) are bound for where they are now.
     bound = {u: state.units[u].hex for u in battle.leaving}
@@ -246,14 +256,9 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
         results=results,
         rolls=tuple(recorder.rolls),
         journal=_journal(request, outcome),
+        knowledge=battle_knowledge(context(outcome.setup), final, names),
         decoys_kept=outcome.decoys_kept,
     )
-
-
-def engine_id(uid: str) -> str:
-    """Return the id a campaign unit fights under in the engine: `Alpha/3#pdu-1` becomes
-    `Alpha.3.pdu-1`."""
-    return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
 def _result(
