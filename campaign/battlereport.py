@@ -316,7 +316,7 @@ class ShipKnowledge(msgspec.Struct, frozen=True, kw_only=True):
             return "unidentified"
         if self.sighting is None:
             return "everything"
-        return _SCANNED[min(self.sighting.level, SYSTEMS_KNOWN)]
+        return _SCANNED[self.sighting.level]
 
 
 # What a side knows of an identified ship by the level its scans reached (000 L12648-12656).
