@@ -7,6 +7,8 @@ import re
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.rules.battles import _result
 from tactical.battle import (
@@ -241,6 +243,36 @@ def test_the_tie_break_ends_the_battle_with_a_winner_and_says_why() -> None:
     assert event.reason == (
         "blue withdrew (fleet morale), red having reached its share too with less lost"
     )
+
+
+FATES: tuple[ShipStatus, ...] = ("active", "destroyed", "struck", "left")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(FATES), st.integers(0, 6)), min_size=6, max_size=6),
+    st.sampled_from([(), (("red", -15),), (("blue", 15),), (("red", 15), ("blue", -15))]),
+)
+def test_the_tie_break_only_spares_and_never_looks_at_the_order(
+    fleets: list[tuple[ShipStatus, int]], mods: tuple[tuple[str, int], ...]
+) -> None:
+    """Whatever the losses: ``worse`` withdraws some of the sides ``both`` withdraws, at least
+    one when both would go, and the same sides when red's and blue's fortunes are swapped
+    (mirrored), so the tie-break never favours a side for its place in the set-up."""
+
+    def withdrawn(ties: str, fortunes: list[tuple[ShipStatus, int]]) -> set[str]:
+        setup = _frigates(3, 3, morale_ties=ties, theatre=Theatre(morale_mods=mods))
+        ids = [s.id for s in setup.ships]
+        statuses = {i: fate for i, (fate, _) in zip(ids, fortunes, strict=True)}
+        boxes = {i: hits for i, (_, hits) in zip(ids, fortunes, strict=True)}
+        return set(_withdraw(*_damaged(setup, statuses, boxes))[1])
+
+    both, worse = withdrawn("both", fleets), withdrawn("worse", fleets)
+    assert worse <= both
+    assert bool(worse) == bool(both)
+    swapped = withdrawn("worse", fleets[3:] + fleets[:3])
+    if not mods:  # an admiral's nerve is not mirrored
+        assert swapped == {"blue" if side == "red" else "red" for side in worse}
 
 
 def test_a_tie_break_needs_fleet_morale() -> None:
