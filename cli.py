@@ -402,7 +402,8 @@ def new(
             help="When both sides of a battle lose their fleet morale share of their ships in "
             "the same turn (000 12.8 does not say who breaks first): worse (the side worse "
             "off, by share of mass lost, then by share of its mass in hull boxes lost, "
-            "withdraws and the other holds the field) or both (both withdraw, nobody wins).",
+            "withdraws and the other holds the field; docs/rulings.md) or both (both "
+            "withdraw, nobody wins).",
             **_choices("worse", "both"),
         ),
     ] = "worse",

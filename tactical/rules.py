@@ -163,10 +163,12 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     """When both sides reach their ``morale`` share in the same turn, which the text does not
     settle (000 L13214-13273 says when a commander withdraws, not who breaks first): ``both``
     withdraw and nobody wins, or the side ``worse`` off withdraws and the other holds the
-    field, worse off meaning the greater share of its mass lost, then the greater share of its
-    mass in hull boxes lost, each against its own share (an exact tie on both: both withdraw;
-    docs/rulings.md). An option of the set-up, ``both`` in every preset; campaign battles play
-    ``worse`` unless the campaign chose ``both``."""
+    field, worse off meaning the greater share of its mass lost, then of its mass in hull boxes
+    lost (a lost ship all of them), then of its mass in hull boxes crossed off (a struck ship as
+    it lies), each against its own share (an exact tie on all three: both withdraw;
+    :func:`tactical.phases.end.morale_losses`, docs/rulings.md). An option of the set-up,
+    ``both`` in every preset; campaign battles play ``worse`` unless the campaign chose
+    ``both``."""
     strike_colours: bool = False
     """Striking the colours (000 12.9, L13275-13343): at each threshold check one more die for
     the ship itself at the systems' target; on a failure its captain surrenders and the ship

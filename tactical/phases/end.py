@@ -120,13 +120,20 @@ def reached_share(ctx: BattleContext, state: BattleState, side: str) -> bool:
     return lost * 100 >= share * total
 
 
-def morale_losses(ctx: BattleContext, state: BattleState, side: str) -> tuple[Fraction, Fraction]:
-    """How far the side has gone towards breaking, for the ``worse`` tie-break: the mass of its
-    ships lost (000 L13214-13273's measure), then its mass in hull boxes lost, each ship
-    weighing its mass times the share of its hull boxes crossed off (a lost ship all of it,
-    surviving ships included); both over the mass at which the side withdraws (its share of
-    its starting mass), so an admiral's nerve (004 L336-337, L341-342) counts as it does for
-    the share itself.
+def morale_losses(
+    ctx: BattleContext, state: BattleState, side: str
+) -> tuple[Fraction, Fraction, Fraction]:
+    """How far the side has gone towards breaking, for the ``worse`` tie-break, in three
+    measures, each finer than the last:
+
+    1. the mass of its ships lost (000 L13214-13273's own measure);
+    2. its strength lost: each ship's mass times the share of its hull boxes crossed off, a lost
+       ship all of it (surviving ships included);
+    3. the punishment it took: the same, but a ship that struck, was abandoned or captured
+       counts the hull boxes it lost, as it lies (a destroyed ship all of them).
+
+    Each is over the mass at which the side withdraws (its share of its starting mass), so an
+    admiral's nerve (004 L336-337, L341-342) counts as it does for the share itself.
 
     >>> from tactical.setup import context
     >>> from tactical.state import BattleSetup, ShipSetup
@@ -135,22 +142,26 @@ def morale_losses(ctx: BattleContext, state: BattleState, side: str) -> tuple[Fr
     ...     ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12, speed=0),))
     >>> ctx = context(setup)
     >>> morale_losses(ctx, initial_state(ctx), "red")
-    (Fraction(0, 1), Fraction(0, 1))
+    (Fraction(0, 1), Fraction(0, 1), Fraction(0, 1))
     """
     share = withdraw_at(ctx, side) or 100
     ships = _fleet(ctx, state, side)
     breaking = Fraction(share * sum(ctx.sheets[s.id].mass for s in ships), 100)
     if not breaking:
-        return Fraction(0), Fraction(0)
+        return Fraction(0), Fraction(0), Fraction(0)
     lost = sum(ctx.sheets[s.id].mass for s in ships if s.status in LOST)
-    damage = sum((_hull_mass_lost(ctx, s) for s in ships), Fraction(0))
-    return lost / breaking, damage / breaking
+    strength = sum((_hull_mass_lost(ctx, s, LOST) for s in ships), Fraction(0))
+    punishment = sum((_hull_mass_lost(ctx, s, ("destroyed",)) for s in ships), Fraction(0))
+    return lost / breaking, strength / breaking, punishment / breaking
 
 
-def _hull_mass_lost(ctx: BattleContext, ship: ShipInPlay) -> Fraction:
-    """The ship's mass times the share of its hull boxes gone: all of it for a lost ship."""
+def _hull_mass_lost(
+    ctx: BattleContext, ship: ShipInPlay, whole: tuple[ShipStatus, ...]
+) -> Fraction:
+    """The ship's mass times the share of its hull boxes gone: all of it when its status is
+    one of ``whole``."""
     sheet = ctx.sheets[ship.id]
-    if ship.status in LOST:
+    if ship.status in whole:
         return Fraction(sheet.mass)
     gone = min(sheet.hull_boxes, sheet.hull_boxes - hull_remaining(sheet, ship.record))
     return Fraction(sheet.mass * gone, sheet.hull_boxes)

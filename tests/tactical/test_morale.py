@@ -204,6 +204,15 @@ def test_the_greater_share_of_mass_lost_comes_before_the_damage() -> None:
     assert _withdraw(ctx, state)[1] == ("red",)
 
 
+def test_then_the_hull_boxes_the_lost_ships_had_lost() -> None:
+    """The same mass lost and the same strength left; red's frigate struck with 2 hull boxes
+    gone, blue's with 3: blue has taken more punishment and withdraws."""
+    setup = _frigates(morale_ties="worse")
+    struck: dict[str, ShipStatus] = {"r1": "struck", "b1": "struck"}
+    assert _withdraw(*_damaged(setup, struck, {"r1": 2, "b1": 3}))[1] == ("blue",)
+    assert _withdraw(*_damaged(setup, struck, {"r1": 3, "b1": 2, "b2": 1}))[1] == ("blue",)
+
+
 def test_equal_in_everything_both_withdraw() -> None:
     """The same mass lost and the same hull boxes gone: nobody is worse off, both withdraw."""
     ctx, state = _damaged(_frigates(morale_ties="worse"), MUTUAL, {"r2": 1, "b2": 1})
