@@ -396,6 +396,17 @@ def new(
             **_choices("jump", "sweep"),
         ),
     ] = "jump",
+    morale_ties: Annotated[
+        str,
+        typer.Option(
+            help="When both sides of a battle lose their fleet morale share of their ships in "
+            "the same turn (000 12.8 does not say who breaks first): worse (the side worse "
+            "off, by share of mass lost, then by share of its mass in hull boxes lost, "
+            "withdraws and the other holds the field; docs/rulings.md) or both (both "
+            "withdraw, nobody wins).",
+            **_choices("worse", "both"),
+        ),
+    ] = "worse",
     battle_rules: Annotated[
         str,
         typer.Option(
@@ -477,6 +488,7 @@ def new(
                 "--turns": turns != 44,
                 "--battle-movement": battle_movement != "vector",
                 "--asteroid-motion": asteroid_motion != "jump",
+                "--morale-ties": morale_ties != "worse",
                 "--battle-rules": battle_rules != "continuum",
                 "--designs": designs != "secret",
                 "--contested-planets": contested_planets != "nobody",
@@ -525,6 +537,7 @@ def new(
         fleets,
         battle_rules,
         designs,
+        morale_ties,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)

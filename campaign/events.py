@@ -262,6 +262,10 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"
+    # When both sides of its battles reach their fleet morale share in the same turn: "worse"
+    # (the side worse off withdraws, the other holds the field) or "both" (both withdraw, no
+    # winner); a campaign stored before this was recorded played "both".
+    morale_ties: str = "both"
     # The rules its battles are fought under (004 section 4): "continuum" (Project Continuum
     # for the Fleet Books) or "ft2"; a campaign stored before this was recorded fought "ft2".
     battle_rules: str = "ft2"

@@ -322,6 +322,7 @@ def _refuse_battle_settings_without_map(plan: core.CreateCampaign) -> None:
     given = (
         ("--battle-movement", plan.battle_movement, "vector"),
         ("--asteroid-motion", plan.asteroid_motion, "jump"),
+        ("--morale-ties", plan.morale_ties, "worse"),
         ("--battle-rules", plan.battle_rules, "continuum"),
     )
     for option, value, default in given:
@@ -348,6 +349,7 @@ def plan_campaign(
     fleet_files: Mapping[str, str] | None = None,
     battle_rules: str = "continuum",
     design_visibility: str = "secret",
+    morale_ties: str = "worse",
 ) -> core.CreateCampaign:
     """Check a new campaign's settings before anything is written; choose a secret seed.
 
@@ -377,6 +379,7 @@ def plan_campaign(
         contested_planets=contested_planets,
         battle_movement=battle_movement,
         asteroid_motion=asteroid_motion,
+        morale_ties=morale_ties,
         production=production,
         battle_rules=battle_rules,
         design_visibility=design_visibility,

@@ -152,6 +152,7 @@ def request_for(
         designs=designs,
         movement=_BATTLE_MOVEMENT.get(state.battle_movement, "vector"),
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
+        morale_ties="worse" if state.morale_ties == "worse" else "both",
     )
 
 
