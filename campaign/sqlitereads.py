@@ -30,6 +30,7 @@ from campaign.storetypes import (
     CampaignInfo,
     Clock,
     Lineage,
+    SecretHolder,
     Snapshot,
     StoredPayload,
     StoredRow,
@@ -310,6 +311,20 @@ class SqliteReads:
     def credentials_fingerprint(self, campaign: str, player: str) -> str:
         """See `EventStore.credentials_fingerprint`."""
         return self._full().credentials_fingerprint(campaign, player)
+
+    def secret_holders(self, campaign: str) -> list[SecretHolder]:
+        """See `EventStore.secret_holders`."""
+        rows = self._all(
+            "SELECT player_secrets.player, player_secrets.issued_at, player_secrets.rotations,"
+            " player_secrets.signing_key IS NOT NULL FROM player_secrets JOIN campaigns"
+            " ON campaigns.id = player_secrets.campaign_id WHERE campaigns.name = ?"
+            " ORDER BY player_secrets.player",
+            (campaign,),
+        )
+        return [
+            SecretHolder(player=p, issued_at=_time(at), rotations=n, signs_orders=bool(key))
+            for p, at, n, key in rows
+        ]
 
     def credentials(self, campaign: str, player: str) -> Any:
         """See `EventStore.credentials`."""

@@ -18,6 +18,8 @@ import pytest
 from campaign.autoplay import autoplay
 from campaign.changes import changes_since
 from campaign.events import UMPIRE, Audience, TurnEnded, UmpireNoted
+from campaign.playeraccess import player_access
+from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.service import CampaignService, plan_campaign
 from campaign.sqlitereads import SqliteReads, sqlite_file
@@ -153,6 +155,37 @@ def test_a_write_on_the_light_reads_goes_through_the_full_store(tmp_path: Path) 
         service.close()
 
 
+def test_the_light_reads_list_the_same_secret_holders(tmp_path: Path) -> None:
+    """`umpire player list` reads who holds a secret through sqlite3 alone: the same players,
+    times, rotations and signing keys as the full store (issue 19)."""
+    url = f"sqlite:///{tmp_path / 'keys.db'}"
+    service = CampaignService.open(url, clock=FixedClock(), create=True)
+    try:
+        service.new_campaign(plan_campaign("k", ("red", "blue", "green"), seed="k"))
+        keys = PlayerSecrets(service.store)
+        keys.issue("k", "blue")
+        keys.issue("k", "red")
+        keys.rotate("k", "red")
+    finally:
+        service.close()
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:  # a secret from before 0004
+        conn.execute("UPDATE player_secrets SET signing_key = NULL WHERE player = 'blue'")
+    full, light = _both(url)
+    try:
+        held = full.secret_holders("k")
+        assert [(h.player, h.rotations, h.signs_orders) for h in held] == [
+            ("blue", 0, False),
+            ("red", 1, True),
+        ]
+        assert all(h.issued_at.utcoffset() is not None for h in held)  # read back as UTC
+        assert light.secret_holders("k") == held
+        assert light.secret_holders("nobody") == full.secret_holders("nobody") == []
+        assert player_access(light, "k") == PlayerSecrets(full).access("k")
+    finally:
+        full.close()
+        light.close()
+
+
 def test_only_a_sqlite_file_at_head_is_read_without_sqlalchemy(
     played: str, tmp_path: Path, pg_url: str
 ) -> None:
@@ -196,7 +229,8 @@ def test_a_read_command_imports_no_sqlalchemy(played: str) -> None:
         "for argv in (['status'], ['report', '--player', 'red'], ['log', '--limit', '5'],"
         " ['campaigns'], ['battles', 'list'], ['turn', 'status'], ['branches'],"
         " ['orders', 'template', '--player', 'red'], ['schedule', 'show'],"
-        " ['map', 'show', '--as-player', 'red'], ['tech', 'list', '--player', 'red']):\n"
+        " ['map', 'show', '--as-player', 'red'], ['tech', 'list', '--player', 'red'],"
+        " ['player', 'list']):\n"
         f"    app([*argv, '--db', {played!r}], standalone_mode=False)\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic'))\n"
         "print('HEAVY', heavy)\n"
