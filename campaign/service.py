@@ -1646,7 +1646,12 @@ class CampaignService:
                 f"unknown event type {unknown[0]!r} (types: {', '.join(sorted(EVENT_TYPES))})"
             )
         if viewer == UMPIRE:
-            events = list(self.store.read(lineage, turn=turn, types=types))
+            # A branch's versions run 1, 2, 3... without a gap (`verify`): the last `limit`
+            # events, unfiltered, are those after version head - limit; read only them.
+            after = 0
+            if limit and turn is None and not types:
+                after = max(0, self.store.head(lineage)[0] - limit)
+            events = list(self.store.read(lineage, after_version=after, turn=turn, types=types))
         else:
             events = [
                 e

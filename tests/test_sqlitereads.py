@@ -11,13 +11,15 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from campaign.autoplay import autoplay
 from campaign.changes import changes_since
-from campaign.events import UMPIRE, Audience, TurnEnded, UmpireNoted
+from campaign.events import UMPIRE, Audience, RecordedEvent, TurnEnded, UmpireNoted
 from campaign.playeraccess import player_access
 from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
@@ -140,6 +142,37 @@ def test_a_service_on_the_light_reads_answers_as_on_the_full_store(played: str) 
     finally:
         full.close()
         light.close()
+
+
+def test_the_umpires_last_events_are_read_alone(played: str) -> None:
+    """`umpire log --limit N` reads the branch's last N events, not the whole log before
+    dropping all but them (issue 19), and they are the whole log's last N, on a branch too."""
+    service = CampaignService.open_to_read(played, clock=FixedClock())
+    decoded: list[int] = []
+    read = service.store.read
+
+    def counting(*args: Any, **kwargs: Any) -> Iterator[RecordedEvent]:
+        for recorded in read(*args, **kwargs):
+            decoded.append(recorded.version)
+            yield recorded
+
+    try:
+        for branch in ("main", "again"):
+            lineage = service.target("reads", branch)
+            whole = service.log(lineage)
+            decoded.clear()
+            service.store.read = counting  # type: ignore[method-assign]
+            try:
+                assert service.log(lineage, limit=5) == whole[-5:]
+                assert decoded == [e.version for e in whole[-5:]]
+                assert service.log(lineage, limit=len(whole) + 9) == whole
+                assert (
+                    service.log(lineage, turn=1, limit=2) == [e for e in whole if e.turn == 1][-2:]
+                )
+            finally:
+                service.store.read = read  # type: ignore[method-assign]
+    finally:
+        service.close()
 
 
 def test_a_write_on_the_light_reads_goes_through_the_full_store(tmp_path: Path) -> None:
