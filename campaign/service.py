@@ -818,8 +818,9 @@ class CampaignService:
         empire = state.empires.get(player)
         if empire is None:
             raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
-        entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
         known_map, _ = self.player_map(lineage, player)
+        # His entry hex is on the public chart: the umpire's map file need not be read.
+        entry_hex = label(known_map.entry(empire.entry).hex)
         return orders.template(state, player, entry_hex, planets_to_land(state, known_map, player))
 
     def submit_orders(

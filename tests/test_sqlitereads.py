@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,14 @@ import pytest
 
 from campaign.autoplay import autoplay
 from campaign.changes import changes_since
-from campaign.events import UMPIRE, Audience, RecordedEvent, TurnEnded, UmpireNoted
+from campaign.events import (
+    UMPIRE,
+    Audience,
+    MapLoaded,
+    RecordedEvent,
+    TurnEnded,
+    UmpireNoted,
+)
 from campaign.playeraccess import player_access
 from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
@@ -172,6 +179,29 @@ def test_the_umpires_last_events_are_read_alone(played: str) -> None:
             finally:
                 service.store.read = read  # type: ignore[method-assign]
     finally:
+        service.close()
+
+
+def test_an_orders_template_reads_not_the_umpires_map(played: str) -> None:
+    """A player's orders template takes his entry hex from the public chart: it neither reads
+    nor parses the umpire's map file, 100 kB of TOML on a 600-star map (issue 19)."""
+    service = CampaignService.open_to_read(played, clock=FixedClock())
+    asked: list[Sequence[str]] = []
+    read = service.store.read
+
+    def noting(*args: Any, **kwargs: Any) -> Iterator[RecordedEvent]:
+        asked.append(kwargs.get("types", ()))
+        return read(*args, **kwargs)
+
+    try:
+        lineage = service.target("reads")
+        before = {player: service.orders_template(lineage, player) for player in PLAYERS}
+        service.store.read = noting  # type: ignore[method-assign]
+        for player in PLAYERS:
+            assert service.orders_template(lineage, player) == before[player]
+        assert not [types for types in asked if MapLoaded.TYPE in types]
+    finally:
+        service.store.read = read  # type: ignore[method-assign]
         service.close()
 
 
