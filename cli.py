@@ -2240,11 +2240,11 @@ def player_list(
     json: JsonOption = False,
 ) -> None:
     """List the campaign's players and whether each holds a secret (never the secrets)."""
-    from campaign.players import PlayerSecrets
+    from campaign.playeraccess import player_access
 
     with at.reader() as service:
         chosen = service.store.resolve_campaign(at.campaign)
-        access = PlayerSecrets(service.store).access(chosen)
+        access = player_access(service.store, chosen)
     if json:
         _print_json(access)
     else:

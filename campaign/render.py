@@ -86,7 +86,7 @@ from campaign.techlist import TechRow
 if TYPE_CHECKING:  # the engine, the inbox and the keys' tables: imported only when used
     from campaign.battlereport import BattleReport, Counter, ForceShip, ShipFate
     from campaign.inbox import InboxResult
-    from campaign.players import PlayerAccess
+    from campaign.playeraccess import PlayerAccess
     from campaign.receipts import ReceiptCheck
 
 THEME = Theme(

@@ -821,8 +821,9 @@ class CampaignService:
         empire = state.empires.get(player)
         if empire is None:
             raise IllegalCommandError(f"{player} has no empire in this campaign (no map?)")
-        entry_hex = label(self.starmap(lineage).entry(empire.entry).hex)
         known_map, _ = self.player_map(lineage, player)
+        # His entry hex is on the public chart: the umpire's map file need not be read.
+        entry_hex = label(known_map.entry(empire.entry).hex)
         return orders.template(state, player, entry_hex, planets_to_land(state, known_map, player))
 
     def submit_orders(
@@ -1649,7 +1650,12 @@ class CampaignService:
                 f"unknown event type {unknown[0]!r} (types: {', '.join(sorted(EVENT_TYPES))})"
             )
         if viewer == UMPIRE:
-            events = list(self.store.read(lineage, turn=turn, types=types))
+            # A branch's versions run 1, 2, 3... without a gap (`verify`): the last `limit`
+            # events, unfiltered, are those after version head - limit; read only them.
+            after = 0
+            if limit and turn is None and not types:
+                after = max(0, self.store.head(lineage)[0] - limit)
+            events = list(self.store.read(lineage, after_version=after, turn=turn, types=types))
         else:
             events = [
                 e

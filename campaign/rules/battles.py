@@ -10,7 +10,7 @@ set-up and journal are stored with it so the battle can be replayed exactly.
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -30,18 +30,14 @@ from campaign.strategic import (
     parse_defence_id,
 )
 from maps import Hex, StarMap, label, parse_label
-from tactical.battle import sheet_for
-from tactical.campaign_battle import (
-    CampaignBattle,
-    CampaignBattleOutcome,
-    CampaignShip,
-    CampaignSide,
-    ShipOutcome,
-    fight_campaign_battle,
-)
 from tactical.designs import decode_design
 from tactical.points import build
 from tactical.ship import PRESETS, Design, Ship, ShipState, apply_damage, fresh_state
+
+# The engine that fights (`tactical.campaign_battle`, `tactical.setup`) is imported by the
+# functions that fight a battle, not here: a command that only reads a campaign never loads it.
+if TYPE_CHECKING:
+    from tactical.campaign_battle import CampaignBattle, CampaignBattleOutcome, ShipOutcome
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -88,6 +84,8 @@ def present(state: CampaignState, battle: Battle) -> Battle:
 def unit_sheet(unit: Unit) -> Ship:
     """Return a warship's record sheet: its catalogue design under the rules it was built to,
     or the home-made design it was registered with (004 L26-30)."""
+    from tactical.setup import sheet_for  # the engine's catalogue (cached): only in a battle
+
     assert unit.design is not None
     if unit.design_text:
         return home_made_sheet(unit.design_text, unit.rules, unit.design)
@@ -111,6 +109,8 @@ def request_for(
     Fleet Books' stand-in, or `ft2`), which its warships are built to, and the damage they
     carry is crossed off their own record sheets.
     """
+    from tactical.campaign_battle import CampaignBattle, CampaignShip, CampaignSide
+
     sides = []
     designs: dict[str, Design] = {}
     for side in battle.sides:
@@ -226,6 +226,8 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
     A side with no ship left (lost in an earlier battle this turn) means no battle: every
     ship still there comes through, and nothing is rolled.
     """
+    from tactical.campaign_battle import fight_campaign_battle
+
     battle = present(state, battle)
     if not all(side.units for side in battle.sides):
         survivors = tuple(ShipResult(unit=u) for side in battle.sides for u in side.units)
