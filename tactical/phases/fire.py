@@ -790,11 +790,14 @@ def _unreachable(
     arcs = next((s.arcs for s in ctx.sheets[ship.id].systems if s.id == weapon), ())
     if target is not None and AFT in arcs and kind != SCATTERGUN and ctx.rules.sensors_ecm:
         bearing_to = bearing(ship.x, ship.y, ship.course, target.x, target.y)
-        if arc_of(bearing_to, ctx.rules.arcs) == AFT and ctx.rules.movement != "spatial":
+        aft = aft_sight(ctx, ship)
+        distance = range_between(ship.x, ship.y, target.x, target.y)
+        astern = arc_of(bearing_to, ctx.rules.arcs) == AFT and ctx.rules.movement != "spatial"
+        if astern and (aft is None or distance > aft.reach):
             return (
-                "it is in the aft arc, where weapons fire only with working enhanced sensors "
-                "to 24 MU or superior sensors to 36 MU that made no scan this turn, 000 "
-                "L2591-2601, L15257-15259, L15347-15349"
+                f"it is {distance:.1f} MU away in the aft arc, where weapons fire only with "
+                "working enhanced sensors to 24 MU or superior sensors to 36 MU that made no "
+                "scan this turn, 000 L2591-2601, L15257-15259, L15347-15349"
             )
     return "not a working weapon, out of arc or out of range"
 
