@@ -7,6 +7,8 @@ test_ecm.py."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tactical.battle import (
     Battle,
@@ -21,6 +23,7 @@ from tactical.battle import (
 )
 from tactical.commanders import COMMANDER_NAMES, named_commander
 from tactical.dice import ScriptedDice
+from tactical.fire import ENHANCED_AFT, SUPERIOR_AFT, die_hits
 from tactical.phases.fire import ShipFired, launch_problem
 from tests.tactical import extra_designs
 
@@ -220,3 +223,12 @@ def test_commanders_fire_aft_where_the_sensors_allow(name: str) -> None:
     battle.resolve(ScriptedDice([6, 1]))
     ship_id, shots = named_commander(name).fire(*side_view(battle.ctx, battle.state, "red"), "red")
     assert (ship_id, shots) == ("r1", [Shot("pulse_torpedo-1", "b1")])
+
+
+@given(face=st.integers(1, 6), need=st.integers(2, 6))
+def test_the_sensors_never_hit_better_aft_than_forward(face: int, need: int) -> None:
+    # 000 L15249-15253: the sensors let a ship fire aft "to some degree": with either sensors
+    # a die that hits aft hits forward too, and a 6 that hits forward hits aft with enhanced.
+    for sight in (ENHANCED_AFT, SUPERIOR_AFT):
+        assert not die_hits(face, need, sight) or die_hits(face, need)
+    assert die_hits(6, need, ENHANCED_AFT)
