@@ -375,7 +375,7 @@ def fire_options(
             # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
             # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or distance <= aft_reach
-            # A scattergun fires all round, aft "like PDS" (000 L7510-7512), save aft under
+            # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
             # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
             all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
             if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
@@ -433,7 +433,7 @@ def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> AftSight | None:
 
 def _aft_help(ctx: BattleContext, firer: ShipInPlay, kind: str, arc: str) -> AftSight | None:
     """The sensors' help a shot through this arc fires with: none but through the aft arc, and
-    none for a scattergun, which fires aft "like PDS" (000 L7510-7512), or a ship whose aft
+    none for a scattergun, which fires aft "like PDS" (000 L7516-7518), or a ship whose aft
     arc is open by FT Lite's rule, having used no thrust (002 L51)."""
     if arc != AFT or kind == SCATTERGUN:
         return None
