@@ -568,6 +568,32 @@ def test_a_fleet_tender_built_with_replacement_fighters(
         assert sum(u.stores for u in ev.units) == bought, ev
 
 
+def test_random_players_build_the_specialist_designs(
+    service: CampaignService, map_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: the random players build, now and then, the Continuum designs that field ECM
+    and area ECM, scatterguns and grapeshot, or heavy missiles; told here to build one at every
+    colony that builds ships, the production phase builds them without a problem."""
+    from campaign import random_orders
+
+    monkeypatch.setattr(random_orders, "SPECIALIST_PERCENT", 100)
+    # A seed whose first production phase buys ships (the Continuum fleets of issue 15).
+    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
+    assert service.load(lineage).battle_rules == "continuum"
+    referee = Referee(service, lineage)
+    result = autoplay(service, lineage, 4, 102, progress=referee)
+    assert result.turns == (1, 2, 3, 4)
+    assert not result.refusals
+    assert not result.production_problems
+    built = {
+        u.design
+        for e in service.log(lineage, types=["production_resolved"])
+        if isinstance(e.event, ProductionResolved)
+        for u in e.event.units
+    }
+    assert built & set(random_orders.SPECIALIST_DESIGNS["continuum"])
+
+
 def test_same_seed_same_campaign(map_dir: Path) -> None:
     chains = []
     for _ in range(2):
