@@ -13,7 +13,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -24,14 +24,12 @@ from campaign.dice import (
     DiceKey,
     DiceSource,
     ManualDice,
-    RerolledDice,
     Roll,
     SeededDice,
     seed_commitment,
     seeded_value,
 )
 from campaign.errors import (
-    CampaignNotFoundError,
     DiceError,
     EventDecodeError,
     IllegalCommandError,
@@ -50,7 +48,6 @@ from campaign.events import (
     DeadlineSet,
     DiceRerollRuled,
     Event,
-    MapLoaded,
     NewEvent,
     OrdersCommitted,
     OrdersRevealed,
@@ -64,7 +61,6 @@ from campaign.events import (
     UmpireNoted,
     UnitRelocated,
     UnitsSplit,
-    check_player_name,
     decode_payload,
     rolls_of,
 )
@@ -98,7 +94,6 @@ from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
     CampaignState,
-    decode_state,
     encode_state,
     evolve,
     evolve_all,
@@ -126,17 +121,16 @@ from campaign.rules.technology import TechName
 from campaign.rules.victory import Score, scores
 from campaign.schedule import check_future
 from campaign.seats import ON_HOLIDAY, SEAT_OPEN, decide_drops
-from campaign.statecache import FoldedStates
-from campaign.storetypes import (
-    MAIN_BRANCH,
-    BranchInfo,
-    CampaignInfo,
-    Clock,
-    Lineage,
-    Store,
-    StoredSnapshot,
-    utc_now,
+from campaign.service.base import (
+    AskDie,
+    Nonces,
+    ServiceCore,
+    _chart_names,
+    _reason,
+    battle_order,
+    secret_nonce,
 )
+from campaign.storetypes import MAIN_BRANCH, BranchInfo, Lineage, StoredSnapshot
 from campaign.strategic import (
     Battle,
     ChartEntry,
@@ -173,17 +167,26 @@ if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported w
     from campaign.battlereport import BattleReport
     from campaign.ft2.rules import DecisionLedger
 
-AskDie = Callable[[DiceKey, int], int]
-Nonces = Callable[[], str]
-
-
-def secret_nonce() -> str:
-    """Return a fresh secret nonce for an orders commitment: 32 random bytes, in hex.
-
-    From the operating system's secure source (`secrets`): it is no game die, and nothing
-    may predict it or find it again from anything public (issue 13).
-    """
-    return secrets.token_hex(32)
+__all__ = [
+    "EVERYONE",
+    "UMPIRE",
+    "AskDie",
+    "BranchDiff",
+    "CampaignService",
+    "Nonces",
+    "PlayerReport",
+    "Standing",
+    "Status",
+    "TurnDiff",
+    "TurnStatus",
+    "VerifyReport",
+    "_as_told",
+    "_numbered",
+    "battle_order",
+    "plan_campaign",
+    "plan_ft2_campaign",
+    "secret_nonce",
+]
 
 
 class Status(msgspec.Struct, frozen=True):
@@ -197,12 +200,6 @@ class Status(msgspec.Struct, frozen=True):
     head_hash: str
     state: CampaignState
     scores: tuple[Score, ...] = ()  # the running tally (004 section 1); final after the last turn
-
-
-def battle_order(battle_id: str) -> tuple[str, int]:
-    """Sort battle ids `t3-b2`, `t3-b10`, `t3-a1` by series, then number."""
-    tag = battle_id.rpartition("-")[2]
-    return tag[:1], int(tag[1:]) if tag[1:].isdigit() else 0
 
 
 class TurnStatus(msgspec.Struct, frozen=True):
@@ -478,56 +475,10 @@ def _designs() -> tuple[Design, ...]:
     )
 
 
-class CampaignService:
+class CampaignService(ServiceCore):
     """Campaign commands and queries over one event store."""
 
-    def __init__(self, store: Store, nonces: Nonces = secret_nonce) -> None:
-        self.store = store
-        self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
-        self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
-        self._player_maps: dict[
-            tuple[Lineage, str, int, str | None], tuple[StarMap, tuple[str, ...]]
-        ] = {}
-
-    @classmethod
-    def open(
-        cls, url: str, clock: Clock = utc_now, create: bool = False, nonces: Nonces = secret_nonce
-    ) -> CampaignService:
-        """Open the database at `url`; only with `create` is a missing one made (at head)."""
-        from campaign.store import EventStore  # SQLAlchemy: only when the store is opened
-
-        return cls(EventStore.open(url, clock, create=create), nonces)
-
-    @classmethod
-    def open_to_read(cls, url: str, clock: Clock = utc_now) -> CampaignService:
-        """Open the database at `url` for a command that reads (issue 19): a SQLite file at
-        the schema head through `sqlite3` alone (`campaign.sqlitereads`), anything else as
-        `open` does. Should the command write after all, the full store does it."""
-        from campaign.sqlitereads import SqliteReads
-
-        reads = SqliteReads.open(url, clock)
-        return cls(reads) if reads is not None else cls.open(url, clock)
-
-    def close(self) -> None:
-        """Release the database."""
-        self.store.close()
-
     # ------------------------------------------------------------ naming
-
-    def target(self, campaign: str | None, branch: str | None = None) -> Lineage:
-        """Resolve a campaign (default: the only one) and branch (default: its active one)."""
-        if campaign is not None and branch is None:  # the web page's every request: one query
-            try:
-                return self.store.lineage(campaign, self.store.active_branch(campaign))
-            except CampaignNotFoundError:
-                self.store.resolve_campaign(campaign)  # raises, naming the campaigns there
-                raise
-        name = self.store.resolve_campaign(campaign)
-        return self.store.lineage(name, branch or self.store.active_branch(name))
-
-    def campaigns(self) -> list[CampaignInfo]:
-        """List the database's campaigns."""
-        return self.store.campaigns()
 
     # ------------------------------------------------------------ commands
 
@@ -604,14 +555,6 @@ class CampaignService:
         seed = self.store.campaign_seed(lineage.campaign)
         batch = core.decide_reveal_seed(state, core.RevealSeed(seed=seed, early=early))
         return self.store.append(lineage, state.version, batch)
-
-    def starmap(self, lineage: Lineage) -> StarMap:
-        """Return the campaign's star map, from the umpire's copy in the log."""
-        loaded = self.store.read(lineage, types=[MapLoaded.TYPE])
-        texts = [e.event.text for e in loaded if isinstance(e.event, MapLoaded)]
-        if not texts:
-            raise IllegalCommandError("this campaign has no star map (create it with --map)")
-        return _parse_map(texts[-1])
 
     def player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
         """Return the map as `player` knows it, and the systems he explored.
@@ -1239,19 +1182,6 @@ class CampaignService:
             rolled.update(roll.key for roll in rolls_of(recorded.event))
         return tuple(key for key in latest.values() if key not in rolled)
 
-    def _rerolls(self, lineage: Lineage, state: CampaignState) -> dict[str, int]:
-        """Return the dice ruled rolled again this turn: first key -> the generation to roll."""
-        generations: dict[str, int] = {}
-        ruled = self.store.read(
-            lineage, turn=state.turn, upto_version=state.version, types=[DiceRerollRuled.TYPE]
-        )
-        for recorded in ruled:
-            assert isinstance(recorded.event, DiceRerollRuled)
-            for text in recorded.event.keys:
-                key = DiceKey.parse(text)
-                generations[str(key.first)] = key.generation
-        return generations
-
     def _next_step(self, lineage: Lineage, state: CampaignState) -> list[NewEvent]:
         """Decide the turn's next step from the same dice, and store nothing.
 
@@ -1554,85 +1484,6 @@ class CampaignService:
 
     # ------------------------------------------------------------ queries
 
-    def load(
-        self,
-        lineage: Lineage,
-        upto_version: int | None = None,
-        viewer: str = UMPIRE,
-        use_snapshots: bool = True,
-    ) -> CampaignState:
-        """Fold a branch's events (up to `upto_version`) into state, as `viewer` knows it.
-
-        The umpire's view starts from the newest snapshot; a player's view folds only the
-        events that player may see, straight from the store. Now (no `upto_version`), both
-        start from the state this process folded last for that viewer, when the branch still
-        holds it (`campaign/statecache.py`), and fold only the tail.
-        """
-        if upto_version is None:  # now: the state this process folded last, plus the tail
-            first = None if viewer != UMPIRE or not use_snapshots else self._from_snapshot
-            return self.folded.load(self.store, lineage, viewer, first and partial(first, lineage))
-        start = None
-        if viewer == UMPIRE and use_snapshots:
-            snapshot = self.store.latest_snapshot(
-                lineage, PROJECTION_NAME, PROJECTION_VERSION, upto_version
-            )
-            if snapshot is not None:
-                start = decode_state(snapshot.state)
-        after = start.version if start is not None else 0
-        tail = self.store.read(
-            lineage, after_version=after, upto_version=upto_version, visible_to=viewer
-        )
-        return fold(tail, start)
-
-    def _from_snapshot(self, lineage: Lineage) -> tuple[CampaignState | None, str]:
-        """The newest snapshot's state and its chain hash, or (None, "") with none."""
-        snapshot = self.store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None)
-        if snapshot is None:
-            return None, ""
-        return decode_state(snapshot.state), self.store.hash_at(lineage, snapshot.version) or ""
-
-    def _decisive_state(self, lineage: Lineage) -> CampaignState:
-        """Return the umpire's state folded from the log alone, for a turn's outcome.
-
-        Resolutions, battles and the turn's end decide from the log, never from a snapshot
-        (issue 13): a snapshot forged with a matching digest could mislead a view until
-        `umpire verify` names it, but never an outcome, nor the snapshot saved after it.
-        Folding is cheap next to resolving (tens of thousands of events a second).
-        """
-        return self.load(lineage, use_snapshots=False)
-
-    def state_at(
-        self,
-        lineage: Lineage,
-        turn: int | None = None,
-        viewer: str = UMPIRE,
-        use_snapshots: bool = True,
-        version: int | None = None,
-    ) -> CampaignState:
-        """Return the state at the end of turn `turn`, or at branch `version` (default: now)."""
-        self._check_viewer(lineage, viewer)
-        if turn is not None and version is not None:
-            raise InvalidInputError("give a turn or a version, not both")
-        upto = None
-        if version is not None:
-            head = self.store.head(lineage)[0]
-            if not 1 <= version <= head:
-                raise InvalidInputError(
-                    f"version {version} is not in branch {lineage.branch!r} (versions 1-{head})"
-                )
-            upto = version
-        if turn is not None:
-            current = self.load(lineage)
-            if not 0 <= turn <= current.turn:
-                raise InvalidInputError(
-                    f"turn {turn} is not in branch {lineage.branch!r} (turns 0-{current.turn})"
-                )
-            upto = self.store.last_version_of_turn(lineage, turn)
-        state = self.load(lineage, upto, viewer, use_snapshots)
-        if viewer != UMPIRE:  # his view counts his own events only (see `player_view`)
-            state = msgspec.structs.replace(state, version=state.events)
-        return state
-
     def log(
         self,
         lineage: Lineage,
@@ -1672,11 +1523,6 @@ class CampaignService:
         1, 2, 3... in both, and gives `recorded_at` to the minute only.
         """
         return _numbered(self.store.read(lineage, visible_to=player), player)
-
-    def head(self, lineage: Lineage) -> tuple[int, str]:
-        """Return the branch's last version and chain hash: anything drawn from the branch
-        may be kept until they change (the web page's drawn pages, issue 19)."""
-        return self.store.head(lineage)
 
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""
@@ -1966,50 +1812,6 @@ class CampaignService:
 
     # ------------------------------------------------------------ internals
 
-    def _dice(
-        self,
-        lineage: Lineage,
-        state: CampaignState,
-        results: Sequence[int] | None,
-        ask: AskDie | None,
-    ) -> DiceSource:
-        if results is not None:
-            return ManualDice(results=results)
-        source: DiceSource
-        if state.dice_mode == "manual":
-            source = ManualDice(ask=ask or _nobody_to_ask)
-        else:
-            source = SeededDice(self.store.campaign_seed(lineage.campaign))
-        rerolls = self._rerolls(lineage, state)  # the umpire's rulings this turn (issue 6)
-        return RerolledDice(source, rerolls) if rerolls else source
-
-    def _snapshot(self, lineage: Lineage, state: CampaignState) -> None:
-        self.store.save_snapshot(
-            lineage,
-            PROJECTION_NAME,
-            PROJECTION_VERSION,
-            state.version,
-            state.turn,
-            encode_state(state),
-        )
-
-    def _check_viewer(self, lineage: Lineage, viewer: str) -> None:
-        if viewer == UMPIRE:
-            return
-        check_player_name(viewer)
-        players = self.load(lineage).players
-        if viewer not in players:
-            raise InvalidInputError(
-                f"{viewer!r} is not a player of {lineage.campaign!r} "
-                f"(players: {', '.join(players) or 'none'})"
-            )
-
-    def append(
-        self, lineage: Lineage, expected_version: int, batch: Sequence[NewEvent]
-    ) -> list[RecordedEvent]:
-        """Append events decided elsewhere (other rule modules use this)."""
-        return self.store.append(lineage, expected_version, batch)
-
 
 def _decision_ledger() -> DecisionLedger:
     """The FT2 decisions' ledger `verify` keeps (the FT2 rules: imported only to check)."""
@@ -2047,16 +1849,6 @@ def _as_told(ev: Event, player: str) -> Event:
     from campaign.battletold import battle_as_told  # what his side knew: recorded in the event
 
     return battle_as_told(ev, player)
-
-
-def _chart_names(charts: Iterable[RecordedEvent]) -> dict[str, str]:
-    """The names by hex of the last star chart among `charts`."""
-    names: dict[str, str] = {}
-    for recorded in charts:
-        ev = recorded.event
-        if isinstance(ev, StarChartPublished):
-            names = {s.hex: s.name for s in ev.stars}
-    return names
 
 
 def _diff_key(ev: Event) -> bytes:
@@ -2225,11 +2017,6 @@ class _DiceLedger:
         return problems
 
 
-@lru_cache(maxsize=8)
-def _parse_map(text: str) -> StarMap:
-    return mapfile.loads(text)
-
-
 @lru_cache(maxsize=64)
 def _known_map(
     chart: StarChartPublished, explored: tuple[tuple[str, tuple[Planet, ...]], ...]
@@ -2253,20 +2040,6 @@ def _chart_map(chart: StarChartPublished) -> StarMap:
         systems=[StarSystem(s.name, parse_label(s.hex), StarColour(s.colour)) for s in chart.stars],
         clouds=[parse_label(c) for c in chart.clouds],
         entries=[Entry(e.name, parse_label(e.hex)) for e in chart.entries],
-    )
-
-
-def _reason(text: str) -> str:
-    if not text.strip():
-        raise InvalidInputError("a ruling needs its reason (--reason)")
-    return text.strip()
-
-
-def _nobody_to_ask(key: DiceKey, sides: int) -> int:
-    """Physical dice with no prompt: fail only if a die is really needed."""
-    raise DiceError(
-        f"this campaign rolls physical dice: a d{sides} is needed for {key}; run the command "
-        "where it can ask for the result (or give --results for `umpire roll`)"
     )
 
 
