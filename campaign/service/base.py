@@ -1,7 +1,6 @@
 """The service's shared core: open and close the store, name a campaign, load and fold its
-state, choose its dice, snapshot and append. Every concern's commands build on it.
-
-Each command resolves its campaign and branch, folds the branch's events into state (from the
+state, choose its dice, snapshot and append. Every concern's commands build on it: each
+resolves its campaign and branch, folds the branch's events into state (from the
 newest snapshot when there is one), asks a pure rule what happened, and appends the result
 atomically after the version it decided on. A concurrent writer makes that append fail with
 `ConcurrencyError`, and nothing is stored.

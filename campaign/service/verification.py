@@ -36,7 +36,7 @@ from campaign.rules import orders
 from campaign.service.base import ServiceCore
 from campaign.storetypes import Lineage, StoredSnapshot
 
-if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported when asked
+if TYPE_CHECKING:  # the FT2 rules: imported only when a log is verified
     from campaign.ft2.rules import DecisionLedger
 
 
