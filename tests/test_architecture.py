@@ -251,6 +251,26 @@ def test_no_cycle_hides_in_a_lazy_import() -> None:
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
 
 
+def test_no_name_of_the_service_package_hides_one_of_its_modules() -> None:
+    """`campaign/service/` holds the service's concerns, one module each. Importing a
+    submodule binds its name in the package's namespace: a module named like a name that
+    `campaign/service/__init__.py` binds (`core`, `battles`, `orders`...: the rules'
+    modules) would silently replace that name there, or be replaced by it."""
+    package = ROOT / "campaign" / "service"
+    tree = ast.parse((package / "__init__.py").read_text())
+    bound: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    modules = {path.stem for path in package.glob("*.py")} - {"__init__"}
+    assert modules, "the service package has no modules"
+    assert not modules & bound, sorted(modules & bound)
+
+
 # ---------------------------------------------------------------- what a read command loads
 
 # Issue 19: a command that only reads a campaign loads only what it needs. Never the battle
