@@ -396,6 +396,17 @@ def new(
             **_choices("jump", "sweep"),
         ),
     ] = "jump",
+    morale_ties: Annotated[
+        str,
+        typer.Option(
+            help="When both sides of a battle lose their fleet morale share of their ships in "
+            "the same turn (000 12.8 does not say who breaks first): worse (the side worse "
+            "off, by share of mass lost, then by share of its mass in hull boxes lost, "
+            "withdraws and the other holds the field; docs/rulings.md) or both (both "
+            "withdraw, nobody wins).",
+            **_choices("worse", "both"),
+        ),
+    ] = "worse",
     battle_rules: Annotated[
         str,
         typer.Option(
@@ -477,6 +488,7 @@ def new(
                 "--turns": turns != 44,
                 "--battle-movement": battle_movement != "vector",
                 "--asteroid-motion": asteroid_motion != "jump",
+                "--morale-ties": morale_ties != "worse",
                 "--battle-rules": battle_rules != "continuum",
                 "--designs": designs != "secret",
                 "--contested-planets": contested_planets != "nobody",
@@ -525,6 +537,7 @@ def new(
         fleets,
         battle_rules,
         designs,
+        morale_ties,
     )
     with _service(db, create=True) as service:
         recorded = service.new_campaign(plan, ask=_ask_die)
@@ -2227,11 +2240,11 @@ def player_list(
     json: JsonOption = False,
 ) -> None:
     """List the campaign's players and whether each holds a secret (never the secrets)."""
-    from campaign.players import PlayerSecrets
+    from campaign.playeraccess import player_access
 
     with at.reader() as service:
         chosen = service.store.resolve_campaign(at.campaign)
-        access = PlayerSecrets(service.store).access(chosen)
+        access = player_access(service.store, chosen)
     if json:
         _print_json(access)
     else:

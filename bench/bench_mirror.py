@@ -30,12 +30,16 @@ from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET  # noqa: E402
 from tactical.campaign_battle import CampaignBattle, CampaignShip, CampaignSide  # noqa: E402
 from tactical.designs import builtin_ids  # noqa: E402
 from tactical.odds import RequestBattle, odds  # noqa: E402
+from tactical.rules import MoraleTies  # noqa: E402
 
 FAIR = (0.45, 0.55)  # issue 15: each side's share of the decisive mirrors
 
 
 def mirror(
-    name: str, designs: list[str], movement: Literal["vector", "cinematic", "spatial"]
+    name: str,
+    designs: list[str],
+    movement: Literal["vector", "cinematic", "spatial"],
+    morale_ties: MoraleTies = "worse",
 ) -> CampaignBattle:
     """The same ships on both sides, Engage against Engage, in free space."""
 
@@ -51,6 +55,7 @@ def mirror(
         key=f"mirror-{name}",
         rules="continuum",
         movement=movement,
+        morale_ties=morale_ties,
     )
 
 
@@ -81,6 +86,13 @@ def main() -> int:
         default="vector",
         help="004 L43: vector; spatial is 003's",
     )
+    parser.add_argument(
+        "--morale-ties",
+        choices=("worse", "both"),
+        default="worse",
+        help="both sides at their fleet morale share in one turn: the side worse off "
+        "withdraws (the campaign's default) or both do (a draw)",
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 on an uneven mirror")
     parser.add_argument(
         "--smoke", action="store_true", help="one frigate mirror, 2 runs: proves the script runs"
@@ -90,12 +102,15 @@ def main() -> int:
     if args.smoke:
         args.runs, args.jobs, args.check = 2, 1, False
         chosen = {"frigate": ["frigate"]}
-    table = Table(title=f"Continuum mirrors, {args.runs} runs each, {args.movement} movement")
+    table = Table(
+        title=f"Continuum mirrors, {args.runs} runs each, {args.movement} movement, "
+        f"morale ties: {args.morale_ties}"
+    )
     for column in ("mirror", "red wins", "blue wins", "draws", "red share of decisive", "s"):
         table.add_column(column, justify="left" if column == "mirror" else "right")
     uneven = []
     for name, designs in chosen.items():
-        request = mirror(name, designs, args.movement)
+        request = mirror(name, designs, args.movement, args.morale_ties)
         start = time.perf_counter()
         fight = RequestBattle(request)
         figures = odds(fight, ("red", "blue"), args.runs, args.seed, jobs=args.jobs)

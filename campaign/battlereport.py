@@ -5,22 +5,31 @@ of each ship, and the table turn by turn, replayed from the engine's journal.
 battle's sides may read) and who asks: a side sees the table as the engine showed it to him
 (`tactical.battle.side_view`: the other side's written orders blank, unidentified enemy ships
 only as contacts, identified ones as far as his sensors learned them when record sheets are
-closed), the umpire sees it all. Renderers draw the report and never look further. The forces
-and fates are the `BattleFought` event's own results, which both sides read anyway.
+closed), the umpire sees it all. Renderers draw the report and never look further.
+
+The forces and fates follow the same knowledge (docs/rulings.md, "Campaign: what a side
+learns of an enemy ship's fate"): with closed record sheets (000 L1462-1466) a side learns of
+an enemy ship what its sensors knew at the battle's end, and its fate, which everyone present
+sees. `battle_knowledge` works out, once when the engine fights the battle, what each side
+knew of each enemy ship, which the `battle_fought` event records and `campaign.battletold`
+tells the event itself by (`replayed_knowledge` for an event from before it was recorded).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from campaign.events import UMPIRE, BattleFought
-from campaign.strategic import ShipResult
+from campaign.strategic import BattleKnowledge, EnemyKnown, KnownShip, ShipResult, engine_id
 from tactical.battle import Event as TacticalEvent
 from tactical.battle import evolve, side_view
 from tactical.campaign_battle import CampaignBattle
+from tactical.phases.knowledge import sheets_closed
+from tactical.sensors import DRIVE_KNOWN, MASS_KNOWN, SYSTEMS_KNOWN, Sighting
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
 from tactical.state import BattleContext, BattleSetup, BattleState
@@ -28,16 +37,18 @@ from tactical.summary import describe
 
 
 class ForceShip(msgspec.Struct, frozen=True, kw_only=True):
-    """A ship as the battle began."""
+    """A ship as the battle began. ``None``: the viewer does not know it (an enemy ship whose
+    record sheet is closed to him, `ShipKnowledge`); ``seen_as`` then says what he knows."""
 
     id: str
     side: str
-    design: str
-    hull: int  # hull boxes of its design
-    hull_left: int  # boxes not yet crossed off when the battle began
+    design: str | None
+    hull: int | None  # hull boxes of its design
+    hull_left: int | None  # boxes not yet crossed off when the battle began
     captain: int | None = None
-    fighters: int = 0  # fighters aboard
+    fighters: int | None = 0  # fighters aboard
     missiles: int = 0  # rounds of ammunition (salvo and missile launchers) aboard
+    seen_as: str | None = None  # e.g. "capital, mass 120"; "never identified"
 
 
 class ShipFate(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,12 +58,14 @@ class ShipFate(msgspec.Struct, frozen=True, kw_only=True):
     side: str
     fate: str  # destroyed / jumped / disengaged / survived
     to_hex: str | None = None  # where a ship that jumped came out, when its side was told
-    hull_lost: int = 0  # boxes lost in this battle
-    hull_left: int = 0
-    damaged: tuple[str, ...] = ()  # systems damaged in this battle
-    destroyed: tuple[str, ...] = ()  # systems destroyed in this battle
-    fighters_lost: int = 0
-    missiles_spent: int = 0
+    # What the battle cost it; None: the viewer's sensors did not learn its damage (closed
+    # record sheets, `ShipKnowledge`).
+    hull_lost: int | None = 0  # boxes lost in this battle
+    hull_left: int | None = 0
+    damaged: tuple[str, ...] | None = ()  # systems damaged in this battle
+    destroyed: tuple[str, ...] | None = ()  # systems destroyed in this battle
+    fighters_lost: int | None = 0
+    missiles_spent: int | None = 0
 
 
 class Counter(msgspec.Struct, frozen=True, kw_only=True):
@@ -175,27 +188,7 @@ def _replayed(
 ) -> BattleReport:
     ctx = context(record.setup)
     first = initial_state(ctx)
-    captains = {ship.id: ship.captain for side in record.request.sides for ship in side.ships}
-    names = {r.unit.replace("/", ".").replace("#", "."): r.unit for r in fought.results}
-    forces = []
-    for ship in first.ships:
-        sheet = ctx.sheets[ship.id]
-        fighters, ammo = _ammo(first, ship.id)
-        # His own captains and magazines: the enemy's are not on the table (his record sheet
-        # and his officers are his own, docs/rulings.md).
-        own = viewer in (UMPIRE, ship.side)
-        forces.append(
-            ForceShip(
-                id=names.get(ship.id, ship.id),
-                side=ship.side,
-                design=ship.design,
-                hull=sheet.hull_boxes,
-                hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
-                captain=captains.get(ship.id) if own else None,
-                fighters=fighters,
-                missiles=ammo if own else 0,
-            )
-        )
+    names = {engine_id(r.unit): r.unit for r in fought.results}
     turns: list[ReplayTurn] = []
     state = first
     lines: list[str] = []
@@ -209,6 +202,7 @@ def _replayed(
         lines.extend(describe(event, ctx.rules.movement))
     if lines:
         turns.append(_turn(ctx, turn, lines, state, viewer))
+    knowledge = enemy_knowledge(ctx, state, viewer)
     results = {r.unit: r for r in fought.results}
     fates = []
     for ship in first.ships:
@@ -219,23 +213,22 @@ def _replayed(
         uid = names.get(ship.id, ship.id)
         result = results.get(uid)
         hull = ctx.sheets[ship.id].hull_boxes
-        fates.append(
-            ShipFate(
-                id=uid,
-                side=ship.side,
-                fate=result.fate if result else end.status,
-                to_hex=result.to_hex if result else None,
-                hull_lost=sum(end.record.hull_lost) - sum(ship.record.hull_lost),
-                hull_left=max(hull - sum(end.record.hull_lost), 0),
-                damaged=_newly(end.record.systems, was, "damaged"),
-                destroyed=_newly(end.record.systems, was, "destroyed"),
-                fighters_lost=max(fighters_then - fighters_now, 0),
-                missiles_spent=max(ammo_then - ammo_now, 0),
-            )
+        fate = ShipFate(
+            id=uid,
+            side=ship.side,
+            fate=result.fate if result else end.status,
+            to_hex=result.to_hex if result else None,
+            hull_lost=sum(end.record.hull_lost) - sum(ship.record.hull_lost),
+            hull_left=max(hull - sum(end.record.hull_lost), 0),
+            damaged=_newly(end.record.systems, was, "damaged"),
+            destroyed=_newly(end.record.systems, was, "destroyed"),
+            fighters_lost=max(fighters_then - fighters_now, 0),
+            missiles_spent=max(ammo_then - ammo_now, 0),
         )
+        fates.append(fate_as_known(fate, knowledge.get(ship.id)))
     return msgspec.structs.replace(
         base,
-        forces=tuple(forces),
+        forces=_forces(ctx, record, first, names, viewer, knowledge),
         fates=tuple(fates),
         start=_table(ctx, first, viewer),
         turns=tuple(turns),
@@ -243,6 +236,190 @@ def _replayed(
         rules=record.setup.rules,
         movement=record.setup.movement,
     )
+
+
+def _forces(
+    ctx: BattleContext,
+    record: _Journal,
+    first: BattleState,
+    names: Mapping[str, str],
+    viewer: str,
+    knowledge: Mapping[str, ShipKnowledge],
+) -> tuple[ForceShip, ...]:
+    """The ships as the battle began, as `viewer` knew them at its end."""
+    captains = {ship.id: ship.captain for side in record.request.sides for ship in side.ships}
+    forces = []
+    for ship in first.ships:
+        sheet = ctx.sheets[ship.id]
+        fighters, ammo = _ammo(first, ship.id)
+        # His own captains and magazines: the enemy's are not on the table (his record sheet
+        # and his officers are his own, docs/rulings.md).
+        own = viewer in (UMPIRE, ship.side)
+        force = ForceShip(
+            id=names.get(ship.id, ship.id),
+            side=ship.side,
+            design=ship.design,
+            hull=sheet.hull_boxes,
+            hull_left=sheet.hull_boxes - sum(ship.record.hull_lost),
+            captain=captains.get(ship.id) if own else None,
+            fighters=fighters,
+            missiles=ammo if own else 0,
+        )
+        forces.append(force_as_known(force, knowledge.get(ship.id)))
+    return tuple(forces)
+
+
+# ---------------------------------------------------------------- what a side learns of a ship
+
+
+class ShipKnowledge(msgspec.Struct, frozen=True, kw_only=True):
+    """What a side knew at a battle's end of an enemy ship whose record sheet is closed to it
+    (``enemy_sheets = "sensed"``, 000 L1462-1466; docs/rulings.md, "Campaign: what a side
+    learns of an enemy ship's fate"): whether it was ``identified`` (its bogey replaced by
+    the ship, which shows its class, 000 L12517-12521, L12569-12573), and what its advanced
+    scans told (``sighting``, 000 L12648-12660; None: everything, damage included)."""
+
+    identified: bool
+    sighting: Sighting | None = None
+
+    @property
+    def design_known(self) -> bool:
+        """Whether the side knows the ship's design: "all onboard systems (original values)"
+        (000 L12656) or more."""
+        return self.identified and (self.sighting is None or self.sighting.level >= SYSTEMS_KNOWN)
+
+    @property
+    def damage_known(self) -> bool:
+        """Whether the side knows the ship as it stands, damage included (000 L12658-12660)."""
+        return self.identified and self.sighting is None
+
+    @property
+    def seen_as(self) -> str | None:
+        """What the side knows of a ship whose design it does not: its class, and the mass,
+        thrust and screens a scan told (original values); None when it knows the design."""
+        seen = self.sighting
+        if not self.identified:
+            return "never identified"
+        if seen is None or self.design_known:
+            return None
+        known: list[str] = [seen.shows]
+        if seen.level >= MASS_KNOWN and seen.mass is not None:
+            known.append(f"mass {seen.mass}")
+        if seen.level >= DRIVE_KNOWN:
+            known += [f"thrust {seen.thrust}", f"screens {seen.screens}"]
+        return ", ".join(known)
+
+    @property
+    def known(self) -> EnemyKnown:
+        """The same, as the `battle_fought` event records it (`KnownShip`)."""
+        if not self.identified:
+            return "unidentified"
+        if self.sighting is None:
+            return "everything"
+        return _SCANNED[self.sighting.level]
+
+
+# What a side knows of an identified ship by the level its scans reached (000 L12648-12656).
+_SCANNED: dict[int, EnemyKnown] = {
+    0: "class",
+    MASS_KNOWN: "mass",
+    DRIVE_KNOWN: "drive",
+    SYSTEMS_KNOWN: "systems",
+}
+
+
+def enemy_knowledge(
+    ctx: BattleContext, final: BattleState, viewer: str
+) -> dict[str, ShipKnowledge]:
+    """Return, by engine id, what `viewer`'s side knew at the battle's end (`final`) of each
+    enemy ship it did not know to the last detail; empty for the umpire and under open record
+    sheets (FT2, FT Lite, a set-up without bogeys: everything shows, 000 L1442-1458).
+
+    The one home of the rule that the battle report's forces and fates and the `battle_fought`
+    event as told (`battle_knowledge`, `campaign.battletold`) follow; the knowledge is
+    `tactical.battle.side_view`'s (`BattleState.known`)."""
+    if viewer == UMPIRE or not sheets_closed(ctx):
+        return {}
+    seen = {s.id: s.sighting for s in side_view(ctx, final, viewer)[1].ships}
+    return {
+        ship.id: ShipKnowledge(identified=ship.id in seen, sighting=seen.get(ship.id))
+        for ship in ctx.setup.ships
+        if ship.side != viewer and (ship.id not in seen or seen[ship.id] is not None)
+    }
+
+
+def force_as_known(force: ForceShip, known: ShipKnowledge | None) -> ForceShip:
+    """A ship at the battle's start as a side knowing it as `known` may tell it (None: all):
+    its design and hull boxes from "all onboard systems", what it carried in (damage, fighters
+    aboard) only with "current damage status" (000 L12656-12660)."""
+    if known is None or known.damage_known:
+        return force
+    design = known.design_known
+    return msgspec.structs.replace(
+        force,
+        design=force.design if design else None,
+        hull=force.hull if design else None,
+        hull_left=None,
+        fighters=None,
+        seen_as=known.seen_as,
+    )
+
+
+def fate_as_known(fate: ShipFate, known: ShipKnowledge | None) -> ShipFate:
+    """What became of a ship as a side knowing it as `known` may tell it (None: all): its fate
+    always (destroyed, struck, withdrew, jumped, came through: seen by all present), what it
+    cost the ship only with "current damage status" (000 L12658-12660)."""
+    if known is None or known.damage_known:
+        return fate
+    return msgspec.structs.replace(
+        fate,
+        hull_lost=None,
+        hull_left=0 if fate.fate == "destroyed" else None,
+        damaged=None,
+        destroyed=None,
+        fighters_lost=None,
+        missiles_spent=None,
+    )
+
+
+def battle_knowledge(
+    ctx: BattleContext, final: BattleState, names: Mapping[str, str]
+) -> BattleKnowledge:
+    """Return what each side knew at the battle's end (`final`) of each enemy ship, by its
+    campaign id (`names`: engine id to campaign id), as the `battle_fought` event records it:
+    `enemy_knowledge` for every side, and every enemy ship listed, those known to the last
+    detail as "everything"; under open record sheets nothing to record."""
+    if not sheets_closed(ctx):
+        return BattleKnowledge(closed=False)
+    ships = []
+    for side in ctx.setup.sides:
+        knowledge = enemy_knowledge(ctx, final, side)
+        ships += [
+            KnownShip(
+                side=side,
+                unit=names.get(ship.id, ship.id),
+                known=knowledge[ship.id].known if ship.id in knowledge else "everything",
+            )
+            for ship in ctx.setup.ships
+            if ship.side != side
+        ]
+    return BattleKnowledge(closed=True, ships=tuple(ships))
+
+
+@functools.lru_cache(maxsize=1024)  # an old event: replayed once per process, for both sides
+def replayed_knowledge(fought: BattleFought) -> BattleKnowledge | None:
+    """Return `battle_knowledge` of a battle the engine fought, worked out by replaying its
+    journal: for a `battle_fought` recorded before the event held it (`fought.knowledge`).
+    None: no journal (a battle recorded by hand) or no battle (one side was already gone)."""
+    record = _decode(fought.journal)
+    if record is None:
+        return None
+    ctx = context(record.setup)
+    final = initial_state(ctx)
+    for event in record.journal:
+        final = evolve(ctx, final, event)
+    names = {engine_id(r.unit): r.unit for r in fought.results}
+    return battle_knowledge(ctx, final, names)
 
 
 def _newly(systems: Sequence[SystemState], was: Mapping[str, str], status: str) -> tuple[str, ...]:
@@ -264,7 +441,10 @@ def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter
             y=s.y,
             course=s.course,
             status=s.status,
-            hull=f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
+            # An enemy ship known only in part: its sheet is the side's estimate (`side_view`).
+            hull="?"
+            if s.sighting is not None
+            else f"{max(boxes - sum(s.record.hull_lost), 0)}/{boxes}",
         )
         for s in seen.ships
         for boxes in [seen_ctx.sheets[s.id].hull_boxes]

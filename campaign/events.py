@@ -26,6 +26,7 @@ from campaign.strategic import (
     Admiral,
     Attack,
     Battle,
+    BattleKnowledge,
     BattleSite,
     ChartEntry,
     ChartStar,
@@ -261,6 +262,10 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     battle_movement: str = "vector"
     # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
     asteroid_motion: str = "jump"
+    # When both sides of its battles reach their fleet morale share in the same turn: "worse"
+    # (the side worse off withdraws, the other holds the field) or "both" (both withdraw, no
+    # winner); a campaign stored before this was recorded played "both".
+    morale_ties: str = "both"
     # The rules its battles are fought under (004 section 4): "continuum" (Project Continuum
     # for the Fleet Books) or "ft2"; a campaign stored before this was recorded fought "ft2".
     battle_rules: str = "ft2"
@@ -678,6 +683,11 @@ class BattleFought(Event, frozen=True, kw_only=True):
 
     `source` is "engine" (the tactical engine fought it; `journal` replays it) or "umpire"
     (recorded by hand, e.g. from a battle fought on a real table).
+
+    `knowledge`: what each side knew at the end of each enemy ship, which decides what it is
+    told of them (`campaign.battletold`); recorded when the engine fights a battle. None: a
+    battle recorded by hand (both sides saw everything), or one fought before it was recorded,
+    whose journal is replayed to work it out.
     """
 
     battle: Battle
@@ -685,6 +695,7 @@ class BattleFought(Event, frozen=True, kw_only=True):
     source: str
     journal: str | None = None
     rolls: tuple[Roll, ...] = ()  # every die the engine rolled
+    knowledge: BattleKnowledge | None = None
 
 
 @event("officer_casualty", version=1)

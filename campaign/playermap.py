@@ -49,9 +49,15 @@ class Reach(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def unit_reach(
-    state: CampaignState, starmap: StarMap, unit: str, viewer: str, to: str | None = None
+    state: CampaignState,
+    starmap: StarMap,
+    unit: str,
+    viewer: str,
+    to: str | None = None,
+    command: movement.CommandReach | None = None,
 ) -> Reach:
-    """Return where `unit` can go this turn in `state` on `starmap`, as `viewer` may ask.
+    """Return where `unit` can go this turn in `state` on `starmap`, as `viewer` may ask
+    (`command`: its owner's command range, when the caller has it already).
 
     The move is checked by `movement.plan_moves`, as submission checks it: the same answer and
     the same words. A player (`viewer`) asks about his own units only; the umpire about any.
@@ -90,12 +96,15 @@ def unit_reach(
         horizon=movement.horizon(state, found),
     )
     problem: str | None = None
+    command = command or movement.CommandReach(state, starmap, player)
     try:
-        plans = movement.plan_moves(state, starmap, player, (Move(unit=unit, to=to),))
+        plans = movement.plan_moves(
+            state, starmap, player, (Move(unit=unit, to=to),), reach=command
+        )
     except movement.OrdersError as exc:
         problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
         plans = {}
-    allowed = movement.CommandReach(state, starmap, player).allowed(found)
+    allowed = command.allowed(found)
     hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
     if problem is not None and to is None:  # it cannot be ordered at all this turn
         return msgspec.structs.replace(answer, problem=problem)
@@ -262,17 +271,18 @@ def build_player_map(
         for s in starmap.systems
     )
     ordered = {m.unit: m.to for m in moves}
+    reach = movement.CommandReach(view, starmap, player)  # once for all his units
     units: list[MapUnit] = []
     forces = {tf.id: tf for tf in view.task_forces.values() if tf.owner == player and tf.units}
     for force in sorted(forces.values(), key=lambda tf: tf.id):
         flagship = view.units.get(force.units[0])
         if flagship is None:
             continue
-        units.append(_map_unit(view, starmap, player, force.id, flagship, ordered, force.units))
+        units.append(_map_unit(view, starmap, reach, force.id, flagship, ordered, force.units))
     for unit in sorted(view.units.values(), key=unit_order):
         if unit.owner != player or unit.task_force in forces:
             continue
-        units.append(_map_unit(view, starmap, player, unit.id, unit, ordered))
+        units.append(_map_unit(view, starmap, reach, unit.id, unit, ordered))
     colonies: list[MapColony] = []
     for colony in sorted(view.colonies.values(), key=lambda c: c.id):
         own = colony.owner == player
@@ -308,7 +318,6 @@ def build_player_map(
         sightings.append(
             MapSighting(hex=seen.hex, turn=seen.turn, text=_sighting_text(counts, seen.colonies))
         )
-    reach = movement.CommandReach(view, starmap, player)
     return PlayerMap(
         player=player,
         turn=view.turn,
@@ -347,7 +356,7 @@ def _map_battle(battle: Battle) -> MapBattle:
 def _map_unit(
     view: CampaignState,
     starmap: StarMap,
-    player: str,
+    reach: movement.CommandReach,
     uid: str,
     unit: Unit,
     ordered: dict[str, str | None],
@@ -355,7 +364,7 @@ def _map_unit(
 ) -> MapUnit:
     plotted = unit.plotted(view.turn)
     to = ordered.get(uid) or (unit.plot[-1] if unit.plot and plotted else None)
-    answer = unit_reach(view, starmap, uid, player)
+    answer = unit_reach(view, starmap, uid, unit.owner, command=reach)
     return MapUnit(
         id=uid,
         kind="task-force" if members else unit.kind,

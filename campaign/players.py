@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from datetime import UTC, datetime
 
 import msgspec
 import sqlalchemy as sa
@@ -30,7 +29,8 @@ from sqlalchemy.exc import IntegrityError
 
 from campaign import signing
 from campaign.errors import IllegalCommandError, InvalidInputError
-from campaign.events import CampaignCreated, check_player_name
+from campaign.events import check_player_name
+from campaign.playeraccess import PlayerAccess, campaign_players, player_access
 from campaign.signing import SignatureError, SignedOrders
 from campaign.store import campaigns, player_secrets
 from campaign.storetypes import Store
@@ -63,16 +63,6 @@ class _Stored(msgspec.Struct, frozen=True):
     salt: str
     digest: str
     signing_key: str | None = None
-
-
-class PlayerAccess(msgspec.Struct, frozen=True):
-    """Whether a player of a campaign holds a secret, and since when."""
-
-    player: str
-    has_secret: bool
-    issued_at: datetime | None = None
-    rotations: int = 0
-    signs_orders: bool = False  # holds a signing key (secrets issued before 0004 do not)
 
 
 def derive(secret: str, salt_hex: str, kdf: str = KDF) -> str:
@@ -108,12 +98,7 @@ class PlayerSecrets:
         Raises:
             CampaignNotFoundError: no such campaign.
         """
-        name = self.store.resolve_campaign(campaign)
-        lineage = self.store.lineage(name, self.store.active_branch(name))
-        for recorded in self.store.read(lineage, types=[CampaignCreated.TYPE], upto_version=1):
-            if isinstance(recorded.event, CampaignCreated):
-                return tuple(recorded.event.players)
-        return ()
+        return campaign_players(self.store, campaign)
 
     def issue(self, campaign: str, player: str) -> str:
         """Issue `player`'s first secret and return it (the only time it is shown).
@@ -222,30 +207,7 @@ class PlayerSecrets:
 
     def access(self, campaign: str) -> list[PlayerAccess]:
         """Return every player of the campaign, with or without a secret, in creation order."""
-        players = self.players(campaign)
-        name = self.store.resolve_campaign(campaign)
-        with self.store.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(
-                    player_secrets.c.player,
-                    player_secrets.c.issued_at,
-                    player_secrets.c.rotations,
-                    player_secrets.c.signing_key,
-                )
-                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
-                .where(campaigns.c.name == name)
-            ).all()
-        held = {r.player: r for r in rows}
-        return [
-            PlayerAccess(
-                player=p,
-                has_secret=p in held,
-                issued_at=_utc(held[p].issued_at) if p in held else None,
-                rotations=held[p].rotations if p in held else 0,
-                signs_orders=p in held and held[p].signing_key is not None,
-            )
-            for p in players
-        ]
+        return player_access(self.store, campaign)
 
     # ------------------------------------------------------------ internals
 
@@ -280,8 +242,3 @@ class PlayerSecrets:
         if row is None:
             return None
         return _Stored(kdf=row.kdf, salt=row.salt, digest=row.digest, signing_key=row.signing_key)
-
-
-def _utc(value: datetime) -> datetime:
-    """SQLite hands datetimes back naive; every stored time is UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -88,7 +88,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 24
+PROJECTION_VERSION = 25
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +106,7 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     contested_planets: str = "nobody"  # who holds a contested uncolonised planet (victory.py)
     battle_movement: str = "vector"  # how the engine's battles move (rules.battles.request_for)
     asteroid_motion: str = "jump"  # how drifting asteroids collide in them (request_for)
+    morale_ties: str = "both"  # who withdraws when both sides break in one turn (request_for)
     battle_rules: str = "ft2"  # the rules its battles and ships follow (004 section 4)
     design_visibility: str = "secret"  # who sees a home-made design (rules.designs)
     # Home-made designs registered (004 L26-30), by id: a player's view holds his own and the
@@ -228,6 +229,7 @@ def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
                 contested_planets=ev.contested_planets,
                 battle_movement=ev.battle_movement,
                 asteroid_motion=ev.asteroid_motion,
+                morale_ties=ev.morale_ties,
                 battle_rules=ev.battle_rules,
                 design_visibility=ev.design_visibility,
                 production_settings=ev.production or LEGACY_SETTINGS,
@@ -448,7 +450,8 @@ def _battle_fought(state: CampaignState, ev: BattleFought) -> CampaignState:
         # already, unless its owner is told otherwise (a `unit_moved` after this).
         jumped_to = result.to_hex if result.fate == "jumped" else None
         hex_ = jumped_to if jumped_to is not None else ship.hex
-        hull = ship.hull_lost + result.hull_lost
+        # His own ship's result is told whole, to him too (None: an enemy's, not told).
+        hull = ship.hull_lost + (result.hull_lost or 0)
         core = ship.core if result.core is None else (result.core if result.core.any else None)
         ship = msgspec.structs.replace(ship, hex=hex_, hull_lost=hull, core=core)
         if result.record is not None:  # 004 L186-191: carried into this turn's later battles

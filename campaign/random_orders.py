@@ -72,6 +72,14 @@ SHIP_DESIGNS = ("frigate", "destroyer")
 # (004 L197-201): rarely, since every ship makes the battles the engine fights slower.
 AUXILIARY_DESIGNS = ("light_carrier", "fleet_tender")
 AUXILIARY_PERCENT = 25
+# Under the battle rules whose catalogue has them, now and then (percent of the colonies that
+# build ships) one specialist as well: the designs that field ECM and area ECM (000 7.18-7.19),
+# scatterguns and grapeshot (7.14-7.15) and heavy missiles (6.2-6.6), which the standard
+# classes carry none of. Drawn from a die of its own, so that the other draws stay as they were.
+SPECIALIST_DESIGNS: dict[str, tuple[str, ...]] = {
+    "continuum": ("ew_frigate", "flak_destroyer", "heavy_missile_cruiser"),
+}
+SPECIALIST_PERCENT = 20
 # An empire bombarding (its war aim, see ATTACK_MODES) builds, this often, dedicated ortillery
 # vessels: their points count three times over a planet (004 L221).
 ORTILLERY_DESIGN = "ortillery_monitor"
@@ -725,7 +733,7 @@ class _Planner:
                 pdus = between(rng, 0, min(2, ip // production.PRICES["pdus"]))
                 ip -= pdus * production.PRICES["pdus"]
             elif item == "ships" and percent(rng, 60):
-                ships, points = self._ships(ip)
+                ships, points = self._ships(ip, colony.id)
                 ip -= production.starship_cost(points)
         # Replacement fighters last, with what is left, into the tenders just ordered too.
         fighters = self._fighters(colony.hex, ships, points, ip)
@@ -747,9 +755,9 @@ class _Planner:
         )
         return None if order == ProductionOrder(colony=colony.id) else order
 
-    def _ships(self, ip: int) -> tuple[list[ShipOrder], int]:
-        """Return the starships a colony with `ip` to spend orders, and their FT points: a
-        few escorts, now and then a carrier or a fleet tender (004 L197-201)."""
+    def _ships(self, ip: int, colony: str) -> tuple[list[ShipOrder], int]:
+        """Return the starships `colony` with `ip` to spend orders, and their FT points: a few
+        escorts, now and then a carrier or a fleet tender (004 L197-201), or a specialist."""
         rng = self.rng
         ships: list[ShipOrder] = []
         points = 0
@@ -768,6 +776,13 @@ class _Planner:
                 count += 1
             if count:
                 ships.append(ShipOrder(design=design, count=count))
+        specialist = self._specialist(colony)
+        if specialist is not None:
+            cost = _design_points(specialist, self.view.battle_rules)
+            if _extra_ip(points, cost) <= ip:
+                ip -= _extra_ip(points, cost)
+                points += cost
+                ships.append(ShipOrder(design=specialist, count=1))
         for design in shuffled(rng, SHIP_DESIGNS):
             cost = _design_points(design, self.view.battle_rules)
             count = 0
@@ -778,6 +793,15 @@ class _Planner:
             if count:
                 ships.append(ShipOrder(design=design, count=count))
         return ships, points
+
+    def _specialist(self, colony: str) -> str | None:
+        """Return the specialist design (see SPECIALIST_DESIGNS) `colony` orders this turn, if
+        any, from a die of its own."""
+        designs = SPECIALIST_DESIGNS.get(self.view.battle_rules, ())
+        rng = random.Random(f"specialists/{self.player}/{self.view.turn}/{colony}")
+        if designs and percent(rng, SPECIALIST_PERCENT):
+            return pick(rng, designs)
+        return None
 
     def _fighters(self, hex_: str, ships: list[ShipOrder], points: int, ip: int) -> int:
         """Return the replacement fighters (004 L197-201) a colony in `hex_` buys with the `ip`

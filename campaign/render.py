@@ -84,9 +84,9 @@ from campaign.strategic import Battle, Colony, Empire, ShipCount, Sighting, Unit
 from campaign.techlist import TechRow
 
 if TYPE_CHECKING:  # the engine, the inbox and the keys' tables: imported only when used
-    from campaign.battlereport import BattleReport, Counter, ShipFate
+    from campaign.battlereport import BattleReport, Counter, ForceShip, ShipFate
     from campaign.inbox import InboxResult
-    from campaign.players import PlayerAccess
+    from campaign.playeraccess import PlayerAccess
     from campaign.receipts import ReceiptCheck
 
 THEME = Theme(
@@ -1364,35 +1364,58 @@ FATE_COLUMNS = ["side", "ship", "what became of it", "hull lost", "hull left", "
 
 
 def force_start_rows(report: BattleReport) -> list[list[str]]:
-    """The forces at the start, a row a ship."""
+    """The forces at the start, a row a ship; `?` where the viewer does not know (an enemy
+    ship whose record sheet his sensors did not open, docs/rulings.md)."""
     return [
         [
             f.side,
             f.id,
-            f.design,
-            f"{f.hull_left}/{f.hull}" if f.hull else "",
+            f.design if f.design is not None else f"{f.seen_as or 'not known'}, design unknown",
+            _hull_at_start(f),
             f"level {f.captain}" if f.captain else "",
-            str(f.fighters) if f.fighters else "",
+            "?" if f.fighters is None else str(f.fighters) if f.fighters else "",
             str(f.missiles) if f.missiles else "",
         ]
         for f in report.forces
     ]
 
 
+def _hull_at_start(force: ForceShip) -> str:
+    if force.hull is None:
+        return "?"
+    left = "?" if force.hull_left is None else str(force.hull_left)
+    return f"{left}/{force.hull}" if force.hull else ""
+
+
 def fate_rows(report: BattleReport) -> list[list[str]]:
-    """What became of each ship: its fate, damage, fighters lost and ammunition spent."""
+    """What became of each ship: its fate, damage, fighters lost and ammunition spent; `?`
+    where the viewer's sensors did not learn its damage (docs/rulings.md)."""
     rows = []
     for f in report.fates:
-        lost = [*f.destroyed, *(f"{s} (damaged)" for s in f.damaged)]
+        if f.damaged is None or f.destroyed is None:
+            lost = ["?"]
+        else:
+            lost = [*f.destroyed, *(f"{s} (damaged)" for s in f.damaged)]
         if f.fighters_lost:
             lost.append(f"{f.fighters_lost} fighters")
         if f.missiles_spent:
             lost.append(f"{f.missiles_spent} rounds fired")
-        left = "" if f.fate == "destroyed" else str(f.hull_left)
+        left = "" if f.fate == "destroyed" else _known_number(f.hull_left)
         rows.append(
-            [f.side, f.id, _fate_words(f), str(f.hull_lost), left, ", ".join(lost) or "none"]
+            [
+                f.side,
+                f.id,
+                _fate_words(f),
+                _known_number(f.hull_lost),
+                left,
+                ", ".join(lost) or "none",
+            ]
         )
     return rows
+
+
+def _known_number(value: int | None) -> str:
+    return "?" if value is None else str(value)
 
 
 def battle_report_view(report: BattleReport, turns: bool = False) -> RenderableType:

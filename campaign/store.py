@@ -47,6 +47,7 @@ from campaign.storetypes import (
     CampaignInfo,
     Clock,
     Lineage,
+    SecretHolder,
     Snapshot,
     StoredPayload,
     StoredRow,
@@ -547,6 +548,25 @@ class EventStore:
                 .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
                 .where(campaigns.c.name == campaign, player_secrets.c.player == player)
             ).first()
+
+    def secret_holders(self, campaign: str) -> list[SecretHolder]:
+        """Return the players of `campaign` who hold a secret, by name (never the secrets)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    player_secrets.c.player,
+                    player_secrets.c.issued_at,
+                    player_secrets.c.rotations,
+                    player_secrets.c.signing_key.is_not(None),
+                )
+                .join(campaigns, campaigns.c.id == player_secrets.c.campaign_id)
+                .where(campaigns.c.name == campaign)
+                .order_by(player_secrets.c.player)
+            ).all()
+        return [
+            SecretHolder(player=p, issued_at=utc(at), rotations=n, signs_orders=bool(key))
+            for p, at, n, key in rows
+        ]
 
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""

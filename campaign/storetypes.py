@@ -51,6 +51,15 @@ class BranchInfo(msgspec.Struct, frozen=True):
     created_at: datetime
 
 
+class SecretHolder(msgspec.Struct, frozen=True):
+    """A player of a campaign who holds a secret (`player_secrets`), without the secret."""
+
+    player: str
+    issued_at: datetime
+    rotations: int
+    signs_orders: bool  # holds a signing key (secrets issued before 0004 do not)
+
+
 # A row as `EventStore.replay` returns it: position, version, type, schema version, payload.
 StoredPayload = tuple[int, int, str, int, str]
 
@@ -273,6 +282,7 @@ class Store(Protocol):
     def visible_hash(self, lineage: Lineage, player: str, nth: int) -> str | None: ...
     def credentials_fingerprint(self, campaign: str, player: str) -> str: ...
     def credentials(self, campaign: str, player: str) -> Any: ...
+    def secret_holders(self, campaign: str) -> list[SecretHolder]: ...
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int: ...
     def save_snapshot(
         self,

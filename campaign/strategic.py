@@ -410,7 +410,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # Where a jumping ship came out. A ship leaving the hex (a departure battle) may leave it
     # out: it jumped for where it was going; its owner alone learns where it came out.
     to_hex: str | None = None
-    hull_lost: int = 0  # damage boxes carried out of the battle (004 5.3.6)
+    # Damage boxes carried out of the battle (004 5.3.6). None only in a `battle_fought` as a
+    # side reads it that did not know the ship's damage (`KnownShip`): not told, not "none".
+    hull_lost: int | None = 0
     # The threshold level of every check at which its Command Bridge failed (core systems,
     # 004 L44); each brings a casualty roll for the officers aboard (004 L361-370).
     bridge_failures: tuple[int, ...] = ()
@@ -424,6 +426,49 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # An outcome entered by hand: the fighters a carrier lost, not to be made good until new
     # ones are bought (004 L197); the engine's outcomes give them in `record` instead.
     fighters_lost: int = 0
+
+
+# What a side knew at a battle's end of an enemy ship whose record sheet was closed to it
+# (closed record sheets, 000 L1462-1466; docs/rulings.md, "Campaign: what a side learns of an
+# enemy ship's fate"): nothing but a contact (never identified); its class (identified,
+# 000 L12517-12521); what an advanced scan disclosed, original values (000 L12648-12656): its
+# mass, its mass, drive and screens, all its systems; or everything, damage included
+# ("current damage status", L12658-12660).
+EnemyKnown = Literal["unidentified", "class", "mass", "drive", "systems", "everything"]
+
+
+class KnownShip(msgspec.Struct, frozen=True, kw_only=True):
+    """What `side` knew at a battle's end of the enemy ship `unit`."""
+
+    side: str
+    unit: str
+    known: EnemyKnown
+
+
+class BattleKnowledge(msgspec.Struct, frozen=True, kw_only=True):
+    """What each side of a battle the engine fought knew at its end of each enemy ship, as the
+    `battle_fought` event records it (the final state's `side_view`, worked out once when the
+    battle is fought): what a side is told of the battle follows it (`campaign.battletold`).
+
+    ``closed``: enemy record sheets were closed to the sides (Continuum's sensors, 000
+    L1462-1466), and ``ships`` says what each side knew of each enemy ship; False (``ships``
+    empty) under open record sheets, where every side sees every ship's record, and when no
+    battle was fought (one side was already gone: nothing was hidden, nothing happened).
+    """
+
+    closed: bool
+    ships: tuple[KnownShip, ...] = ()
+
+    def of_side(self, side: str) -> BattleKnowledge:
+        """Only what `side` knew: another side's knowledge, of `side`'s own ships too, is not
+        his to read."""
+        return msgspec.structs.replace(self, ships=tuple(k for k in self.ships if k.side == side))
+
+    def damage_unknown(self, side: str) -> frozenset[str]:
+        """The enemy ships whose damage `side` did not know at the battle's end."""
+        if not self.closed:
+            return frozenset()
+        return frozenset(k.unit for k in self.ships if k.side == side and k.known != "everything")
 
 
 AttackMode = Literal["conquer", "bombard"]
@@ -463,6 +508,12 @@ def parse_defence_id(uid: str) -> tuple[str, str] | None:
     if not sep:
         return None
     return colony, rest.rpartition("-")[0]
+
+
+def engine_id(uid: str) -> str:
+    """Return the id a campaign unit fights under in the engine: `Alpha/3#pdu-1` becomes
+    `Alpha.3.pdu-1`."""
+    return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
 class TaskForce(msgspec.Struct, frozen=True, kw_only=True):

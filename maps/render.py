@@ -62,21 +62,34 @@ PITCH = 3
 MARGIN = 3
 
 
-def _glyph(
-    starmap: StarMap, col: int, row: int, explored: Collection[str] | None
-) -> tuple[str, str]:
-    cell = from_offset(col, row)
-    system = starmap.system_at(cell)
-    if system is not None:
-        known = explored is None or system.name in explored
-        count = str(min(len(system.planets), 9)) if known else "?"
-        return COLOUR_LETTER[system.colour] + count, f"star.{system.colour.value}"
+def _glyphs(
+    starmap: StarMap, explored: Collection[str] | None
+) -> list[list[tuple[str, str, StarSystem | None]]]:
+    """Each cell's glyph and style, and its star system, by column and row (a star shows its
+    colour letter and planet count, an entry hex ``@`` and the player's initial)."""
+    entries: dict[Hex, str] = {}
     for entry in starmap.entries:
-        if entry.hex == cell:
-            return "@" + entry.name[:1], "map.entry"
-    if starmap.is_cloud(cell):
-        return "░░", "map.cloud"
-    return " ·", "map.grid"
+        entries.setdefault(entry.hex, entry.name)
+    clouds = starmap.clouds
+    grid = []
+    for col in range(starmap.width):
+        column = []
+        for row in range(starmap.height):
+            cell = from_offset(col, row)
+            system = starmap.system_at(cell)
+            if system is not None:
+                known = explored is None or system.name in explored
+                count = str(min(len(system.planets), 9)) if known else "?"
+                glyph = (COLOUR_LETTER[system.colour] + count, f"star.{system.colour.value}")
+            elif cell in entries:
+                glyph = ("@" + entries[cell][:1], "map.entry")
+            elif cell in clouds:
+                glyph = ("░░", "map.cloud")
+            else:
+                glyph = (" ·", "map.grid")
+            column.append((*glyph, system))
+        grid.append(column)
+    return grid
 
 
 def render_text_map(starmap: StarMap, *, explored: Collection[str] | None = None) -> Text:
@@ -90,13 +103,14 @@ def render_text_map(starmap: StarMap, *, explored: Collection[str] | None = None
     out = Text(no_wrap=True, overflow="ignore")
     header = " " * MARGIN + "".join(f"{c + 1:02d} " for c in range(starmap.width))
     out.append(header.rstrip() + "\n", style="map.axis")
+    glyphs = _glyphs(starmap, explored)  # each cell worked out once (a 600-star map: 7,821)
 
-    def cell_at(col: int, y: int) -> tuple[str, str] | None:
+    def cell_at(col: int, y: int) -> tuple[str, str, StarSystem | None] | None:
         offset = col % 2
         row = (y - offset) // 2
         if col >= starmap.width or (y - offset) % 2 or not 0 <= row < starmap.height:
             return None
-        return _glyph(starmap, col, row, explored)
+        return glyphs[col][row]
 
     for y in range(2 * starmap.height + 1):
         row_label = f"{y // 2 + 1:02d} " if y % 2 == 0 and y // 2 < starmap.height else "   "
@@ -106,9 +120,8 @@ def render_text_map(starmap: StarMap, *, explored: Collection[str] | None = None
         for col in range(starmap.width):
             found = cell_at(col, y)
             if found is not None:
-                glyph, style = found
+                glyph, style, system = found
                 line.append(glyph + " ", style=style)
-                system = starmap.system_at(_cell(col, y))
                 if system is not None:
                     after = cell_at(col + 2, y)
                     room = 3 if after is None or after[0] == " ·" else 2
@@ -125,11 +138,6 @@ def render_text_map(starmap: StarMap, *, explored: Collection[str] | None = None
         out.append("\n")
     out.rstrip()
     return out
-
-
-def _cell(col: int, y: int) -> Hex:
-    """Return the hex drawn in column ``col`` on text line ``y`` of the grid."""
-    return from_offset(col, (y - col % 2) // 2)
 
 
 def _planets(planets: tuple[Planet, ...]) -> str:

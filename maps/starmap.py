@@ -220,23 +220,36 @@ def _system_problems(i: int, system: StarSystem) -> list[Problem]:
     return problems
 
 
+class _Neighbours(dict[Hex, tuple[Hex, ...]]):
+    """Each cell's neighbours on the map, sorted, each cell's worked out when first asked: one
+    unit's reach asks for a few hundred of a 600-star map's 7,821 cells (issue 19). A cell off
+    the map is a KeyError, as in a full dict."""
+
+    def __init__(self, cells: frozenset[Hex]) -> None:
+        super().__init__()
+        self._cells = cells
+
+    def __missing__(self, cell: Hex) -> tuple[Hex, ...]:
+        cells = self._cells
+        if cell not in cells:
+            raise KeyError(cell)
+        # `neighbours` are in sorted order, so each cell's tuple is too: ties break by hex order.
+        found = self[cell] = tuple(n for n in cell.neighbours() if n in cells)
+        return found
+
+
 class _Grid:
     """The cells of a ``width`` x ``height`` map and who is next to whom: the same for every
     map of that size, so built once per size and process and shared (issue 19). Who is next
-    to whom is worked out when first asked: a map read only for its stars never needs it."""
+    to whom is worked out cell by cell when first asked: a map read only for its stars never
+    needs it, one unit's reach only around him."""
 
     def __init__(self, width: int, height: int) -> None:
         self.order: tuple[Hex, ...] = tuple(  # every cell, sorted
             sorted(from_offset(c, r) for c in range(width) for r in range(height))
         )
         self.cells: frozenset[Hex] = frozenset(self.order)
-
-    @functools.cached_property
-    def adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
-        """Each cell's neighbours on the map, sorted."""
-        cells = self.cells
-        # `neighbours` are in sorted order, so each cell's tuple is too: ties break by hex order.
-        return {cell: tuple(n for n in cell.neighbours() if n in cells) for cell in self.order}
+        self.adjacency: dict[Hex, tuple[Hex, ...]] = _Neighbours(self.cells)
 
 
 @functools.lru_cache(maxsize=16)

@@ -59,7 +59,7 @@ from tactical.designs import UnknownDesignError
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.movement import heading_vector, round_mu
 from tactical.phases.admirals import LEVEL_EFFECT
-from tactical.rules import BATTLE_RULES
+from tactical.rules import BATTLE_RULES, MoraleTies
 from tactical.setup import design_sheet
 from tactical.ship import (
     Design,
@@ -178,6 +178,10 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """How an asteroid field's drifting asteroids collide: ``jump`` (the drift is a jump at
     the end of each turn, and a ship risks what its move crosses) or ``sweep`` (Continuum's
     moving asteroids, 000 L18082-18101); see :class:`tactical.battle.Theatre`."""
+    morale_ties: MoraleTies = "worse"
+    """When both sides reach their fleet morale share in the same turn (000 L13214-13273 does
+    not say who breaks first): the side ``worse`` off withdraws and the other holds the field,
+    or ``both`` withdraw and nobody wins (docs/rulings.md); the campaign's ``--morale-ties``."""
     campaign: Literal["004", "ft2"] = "004"
     """Whose optional rules the battle plays: the 004 campaign's (004 L38-46: bogeys, core
     systems, fleet morale and striking the colours, fighter re-arming and scrambling), or
@@ -566,6 +570,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         dummies=tuple(dummies),
         core_systems=fleet_book,  # 004 L44: "The Core Systems Optional Rule in Fleet Book 1"
         morale=CAMPAIGN_MORALE if fleet_book else None,  # 004 L42: "Fleet Morale and..."
+        morale_ties=request.morale_ties if fleet_book else "both",
         strike_colours=fleet_book,
         movement=request.movement,  # 004 L43: "Vector Movement as described in Fleet Book 1"
         # 004 L45-46: "the Expanded Fighter Rules from Fleet Book 1 ... including the Fighter
@@ -604,11 +609,29 @@ def resolve_campaign_battle(
     Raises:
         SetupError: the request does not hold together or does not fit the catalogue.
     """
+    return fight_campaign_battle(request, dice, commanders, verify=verify)[0]
+
+
+def fight_campaign_battle(
+    request: CampaignBattle,
+    dice: DiceSource,
+    commanders: dict[str, Commander] | None = None,
+    *,
+    verify: bool = True,
+) -> tuple[CampaignBattleOutcome, BattleState]:
+    """:func:`resolve_campaign_battle`, and the battle's final state as the engine left it
+    (before the fighters in flight land): what each side knew at the end, for whoever tells
+    it (:func:`tactical.battle.side_view`).
+
+    Raises:
+        SetupError: the request does not hold together or does not fit the catalogue.
+    """
     setup = setup_campaign_battle(request, dice)
     chosen = {side.name: order_commander(side.order) for side in request.sides}
     chosen.update(commanders or {})
     battle = play(Battle(setup), chosen, PrefixedDice(dice, request.key))
-    return outcome_from_journal(setup, battle.journal, None if verify else battle.state)
+    outcome = outcome_from_journal(setup, battle.journal, None if verify else battle.state)
+    return outcome, battle.state
 
 
 def outcome_from_journal(

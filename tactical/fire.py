@@ -35,6 +35,7 @@ __all__ = [
     "BRIDGE_FOR_GOOD",
     "CORE_MODIFIER",
     "CORE_SYSTEMS",
+    "ENHANCED_AFT",
     "LONG",
     "MAX_REROLLS",
     "MKP_DAMAGE",
@@ -48,12 +49,14 @@ __all__ = [
     "OVERLOAD",
     "SHORT",
     "SUBMUNITION_DICE",
+    "SUPERIOR_AFT",
     "THRESHOLD_FAIL",
     "TORPEDO_BANDS_MU",
     "TORPEDO_BAND_MU",
     "TORPEDO_SETTINGS",
     "TORPEDO_TO_HIT_CONTINUUM",
     "TORPEDO_TO_HIT_FT2",
+    "AftSight",
     "BeamOutcome",
     "StrikeRoll",
     "ThresholdOutcome",
@@ -62,6 +65,7 @@ __all__ = [
     "beam_dice",
     "bearing",
     "core_need",
+    "die_hits",
     "is_beam",
     "line_blocked",
     "mkp_hits",
@@ -406,6 +410,43 @@ def score_beam_die(face: int, screen: int) -> int:
 ENHANCED_AFT_MU = 24.0  # enhanced sensors' aft fire reaches 24 MU (000 L15257-15259)
 SUPERIOR_AFT_MU = 36.0  # superior sensors' 36 MU, at -1 to hit (000 L15347-15351)
 AFT_DRM = -1  # superior sensors' aft fire: -1 to hit, "penetrating ... re-roll as normal"
+
+
+class AftSight(NamedTuple):
+    """What a ship's advanced sensors, augmenting its FireCon, let its weapons do through the
+    aft arc, where no offensive weapon fires otherwise (000 L2591-2601): "Any weapons fired
+    through the Aft arc are limited to a range of 24 MU and will only cause a hit on a die
+    roll of 6" with enhanced sensors (000 L15257-15267), "limited to a range of 36 MU and are
+    at -1 to hit" with superior sensors (000 L15347-15351)."""
+
+    sensors: str
+    reach: float
+    drm: int  # on each first die, none on a penetrating weapon's re-rolls (000 L15349-15351)
+    sixes_only: bool  # a hit on a 6 only, whatever the weapon needs otherwise
+
+
+ENHANCED_AFT = AftSight("enhanced_sensors", ENHANCED_AFT_MU, 0, sixes_only=True)
+SUPERIOR_AFT = AftSight("superior_sensors", SUPERIOR_AFT_MU, AFT_DRM, sixes_only=False)
+
+
+def die_hits(face: int, need: int, aft: AftSight | None = None) -> bool:
+    """Return whether one to-hit die of a weapon that hits on ``need`` or more hits: fired
+    through the aft arc (``aft``), with enhanced sensors on a 6 only (000 L15259-15261), with
+    superior sensors at -1, the modified face kept within 1-6, so a weapon needing a 6 cannot
+    hit (000 L15349; L501-513: "A DRM can result in automatic hits or misses").
+
+    >>> [die_hits(face, 3) for face in (2, 3)]
+    [False, True]
+    >>> [die_hits(face, 2, ENHANCED_AFT) for face in (5, 6)]
+    [False, True]
+    >>> [die_hits(face, 4, SUPERIOR_AFT) for face in (4, 5)], die_hits(6, 6, SUPERIOR_AFT)
+    ([False, True], False)
+    """
+    if aft is None:
+        return face >= need
+    if aft.sixes_only:
+        return face == 6
+    return min(max(face + aft.drm, 1), 6) >= need
 
 
 def score_aft_die(face: int, screen: int) -> int:

@@ -8,6 +8,7 @@ the console (``Console(theme=THEME)``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -15,14 +16,16 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from tactical.battle import BattleContext, BattleState, ShipInPlay
 from tactical.fighters import ASSAULT_SHUTTLE, FighterNameError, parse_fighters
 from tactical.movement import format_mu
-from tactical.odds import Odds
 from tactical.points import Costing
 from tactical.sensors import DAMAGE_KNOWN, SYSTEMS_KNOWN, Sighting
 from tactical.ship import FOR_THE_BATTLE, GIVEN_OUT, CostLine, Ship, ShipState, fresh_state
 from tactical.spatial import format_motion
+
+if TYPE_CHECKING:  # named in annotations only: drawing a design needs no battle (issue 19)
+    from tactical.battle import BattleContext, BattleState, ShipInPlay
+    from tactical.odds import Odds
 
 __all__ = [
     "THEME",

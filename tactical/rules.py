@@ -26,6 +26,9 @@ __all__ = ["BATTLE_RULES", "BattleRules", "Movement", "rules_named"]
 
 
 Movement = Literal["cinematic", "vector", "spatial"]
+MoraleTies = Literal["both", "worse"]
+"""When both sides reach their fleet morale share in the same turn: ``both`` withdraw, or the
+``worse`` off withdraws and the other holds the field (:func:`tactical.phases.end.worse_off`)."""
 """How a battle's ships move (:attr:`BattleRules.movement`)."""
 
 
@@ -156,6 +159,16 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     force, by mass of ships destroyed, struck or abandoned, withdraws at the end of the turn.
     An option of the set-up (``morale = 50``, the text's figure for a simple engagement),
     off in every preset; campaign battles turn it on (004 L42)."""
+    morale_ties: MoraleTies = "both"
+    """When both sides reach their ``morale`` share in the same turn, which the text does not
+    settle (000 L13214-13273 says when a commander withdraws, not who breaks first): ``both``
+    withdraw and nobody wins, or the side ``worse`` off withdraws and the other holds the
+    field, worse off meaning the greater share of its mass lost, then of its mass in hull boxes
+    lost (a lost ship all of them), then of its mass in hull boxes crossed off (a struck ship as
+    it lies), each against its own share (an exact tie on all three: both withdraw;
+    :func:`tactical.phases.end.morale_losses`, docs/rulings.md). An option of the set-up,
+    ``both`` in every preset; campaign battles play ``worse`` unless the campaign chose
+    ``both``."""
     strike_colours: bool = False
     """Striking the colours (000 12.9, L13275-13343): at each threshold check one more die for
     the ship itself at the systems' target; on a failure its captain surrenders and the ship

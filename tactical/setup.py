@@ -144,6 +144,8 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
     problems.extend(_dummy_problems(setup, seen))
     if setup.reactor_breach and not setup.core_systems and not rules.core_systems:
         problems.append(Problem("$.reactor_breach", "a reactor breach needs core_systems"))
+    if setup.morale_ties != "both" and setup.morale is None and rules.morale is None:
+        problems.append(Problem("$.morale_ties", "a tie-break of fleet morale needs morale"))
     if setup.movement != "spatial":
         if setup.death_blossom:
             problems.append(
@@ -182,6 +184,7 @@ def _with_options(rules: BattleRules, setup: BattleSetup) -> BattleRules:
         rules = msgspec.structs.replace(
             rules,
             morale=rules.morale if setup.morale is None else setup.morale,
+            morale_ties=setup.morale_ties,
             strike_colours=rules.strike_colours or setup.strike_colours,
             strike_as_core=rules.strike_as_core or setup.strike_as_core,
         )

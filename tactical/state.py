@@ -25,7 +25,7 @@ from tactical.ftl import Departure
 from tactical.mines import Mine
 from tactical.missiles import Salvo
 from tactical.movement import angle_vector, format_mu, heading_vector, round_mu
-from tactical.rules import BattleRules, Movement
+from tactical.rules import BattleRules, MoraleTies, Movement
 from tactical.sensors import (
     AREA_ECM,
     AREA_ECM_MU,
@@ -210,6 +210,10 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     morale: Annotated[int, Meta(ge=1, le=100)] | None = None
     """Fleet morale (000 L13214-13273): a side that has lost this percentage of its mass
     withdraws; turns the rules' ``morale`` option on."""
+    morale_ties: MoraleTies = "both"
+    """With ``morale``, when both sides reach their share in the same turn: ``both`` withdraw,
+    or the side ``worse`` off withdraws and the other holds the field; sets the rules'
+    ``morale_ties`` (see docs/rulings.md)."""
     strike_colours: bool = False
     """Striking the colours (000 L13275-13343): turns the rules' option on."""
     strike_as_core: bool = False

@@ -6,6 +6,7 @@ PostgreSQL tests never skip. When the server at UMPIRE_TEST_PG (default: the CI 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import typer.testing
 from sqlalchemy.engine import make_url
 
 from campaign.service import CampaignService
@@ -22,6 +24,12 @@ PG_ADMIN_URL = os.environ.get(
     "UMPIRE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 BACKENDS = ["sqlite-memory", "sqlite-file", "postgresql"]
+
+# typer builds an app's click command afresh on every `CliRunner.invoke`: for `umpire`'s
+# whole app that is a tenth of a second or more, paid thousands of times by the suite (half
+# the 44-turn campaigns' CLI time). The suite builds each app's command once; a command keeps
+# no state between invocations (click makes a new context for each).
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 
 class FixedClock:

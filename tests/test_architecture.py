@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -247,3 +249,85 @@ def test_no_cycle_hides_in_a_lazy_import() -> None:
     included)."""
     graph = import_graph(lazy=True)
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_no_name_of_the_service_package_hides_one_of_its_modules() -> None:
+    """`campaign/service/` holds the service's concerns, one module each. Importing a
+    submodule binds its name in the package's namespace: a module named like a name that
+    `campaign/service/__init__.py` binds (`core`, `battles`, `orders`...: the rules'
+    modules) would silently replace that name there, or be replaced by it."""
+    package = ROOT / "campaign" / "service"
+    tree = ast.parse((package / "__init__.py").read_text())
+    bound: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    modules = {path.stem for path in package.glob("*.py")} - {"__init__"}
+    assert modules, "the service package has no modules"
+    assert not modules & bound, sorted(modules & bound)
+
+
+# ---------------------------------------------------------------- what a read command loads
+
+# Issue 19: a command that only reads a campaign loads only what it needs. Never the battle
+# engine (the rules fight a battle by importing it in the functions that fight: a read has
+# none), nor SQLAlchemy or alembic on a SQLite file at the schema head (`campaign.sqlitereads`),
+# nor pydantic.
+READ_COMMANDS_NEVER_LOAD = (
+    "tactical.battle",
+    "tactical.campaign_battle",
+    "tactical.commanders",
+    "tactical.phases",
+    "tactical.setup",
+    "campaign.ft2.battle",
+    "sqlalchemy",
+    "alembic",
+    "pydantic",  # typer 0.29 checks options with it: pyproject.toml keeps typer below 0.29
+)
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A 2-player campaign of 2 turns on a SQLite file: its URL and one of red's units."""
+    from campaign.autoplay import autoplay
+    from campaign.service import CampaignService, plan_campaign
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('reads') / 'reads.db'}"
+    service = CampaignService.open(url, create=True)
+    try:
+        service.new_campaign(plan_campaign("r", ("red", "blue"), seed="r19", map_spec="classic"))
+        autoplay(service, service.target("r"), 2, 19)
+        units = service.load(service.target("r")).units.values()
+        unit = min(u.id for u in units if u.owner == "red")
+    finally:
+        service.close()
+    return url, unit
+
+
+def test_a_read_command_never_loads_the_battle_engine_sqlalchemy_nor_pydantic(
+    played_db: tuple[str, str],
+) -> None:
+    """Every read command of bench/bench_cli.py, run as `umpire` runs it, in one process."""
+    url, unit = played_db
+    bench = (ROOT / "bench" / "bench_cli.py").read_text()
+    commands = ast.literal_eval(bench.split("COMMANDS = ", 1)[1].split("\n]\n", 1)[0] + "\n]")
+    words = {"HALF": "1", "UNIT": unit}
+    argvs = [[words.get(w, w) for w in command] + ["--db", url] for command in commands]
+    probe = (
+        "import sys\n"
+        "from cli import app_for\n"
+        f"for argv in {argvs!r}:\n"
+        "    app_for(argv)(argv, standalone_mode=False)\n"
+        f"never = {READ_COMMANDS_NEVER_LOAD!r}\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.startswith(never)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(argvs) >= 19
+    assert done.stdout.strip().splitlines()[-1] == "LOADED []"

@@ -44,7 +44,7 @@ from campaign.rules.colonies import command_post_hexes
 from campaign.rules.orders import parse
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from campaign.strategic import Colony
+from campaign.strategic import BattleKnowledge, Colony, ShipResult
 from cli import app
 from maps import StarMap, generate, parse_label, save_map
 from tests.conftest import CountingNonces, FixedClock
@@ -113,6 +113,7 @@ class Referee:
         self.gone: set[str] = set()  # units destroyed or used up: their ids never come back
         self.alive: set[str] = set(state.units)
         self.turns: list[int] = []
+        self.battles_checked: set[tuple[str, str]] = set()  # (player, battle id)
 
     def __call__(self, turn: int) -> None:
         self.turns.append(turn)
@@ -140,6 +141,7 @@ class Referee:
             self.view_is_own(player, state, views[player], lost)
             met = self.log_holds_only_what_he_knows(player, seen)
             self.report_holds_only_what_he_knows(player, met, lost)
+            self.battles_tell_only_what_his_side_knew(player, log, seen)
             self.orders_ignore_hidden_information(player, state, views[player])
 
     def replay_and_chain(self, state: CampaignState) -> None:
@@ -283,6 +285,73 @@ class Referee:
                 assert all(u.owner == player for u in ev.units)
         return met
 
+    def battles_tell_only_what_his_side_knew(
+        self, player: str, log: list[RecordedEvent], seen: list[RecordedEvent]
+    ) -> None:
+        """Under closed record sheets (Continuum, 000 L1462-1466) a player learns of an enemy
+        ship's damage only what his side's sensors knew at the battle's end (docs/rulings.md,
+        "Campaign: what a side learns of an enemy ship's fate"): his `battle_fought` has no
+        journal or dice, and of an enemy ship it did not know to the last detail
+        (`known_level` below "everything") only the fate, its hull lost not told (None), in
+        the event and in his report; of what each side knew, only his own side's."""
+        whole = {e.event.battle.id: e.event for e in log if isinstance(e.event, BattleFought)}
+        for recorded in seen:
+            told = recorded.event
+            if not isinstance(told, BattleFought):
+                continue
+            if (player, told.battle.id) in self.battles_checked:
+                continue
+            self.battles_checked.add((player, told.battle.id))
+            fought = whole[told.battle.id]
+            self.recorded_knowledge_tells_as_the_replay(player, fought, told)
+            hidden = _damage_not_known(fought, player)
+            if hidden is None:  # open books, or fought at the table: all of it told
+                assert told == fought
+                continue
+            assert (told.journal, told.rolls) == (None, ()), (player, told.battle.id)
+            assert told.knowledge is not None
+            assert {k.side for k in told.knowledge.ships} == {player}, told.knowledge
+            for result in told.results:
+                if result.unit in hidden:
+                    assert result == ShipResult(
+                        unit=result.unit, fate=result.fate, to_hex=result.to_hex, hull_lost=None
+                    ), (player, result)
+            truth = {r.unit: r.fate for r in fought.results}
+            assert {r.unit: r.fate for r in told.results} == truth  # fates seen by all
+            report = self.service.battle_report(self.lineage, told.battle.id, player)
+            for fate in report.fates:
+                if fate.id in hidden:
+                    unknown = (fate.hull_lost, fate.damaged, fate.destroyed, fate.fighters_lost)
+                    assert unknown == (None, None, None, None), (player, fate)
+            for force in report.forces:
+                if force.id in hidden:
+                    assert (force.hull_left, force.fighters) == (None, None), (player, force)
+
+    @staticmethod
+    def recorded_knowledge_tells_as_the_replay(
+        player: str, fought: BattleFought, told: BattleFought
+    ) -> None:
+        """A battle the engine fought records what each side knew at its end; that record is
+        what replaying its journal works out (`replayed_knowledge`, the telling of an event
+        from before it was recorded), so the event is told the same with or without it."""
+        from campaign.battlereport import replayed_knowledge
+        from campaign.battletold import battle_as_told
+
+        if fought.source != "engine":
+            assert fought.knowledge is None  # recorded by hand: nothing hidden
+            return
+        assert fought.knowledge is not None, fought.battle.id
+        old = msgspec.structs.replace(fought, knowledge=None)
+        replayed = replayed_knowledge(old)
+        no_battle = BattleKnowledge(closed=False)  # one side was gone: nothing to replay
+        assert fought.knowledge == (no_battle if replayed is None else replayed), fought.battle.id
+        assert battle_as_told(fought, player) == told
+        # The same but for the record itself, which the old event lacks (told as it is).
+        as_old = msgspec.structs.replace(battle_as_told(old, player), knowledge=None)
+        assert as_old == msgspec.structs.replace(told, knowledge=None)
+        if told.journal is None:  # cut: the record of his side's knowledge, either way
+            assert battle_as_told(old, player) == told
+
     def report_holds_only_what_he_knows(self, player: str, met: set[str], lost: set[str]) -> None:
         report = self.service.report(self.lineage, player)
         assert report.empire is not None
@@ -385,6 +454,32 @@ def unforeseeable(result: AutoplayResult) -> None:
         assert all("besieged colony" in p for p in problems), refusal
 
 
+def _damage_not_known(fought: BattleFought, player: str) -> set[str] | None:
+    """The enemy ships (campaign ids) whose damage `player`'s side had not learned when
+    `fought` ended (`tactical.phases.knowledge.known_level` below "everything"); None when
+    record sheets were open or there is no journal (a battle fought at the table)."""
+    from campaign.rules.battles import engine_id
+    from tactical.battle import BattleSetup, decode_journal, replay
+    from tactical.phases.knowledge import known_level, sheets_closed
+    from tactical.sensors import DAMAGE_KNOWN
+    from tactical.setup import context
+
+    if not fought.journal or not fought.journal.startswith('{"request"'):
+        return None
+    record = msgspec.json.decode(fought.journal)
+    setup = msgspec.convert(record["setup"], BattleSetup)
+    ctx = context(setup)
+    if not sheets_closed(ctx):
+        return None
+    final = replay(setup, decode_journal(msgspec.json.encode(record["journal"])))
+    names = {engine_id(r.unit): r.unit for r in fought.results}
+    return {
+        names.get(ship.id, ship.id)
+        for ship in final.ships
+        if ship.side != player and known_level(ctx, final, player, ship) < DAMAGE_KNOWN
+    }
+
+
 # ---------------------------------------------------------------- the properties
 
 
@@ -471,6 +566,32 @@ def test_a_fleet_tender_built_with_replacement_fighters(
         bought = sum(o.fighters for o in orders[ev.player, ev.turn].production)
         assert not ev.rearmed  # no carrier lacks fighters yet, no tender was there before
         assert sum(u.stores for u in ev.units) == bought, ev
+
+
+def test_random_players_build_the_specialist_designs(
+    service: CampaignService, map_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: the random players build, now and then, the Continuum designs that field ECM
+    and area ECM, scatterguns and grapeshot, or heavy missiles; told here to build one at every
+    colony that builds ships, the production phase builds them without a problem."""
+    from campaign import random_orders
+
+    monkeypatch.setattr(random_orders, "SPECIALIST_PERCENT", 100)
+    # A seed whose first production phase buys ships (the Continuum fleets of issue 15).
+    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
+    assert service.load(lineage).battle_rules == "continuum"
+    referee = Referee(service, lineage)
+    result = autoplay(service, lineage, 4, 102, progress=referee)
+    assert result.turns == (1, 2, 3, 4)
+    assert not result.refusals
+    assert not result.production_problems
+    built = {
+        u.design
+        for e in service.log(lineage, types=["production_resolved"])
+        if isinstance(e.event, ProductionResolved)
+        for u in e.event.units
+    }
+    assert built & set(random_orders.SPECIALIST_DESIGNS["continuum"])
 
 
 def test_same_seed_same_campaign(map_dir: Path) -> None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from campaign.events import BattleFought
 from tests.campaign_cli import alternate_engine_and_draws, play_through_cli
 
 PLAYERS = ("red", "blue", "green", "white")
@@ -19,7 +22,10 @@ CAMPAIGN = "classic4"
 SEED = "done-when-5"
 
 
-def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["continuum", "ft2"])
+def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path, rules: str) -> None:
+    """Under either battle rule choice (issue 15): the engine fights every other turn's
+    battles under the campaign's rules, Continuum's or FT2's."""
     played = play_through_cli(
         tmp_path,
         campaign=CAMPAIGN,
@@ -27,10 +33,17 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
         map_name="classic",
         seed=SEED,
         battles=alternate_engine_and_draws,
+        options=("--battle-rules", rules),
     )
     try:
         state = played.state
         log = played.log()
+        records = [
+            json.loads(r.event.journal)
+            for r in log
+            if isinstance(r.event, BattleFought) and r.event.journal is not None
+        ]
+        journals = [record for record in records if "setup" in record]  # battles fought
         production = sorted({r.turn for r in log if r.type == "production_resolved"})
         status = json.loads(played.umpire("status", "--json"))
         shown = played.umpire("status")
@@ -51,6 +64,8 @@ def test_four_players_play_44_turns_on_classic_through_the_cli(tmp_path: Path) -
     assert referee.turns == list(range(1, 45))
     assert production == list(range(4, 45, 4))  # after every 4th turn (004 5.7)
     assert fought > 0
+    assert journals  # the engine's battles, each under the campaign's battle rules
+    assert {journal["setup"]["rules"] for journal in journals} == {rules}
     assert recorded_by_hand > 0
     assert status["state"]["turn"] > status["state"]["max_turns"]  # finished
     scores = {entry["player"]: entry["points"] for entry in status["scores"]}

@@ -297,3 +297,39 @@ def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path:
     assert setup.theatre.asteroid_motion == "sweep"
     default = msgspec.structs.replace(state, asteroid_motion="jump")
     assert request_for(default, field).asteroid_motion == "jump"
+
+
+def test_the_morale_ties_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
+    """`umpire new --morale-ties`: worse by default (the side worse off withdraws when both
+    reach their fleet morale share in one turn), both on request; a campaign stored before the
+    setting plays both. A bad value is one line and writes nothing."""
+    from campaign.projections import CampaignState
+    from campaign.rules.battles import request_for
+    from campaign.service import CampaignService
+    from tactical.campaign_battle import setup_campaign_battle
+    from tactical.dice import SeededDice
+    from tests.test_core_systems_campaign import BATTLE
+
+    db = tmp_path / "umpire.db"
+    out = umpire("new", "g", "--players", "red,blue", "--morale-ties", "first", db=db, code=2)
+    assert "morale-ties setting 'first' must be one of worse, both" in out
+    assert not db.exists() or "g" not in umpire("campaigns", db=db)
+    out = umpire("new", "n", "--players", "red,blue", "--morale-ties", "both", db=db, code=2)
+    assert "--morale-ties both needs a map" in out
+    for name, given, expected in (("w", (), "worse"), ("b", ("--morale-ties", "both"), "both")):
+        umpire("new", name, "--players", "red,blue", "--map", "classic", *given, db=db)
+        service = CampaignService.open(str(db))
+        try:
+            state = service.load(service.target(name, None))
+        finally:
+            service.close()
+        assert state.morale_ties == expected
+        units = {
+            uid: Unit(id=uid, owner=uid[:-3], kind="warship", hex="0201", design="frigate")
+            for side in BATTLE.sides
+            for uid in side.units
+        }
+        request = request_for(msgspec.structs.replace(state, units=units), BATTLE)
+        assert request.morale_ties == expected
+        assert setup_campaign_battle(request, SeededDice(1)).morale_ties == expected
+    assert CampaignState().morale_ties == "both"  # a campaign_created without the field

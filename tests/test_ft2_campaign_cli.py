@@ -269,6 +269,7 @@ def test_new_refuses_the_settings_of_the_other_campaign(tmp_path: Path) -> None:
     cases = [
         ([*ft2, "--map", "classic"], "--map: not for an ft2 campaign"),
         ([*ft2, "--battle-movement", "spatial", "--turns", "9"], "--turns, --battle-movement:"),
+        ([*ft2, "--morale-ties", "both"], "--morale-ties: not for an ft2 campaign"),
         (["new", "g", "--players", "a,b", "--map", "classic", "--scale", "50", "--db", db],
          "--scale belongs to an ft2 campaign (--rules ft2)"),
         (["new", "g", "--players", "a,b", "--battle-movement", "spatial", "--db", db],

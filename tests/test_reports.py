@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +34,7 @@ from campaign.events import (
 from campaign.news import news_of, place_name
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from campaign.strategic import PlanetReport
+from campaign.strategic import BattleKnowledge, PlanetReport
 from cli import app
 from tests.conftest import FixedClock
 from tests.test_render import check_golden, text_of
@@ -233,16 +235,15 @@ def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
     (truth,) = fought
     assert isinstance(truth, BattleFought)
     assert {r.unit: r.fate for r in truth.results} == {u: f.fate for u, f in fates.items()}
-    assert {r.unit: r.hull_lost for r in truth.results} == {
-        u: f.hull_lost for u, f in fates.items()
-    }
+    umpire = opened.battle_report(lineage, "t1-b1")
+    assert {r.unit: r.hull_lost for r in truth.results} == {f.id: f.hull_lost for f in umpire.fates}
     assert red.turns
     assert [t.turn for t in red.turns] == list(range(1, len(red.turns) + 1))
     # A campaign battle starts with bogeys (004 L38): red knows his own ships; blue's is a
-    # contact to him until identified. What became of each ship is the same for all.
+    # contact to him until identified. What became of his own ships is the same for all.
     assert {c.label for c in red.start if c.kind == "ship"} == {"red-W1", "red-W2"}
     assert {c.side for c in red.start if c.kind == "contact"} <= {"blue"}
-    assert opened.battle_report(lineage, "t1-b1").fates == red.fates
+    assert [f for f in umpire.fates if f.side == "red"] == [f for f in red.fates if f.side == "red"]
     # The enemy's captain is his own: red sees his own captains' levels, not blue's.
     captains = {f.id: f.captain for f in red.forces}
     assert captains["blue-W1"] is None
@@ -367,6 +368,286 @@ def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
     assert "blue-W1" in {c.label for c in umpire.start}
     with pytest.raises(ValueError, match="green was not in battle t1-b1"):
         battle_report(hidden, "green", "Alpha (0201)")
+
+
+# ---------------------------------------------------------------- closed record sheets
+
+
+def _row(text: str, ship: str, fate: str) -> str:
+    """The line of a rendered fates table that tells `ship`'s fate."""
+    (line,) = [ln for ln in text.splitlines() if f" {ship} " in ln and fate in ln]
+    return line
+
+
+def _fought_as_told(events: list[dict[str, object]]) -> dict[str, object]:
+    (fought,) = [e["event"] for e in events if e["type"] == "battle_fought"]
+    assert isinstance(fought, dict)
+    return fought
+
+
+def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only(
+    trio: Trio, service: tuple[CampaignService, Lineage]
+) -> None:
+    """t1-b1 is fought under Continuum rules, whose record sheets are closed (000 L1462-1466):
+    neither side scanned the other (no advanced sensors: `BattleState.known` is empty), so each
+    identified the enemy's ships, which shows their class, and saw their fates (docs/rulings.md,
+    "Campaign: what a side learns of an enemy ship's fate"). Blue learns that red-W2 came
+    through, not its design or the 13 hull boxes it lost; red that blue-W1 was destroyed, not
+    the systems it lost. The umpire sees all of it, in every surface."""
+    opened, lineage = service
+    umpire = opened.battle_report(lineage, "t1-b1")
+    truth = {f.id: f for f in umpire.fates}
+    designs = {f.id: f.design for f in umpire.forces}
+    # What is hidden below exists: the test means something.
+    assert truth["red-W2"].hull_lost == 13
+    assert designs["red-W2"] == "heavy_cruiser"
+    assert truth["blue-W1"].destroyed == ("dcp-1",)
+    blue = opened.battle_report(lineage, "t1-b1", "blue")
+    red = opened.battle_report(lineage, "t1-b1", "red")
+    seen = {f.id: f for f in blue.fates}
+    assert seen["red-W2"].fate == "survived"
+    assert seen["red-W2"].hull_lost is None
+    assert seen["red-W2"].damaged is None
+    assert seen["red-W2"].missiles_spent is None
+    force = {f.id: f for f in blue.forces}["red-W2"]
+    assert (force.design, force.hull, force.seen_as) == (None, None, "cruiser")
+    gone = {f.id: f for f in red.fates}["blue-W1"]
+    assert (gone.fate, gone.destroyed, gone.damaged, gone.hull_lost) == (
+        "destroyed",
+        None,
+        None,
+        None,
+    )
+    # His own ships he knows to the last detail.
+    assert {f.id: f for f in blue.fates}["blue-W1"] == truth["blue-W1"]
+
+    # `battles show` as a player: the table and its JSON; the umpire's shows it all.
+    shown = trio.umpire("battles", "show", "t1-b1", "--as-player", "blue")
+    assert [c.strip() for c in _row(shown, "red-W2", "came through").split("│")[4:7]] == ["?"] * 3
+    assert "heavy_cruiser" not in _row(shown, "red-W2", "cruiser, design")
+    as_umpire = trio.umpire("battles", "show", "t1-b1")
+    assert "13" in _row(as_umpire, "red-W2", "came through")
+    told = json.loads(trio.umpire("battles", "show", "t1-b1", "--as-player", "red", "--json"))
+    (blue_w1,) = [f for f in told["fates"] if f["id"] == "blue-W1"]
+    assert blue_w1["destroyed"] is None
+    assert "dcp-1" not in json.dumps(told["fates"])
+
+    # The `battle_fought` event he reads: his log and his report's news (report.json).
+    for events in (
+        json.loads(trio.umpire("log", "--as-player", "blue", "--json")),
+        json.loads(trio.umpire("report", "--player", "blue", "--turn", "1", "--format", "json"))[
+            "news"
+        ],
+    ):
+        fought = _fought_as_told(events)
+        assert fought["journal"] is None
+        assert fought["rolls"] == []
+        results = {r["unit"]: r for r in fought["results"]}  # type: ignore[union-attr]
+        assert results["red-W2"] == {"unit": "red-W2", "fate": "survived"} | {
+            k: v for k, v in results["red-W2"].items() if v in (None, 0, [])
+        }
+        assert results["red-W2"].get("record") is None
+        assert results["red-W2"]["hull_lost"] is None  # not told, which 0 ("none") is not
+        assert results["blue-W1"]["hull_lost"] == 37  # his own
+        # What his side knew of each enemy ship (identified: its class); not what red knew.
+        assert fought["knowledge"] == {
+            "closed": True,
+            "ships": [
+                {"side": "blue", "unit": "red-W1", "known": "class"},
+                {"side": "blue", "unit": "red-W2", "known": "class"},
+            ],
+        }
+        assert "orders_written" not in json.dumps(events)  # nothing of the journal
+    whole = _fought_as_told(json.loads(trio.umpire("log", "--json")))
+    assert "orders_written" in str(whole["journal"])
+
+    # The published package and the web page.
+    out = trio.folder / "closed"
+    trio.umpire("publish", "--out", str(out), "--turn", "1")
+    assert "orders_written" not in (out / "blue" / "report.json").read_text()
+    page = (out / "blue" / "battle-t1-b1.html").read_text()
+    assert "<td>red-W2</td><td>came through</td><td>?</td><td>?</td><td>?</td>" in page
+    assert "<td>red-W2</td><td>cruiser, design unknown</td><td>?</td>" in page
+
+
+def test_the_web_battle_page_tells_an_enemy_ships_fate_only(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    """Red's web page of t1-b1 tells blue-W1 destroyed and nothing of its losses; his log
+    page reads the event as he may."""
+    from starlette.testclient import TestClient
+
+    from campaign.players import PlayerSecrets
+    from campaign.web import create_app
+    from tests.test_web import sign_in
+
+    opened, _ = service
+    keys = PlayerSecrets(opened.store)
+    # The web test above may have issued red's secret already (the campaign is the module's).
+    held = keys.holds_secret("trio", "red")
+    secret = keys.rotate("trio", "red") if held else keys.issue("trio", "red")
+    with TestClient(create_app(opened, secret_key="k", https_only=False)) as red:
+        sign_in(red, "trio", "red", secret)
+        page = red.get("/battles/t1-b1").text
+        assert "<td>blue-W1</td><td>destroyed</td><td>?</td><td></td><td>?</td>" in page
+        assert "dcp-1" not in page
+        assert "battle t1-b1 fought (engine): destroyed blue-W1" in red.get("/log").text
+
+
+def test_under_open_record_sheets_a_side_sees_every_ships_fate(
+    service: tuple[CampaignService, Lineage],
+) -> None:
+    """The same battle with the set-up's `enemy_sheets = "open"` (FT2's and FT Lite's
+    books, 000 L1442-1458): red sees blue-W1's losses as the umpire does, and reads the
+    event whole; so he does a battle recorded by hand (fought at an open table)."""
+    from campaign.battletold import battle_as_told
+
+    opened, lineage = service
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    assert fought.journal is not None
+    record = json.loads(fought.journal)
+    record["setup"]["enemy_sheets"] = "open"
+    # As an event fought before the event recorded what each side knew: its replay tells.
+    opened_books = msgspec.structs.replace(fought, journal=json.dumps(record), knowledge=None)
+    red = battle_report(opened_books, "red", "Alpha (0201)")
+    umpire = battle_report(opened_books, "umpire", "Alpha (0201)")
+    assert red.fates == umpire.fates
+    assert [f.design for f in red.forces] == [f.design for f in umpire.forces]
+    assert battle_as_told(opened_books, "red") == opened_books
+    recorded_open = msgspec.structs.replace(fought, knowledge=BattleKnowledge(closed=False))
+    assert battle_as_told(recorded_open, "red") == recorded_open
+    by_hand = msgspec.structs.replace(fought, journal=None, source="umpire", knowledge=None)
+    assert battle_as_told(by_hand, "red") == by_hand
+    assert battle_as_told(fought, "umpire") == fought
+    closed = battle_as_told(fought, "red")
+    assert closed.journal is None
+    assert {r.unit: r.fate for r in closed.results} == {r.unit: r.fate for r in fought.results}
+
+
+def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_same(
+    service: tuple[CampaignService, Lineage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine records in `battle_fought` what each side knew at the end of each enemy ship
+    (`knowledge`), and telling the event reads that, replaying nothing. An event stored before
+    (its payload has no `knowledge`) still decodes, and is told each side exactly the same by
+    replaying its journal (`replayed_knowledge`)."""
+    from campaign import battlereport
+    from campaign.battletold import battle_as_told
+    from campaign.events import decode_payload, encode_payload
+
+    opened, lineage = service
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    payload = json.loads(encode_payload(fought))
+    del payload["knowledge"]
+    old = decode_payload(1, "battle_fought", 1, json.dumps(payload))
+    assert old == msgspec.structs.replace(fought, knowledge=None)
+    assert battlereport.replayed_knowledge(old) == fought.knowledge
+    told = {p: battle_as_told(fought, p) for p in ("red", "blue")}
+    assert told["red"] != told["blue"]
+    for player in ("red", "blue"):
+        assert battle_as_told(old, player) == told[player]
+
+    def no_replay(fought: BattleFought) -> None:
+        raise AssertionError(f"replayed {fought.battle.id}")
+
+    monkeypatch.setattr(battlereport, "replayed_knowledge", no_replay)
+    (mine,) = [e.event for e in opened.log(lineage, viewer="blue") if e.type == "battle_fought"]
+    assert mine == told["blue"]
+    with pytest.raises(AssertionError, match="replayed t1-b1"):
+        battle_as_told(old, "blue")
+
+
+def test_a_players_log_tells_his_battles_without_loading_the_replay(trio: Trio) -> None:
+    """`umpire log --as-player` run as `umpire` runs it: telling his recorded battle loads
+    neither `campaign.battlereport` (the engine's replay) nor any of the engine's modules the
+    service itself does not (issue 19: a read loads only what it needs). The same process
+    telling the event without its record (an old event) does load the replay."""
+    argv = ["log", "--as-player", "blue", "--json", "--db", trio.db]
+    watched = ("tactical", "campaign.battlereport")
+    probe = (
+        "import sys, msgspec\n"
+        "from cli import app_for\n"
+        "from campaign.service import CampaignService, _as_told\n"
+        "def loaded():\n"
+        f"    return {{m for m in sys.modules if m.startswith({watched!r})}}\n"
+        "before = loaded()\n"
+        f"app_for({argv!r})({argv!r}, standalone_mode=False)\n"
+        "print('LOG LOADED', sorted(loaded() - before))\n"
+        f"service = CampaignService.open({trio.db!r})\n"
+        "(fought,) = service.log(service.target('trio'), types=['battle_fought'])\n"
+        "_as_told(msgspec.structs.replace(fought.event, knowledge=None), 'blue')\n"
+        "print('OLD LOADED', 'campaign.battlereport' in sys.modules)\n"
+    )
+    root = Path(__file__).parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[-2:] == ["LOG LOADED []", "OLD LOADED True"]
+    assert '"knowledge"' in done.stdout  # the log did tell the battle
+
+
+def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
+    """12.2's table (000 L12648-12660), as the battle report's forces and fates tell it: a
+    ship never identified shows its fate only; identified, its class; a scan of 3 its mass,
+    4 its thrust and screens, 5 its design and hull boxes, 6+ everything."""
+    from campaign.battlereport import (
+        ForceShip,
+        ShipFate,
+        ShipKnowledge,
+        fate_as_known,
+        force_as_known,
+    )
+    from tactical.sensors import DRIVE_KNOWN, MASS_KNOWN, SYSTEMS_KNOWN, Sighting
+
+    force = ForceShip(
+        id="blue-W1", side="blue", design="battleship", hull=37, hull_left=30, fighters=6
+    )
+    fate = ShipFate(
+        id="blue-W1",
+        side="blue",
+        fate="disengaged",
+        hull_lost=12,
+        hull_left=18,
+        damaged=("beam4-1",),
+        destroyed=("pds-1",),
+        fighters_lost=2,
+        missiles_spent=0,
+    )
+
+    def seen(level: int) -> ShipKnowledge:
+        sighting = Sighting(level=level, shows="capital", mass=124, thrust=4, screens=1)
+        return ShipKnowledge(identified=True, sighting=sighting)
+
+    never = ShipKnowledge(identified=False)
+    rows = {
+        "unidentified": (never, "never identified", None, None),
+        "class": (seen(0), "capital", None, None),
+        "mass": (seen(MASS_KNOWN), "capital, mass 124", None, None),
+        "drive": (seen(DRIVE_KNOWN), "capital, mass 124, thrust 4, screens 1", None, None),
+        "systems": (seen(SYSTEMS_KNOWN), None, "battleship", 37),
+    }
+    for name, (known, seen_as, design, hull) in rows.items():
+        assert known.known == name  # as the `battle_fought` event records it
+        told = force_as_known(force, known)
+        assert (told.seen_as, told.design, told.hull) == (seen_as, design, hull), name
+        assert (told.hull_left, told.fighters) == (None, None), name
+        lost = fate_as_known(fate, known)
+        assert lost.fate == "disengaged", name
+        assert (lost.hull_lost, lost.hull_left, lost.damaged, lost.destroyed) == (None,) * 4
+        assert (lost.fighters_lost, lost.missiles_spent) == (None, None), name
+    everything = ShipKnowledge(identified=True)
+    assert everything.known == "everything"
+    assert force_as_known(force, everything) == force
+    assert fate_as_known(fate, everything) == fate
+    assert force_as_known(force, None) == force  # his own, the umpire's, open books
+    gone = fate_as_known(msgspec.structs.replace(fate, fate="destroyed"), seen(0))
+    assert (gone.fate, gone.hull_left) == ("destroyed", 0)  # everyone saw it go
 
 
 REPLAY_SCREENSHOT_ENV = "UMPIRE_REPLAY_SCREENSHOT"  # e.g. docs/battle-replay.png

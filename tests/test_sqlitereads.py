@@ -11,13 +11,24 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from campaign.autoplay import autoplay
 from campaign.changes import changes_since
-from campaign.events import UMPIRE, Audience, TurnEnded, UmpireNoted
+from campaign.events import (
+    UMPIRE,
+    Audience,
+    MapLoaded,
+    RecordedEvent,
+    TurnEnded,
+    UmpireNoted,
+)
+from campaign.playeraccess import player_access
+from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.service import CampaignService, plan_campaign
 from campaign.sqlitereads import SqliteReads, sqlite_file
@@ -140,6 +151,60 @@ def test_a_service_on_the_light_reads_answers_as_on_the_full_store(played: str) 
         light.close()
 
 
+def test_the_umpires_last_events_are_read_alone(played: str) -> None:
+    """`umpire log --limit N` reads the branch's last N events, not the whole log before
+    dropping all but them (issue 19), and they are the whole log's last N, on a branch too."""
+    service = CampaignService.open_to_read(played, clock=FixedClock())
+    decoded: list[int] = []
+    read = service.store.read
+
+    def counting(*args: Any, **kwargs: Any) -> Iterator[RecordedEvent]:
+        for recorded in read(*args, **kwargs):
+            decoded.append(recorded.version)
+            yield recorded
+
+    try:
+        for branch in ("main", "again"):
+            lineage = service.target("reads", branch)
+            whole = service.log(lineage)
+            decoded.clear()
+            service.store.read = counting  # type: ignore[method-assign]
+            try:
+                assert service.log(lineage, limit=5) == whole[-5:]
+                assert decoded == [e.version for e in whole[-5:]]
+                assert service.log(lineage, limit=len(whole) + 9) == whole
+                assert (
+                    service.log(lineage, turn=1, limit=2) == [e for e in whole if e.turn == 1][-2:]
+                )
+            finally:
+                service.store.read = read  # type: ignore[method-assign]
+    finally:
+        service.close()
+
+
+def test_an_orders_template_reads_not_the_umpires_map(played: str) -> None:
+    """A player's orders template takes his entry hex from the public chart: it neither reads
+    nor parses the umpire's map file, 100 kB of TOML on a 600-star map (issue 19)."""
+    service = CampaignService.open_to_read(played, clock=FixedClock())
+    asked: list[Sequence[str]] = []
+    read = service.store.read
+
+    def noting(*args: Any, **kwargs: Any) -> Iterator[RecordedEvent]:
+        asked.append(kwargs.get("types", ()))
+        return read(*args, **kwargs)
+
+    try:
+        lineage = service.target("reads")
+        before = {player: service.orders_template(lineage, player) for player in PLAYERS}
+        service.store.read = noting  # type: ignore[method-assign]
+        for player in PLAYERS:
+            assert service.orders_template(lineage, player) == before[player]
+        assert not [types for types in asked if MapLoaded.TYPE in types]
+    finally:
+        service.store.read = read  # type: ignore[method-assign]
+        service.close()
+
+
 def test_a_write_on_the_light_reads_goes_through_the_full_store(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'write.db'}"
     CampaignService.open(url, create=True).close()
@@ -151,6 +216,37 @@ def test_a_write_on_the_light_reads_goes_through_the_full_store(tmp_path: Path) 
         assert service.log(lineage)[-1].event == UmpireNoted(text="written")
     finally:
         service.close()
+
+
+def test_the_light_reads_list_the_same_secret_holders(tmp_path: Path) -> None:
+    """`umpire player list` reads who holds a secret through sqlite3 alone: the same players,
+    times, rotations and signing keys as the full store (issue 19)."""
+    url = f"sqlite:///{tmp_path / 'keys.db'}"
+    service = CampaignService.open(url, clock=FixedClock(), create=True)
+    try:
+        service.new_campaign(plan_campaign("k", ("red", "blue", "green"), seed="k"))
+        keys = PlayerSecrets(service.store)
+        keys.issue("k", "blue")
+        keys.issue("k", "red")
+        keys.rotate("k", "red")
+    finally:
+        service.close()
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:  # a secret from before 0004
+        conn.execute("UPDATE player_secrets SET signing_key = NULL WHERE player = 'blue'")
+    full, light = _both(url)
+    try:
+        held = full.secret_holders("k")
+        assert [(h.player, h.rotations, h.signs_orders) for h in held] == [
+            ("blue", 0, False),
+            ("red", 1, True),
+        ]
+        assert all(h.issued_at.utcoffset() is not None for h in held)  # read back as UTC
+        assert light.secret_holders("k") == held
+        assert light.secret_holders("nobody") == full.secret_holders("nobody") == []
+        assert player_access(light, "k") == PlayerSecrets(full).access("k")
+    finally:
+        full.close()
+        light.close()
 
 
 def test_only_a_sqlite_file_at_head_is_read_without_sqlalchemy(
@@ -196,7 +292,8 @@ def test_a_read_command_imports_no_sqlalchemy(played: str) -> None:
         "for argv in (['status'], ['report', '--player', 'red'], ['log', '--limit', '5'],"
         " ['campaigns'], ['battles', 'list'], ['turn', 'status'], ['branches'],"
         " ['orders', 'template', '--player', 'red'], ['schedule', 'show'],"
-        " ['map', 'show', '--as-player', 'red'], ['tech', 'list', '--player', 'red']):\n"
+        " ['map', 'show', '--as-player', 'red'], ['tech', 'list', '--player', 'red'],"
+        " ['player', 'list']):\n"
         f"    app([*argv, '--db', {played!r}], standalone_mode=False)\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic'))\n"
         "print('HEAVY', heavy)\n"

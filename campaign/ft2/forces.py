@@ -27,7 +27,6 @@ from campaign.ft2.model import (
 from campaign.ft2.model import Fleet as Ft2Fleet
 from maps import StarMap, label, parse_label
 from tactical.designs import UnknownDesignError
-from tactical.setup import sheet_for
 from tactical.ship import Ship
 
 DEFENCE_DESIGN = "system_defence_ship"  # 001 L1140-1142: the worked SDS example, non-FTL
@@ -41,6 +40,8 @@ def catalogue(design: str) -> Ship:
     Raises:
         InvalidInputError: no such FT2 design.
     """
+    from tactical.setup import sheet_for  # the engine's catalogue (cached): not for a read
+
     try:
         return sheet_for(design, "ft2")
     except (UnknownDesignError, LookupError):

@@ -10,7 +10,7 @@ set-up and journal are stored with it so the battle can be replayed exactly.
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -22,24 +22,22 @@ from campaign.strategic import (
     DEFENCE_DESIGNS,
     STAND_IN_CAPTAIN,
     Battle,
+    BattleKnowledge,
     CoreDamage,
     ShipResult,
     Unit,
+    engine_id,
     parse_defence_id,
 )
 from maps import Hex, StarMap, label, parse_label
-from tactical.battle import sheet_for
-from tactical.campaign_battle import (
-    CampaignBattle,
-    CampaignBattleOutcome,
-    CampaignShip,
-    CampaignSide,
-    ShipOutcome,
-    resolve_campaign_battle,
-)
 from tactical.designs import decode_design
 from tactical.points import build
 from tactical.ship import PRESETS, Design, Ship, ShipState, apply_damage, fresh_state
+
+# The engine that fights (`tactical.campaign_battle`, `tactical.setup`) is imported by the
+# functions that fight a battle, not here: a command that only reads a campaign never loads it.
+if TYPE_CHECKING:
+    from tactical.campaign_battle import CampaignBattle, CampaignBattleOutcome, ShipOutcome
 
 # The six hex directions, numbered 1-6 as a d6 reads them (ruling: clockwise from "north").
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -86,6 +84,8 @@ def present(state: CampaignState, battle: Battle) -> Battle:
 def unit_sheet(unit: Unit) -> Ship:
     """Return a warship's record sheet: its catalogue design under the rules it was built to,
     or the home-made design it was registered with (004 L26-30)."""
+    from tactical.setup import sheet_for  # the engine's catalogue (cached): only in a battle
+
     assert unit.design is not None
     if unit.design_text:
         return home_made_sheet(unit.design_text, unit.rules, unit.design)
@@ -109,6 +109,8 @@ def request_for(
     Fleet Books' stand-in, or `ft2`), which its warships are built to, and the damage they
     carry is crossed off their own record sheets.
     """
+    from tactical.campaign_battle import CampaignBattle, CampaignShip, CampaignSide
+
     sides = []
     designs: dict[str, Design] = {}
     for side in battle.sides:
@@ -117,7 +119,7 @@ def request_for(
             defence = parse_defence_id(uid)
             if defence is not None:
                 # 004 5.4: planetary defences fight as the ships 5.7.7 names (ids stay legal).
-                ships.append(CampaignShip(id=_engine_id(uid), design=DEFENCE_DESIGNS[defence[1]]))
+                ships.append(CampaignShip(id=engine_id(uid), design=DEFENCE_DESIGNS[defence[1]]))
                 continue
             unit = state.units[uid]
             assert unit.design is not None
@@ -150,6 +152,7 @@ def request_for(
         designs=designs,
         movement=_BATTLE_MOVEMENT.get(state.battle_movement, "vector"),
         asteroid_motion="sweep" if state.asteroid_motion == "sweep" else "jump",
+        morale_ties="worse" if state.morale_ties == "worse" else "both",
     )
 
 
@@ -205,13 +208,15 @@ def _fits(ship: Ship, record: ShipState) -> bool:
 
 
 class Fought(msgspec.Struct, frozen=True, kw_only=True):
-    """A battle the engine fought: each ship's result, the dice, the journal (JSON), and the
-    dummy bogeys still unidentified on the table at the end (`rules.decoys`); ``decoys_kept``
-    is None when there was no battle."""
+    """A battle the engine fought: each ship's result, the dice, the journal (JSON), what each
+    side knew at the end of each enemy ship (`campaign.battlereport.battle_knowledge`), and
+    the dummy bogeys still unidentified on the table at the end (`rules.decoys`);
+    ``decoys_kept`` is None when there was no battle."""
 
     results: tuple[ShipResult, ...]
     rolls: tuple[Roll, ...]
     journal: str
+    knowledge: BattleKnowledge
     decoys_kept: tuple[str, ...] | None
 
 
@@ -221,6 +226,8 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
     A side with no ship left (lost in an earlier battle this turn) means no battle: every
     ship still there comes through, and nothing is rolled.
     """
+    from tactical.campaign_battle import fight_campaign_battle
+
     battle = present(state, battle)
     if not all(side.units for side in battle.sides):
         survivors = tuple(ShipResult(unit=u) for side in battle.sides for u in side.units)
@@ -228,12 +235,18 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
             results=survivors,
             rolls=(),
             journal='{"no battle": "one side was already gone"}',
+            knowledge=BattleKnowledge(closed=False),  # nothing fought, nothing hidden
             decoys_kept=None,
         )
+    # What each side knew at the end: worked out once, here, from the state the engine left,
+    # so telling the battle to a side replays nothing (`campaign.battletold`).
+    from campaign.battlereport import battle_knowledge
+    from tactical.setup import context
+
     recorder = RecordingDice(dice, state.turn, battle.id)
     request = request_for(state, battle)
-    outcome = resolve_campaign_battle(request, recorder)
-    names = {_engine_id(u): u for side in battle.sides for u in side.units}
+    outcome, final = fight_campaign_battle(request, recorder)
+    names = {engine_id(u): u for side in battle.sides for u in side.units}
     # Ships leaving the hex (a departure battle) are bound for where they are now.
     bound = {u: state.units[u].hex for u in battle.leaving}
     results = tuple(
@@ -246,13 +259,9 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
         results=results,
         rolls=tuple(recorder.rolls),
         journal=_journal(request, outcome),
+        knowledge=battle_knowledge(context(outcome.setup), final, names),
         decoys_kept=outcome.decoys_kept,
     )
-
-
-def _engine_id(uid: str) -> str:
-    """Return an id the engine accepts: `Alpha/3#pdu-1` becomes `Alpha.3.pdu-1`."""
-    return uid.replace("/", ".").replace("#", ".").replace(" ", "_").replace("'", "")
 
 
 def _result(

@@ -54,6 +54,7 @@ from campaign.rules.command import (
 from campaign.rules.fighters import decide_stores_lost, fighter_loss_problems, with_fighters_lost
 from campaign.strategic import (
     Battle,
+    BattleKnowledge,
     BattleSide,
     BattleSite,
     BattleType,
@@ -326,8 +327,10 @@ def decide_battle_result(
     journal: str | None = None,
     rolls: tuple[Roll, ...] = (),
     dice: DiceSource | None = None,
+    knowledge: BattleKnowledge | None = None,
 ) -> list[NewEvent]:
-    """Record a battle's outcome, from the tactical engine or a table-top game.
+    """Record a battle's outcome, from the tactical engine (with what each side knew at the
+    end of each enemy ship, `knowledge`) or a table-top game.
 
     In a departure battle the ships leaving are at their destinations already; whatever
     becomes of them is told to both sides, but where a jump took one (`to_hex`; left out,
@@ -364,8 +367,8 @@ def decide_battle_result(
                     problems.append(
                         f"{result.unit} jumped to {result.to_hex}, which is not on the map"
                     )
-        if result.hull_lost < 0:
-            problems.append(f"{result.unit}: hull_lost cannot be negative")
+        if result.hull_lost is None or result.hull_lost < 0:
+            problems.append(f"{result.unit}: hull_lost must be 0 or more boxes")
         if any(level < 1 for level in result.bridge_failures):
             problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
         if result.fighters_lost and result.unit in fighting:
@@ -381,7 +384,14 @@ def decide_battle_result(
     told = tuple(
         msgspec.structs.replace(r, to_hex=None) if r.unit in leaving else r for r in complete
     )
-    fought = BattleFought(battle=battle, results=told, source=source, journal=journal, rolls=rolls)
+    fought = BattleFought(
+        battle=battle,
+        results=told,
+        source=source,
+        journal=journal,
+        rolls=rolls,
+        knowledge=knowledge,
+    )
     audience = Audience.players_([s.player for s in battle.sides])
     batch = [NewEvent(event=fought, audience=audience, turn=state.turn)]
     for result in complete:

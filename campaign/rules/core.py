@@ -43,6 +43,9 @@ BATTLE_MOVEMENTS = ("vector", "cinematic", "spatial")
 # Drifting asteroids (004 L180-181): a jump at each turn's end, or Continuum's moving
 # asteroids that sweep (000 L18082-18101); see docs/rulings.md.
 ASTEROID_MOTIONS = ("jump", "sweep")
+# When both sides of a battle reach their fleet morale share in the same turn (000
+# L13214-13273 does not say who breaks first): the side worse off withdraws, or both do.
+MORALE_TIES = ("worse", "both")
 # Who sees a player's home-made design (004 L26-30): its owner alone, or every player.
 DESIGN_VISIBILITY = ("secret", "public")
 # The rules a campaign's battles are fought and its ships built under: Project Continuum, the
@@ -76,6 +79,7 @@ class CreateCampaign(msgspec.Struct, frozen=True):
     contested_planets: str = "nobody"
     battle_movement: str = "vector"
     asteroid_motion: str = "jump"
+    morale_ties: str = "worse"
     production: ProductionSettings = DEFAULT_SETTINGS
     battle_rules: str = "continuum"  # 004 section 4: the Fleet Book rules
     design_visibility: str = "secret"  # who sees a home-made design (rules.designs)
@@ -157,6 +161,10 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
             f"battle-rules setting {command.battle_rules!r} must be one of "
             f"{', '.join(BATTLE_RULE_CHOICES)}"
         )
+    if command.morale_ties not in MORALE_TIES:
+        raise InvalidInputError(
+            f"morale-ties setting {command.morale_ties!r} must be one of {', '.join(MORALE_TIES)}"
+        )
     if command.design_visibility not in DESIGN_VISIBILITY:
         raise InvalidInputError(
             f"designs setting {command.design_visibility!r} must be one of "
@@ -185,6 +193,7 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
         contested_planets=command.contested_planets,
         battle_movement=command.battle_movement,
         asteroid_motion=command.asteroid_motion,
+        morale_ties=command.morale_ties,
         battle_rules=command.battle_rules,
         design_visibility=command.design_visibility,
         production=command.production,

@@ -25,7 +25,6 @@ from campaign.errors import InvalidInputError
 from campaign.events import Audience, DecoysLost, NewEvent
 from campaign.projections import CampaignState
 from campaign.strategic import Battle, ProductionOrder, ShipResult, Unit
-from tactical.campaign_battle import dummy_id
 
 DECOY_POINTS = 20  # 001 L957 ("Each 'dummy' Bogey costs 20 points"); 000 L12706
 DECOYS_PER_WARSHIP = 1  # what a warship carries (docs/rulings.md)
@@ -127,6 +126,8 @@ def decide_decoys_lost(
     not among the dummy bogeys `kept` on the table at the end, and those whose ship did not
     come through in the hex (destroyed ships take theirs with them). Each owner alone is told.
     """
+    from tactical.campaign_battle import dummy_id  # the engine's name for a bogey: after a battle
+
     still_there = set(kept)
     fates = {r.unit: r.fate for r in results}
     batch = []

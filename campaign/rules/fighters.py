@@ -145,11 +145,12 @@ def stores_after(unit: Unit, result: ShipResult) -> int:
     """
     if unit.stores <= 0 or result.fate == "destroyed":
         return 0
-    if unit.design is None or result.hull_lost <= 0:
+    lost = result.hull_lost or 0  # a stored result always tells it (None: as told, unknown)
+    if unit.design is None or lost <= 0:
         return unit.stores
     boxes = unit_sheet(unit).hull_boxes
     before = max(boxes - unit.hull_lost, 1)
-    after = max(before - result.hull_lost, 0)
+    after = max(before - lost, 0)
     return unit.stores * after // before
 
 

@@ -61,6 +61,7 @@ def plan_moves(
     moves: tuple[Move, ...],
     new_forces: frozenset[str] = frozenset(),
     accepted: bool = True,
+    reach: CommandReach | None = None,
 ) -> dict[str, Plan]:
     """Return each ordered unit's plan, or raise `OrdersError` with every problem.
 
@@ -71,7 +72,8 @@ def plan_moves(
     quickest route and then waits there until its plot runs out. A unit still bound by an
     earlier plot cannot be ordered. `new_forces` are task forces formed by these orders whose
     admirals are not rolled yet: their horizon is unknown until then, so their destinations
-    must be reached this turn, which any admiral's plot allows (004 L349-352).
+    must be reached this turn, which any admiral's plot allows (004 L349-352). `reach`: the
+    player's command range in `state`, when the caller has it already (one per player and turn).
 
     Raises:
         OrdersError: unknown or foreign units, a unit ordered twice or still plotted, a
@@ -81,7 +83,7 @@ def plan_moves(
     empire = state.empires.get(player)
     if empire is None:
         raise OrdersError(player, state.turn, [f"{player} has no empire in this campaign"])
-    reach = CommandReach(state, starmap, player)
+    reach = reach or CommandReach(state, starmap, player)
     seen: set[str] = set()
     plans: dict[str, Plan] = {}
     forces = {tf.id: tf for tf in state.task_forces.values() if tf.owner == player}

@@ -8,6 +8,7 @@ removed, a campaign battle's table and jumps (004 L133-135, L142-143, L164-165),
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import msgspec
 from msgspec import Struct
@@ -79,22 +80,16 @@ def withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple
     that has lost at least its :func:`withdraw_at` share of its starting mass, in ships
     destroyed, struck or abandoned, withdraws; its ships still in play leave the battle
     (``left``: the campaign's disengaged). Exactly the share is enough. When a side has
-    nothing left in play the battle is over anyway, and nobody withdraws."""
-    withdrew: list[str] = []
+    nothing left in play the battle is over anyway, and nobody withdraws. When every side
+    reaches its share in the same turn, the rules' ``morale_ties`` says who goes: all of
+    them (``both``), or only the :func:`worse_off` (``worse``)."""
     if not all(
         any(s.side == side and s.status in IN_PLAY for s in state.ships) for side in ctx.setup.sides
     ):
         return state, ()
-    for side in ctx.setup.sides:
-        share = withdraw_at(ctx, side)
-        # A ship yet to drop out of FTL is not yet in the battle (001 L1055).
-        ships = [s for s in state.ships if s.side == side and not awaiting_dropout(ctx, s)]
-        if share is None:
-            continue
-        total = sum(ctx.sheets[s.id].mass for s in ships)
-        lost = sum(ctx.sheets[s.id].mass for s in ships if s.status in LOST)
-        if lost * 100 >= share * total:
-            withdrew.append(side)
+    withdrew = [side for side in ctx.setup.sides if reached_share(ctx, state, side)]
+    if len(withdrew) > 1 and ctx.rules.morale_ties == "worse":
+        withdrew = worse_off(ctx, state, withdrew)
     if not withdrew:
         return state, ()
     after = tuple(
@@ -106,11 +101,88 @@ def withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple
     return msgspec.structs.replace(state, ships=after), tuple(withdrew)
 
 
+def _fleet(ctx: BattleContext, state: BattleState, side: str) -> list[ShipInPlay]:
+    """The side's ships fleet morale weighs: all it started with, but a ship yet to drop out of
+    FTL, which is not yet in the battle (001 L1055)."""
+    return [s for s in state.ships if s.side == side and not awaiting_dropout(ctx, s)]
+
+
+def reached_share(ctx: BattleContext, state: BattleState, side: str) -> bool:
+    """Whether the side has lost at least its :func:`withdraw_at` share of its starting mass
+    in ships destroyed, struck, abandoned or captured (000 L13214-13273); never without fleet
+    morale."""
+    share = withdraw_at(ctx, side)
+    if share is None:
+        return False
+    ships = _fleet(ctx, state, side)
+    total = sum(ctx.sheets[s.id].mass for s in ships)
+    lost = sum(ctx.sheets[s.id].mass for s in ships if s.status in LOST)
+    return lost * 100 >= share * total
+
+
+def morale_losses(
+    ctx: BattleContext, state: BattleState, side: str
+) -> tuple[Fraction, Fraction, Fraction]:
+    """How far the side has gone towards breaking, for the ``worse`` tie-break, in three
+    measures, each finer than the last:
+
+    1. the mass of its ships lost (000 L13214-13273's own measure);
+    2. its strength lost: each ship's mass times the share of its hull boxes crossed off, a lost
+       ship all of it (surviving ships included);
+    3. the punishment it took: the same, but a ship that struck, was abandoned or captured
+       counts the hull boxes it lost, as it lies (a destroyed ship all of them).
+
+    Each is over the mass at which the side withdraws (its share of its starting mass), so an
+    admiral's nerve (004 L336-337, L341-342) counts as it does for the share itself.
+
+    >>> from tactical.setup import context
+    >>> from tactical.state import BattleSetup, ShipSetup
+    >>> from tactical.battle import initial_state
+    >>> setup = BattleSetup(sides=("red", "blue"), morale=50, ships=(
+    ...     ShipSetup(id="r1", side="red", design="frigate", x=0, y=0, course=12, speed=0),))
+    >>> ctx = context(setup)
+    >>> morale_losses(ctx, initial_state(ctx), "red")
+    (Fraction(0, 1), Fraction(0, 1), Fraction(0, 1))
+    """
+    share = withdraw_at(ctx, side) or 100
+    ships = _fleet(ctx, state, side)
+    breaking = Fraction(share * sum(ctx.sheets[s.id].mass for s in ships), 100)
+    if not breaking:
+        return Fraction(0), Fraction(0), Fraction(0)
+    lost = sum(ctx.sheets[s.id].mass for s in ships if s.status in LOST)
+    strength = sum((_hull_mass_lost(ctx, s, LOST) for s in ships), Fraction(0))
+    punishment = sum((_hull_mass_lost(ctx, s, ("destroyed",)) for s in ships), Fraction(0))
+    return lost / breaking, strength / breaking, punishment / breaking
+
+
+def _hull_mass_lost(
+    ctx: BattleContext, ship: ShipInPlay, whole: tuple[ShipStatus, ...]
+) -> Fraction:
+    """The ship's mass times the share of its hull boxes gone: all of it when its status is
+    one of ``whole``."""
+    sheet = ctx.sheets[ship.id]
+    if ship.status in whole:
+        return Fraction(sheet.mass)
+    gone = min(sheet.hull_boxes, sheet.hull_boxes - hull_remaining(sheet, ship.record))
+    return Fraction(sheet.mass * gone, sheet.hull_boxes)
+
+
+def worse_off(ctx: BattleContext, state: BattleState, sides: Sequence[str]) -> list[str]:
+    """Of the sides that reached their share in the same turn, the one worse off by
+    :func:`morale_losses`, which breaks first and withdraws while the other holds the field;
+    every one of them when they are exactly even (docs/rulings.md, "Tactical: fleet morale
+    and striking the colours")."""
+    losses = {side: morale_losses(ctx, state, side) for side in sides}
+    worst = max(losses.values())
+    return [side for side in sides if losses[side] == worst]
+
+
 def ending(
     ctx: BattleContext, state: BattleState, withdrew: Sequence[str]
 ) -> tuple[bool, str | None, str]:
     """Whether the battle is over after this turn, the winner and why: a side with nothing
-    left in play, or the turn limit."""
+    left in play, or the turn limit. A winner that had reached its own share when the other
+    side broke first (``morale_ties = "worse"``) is said to hold the field with less lost."""
     present = [
         side
         for side in ctx.setup.sides
@@ -119,7 +191,10 @@ def ending(
     if len(present) < len(ctx.setup.sides):
         winner = present[0] if present else None
         if withdrew:
-            return True, winner, f"{' and '.join(withdrew)} withdrew (fleet morale)"
+            reason = f"{' and '.join(withdrew)} withdrew (fleet morale)"
+            if winner is not None and reached_share(ctx, state, winner):
+                reason += f", {winner} having reached its share too with less lost"
+            return True, winner, reason
         return True, winner, f"{winner} alone remains" if winner else "no ship remains"
     if state.turn >= ctx.setup.turn_limit:
         return True, None, f"turn limit {ctx.setup.turn_limit} reached"

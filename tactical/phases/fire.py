@@ -23,11 +23,10 @@ from tactical.boarding import (
 from tactical.dice import DiceSource, RecordingDice, Roll
 from tactical.fighters import SCATTERGUN, SCATTERGUN_RANGE_MU
 from tactical.fire import (
-    AFT_DRM,
     BAND_MU,
     BEAM_STRENGTH,
     CORE_SYSTEMS,
-    ENHANCED_AFT_MU,
+    ENHANCED_AFT,
     NEEDLE_GRAZE,
     NEEDLE_HIT,
     NEEDLE_KILL,
@@ -36,13 +35,15 @@ from tactical.fire import (
     NOVA_ARMING_MU,
     NOVA_STAGES,
     OVERLOAD,
-    SUPERIOR_AFT_MU,
+    SUPERIOR_AFT,
     TORPEDO_BANDS_MU,
     TORPEDO_SETTINGS,
+    AftSight,
     BeamOutcome,
     arc_of,
     beam_dice,
     bearing,
+    die_hits,
     is_beam,
     line_blocked,
     needle_dice,
@@ -345,7 +346,9 @@ def fire_options(
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
     whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
     whose minesweeper is active fires nothing (001 L898). Under FT Lite's rule a weapon whose
-    arcs include the aft arc fires through it when its ship used no thrust this turn (002 L51).
+    arcs include the aft arc fires through it when its ship used no thrust this turn (002 L51);
+    under Continuum's, every one of these weapons whose arcs include it, while its ship's
+    advanced sensors augment its FireCon, within their reach (:func:`aft_sight`).
     A boarding torpedo launcher fires while it and its magazine work and the magazine holds a
     torpedo, on the projectile table's standard row (000 L5090-5122). A captured ship may be
     fired on like an enemy (000 L13122-13128).
@@ -431,8 +434,7 @@ def _fire_options(
     # the aft arc asks for it.
     needles = any(spec.kind in NEEDLE_STRENGTH for _i, spec in guns)
     sight = needle_reach(ctx, ship) if needles else 0.0
-    astern = any(arc == AFT for _t, arc, _d in placed)
-    aft_reach = aft_sight(ctx, ship)[0] if astern else 0.0
+    aft_reach = _aft_reach(ctx, ship, placed)
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
     reaches: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = {}
     systems = ship.record.systems
@@ -461,10 +463,10 @@ def _fire_options(
         for target_id, arc, distance in placed:
             if spec.kind in NEEDLE_STRENGTH and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
-            # Aft only with advanced sensors' reach (none: never, not even at 0 MU), or under
-            # FT Lite by a ship that used no thrust this turn (002 L51).
-            aft_ok = arc != AFT or aft_open or (aft_reach > 0 and beam and distance <= aft_reach)
-            # A scattergun fires all round, aft "like PDS" (000 L7510-7512), save aft under
+            # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
+            # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
+            aft_ok = arc != AFT or aft_open or distance <= aft_reach
+            # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
             # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
             all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
             if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
@@ -496,33 +498,58 @@ def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
     )
 
 
+def _aft_reach(
+    ctx: BattleContext, ship: ShipInPlay, placed: Sequence[tuple[str, str, float]]
+) -> float:
+    """How far the ship's sensors let its weapons fire aft, worked out only when a target
+    lies in the aft arc; 0 when they do not (:func:`aft_sight`)."""
+    if not any(arc == AFT for _t, arc, _d in placed):
+        return 0.0
+    aft = aft_sight(ctx, ship)
+    return aft.reach if aft is not None else 0.0
+
+
 def death_blossom(ctx: BattleContext, ship: ShipInPlay) -> bool:
     """Whether the ship fires any weapon at any target in range, whatever its arcs: the
     optional "Death Blossom" of a ship spinning at rate 12 or more (003 L266-271)."""
     return ctx.rules.death_blossom and abs(ship.spin) >= DEATH_BLOSSOM_RATE
 
 
-def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> tuple[float, str | None]:
-    """Return how far, and by which sensors, a ship's beams may fire through its aft arc:
-    none (000 L2591-2597) unless working superior sensors augment its FireCon, to 36 MU at -1
-    (000 L15347-15351), or enhanced sensors, to 24 MU, hitting on 5-6 only (L15257-15267),
-    under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and advanced
-    sensors"). Sensors that made an active scan this turn gathered intelligence, and "can be
-    used to augment fire control sensors or to reveal tactical information ... but not both on
-    the same turn" (000 L15239-15243, L15329-15333). Under spatial movement never: "ships can
-    never fire ship to ship weapons through their rear arc" (003 L68-70)."""
+def aft_sight(ctx: BattleContext, ship: ShipInPlay) -> AftSight | None:
+    """Return what a ship's advanced sensors let its weapons do through its aft arc, or
+    ``None``: nothing (000 L2591-2597) unless working superior sensors augment its FireCon, to
+    36 MU at -1 (000 L15347-15351), or enhanced sensors, to 24 MU, a hit on a 6 only
+    (L15257-15267), under the ``sensors_ecm`` option (see docs/rulings.md, "Tactical: ECM and
+    advanced sensors"). "Any weapons fired through the Aft arc": beams, torpedoes, needles,
+    submunition packs and boarding torpedoes alike; salvos and heavy missiles are launched at
+    a point, not fired at a ship, and stay barred (:func:`launch_problem`). Sensors that made
+    an active scan this turn gathered intelligence, and "can be used to augment fire control
+    sensors or to reveal tactical information ... but not both on the same turn" (000
+    L15239-15245, L15329-15335). Under spatial movement never: "ships can never fire ship to
+    ship weapons through their rear arc" (003 L68-70)."""
     if not ctx.rules.sensors_ecm or ship.scanned or ctx.rules.movement == "spatial":
-        return 0.0, None
+        return None
     working = {
         spec.kind
         for spec, now in zip(ctx.sheets[ship.id].systems, ship.record.systems, strict=True)
         if now.status == "ok"
     }
     if "superior_sensors" in working:
-        return SUPERIOR_AFT_MU, "superior_sensors"
+        return SUPERIOR_AFT
     if "enhanced_sensors" in working:
-        return ENHANCED_AFT_MU, "enhanced_sensors"
-    return 0.0, None
+        return ENHANCED_AFT
+    return None
+
+
+def _aft_help(ctx: BattleContext, firer: ShipInPlay, kind: str, arc: str) -> AftSight | None:
+    """The sensors' help a shot through this arc fires with: none but through the aft arc, and
+    none for a scattergun, which fires aft "like PDS" (000 L7516-7518), or a ship whose aft
+    arc is open by FT Lite's rule, having used no thrust (002 L51)."""
+    if arc != AFT or kind == SCATTERGUN:
+        return None
+    if ctx.rules.aft_fire == "unthrusted" and not firer.thrusted:
+        return None
+    return aft_sight(ctx, firer)
 
 
 def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tuple[str, ...]:
@@ -648,8 +675,11 @@ def launch_problem(
     """Return why a launcher may not send a salvo at this aim point now, or ``None``.
 
     The aim point (``x,y``) must be within 24 MU of the ship, 36 MU for extended range, and
-    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon; and
-    no asteroid may lie across the line to it (000 L5757-5759, L17810-17812).
+    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon,
+    advanced sensors or not: a salvo or heavy missile is launched at a point in phase 3, not
+    fired at a ship, and its attack has no hit die for "a hit on a die roll of 6" to read
+    (000 L15257-15261; docs/rulings.md, "Tactical: ECM and advanced sensors"); and no
+    asteroid may lie across the line to it (000 L5757-5759, L17810-17812).
     """
     point = parse_aim(aim)
     if point is None:
@@ -872,6 +902,18 @@ def _unreachable(
         if needle_dice(kind, distance) > 0 and distance > sight:
             need = "Enhanced" if sight < NEEDLE_SENSOR_MU[1] else "Superior or two Enhanced"
             return f"a needle beam beyond {sight:g} MU needs {need} Sensors, 000 L4517-4523"
+    arcs = next((s.arcs for s in ctx.sheets[ship.id].systems if s.id == weapon), ())
+    if target is not None and AFT in arcs and kind != SCATTERGUN and ctx.rules.sensors_ecm:
+        bearing_to = bearing(ship.x, ship.y, ship.course, target.x, target.y)
+        aft = aft_sight(ctx, ship)
+        distance = range_between(ship.x, ship.y, target.x, target.y)
+        astern = arc_of(bearing_to, ctx.rules.arcs) == AFT and ctx.rules.movement != "spatial"
+        if astern and (aft is None or distance > aft.reach):
+            return (
+                f"it is {distance:.1f} MU away in the aft arc, where weapons fire only with "
+                "working enhanced sensors to 24 MU or superior sensors to 36 MU that made no "
+                "scan this turn, 000 L2591-2601, L15257-15259, L15347-15349"
+            )
     return "not a working weapon, out of arc or out of range"
 
 
@@ -964,15 +1006,17 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         for shot in (s for s in aimed if s.target == target_id):
             kind = firer_sheet.system(shot.weapon).kind
             distance = range_between(firer.x, firer.y, target.x, target.y)
+            bearing_to = bearing(firer.x, firer.y, firer.course, target.x, target.y)
+            aft = _aft_help(ctx, firer, kind, arc_of(bearing_to, ctx.rules.arcs))
             if kind == BOARDING_TORPEDO:
                 key = f"t{turn}/fire/{ship_id}"
-                rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance))
+                rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance, aft))
                 boarding_hits += len(rolled[-1].damage)
                 continue
             if kind in TORPEDOES:
                 key = f"t{turn}/fire/{ship_id}"
                 setting = dict(firer.settings).get(shot.weapon)
-                rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting))
+                rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting, aft))
                 warhead = torpedo_warhead(kind, setting)
                 points = [face + warhead.plus for face in rolled[-1].damage]
                 (piercing if warhead.ap else torpedoes).extend(points)
@@ -984,23 +1028,19 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
             if kind == NEEDLE:
                 record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
                 rolled.append(needled)
-                rerolled += 1 if ctx.rules.needle_hull and needled.faces[0] >= NEEDLE_GRAZE else 0
+                graze = die_hits(needled.faces[0], NEEDLE_GRAZE, aft)
+                rerolled += 1 if ctx.rules.needle_hull and graze else 0
                 continue
             if kind in NEEDLE_STRENGTH:
                 key = f"t{turn}/fire/{ship_id}"
                 record, needled = _class_needle(dice, key, kind, shot, distance, record)
                 rolled.append(needled)
                 # A point a die of 4+, past screens, armour first as beam damage (000
-                # L4558-4560, L4574-4580; docs/rulings.md).
-                screened += sum(1 for face in needled.faces if face >= NEEDLE_HIT)
+                # L4558-4560, L4574-4580; docs/rulings.md); aft, a hit as the sensors allow.
+                screened += sum(1 for face in needled.faces if die_hits(face, NEEDLE_HIT, aft))
                 continue
-            aft = arc_of(
-                bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs
-            )
-            sensors = aft_sight(ctx, firer)[1] if aft == AFT and kind != SCATTERGUN else None
-            outcome = _beams(
-                ctx, dice, f"t{turn}/fire/{ship_id}", kind, shot, distance, screen, sensors
-            )
+            key = f"t{turn}/fire/{ship_id}"
+            outcome = _beams(ctx, dice, key, kind, shot, distance, screen, aft)
             rolled.append(
                 ShotRoll(
                     weapon=shot.weapon,
@@ -1132,7 +1172,7 @@ def _beams(
     shot: Shot,
     distance: float,
     screen: int,
-    aft: str | None = None,
+    aft: AftSight | None = None,
 ) -> BeamOutcome:
     """Roll a beam battery, or a submunition pack's beam dice past screens (001 L862-864), or
     a scattergun's direct fire, "1 BD* hits ... unaffected by screens" (000 L7536-7540);
@@ -1145,10 +1185,10 @@ def _beams(
     else:
         count = beam_dice(kind, distance)
     key = f"{key}/{shot.weapon}"
-    if aft == "superior_sensors":
-        return roll_beams(dice, key, count, screen, reroll=reroll, drm=AFT_DRM, reroll_drm=0)
-    if aft == "enhanced_sensors":
+    if aft is not None and aft.sixes_only:
         return roll_beams(dice, key, count, screen, reroll=reroll, score=score_aft_die)
+    if aft is not None:
+        return roll_beams(dice, key, count, screen, reroll=reroll, drm=aft.drm, reroll_drm=0)
     return roll_beams(dice, key, count, screen, reroll=reroll)
 
 
@@ -1277,10 +1317,14 @@ def _torpedo(
     distance: float,
     kind: str,
     setting: str | None = None,
+    aft: AftSight | None = None,
 ) -> ShotRoll:
     """Roll one pulse torpedo: a D6 to hit by range in the bands of its row under its setting,
     then its damage die (001 L833-842; 000 L4626-4658, every size the same 1D6 SAP; 000
     L4669-4800 for an overloaded or a variable torpedo, :func:`~tactical.fire.torpedo_warhead`).
+    Fired aft with the sensors' help (``aft``), the to-hit die reads as they say
+    (:func:`~tactical.fire.die_hits`, 000 L15257-15261, L15347-15349); the damage die is not a
+    hit and is rolled as usual.
 
     An overloaded torpedo whose damage die shows 1 rolls a second D6, ``backfire``: on a 1 the
     tube is destroyed (000 L4708-4714), which the caller does.
@@ -1290,7 +1334,8 @@ def _torpedo(
         raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
     warhead = torpedo_warhead(kind, setting)
     face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
-    damage = (dice.roll(f"{key}/{shot.weapon}/damage", warhead.sides),) if face >= need else ()
+    hit = die_hits(face, need, aft)
+    damage = (dice.roll(f"{key}/{shot.weapon}/damage", warhead.sides),) if hit else ()
     backfire: tuple[int, ...] = ()
     if warhead.backfire and damage == (1,):
         backfire = (dice.roll(f"{key}/{shot.weapon}/backfire", 6),)
@@ -1305,13 +1350,19 @@ def _torpedo(
 
 
 def _boarding_torpedo(
-    ctx: BattleContext, dice: DiceSource, key: str, shot: Shot, distance: float
+    ctx: BattleContext,
+    dice: DiceSource,
+    key: str,
+    shot: Shot,
+    distance: float,
+    aft: AftSight | None = None,
 ) -> ShotRoll:
     """Roll one boarding torpedo on the projectile table's standard row, ``{key}/{weapon}/hit``
-    (000 L5118-5122); a hit is recorded as its point of damage in ``damage``."""
+    (000 L5118-5122), aft as the sensors allow (:func:`~tactical.fire.die_hits`); a hit is
+    recorded as its point of damage in ``damage``."""
     need = torpedo_to_hit(ctx.rules.torpedo_to_hit, distance)
     if need is None:  # checked before firing; a target cannot move away mid-phase
         raise IllegalActionError(f"{shot.weapon} cannot reach {shot.target} at {distance:.1f}")
     face = dice.roll(f"{key}/{shot.weapon}/hit", 6)
-    damage = (TORPEDO_HULL,) if face >= need else ()
+    damage = (TORPEDO_HULL,) if die_hits(face, need, aft) else ()
     return ShotRoll(weapon=shot.weapon, target=shot.target, faces=(face,), damage=damage)

@@ -345,6 +345,20 @@ def test_maps_of_one_size_share_their_cells_and_adjacency() -> None:
     assert all(tuple(sorted(a.graph.adj[c])) == a._adj[c] for c in a.cells())
 
 
+def test_a_reach_works_out_who_is_next_to_whom_only_around_it() -> None:
+    """Issue 19: one unit's reach on a big map (a 600-star map has 7,821 cells) works out the
+    neighbours of the cells it crosses, not of every cell; each is what the whole map's
+    adjacency says, and a cell off the map is no key."""
+    big = open_map(83, 67)  # a size no other test uses: a grid of its own
+    reach = big.reachable(H("4030"), 3)
+    assert len(reach) == 37
+    assert 0 < len(big._adj) < 100
+    cells = set(big.cells())
+    assert all(big._adj[c] == tuple(n for n in c.neighbours() if n in cells) for c in reach)
+    with pytest.raises(KeyError):
+        big._adj[Hex(-50, -50)]
+
+
 def test_a_view_with_planets_carries_only_its_own_planets() -> None:
     """Issue 19: a player's map is a view over the shared chart: his planets, nobody else's;
     neither the chart nor another view ever holds them."""

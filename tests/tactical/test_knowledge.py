@@ -459,7 +459,8 @@ def test_no_hidden_fact_of_an_enemy_ship_shows_in_a_side_view(
 
 def test_the_battle_report_table_shows_a_side_only_what_it_knows() -> None:
     # The campaign's replay draws each turn's table from the side's view: a damaged enemy
-    # ship known to no level shows its estimate's whole hull, the umpire the truth.
+    # ship known to no level shows its hull as `?` (its sheet there is the side's estimate,
+    # whose boxes would read as the truth), the umpire the truth.
     from campaign.battlereport import _table
 
     ctx = context(
@@ -468,8 +469,7 @@ def test_the_battle_report_table_shows_a_side_only_what_it_knows() -> None:
     state = damaged(initial_state(ctx), "b1")
     red = {c.label: c.hull for c in _table(ctx, state, "red")}
     umpire = {c.label: c.hull for c in _table(ctx, state, "umpire")}
-    boxes = side_view(ctx, state, "red")[0].sheets["b1"].hull_boxes
-    assert red["b1"] == f"{boxes}/{boxes}"
+    assert red["b1"] == "?"
     assert umpire["b1"] == f"{ctx.sheets['b1'].hull_boxes - 1}/{ctx.sheets['b1'].hull_boxes}"
 
 

@@ -7,16 +7,20 @@ import re
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.rules.battles import _result
 from tactical.battle import (
     Battle,
     BattleSetup,
+    SetupError,
     ShipSetup,
     ShipStatus,
     Theatre,
     TurnEnded,
     context,
+    decode_setup,
     initial_state,
     replay,
     withdraw_at,
@@ -38,7 +42,7 @@ from tactical.odds import TableBattle, odds
 from tactical.phases.admirals import strike_modifier
 from tactical.phases.end import withdraw as _withdraw
 from tactical.points import build
-from tactical.ship import PRESETS, fresh_state
+from tactical.ship import PRESETS, apply_damage, fresh_state
 
 
 def _setup(**options: object) -> BattleSetup:
@@ -139,6 +143,216 @@ def test_a_withdrawal_ends_the_battle_and_is_told() -> None:
     assert event.over
     assert event.winner == "blue"
     assert battle.state.ship("r2").status == "left"
+
+
+# ---------------------------------------------------------------- both sides at their share
+
+
+def _frigates(red: int = 2, blue: int = 2, **options: object) -> BattleSetup:
+    """Red's and blue's frigates (all of one mass), fleet morale at 50% unless given."""
+    ships = tuple(
+        ShipSetup(id=f"{side[0]}{i}", side=side, design="frigate", x=8 * i, y=y, course=c, speed=4)
+        for side, count, y, c in (("red", red, 0.0, 12), ("blue", blue, 40.0, 6))
+        for i in range(1, count + 1)
+    )
+    return BattleSetup(sides=("red", "blue"), ships=ships, **{"morale": 50, **options})  # type: ignore[arg-type]
+
+
+def _damaged(setup: BattleSetup, statuses: dict[str, ShipStatus], boxes: dict[str, int]):  # type: ignore[no-untyped-def]
+    """The set-up's first state with ships' statuses set and ``boxes`` hull boxes crossed off."""
+    ctx, state = _with_status(setup, statuses)
+    ships = tuple(
+        msgspec.structs.replace(
+            ship, record=apply_damage(ctx.sheets[ship.id], ship.record, boxes[ship.id]).state
+        )
+        if ship.id in boxes
+        else ship
+        for ship in state.ships
+    )
+    return ctx, msgspec.structs.replace(state, ships=ships)
+
+
+MUTUAL: dict[str, ShipStatus] = {"r1": "destroyed", "b1": "destroyed"}
+
+
+def test_both_sides_at_their_share_both_withdraw_by_default() -> None:
+    """Today's rule, and every set-up stored before ``morale_ties``: nobody wins."""
+    ctx, state = _damaged(_frigates(), MUTUAL, {"b2": 2})
+    assert ctx.rules.morale_ties == "both"
+    assert _withdraw(ctx, state)[1] == ("red", "blue")
+
+
+def test_the_side_worse_off_withdraws_and_the_other_holds() -> None:
+    """The same mass lost; blue's surviving frigate has lost 2 hull boxes, red's 1: blue is
+    worse off and breaks first (docs/rulings.md)."""
+    ctx, state = _damaged(_frigates(morale_ties="worse"), MUTUAL, {"r2": 1, "b2": 2})
+    after, withdrew = _withdraw(ctx, state)
+    assert withdrew == ("blue",)
+    assert after.ship("b2").status == "left"
+    assert after.ship("r2").status == "active"
+    swapped, withdrew = _withdraw(*_damaged(_frigates(morale_ties="worse"), MUTUAL, {"r2": 2}))
+    assert withdrew == ("red",)
+    assert swapped.ship("b2").status == "active"
+
+
+def test_the_greater_share_of_mass_lost_comes_before_the_damage() -> None:
+    """Red lost 2 of its 3 frigates, blue 1 of 2: red withdraws, though blue's survivor has lost
+    most of its hull and red's is untouched."""
+    setup = _frigates(3, 2, morale_ties="worse")
+    statuses: dict[str, ShipStatus] = {"r1": "destroyed", "r2": "struck", "b1": "destroyed"}
+    ctx, state = _damaged(setup, statuses, {"b2": 3})
+    assert _withdraw(ctx, state)[1] == ("red",)
+
+
+def test_then_the_hull_boxes_the_lost_ships_had_lost() -> None:
+    """The same mass lost and the same strength left; red's frigate struck with 2 hull boxes
+    gone, blue's with 3: blue has taken more punishment and withdraws."""
+    setup = _frigates(morale_ties="worse")
+    struck: dict[str, ShipStatus] = {"r1": "struck", "b1": "struck"}
+    assert _withdraw(*_damaged(setup, struck, {"r1": 2, "b1": 3}))[1] == ("blue",)
+    assert _withdraw(*_damaged(setup, struck, {"r1": 3, "b1": 2, "b2": 1}))[1] == ("blue",)
+
+
+def test_equal_in_everything_both_withdraw() -> None:
+    """The same mass lost and the same hull boxes gone: nobody is worse off, both withdraw."""
+    ctx, state = _damaged(_frigates(morale_ties="worse"), MUTUAL, {"r2": 1, "b2": 1})
+    assert _withdraw(ctx, state)[1] == ("red", "blue")
+
+
+def test_each_side_is_weighed_against_its_own_share() -> None:
+    """Red's Level 3 admiral breaks at 35%, blue's Level 1 at 65% (004 L336-337, L341-342).
+    Red lost 2 of 4 frigates (50%, 1.43 times its share), blue 3 of 4 (75%, 1.15 times): red,
+    further past the point where its admiral breaks, withdraws."""
+    theatre = Theatre(morale_mods=(("red", -15), ("blue", 15)))
+    setup = _frigates(4, 4, morale_ties="worse", theatre=theatre)
+    statuses: dict[str, ShipStatus] = {
+        "r1": "destroyed",
+        "r2": "destroyed",
+        "b1": "destroyed",
+        "b2": "destroyed",
+        "b3": "destroyed",
+    }
+    ctx, state = _with_status(setup, statuses)
+    assert _withdraw(ctx, state)[1] == ("red",)
+
+
+def test_only_one_side_at_its_share_withdraws_whatever_the_tie_break() -> None:
+    for ties in ("both", "worse"):
+        ctx, state = _damaged(_frigates(morale_ties=ties), {"r1": "destroyed"}, {"b2": 4})
+        assert _withdraw(ctx, state)[1] == ("red",)
+
+
+def test_the_tie_break_ends_the_battle_with_a_winner_and_says_why() -> None:
+    ctx, state = _damaged(_frigates(morale_ties="worse"), MUTUAL, {"b2": 2})
+    battle = Battle(ctx.setup)
+    battle.state = msgspec.structs.replace(state, phase="end")
+    event = battle.resolve(SeededDice(1))
+    assert isinstance(event, TurnEnded)
+    assert (event.withdrew, event.over, event.winner) == (("blue",), True, "red")
+    assert event.reason == (
+        "blue withdrew (fleet morale), red having reached its share too with less lost"
+    )
+
+
+FATES: tuple[ShipStatus, ...] = ("active", "destroyed", "struck", "left")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(FATES), st.integers(0, 6)), min_size=6, max_size=6),
+    st.sampled_from([(), (("red", -15),), (("blue", 15),), (("red", 15), ("blue", -15))]),
+)
+def test_the_tie_break_only_spares_and_never_looks_at_the_order(
+    fleets: list[tuple[ShipStatus, int]], mods: tuple[tuple[str, int], ...]
+) -> None:
+    """Whatever the losses: ``worse`` withdraws some of the sides ``both`` withdraws, at least
+    one when both would go, and the same sides when red's and blue's fortunes are swapped
+    (mirrored), so the tie-break never favours a side for its place in the set-up."""
+
+    def withdrawn(ties: str, fortunes: list[tuple[ShipStatus, int]]) -> set[str]:
+        setup = _frigates(3, 3, morale_ties=ties, theatre=Theatre(morale_mods=mods))
+        ids = [s.id for s in setup.ships]
+        statuses = {i: fate for i, (fate, _) in zip(ids, fortunes, strict=True)}
+        boxes = {i: hits for i, (_, hits) in zip(ids, fortunes, strict=True)}
+        return set(_withdraw(*_damaged(setup, statuses, boxes))[1])
+
+    both, worse = withdrawn("both", fleets), withdrawn("worse", fleets)
+    assert worse <= both
+    assert bool(worse) == bool(both)
+    swapped = withdrawn("worse", fleets[3:] + fleets[:3])
+    if not mods:  # an admiral's nerve is not mirrored
+        assert swapped == {"blue" if side == "red" else "red" for side in worse}
+
+
+def test_a_tie_break_needs_fleet_morale() -> None:
+    with pytest.raises(SetupError, match="a tie-break of fleet morale needs morale"):
+        context(_frigates(morale=None, morale_ties="worse"))
+
+
+def test_the_tie_break_setting_round_trips_and_old_set_ups_read_both() -> None:
+    setup = _frigates(morale_ties="worse")
+    assert msgspec.json.decode(msgspec.json.encode(setup), type=BattleSetup) == setup
+    assert decode_setup('morale_ties = "worse"\n' + TOML_SETUP).morale_ties == "worse"
+    # A set-up (a campaign battle's record, a golden battle) stored before the setting.
+    stored = msgspec.to_builtins(_frigates())
+    del stored["morale_ties"]
+    assert msgspec.convert(stored, BattleSetup).morale_ties == "both"
+    with pytest.raises(SetupError, match="morale_ties"):
+        decode_setup('morale_ties = "first"\n' + TOML_SETUP)
+
+
+def _frigate_mirror(**options: object) -> CampaignBattle:
+    def side(name: str) -> CampaignSide:
+        ships = tuple(CampaignShip(id=f"{name}-{i}", design="frigate") for i in (1, 2))
+        return CampaignSide(name=name, order="engage", ships=ships)
+
+    given: dict[str, object] = {"rules": "continuum", "movement": "cinematic", "key": "t"}
+    return CampaignBattle(sides=(side("red"), side("blue")), **{**given, **options})  # type: ignore[arg-type]
+
+
+def test_campaign_battles_break_the_tie_unless_the_campaign_chose_both() -> None:
+    """Seed 12 of two frigates a side: both sides lose a frigate on turn 2. Blue's survivor
+    has lost 2 hull boxes, red's none, so blue withdraws and red holds the system; the outcome
+    replays from its journal. With ``both`` the same battle is a draw."""
+    request = _frigate_mirror()
+    assert setup_campaign_battle(request, SeededDice(12)).morale_ties == "worse"
+    outcome = resolve_campaign_battle(request, SeededDice(12))  # verified by its replay
+    assert (outcome.winner, outcome.turns) == ("red", 2)
+    assert outcome.reason.startswith("blue withdrew (fleet morale), red having reached")
+    assert outcome_from_journal(outcome.setup, outcome.journal) == outcome
+    fates = {s.id: (s.fate, s.hull_lost) for s in outcome.ships}
+    assert fates == {
+        "red-1": ("present", 0),
+        "red-2": ("destroyed", 7),
+        "blue-1": ("fled", 2),
+        "blue-2": ("destroyed", 7),
+    }
+    both = resolve_campaign_battle(_frigate_mirror(morale_ties="both"), SeededDice(12))
+    assert (both.winner, both.reason) == (None, "red and blue withdrew (fleet morale)")
+    # FT2's own campaign plays no fleet morale, so no tie-break either.
+    ft2 = setup_campaign_battle(_frigate_mirror(rules="ft2", campaign="ft2"), SeededDice(12))
+    assert (ft2.morale, ft2.morale_ties) == (None, "both")
+
+
+TOML_SETUP = """sides = ["red", "blue"]
+morale = 50
+[[ships]]
+id = "r1"
+side = "red"
+design = "frigate"
+x = 0
+y = 0
+course = 12
+speed = 4
+[[ships]]
+id = "b1"
+side = "blue"
+design = "frigate"
+x = 0
+y = 40
+course = 6
+speed = 4
+"""
 
 
 # ---------------------------------------------------------------- striking the colours

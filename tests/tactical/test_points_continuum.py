@@ -23,10 +23,13 @@ CATALOGUE_POINTS = {
     "battledreadnought": 635,
     "battleship": 426,
     "destroyer": 128,
+    "ew_frigate": 77,
     "fleet_carrier": 602,
+    "flak_destroyer": 106,
     "fleet_tender": 171,
     "frigate": 75,
     "heavy_cruiser": 294,
+    "heavy_missile_cruiser": 194,
     "lancer": 122,
     "light_carrier": 351,
     "light_cruiser": 203,
@@ -61,6 +64,22 @@ def test_catalogue_covers_every_class_a_campaign_fields() -> None:
     carriers = [d for d in ("light_carrier", "fleet_carrier") if len(bays(ships[d])) > 1]
     assert carriers == ["light_carrier", "fleet_carrier"]
     assert ships["battledreadnought"].hull_class == ships["superdreadnought"].hull_class
+
+
+def test_catalogue_fields_the_electronic_and_point_defence_systems() -> None:
+    # Issue 15: ECM and area ECM (000 7.18-7.19), heavy missiles (6.2-6.6), scatterguns (7.14)
+    # and grapeshot (7.15) each on a standard design, so that campaigns field them.
+    fitted = {
+        spec.kind: design
+        for design in sorted(CATALOGUE_POINTS, reverse=True)
+        for spec in build(load_builtin(design, "continuum"), PC).systems
+    }
+    assert {kind: fitted.get(kind) for kind in ("ecm", "area_ecm")} == {
+        "ecm": "ew_frigate",
+        "area_ecm": "ew_frigate",
+    }
+    assert fitted.get("heavy_missile") == "heavy_missile_cruiser"
+    assert fitted.get("scattergun") == fitted.get("grapeshot") == "flak_destroyer"
 
 
 def test_heavy_cruiser_worked_example_total() -> None:

@@ -1,0 +1,63 @@
+"""A `battle_fought` event as a player may read it (docs/rulings.md, "Campaign: what a side
+learns of an enemy ship's fate").
+
+With closed record sheets (000 L1462-1466) a side learns of an enemy ship what its sensors knew
+at the battle's end, and its fate, which everyone present sees: `battle_as_told` gives the
+event with each enemy ship's result cut to that, and without the engine's journal and dice,
+which tell every ship's sheet. What each side knew is recorded in the event when the engine
+fights the battle (`BattleFought.knowledge`), so telling it replays nothing and loads no
+battle engine; an event from before that is told by replaying its journal once
+(`campaign.battlereport.replayed_knowledge`), the same way.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from campaign.events import UMPIRE, BattleFought
+from campaign.strategic import BattleKnowledge, ShipResult
+
+
+def battle_as_told(fought: BattleFought, viewer: str) -> BattleFought:
+    """Return the `battle_fought` event as `viewer` may read it: as it is for the umpire, for
+    a battle recorded by hand (fought at an open table), under open record sheets and when no
+    battle was fought; with closed ones, each enemy ship whose damage his side did not know
+    cut to its fate (`result_as_known`), what his side knew of each enemy ship and nothing of
+    what the other side knew (of his own ships too: that is the other side's), and neither
+    the engine's journal nor its dice. His battle report is drawn from the whole event
+    (`campaign.battlereport.battle_report`)."""
+    if viewer == UMPIRE:
+        return fought
+    knowledge = fought.knowledge
+    if knowledge is None:
+        if not fought.journal:
+            return fought
+        # Fought before the event recorded what each side knew: the engine's replay says.
+        from campaign.battlereport import replayed_knowledge
+
+        knowledge = replayed_knowledge(fought)
+        if knowledge is None:
+            return fought
+    return told_by(fought, knowledge, viewer)
+
+
+def told_by(fought: BattleFought, knowledge: BattleKnowledge, viewer: str) -> BattleFought:
+    """`battle_as_told` of a battle the engine fought, whose sides knew `knowledge`."""
+    if not knowledge.closed:
+        return fought
+    unknown = knowledge.damage_unknown(viewer)
+    return msgspec.structs.replace(
+        fought,
+        results=tuple(result_as_known(r) if r.unit in unknown else r for r in fought.results),
+        journal=None,
+        rolls=(),
+        knowledge=knowledge.of_side(viewer),
+    )
+
+
+def result_as_known(result: ShipResult) -> ShipResult:
+    """A ship's campaign result as a side that did not know its damage may read it (below
+    "current damage status", 000 L12658-12660): the ship, its fate and where a jump took it
+    when the event tells that. Its hull boxes lost read None, not told (0 would say it lost
+    none); its core, bridge failures and record are left out."""
+    return ShipResult(unit=result.unit, fate=result.fate, to_hex=result.to_hex, hull_lost=None)
