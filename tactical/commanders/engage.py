@@ -5,7 +5,7 @@ on the targets nearest to destruction; ram only as a desperate act (001 L977-995
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from tactical.battle import (
@@ -79,7 +79,6 @@ from tactical.fire import (
 )
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
-from tactical.sensors import DAMAGE_KNOWN
 from tactical.ship import hull_remaining
 
 if TYPE_CHECKING:
@@ -726,81 +725,49 @@ breaking on the same turn; its square 18% and 22%; its cube 17% and 19%."""
 
 
 def _target_worth(
-    ctx: BattleContext,
-    state: BattleState,
-    ship: ShipInPlay,
-    options: dict[str, tuple[str, ...]],
-    tally: Mapping[str, float],
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, options: dict[str, tuple[str, ...]]
 ) -> dict[str, float]:
     """What firing every weapon that reaches it at each target is worth to a side that wins by
     breaking the enemy's fleet morale (000 L13214-13273, lost mass): the share of its hull
     left the expected damage takes, capped at all of it, to the power :data:`KILL_POWER`,
-    times its mass. Its hull left is what the side sees, less, while its damage is hidden
-    (closed books below a scan's "everything", 000 L1462-1466, L12658-12660), the damage the
-    side's own fire is expected to have done it (``tally``, :func:`_expected_damage`)."""
+    times its mass."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
     for weapon, targets in options.items():
         kind = sheet.system(weapon).kind
         for target_id in targets:
             target = state.ship(target_id)
-            distance = range_between(ship.x, ship.y, target.x, target.y)
-            damage[target_id] = damage.get(target_id, 0.0) + _expected_damage(kind, distance)
+            if kind in BEAM_STRENGTH:
+                distance = range_between(ship.x, ship.y, target.x, target.y)
+                dice = beam_dice(kind, distance)
+                expected = dice * BEAM_DIE_DAMAGE
+            else:
+                expected = TORPEDO_SHOT_DAMAGE
+            damage[target_id] = damage.get(target_id, 0.0) + expected
     worth: dict[str, float] = {}
     for target_id, expected in damage.items():
         target = state.ship(target_id)
         their = ctx.sheets[target_id]
-        left = float(hull_remaining(their, target.record))
-        if _damage_hidden(target):
-            left -= tally.get(target_id, 0.0)
-        left = max(1.0, left)
+        left = max(1, hull_remaining(their, target.record))
         worth[target_id] = (min(expected, left) / left) ** KILL_POWER * their.mass
     return worth
-
-
-def _expected_damage(kind: str, distance: float) -> float:
-    """A weapon's expected damage at this range, roughly: :data:`BEAM_DIE_DAMAGE` a beam die,
-    :data:`TORPEDO_SHOT_DAMAGE` any other shot."""
-    if kind in BEAM_STRENGTH:
-        return beam_dice(kind, distance) * BEAM_DIE_DAMAGE
-    return TORPEDO_SHOT_DAMAGE
-
-
-def _damage_hidden(ship: ShipInPlay) -> bool:
-    """Whether the side's view hides the enemy ship's damage: its books are closed and no
-    scan told its current damage (000 L1462-1466, L12658-12660; tactical.battle.side_view)."""
-    return ship.sighting is not None and ship.sighting.level < DAMAGE_KNOWN
 
 
 def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:
     """Return Engage's fire: a ship with a single enemy in reach fires first, so that its
     friends, who have more choice, see what its fire left (fired later, it found that enemy
-    destroyed as often as not, and fired nothing); then the ship with the fewest guns bearing,
-    so that the heaviest batteries fire last and finish what the others left (each ship's
-    count worked out once a fire phase, and again only when an enemy has left play since).
-    Each fires at the targets its fire is worth most on (:func:`_target_worth`: the most enemy
-    mass brought nearest destruction, counting the damage the side's fire is expected to have
-    done where the enemy's record is closed to it, :func:`_tally_fire`), one a FireCon; the
-    nearest breaks ties.
-
-    Under the campaign's closed books (000 L1462-1466) a side sees no damage on an enemy it
-    has not scanned to "everything": every enemy looked sound, and the fire meant to finish
-    ships spread over them (the cinematic Engage won 56% of the decisive battles against the
-    baseline over 100 seeded battles a side, 83% with open books). Counting its own fire, and
-    firing the heaviest batteries last, it won 67% of 514 decisive over 300 seeded battles a
-    side (61% before)."""
+    destroyed as often as not, and fired nothing); then the ship with the most guns bearing
+    (each ship's count worked out once a fire phase, and again only when an enemy has left
+    play since). Each fires at the targets its fire is worth most on (:func:`_target_worth`:
+    the most enemy mass brought nearest destruction), one a FireCon; the nearest breaks
+    ties."""
     counted: dict[tuple[int, str], tuple[bool, int, int]] = {}
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
-    tally: dict[str, float] = {}  # the damage the side's fire is expected to have done each enemy
-    fought: list[tuple[str, int]] = []  # the battle and turn the tally is of
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
         if not battle or battle[0] is not ctx:
             battle[:] = [ctx]
             counted.clear()
-        if not fought or fought[0][0] != ctx.setup.name or fought[0][1] > state.turn:
-            tally.clear()  # a new battle (a turn earlier than the last one fired in)
-        fought[:] = [(ctx.setup.name, state.turn)]
         ready = ships_to_fire(ctx, state, side)
         if any(state.ship(s).nova for s in ready):
             return focused_fire(ctx, state, side)
@@ -816,15 +783,11 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
                 known = counted[key] = (single, len(options), gone)
             return known[0], known[1]
 
-        def first(ship_id: str) -> tuple[bool, bool, int, str]:
-            single, guns = bearing_guns(ship_id)
-            return overload_ready(ctx, state, ship_id), single, -guns, ship_id
-
-        ship_id = max(ready, key=first)
+        ship_id = max(ready, key=lambda s: (overload_ready(ctx, state, s), *bearing_guns(s), s))
         ship = state.ship(ship_id)
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
-        worth = _target_worth(ctx, state, ship, options, tally)
+        worth = _target_worth(ctx, state, ship, options)
         reachable = sorted(
             enemies_in(state, options),
             key=lambda t: (
@@ -834,29 +797,6 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
             ),
         )
         chosen = reachable[: fire_controls(ctx, ship)]
-        shots = salvos + aimed(ctx, state, ship_id, options, chosen)
-        _tally_fire(ctx, state, ship, shots, tally)
-        return ship_id, shots
+        return ship_id, salvos + aimed(ctx, state, ship_id, options, chosen)
 
     return fire
-
-
-def _tally_fire(
-    ctx: BattleContext,
-    state: BattleState,
-    ship: ShipInPlay,
-    shots: Sequence[Shot],
-    tally: dict[str, float],
-) -> None:
-    """Add the damage each shot at an enemy ship whose damage the side cannot see is expected
-    to do (:func:`_expected_damage`) to the side's tally: an admiral keeps count of the fire
-    he has poured into each enemy ship, whatever its record sheet hides."""
-    sheet = ctx.sheets[ship.id]
-    ships = {s.id: s for s in state.ships}
-    for shot in shots:
-        target = ships.get(shot.target)
-        if target is None or target.side == ship.side or not _damage_hidden(target):
-            continue
-        distance = range_between(ship.x, ship.y, target.x, target.y)
-        kind = sheet.system(shot.weapon).kind
-        tally[shot.target] = tally.get(shot.target, 0.0) + _expected_damage(kind, distance)
