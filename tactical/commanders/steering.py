@@ -171,7 +171,11 @@ def with_beam_defence(orders: WriteOrders) -> WriteOrders:
     """Wrap a commander's movement orders with a doctrine for Beam-1s (000 L9105-9109): a ship
     with working Beam-1s puts them on point defence (``/pd``) when enemy fighters or missiles
     may strike it this turn (:func:`ordnance_within_reach`) and no enemy ship is within 12 MU,
-    the Beam-1's reach, where they would rather fire at it."""
+    the Beam-1's reach, where they would rather fire at it: neither now nor after the move
+    (:func:`_gun_reach_after_move`). An Engage ship closing on the enemy otherwise put its
+    Beam-1s on defence at 13 MU and more and came into their reach unable to fire them (the
+    cinematic Engage won 61% of the decisive battles against the baseline with open books,
+    83% without point defence)."""
 
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written = orders(ctx, state, side)
@@ -187,12 +191,33 @@ def with_beam_defence(orders: WriteOrders) -> WriteOrders:
                 range_between(ship.x, ship.y, e.x, e.y) <= BAND_MU for e in enemies
             ):
                 continue
+            order = written.get(ship.id, NO_ORDER)
+            if _gun_reach_after_move(ctx, ship, order, enemies):
+                continue
             if ordnance_within_reach(ctx, state, ship):
-                order = written.get(ship.id, NO_ORDER)
                 written[ship.id] = msgspec.structs.replace(order, point_defence=True)
         return written
 
     return wrapped
+
+
+PD_CLOSING_MU = 6.0
+"""How much nearer than its straight flight an enemy ship is taken to come this turn when a
+ship weighs its Beam-1s for point defence: it may burn its drive at it."""
+
+
+def _gun_reach_after_move(
+    ctx: BattleContext, ship: ShipInPlay, order: Order, enemies: Sequence[ShipInPlay]
+) -> bool:
+    """Whether an enemy ship may lie within a Beam-1's reach (:data:`BAND_MU`) of where the
+    ship's order leaves it, the enemy forecast flying straight on and coming
+    :data:`PD_CLOSING_MU` nearer."""
+    end = end_of(ctx, ship, order)
+    for enemy in enemies:
+        dx, dy = velocity(enemy)
+        if range_between(end.x, end.y, enemy.x + dx, enemy.y + dy) <= BAND_MU + PD_CLOSING_MU:
+            return True
+    return False
 
 
 def ordnance_within_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:

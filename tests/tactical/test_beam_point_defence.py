@@ -202,3 +202,25 @@ def test_the_commanders_put_beam_1s_on_point_defence_against_fighters_out_of_gun
         state = launched(state, group("red", "r1", group_y))
     written = with_beam_defence(lambda _ctx, _state, _side: {})(ctx, state, "blue")
     assert bool(written.get("b1") and written["b1"].point_defence) is on_defence
+
+
+@pytest.mark.parametrize(
+    ("order", "on_defence"),
+    [("+4", False), ("=", True)],
+    ids=["closing into Beam-1 reach", "holding off"],
+)
+def test_a_ship_closing_into_beam_1_reach_keeps_its_beam_1s_to_fire(
+    order: str, on_defence: bool
+) -> None:
+    """The enemy heavy cruiser's salvo launcher is 22 MU off, beyond the Beam-1s' 12 MU; a
+    picket that accelerates 4 MU towards it ends 18 MU off, within reach once the cruiser
+    burns its drive at it (12 MU and 6 more): it keeps its Beam-1s for the fire phase (Engage
+    put them on point defence and came into reach unable to fire them). Standing still, it
+    puts them on defence."""
+    ctx, state = battle_at(
+        ship("r1", "red", "heavy_cruiser", 22, course=6), ship("b1", "blue", "picket", 0)
+    )
+    written = with_beam_defence(lambda _ctx, _state, _side: {"b1": parse_order(order)})(
+        ctx, state, "blue"
+    )
+    assert written["b1"].point_defence is on_defence

@@ -256,3 +256,43 @@ def test_fire_that_finishes_ships_decides_more_mirror_battles(
         )
     assert draws[1] >= 8
     assert draws[engage.KILL_POWER] <= draws[1] - 3
+
+
+def test_cinematic_engage_keeps_its_beam_1s_to_fire_as_it_closes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beam-1 point defence (000 L9105-9109) came with a doctrine that put a ship's Beam-1s on
+    defence whenever an enemy salvo launcher (the heavy cruisers') was within 42 MU and no
+    enemy ship within 12 MU: an Engage ship closing from further came into its Beam-1s' reach
+    with them on defence, and could not fire them. With open books (the campaign's are closed,
+    where a side's estimate of an enemy cruiser shows no launcher) the cinematic Engage won 61%
+    of the decisive bench battles against the baseline, 83% without point defence. Keeping the
+    Beam-1s when its move may bring an enemy within their reach, it wins 30 and loses 7 of these
+    40 seeded battles (each side played by each); putting them on defence, 19 and 9."""
+    import msgspec
+
+    from tactical.commanders import steering
+    from tactical.rules import BATTLE_RULES
+
+    open_books = msgspec.structs.replace(BATTLE_RULES["continuum"], enemy_sheets="open")
+    monkeypatch.setitem(BATTLE_RULES, "continuum", open_books)
+    request = _battle(CONTINUUM_FLEET, "cinematic", "continuum")
+
+    def record() -> tuple[int, int]:
+        wins = losses = 0
+        for run in range(20):
+            for ours in ("red", "blue"):
+                theirs = "blue" if ours == "red" else "red"
+                chosen = {ours: engage_commander(), theirs: baseline_engage_commander()}
+                winner = resolve_campaign_battle(
+                    request, SeededDice(f"open/{run}"), chosen, verify=False
+                ).winner
+                wins += winner == ours
+                losses += winner == theirs
+        return wins, losses
+
+    wins, losses = record()
+    monkeypatch.setattr(steering, "PD_CLOSING_MU", -1000.0)  # the old doctrine: now only
+    old_wins, _ = record()
+    assert wins >= 0.75 * (wins + losses)
+    assert wins >= old_wins + 6

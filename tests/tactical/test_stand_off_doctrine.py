@@ -5,8 +5,10 @@ closing to fire, and do not close on bogeys they cannot yet identify."""
 
 from __future__ import annotations
 
+import pytest
+
 from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET
-from tactical.battle import BattleContext, BattleState
+from tactical.battle import BattleContext, BattleSetup, BattleState, ShipSetup, initial_state
 from tactical.campaign_battle import (
     CampaignBattle,
     CampaignShip,
@@ -16,9 +18,12 @@ from tactical.campaign_battle import (
 from tactical.commanders import order_commander
 from tactical.commanders.scoring import enemies_of, reach_of
 from tactical.commanders.stand_off import STAND_OFF_MARGIN_MU
+from tactical.commanders.steering import end_of
 from tactical.dice import SeededDice
 from tactical.fire import range_between
-from tactical.movement import Order
+from tactical.movement import Order, angle_vector, heading_vector
+from tactical.setup import context
+from tests.tactical import extra_designs
 
 FLEET = [line.design for line in CONTINUUM_DEFAULT_FLEET.ships for _ in range(line.count)]
 
@@ -92,3 +97,49 @@ def test_stand_off_does_not_close_on_bogeys() -> None:
     for movement in ("vector", "cinematic"):
         ranges = _ranges(movement, "stand-off/0")
         assert min(near for near, _ in ranges[2]) >= 36.0, movement
+
+
+SLOW_GUNBOAT = """
+name = "Slow Gunboat"
+rules = "continuum"
+provenance = "test design: a gunboat with a Beam-2 (24 MU) and a drive of thrust 1"
+mass = 30
+thrust = 1
+hull_strength = "average"
+fire_controls = 1
+
+[[systems]]
+kind = "beam2"
+arcs = ["F", "FP", "FS", "AP", "AS", "A"]
+"""
+
+
+def test_stand_off_does_not_flee_a_ship_its_drive_outruns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Stand Off heavy cruiser (Beam-3s, 36 MU; thrust 4) lies still 33 MU from a gunboat
+    whose Beam-2 reaches 24 MU and whose drive makes 1 MU a move: it keeps 30 MU, half way
+    between the two reaches. Taking every enemy to chase it at 6 MU a move, it saw the gunboat
+    inside 30 MU a move later and ran out of its own reach; reading the gunboat's own drive,
+    it stays within its guns' 36 MU, this move and the next (under vector movement, the
+    campaign's, 004 L43: it backed away at 2 MU a move, 37 MU off the next)."""
+    extra_designs.install(monkeypatch, {"slow_gunboat": SLOW_GUNBOAT})
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        ships=(
+            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12),
+            ShipSetup(id="b1", side="blue", design="slow_gunboat", x=0, y=33, course=6),
+        ),
+        rules="continuum",
+        movement="vector",
+    )
+    ctx = context(setup)
+    state = initial_state(ctx)
+    order = order_commander("stand-off").orders(ctx, state, "red")["r1"]
+    end = end_of(ctx, state.ship("r1"), order)
+    if end.vector is not None:
+        dx, dy = angle_vector(end.vector[0])
+        vx, vy = dx * end.vector[1], dy * end.vector[1]
+    else:
+        dx, dy = heading_vector(end.course)
+        vx, vy = dx * end.speed, dy * end.speed
+    assert range_between(end.x, end.y, 0, 33) <= 36.0
+    assert range_between(end.x + vx, end.y + vy, 0, 33) <= 36.0  # and a move later
