@@ -270,15 +270,15 @@ def _plain(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else cell
 
 
-def _simple(text: str) -> bool:
-    """Whether rich prints this cell text as it is: printable ASCII (one cell a character),
-    no markup or emoji code (``[``, ``:``), single spaces between words."""
+def _simple(texts: list[str]) -> bool:
+    """Whether rich prints these cell texts as they are: printable ASCII (one cell a
+    character), no markup or emoji code (``[``, ``:``), single spaces between words."""
+    joined = "\n" + "\n".join(texts) + "\n"  # checked at once: 3,000 cells on a 600-star map
     return (
-        text.isascii()
-        and text.isprintable()
-        and "[" not in text
-        and ":" not in text
-        and " ".join(text.split()) == text
+        joined.count("\n") == len(texts) + 1
+        and joined.isascii()
+        and joined.replace("\n", "").isprintable()
+        and not any(bad in joined for bad in ("[", ":", "  ", "\n ", " \n"))
     )
 
 
@@ -296,12 +296,13 @@ class SystemsTable:
 
     def __init__(self, rows: list[SystemsRow]) -> None:
         self.rows = rows
+        self.texts = [[_plain(cell) for cell in row] for row in rows]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if not all(_simple(_plain(cell)) for row in self.rows for cell in row):
+        if not _simple([text for row in self.texts for text in row]):
             yield _systems_table(self.rows)
             return
-        stand_in = _systems_table([_measuring_row(self.rows)])
+        stand_in = _systems_table([_measuring_row(self.texts)])
         extra_width = stand_in._extra_width
         widths = stand_in._calculate_column_widths(
             console, options.update_width(options.max_width - extra_width)
@@ -340,7 +341,7 @@ class SystemsTable:
         yield new_line
         cell_styles = [console.get_style(c.style or "") + Style.null() for c in columns]
         styles: dict[str, Style] = {}
-        for index, row in enumerate(self.rows):
+        for index, (row, texts) in enumerate(zip(self.rows, self.texts, strict=True)):
             last = index == len(self.rows) - 1
             left, right, vertical = (
                 (box.foot_left, box.foot_right, box.foot_vertical)
@@ -349,14 +350,14 @@ class SystemsTable:
             )
             ends = (Segment(left, border), Segment(right, border))
             divider = Segment(vertical, border)
-            if all(len(_plain(cell)) <= width - 2 for cell, width in zip(row, widths, strict=True)):
+            if all(len(text) <= width - 2 for text, width in zip(texts, widths, strict=True)):
                 line: list[Segment] = [ends[0]]
-                for number, (cell, width, style) in enumerate(
-                    zip(row, widths, cell_styles, strict=True)
+                for number, (cell, text, width, style) in enumerate(
+                    zip(row, texts, widths, cell_styles, strict=True)
                 ):
                     if number:
                         line.append(divider)
-                    line += _fitting_cell(console, cell, width, style, styles)
+                    line += _fitting_cell(console, cell, text, width, style, styles)
                 line += (ends[1], new_line)
                 yield from line
                 continue
@@ -371,13 +372,12 @@ class SystemsTable:
         yield new_line
 
 
-def _measuring_row(rows: list[SystemsRow]) -> list[str]:
+def _measuring_row(rows: list[list[str]]) -> list[str]:
     """One row of cells that rich measures as it measures all of ``rows``, column by column:
     the longest word as long as the longest word of the column, the cell as long as its
     longest cell."""
     measuring = []
-    for column in zip(*rows, strict=True):
-        texts = [_plain(cell) for cell in column]
+    for texts in zip(*rows, strict=True):
         longest = max((len(text) for text in texts), default=0)
         word = max((len(w) for text in texts for w in text.split()), default=0)
         measuring.append("x" * word + " " * (longest - word))
@@ -385,10 +385,14 @@ def _measuring_row(rows: list[SystemsRow]) -> list[str]:
 
 
 def _fitting_cell(
-    console: Console, cell: str | Text, width: int, style: Style, styles: dict[str, Style]
+    console: Console,
+    cell: str | Text,
+    text: str,
+    width: int,
+    style: Style,
+    styles: dict[str, Style],
 ) -> list[Segment]:
-    """A one-line cell's segments as rich's table writes them."""
-    text = _plain(cell)
+    """A one-line cell's segments as rich's table writes them (``text``: the cell's text)."""
     text_style = style
     if isinstance(cell, Text) and isinstance(cell.style, str) and cell.style:
         key = cell.style
