@@ -420,7 +420,8 @@ def _rich_cells(
             no_wrap=column.no_wrap,
             overflow=column.overflow,
             height=None,
-            highlight=column.highlight,
+            # rich 13.7's columns have no highlight of their own: the table's stands
+            highlight=getattr(column, "highlight", options.highlight),
         )
         lines = console.render_lines(
             cell.renderable, column_options, style=console.get_style(cell.style) + Style.null()

@@ -144,7 +144,7 @@ def test_the_600_star_map_prints_as_rich_prints_it() -> None:
         assert paint(fast, width, mode) == paint(rich, width, mode)
 
 
-CELL_TEXT = st.text(alphabet=" abcXYZ019*,()<=[]:/é漢\t\n", max_size=14)
+CELL_TEXT = st.text(alphabet=" abcXYZ019*,()<=[]:é漢\t\n", max_size=14)
 
 
 @settings(max_examples=60, deadline=None)
