@@ -200,7 +200,44 @@ def interval(wins: int, decisive: int) -> str:
     return f"{wins / decisive:.1%} ({low:.0%}-{high:.0%})"
 
 
-def main() -> int:  # noqa: PLR0915 - one table, section by section
+def _speed(table: Table, battles: int, seed: int) -> None:
+    """Add the speed rows: `battles` campaign battles fought live, replayed, and fought
+    without the verifying replay."""
+    # Speed: live against replay, Engage against Engage, vector, one process. CPU time, not
+    # wall clock: the 2-core machine is shared, and a battle uses one core.
+    speed = request("engage", "engage", "vector")
+    outcomes = []
+    start = time.process_time()
+    for run in range(battles):
+        outcomes.append(resolve_campaign_battle(speed, SeededDice(f"{seed}/speed/{run}")))
+    live = time.process_time() - start
+    start = time.process_time()
+    for outcome in outcomes:
+        replay(outcome.setup, outcome.journal)
+    folded = time.process_time() - start
+    start = time.process_time()
+    for run in range(battles):
+        resolve_campaign_battle(speed, SeededDice(f"{seed}/speed/{run}"), verify=False)
+    unverified = time.process_time() - start
+    table.add_row("campaign battles a CPU second", f"{battles / live:.1f}", ">= 25")
+    table.add_row(
+        "  the same, no verifying replay (odds runs)",
+        f"{battles / unverified:.1f}",
+        "",
+    )
+    table.add_row(
+        "  10,000 odds runs on 2 cores, from that rate",
+        f"{10_000 * unverified / battles / 2 / 60:.1f} min",
+        "< 5 min",
+    )
+    table.add_row(
+        "live (no verifying replay) / replay of the same journals",
+        f"{unverified / folded:.1f}x",
+        "<= 5x",
+    )
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=100, help="battles a match-up and side")
     parser.add_argument("--speed-battles", type=int, default=20, help="battles timed live")
@@ -220,38 +257,8 @@ def main() -> int:  # noqa: PLR0915 - one table, section by section
     table.add_column("value", justify="right")
     table.add_column("target", justify="right")
 
-    # Speed: live against replay, Engage against Engage, vector, one process. CPU time, not
-    # wall clock: the 2-core machine is shared, and a battle uses one core.
-    speed = request("engage", "engage", "vector")
-    outcomes = []
-    start = time.process_time()
-    for run in range(args.speed_battles):
-        outcomes.append(resolve_campaign_battle(speed, SeededDice(f"{args.seed}/speed/{run}")))
-    live = time.process_time() - start
-    start = time.process_time()
-    for outcome in outcomes:
-        replay(outcome.setup, outcome.journal)
-    folded = time.process_time() - start
-    start = time.process_time()
-    for run in range(args.speed_battles):
-        resolve_campaign_battle(speed, SeededDice(f"{args.seed}/speed/{run}"), verify=False)
-    unverified = time.process_time() - start
-    table.add_row("campaign battles a CPU second", f"{args.speed_battles / live:.1f}", ">= 25")
-    table.add_row(
-        "  the same, no verifying replay (odds runs)",
-        f"{args.speed_battles / unverified:.1f}",
-        "",
-    )
-    table.add_row(
-        "  10,000 odds runs on 2 cores, from that rate",
-        f"{10_000 * unverified / args.speed_battles / 2 / 60:.1f} min",
-        "< 5 min",
-    )
-    table.add_row(
-        "live (no verifying replay) / replay of the same journals",
-        f"{unverified / folded:.1f}x",
-        "<= 5x",
-    )
+    if args.speed_battles > 0:  # `--speed-battles 0`: strength only
+        _speed(table, args.speed_battles, args.seed)
 
     def jobs_for(red: str, blue: str, movement: Movement, designs: Iterable[str] = FLEET):
         return [
