@@ -81,7 +81,7 @@ def main() -> int:
         env = {**os.environ, "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pycache")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         umpire = [sys.executable, "-c", "from cli import main; main()"]
-        _run([*umpire, "--help"], env)  # writes the bytecode cache
+        run_command([*umpire, "--help"], env)  # writes the bytecode cache
         words = {"HALF": str(max(args.turns // 2, 1)), "UNIT": unit}
         runs = {
             "(python -c pass)": [sys.executable, "-c", "pass"],
@@ -94,7 +94,7 @@ def main() -> int:
                 "--db",
                 db,
             ]
-        taken = _rounds(runs, env, args.repeat)
+        taken = rounds(runs, env, args.repeat)
     load_after = os.getloadavg()
     print(
         f"umpire read commands, {args.players} players, {args.turns} turns, {args.stars} stars "
@@ -143,13 +143,13 @@ def _campaign(args: argparse.Namespace, folder: Path) -> tuple[str, str]:
     return url, unit
 
 
-def _run(command: list[str], env: dict[str, str]) -> None:
+def run_command(command: list[str], env: dict[str, str]) -> None:
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[3:])} failed:\n{done.stderr}")
 
 
-def _rounds(
+def rounds(
     runs: dict[str, list[str]], env: dict[str, str], repeat: int
 ) -> dict[str, list[tuple[float, float]]]:
     """Run every command once a round, `repeat` rounds; return each one's wall and CPU times
@@ -159,7 +159,7 @@ def _rounds(
         for name, command in runs.items():
             used = _children_cpu()
             began = time.perf_counter()
-            _run(command, env)
+            run_command(command, env)
             taken[name].append((time.perf_counter() - began, _children_cpu() - used))
     return taken
 

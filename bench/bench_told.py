@@ -25,11 +25,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench_cli import rounds, run_command  # noqa: E402  (timed the same way as bench_cli)
 
 PLAYERS = ("red", "blue", "green", "white", "black", "gold")
 
@@ -73,9 +73,9 @@ def main() -> int:
             f"umpire {' '.join(command)} ({name})": [*umpire, *command, "--db", f"sqlite:///{path}"]
             for name, path in (("recorded", recorded), ("old events", old))
         }
-        _run(next(iter(runs.values())), env)  # writes the bytecode cache
+        run_command(next(iter(runs.values())), env)  # writes the bytecode cache
         load = os.getloadavg()[0]
-        taken = _rounds(runs, env, args.repeat)
+        taken = rounds(runs, env, args.repeat)
     print(f"{args.repeat} rounds, load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
     print(f"{'command':<72} {'median':>7} {'CPU':>7}")
     for name, times in taken.items():
@@ -146,30 +146,6 @@ def _tell(path: Path, player: str) -> str:
         return f"{time.process_time() - began:.3f} s CPU ({len(mine)} events)"
     finally:
         service.close()
-
-
-def _run(command: list[str], env: dict[str, str]) -> None:
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command[3:])} failed:\n{done.stderr}")
-
-
-def _rounds(
-    runs: dict[str, list[str]], env: dict[str, str], repeat: int
-) -> dict[str, list[tuple[float, float]]]:
-    taken: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
-    for _ in range(repeat):
-        for name, command in runs.items():
-            used = _children_cpu()
-            began = time.perf_counter()
-            _run(command, env)
-            taken[name].append((time.perf_counter() - began, _children_cpu() - used))
-    return taken
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -300,6 +300,10 @@ def run_hosted_campaign(tmp_path: Path) -> HostedRun:
                 lambda: "package/trio/main/t5/green" in hooks.keys("/green"),
                 host=host,
             )
+            # The last turn's other messages may still be on their way: stopped before they
+            # went, they would wait in the outbox for the next start (nothing lost), but this
+            # run checks that every one went.
+            wait_for("the outbox sent", lambda: all_sent(outbox, ""), host=host)
         finally:
             host.stop()
         run = HostedRun(
