@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple, Protocol
 
 import msgspec
 from msgspec import Meta, Struct
@@ -396,7 +396,18 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     its ``record`` the original values below :data:`~tactical.sensors.DAMAGE_KNOWN`."""
 
 
-def velocity(ship: ShipInPlay) -> tuple[float, float]:
+class Moving(Protocol):
+    """A ship in play, or where a move leaves it (`tactical.movement.MoveResult`)."""
+
+    @property
+    def vector(self) -> tuple[float, float] | None: ...
+    @property
+    def course(self) -> int: ...
+    @property
+    def speed(self) -> int: ...
+
+
+def velocity(ship: Moving) -> tuple[float, float]:
     """Return how far a ship drifts in a turn with no order: its vector, or its speed along
     its course."""
     if ship.vector is not None:

@@ -38,7 +38,7 @@ from tactical.commanders.steering import (
     with_torpedo_settings,
 )
 from tactical.fire import BAND_MU, range_between
-from tactical.movement import MoveResult, MoveStart, Order, angle_vector, heading_vector
+from tactical.movement import MoveResult, MoveStart, Order, heading_vector
 from tactical.sensors import Bogey
 
 STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship keeps
@@ -179,12 +179,7 @@ def _off_range(end: MoveResult, drifts: Sequence[Drift], inside: float) -> float
     kept. The looks ahead
     are what make a ship turn away in time: a velocity towards the enemy takes turns of thrust
     to undo."""
-    if end.vector is not None:
-        dx, dy = angle_vector(end.vector[0])
-        vx, vy = dx * end.vector[1], dy * end.vector[1]
-    else:
-        dx, dy = heading_vector(end.course)
-        vx, vy = dx * end.speed, dy * end.speed
+    vx, vy = velocity(end)
     paid = 0.0
     for step in range(max(seen for *_d, seen in drifts)):
         x, y = end.x + step * vx, end.y + step * vy

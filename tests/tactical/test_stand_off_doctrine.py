@@ -21,8 +21,9 @@ from tactical.commanders.stand_off import STAND_OFF_MARGIN_MU
 from tactical.commanders.steering import end_of
 from tactical.dice import SeededDice
 from tactical.fire import range_between
-from tactical.movement import Order, angle_vector, heading_vector
+from tactical.movement import Order
 from tactical.setup import context
+from tactical.state import velocity
 from tests.tactical import extra_designs
 
 FLEET = [line.design for line in CONTINUUM_DEFAULT_FLEET.ships for _ in range(line.count)]
@@ -135,11 +136,6 @@ def test_stand_off_does_not_flee_a_ship_its_drive_outruns(monkeypatch: pytest.Mo
     state = initial_state(ctx)
     order = order_commander("stand-off").orders(ctx, state, "red")["r1"]
     end = end_of(ctx, state.ship("r1"), order)
-    if end.vector is not None:
-        dx, dy = angle_vector(end.vector[0])
-        vx, vy = dx * end.vector[1], dy * end.vector[1]
-    else:
-        dx, dy = heading_vector(end.course)
-        vx, vy = dx * end.speed, dy * end.speed
+    vx, vy = velocity(end)
     assert range_between(end.x, end.y, 0, 33) <= 36.0
     assert range_between(end.x + vx, end.y + vy, 0, 33) <= 36.0  # and a move later
