@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -343,6 +344,16 @@ def test_the_published_package_holds_a_players_own_battles_only(trio: Trio) -> N
     assert "as red saw it" in replay
 
 
+def _the_battle(opened: CampaignService, lineage: Lineage) -> tuple[BattleFought, Any]:
+    """The fixture campaign's one `battle_fought` event, and its journal record (request,
+    set-up and the engine's journal) as JSON to vary."""
+    (recorded,) = opened.log(lineage, types=["battle_fought"])
+    fought = recorded.event
+    assert isinstance(fought, BattleFought)
+    assert fought.journal is not None
+    return fought, json.loads(fought.journal)
+
+
 def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
     service: tuple[CampaignService, Lineage],
 ) -> None:
@@ -350,11 +361,7 @@ def test_with_bogeys_a_side_sees_unidentified_enemies_only_as_contacts(
     (001 L933-951), red sees blue's ship only as a labelled contact, never its id or place
     name; the umpire sees the ship."""
     opened, lineage = service
-    (recorded,) = opened.log(lineage, types=["battle_fought"])
-    fought = recorded.event
-    assert isinstance(fought, BattleFought)
-    assert fought.journal is not None
-    record = json.loads(fought.journal)
+    fought, record = _the_battle(opened, lineage)
     record["setup"]["bogeys"] = True
     record["setup"]["movement"] = "cinematic"
     record["journal"] = []  # the set-up only: the table before anyone is identified
@@ -503,11 +510,7 @@ def test_under_open_record_sheets_a_side_sees_every_ships_fate(
     from campaign.battletold import battle_as_told
 
     opened, lineage = service
-    (recorded,) = opened.log(lineage, types=["battle_fought"])
-    fought = recorded.event
-    assert isinstance(fought, BattleFought)
-    assert fought.journal is not None
-    record = json.loads(fought.journal)
+    fought, record = _the_battle(opened, lineage)
     record["setup"]["enemy_sheets"] = "open"
     # As an event fought before the event recorded what each side knew: its replay tells.
     opened_books = msgspec.structs.replace(fought, journal=json.dumps(record), knowledge=None)
@@ -538,9 +541,7 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
     from campaign.events import decode_payload, encode_payload
 
     opened, lineage = service
-    (recorded,) = opened.log(lineage, types=["battle_fought"])
-    fought = recorded.event
-    assert isinstance(fought, BattleFought)
+    fought, _ = _the_battle(opened, lineage)
     payload = json.loads(encode_payload(fought))
     del payload["knowledge"]
     old = decode_payload(1, "battle_fought", 1, json.dumps(payload))
