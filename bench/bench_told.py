@@ -3,7 +3,7 @@
 Under closed record sheets (Continuum) each `battle_fought` a player reads is cut to what his
 side knew of the enemy's ships at the battle's end (`campaign.battletold`). The engine records
 that knowledge in the event when it fights the battle; an event stored before it did is told
-by replaying its journal with the tactical engine (`campaign.battlereport.replayed_knowledge`).
+by replaying its journal with the tactical engine (`campaign.battleknowledge.replayed_knowledge`).
 
 Plays a campaign with the autoplay driver, the engine fighting every battle (`--players` on
 `classic`, `--turns`), into a SQLite file, and copies it with every `battle_fought` payload
@@ -134,7 +134,7 @@ def _most_battles(path: Path) -> tuple[str, int]:
 
 def _tell(path: Path, player: str) -> str:
     """CPU time of `_numbered` over the player's events, read from `path` (a new service)."""
-    from campaign.battlereport import replayed_knowledge
+    from campaign.battleknowledge import replayed_knowledge
     from campaign.service import CampaignService, _numbered
 
     service = CampaignService.open(f"sqlite:///{path}")

@@ -7,7 +7,7 @@ event with each enemy ship's result cut to that, and without the engine's journa
 which tell every ship's sheet. What each side knew is recorded in the event when the engine
 fights the battle (`BattleFought.knowledge`), so telling it replays nothing and loads no
 battle engine; an event from before that is told by replaying its journal once
-(`campaign.battlereport.replayed_knowledge`), the same way.
+(`campaign.battleknowledge.replayed_knowledge`), the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def battle_as_told(fought: BattleFought, viewer: str) -> BattleFought:
         if not fought.journal:
             return fought
         # Fought before the event recorded what each side knew: the engine's replay says.
-        from campaign.battlereport import replayed_knowledge
+        from campaign.battleknowledge import replayed_knowledge
 
         knowledge = replayed_knowledge(fought)
         if knowledge is None:

@@ -334,7 +334,7 @@ class Referee:
         """A battle the engine fought records what each side knew at its end; that record is
         what replaying its journal works out (`replayed_knowledge`, the telling of an event
         from before it was recorded), so the event is told the same with or without it."""
-        from campaign.battlereport import replayed_knowledge
+        from campaign.battleknowledge import replayed_knowledge
         from campaign.battletold import battle_as_told
 
         if fought.source != "engine":

@@ -536,7 +536,7 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
     (`knowledge`), and telling the event reads that, replaying nothing. An event stored before
     (its payload has no `knowledge`) still decodes, and is told each side exactly the same by
     replaying its journal (`replayed_knowledge`)."""
-    from campaign import battlereport
+    from campaign import battleknowledge
     from campaign.battletold import battle_as_told
     from campaign.events import decode_payload, encode_payload
 
@@ -546,7 +546,7 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
     del payload["knowledge"]
     old = decode_payload(1, "battle_fought", 1, json.dumps(payload))
     assert old == msgspec.structs.replace(fought, knowledge=None)
-    assert battlereport.replayed_knowledge(old) == fought.knowledge
+    assert battleknowledge.replayed_knowledge(old) == fought.knowledge
     told = {p: battle_as_told(fought, p) for p in ("red", "blue")}
     assert told["red"] != told["blue"]
     for player in ("red", "blue"):
@@ -555,7 +555,7 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
     def no_replay(fought: BattleFought) -> None:
         raise AssertionError(f"replayed {fought.battle.id}")
 
-    monkeypatch.setattr(battlereport, "replayed_knowledge", no_replay)
+    monkeypatch.setattr(battleknowledge, "replayed_knowledge", no_replay)
     (mine,) = [e.event for e in opened.log(lineage, viewer="blue") if e.type == "battle_fought"]
     assert mine == told["blue"]
     with pytest.raises(AssertionError, match="replayed t1-b1"):
@@ -564,11 +564,11 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
 
 def test_a_players_log_tells_his_battles_without_loading_the_replay(trio: Trio) -> None:
     """`umpire log --as-player` run as `umpire` runs it: telling his recorded battle loads
-    neither `campaign.battlereport` (the engine's replay) nor any of the engine's modules the
+    neither `campaign.battleknowledge` (the engine's replay) nor any of the engine's modules the
     service itself does not (issue 19: a read loads only what it needs). The same process
     telling the event without its record (an old event) does load the replay."""
     argv = ["log", "--as-player", "blue", "--json", "--db", trio.db]
-    watched = ("tactical", "campaign.battlereport")
+    watched = ("tactical", "campaign.battleknowledge", "campaign.battlereport")
     probe = (
         "import sys, msgspec\n"
         "from cli import app_for\n"
@@ -581,7 +581,7 @@ def test_a_players_log_tells_his_battles_without_loading_the_replay(trio: Trio) 
         f"service = CampaignService.open({trio.db!r})\n"
         "(fought,) = service.log(service.target('trio'), types=['battle_fought'])\n"
         "_as_told(msgspec.structs.replace(fought.event, knowledge=None), 'blue')\n"
-        "print('OLD LOADED', 'campaign.battlereport' in sys.modules)\n"
+        "print('OLD LOADED', 'campaign.battleknowledge' in sys.modules)\n"
     )
     root = Path(__file__).parents[1]
     done = subprocess.run(
@@ -597,13 +597,8 @@ def test_what_a_side_learns_of_an_enemy_ship_grows_with_its_scans() -> None:
     """12.2's table (000 L12648-12660), as the battle report's forces and fates tell it: a
     ship never identified shows its fate only; identified, its class; a scan of 3 its mass,
     4 its thrust and screens, 5 its design and hull boxes, 6+ everything."""
-    from campaign.battlereport import (
-        ForceShip,
-        ShipFate,
-        ShipKnowledge,
-        fate_as_known,
-        force_as_known,
-    )
+    from campaign.battleknowledge import ShipKnowledge
+    from campaign.battlereport import ForceShip, ShipFate, fate_as_known, force_as_known
     from tactical.sensors import DRIVE_KNOWN, MASS_KNOWN, SYSTEMS_KNOWN, Sighting
 
     force = ForceShip(

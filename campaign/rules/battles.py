@@ -209,7 +209,7 @@ def _fits(ship: Ship, record: ShipState) -> bool:
 
 class Fought(msgspec.Struct, frozen=True, kw_only=True):
     """A battle the engine fought: each ship's result, the dice, the journal (JSON), what each
-    side knew at the end of each enemy ship (`campaign.battlereport.battle_knowledge`), and
+    side knew at the end of each enemy ship (`campaign.battleknowledge.battle_knowledge`), and
     the dummy bogeys still unidentified on the table at the end (`rules.decoys`);
     ``decoys_kept`` is None when there was no battle."""
 
@@ -240,7 +240,7 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
         )
     # What each side knew at the end: worked out once, here, from the state the engine left,
     # so telling the battle to a side replays nothing (`campaign.battletold`).
-    from campaign.battlereport import battle_knowledge
+    from campaign.battleknowledge import battle_knowledge
     from tactical.setup import context
 
     recorder = RecordingDice(dice, state.turn, battle.id)
