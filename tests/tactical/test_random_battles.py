@@ -3,7 +3,8 @@
 No negative boxes or ammunition, no more boxes lost than a row holds, the battle ends by the turn
 limit or a side gone, every position's notation round-trips, and replaying the journal (which
 never rolls) gives the live final state exactly; FT Lite's presets (002) are fuzzed with the
-others. FT2 and Continuum battles start with mines
+others, and so is the rest of each catalogue (`continuum_catalogue`, `ft2_catalogue`). FT2 and
+Continuum battles start with mines
 between the fleets, and FT2 fleets lay and sweep more. Random commanders now and then ram (some
 rams void, most out of reach); close-quarters fleets that ram most turns make contact.
 Continuum fleets fire boarding torpedoes and fight the boarding actions with random allocations;
@@ -61,16 +62,52 @@ FLEETS = {
     # FT Lite (002): FT2-built ships, and Continuum-built ones whose arcs may include the aft.
     "lite": ("light_cruiser", "frigate", "destroyer", "heavy_cruiser", "escort_cruiser"),
     "lite_continuum": ("heavy_cruiser", "light_cruiser", "frigate", "destroyer"),
+    # The rest of each catalogue, fought under its own rules (`FLEET_RULES`).
+    "continuum_catalogue": (
+        "ew_frigate",
+        "flak_destroyer",
+        "heavy_missile_cruiser",
+        "torpedo_cruiser",
+        "lancer",
+        "light_carrier",
+        "strike_carrier",
+        "scout",
+        "frigate",
+        "destroyer",
+        "light_cruiser",
+        "battleship",
+        "fleet_tender",
+        "ortillery_monitor",
+    ),
+    "ft2_catalogue": (
+        "battlecruiser",
+        "corvette",
+        "courier",
+        "scout",
+        "weasel_scout",
+        "super_heavy_cruiser",
+        "survey_cruiser",
+        "system_defence_ship",
+        "con_am_12",
+        "ftl_tug",
+        "fleet_tender",
+        "ortillery_monitor",
+        "bulk_tanker",
+    ),
 }
+FLEET_RULES = {"continuum_catalogue": "continuum", "ft2_catalogue": "ft2"}
+"""The rules a fleet of `FLEETS` fights under, where its name is not the rules' own."""
 MINE_SHIPS = {"ft2": ("minelaying_destroyer", "minesweeping_destroyer")}
 """Designs that join a fleet when the battle starts with mines."""
 MAX_STEPS = 5000
 
 
-def random_setup(rules: str, rng: random.Random, mines: int = 0) -> BattleSetup:
-    """Two fleets a few dozen MU apart with random courses and speeds, and ``mines`` mines of
-    either side between them (then minelayers and minesweepers may join the fleets)."""
-    designs = FLEETS[rules] + (MINE_SHIPS.get(rules, ()) if mines else ())
+def random_setup(fleet: str, rng: random.Random, mines: int = 0) -> BattleSetup:
+    """Two fleets of `FLEETS[fleet]` a few dozen MU apart with random courses and speeds, and
+    ``mines`` mines of either side between them (then minelayers and minesweepers may join
+    the fleets)."""
+    designs = FLEETS[fleet] + (MINE_SHIPS.get(fleet, ()) if mines else ())
+    rules = FLEET_RULES.get(fleet, fleet)
     ships: list[ShipSetup] = []
     for side, base in (("red", 0.0), ("blue", rng.uniform(20, 60))):
         for index in range(rng.randint(1, 3)):
@@ -168,7 +205,7 @@ def play_checked(setup: BattleSetup, commanders: dict[str, Commander], seed: int
 @pytest.mark.parametrize("rules", sorted(FLEETS))
 def test_random_battles(rules: str) -> None:
     endings = {"decided": 0, "turn limit": 0}
-    repairs = flights = torpedoes = novas = boardings = 0
+    repairs = flights = torpedoes = novas = boardings = heavy_missiles = 0
     mines: dict[type, int] = {MineLaid: 0, MineSwept: 0, MineDetonated: 0}
     for seed in range(200 if rules.startswith("lite") else 120):  # 400 Lite battles
         rng = random.Random(f"{rules}/{seed}")
@@ -197,6 +234,13 @@ def test_random_battles(rules: str) -> None:
             for shot in event.shots
             if shot.weapon.startswith(("pulse_torpedo", "needle", "submunition"))
         )
+        heavy_missiles += sum(
+            1
+            for event in battle.journal
+            if isinstance(event, ShipFired)
+            for shot in event.shots
+            if shot.weapon.startswith("heavy_missile")
+        )
         novas += sum(
             1
             for event in battle.journal
@@ -211,7 +255,7 @@ def test_random_battles(rules: str) -> None:
     assert endings["decided"] > 10  # the commanders do fight
     if rules == "continuum":
         assert boardings > 10  # boarding torpedoes land marines and they fight (000 12.7)
-    if rules.startswith("ft2"):
+    if rules in ("ft2", "ft2_reroll"):
         assert flights > 10  # carriers launch and their groups fly
     if rules == "ft2":
         assert torpedoes > 10  # torpedoes, needles and packs are fired
@@ -226,6 +270,10 @@ def test_random_battles(rules: str) -> None:
         assert repairs > 10  # damage control is exercised
     if rules.startswith("lite"):
         assert repairs > 10  # Lite's damage control is exercised (002 L61-65)
+    if rules == "continuum_catalogue":
+        assert flights > 10  # light and strike carriers launch
+        assert torpedoes > 10  # torpedo cruisers and lancers fire theirs
+        assert heavy_missiles > 10  # heavy missile cruisers launch (000 L5701-5707)
 
 
 @pytest.mark.parametrize("rules", sorted(FLEETS))
