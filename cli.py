@@ -2447,7 +2447,7 @@ def _battle_results(
         if not unit or not sep or not level.isdigit():
             raise InvalidInputError(f"bridge failure {value!r} must look like UNIT=LEVEL")
         base = fates.get(unit, ShipResult(unit=unit))
-        failures = (*base.bridge_failures, int(level))
+        failures = (*(base.bridge_failures or ()), int(level))
         fates[unit] = msgspec.structs.replace(base, bridge_failures=failures)
     for unit, count in _pairs_of(fighters_lost, "fighters").items():
         if not count.isdigit():

@@ -58,6 +58,12 @@ def told_by(fought: BattleFought, knowledge: BattleKnowledge, viewer: str) -> Ba
 def result_as_known(result: ShipResult) -> ShipResult:
     """A ship's campaign result as a side that did not know its damage may read it (below
     "current damage status", 000 L12658-12660): the ship, its fate and where a jump took it
-    when the event tells that. Its hull boxes lost read None, not told (0 would say it lost
-    none); its core, bridge failures and record are left out."""
-    return ShipResult(unit=result.unit, fate=result.fate, to_hex=result.to_hex, hull_lost=None)
+    when the event tells that. Its hull boxes lost and bridge failures read None, not told (0
+    or none would say it lost none); its core and record are left out."""
+    return ShipResult(
+        unit=result.unit,
+        fate=result.fate,
+        to_hex=result.to_hex,
+        hull_lost=None,
+        bridge_failures=None,
+    )

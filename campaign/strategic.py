@@ -414,8 +414,9 @@ class ShipResult(msgspec.Struct, frozen=True, kw_only=True):
     # side reads it that did not know the ship's damage (`KnownShip`): not told, not "none".
     hull_lost: int | None = 0
     # The threshold level of every check at which its Command Bridge failed (core systems,
-    # 004 L44); each brings a casualty roll for the officers aboard (004 L361-370).
-    bridge_failures: tuple[int, ...] = ()
+    # 004 L44); each brings a casualty roll for the officers aboard (004 L361-370). None, like
+    # `hull_lost`, only as told to a side that did not know the ship's damage: not "none".
+    bridge_failures: tuple[int, ...] | None = ()
     # The core systems out when it left the battle (004 5.3.6: kept until repaired at a
     # friendly colony); None: not told (an outcome entered by hand), the ship keeps its own.
     core: CoreDamage | None = None

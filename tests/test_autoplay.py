@@ -314,7 +314,11 @@ class Referee:
             for result in told.results:
                 if result.unit in hidden:
                     assert result == ShipResult(
-                        unit=result.unit, fate=result.fate, to_hex=result.to_hex, hull_lost=None
+                        unit=result.unit,
+                        fate=result.fate,
+                        to_hex=result.to_hex,
+                        hull_lost=None,
+                        bridge_failures=None,
                     ), (player, result)
             truth = {r.unit: r.fate for r in fought.results}
             assert {r.unit: r.fate for r in told.results} == truth  # fates seen by all

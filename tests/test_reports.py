@@ -455,6 +455,7 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
         }
         assert results["red-W2"].get("record") is None
         assert results["red-W2"]["hull_lost"] is None  # not told, which 0 ("none") is not
+        assert results["red-W2"]["bridge_failures"] is None  # not told, which [] is not
         assert results["blue-W1"]["hull_lost"] == 37  # his own
         # What his side knew of each enemy ship (identified: its class); not what red knew.
         assert fought["knowledge"] == {

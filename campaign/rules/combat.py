@@ -369,7 +369,7 @@ def decide_battle_result(
                     )
         if result.hull_lost is None or result.hull_lost < 0:
             problems.append(f"{result.unit}: hull_lost must be 0 or more boxes")
-        if any(level < 1 for level in result.bridge_failures):
+        if result.bridge_failures is None or any(level < 1 for level in result.bridge_failures):
             problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
         if result.fighters_lost and result.unit in fighting:
             problems += fighter_loss_problems(state.units.get(result.unit), result, state.turn)
@@ -431,7 +431,7 @@ def decide_officer_casualties(
     ship becomes the flagship.
     """
     destroyed = {r.unit for r in results if r.fate == "destroyed"}
-    bridges = {r.unit: r.bridge_failures for r in results}
+    bridges = {r.unit: r.bridge_failures or () for r in results}  # a stored result tells them
     batch = []
     for force in sorted(state.task_forces.values(), key=lambda tf: tf.id):
         level = force.admiral_at(state.turn)
