@@ -260,7 +260,7 @@ class CampaignCreated(Event, frozen=True, kw_only=True):
     # How its battles move (004 L43: vector; "cinematic" is quicker to fight and to compute;
     # "spatial" is 003's spatial movement).
     battle_movement: str = "vector"
-    # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18082-18101).
+    # How drifting asteroids collide in its battles: "jump" or "sweep" (000 L18073-18101).
     asteroid_motion: str = "jump"
     # When both sides of its battles reach their fleet morale share in the same turn: "worse"
     # (the side worse off withdraws, the other holds the field) or "both" (both withdraw, no

@@ -112,7 +112,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     rules: str = "ft2"
     design_text: str = ""
     # Warships: decoy drones aboard, 0 or 1 (`rules.decoys`): deployed as dummy bogeys in its
-    # battles (004 L38; 001 L955-959). Its owner's to know, like the rest of the unit.
+    # battles (004 L39; 001 L955-959). Its owner's to know, like the rest of the unit.
     decoys: int = 0
 
     def captain_at(self, turn: int) -> CommandLevel | None:
@@ -339,7 +339,7 @@ class ProductionOrder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     # Fighters bought to make good carriers' losses (004 L197), put aboard the owner's
     # carriers in this colony's hex at once (`rules.economy.fighter_points` prices them).
     fighters: int = 0
-    # Decoy drones bought (004 L38; 001 L955-959: 20 points each), one aboard each of the
+    # Decoy drones bought (004 L39; 001 L955-959: 20 points each), one aboard each of the
     # owner's warships in this colony's hex that has none, then those built here
     # (`rules.decoys`).
     decoys: int = 0

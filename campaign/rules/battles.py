@@ -134,7 +134,7 @@ def request_for(
                 order=side.order,
                 ships=tuple(ships),
                 admiral=side.admiral,
-                # Its decoy drones fly as dummy bogeys (004 L38; `rules.decoys`).
+                # Its decoy drones fly as dummy bogeys (004 L39; `rules.decoys`).
                 dummies=len(decoys.carriers(state, side.units)),
             )
         )

@@ -41,7 +41,7 @@ CONTESTED_PLANETS = ("nobody", "shared")
 # 004 L43 puts vector movement in play; cinematic and spatial (003) are the umpire's choice.
 BATTLE_MOVEMENTS = ("vector", "cinematic", "spatial")
 # Drifting asteroids (004 L180-181): a jump at each turn's end, or Continuum's moving
-# asteroids that sweep (000 L18082-18101); see docs/rulings.md.
+# asteroids that sweep (000 L18073-18101); see docs/rulings.md.
 ASTEROID_MOTIONS = ("jump", "sweep")
 # When both sides of a battle reach their fleet morale share in the same turn (000
 # L13214-13273 does not say who breaks first): the side worse off withdraws, or both do.

@@ -1,6 +1,6 @@
-"""Decoy drones: the dummy bogeys a task force deploys in its battles (004 L38).
+"""Decoy drones: the dummy bogeys a task force deploys in its battles (004 L39).
 
-004 L38: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used." 001
+004 L39: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used." 001
 L955-959: "Each 'dummy' Bogey costs 20 points from the owner's Fleet Budget", shows an
 escort's signature, "is simply removed from play as soon as it is scanned", and "the maximum
 number of Dummies that may be employed in any battle is equal to the number of 'real' ships".

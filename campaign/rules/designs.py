@@ -4,7 +4,7 @@ A player may field ships "entirely home made" (004 L29), "designed in accordance
 rules in Fleet Book 1 and Fleet Book 2" (004 L37), "internally consistent", with "Fleet Book 2
 alien systems ... not used with Human systems" (004 L30), and never a reflex shield, cloaking
 field or wave gun (004 L51-54). The umpire registers each design file (`DesignRegistered`);
-its owner's production may then buy it at the campaign's 63 points per IP (004 L21, `rules.
+its owner's production may then buy it at the campaign's 63 points per IP (004 L23, `rules.
 production`). A design is shown to every player or to its owner alone, by the campaign's
 `designs` setting: a secret design is in no other player's view.
 """

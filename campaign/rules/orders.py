@@ -58,7 +58,7 @@ ships = [{ design = "destroyer", count = 2 }, { design = "fleet_tender" }]
 fighters = 12          # replacement fighters: aboard carriers here that lack them, then
                        # into fleet tenders' holds here, new ones included (004 L197-201)
 decoys = 2             # decoy drones, 20 points each: one aboard each warship here without
-                       # one, new ones included; dummy bogeys in its battles (004 L38)
+                       # one, new ones included; dummy bogeys in its battles (004 L39)
 
 [[research]]
 tech = "speed-3"       # ip = N to invest part of a price where research accumulates
