@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = Path(os.environ.get("UMPIRE_SEEDS", "/work/shared/seeds"))
+# The rules texts beside the checkout (../shared/seeds), else where this machine keeps them.
+_BESIDE = ROOT.parent / "shared" / "seeds"
+SEEDS = Path(os.environ.get("UMPIRE_SEEDS", _BESIDE if _BESIDE.is_dir() else "/work/shared/seeds"))
 
 _RANGE = r"L(\d+)(?:-L?(\d+))?"
 # A seed number, its first range, then ranges joined by ", ", "; " or " and ".
