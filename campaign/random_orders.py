@@ -88,7 +88,7 @@ MOST_ORTILLERY = 3  # a colony's ortillery vessels in one production phase
 # How often a colony buys replacement fighters when its hex has room for them (004 L197).
 FIGHTERS_PERCENT = 60
 # How often a colony spends what IP it has left on decoy drones for the warships in its hex
-# (004 L38; `rules.decoys`), drawn from a die of its own so that nothing else changes.
+# (004 L39; `rules.decoys`), drawn from a die of its own so that nothing else changes.
 DECOYS_PERCENT = 40
 # How often a fleet tender with fighters aboard makes for its owner's carriers lacking them.
 RESUPPLY_PERCENT = 60
@@ -833,7 +833,7 @@ class _Planner:
         return self.fighter_room[hex_]
 
     def _decoys(self, hex_: str, ships: list[ShipOrder], points: int, ip: int) -> int:
-        """Return the decoy drones (004 L38) a colony in `hex_` buys with the `ip` it has
+        """Return the decoy drones (004 L39) a colony in `hex_` buys with the `ip` it has
         left, its starships and fighters costing `points` so far: no more than the warships
         staying in its hex without one, and those in `ships`, can take."""
         room = self._decoy_room(hex_) + sum(ship.count for ship in ships)
