@@ -1,4 +1,4 @@
-"""Decoy drones in the campaign (004 L38: "Dummy Bogeys and 'Weasel Boats', as described in
+"""Decoy drones in the campaign (004 L39: "Dummy Bogeys and 'Weasel Boats', as described in
 Full Thrust, may be used"; 001 L955-959): bought at a production phase at 20 points each
 (L957), carried one to a warship, deployed as dummy bogeys in its battles (never more than its
 ships, L959), lost when identified. Rulings: docs/rulings.md, "Campaign: decoy drones"."""
