@@ -240,7 +240,7 @@ def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
     assert {r.unit: r.hull_lost for r in truth.results} == {f.id: f.hull_lost for f in umpire.fates}
     assert red.turns
     assert [t.turn for t in red.turns] == list(range(1, len(red.turns) + 1))
-    # A campaign battle starts with bogeys (004 L38): red knows his own ships; blue's is a
+    # A campaign battle starts with bogeys (004 L39): red knows his own ships; blue's is a
     # contact to him until identified. What became of his own ships is the same for all.
     assert {c.label for c in red.start if c.kind == "ship"} == {"red-W1", "red-W2"}
     assert {c.side for c in red.start if c.kind == "contact"} <= {"blue"}
