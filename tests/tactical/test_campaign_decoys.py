@@ -1,4 +1,4 @@
-"""Dummy bogeys in campaign battles (004 L38: "Dummy Bogeys and 'Weasel Boats', as described
+"""Dummy bogeys in campaign battles (004 L39: "Dummy Bogeys and 'Weasel Boats', as described
 in Full Thrust, may be used"; 001 L955-959), under the campaign's vector movement (004 L43)."""
 
 from __future__ import annotations
