@@ -6,7 +6,7 @@ A move is a path of points (:data:`tactical.mines.Path`): under cinematic moveme
 the mid-move turn and the end, so both legs count ("any part of the ship's movement", 001
 L1092); under vector movement the straight line from start to end (000 L13828-13850). The path
 crosses an asteroid when it passes strictly inside its base, the same geometry as a blocked
-line of fire (:func:`tactical.fire.line_blocked`): the ship is a point (000 L18097-18101), and a
+line of fire (:func:`tactical.fire.line_blocked`): the ship is a point (000 L18095-18101), and a
 path that only touches the rim grazes it. The battle (:mod:`tactical.battle`) rolls the dice
 and destroys the ship; this module holds the numbers.
 
@@ -112,7 +112,7 @@ def ends_inside(
 ) -> list[int]:
     """Return the indices of the asteroids a ship's final position is strictly inside: with
     moving asteroids the only risk of its own move, "the final position of a ship after making
-    its move is inside the asteroid" (000 L18091-18093).
+    its move is inside the asteroid" (000 L18087-18089).
 
     >>> ends_inside((0.0, 0.0), [(0.5, 0.5), (1.0, 0.0), (3.0, 3.0)])
     [0]
