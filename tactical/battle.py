@@ -380,7 +380,7 @@ def current_step(state: BattleState) -> Step:
 
 
 def dropout_ids(ctx: BattleContext) -> frozenset[str]:
-    """Return the ships the set-up brings in by FTL dropout (001 L1053-1055): noted at the
+    """Return the ships the set-up brings in by FTL dropout (001 L1053): noted at the
     start, secret from the other side until they appear."""
     return frozenset(s.id for s in ctx.setup.ships if s.dropout is not None)
 
@@ -484,7 +484,7 @@ def side_view(
 
     With bogeys, the context's set-up and record sheets say of enemy ships only what the
     state shows (an unidentified one and the enemy's dummies not at all: the owner notes his
-    bogeys secretly, 001 L941), so whatever reads them, a renderer or a commander, learns
+    bogeys secretly, 001 L939), so whatever reads them, a renderer or a commander, learns
     nothing more. Without bogeys the context is returned as it is.
     """
     seen = view(state, side, dropout_ids(ctx))
