@@ -142,7 +142,7 @@ class CampaignSide(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     admiral: Annotated[int, Meta(ge=1, le=3)] | None = None
     """The admiral's command level, if the task force has one (004 L320-345)."""
     dummies: Annotated[int, Meta(ge=0, le=1000)] = 0
-    """Dummy bogeys the task force deploys, at most one per ship (004 L38; 001 L955-959):
+    """Dummy bogeys the task force deploys, at most one per ship (004 L39; 001 L955-959):
     drones in its formation showing an escort's signature until identified."""
 
 
@@ -177,13 +177,13 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     asteroid_motion: Literal["jump", "sweep"] = "jump"
     """How an asteroid field's drifting asteroids collide: ``jump`` (the drift is a jump at
     the end of each turn, and a ship risks what its move crosses) or ``sweep`` (Continuum's
-    moving asteroids, 000 L18082-18101); see :class:`tactical.battle.Theatre`."""
+    moving asteroids, 000 L18073-18101); see :class:`tactical.battle.Theatre`."""
     morale_ties: MoraleTies = "worse"
     """When both sides reach their fleet morale share in the same turn (000 L13214-13273 does
     not say who breaks first): the side ``worse`` off withdraws and the other holds the field,
     or ``both`` withdraw and nobody wins (docs/rulings.md); the campaign's ``--morale-ties``."""
     campaign: Literal["004", "ft2"] = "004"
-    """Whose optional rules the battle plays: the 004 campaign's (004 L38-46: bogeys, core
+    """Whose optional rules the battle plays: the 004 campaign's (004 L39-46: bogeys, core
     systems, fleet morale and striking the colours, fighter re-arming and scrambling), or
     FT2's own campaign's (001 L1512: it starts with bogeys; the rest is not FT2's)."""
 
@@ -433,7 +433,7 @@ def _formation(
 
     The second fleet is the first turned half round (about the midpoint), so that neither
     side's formation is the better (docs/rulings.md). Dummy bogeys fly in the formation, each
-    after a ship (001 L955: they "confuse the enemy as to the actual strength and disposition
+    after a ship (001 L957: they "confuse the enemy as to the actual strength and disposition
     of the fleet").
     """
     cx, cy = centre
@@ -562,7 +562,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         rules=preset,
         turn_limit=request.turn_limit,
         theatre=theatre,
-        # 004 L38: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used":
+        # 004 L39: "Dummy Bogeys and 'Weasel Boats', as described in Full Thrust, may be used":
         # the sensors and bogeys rules (001 L933-951), so each side's ships start as contacts
         # the enemy must detect; a weasel emitter makes its ship's bogey look bigger; a task
         # force's dummies fly in its formation.
