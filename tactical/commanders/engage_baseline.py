@@ -82,7 +82,7 @@ def _desperate_ram(
 
 def _arm_nova(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     """Whether an Engage ship arms its nova cannon: an enemy is forecast on the line of fire
-    after the straight move arming forces on it, and no friend is (001 L908-917)."""
+    after the straight move arming forces on it, and no friend is (001 L908-925)."""
     if not has_nova(ctx, ship):
         return False
     path = nova_path(ship.x, ship.y, ship.course, ship.speed)
