@@ -417,7 +417,7 @@ def _in_control(
 def fed_launches(
     ctx: BattleContext, state: BattleState, ship_id: str, launches: list[Shot]
 ) -> list[Shot]:
-    """Keep the launches, in order, whose magazines hold a load for each (000 L6051-6053)."""
+    """Keep the launches, in order, whose magazines hold a load for each (000 L6056-6058)."""
     return _within_loads(state, ship_id, launches, feeds(ctx.sheets[ship_id]))
 
 
@@ -452,7 +452,7 @@ def torpedoes_fed(
 def salvo_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Shot]:
     """Launch every ready salvo at one aim point: where the enemy it can reach with the least
     hull left will be after flying straight on next turn, since the salvo homes after the
-    ships move (000 L5724-5729); one FireCon directs them all (000 L5713-5715).
+    ships move (000 L5778-5786); one FireCon directs them all (000 L5769-5773).
 
     A one-shot rack waits for a target within :data:`RACK_CLOSE_MU`, less likely to fly out
     of the salvo's radius. Multi-stage missiles launch 16-24 MU toward an enemy within two
@@ -766,7 +766,7 @@ def focused_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str
 
     A ship with its nova cannon armed fires first, and only if more enemies than friends lie
     in the corridor its three templates will sweep; it holds fire otherwise (its arming is
-    lost either way, 001 L911).
+    lost either way, 001 L919).
     """
     ready = ships_to_fire(ctx, state, side)
     armed = [s for s in ready if state.ship(s).nova]
@@ -822,7 +822,7 @@ def nova_shots(ctx: BattleContext, state: BattleState, ship_id: str) -> list[Sho
 def nova_path(
     x: float, y: float, course: int, advance: float
 ) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The first template's sweep from a ship ``advance`` MU further on (001 L913-917)."""
+    """The first template's sweep from a ship ``advance`` MU further on (001 L921-923)."""
     dx, dy = heading_vector(course)
     near, far = advance + NOVA_ARMING_MU, advance + NOVA_ARMING_MU + NOVA_STAGES[0][1]
     return (x + dx * near, y + dy * near), (x + dx * far, y + dy * far)
