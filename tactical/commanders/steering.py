@@ -223,7 +223,7 @@ def _gun_reach_after_move(
 def ordnance_within_reach(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
     """Whether enemy fighters or missiles may strike this ship this turn: a group in flight
     within its move and its weapons' reach (001 L777), or a ship with a salvo launcher ready
-    within the longest launch range and the homing radius (000 L5707-5736)."""
+    within the longest launch range and the homing radius (000 L5749-5786)."""
     fighter_reach = ctx.rules.fighter_move + FIGHTER_RANGE_MU
     if any(
         g.side != ship.side and range_between(ship.x, ship.y, g.x, g.y) <= fighter_reach
@@ -238,7 +238,7 @@ def ordnance_within_reach(ctx: BattleContext, state: BattleState, ship: ShipInPl
 
 
 SALVO_REACH_MU = 36.0 + 6.0
-"""An extended-range salvo's launch range and the homing radius (000 L5707-5710, L5724-5729):
+"""An extended-range salvo's launch range and the homing radius (000 L5749-5753, L5778-5786):
 the furthest an enemy launcher may be and still strike a ship this turn."""
 
 
@@ -252,7 +252,7 @@ def with_sensors(
     """Wrap a commander's movement orders with a doctrine for bogeys (001 L933-951), seen
     only in its view's ``bogeys``: while no enemy ship is identified, a ship steers at the
     nearest bogey; a ship with active sensors scans (``A``) when a bogey lies beyond its
-    passive reach but within the scan's 54", giving itself away for it (001 L949-951)."""
+    passive reach but within the scan's 54", giving itself away for it (001 L947-949)."""
 
     def wrapped(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written = orders(ctx, state, side)
@@ -369,7 +369,7 @@ def _asteroid_risk(
 ) -> bool:
     """Whether the move meets an asteroid at a velocity that may crash the ship: its new
     velocity less its thrust needs more than 1 on the D6 (001 L1092-1106). With asteroids
-    that sweep (000 L18082-18101) the move risks the asteroid it ends inside, and the drift
+    that sweep (000 L18073-18101) the move risks the asteroid it ends inside, and the drift
     at the start of next turn sweeping over where it ends; else any its path crosses."""
     return _risked(ctx, ship, end_of(ctx, ship, order), asteroids) > 0
 
@@ -687,7 +687,7 @@ def with_mines(
         for ship in _free(state, side):
             order = given = written.get(ship.id, NO_ORDER)
             if order.nova or order.jump:
-                continue  # no power for mines (001 L910); entering jump (004 L144-145)
+                continue  # no power for mines (001 L919); entering jump (004 L144-145)
             path = move_path(ctx, ship, order)
             danger = _met(path, mines)
             sweeper = sweeper_working(ctx, ship)
