@@ -79,13 +79,13 @@ FIGHTER_RANGE_MU = 6.0  # fighter weapons, ADAF cover and ADFC cover reach 6 (00
 KILLS = (0, 0, 0, 1, 1, 2)  # fighters killed per face 1..6, AF and dogfight (001 L789-793;
 # 000 L9142-9144, L9223-9224)
 SCATTERGUN = "scattergun"  # one shot, 1D6 kills, its own FireCon and ADFC (000 7.14)
-SCATTERGUN_RANGE_MU = 6.0  # "The range of a Scattergun is 6 MU" (000 L7512-7514), aft too
+SCATTERGUN_RANGE_MU = 6.0  # "The range of a Scattergun is 6 MU" (000 L7518), aft too
 DEFENDING_BEAM = "beam1"  # on point defence: 5-6 kills one, a 6 re-rolls (000 L5859-5861,
 # L9146-9147); a heavy missile only on a 6 (L5901-5903)
 GRAPESHOT = "grapeshot"  # one shot, four PDS dice (000 7.15, L7555-7559)
 GRAPESHOT_DICE = 4
 POINT_DEFENCE = frozenset({"pdaf", "pds", GRAPESHOT})  # self-defence only (001 L783; 000
-# L9080-9082)
+# L9079-9081)
 AREA_DEFENCE = frozenset({"adaf", "ads", SCATTERGUN})  # any group within 6, or attacking a friend
 # within 6 (001 L785; 000 7.13)
 AREA_FIRE_CONTROL = frozenset({"adfc"})  # lets PDS cover one ally within 6 (000 L9083-9086)
@@ -420,7 +420,7 @@ class FighterGroup(Struct, frozen=True, kw_only=True):
     """Missile fighters: the salvo is still aboard (000 L9837-9843)."""
     launching: bool = False
     """Launched this turn under the ``launch_half_move`` rule: it flies half its move (000
-    L8509-8513)."""
+    L8526-8528)."""
     course: int | None = None
     """Under spatial movement: its course, which is its facing, a clock point (003
     L288-304); ``None`` under the other movements, where groups turn freely."""
