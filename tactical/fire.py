@@ -223,11 +223,11 @@ NEEDLE_SENSOR_MU: tuple[int, int] = (12, 24)
 # or two Enhanced Sensors.
 
 NOVA_ARMING_MU = 6.0
-# The nova round is hurled 6" ahead of the bow before its template is placed (001 L913-915).
+# The nova round is hurled 6" ahead of the bow before its template is placed (001 L921-923).
 NOVA_STAGES: tuple[tuple[float, float, int], ...] = ((2.0, 18.0, 6), (4.0, 24.0, 4), (6.0, 24.0, 2))
 # Each stage's template diameter, its move along the line of flight and its damage dice, read
 # at face value past screens: 2" for 18" at 6D6 as fired, then 4" for 24" at 4D6 the next turn
-# and 6" for 24" at 2D6 the turn after, then it burns out (001 L915-929).
+# and 6" for 24" at 2D6 the turn after, then it burns out (001 L923-929).
 
 MAX_REROLLS = 100  # a safety stop for a chain of natural 6s (000 L2864-2968 sets no limit)
 
@@ -282,7 +282,7 @@ def nova_touches(
     start: tuple[float, float], end: tuple[float, float], diameter: float, x: float, y: float
 ) -> bool:
     """Return whether a round template of this diameter, moved in a straight line from
-    ``start`` to ``end``, touches a ship whose model centre is at ``(x, y)`` (001 L915-917).
+    ``start`` to ``end``, touches a ship whose model centre is at ``(x, y)`` (001 L923).
 
     Ships are points here as for range (001 L415), so the template touches a ship when the
     ship lies within half its diameter of the line swept (see docs/rulings.md).
