@@ -12,7 +12,7 @@ module holds the tables and the geometry.
 'r1.sml-1.t3'
 >>> hits_through(5, kills=1, defended=True), hits_through(2, kills=3, defended=True)  # L5887
 (4, 0)
->>> sap_split(3), sap_split(6)  # half rounded up may go on armour (000 L5945-5947)
+>>> sap_split(3), sap_split(6)  # half rounded up may go on armour (000 L5944-5946)
 ((2, 1), (3, 3))
 """
 
@@ -59,13 +59,13 @@ __all__ = [
 ]
 
 HEAVY_RACKS = frozenset({"heavy_missile", "heavy_missile_er", "heavy_missile_ms"})
-# Heavy missiles "are always fired from one-shot launcher racks" (000 L5701-5708, L6046-6050).
+# Heavy missiles "are always fired from one-shot launcher racks" (000 L5701-5709, L6046-6050).
 RACKS = frozenset({"smr", "smr_er", "smr_ms"}) | HEAVY_RACKS
 # One-shot salvo missile racks and heavy missile racks (000 L6044-6050).
 ER_RACKS = frozenset({"smr_er", "heavy_missile_er"})
-HEAVY_KILL_ON = 5  # a PDS kills a heavy missile on 5-6 (000 L5895-5897)
+HEAVY_KILL_ON = 5  # a PDS kills a heavy missile on 5-6 (000 L5897-5899)
 HEAVY_DICE = 3  # "Each Heavy Missile inflicts 3D6 of damage on the target" (000 L5942-5944)
-LAUNCHERS = frozenset({"sml"})  # salvo missile launchers, one salvo a turn (000 L6051-6053)
+LAUNCHERS = frozenset({"sml"})  # salvo missile launchers, one salvo a turn (000 L6056-6058)
 MAGAZINES = frozenset({"magazine", "magazine_er", "magazine_ms"})  # 000 L6057-6070, L6239-6243
 MULTI_STAGE = frozenset({"heavy_missile_ms", "smr_ms", "magazine_ms"})
 """Two-stage heavy missiles, salvo racks and magazine loads: standard grade only, and a
@@ -73,10 +73,10 @@ magazine holds all multi-stage or all regular loads (000 L6231-6243, optional)."
 STAGE_MIN_MU = 16.0  # a two-stage marker is placed 16 to 24 MU away (000 L6253-6257, L6275)
 STAGE_MAX_MU = 24.0
 FLIGHT_ARC_DEGREES = 30.0  # its second stage flies within its 60° front arc (000 L6275-6277)
-STANDARD_RANGE_MU = 24.0  # the aim point at most 24 MU from the launcher (000 L5707-5710)
-ER_RANGE_MU = 36.0  # extended range missiles: 36 MU (000 L5710)
-ATTACK_RADIUS_MU = 6.0  # a salvo attacks the closest enemy within 6 MU (000 L5724-5729)
-VECTOR_ATTACK_RADIUS_MU = 3.0  # 3 MU against a vector-drive ship (000 L5737-5748)
+STANDARD_RANGE_MU = 24.0  # the aim point at most 24 MU from the launcher (000 L5749-5751)
+ER_RANGE_MU = 36.0  # extended range missiles: 36 MU (000 L5753)
+ATTACK_RADIUS_MU = 6.0  # a salvo attacks the closest enemy within 6 MU (000 L5778-5786)
+VECTOR_ATTACK_RADIUS_MU = 3.0  # 3 MU against a vector-drive ship (000 L5802-5828)
 SALVO_AIM = "point"
 """The target a launch names: it flies at a point on the table (its ``aim``), at no ship."""
 CONTACT_TOLERANCE = 1e-9  # MU: a ship this close to the edge of the radius is within it
@@ -97,7 +97,7 @@ class Salvo(Struct, frozen=True, kw_only=True):
     """A missile fighters' salvo: the fighters the group had lost before the launch, each one
     off the on-target die (000 L9843-9849)."""
     heavy: bool = False
-    """A single heavy missile, not a salvo (000 L5701-5708): one kill stops it, and it does
+    """A single heavy missile, not a salvo (000 L5701-5709): one kill stops it, and it does
     3D6 semi-armour-piercing (L5895-5899, L5942-5944)."""
     stages: int = 1
     """2 for a multi-stage missile (000 L6231-6297)."""
@@ -247,7 +247,7 @@ def multi_stage(ship: Ship, launcher_id: str) -> bool:
 def feeds(ship: Ship) -> dict[str, str]:
     """Return the magazine that feeds each salvo missile launcher, by system id.
 
-    Each launcher is fed by exactly one magazine (000 L6072-6080). The record sheet does not
+    Each launcher is fed by exactly one magazine (000 L6060-6062). The record sheet does not
     draw the lines, so the n-th launcher is fed by the n-th magazine and any launchers beyond
     the last magazine by the last one (see docs/rulings.md, "Tactical: salvo missiles").
     """
@@ -276,7 +276,7 @@ def magazine_feeds(
 
 def launcher_ready(ship: Ship, state: ShipState, launcher_id: str) -> bool:
     """Whether a rack still holds its salvo, or a launcher and its magazine work and the
-    magazine holds a load (000 L6044-6053; a lost magazine loses its loads, L10997)."""
+    magazine holds a load (000 L6044-6058; a lost magazine loses its loads, L10997)."""
     statuses = {s.id: s for s in state.systems}
     spec = ship.system(launcher_id)
     own = statuses[launcher_id]
@@ -294,7 +294,7 @@ def launcher_ready(ship: Ship, state: ShipState, launcher_id: str) -> bool:
 
 def launch_range(ship: Ship, launcher_id: str) -> tuple[float, bool]:
     """Return how far a launcher may aim and whether its salvo is extended range: an ER rack,
-    or a launcher fed from an ER magazine (000 L5707-5710, L6085-6098); a multi-stage
+    or a launcher fed from an ER magazine (000 L5749-5753, L6082-6090); a multi-stage
     missile's first stage 24 MU (000 L6253-6257)."""
     spec = ship.system(launcher_id)
     if spec.kind in RACKS:
@@ -307,7 +307,7 @@ def launch_range(ship: Ship, launcher_id: str) -> tuple[float, bool]:
 
 def homing_target(salvo: Salvo, enemies: Sequence[tuple[str, float, float, float]]) -> str | None:
     """Return the enemy a salvo attacks: the closest within its radius of the marker, ties to
-    the lower id; ``None`` if there is none and the salvo is wasted (000 L5724-5736).
+    the lower id; ``None`` if there is none and the salvo is wasted (000 L5778-5798).
 
     ``enemies`` are (ship id, x, y, attack radius) of the ships it may attack.
 
@@ -327,7 +327,7 @@ def homing_target(salvo: Salvo, enemies: Sequence[tuple[str, float, float, float
 
 def hits_through(on_target: int, *, kills: int, defended: bool) -> int:
     """Return the missiles that hit: the on-target die less the kills, never below 0; with no
-    defence allocated at all, every missile on target hits (000 L5877-5889; index Ambiguity
+    defence allocated at all, every missile on target hits (000 L5867-5891; index Ambiguity
     17)."""
     if not defended:
         return on_target
@@ -336,5 +336,5 @@ def hits_through(on_target: int, *, kills: int, defended: bool) -> int:
 
 def sap_split(points: int) -> tuple[int, int]:
     """Split one missile's damage semi-armour-piercing: half rounded up may go on armour, the
-    rest on the hull (000 L5945-5947, applied per missile: index Ambiguity 16)."""
+    rest on the hull (000 L5944-5946, applied per missile: index Ambiguity 16)."""
     return (points + 1) // 2, points // 2
