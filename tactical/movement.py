@@ -10,7 +10,7 @@ Order notation (001 L364-366): ``P2+4`` turns 2 points to port and accelerates 4
 pivots a stationary ship to course 7 (001 L372); ``J`` starts the final power-up for an FTL jump
 in a campaign battle (004 L144-145: no thrust that turn). Any order may end with mines to lay,
 ``M<tenths>`` each (001 L882-884: ``M5`` drops one half way along the move, ``M`` alone at its
-end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L951),
+end), then ``W`` to sweep for mines (001 L894), then ``A`` for an active sensor scan (001 L949),
 maybe naming the bogeys it scans by their labels (``AB2B3``; without them, the nearest):
 ``P1+2M0M10WA``, or ``M`` or ``A`` alone with no change of course or speed. Last of all,
 ``R<ship id>`` notes a ram intended on that ship (001 L979): ``S1+2Rb1``, or ``Rb1`` alone. After
@@ -150,12 +150,12 @@ class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
     starts the final power-up for an FTL jump (004 L144-145), which spends no thrust;
     ``launch`` launches that many fighter groups at the halfway point of a move without a
     course or velocity change (001 L757-759), written ``L1`` or ``L2``; ``nova`` arms the
-    spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-911).
+    spinal nova cannon, written ``N``: the ship applies no thrust that turn (001 L908-919).
     ``mines`` drops one mine at each of these points of the move, in tenths from its start
     (001 L882-884), one for each working minelayer; ``sweep`` activates the minesweeper
-    (001 L894); ``scan`` makes an active sensor scan, written ``A`` (001 L951), and
+    (001 L894); ``scan`` makes an active sensor scan, written ``A`` (001 L949), and
     ``scan_for`` names the bogeys it scans by label, in the order named (``AB2B3``: "the player
-    chooses which of the enemy Bogeys he will scan", L951), only with ``scan``; without them
+    chooses which of the enemy Bogeys he will scan", L949), only with ``scan``; without them
     it scans the nearest. All three go with any other order. ``ram`` names the enemy ship this
     ship means to ram at the end of its move, written ``R<ship id>`` after everything else
     (001 L979); it too goes with any order. ``vector`` is a vector-movement order's
