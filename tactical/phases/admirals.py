@@ -3,7 +3,7 @@
 A Level 1 captain turns one course point more and a Level 3 one less (004 L329-335); a
 Level 1 or Level 3 admiral makes one ship under his command act as if its captain were of
 his level, "which may be changed from turn to turn" (004 L338, L343), but never a ship whose
-captain already is (L339, L344). The set-up's :class:`~tactical.state.Theatre` holds the
+captain already is (L338, L343). The set-up's :class:`~tactical.state.Theatre` holds the
 captains' modifiers (``turn_mods``, ``strike_mods``) and each admiral's level (``admirals``);
 the chosen ship is marked ``inspired`` in the state, chosen by ``/admiral`` in its side's
 orders and kept until the side chooses another or the ship leaves the battle. Set-ups stored
