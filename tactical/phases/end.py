@@ -103,7 +103,7 @@ def withdraw(ctx: BattleContext, state: BattleState) -> tuple[BattleState, tuple
 
 def _fleet(ctx: BattleContext, state: BattleState, side: str) -> list[ShipInPlay]:
     """The side's ships fleet morale weighs: all it started with, but a ship yet to drop out of
-    FTL, which is not yet in the battle (001 L1055)."""
+    FTL, which is not yet in the battle (001 L1053)."""
     return [s for s in state.ships if s.side == side and not awaiting_dropout(ctx, s)]
 
 
@@ -234,7 +234,7 @@ def end_turn(
             thresholds.append(check)
             status = colours_struck(status, ship.id, thresholds)
         ships.append(
-            # An armed nova cannon not fired this turn loses its arming (001 L911).
+            # An armed nova cannon not fired this turn loses its arming (001 L919).
             msgspec.structs.replace(
                 ship,
                 record=record,
