@@ -225,7 +225,7 @@ class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved
     scrambles: tuple[Scramble, ...] = ()
     """Carriers' scramble dice at the groups attacking them (000 8.3)."""
     nova: tuple[NovaHit, ...] = ()
-    """Nova templates moved on at the start of the firing, after the fighters (001 L917)."""
+    """Nova templates moved on at the start of the firing, after the fighters (001 L925)."""
     salvo_defence: tuple[PointDefenceDie, ...] = ()
     """Point defence at the salvos in flight, after the fighters' (000 L1053-1472 phase 9)."""
     salvos: tuple[SalvoAttack, ...] = ()
@@ -477,7 +477,7 @@ def group_type(ctx: BattleContext, carrier: str, bay: str) -> FighterType:
 def group_reach(ctx: BattleContext, group: FighterGroup) -> float:
     """Return how far a group flies in a turn: the rules' 12" or 24 MU, fast fighters 36 MU
     (000 L9525-9527); half that on the turn it launches, under the ``launch_half_move`` rule
-    (000 L8509-8513: "Move distance on the launch turn is only half normal")."""
+    (000 L8526-8528: "Move distance on the launch turn is only half normal")."""
     reach = float(group_type(ctx, group.carrier, group.bay).move or ctx.rules.fighter_move)
     return reach / 2 if group.launching else reach
 
@@ -1258,7 +1258,7 @@ def _landing(dice: DiceSource, turn: int, group: FighterGroup, target: ShipInPla
 def _fighter_salvo_aim(group: FighterGroup, target: ShipInPlay) -> tuple[float, float]:
     """Return where a missile fighter group aims its salvo: where its target will be after one
     more move on its course and speed, since the salvo homes after the ships move (000
-    L5724-5729), brought in to 24 MU of the group if it lies further (000 L5707-5710)."""
+    L5778-5786), brought in to 24 MU of the group if it lies further (000 L5749-5751)."""
     dx, dy = velocity(target)
     lead_x, lead_y = round_mu(target.x + dx), round_mu(target.y + dy)
     x, y, _ = _towards(group.x, group.y, lead_x, lead_y, STANDARD_RANGE_MU)
