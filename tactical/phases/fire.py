@@ -1,7 +1,7 @@
 """The fire step (001 L262-276): sides alternate, one ship at a time declaring all its shots.
 
 ``PLAYER``: :func:`fire_ship` checks and rolls one ship's shots: beams and the other direct
-fire weapons, pulse torpedoes and needles, nova cannon (001 L908-927), launchers of salvos
+fire weapons, pulse torpedoes and needles, nova cannon (001 L908-929), launchers of salvos
 and boarding torpedoes; damage is applied at once, threshold checks at the end of the phase.
 """
 
@@ -177,7 +177,7 @@ class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
     hits: tuple[Hit, ...] = ()
     thresholds: tuple[Threshold, ...] = ()
     nova: tuple[NovaHit, ...] = ()
-    """What the ship's nova cannon template touched as it was fired (001 L915-917)."""
+    """What the ship's nova cannon template touched as it was fired (001 L923-925)."""
     landed: tuple[Landing, ...] = ()
     """Marines its boarding torpedoes put aboard their targets (000 L5122-5128)."""
     captured: tuple[str, ...] = ()
@@ -290,7 +290,7 @@ def _reach(ctx: BattleContext, kind: str, distance: float, setting: str | None =
         return submunition_dice(distance) > 0
     if kind == BOARDING_TORPEDO:  # the standard projectile row (000 L5118-5122)
         return torpedo_to_hit(ctx.rules.torpedo_to_hit, distance) is not None
-    if kind == SCATTERGUN:  # its direct fire at a ship (000 L7512-7514, L7536-7540)
+    if kind == SCATTERGUN:  # its direct fire at a ship (000 L7516-7518, L7536-7540)
         return distance <= SCATTERGUN_RANGE_MU
     return False
 
@@ -344,7 +344,7 @@ def fire_options(
     a die and within its ship's sensors (000 L4517-4523, L4570-4574; :func:`needle_reach`), a
     submunition pack not yet fired to 18" (001 L858-862). No weapon fires at a ship when the
     line between their centres crosses an asteroid (001 L1082-1088; 000 L17775-17812). A ship
-    whose nova cannon is armed may fire that alone, along its bow's line (001 L906-911); one
+    whose nova cannon is armed may fire that alone, along its bow's line (001 L906-919); one
     whose minesweeper is active fires nothing (001 L898). Under FT Lite's rule a weapon whose
     arcs include the aft arc fires through it when its ship used no thrust this turn (002 L51);
     under Continuum's, every one of these weapons whose arcs include it, while its ship's
@@ -557,7 +557,7 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
     shots as ``Shot(launcher, SALVO_AIM, "x,y")`` (see :func:`launch_problem`).
 
     A rack holding its salvo, or a launcher whose magazine works and holds a load (000
-    L6044-6060); none while the ship may fire no offensive weapon (001 L898, L910; 000
+    L6044-6060); none while the ship may fire no offensive weapon (001 L898, L919; 000
     L11151-11157).
     """
     ship = state.ship(ship_id)
@@ -604,7 +604,7 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     for shot in shots:
         kind = sheet.system(shot.weapon).kind
         if kind in (NOVA, SCATTERGUN):
-            continue  # the nova needs none (digest 4.5), a scattergun its own (000 L7500-7504)
+            continue  # the nova needs none (digest 4.5), a scattergun its own (000 L7502-7506)
         if kind in RACKS or kind in LAUNCHERS:
             continue  # the launch phase's FireCons: launch_problem (_launches)
         uses.add((shot.target, _firecon_use(kind, shot)))
@@ -675,7 +675,7 @@ def launch_problem(
     """Return why a launcher may not send a salvo at this aim point now, or ``None``.
 
     The aim point (``x,y``) must be within 24 MU of the ship, 36 MU for extended range, and
-    inside the launcher's arcs (000 L5699-5712); never aft, as for every offensive weapon,
+    inside the launcher's arcs (000 L5749-5757); never aft, as for every offensive weapon,
     advanced sensors or not: a salvo or heavy missile is launched at a point in phase 3, not
     fired at a ship, and its attack has no hit die for "a hit on a die roll of 6" to read
     (000 L15257-15261; docs/rulings.md, "Tactical: ECM and advanced sensors"); and no
@@ -854,7 +854,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
 
 def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: str) -> None:
     """Refuse launches and boarding torpedoes that draw more loads on a magazine than it
-    holds: a salvo each (000 L6051-6053), a torpedo each, hit or miss (000 L5090-5100)."""
+    holds: a salvo each (000 L6056-6058), a torpedo each, hit or miss (000 L5090-5100)."""
     drawn: dict[str, int] = {}
     for fed in (feeds(sheet), torpedo_feeds(sheet)):
         for shot in shots:
@@ -957,7 +957,7 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     dice: DiceSource,
 ) -> tuple[BattleState, ShipFired]:
     """Resolve a checked firing turn target by target, in declaration order (digest A11);
-    a nova cannon's template first, since it fires alone (001 L910)."""
+    a nova cannon's template first, since it fires alone (001 L919)."""
     turn = state.turn
     firer = state.ship(ship_id)
     firer_sheet = ctx.sheets[ship_id]
@@ -983,7 +983,7 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         state = replace_ship(state, identified(state.ship(ship_id)))
     nova: list[NovaHit] = []
     for shot in novas:
-        # The round flies 6" out, then the 2" template moves 18" on (001 L913-917).
+        # The round flies 6" out, then the 2" template moves 18" on (001 L921-923).
         dx, dy = heading_vector(firer.course)
         start = (firer.x + dx * NOVA_ARMING_MU, firer.y + dy * NOVA_ARMING_MU)
         blast = NovaBlast(ship=ship_id, x=start[0], y=start[1], course=firer.course, stage=0)
@@ -1118,9 +1118,9 @@ def _nova_pass(
     thresholds: list[Threshold],
 ) -> tuple[BattleState, NovaBlast | None]:
     """Move a nova template one stage on from where it lies and damage every ship it
-    touches, friend or foe (001 L915-927).
+    touches, friend or foe (001 L923-929).
 
-    Each ship touched takes the stage's dice at face value, screens ignored (001 L923-927),
+    Each ship touched takes the stage's dice at face value, screens ignored (001 L927-929),
     in the order ships stand in the battle. Returns the blast as it lies for its next stage,
     or ``None`` once it has burnt out.
     """
@@ -1141,7 +1141,7 @@ def _nova_pass(
         nova.append(NovaHit(ship=blast.ship, stage=blast.stage + 1, faces=faces, hit=hit))
         state = apply_hit(ctx, state, target, record, hit, dice, thresholds)
     if blast.stage + 1 >= len(NOVA_STAGES):
-        return state, None  # burnt out after its third move (001 L921)
+        return state, None  # burnt out after its third move (001 L925)
     after = NovaBlast(
         ship=blast.ship, x=end[0], y=end[1], course=blast.course, stage=blast.stage + 1
     )
@@ -1155,7 +1155,7 @@ def advance_novas(
     nova: list[NovaHit],
     thresholds: list[Threshold],
 ) -> BattleState:
-    """Move every burning nova template on at the start of the firing (001 L917-921)."""
+    """Move every burning nova template on at the start of the firing (001 L925)."""
     burning: list[NovaBlast] = []
     for blast in state.novas:
         state, after = _nova_pass(ctx, state, blast, dice, nova, thresholds)
@@ -1194,7 +1194,7 @@ def _beams(
 
 def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Shot) -> BattleState:
     """Place a salvo marker at its aim point and cross off a launcher's load from its magazine
-    (000 L5699-5712, L6051-6060); a rack's own round is spent by :func:`_spend_rounds`."""
+    (000 L5743-5763, L6056-6074); a rack's own round is spent by :func:`_spend_rounds`."""
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
     point = parse_aim(shot.aim)
