@@ -44,21 +44,21 @@ from tactical.state import (
 
 
 class Dropout(Struct, frozen=True, kw_only=True):
-    """A ship that dropped out of FTL at the start of the movement (001 L1057-1070): its
+    """A ship that dropped out of FTL at the start of the movement (001 L1058-1070): its
     intended point, the scatter's dice, where it appeared and what lay within 6"."""
 
     ship: str
     aimed: tuple[float, float]
     direction: int
-    """The D12 for the scatter's direction, a clock point of the course gauge (001 L1059)."""
+    """The D12 for the scatter's direction, a clock point of the course gauge (001 L1058)."""
     distance: int
-    """The D6 for the scatter's distance in MU (001 L1061)."""
+    """The D6 for the scatter's distance in MU (001 L1058)."""
     extreme: int | None = None
-    """Under ``ftl_dropout_extreme``, the second D6 after a distance 6 (001 L1063)."""
+    """Under ``ftl_dropout_extreme``, the second D6 after a distance 6 (001 L1064)."""
     x: float
     y: float
     entered: bool = True
-    """``False``: under the OPTION it would appear off the table and never enters (L1063)."""
+    """``False``: under the OPTION it would appear off the table and never enters (L1064)."""
     faces: tuple[tuple[str, int, int | None], ...] = ()
     """Each ship, itself included, and fighter group within 6": its D6 and a 6's second D6
     (001 L1066-1070)."""
@@ -68,17 +68,17 @@ class Dropout(Struct, frozen=True, kw_only=True):
 
 
 def dropping_out(ctx: BattleContext, ship: ShipInPlay, turn: int) -> bool:
-    """Whether a ship is off the table waiting to drop out of FTL on ``turn`` (001 L1055)."""
+    """Whether a ship is off the table waiting to drop out of FTL on ``turn`` (001 L1053)."""
     return ship.status == "away" and ship.returns == turn == _dropout_turn(ctx, ship.id)
 
 
 def awaiting_dropout(ctx: BattleContext, ship: ShipInPlay) -> bool:
-    """Whether a ship has yet to drop out of FTL onto the table (001 L1055)."""
+    """Whether a ship has yet to drop out of FTL onto the table (001 L1053)."""
     return ship.status == "away" and ship.returns == _dropout_turn(ctx, ship.id) is not None
 
 
 def _dropout_turn(ctx: BattleContext, ship_id: str) -> int | None:
-    """The turn the set-up has a ship drop out of FTL, if it does (001 L1055)."""
+    """The turn the set-up has a ship drop out of FTL, if it does (001 L1053)."""
     return next((s.dropout for s in ctx.setup.ships if s.id == ship_id), None)
 
 
@@ -89,7 +89,7 @@ def drop_out(
     dice: DiceSource,
     thresholds: list[Threshold],
 ) -> tuple[BattleState, Dropout]:
-    """Bring a ship out of FTL at the start of the movement (001 L1057-1070): the marker at
+    """Bring a ship out of FTL at the start of the movement (001 L1058-1070): the marker at
     its intended point scatters a D12 clock direction and a D6 MU (under the OPTION, a 6 times
     a second D6, and off the table it never enters); then every ship, itself included, and
     fighter group within 6" of where it appears takes a D6, a 6 making it a second D6 times 6,
@@ -145,7 +145,7 @@ def drop_out(
 def jump_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     """Return why a ship may not start its final power-up for a jump, or ``None``."""
     theatre = ctx.setup.theatre
-    if theatre is None:  # a table battle: FT2's FTL departure (001 L1025)
+    if theatre is None:  # a table battle: FT2's FTL departure (001 L1027)
         return None if ship.record.ftl == "ok" else "its FTL drive is lost"
     if ship.side not in theatre.ftl_sides:
         return "only ships under FTL Move orders may jump (004 L139)"
@@ -211,7 +211,7 @@ def depart(
     dice: DiceSource,
     thresholds: list[Threshold],
 ) -> tuple[BattleState, Moved, Path | None]:
-    """A table battle's jump into FTL, the turn after the warm-up (001 L1027-1047): half the
+    """A table battle's jump into FTL, the turn after the warm-up (001 L1029-1047): half the
     velocity on its course after every other ship has moved, then gone, unless something
     within 6" makes the D6 necessary. Return the path of a ship that stays in normal space.
 
@@ -251,7 +251,7 @@ def depart(
         void=ignored,
         vector=ship.vector,
     )
-    if outcome == "fails":  # 001 L1037: it completes the move at its course and velocity
+    if outcome == "fails":  # 001 L1041: it completes the move at its course and velocity
         end_x, end_y = round_mu(ship.x + dx), round_mu(ship.y + dy)
         left = off_table(ctx, state, end_x, end_y)
         stays = msgspec.structs.replace(
@@ -266,7 +266,7 @@ def depart(
     if outcome == "jumps":
         state = replace_ship(state, msgspec.structs.replace(ship, x=x, y=y, status="jumped"))
         for victim in (*ships_near, *groups_near):
-            points = dice.roll(f"t{turn}/ftl/{ship_id}/damage/{victim}", 6)  # 001 L1041
+            points = dice.roll(f"t{turn}/ftl/{ship_id}/damage/{victim}", 6)  # 001 L1043
             faces.append((victim, points))
             if victim in ships_near:
                 state, hit = crash(ctx, state, victim, points, f"ftl/{ship_id}", dice, thresholds)
