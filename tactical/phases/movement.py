@@ -142,7 +142,7 @@ MineEvent = MineLaid | MineSwept | MineDetonated
 
 class AsteroidMet(Struct, frozen=True, kw_only=True):
     """A ship's move crossed an asteroid's base (001 L1092-1108; 000 L18059-18153), or, with
-    ``swept``, a moving asteroid's drift swept over the ship before it moved (000 L18086-18089).
+    ``swept``, a moving asteroid's drift swept over the ship before it moved (000 L18077-18083).
 
     ``x``, ``y`` are the asteroid's centre this turn. ``need`` is the ship's ``velocity``
     less its ``thrust`` now (001 L1092); ``face`` the D6 rolled to avoid it, ``None`` when no
@@ -198,7 +198,7 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     moves: tuple[Moved, ...]
     first: str | None
     nova: tuple[NovaHit, ...] = ()
-    """Nova templates moved on at the start of the firing (001 L917-921), with no fighters
+    """Nova templates moved on at the start of the firing (001 L925), with no fighters
     in flight to resolve first."""
     thresholds: tuple[Threshold, ...] = ()
     mines: tuple[MineEvent, ...] = ()
@@ -207,7 +207,7 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     """Dummy bogeys moved by their orders; ``left`` ones are gone (001 L957)."""
     sensed: tuple[Sensed, ...] = ()
     """Bogeys identified at the end of the move, in order: self-revealed, passive, active
-    (001 L945-951); a dummy identified is removed (001 L957)."""
+    (001 L945-949); a dummy identified is removed (001 L957)."""
     rams: tuple[Rammed, ...] = ()
     """The rams the orders named, tried after the move and the sensors, before initiative
     (001 L977-995), in the order the ships stand; their thresholds are in ``thresholds``."""
@@ -216,7 +216,7 @@ class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
     them (001 L1092-1108)."""
     dropouts: tuple[Dropout, ...] = ()
     """Ships that dropped out of FTL at the start of the move, before any ship moved, in the
-    order the ships stand (001 L1057-1070); their thresholds are in ``thresholds``."""
+    order the ships stand (001 L1058-1070); their thresholds are in ``thresholds``."""
     rolls: tuple[Roll, ...] = ()
 
 
@@ -371,7 +371,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             ship = _reenter(ctx, state, ship)  # noqa: PLW2901 - the returning ship moves from the edge
         order = written.get(ship.id, NO_ORDER)
         if ship.jump == "powering" and ctx.setup.theatre is None:
-            departing.append(ship.id)  # moved after every other ship (001 L1027)
+            departing.append(ship.id)  # moved after every other ship (001 L1029)
             ships.append(ship)
             continue
         if ship.jump in ("powering", "unplanned"):
@@ -403,7 +403,7 @@ def move_ships(  # noqa: PLR0915 - ships, launches, mines, rams and initiative i
             void = _beam_defence_problem(ctx, ship)
         jump = ship.jump
         if order.jump and void is None and ctx.setup.theatre is None:
-            jump = "powering"  # the drives warm up this turn (001 L1025)
+            jump = "powering"  # the drives warm up this turn (001 L1027)
         elif order.jump and void is None:
             jump = "powering" if ship.jump == "ready" else "unplanned"
         end = move_by_rules(ctx, move_start(ship), NO_ORDER if void else order)
@@ -619,7 +619,7 @@ def _asteroid_sweeps(
     """Under ``asteroid_motion = "sweep"``, roll for every ship a drifting asteroid swept over
     since the last turn: "the movement path of the asteroid brings it into contact with a
     ship at any point (this is before the ship itself has moved, at the beginning of the Ship
-    Movement Phase)" (000 L18086-18089). The ship's centre against the base along the drift's
+    Movement Phase)" (000 L18077-18083). The ship's centre against the base along the drift's
     legs (:func:`tactical.asteroids.drift_legs`, wrapping round the field, 004 L180-181); the
     need is its velocity now less its thrust (000 L18116-18126); the die is keyed
     ``t<turn>/asteroid-sweep/<ship>/<asteroid>``.
@@ -686,8 +686,8 @@ def course_and_speed(order: Order) -> Order:
 
 def scan_limit(ctx: BattleContext, ship: ShipInPlay) -> int:
     """Return how many bogeys the ship's active sensors may identify this turn: escort 1,
-    cruiser 2, capital 3 (001 L951), or one per working FireCon under the ``active_scans``
-    option (000 12.1); none for a civilian hull, which has passive sensors only (001 L949)."""
+    cruiser 2, capital 3 (001 L949), or one per working FireCon under the ``active_scans``
+    option (000 12.1); none for a civilian hull, which has passive sensors only (001 L947)."""
     sheet = ctx.sheets[ship.id]
     if sheet.hull not in SCANNING_HULLS:
         return 0
@@ -701,7 +701,7 @@ def _scan_problem(
 ) -> str | None:
     """Return why a ship may not make this active scan this turn, or ``None``: the bogeys it
     names must be enemy bogeys on the table as the orders were written, no more than it may
-    scan (001 L951)."""
+    scan (001 L949)."""
     if not ctx.rules.bogeys:
         return "there are no bogeys to scan: the battle is played without sensors (001 L933)"
     limit = scan_limit(ctx, ship)
@@ -797,7 +797,7 @@ def sense(
 ) -> tuple[BattleState, list[Sensed]]:
     """Identify bogeys at the end of the move (digest A17): ships that gave themselves away,
     then every enemy bogey within 36" of a ship in play, both at once when both are bogeys
-    (001 L947), then each active scan's bogeys within 54", up to its limit (001 L951): those
+    (001 L945), then each active scan's bogeys within 54", up to its limit (001 L949): those
     its order names, in the order named, else the nearest.
 
     Passive sensors go first, so that no scan is spent on a bogey they identify anyway; a scan
@@ -860,7 +860,7 @@ def sense(
             if range_between(scanner.x, scanner.y, x, y) <= reach(ACTIVE_RANGE_MU, name)
             and clear(scanner, x, y)
         )
-        if named:  # the player chooses which bogeys he scans (001 L951)
+        if named:  # the player chooses which bogeys he scans (001 L949)
             in_range = sorted(
                 (c for c in in_range if c[2] in named), key=lambda c: named.index(c[2])
             )
