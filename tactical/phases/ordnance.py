@@ -1,4 +1,4 @@
-"""The salvo missiles in flight (000 L5699-5736; 000 L1053-1472 phases 7-10): they home on
+"""The salvo missiles in flight (000 L5741-5828; 000 L1053-1472 phases 7-10): they home on
 their targets, meet point and area defence, and strike before the firing.
 
 ``CHANCE`` (phase ``missiles``): :func:`resolve_missiles`.
@@ -64,7 +64,7 @@ class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 class SalvoAttack(Struct, frozen=True, kw_only=True):
     """One salvo after the ships moved: the ship it homed on (``None``: none within its radius,
-    wasted, 000 L5733-5736), the on-target die, the kills, the hits and their damage dice."""
+    wasted, 000 L5794-5798), the on-target die, the kills, the hits and their damage dice."""
 
     salvo: str
     target: str | None = None
@@ -89,7 +89,7 @@ class MissilesResolved(Struct, frozen=True, kw_only=True, tag="missiles_resolved
 
 
 def _attack_radius(ctx: BattleContext) -> float:
-    """A salvo's attack radius: 6 MU, 3 MU against vector-drive ships (000 L5724-5748); every
+    """A salvo's attack radius: 6 MU, 3 MU against vector-drive ships (000 L5778-5828); every
     ship of a battle moves one way, so the battle's movement decides."""
     return VECTOR_ATTACK_RADIUS_MU if ctx.rules.movement == "vector" else ATTACK_RADIUS_MU
 
@@ -112,7 +112,7 @@ def resolve_missiles(
 
 def salvo_targets(ctx: BattleContext, state: BattleState) -> dict[str, str | None]:
     """Return the ship each salvo due this turn homes on, ``None`` if none is within its
-    attack radius (000 L5724-5736), 1 MU less a level of the ship's ECM (000 L7717-7721)."""
+    attack radius (000 L5778-5798), 1 MU less a level of the ship's ECM (000 L7717-7721)."""
     targets: dict[str, str | None] = {}
     for salvo in state.salvos:
         if not salvo.due(state.turn):
@@ -140,13 +140,13 @@ def salvo_attacks(  # noqa: PLR0915 - salvos and heavy missiles, phases 7-10 in 
     intercepted: Mapping[str, int] | None = None,
     busy: Collection[str] = (),
 ) -> tuple[BattleState, list[PointDefenceDie], list[SalvoAttack]]:
-    """Home every salvo due this turn, fire point defence at it and strike (000 L5724-6040).
+    """Home every salvo due this turn, fire point defence at it and strike (000 L5778-6040).
 
     Each salvo attacks the closest enemy within its radius of its marker, or is wasted. Each
     attacked ship's PDS and area systems not yet fired this turn (``used``, at fighters) are
     shared among the salvos attacking it, announced before any die; then friends' area systems
     within 6 MU, and with ADFC their PDS (000 L9083-9086). Each rolls one die: 4-5 kills one
-    missile, 6 kills two and re-rolls (000 L5851-5856). Then the salvo's on-target die; each
+    missile, 6 kills two and re-rolls (000 L5855-5857). Then the salvo's on-target die; each
     missile through does 1D6, semi-armour-piercing, past screens (L5943-5950), and the
     thresholds it crosses are checked at once (phase 10).
     """
@@ -296,8 +296,8 @@ def backlash(
 
 def _pd_die(dice: DiceSource, key: str, kind: str, *, heavy: bool) -> KillRoll:
     """Roll one point defence system's dice at a salvo (4-5 one kill, 6 two and a re-roll,
-    000 L5851-5856; a scattergun's D6 kills, grapeshot's four dice, :func:`defence_roll`) or
-    at a heavy missile, which each die kills on a 5 or 6 (000 L5895-5897) and a scattergun's
+    000 L5855-5857; a scattergun's D6 kills, grapeshot's four dice, :func:`defence_roll`) or
+    at a heavy missile, which each die kills on a 5 or 6 (000 L5897-5899) and a scattergun's
     D6 of hits always (L7518-7524)."""
     if not heavy:
         return defence_roll(dice, key, kind, reroll=True)
