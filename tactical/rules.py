@@ -115,7 +115,7 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     recover only half their number a turn (rounded up). FT2's carriers launch two groups a
     turn, other ships one, and recover one (001 L759-761): off in ``ft2``."""
     launch_half_move: bool = False
-    """A group flies half its move on the turn it launches (000 L8509-8513): Continuum. FT2
+    """A group flies half its move on the turn it launches (000 L8526-8528): Continuum. FT2
     does not say so (001 L757-763): off in ``ft2``."""
     carrier_bays: int = 3
     """Bays that make a ship a carrier, which launches two groups a turn, others one (001
@@ -137,7 +137,7 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     (000 L6737-6739)."""
 
     ftl_dropout_extreme: bool = False
-    """FT2's OPTION for FTL dropouts (001 L1063): a 6 on the scatter's distance D6 rolls a
+    """FT2's OPTION for FTL dropouts (001 L1064): a 6 on the scatter's distance D6 rolls a
     second D6 and multiplies, and a ship that would appear off the table never enters. An
     option of the battle's set-up (``ftl_dropout_extreme = true``), off in every preset."""
     bogeys: bool = False
@@ -200,7 +200,7 @@ class BattleRules(Struct, frozen=True, kw_only=True):
     open-book (000 L1442-1458). ``open`` in ``ft2``, ``sensed`` in ``continuum``."""
     active_scans: Literal["class", "firecon"] = "class"
     """Bogeys one active scan identifies a turn: FT2's escort 1, cruiser 2, capital 3 (001
-    L951), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
+    L949), or Continuum's one per working FireCon (000 12.1); the Continuum preset keeps FT2's,
     the campaign's named source (index, Ambiguity 39)."""
     movement: Movement = "cinematic"
     """How ships move: FT2's cinematic movement, course and facing one (001 L300-372), Fleet
