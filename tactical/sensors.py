@@ -5,9 +5,9 @@ passive and active sensors reach, and the dummy drones and weasel emitters that 
 Under the ``bogeys`` rule option each ship starts as a bogey: the enemy sees only a counter
 with an opaque label, its place, course and speed, and the class its drive emissions show,
 escort, cruiser, capital or merchant (001 L939). Passive sensors identify any enemy bogey within
-:data:`PASSIVE_RANGE_MU` (001 L947); an active scan, written in the move orders, reaches
+:data:`PASSIVE_RANGE_MU` (001 L945); an active scan, written in the move orders, reaches
 :data:`ACTIVE_RANGE_MU` and identifies up to :data:`ACTIVE_SCANS` bogeys a turn, revealing the
-scanner too (001 L949-951). A dummy bogey (:class:`Dummy`) shows an escort and is removed when
+scanner too (001 L947-949). A dummy bogey (:class:`Dummy`) shows an escort and is removed when
 it is scanned (001 L957); a weasel emitter makes a ship's bogey show a bigger class until it is
 scanned (001 L961-969). The battle (:mod:`tactical.battle`) decides when; this module holds the
 tables and the counters.
@@ -67,20 +67,20 @@ __all__ = [
     "signature",
 ]
 
-PASSIVE_RANGE_MU = 36.0  # every ship identifies an enemy bogey within 36" (001 L947; 000 12.1)
-ACTIVE_RANGE_MU = 54.0  # an active scan reaches 54" (001 L951; 000 12.1)
+PASSIVE_RANGE_MU = 36.0  # every ship identifies an enemy bogey within 36" (001 L945; 000 12.1)
+ACTIVE_RANGE_MU = 54.0  # an active scan reaches 54" (001 L949; 000 12.1)
 ACTIVE_SCANS: dict[HullClass, int] = {"escort": 1, "cruiser": 2, "capital": 3}
 # Bogeys one active scan may identify a turn: escorts one, cruisers two, capitals three (001
-# L951; Continuum names one per working FireCon, 000 12.1, the ``active_scans`` option).
+# L949; Continuum names one per working FireCon, 000 12.1, the ``active_scans`` option).
 SCANNING_HULLS = frozenset({"warship", "q_ship", "military_installation"})
-# Only military vessels carry active sensors (001 L949); a Q-ship may (digest 5.1).
+# Only military vessels carry active sensors (001 L947); a Q-ship may (digest 5.1).
 DUMMY_POINTS = 20  # each dummy bogey costs 20 points of the fleet budget (001 L957)
 DUMMY_SIGNATURE: HullClass = "escort"  # a dummy emits an escort's drive signature (001 L957)
 DUMMY_THRUST = 8
 # A dummy manoeuvres like a scoutship (001 L957), whose thrust the text does not print: the
 # catalogue's scoutship (tactical/data/ships/ft2/scout.toml, a project design) has thrust 8.
-ECM = "ecm"  # one system per level (000 L7730-7735)
-AREA_ECM = "area_ecm"  # one system per level (000 L7786-7790)
+ECM = "ecm"  # one system per level (000 L7736-7740)
+AREA_ECM = "area_ecm"  # one system per level (000 L7790-7796)
 DEBLIP_MU_PER_LEVEL = 6.0
 # Each level of ECM "subtracts 6 MU from the 'de-blip' range of enemy sensors" (000 L7703-7705).
 LOCK_ON_MU_PER_LEVEL = 1.0
@@ -101,10 +101,10 @@ DRIVE_KNOWN = 2  # "Data on mass, drive, and screen systems (original values)" (
 SYSTEMS_KNOWN = 3  # "Data on all onboard systems (original values)" (L12656)
 DAMAGE_KNOWN = 4  # "current damage status and systems that are functional" (L12658-12660)
 ECM_MAX_LEVEL = 3  # "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
-# exceed 3" (000 L7723-7724, L7766-7768).
-AREA_ECM_MU = 6.0  # area ECM covers its ship "and all allied ships within 6 MU" (000 L7765-7766)
+# exceed 3" (000 L7722-7724, L7766-7770).
+AREA_ECM_MU = 6.0  # area ECM covers its ship "and all allied ships within 6 MU" (000 L7764-7766)
 WEASEL_SIGNATURES: dict[str, HullClass] = {
-    "weasel_cruiser": "cruiser",  # 001 L965
+    "weasel_cruiser": "cruiser",  # 001 L967
     "weasel_capital": "capital",  # 001 L967
 }
 
@@ -194,7 +194,7 @@ def bogey_labels(
 
 def ecm_level(own: int, area: Iterable[int]) -> int:
     """Return a ship's aggregate ECM level: its own working ECM systems switched on, plus the
-    levels of every area ECM covering it, at most three (000 L7723-7724, L7766-7768).
+    levels of every area ECM covering it, at most three (000 L7722-7724, L7766-7770).
 
     >>> ecm_level(1, [2, 2]), ecm_level(0, []), ecm_level(2, [1])
     (3, 0, 3)
