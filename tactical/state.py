@@ -93,7 +93,7 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Bays whose FTL fighter group begins the battle deployed on the ship, 1 CEF spent,
     instead of aboard (000 L9981-9989)."""
     dropout: Annotated[int, Meta(ge=1)] | None = None
-    """The game turn it enters by dropping out of FTL (001 L1055), a table battle's: ``x``,
+    """The game turn it enters by dropping out of FTL (001 L1053), a table battle's: ``x``,
     ``y`` its intended entry point, ``course`` and ``speed`` its own after emergence. Until
     then it is ``away``, due back that turn."""
 
@@ -154,7 +154,7 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     asteroid_motion: Literal["jump", "sweep"] = "jump"
     """How drifting asteroids collide (see docs/rulings.md). ``jump``: the drift is a jump at
     the end of the turn and a ship's move risks every asteroid its path crosses, as for
-    stationary ones (001 L1092). ``sweep``: Continuum's moving asteroids (000 L18082-18101): at
+    stationary ones (001 L1092). ``sweep``: Continuum's moving asteroids (000 L18073-18101): at
     the start of the movement a ship the drift swept over risks it, and a ship risks only the
     asteroid its move ends inside; paths that merely cross are safe."""
     turn_mods: tuple[tuple[str, int], ...] = ()
@@ -168,7 +168,7 @@ class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omi
     """Per side: +1 or -1 to its initiative dice (senior captain or admiral, 004 L329-343)."""
     initiative_roll: bool = False
     """Roll for initiative every turn, a D6 each with ``initiative_mods``, whatever the
-    rules' ``initiative``: 004 L331, L338 and L343 put the senior officer's modifier on an
+    rules' ``initiative``: 004 L331, L334, L337 and L342 put the senior officer's modifier on an
     initiative roll in every campaign battle, so FT2's "most ships fires first" (001 L262)
     gives way to the roll (docs/rulings.md). Off for set-ups stored before it was recorded."""
     morale_mods: tuple[tuple[str, int], ...] = ()
@@ -248,7 +248,7 @@ class BattleSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """Let groups make secondary moves (000 8.5): sets the rules' ``fighter_secondary_move``;
     ``None`` keeps the preset's (on under Continuum, off under FT2)."""
     ftl_dropout_extreme: bool = False
-    """FT2's OPTION for FTL dropouts (001 L1063): turns the rules' option of that name on."""
+    """FT2's OPTION for FTL dropouts (001 L1064): turns the rules' option of that name on."""
     enemy_sheets: Literal["open", "sensed"] | None = None
     """With ``bogeys``, whether a side reads an identified enemy ship's record sheet
     (``open``) or only what its sensors learned (``sensed``): sets the rules'
@@ -329,7 +329,7 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     """Rows completed this fire phase, waiting for an end-of-phase threshold check."""
     jump: JumpState = "none"
     nova: bool = False
-    """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-911)."""
+    """Its nova cannon is armed this turn: no thrust, no other fire, no screens (001 L908-919)."""
     sweeping: bool = False
     """Its minesweeper is active this turn: no offensive fire (001 L898)."""
     ecm: bool = False
@@ -353,7 +353,7 @@ class ShipInPlay(Struct, frozen=True, kw_only=True):
     (``/admiral`` in its orders; 004 L338, L343; the set-up's ``Theatre.admirals``)."""
     bogey: str | None = None
     """While the enemy has not identified it (the ``bogeys`` option): the label its bogey
-    counter goes by (001 L941); ``None`` once revealed, or without bogeys."""
+    counter goes by (001 L939); ``None`` once revealed, or without bogeys."""
     shows: HullClass | None = None
     """While a bogey: the class its drive signature shows, or its weasel emitter fakes (001
     L939, L969)."""
@@ -418,7 +418,7 @@ def velocity(ship: Moving) -> tuple[float, float]:
 
 
 class NovaBlast(Struct, frozen=True, kw_only=True):
-    """A nova cannon's reaction on the table after it was fired (001 L915-927).
+    """A nova cannon's reaction on the table after it was fired (001 L923-929).
 
     ``x``, ``y`` is where its template was left, ``course`` its line of flight and ``stage``
     the index in :data:`~tactical.fire.NOVA_STAGES` of its next move, at the start of the
@@ -463,13 +463,13 @@ class BattleState(Struct, frozen=True, kw_only=True):
     """Ships with fighter bays that held course and speed this turn and may recover a
     group (001 L761)."""
     novas: tuple[NovaBlast, ...] = ()
-    """Nova cannon templates still burning, in the order they were fired (001 L917-927)."""
+    """Nova cannon templates still burning, in the order they were fired (001 L925-929)."""
     mines: tuple[Mine, ...] = ()
     """Mines on the table, in the order they were placed or laid (001 L868-888)."""
     dummies: tuple[Dummy, ...] = ()
     """Dummy bogeys still on the table (001 L955-957); in a side's view, only its own."""
     salvos: tuple[Salvo, ...] = ()
-    """Salvo missile markers in flight, in launch order (000 L5699-5736); in a side's view,
+    """Salvo missile markers in flight, in launch order (000 L5741-5798); in a side's view,
     only its own."""
     bogeys: tuple[Bogey, ...] = ()
     """Only in a side's :func:`view`: the enemy contacts it has not identified, by label.
@@ -563,14 +563,14 @@ class FtlDeparture(Struct, frozen=True, kw_only=True):
     near: tuple[str, ...] = ()
     """Ships, fighter groups (``carrier.bay``) and asteroids (``asteroid<n>``) within 6"."""
     face: int | None = None
-    """The jumping ship's D6 (001 L1035), rolled only with something within 6"."""
+    """The jumping ship's D6 (001 L1039), rolled only with something within 6"."""
     outcome: Departure = "jumps"
-    """``fails``: the drive did not engage, the ship completed its move (L1037); ``jumps``:
-    gone into FTL (L1039); ``explodes``: the ship was destroyed (L1043)."""
+    """``fails``: the drive did not engage, the ship completed its move (L1041); ``jumps``:
+    gone into FTL (L1043); ``explodes``: the ship was destroyed (L1045)."""
     faces: tuple[tuple[str, int], ...] = ()
-    """On a safe jump with company, the 1D6 each ship and fighter group near took (L1041)."""
+    """On a safe jump with company, the 1D6 each ship and fighter group near took (L1043)."""
     hits: tuple[Hit, ...] = ()
-    """The damage the ships near took, unscreened (L1041, L1045)."""
+    """The damage the ships near took, unscreened (L1043, L1045)."""
     fighters: tuple[tuple[str, int], ...] = ()
     """Fighters each group near lost, one a point (see docs/rulings.md)."""
 
@@ -604,13 +604,13 @@ def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
 
 
 def working_screen(ctx: BattleContext, ship: ShipInPlay) -> int:
-    """Return a ship's working screen level: none while its nova cannon is armed (001 L910)."""
+    """Return a ship's working screen level: none while its nova cannon is armed (001 L919)."""
     return 0 if ship.nova else screen_level(ctx.sheets[ship.id], ship.record)
 
 
 def working_defence(ctx: BattleContext, ship: ShipInPlay) -> DefenceSpec:
     """Return a ship's working point defence: none while its nova cannon is armed, since it
-    may fire no other weapon that turn (001 L910)."""
+    may fire no other weapon that turn (001 L919)."""
     if ship.nova or ship.record.out_of_control:
         # Nor while out of control: active defences are down (000 L11157-11159).
         return DefenceSpec(point=(), area=(), controls=0)
@@ -631,7 +631,7 @@ def defending_beams(ctx: BattleContext, ship: ShipInPlay) -> tuple[str, ...]:
 
 def ecm_systems(ctx: BattleContext, ship: ShipInPlay, kind: str) -> int:
     """Return how many working systems of this kind (``ecm``, ``area_ecm``: one a level,
-    000 L7730-7735, L7786-7790) a ship has switched on this turn."""
+    000 L7736-7740, L7790-7796) a ship has switched on this turn."""
     if not (ctx.rules.sensors_ecm and ship.ecm and ship.status == "active"):
         return 0
     sheet = ctx.sheets[ship.id]
@@ -645,7 +645,7 @@ def ecm_systems(ctx: BattleContext, ship: ShipInPlay, kind: str) -> int:
 def ecm_cover(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> int:
     """Return a ship's aggregate ECM level this turn: its own ECM switched on, and the area
     ECM switched on of every ship of its side within 6 MU, itself included, at most 3 (000
-    L7717-7724, L7765-7768). Zero without the ``sensors_ecm`` option."""
+    L7717-7724, L7764-7770). Zero without the ``sensors_ecm`` option."""
     if not ctx.rules.sensors_ecm:
         return 0
     area = [
@@ -728,7 +728,7 @@ IN_PLAY: tuple[ShipStatus, ...] = ("active", "away")
 
 
 ON_THE_TABLE: tuple[ShipStatus, ...] = ("active", "abandoned", "struck", "captured")
-"""Ships whose hulls are on the table, in play or not: within an FTL drive's 6" (001 L1031)."""
+"""Ships whose hulls are on the table, in play or not: within an FTL drive's 6" (001 L1037)."""
 
 
 def named_ship(state: BattleState, ship_id: str, where: str) -> ShipInPlay:
