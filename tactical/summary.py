@@ -642,7 +642,7 @@ def _ftl(moved: Moved) -> list[str]:
 
 
 def _dropout(dropout: Dropout) -> list[str]:
-    """Tell a ship's FTL dropout (001 L1057-1070): its scatter and the damage within 6"."""
+    """Tell a ship's FTL dropout (001 L1058-1070): its scatter and the damage within 6"."""
     scatter = f"D12 {dropout.direction}, D6 {dropout.distance}" + (
         f" x {dropout.extreme}" if dropout.extreme is not None else ""
     )
