@@ -51,7 +51,7 @@ def _side(
 
 def _battle(red: int | None = 1, blue: int | None = 3) -> Battle:
     # Red's second captain is Level 1 and blue's second Level 3: neither may be chosen by an
-    # admiral of his own level (004 L339, L344).
+    # admiral of his own level (004 L338, L343).
     request = CampaignBattle(
         sides=(_side("red", red, (2, 1, 2)), _side("blue", blue, (2, 3, 2))), rules="ft2"
     )
