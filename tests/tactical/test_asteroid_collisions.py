@@ -261,7 +261,7 @@ def test_another_ship_with_a_clear_line_sees_it() -> None:
 @pytest.mark.parametrize(("asteroid", "found"), [((0.0, 20.0), False), ((3.0, 20.0), True)])
 def test_an_active_scan_is_blocked_too(asteroid: tuple[float, float], found: bool) -> None:
     """001 L1090: the blocking "applies equally to Active scan attempts as to Passive" (000
-    L17838-17842): a scan to 54" (001 L951) finds no bogey behind an asteroid."""
+    L17838-17842): a scan to 54" (001 L949) finds no bogey behind an asteroid."""
     start, after = _sensing(asteroid, _at("r1", "red", 0, 0), _at("b1", "blue", 0, 45), scan=True)
     assert _hidden(start) == {"r1", "b1"}
     assert "r1" not in _hidden(after)  # the scan gives the scanner away (001 L949)
@@ -307,7 +307,7 @@ def test_order_commanders_take_no_asteroid_risk() -> None:
                 assert all(m.face is None and not m.crashed for m in event.asteroids)
 
 
-# --- moving asteroids that sweep (000 17.6, L18082-18101) ------------------------------
+# --- moving asteroids that sweep (000 17.6, L18073-18101) ------------------------------
 
 
 def test_a_drift_across_the_edge_is_two_legs() -> None:
@@ -367,7 +367,7 @@ def _two_turns(
 
 @pytest.mark.parametrize(("face", "status"), [(4, "destroyed"), (5, "active")])
 def test_the_drift_sweeps_over_a_ship(face: int, status: str) -> None:
-    """000 L18086-18089: "The movement path of the asteroid brings it into contact with a
+    """000 L18077-18083: "The movement path of the asteroid brings it into contact with a
     ship at any point (this is before the ship itself has moved)". r1 ends turn 1 at (0, 9);
     the asteroid drifts from (-3, 9) onto it. At the start of turn 2 r1 rolls with its
     velocity 9 less thrust 4: needs 5 (000 L18116-18137)."""
@@ -402,7 +402,7 @@ def test_under_jump_the_ship_rolls_as_it_moves_off() -> None:
 
 
 def test_paths_that_merely_cross_are_safe() -> None:
-    """000 L18095-18096: "Collisions do not occur if the movement paths of the asteroid and
+    """000 L18093-18095: "Collisions do not occur if the movement paths of the asteroid and
     ship merely cross": r1's first move runs through the asteroid at (0, 5), which drifts on
     to (3, 5); nothing is rolled. Under ``jump`` the same move rolls (001 L1092)."""
     _battle, met = _two_turns("sweep", (0.0, 5.0), {})
@@ -412,7 +412,7 @@ def test_paths_that_merely_cross_are_safe() -> None:
 
 
 def test_ending_inside_a_moving_asteroid() -> None:
-    """000 L18091-18093: "The final position of a ship after making its move is inside the
+    """000 L18087-18089: "The final position of a ship after making its move is inside the
     asteroid": r1 ends turn 1 at (0, 9), 0.5 MU from the asteroid's centre."""
     _battle, met = _two_turns("sweep", (0.5, 9.0), {"t1/asteroid/r1/0": 6})
     assert [(m.swept, m.x, m.y, m.face) for m in met][:1] == [(False, 0.5, 9.0, 6)]
