@@ -1,12 +1,12 @@
 """The spinal-mount nova cannon (FT2 section 5, 001 L900-929), read line by line.
 
 The seeds give no worked example, so these tests follow the text: capital ships only, firing
-straight ahead on the centreline (L904-906); armed in the movement orders, with no thrust, no
-other weapon and no screens that turn, and the arming lost if not fired (L908-911); the round
+straight ahead on the centreline (L906); armed in the movement orders, with no thrust, no
+other weapon and no screens that turn, and the arming lost if not fired (L908-919); the round
 flies 6" to its arming point, then a 2" template moves 18" on doing 6D6 to everything it
-touches (L913-917); the next turn, at the start of the firing, a 4" template moves 24" for 4D6,
-and the turn after a 6" template another 24" for 2D6, then it burns out (L917-921); damage is
-each die's face (L923) and screens never reduce it (L927).
+touches (L921-925); the next turn, at the start of the firing, a 4" template moves 24" for 4D6,
+and the turn after a 6" template another 24" for 2D6, then it burns out (L925); damage is
+each die's face (L927) and screens never reduce it (L929).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_the_order_is_written_n() -> None:
 
 
 def test_arming_spends_no_thrust_and_fires_nothing_else() -> None:
-    # L910: no thrust, no other weapon; the bow line is the only "target" (L906).
+    # L919: no thrust, no other weapon; the bow line is the only "target" (L906).
     battle = armed(ship("b1", "blue", "frigate", 5, 10, 6), orders={"n1": Order(nova=True)})
     n1 = battle.state.ship("n1")
     assert n1.nova
@@ -112,7 +112,7 @@ def test_only_a_ship_with_a_working_cannon_arms() -> None:
 
 
 def test_screens_fail_while_armed() -> None:
-    # L910: "even its Screens may not function for that Turn". A 4 on a beam die scores 1
+    # L919: "even its Screens may not function for that Turn". A 4 on a beam die scores 1
     # against no screen and nothing against level 1 (001 L496-502).
     for nova, damage in ((True, 1), (False, 0)):
         orders = {"n1": Order(nova=True)} if nova else {}
@@ -125,8 +125,8 @@ def test_screens_fail_while_armed() -> None:
 
 
 def test_first_template_six_d6_face_value_on_friend_and_foe() -> None:
-    # L913-917: arming point 6" ahead, a 2" template moved 18" on: 6D6, each die its face
-    # (L923), screens ignored (L927), friend or foe (digest 4.5).
+    # L921-925: arming point 6" ahead, a 2" template moved 18" on: 6D6, each die its face
+    # (L927), screens ignored (L929), friend or foe (digest 4.5).
     battle = armed(
         ship("r2", "red", "superdreadnought", 0.9, 12),  # inside the 2" path, a friend
         ship("b1", "blue", "superdreadnought", -1, 24),  # the far edge of the sweep
@@ -164,7 +164,7 @@ def play_turn(battle: Battle, dice: list[int]) -> ShipsMoved:
 
 
 def test_the_template_grows_and_burns_out() -> None:
-    # L917-921: next turn a 4" template 24" on for 4D6, then a 6" one 24" more for 2D6, then
+    # L925: next turn a 4" template 24" on for 4D6, then a 6" one 24" more for 2D6, then
     # it is removed.
     battle = armed(
         ship("b1", "blue", "superdreadnought", 1.9, 40),  # within 2" of the second sweep
@@ -188,7 +188,7 @@ def test_the_template_grows_and_burns_out() -> None:
 
 
 def test_arming_is_lost_unless_fired() -> None:
-    # L911: not fired that turn, for any reason, and it must be re-armed.
+    # L919: not fired that turn, for any reason, and it must be re-armed.
     battle = armed(ship("b1", "blue", "frigate", 0, 10, 6), orders={"n1": Order(nova=True)})
     play_turn(battle, [6, 1])  # one ship a side: initiative is rolled
     assert not battle.state.ship("n1").nova
@@ -235,8 +235,8 @@ def test_engage_holds_the_nova_when_a_friend_is_on_the_line() -> None:
     ("stage", "diameter", "flight", "dice"), [(0, 2, 18, 6), (1, 4, 24, 4), (2, 6, 24, 2)]
 )
 def test_stage_table(stage: int, diameter: float, flight: float, dice: int) -> None:
-    assert NOVA_ARMING_MU == 6  # L913
-    assert NOVA_STAGES[stage] == (diameter, flight, dice)  # L915-921
+    assert NOVA_ARMING_MU == 6  # L921
+    assert NOVA_STAGES[stage] == (diameter, flight, dice)  # L923-925
 
 
 @given(
@@ -304,7 +304,7 @@ def test_nova_state_round_trips(blasts: list[tuple[int, int, int, int]], nova_ar
 
 
 def test_no_point_defence_while_armed() -> None:
-    # L910: "may not fire ANY other weapons" - its PDAF stays silent against fighters too.
+    # L919: "may not fire ANY other weapons" - its PDAF stays silent against fighters too.
     battle = armed(ship("b1", "blue", "frigate", 5, 10, 6), orders={"n1": Order(nova=True)})
     n1 = battle.state.ship("n1")
     assert _defence(battle.ctx, n1).point == ()
