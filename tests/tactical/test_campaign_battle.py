@@ -423,7 +423,7 @@ def test_jump_orders_outside_ftl_move_are_void() -> None:
     battle.write_orders("blue", {})
     moved = battle.resolve(SeededDice(1))
     assert isinstance(moved, ShipsMoved)
-    # A table battle warms up its FTL drives instead (001 L1025; tests/tactical/test_ftl_table.py).
+    # A table battle warms up its FTL drives instead (001 L1027; tests/tactical/test_ftl_table.py).
     assert moved.moves[0].void is None
     assert battle.state.ship("r1").jump == "powering"
 
@@ -664,7 +664,7 @@ def test_commanders_hold_their_altitude(make: object, movement: str) -> None:
 
 @pytest.mark.parametrize(("roll", "first"), [(False, "blue"), (True, "red")])
 def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str) -> None:
-    """004 L331, L338, L343: the senior officer changes "the initiative roll" in every campaign
+    """004 L331-342: the senior officer changes "the initiative roll" in every campaign
     battle, so the set-up rolls it under FT2 too, where the side with most ships would fire
     first (001 L262). Red, one ship to blue's two, wins the roll."""
     setup = msgspec.structs.replace(
@@ -689,8 +689,8 @@ def test_campaign_battles_roll_initiative_even_under_ft2(roll: bool, first: str)
 def test_the_senior_officers_modify_the_initiative_roll_under_either_rules(
     rules: str, mods: tuple[tuple[str, int], ...], first: str
 ) -> None:
-    """004 L331, L338: a Level 1 captain or admiral "increases the initiative roll by one";
-    004 L329, L343: a Level 3 "reduces the initiative roll by one"; under FT2 as under
+    """004 L334, L342: a Level 1 captain or admiral "increases the initiative roll by one";
+    004 L331, L337: a Level 3 "reduces the initiative roll by one"; under FT2 as under
     Continuum, ship counts aside. Red rolls 2 and blue 1: red fires first, unless red's Level 3
     admiral and blue's Level 1 make it 1 against 2."""
     setup = msgspec.structs.replace(
@@ -706,7 +706,7 @@ def test_the_senior_officers_modify_the_initiative_roll_under_either_rules(
 
 
 def test_campaign_requests_roll_initiative_and_play_bogeys() -> None:
-    """004 L331-343: the initiative roll; 004 L38: "Dummy Bogeys and 'Weasel Boats'", so the
+    """004 L331-343: the initiative roll; 004 L39: "Dummy Bogeys and 'Weasel Boats'", so the
     ships start as bogeys (001 L933-951), every one a contact to the enemy."""
     setup = setup_campaign_battle(even(), SeededDice(1))
     assert setup.theatre is not None
