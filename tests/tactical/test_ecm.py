@@ -22,7 +22,7 @@ from tactical.state import BattleState, ecm_cover, lock_on_range
 from tests.tactical import extra_designs
 
 TEST_DESIGNS = {
-    # Two levels of ECM, each its own system (000 L7730-7735).
+    # Two levels of ECM, each its own system (000 L7736-7740).
     "jammer": """
 name = "Jammer"
 rules = "continuum"
@@ -40,7 +40,7 @@ arcs = ["F", "FS", "FP"]
 kind = "ecm"
 count = 2
 """,
-    # Two levels of area ECM (000 L7786-7790) and a gun to lose its FireCon for.
+    # Two levels of area ECM (000 L7790-7796) and a gun to lose its FireCon for.
     "ew_ship": """
 name = "EW Ship"
 rules = "continuum"
@@ -170,7 +170,7 @@ def test_ecm_order_round_trips() -> None:
 
 
 def test_aggregate_ecm_is_at_most_three() -> None:
-    # 000 L7723-7724: "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
+    # 000 L7722-7724: "The aggregate ECM level of a ship (its own plus any Area ECM) cannot
     # exceed 3."
     assert ecm_level(2, [2]) == 3
     assert ecm_level(1, [1]) == 2
@@ -212,7 +212,7 @@ def test_ecm_cuts_the_active_scan_range_too() -> None:
 
 
 def test_area_ecm_covers_allies_within_6_mu() -> None:
-    # 000 L7765-7766: area ECM covers "the ship mounting the system and all allied ships
+    # 000 L7764-7766: area ECM covers "the ship mounting the system and all allied ships
     # within 6 MU"; an ally 7 MU off is not covered.
     ctx = context(
         setup_of(
@@ -242,7 +242,7 @@ def test_area_ecm_on_blinds_its_own_firecons() -> None:
 def test_ecm_cuts_the_salvo_lock_on_range_by_1_mu_a_level() -> None:
     # 000 L7717-7721: "Every level of ECM reduces the lock-on range by 1 MU, meaning missiles
     # and fighters need to be closer to attack." A salvo 5.5 MU from the jammer homes on it
-    # with ECM off (6 MU, 000 L5724-5736), not with two levels on (4 MU).
+    # with ECM off (6 MU, 000 L5778-5786), not with two levels on (4 MU).
     ctx = context(setup_of(ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "jammer", 0, 30)))
     salvo = Salvo(id="s1", side="red", x=0.0, y=24.5, launched=0)
     state = msgspec.structs.replace(initial_state(ctx), salvos=(salvo,), turn=1)
