@@ -759,7 +759,7 @@ def test_a_battle_with_scrambles_replays_from_its_journal() -> None:
     """Two carriers close under Engage and Closing: carriers scramble at the raids on them, and
     the journal folds back into the live state without a die."""
     scrambled = 0
-    # Groups launched fly half their move (000 L8509-8513), so raids come later and fewer
+    # Groups launched fly half their move (000 L8526-8528), so raids come later and fewer
     # catch a carrier with a group still aboard: twelve seeds, not six, to see scrambles.
     for seed in range(12):
         setup = BattleSetup(
