@@ -142,7 +142,7 @@ def test_each_tube_recovers_one_group_a_turn(design: str, landed: list[bool]) ->
 
 
 def test_a_group_flies_half_its_move_on_its_launch_turn() -> None:
-    # 000 L8509-8513: "Move distance on the launch turn is only half normal, representing time
+    # 000 L8526-8528: "Move distance on the launch turn is only half normal, representing time
     # lost for successive launches and/or to form up." 24 MU standard: 12, then 24.
     ctx, state = battle_at(
         ship("r1", "red", "test_carrier", 0), ship("b1", "blue", "test_carrier", 90, 6)
