@@ -244,7 +244,7 @@ def test_torpedo_fighters_fire_their_pulse_torpedoes_once() -> None:
 def test_torpedo_groups_launch_armed_and_replay() -> None:
     """A torpedo group launches with its torpedoes aboard (000 L9643-9647); its dice are in
     the event and fold back into the same state."""
-    # 12 MU off: a group flies half its 24 MU on the turn it launches (000 L8509-8513).
+    # 12 MU off: a group flies half its 24 MU on the turn it launches (000 L8526-8528).
     ctx, state = table(carrier("torpedo", "r1"), hulk("b1"), blue_y=12)
     state = evolve(ctx, state, write_orders(ctx, state, "red", {"r1": Order(launch=1)}))
     state = evolve(ctx, state, write_orders(ctx, state, "blue", {}))
