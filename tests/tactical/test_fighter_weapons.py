@@ -259,7 +259,7 @@ def test_a_missile_group_out_of_reach_keeps_its_salvo() -> None:
 
 
 def test_the_aim_point_stays_within_24_mu_of_the_group() -> None:
-    """A fast target's forecast position may lie beyond a salvo's 24 MU (000 L5707-5710):
+    """A fast target's forecast position may lie beyond a salvo's 24 MU (000 L5749-5751):
     the aim is brought in along the line to it."""
     ctx, state = table(carrier("missile", "r1"), hulk("b1"))
     state = moving(state, "b1", 40)  # course 6: forecast at (0, -10)
@@ -288,7 +288,7 @@ def test_an_asteroid_across_the_aim_keeps_the_salvo_aboard() -> None:
 def test_a_short_group_launches_a_salvo_that_locks_on_less() -> None:
     """000 L9837-9849: six fighters launch 6 missiles less any destroyed; the missiles that lock
     on are a D6 less 1 per fighter destroyed before the launch. Then the salvo strikes as a
-    ship's: each missile through 1D6, semi-armour-piercing, past screens (000 L5943-5950)."""
+    ship's: each missile through 1D6, semi-armour-piercing, past screens (000 L5950-5958)."""
     ctx, state = table(carrier("missile", "r1"), hulk("b1", screens=2))
     state = in_flight(ctx, state, group("red", "r1", 22, n=4, salvo=True))
     state, event = fight(ctx, state, {"red": f"{RED}:A>b1"}, [])
