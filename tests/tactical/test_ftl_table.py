@@ -1,9 +1,9 @@
 """FTL on the table (FT2, 001 L1015-1070), read line by line.
 
 Leaving (L1025-1049): the jump order ``J`` warms the drives up, no thrust and no offensive
-fire that turn (L1025), announced (L1025); the following turn half the velocity on the course
-after every other ship, then gone (L1027); anything within 6" of that point rolls the ship's
-D6 (L1031-1045), the worked example L1047. Entering (L1051-1070): a set-up's dropouts. The
+fire that turn (L1027), announced (L1027); the following turn half the velocity on the course
+after every other ship, then gone (L1029); anything within 6" of that point rolls the ship's
+D6 (L1037-1045), the worked example L1047. Entering (L1051-1070): a set-up's dropouts. The
 choices are in docs/rulings.md, "Tactical: FTL on the table (FT2)".
 """
 
@@ -96,7 +96,7 @@ def check_replay_and_notation(battle: Battle) -> None:
 
 
 def warmed_up(*others: ShipSetup, speed: int = 8, design: str = "heavy_cruiser") -> Battle:
-    """Red's r1 at 0,0 course 12 warms up its drives in turn 1 (001 L1025)."""
+    """Red's r1 at 0,0 course 12 warms up its drives in turn 1 (001 L1027)."""
     battle = start(ship("r1", "red", design, 0, 0, speed=speed), *others)
     dice = KeyedDice()
     moved = move(battle, dice, red="r1:J")
@@ -109,7 +109,7 @@ def warmed_up(*others: ShipSetup, speed: int = 8, design: str = "heavy_cruiser")
 
 
 def test_the_warm_up_turn_no_thrust_no_offensive_fire_and_announced() -> None:
-    # 001 L1025: noted in the orders, no thrust, no offensive weapons; the enemy sees it.
+    # 001 L1027: noted in the orders, no thrust, no offensive weapons; the enemy sees it.
     battle = start(
         ship("r1", "red", "heavy_cruiser", 0, 0, speed=8),
         ship("b1", "blue", "frigate", 0, 30),
@@ -126,8 +126,8 @@ def test_the_warm_up_turn_no_thrust_no_offensive_fire_and_announced() -> None:
 
 
 def test_the_following_turn_half_velocity_after_the_others_then_gone() -> None:
-    # 001 L1027: half the current velocity on the present course, after all other ships, and
-    # gone; nothing within 6": no die (L1031).
+    # 001 L1029: half the current velocity on the present course, after all other ships, and
+    # gone; nothing within 6": no die (L1037).
     battle = warmed_up(ship("b1", "blue", "frigate", 40, 0))
     dice = KeyedDice(default=6)
     moved = move(battle, dice, red="r1:P3")  # any order is ignored: it is entering FTL
@@ -148,7 +148,7 @@ def test_the_following_turn_half_velocity_after_the_others_then_gone() -> None:
 
 
 def test_a_1_the_drive_fails_and_the_ship_completes_its_move() -> None:
-    # 001 L1037: "remains in Normal Space at its present course and velocity".
+    # 001 L1041: "remains in Normal Space at its present course and velocity".
     battle = warmed_up(ship("b1", "blue", "frigate", 3, 12))
     dice = KeyedDice({"t2/ftl/r1": 1})
     moved = move(battle, dice)
@@ -163,7 +163,7 @@ def test_a_1_the_drive_fails_and_the_ship_completes_its_move() -> None:
 
 @pytest.mark.parametrize("face", [2, 3, 4])
 def test_2_to_4_a_safe_jump_and_1d6_unscreened_to_everything_near(face: int) -> None:
-    # 001 L1039-1041: the jump is made; every ship within 6" takes 1D6, unmodified by screens
+    # 001 L1043: the jump is made; every ship within 6" takes 1D6, unmodified by screens
     # (b1's heavy cruiser has a screen).
     battle = warmed_up(
         ship("b1", "blue", "heavy_cruiser", 3, 12),
@@ -186,7 +186,7 @@ def test_2_to_4_a_safe_jump_and_1d6_unscreened_to_everything_near(face: int) -> 
 
 @pytest.mark.parametrize("face", [5, 6])
 def test_5_or_6_the_ship_explodes_the_worked_example(face: int) -> None:
-    # 001 L1043-1047: "if a 10 D.P. ship failed its FTL entry and exploded, the energy release
+    # 001 L1045-1047: "if a 10 D.P. ship failed its FTL entry and exploded, the energy release
     # would cause 10 points of damage to EVERY ship within 6" of the explosion point".
     battle = warmed_up(
         ship("b1", "blue", "heavy_cruiser", 3, 4),
@@ -211,7 +211,7 @@ def test_5_or_6_the_ship_explodes_the_worked_example(face: int) -> None:
 
 
 def test_fighter_groups_within_the_radius_roll_and_lose_fighters() -> None:
-    # 001 L1031: "ANY other ship, Asteroid, Fighter etc.": a fighter group near calls for the
+    # 001 L1037: "ANY other ship, Asteroid, Fighter etc.": a fighter group near calls for the
     # die and, on a safe jump, takes its 1D6 as fighters lost, one a point (docs/rulings.md).
     battle = warmed_up(ship("b1", "blue", "light_carrier", 40, 0))
     bay = bays(battle.ctx.sheets["b1"])[0].id
@@ -240,7 +240,7 @@ def test_a_lost_ftl_drive_cannot_jump() -> None:
 
 
 def dropping_in(*others: ShipSetup, **options: object) -> Battle:
-    """Blue's b2 drops out of FTL in turn 2, aimed at 0,20, course 6 speed 4 (001 L1055)."""
+    """Blue's b2 drops out of FTL in turn 2, aimed at 0,20, course 6 speed 4 (001 L1053)."""
     setup = BattleSetup(
         sides=("red", "blue"),
         ships=(
@@ -264,7 +264,7 @@ def dropping_in(*others: ShipSetup, **options: object) -> Battle:
 
 
 def test_a_ship_due_to_drop_out_is_not_in_play_until_its_turn() -> None:
-    # 001 L1055: noted at the start, with its turn, entry point and course.
+    # 001 L1053: noted at the start, with its turn, entry point and course.
     battle = dropping_in()
     b2 = battle.state.ship("b2")
     assert (b2.status, b2.returns) == ("away", 2)
@@ -280,7 +280,7 @@ def test_a_ship_due_to_drop_out_is_not_in_play_until_its_turn() -> None:
 
 
 def test_the_dropout_scatters_and_everything_within_6_inches_rolls_itself_included() -> None:
-    # 001 L1059-1061: a D12 on the course gauge and a D6 in inches; L1066-1070: every ship
+    # 001 L1058: a D12 on the course gauge and a D6 in inches; L1066-1070: every ship
     # within 6" of where it appears, the entering ship included, a D6, a 6 a second D6 x 6.
     battle = dropping_in(
         ship("r2", "red", "heavy_cruiser", 4, 25), ship("r3", "red", "frigate", 12, 20)
@@ -316,7 +316,7 @@ def test_the_dropout_scatters_and_everything_within_6_inches_rolls_itself_includ
 
 
 def test_the_option_multiplies_a_6_and_off_the_table_the_ship_never_enters() -> None:
-    # 001 L1063: a distance 6 rolls a second D6 and multiplies; off the table it never enters.
+    # 001 L1064: a distance 6 rolls a second D6 and multiplies; off the table it never enters.
     battle = dropping_in(table=(-30.0, -30.0, 30.0, 30.0), ftl_dropout_extreme=True)
     dice = KeyedDice()
     move(battle, dice)
