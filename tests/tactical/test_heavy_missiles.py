@@ -80,7 +80,7 @@ def test_heavy_missile_racks_are_priced_by_the_summary() -> None:
 
 
 def test_a_heavy_missile_launches_from_its_rack_to_24_or_36_mu() -> None:
-    # 000 L5699-5712: the marker at the aim point, 24 MU, 36 MU extended range; the rack is
+    # 000 L5747-5753: the marker at the aim point, 24 MU, 36 MU extended range; the rack is
     # one-shot and crossed off once fired (L6044-6050).
     battle = duel(at("r1", "red", 0, 0), at("b1", "blue", 0, 40, 6))
     for side in ("red", "blue"):
@@ -119,7 +119,7 @@ HM = Salvo(id="r1.heavy_missile-1.t1", side="red", x=0, y=20, launched=1, heavy=
 
 
 def test_a_pds_kills_a_heavy_missile_on_5_or_6() -> None:
-    # 000 L5895-5897: "Each PDS rolls a D6 and kills the missile on a roll of 5 or 6."
+    # 000 L5897-5899: "Each PDS rolls a D6 and kills the missile on a roll of 5 or 6."
     ctx, state = missile_state(at("r1", "red", 0, 0), at("b1", "blue", 0, 24, 6), salvos=(HM,))
     event = resolve(ctx, state, ScriptedDice([5]))
     assert isinstance(event, MissilesResolved)
