@@ -1,11 +1,11 @@
 """Salvo missiles (Project Continuum 000 6.2-6.6, L5639-6297), read line by line.
 
 A salvo is launched at an aim point within 24 MU (36 ER) inside the launcher's arcs
-(L5699-5712), lies still while the ships move and then attacks the closest enemy within 6 MU
-(L5724-5736); point defence is allocated before any die (L5837-5843): a PDS kills one missile
-on 4-5, two on a 6 and re-rolls (L5851-5856); the attacker's D6 is the missiles on target, less
-the kills (L5877-5889); each hit does 1D6 semi-armour-piercing past screens (L5943-5950). The
-worked example is L5959-6036.
+(L5749-5757), lies still while the ships move and then attacks the closest enemy within 6 MU
+(L5778-5786); point defence is allocated before any die (L5837-5843): a PDS kills one missile
+on 4-5, two on a 6 and re-rolls (L5855-5857); the attacker's D6 is the missiles on target, less
+the kills (L5867-5879); each hit does 1D6 semi-armour-piercing past screens (L5950-5958). The
+worked example is L5968-6040.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_launch_range_and_arcs() -> None:
     to_fire(battle)
     ctx, state = battle.ctx, battle.state
     assert launch_options(ctx, state, "r1") == ("smr-1", "smr-2", "sml-1")
-    assert launch_problem(ctx, state, "r1", "sml-1", "0,24") is None  # 24 MU (L5707)
+    assert launch_problem(ctx, state, "r1", "sml-1", "0,24") is None  # 24 MU (L5751)
     assert "beyond 24 MU" in (launch_problem(ctx, state, "r1", "sml-1", "0,24.5") or "")
     assert "arc" in (launch_problem(ctx, state, "r1", "sml-1", "0,-10") or "")  # aft
     assert "arc" in (launch_problem(ctx, state, "r1", "smr-1", "20,-8") or "")  # abaft
@@ -109,7 +109,7 @@ def test_launch_range_and_arcs() -> None:
     with pytest.raises(IllegalActionError, match="beyond 24 MU"):
         battle.fire("r1", [Shot("sml-1", SALVO_AIM, "0,30")], ScriptedDice([]))
     with pytest.raises(IllegalActionError, match="FireCons"):
-        # One FireCon: one aim point a turn (000 L5713-5715).
+        # One FireCon: one aim point a turn (000 L5769-5773).
         battle.fire(
             "r1",
             [Shot("smr-1", SALVO_AIM, "0,20"), Shot("smr-2", SALVO_AIM, "1,20")],
@@ -171,7 +171,7 @@ def missile_state(salvos: tuple[Salvo, ...], *ships: ShipSetup):  # type: ignore
 
 
 def test_a_salvo_homes_on_the_closest_enemy_within_6_mu() -> None:
-    # L5724-5736: the closest enemy within 6 MU; none, and the launch is wasted.
+    # L5778-5798: the closest enemy within 6 MU; none, and the launch is wasted.
     near = Salvo(id="r9.sml-1.t1", side="red", x=0, y=20, launched=1)
     far = Salvo(id="r9.smr-1.t1", side="red", x=40, y=40, launched=1)
     assert homing_target(near, [("b1", 0, 26, 6.0), ("b2", 0, 25, 6.0)]) == "b2"
