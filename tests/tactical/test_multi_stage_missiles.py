@@ -234,7 +234,7 @@ def test_a_marker_not_flown_on_is_lost() -> None:
 
 def test_a_marker_homes_on_the_first_turn_with_an_enemy_in_reach() -> None:
     # 000 L6267-6269: only a marker with no enemy within 6 MU stays; one that has homes at
-    # once, as a single-stage missile (L5724-5729).
+    # once, as a single-stage missile (L5778-5786).
     battle = Battle(setup_of(22))
     to_fire(battle, [6, 1])
     battle.fire("r1", [Shot(HM, SALVO_AIM, "0,18")], ScriptedDice([]))
@@ -260,7 +260,7 @@ def test_multi_stage_salvos_from_a_magazine_stay_too() -> None:
 
 
 def test_a_plain_marker_still_is_wasted_with_nobody_in_reach() -> None:
-    # 000 L5733-5736: a regular salvo with no enemy in reach is removed, as before.
+    # 000 L5794-5798: a regular salvo with no enemy in reach is removed, as before.
     marker = Salvo(id="r1.smr-1.t1", side="red", x=0, y=20, launched=1)
     assert not marker.stays(2)
     assert Salvo(id="m", side="red", x=0, y=20, launched=1, stages=2).stays(2)
@@ -285,7 +285,7 @@ def test_commanders_launch_and_fly_multi_stage_missiles_and_the_journal_replays(
 
 def test_only_the_launching_ship_flies_its_marker_and_no_firecon_is_taken() -> None:
     # The second stage is ordered in the launching ship's firing turn (docs/rulings.md,
-    # "Multi-stage missiles"); the FireCons direct launches (000 L5713-5715): two launches at
+    # "Multi-stage missiles"); the FireCons direct launches (000 L5769-5773): two launches at
     # two aim points take both of r1's FireCons, and the flight a third shot besides.
     setup = setup_of(60)
     wing = ShipSetup(id="r2", side="red", design="ms_boat", x=10, y=0, course=12, speed=0)
