@@ -259,7 +259,7 @@ def test_random_battles(rules: str) -> None:
         assert flights > 10  # carriers launch and their groups fly
     if rules == "ft2":
         assert torpedoes > 10  # torpedoes, needles and packs are fired
-        assert novas > 5  # nova cannons are armed and fired (001 L908-917)
+        assert novas > 5  # nova cannons are armed and fired (001 L908-925)
         # Mines are laid and set off (001 L868-898), and swept, more rarely: a random sweeper
         # must happen to fly past one.
         assert mines[MineLaid] > 10
@@ -273,7 +273,7 @@ def test_random_battles(rules: str) -> None:
     if rules == "continuum_catalogue":
         assert flights > 10  # light and strike carriers launch
         assert torpedoes > 10  # torpedo cruisers and lancers fire theirs
-        assert heavy_missiles > 10  # heavy missile cruisers launch (000 L5701-5707)
+        assert heavy_missiles > 10  # heavy missile cruisers launch (000 L5701-5709)
 
 
 @pytest.mark.parametrize("rules", sorted(FLEETS))
