@@ -222,7 +222,7 @@ def fire_state(*ships: ShipSetup):  # type: ignore[no-untyped-def]
 def test_a_scattergun_fires_directly_at_a_ship_within_6_mu_in_any_arc(
     x: float, y: float, reaches: bool
 ) -> None:
-    # 000 L7510-7514: "Scatterguns may fire into the aft arc behind the ship, like PDS. The
+    # 000 L7516-7518: "Scatterguns may fire into the aft arc behind the ship, like PDS. The
     # range of a Scattergun is 6 MU"; L7536-7538: "Scatterguns can be used in direct-fire mode
     # against enemy ships."
     ctx, state = fire_state(
@@ -233,7 +233,7 @@ def test_a_scattergun_fires_directly_at_a_ship_within_6_mu_in_any_arc(
 
 def test_a_scattergun_s_direct_fire_is_one_penetrating_die_past_screens_and_its_last() -> None:
     # 000 L7538-7540: "They inflict 1 BD* hits, and are unaffected by screens": a 6 against
-    # level-2 screens scores two and re-rolls (a 4, one more); L7500-7504: its own FireCon;
+    # level-2 screens scores two and re-rolls (a 4, one more); L7502-7506: its own FireCon;
     # L7541-7543: crossed out once used.
     ctx, state = fire_state(
         at("b1", "blue", "scatter_escort", 0, 0, 12), at("r1", "red", "screened_escort", 0, 4)
