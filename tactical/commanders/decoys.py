@@ -1,7 +1,7 @@
 """The decoys' doctrine: dummy bogeys fly in step with the fleet (001 L955-959).
 
 A dummy bogey is a drone "equipped to output the signature of an actual ship and thereby
-confuse the enemy as to the actual strength and disposition of the fleet" (001 L955). A dummy
+confuse the enemy as to the actual strength and disposition of the fleet" (001 L957). A dummy
 that drifts on while the fleet turns gives itself away to any enemy who watches the contacts;
 so each dummy copies the course and speed change of the nearest real ship of its side, when
 a scoutship could fly it (001 L957), and otherwise flies straight on.
