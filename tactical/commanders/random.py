@@ -356,7 +356,7 @@ def _random_scan(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, order: Order, rng: random.Random
 ) -> Order:
     """Add an active scan to a random order: of the nearest bogeys, or naming up to one more
-    of the bogeys in sight than the ship may scan (001 L951), which is void."""
+    of the bogeys in sight than the ship may scan (001 L949), which is void."""
     labels = [b.label for b in state.bogeys if b.side != ship.side]
     count = rng.randint(0, min(len(labels), scan_limit(ctx, ship) + 1))
     return msgspec.structs.replace(order, scan=True, scan_for=tuple(rng.sample(labels, count)))
