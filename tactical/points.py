@@ -490,7 +490,7 @@ PC_WEASEL_COSTS: dict[str, dict[str, tuple[int, int]]] = {
     "continuum": {"weasel_cruiser": (2, 8), "weasel_capital": (4, 16)},  # 000 L16055-16057
 }
 PC_MINE_MASS, PC_MINE_POINTS = 1, 2  # 000 L6801-6802: each mine a rack carries
-PC_MIN_MINES = 2  # 000 L6802: "2 mines min per rack"
+PC_MIN_MINES = 2  # 000 L6801-6803: "2 mines min per rack"
 PC_MAGAZINES = frozenset({"magazine", "magazine_er", "magazine_ms"})
 PC_LOADED = PC_MAGAZINES | {"minelayer", "boarding_magazine"}
 """Systems that take ``loads``: salvos, mines or boarding torpedoes."""
