@@ -258,7 +258,7 @@ def _shuttle_setup(turn_limit: int = 6) -> BattleSetup:
         ships=(
             ShipSetup(id="r1", side="red", design="shuttle_carrier", x=0, y=0, course=12),
             # 12 MU off: the shuttles fly half their 24 MU on the turn they launch (000
-            # L8509-8513).
+            # L8526-8528).
             ShipSetup(id="b1", side="blue", design="wulkan", x=0, y=12, course=6),
         ),
     )
