@@ -38,7 +38,7 @@ def orders() -> st.SearchStrategy[Order]:
     launches = st.builds(Order, launch=st.integers(1, 9))  # L<n> (001 L757-759)
     specials = st.sampled_from([Order(jump=True), Order(nova=True)])  # J (004 L144), N (001 L908)
     # Any of them may lay mines along the move, sweep (001 L882-884, L894), make an active
-    # sensor scan, naming the bogeys it scans or not (001 L951), and mean to ram a ship (001
+    # sensor scan, naming the bogeys it scans or not (001 L949), and mean to ram a ship (001
     # L979): M<tenths>, W, A<labels>, R<ship id>.
     mines = st.lists(st.integers(0, 10), max_size=3).map(tuple)
     labels = st.integers(1, 999).map(lambda n: f"B{n}")
@@ -104,7 +104,7 @@ def test_order_notation() -> None:
     assert parse_order("M5WARRb-2") == Order(mines=(5,), sweep=True, scan=True, ram="Rb-2")
     assert parse_order("Rb1") == Order(ram="b1")
     assert parse_orders("c1:NRhc") == {"c1": Order(nova=True, ram="hc")}
-    # 001 L951: "The player chooses which of the enemy Bogeyes he will scan": their labels.
+    # 001 L949: "The player chooses which of the enemy Bogeyes he will scan": their labels.
     assert parse_order("S1AB2B10") == Order(turn=1, scan=True, scan_for=("B2", "B10"))
     assert parse_order("AB3Rb1") == Order(scan=True, scan_for=("B3",), ram="b1")
 
