@@ -154,7 +154,7 @@ def test_an_identified_ship_shows_its_class_and_place_only() -> None:
 
 @pytest.mark.parametrize("rules", ["ft2", "continuum"])
 def test_an_unidentified_enemy_is_no_sheet_at_all(rules: str) -> None:
-    # 001 L941: the owner notes secretly which ship a bogey is; his set-up is not the
+    # 001 L939: the owner notes secretly which ship a bogey is; his set-up is not the
     # enemy's to read, nor his dummies (L955-957).
     ctx = context(
         setup_of(ship("r1", "red", "plain", 0, 0), ship("b1", "blue", "jammer", 0, 50, 6))
