@@ -300,7 +300,7 @@ def test_a_ram_on_a_ship_not_in_play_is_void() -> None:
 
 
 def test_bogeys_and_dummies_cannot_be_rammed() -> None:
-    # A ship its side has not identified may not be named (001 L941: a bogey is only a
+    # A ship its side has not identified may not be named (001 L937: a bogey is only a
     # contact), and a dummy bogey is no ship (001 L957): both void.
     setup = BattleSetup(
         sides=("red", "blue"),
