@@ -65,7 +65,7 @@ def test_bogeys_are_off_by_default() -> None:
 
 
 def test_passive_sensors_reveal_at_exactly_36() -> None:
-    # 001 L947: within 36"; both bogeys are revealed at once. The limit is included.
+    # 001 L945: within 36"; both bogeys are revealed at once. The limit is included.
     ctx = context(
         setup_of(ship("r1", "red", "frigate", 0, 0), ship("b1", "blue", "frigate", 0, 36))
     )
@@ -92,7 +92,7 @@ def test_passive_sensors_after_movement() -> None:
     ("design", "limit"), [("frigate", 1), ("light_cruiser", 2), ("battleship", 3)]
 )
 def test_active_scan_limits_per_class(design: str, limit: int) -> None:
-    # 001 L951: escorts scan one bogey a turn, cruisers two, capitals three, within 54".
+    # 001 L949: escorts scan one bogey a turn, cruisers two, capitals three, within 54".
     blue = [ship(f"b{i}", "blue", "scout", 10 * i, 50, 6) for i in range(4)]
     far = ship("b9", "blue", "scout", 0, 54.5, 6)  # out of the scan's reach
     battle = moved(
@@ -111,7 +111,7 @@ def labels(battle: Battle, side: str) -> dict[str, str]:
 
 
 def test_a_scan_names_the_bogeys_it_scans() -> None:
-    # 001 L951: "The player chooses which of the enemy Bogeyes he will scan (of those within
+    # 001 L949: "The player chooses which of the enemy Bogeyes he will scan (of those within
     # 54" range)". A frigate (an escort: one bogey) names the farther of two: that one is
     # identified, the nearer is not.
     setup = setup_of(
