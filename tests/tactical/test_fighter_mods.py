@@ -118,7 +118,7 @@ def problem_of(fighters: str) -> str:
         ("standard+heavy", 36),  # 000 L9448 standard 18, L9511-9515 heavy +18
         ("heavy", 36),  # a lone heavy is the heavy standard fighter
         ("fast", 24),  # 000 L9545: fast standard 24
-        ("long_range", 24),  # 000 L9581-9582: long-range standard 24
+        ("long_range", 24),  # 000 L9577-9579: long-range standard 24
         ("robot", 12),  # 000 L10096: standard robot 12 per wing
         ("attack+robot", 18),  # 000 L10100-10101: -6 per wing
         ("ftl", 24),  # 000 L9993, L16884: +1 per fighter
