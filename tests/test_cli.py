@@ -260,7 +260,7 @@ def test_the_battle_movement_setting_is_checked_and_reaches_the_engine(tmp_path:
 
 
 def test_the_asteroid_motion_setting_is_checked_and_reaches_the_engine(tmp_path: Path) -> None:
-    """`umpire new --asteroid-motion`: jump by default, sweep on request (000 L18082-18101);
+    """`umpire new --asteroid-motion`: jump by default, sweep on request (000 L18073-18101);
     an asteroid-field battle's theatre carries it. A bad value is one line and writes
     nothing."""
     from campaign.rules.battles import request_for
