@@ -137,7 +137,7 @@ def context(setup: BattleSetup, source: str = "<set-up>") -> BattleContext:
         problems.extend(_deployment_problems(sheet, ship, f"{path}.ftl_deployed"))
         if ship.dropout is not None and setup.theatre is not None:
             problems.append(
-                Problem(f"{path}.dropout", "FTL dropouts are for table battles (001 L1055)")
+                Problem(f"{path}.dropout", "FTL dropouts are for table battles (001 L1053)")
             )
         sheets.setdefault(ship.id, sheet)
     problems.extend(_mine_problems(setup))

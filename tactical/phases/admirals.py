@@ -61,7 +61,7 @@ def inspire_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
     if level is None:
         return f"{ship.side} has no Level 1 or Level 3 admiral to choose a ship (004 L336-344)"
     if captain_modifier(ctx, ship.id) == LEVEL_EFFECT[level]:
-        line = "L339" if level == 3 else "L344"
+        line = "L338" if level == 3 else "L343"
         return f"its captain is already Level {level} (004 {line})"
     return None
 

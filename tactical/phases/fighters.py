@@ -981,7 +981,7 @@ def resolve_fighters(  # noqa: PLR0915 - one rules step, kept in the rulebook's 
         marker = intercepting[name]
         if homes.get(marker) is None:
             index = next(i for i, m in enumerate(moves) if m.group == name)
-            void = f"{marker} found no ship to home on and was wasted (000 L5733-5736)"
+            void = f"{marker} found no ship to home on and was wasted (000 L5794-5798)"
             moves[index] = msgspec.structs.replace(moves[index], void=void)
             continue
         heavy = any(s.heavy for s in state.salvos if s.id == marker)

@@ -689,7 +689,7 @@ def launch_problem(
     reach, _er = launch_range(sheet, launcher)
     distance = range_between(ship.x, ship.y, *point)
     if distance > reach:
-        return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5707-5710)"
+        return f"the aim point is {distance:.1f} MU away, beyond {reach:g} MU (000 L5749-5753)"
     if multi_stage(sheet, launcher) and distance < STAGE_MIN_MU:
         return (
             f"the aim point is {distance:.1f} MU away; a multi-stage missile's marker is placed "
@@ -701,7 +701,7 @@ def launch_problem(
         and not death_blossom(ctx, ship)
         and (arc == AFT or arc not in sheet.system(launcher).arcs)
     ):
-        return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5710-5712)"
+        return f"the aim point is in the {arc} arc, outside the launcher's arcs (000 L5753-5757)"
     if line_blocked((ship.x, ship.y), point, asteroids_now(ctx, state)):
         return "an asteroid lies across the line to the aim point (000 L5757-5759)"
     return None
@@ -846,7 +846,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
     if len(aims) > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
-            "(a FireCon for each launch, 000 L5713-5715)"
+            "(a FireCon for each launch, 000 L5769-5773)"
         )
     _check_magazines(sheet, ship, shots, where)
     _check_firecons(ctx, state, ship, shots, where)

@@ -225,7 +225,7 @@ def depart(
     ship = state.ship(ship_id)
     dx, dy = velocity(ship)
     x, y = round_mu(ship.x + dx / 2), round_mu(ship.y + dy / 2)
-    ignored = None if order == NO_ORDER else "the ship is entering FTL (001 L1027)"
+    ignored = None if order == NO_ORDER else "the ship is entering FTL (001 L1029)"
     ships_near = [
         s.id
         for s in state.ships

@@ -706,17 +706,17 @@ def _scan_problem(
         return "there are no bogeys to scan: the battle is played without sensors (001 L933)"
     limit = scan_limit(ctx, ship)
     if limit == 0:
-        return "only military vessels carry active sensors (001 L949)"
+        return "only military vessels carry active sensors (001 L947)"
     if ecm_systems(ctx, ship, AREA_ECM):
         return "its area ECM is on and blinds its FireCons, whose arrays scan (000 L7778-7784)"
     if len(names) > limit:
-        return f"the scan names {len(names)} bogeys and this ship may scan {limit} (001 L951)"
+        return f"the scan names {len(names)} bogeys and this ship may scan {limit} (001 L949)"
     contacts = {
         s.bogey for s in state.ships if s.side != ship.side and s.status == "active" and s.bogey
     } | {d.label for d in state.dummies if d.side != ship.side}
     unknown = [name for name in names if name not in contacts]
     if unknown:
-        return f"{', '.join(unknown)} is no enemy bogey on the table (001 L951)"
+        return f"{', '.join(unknown)} is no enemy bogey on the table (001 L949)"
     return None
 
 
@@ -729,7 +729,7 @@ def _ecm_problem(ctx: BattleContext, ship: ShipInPlay) -> str | None:
         spec.kind in (ECM, AREA_ECM) and now.status == "ok"
         for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
     ):
-        return "no working ECM or area ECM to switch on (000 L7730-7735, L7786-7790)"
+        return "no working ECM or area ECM to switch on (000 L7736-7740, L7790-7796)"
     return None
 
 
@@ -950,7 +950,7 @@ def move_path(ctx: BattleContext, ship: ShipInPlay, order: Order) -> Path:
 def _mine_problem(ctx: BattleContext, ship: ShipInPlay, order: Order) -> str | None:
     """Return why a ship may not lay these mines or sweep this turn, or ``None``."""
     if order.nova:
-        return "an armed nova cannon leaves no power for mines or sweeping (001 L910)"
+        return "an armed nova cannon leaves no power for mines or sweeping (001 L919)"
     layers = mine_layers(ctx, ship)
     if order.mines and not layers:
         return "no working minelayer with mines left (001 L876-886)"
@@ -1115,7 +1115,7 @@ def _ram_problem(state: BattleState, ship: ShipInPlay, target_id: str) -> str | 
     if not moves_this_turn(target, state.turn):
         return f"{target_id} is not in play"
     if target.bogey is not None:
-        return f"{target_id} is a bogey its side has not identified (001 L941)"
+        return f"{target_id} is a bogey its side has not identified (001 L937)"
     return None
 
 

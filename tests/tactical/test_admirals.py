@@ -111,8 +111,8 @@ def test_the_choice_holds_until_changed_or_the_ship_is_gone() -> None:
 @pytest.mark.parametrize(
     ("side", "orders", "problem"),
     [
-        ("blue", "b2:=/admiral", r"already Level 3 \(004 L339\)"),
-        ("red", "r2:=/admiral", r"already Level 1 \(004 L344\)"),
+        ("blue", "b2:=/admiral", r"already Level 3 \(004 L338\)"),
+        ("red", "r2:=/admiral", r"already Level 1 \(004 L343\)"),
         ("red", "r1:=/admiral r3:=/admiral", r"chooses one ship \(004 L338, L343\)"),
     ],
 )

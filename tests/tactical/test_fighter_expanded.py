@@ -467,7 +467,7 @@ def test_a_salvo_that_homes_on_nothing_is_not_intercepted() -> None:
     state, event = intercept([1] * 4, marker_y=15)
     assert event.interceptions == ()
     assert (
-        event.moves[0].void == f"{MARKER} found no ship to home on and was wasted (000 L5733-5736)"
+        event.moves[0].void == f"{MARKER} found no ship to home on and was wasted (000 L5794-5798)"
     )
     assert state.fighters[0].endurance == 6
 

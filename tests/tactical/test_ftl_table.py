@@ -134,12 +134,12 @@ def test_the_following_turn_half_velocity_after_the_others_then_gone() -> None:
     assert [m.ship for m in moved.moves] == ["b1", "r1"]
     jump = moved.moves[-1]
     assert (jump.x, jump.y, jump.jumped) == (0.0, 12.0, True)
-    assert jump.void == "the ship is entering FTL (001 L1027)"
+    assert jump.void == "the ship is entering FTL (001 L1029)"
     assert jump.ftl == FtlDeparture(near=(), face=None, outcome="jumps")
     assert not any("/ftl/" in key for key in dice.asked)
     assert battle.state.ship("r1").status == "jumped"
     assert describe(moved)[2].endswith(
-        "(order void: the ship is entering FTL (001 L1027)), jumps out"
+        "(order void: the ship is entering FTL (001 L1029)), jumps out"
     )
     finish_turn(battle, dice)
     # 001 L1049: it never returns, nor is there an order to write for it.

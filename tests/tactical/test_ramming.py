@@ -309,7 +309,7 @@ def test_bogeys_and_dummies_cannot_be_rammed() -> None:
         dummies=(DummySetup(id="d1", side="blue", x=5, y=40, course=6),),
     )
     for target, void in [
-        ("hc", "hc is a bogey its side has not identified (001 L941)"),
+        ("hc", "hc is a bogey its side has not identified (001 L937)"),
         ("d1", "there is no ship 'd1' to ram (a dummy bogey is no ship, 001 L957)"),
     ]:
         battle = Battle(setup)

@@ -143,9 +143,9 @@ def test_a_named_scan_takes_only_what_it_names() -> None:
 @pytest.mark.parametrize(
     ("named", "void"),
     [
-        (("B2", "B3"), "the scan names 2 bogeys and this ship may scan 1 (001 L951)"),
-        (("B9",), "B9 is no enemy bogey on the table (001 L951)"),
-        (("B1",), "B1 is no enemy bogey on the table (001 L951)"),  # its own label
+        (("B2", "B3"), "the scan names 2 bogeys and this ship may scan 1 (001 L949)"),
+        (("B9",), "B9 is no enemy bogey on the table (001 L949)"),
+        (("B1",), "B1 is no enemy bogey on the table (001 L949)"),  # its own label
     ],
 )
 def test_an_impossible_named_scan_is_void(named: tuple[str, ...], void: str) -> None:
@@ -164,7 +164,7 @@ def test_merchants_cannot_scan() -> None:
     setup = setup_of(ship("r1", "red", "bulk_tanker", 0, 0), ship("b1", "blue", "scout", 0, 50, 6))
     battle = moved(setup, {"r1": Order(scan=True)}, {})
     move = battle.journal[-1].moves[0]  # type: ignore[union-attr]
-    assert move.void == "only military vessels carry active sensors (001 L949)"
+    assert move.void == "only military vessels carry active sensors (001 L947)"
     assert hidden(battle.state) == {"r1", "b1"}
 
 
