@@ -130,3 +130,34 @@ def test_fighters_a_carrier_lost_at_the_table_stay_lost(tmp_path: Path) -> None:
         assert [s.fighters for s in carried.systems if s.fighters is not None] == [2]
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    ("fate", "over"),
+    [
+        ([], 0),  # came through with no box left: it would have been destroyed (001 L476)
+        ([], 40),
+        (["--disengaged", "red-W1"], 0),
+        (["--destroyed", "red-W1"], 1),  # more boxes than the ship had
+    ],
+)
+def test_an_outcome_cannot_take_more_hull_boxes_than_a_ship_had(
+    tmp_path: Path, fate: list[str], over: int
+) -> None:
+    """A battle recorded by hand takes from a ship at most the hull boxes it had left, and a
+    ship that came out of the battle keeps one: the outcome is refused with a line naming the
+    limit, exit 2, and nothing is written (the battle still waits)."""
+    from tactical.setup import sheet_for
+
+    table = DuelAtTheTable(tmp_path)
+    boxes = sheet_for("battledreadnought", "ft2").hull_boxes
+    lost = boxes + over
+    said = " ".join(
+        table("battles", "record", "t1-b1", *fate, "--damage", f"red-W1={lost}", code=2).split()
+    )
+    most = boxes if fate[:1] == ["--destroyed"] else boxes - 1
+    assert f"red-W1 had {boxes} of its {boxes} hull boxes left" in said
+    assert f"hull_lost may be at most {most}, not {lost}" in said
+    assert "t1-b1" in table("battles", "list")
+    table("battles", "record", "t1-b1", *fate, "--damage", f"red-W1={most}")
+    assert "no battles await" in table("battles", "list")

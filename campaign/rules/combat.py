@@ -45,6 +45,7 @@ from campaign.events import (
     UnitsCaught,
 )
 from campaign.projections import CampaignState
+from campaign.rules.battles import unit_sheet
 from campaign.rules.command import (
     CommandLevel,
     initiative_modifier,
@@ -62,6 +63,7 @@ from campaign.strategic import (
     Location,
     Loss,
     ShipResult,
+    Unit,
 )
 from maps import StarMap, parse_label
 
@@ -318,6 +320,66 @@ def decide_battles(
     return batch
 
 
+def _hull_problems(unit: Unit | None, result: ShipResult, lost: int) -> list[str]:
+    """What is wrong with `lost` hull boxes for a warship: no more than it had left, and a ship
+    that came out of the battle (survived, withdrew, jumped) kept one at least: a ship whose
+    last box goes is destroyed (001 L476; 004 5.3.6 carries the damage)."""
+    if unit is None or unit.design is None:
+        return []
+    boxes = unit_sheet(unit).hull_boxes
+    left = max(boxes - unit.hull_lost, 0)
+    most = left if result.fate == "destroyed" else left - 1
+    if lost <= most:
+        return []
+    came = "was destroyed" if result.fate == "destroyed" else f"{result.fate}, so kept one"
+    return [
+        f"{result.unit} had {left} of its {boxes} hull boxes left and {came}: "
+        f"hull_lost may be at most {max(most, 0)}, not {lost}"
+    ]
+
+
+def _outcome_problems(
+    state: CampaignState,
+    starmap: StarMap,
+    battle: Battle,
+    battle_id: str,
+    results: tuple[ShipResult, ...],
+) -> list[str]:
+    """What is wrong with a battle's outcome as given, ship by ship (none: it may be recorded)."""
+    fighting = {u for side in battle.sides for u in side.units}
+    leaving = battle.leaving
+    problems: list[str] = []
+    seen: set[str] = set()
+    for result in results:
+        if result.unit not in fighting:
+            problems.append(f"{result.unit} did not fight in {battle_id}")
+        if result.unit in seen:
+            problems.append(f"{result.unit} is given twice")
+        seen.add(result.unit)
+        if result.fate == "jumped":
+            if result.to_hex is None:
+                if result.unit not in leaving:
+                    problems.append(f"{result.unit} jumped: say where it came out (to_hex)")
+            else:
+                try:
+                    on_map = starmap.contains(parse_label(result.to_hex))
+                except ValueError:
+                    on_map = False
+                if not on_map:
+                    problems.append(
+                        f"{result.unit} jumped to {result.to_hex}, which is not on the map"
+                    )
+        if result.hull_lost is None or result.hull_lost < 0:
+            problems.append(f"{result.unit}: hull_lost must be 0 or more boxes")
+        elif result.unit in fighting:
+            problems += _hull_problems(state.units.get(result.unit), result, result.hull_lost)
+        if result.bridge_failures is None or any(level < 1 for level in result.bridge_failures):
+            problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
+        if result.fighters_lost and result.unit in fighting:
+            problems += fighter_loss_problems(state.units.get(result.unit), result, state.turn)
+    return problems
+
+
 def decide_battle_result(
     state: CampaignState,
     starmap: StarMap,
@@ -344,37 +406,10 @@ def decide_battle_result(
     if battle is None:
         waiting = ", ".join(sorted(state.pending_battles)) or "none"
         raise IllegalCommandError(f"no battle {battle_id!r} awaits an outcome (waiting: {waiting})")
-    fighting = {u for side in battle.sides for u in side.units}
-    leaving = battle.leaving
-    problems = []
-    seen: set[str] = set()
-    for result in results:
-        if result.unit not in fighting:
-            problems.append(f"{result.unit} did not fight in {battle_id}")
-        if result.unit in seen:
-            problems.append(f"{result.unit} is given twice")
-        seen.add(result.unit)
-        if result.fate == "jumped":
-            if result.to_hex is None:
-                if result.unit not in leaving:
-                    problems.append(f"{result.unit} jumped: say where it came out (to_hex)")
-            else:
-                try:
-                    on_map = starmap.contains(parse_label(result.to_hex))
-                except ValueError:
-                    on_map = False
-                if not on_map:
-                    problems.append(
-                        f"{result.unit} jumped to {result.to_hex}, which is not on the map"
-                    )
-        if result.hull_lost is None or result.hull_lost < 0:
-            problems.append(f"{result.unit}: hull_lost must be 0 or more boxes")
-        if result.bridge_failures is None or any(level < 1 for level in result.bridge_failures):
-            problems.append(f"{result.unit}: bridge_failures are threshold levels, 1 or more")
-        if result.fighters_lost and result.unit in fighting:
-            problems += fighter_loss_problems(state.units.get(result.unit), result, state.turn)
+    problems = _outcome_problems(state, starmap, battle, battle_id, results)
     if problems:
         raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
+    leaving = battle.leaving
     given = {r.unit: r for r in results}
     complete = tuple(
         with_fighters_lost(state.units.get(u), given.get(u, ShipResult(unit=u)), state.turn)
