@@ -556,3 +556,25 @@ def test_help_imports_no_database_or_engine() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_orders_editor_offers_the_campaigns_own_designs_at_its_prices(
+    service: CampaignService, player: str
+) -> None:
+    """The web page's orders editor on a production turn lists what the player may build:
+    the campaign's catalogue (its battle rules', here Continuum: 004 section 4) with an FTL
+    drive and his own home-made designs (004 L26-30), each at the points production charges
+    (004 L277); nothing of another catalogue, nor another player's secret design."""
+    lineage = service.target(CAMPAIGN)
+    view = service.load(lineage, viewer=player)
+    desk = service.orders_desk(lineage, player)
+    assert desk.production
+    assert view.battle_rules == "continuum"
+    price = campaign_catalogue(view, player)
+    offered = {d.id: d.points for d in desk.designs}
+    assert offered == {d: price(d).points for d in offered}  # as production prices them
+    assert offered["destroyer"] == price("destroyer").points
+    assert "ftl_tug" not in offered  # FT2's catalogue, not this campaign's
+    assert all(price(d).ftl for d in offered)
+    assert (SECRET_DESIGN in offered) == (player == "red")

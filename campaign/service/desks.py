@@ -36,6 +36,7 @@ from campaign.rules import production as production_rules
 from campaign.rules import regroup as regroup_rules
 from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.colonies import planets_to_land
+from campaign.rules.setup import buildable_ships
 from campaign.rules.technology import TechName
 from campaign.service.base import ServiceCore, battle_order
 from campaign.storetypes import Lineage
@@ -43,18 +44,6 @@ from campaign.strategic import Battle, SplitPart, TaskForce
 from campaign.techlist import tech_rows
 from maps import Entry, Planet, PlanetType, StarColour, StarMap, StarSystem, label, parse_label
 from maps.svg import to_svg
-
-
-@lru_cache(maxsize=1)
-def _designs() -> tuple[Design, ...]:
-    """The catalogue's designs a colony may build: those with an FTL drive (004 L277)."""
-    from tactical.designs import builtin_ships  # builds every record sheet: only when asked
-
-    return tuple(
-        Design(id=ship_id, hull_class=str(ship.hull_class), points=ship.points)
-        for ship_id, ship in builtin_ships("ft2")
-        if ship.ftl
-    )
 
 
 @lru_cache(maxsize=64)
@@ -210,7 +199,10 @@ class PlayerDesks(ServiceCore):
             budgets=tuple(budgets),
             prices=dict(production_rules.PRICES),
             ft_points_per_ip=production_rules.FT_POINTS_PER_IP,
-            designs=_designs(),
+            designs=tuple(
+                Design(id=ship.design, hull_class=ship.hull_class, points=ship.points)
+                for ship in buildable_ships(view, player)
+            ),
             techs=tuple(techs),
             treasury=empire.ip if economy.treasury_open(view, empire) else 0,
             fighters_per_group=economy.FIGHTER_GROUP.bay or 6,
