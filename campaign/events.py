@@ -52,14 +52,18 @@ from campaign.strategic import (
 
 _PLAYER_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 UMPIRE = "umpire"
+EVERYONE = ("all", "everyone")  # what `--to` reads as every player (`Audience.parse`)
+MAX_PLAYERS = 8  # the most players a campaign is for (README)
 
 
 def check_player_name(name: str) -> str:
-    """Return `name` if it is a valid player name, else raise `InvalidInputError`."""
-    if not _PLAYER_NAME.match(name) or name == UMPIRE:
+    """Return `name` if it is a valid player name, else raise `InvalidInputError`. The names
+    of audiences are not players' names: a note `--to all` must reach everyone, never one
+    player of that name, and `--to umpire` the umpire alone."""
+    if not _PLAYER_NAME.match(name) or name == UMPIRE or name in EVERYONE:
         raise InvalidInputError(
             f"player name {name!r} must be 1-32 lower-case letters, digits or '-', "
-            "start with a letter, and not be 'umpire'"
+            "start with a letter, and not be 'umpire', 'all' or 'everyone'"
         )
     return name
 
@@ -99,7 +103,7 @@ class Audience(msgspec.Struct, frozen=True):
     def parse(cls, text: str) -> Audience:
         """Read a user's `all`, `umpire` or `red,blue`."""
         text = text.strip()
-        if text in ("all", "everyone", "*"):
+        if text in (*EVERYONE, "*"):
             return cls.everyone()
         if text in ("umpire", ""):
             return cls.umpire_only()

@@ -81,6 +81,10 @@ def test_editing_one_byte_makes_verify_fail_at_that_position(tmp_path: Path) -> 
         (["status"], "no database at"),
         (["new", "bad name"], "name 'bad name' must be"),
         (["new", "demo", "--players", "red,Blue"], "player name 'Blue'"),
+        # The names of audiences (`--to all`) are no player's: a note to all reaches everyone.
+        (["new", "demo", "--players", "all,blue"], "not be 'umpire', 'all' or 'everyone'"),
+        (["new", "demo", "--players", "red,everyone"], "player name 'everyone'"),
+        (["new", "demo", "--players", ",".join(f"p{n}" for n in range(9))], "8 players at the"),
         (["new", "demo", "--dice", "loaded"], "dice mode 'loaded'"),
         (["new", "demo", "--map", "atlantis"], "no built-in map or file 'atlantis'"),
         (["new", "demo", "--map", "lafayette", "--players", "red,blue"], "1 entry hex(es)"),

@@ -15,6 +15,7 @@ import msgspec
 from campaign.dice import DiceKey, DiceSource, parse_dice_expression, seed_commitment
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
+    MAX_PLAYERS,
     Audience,
     CampaignCreated,
     CampaignRulesChosen,
@@ -133,6 +134,10 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
     players = tuple(check_player_name(p) for p in command.players)
     if len(set(players)) != len(players):
         raise InvalidInputError(f"players {', '.join(players)} name someone twice")
+    if len(players) > MAX_PLAYERS:
+        raise InvalidInputError(
+            f"{len(players)} players: a campaign is for {MAX_PLAYERS} players at the most"
+        )
     if command.dice_mode not in DICE_MODES:
         raise InvalidInputError(
             f"dice mode {command.dice_mode!r} must be one of {', '.join(DICE_MODES)}"
