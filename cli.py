@@ -804,13 +804,18 @@ def branches(
 def branches_diff(
     a: Annotated[str, typer.Argument(help="A branch, e.g. main.")],
     b: Annotated[str, typer.Argument(help="The branch to compare it with, e.g. main-t3.")],
+    as_player: PlayerOption = None,
     at: Where = IN_CAMPAIGN,
     json: JsonOption = False,
 ) -> None:
     """What differs between two branches, turn by turn, player by player: the news each
-    was told on one and not the other (to show the players a re-run after a ruling)."""
+    was told on one and not the other. The umpire's diff holds every player's private news
+    and standing; show a player a re-run after a ruling with --as-player (his news and the
+    public news only, his standing)."""
+    from campaign.inputs import viewer_of
+
     with at.reader() as service:
-        found = service.branch_diff(at.campaign, a, b)
+        found = service.branch_diff(at.campaign, a, b, viewer_of(as_player))
     if json:
         _print_json(found)
     else:

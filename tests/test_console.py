@@ -150,8 +150,17 @@ def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> 
     service = CampaignService.open(db, clock=FixedClock())
     try:
         diff = service.branch_diff("trio", "main", "rerun")
+        seen = {p: service.branch_diff("trio", "main", "rerun", p) for p in ("red", "green")}
+        green_events = sum(1 for e in service.log(service.target("trio", "main"), viewer="green"))
     finally:
         service.close()
+    # As a player sees it: his news and the public news only, his standing, and the shared
+    # history counted in his own events (the versions would count the others').
+    assert [(t.turn, t.player) for t in seen["green"].turns] == [(1, "green")]
+    assert seen["red"].turns == ()
+    assert [s.player for s in seen["green"].standings] == ["green"]
+    assert 0 < seen["green"].shared < diff.shared
+    assert seen["green"].shared <= green_events
     assert [(t.turn, t.player) for t in diff.turns] == [(1, "green"), (1, "umpire")]
     green, secret = diff.turns
     # What only the umpire saw: green's orders as submitted, before they were revealed.
@@ -168,6 +177,9 @@ def test_branches_diff_shows_what_a_rerun_changed_per_player(tmp_path: Path) -> 
     assert "Where each player stands now" in shown
     assert "they share history up to version" in shown
     assert "only on rerun" in shown
+    as_green = umpire(db, "branches", "diff", "main", "rerun", "--as-player", "green")
+    assert "only on rerun" in as_green
+    assert not {"red", "blue", "OrdersSubmitted"} & set(as_green.replace("│", " ").split())
     refused = runner.invoke(app, ["branches", "diff", "main", "main", "--db", db])
     assert refused.exit_code == 2
     assert "not 'main' with itself" in refused.stderr

@@ -5,7 +5,7 @@ listed, and two compared turn by turn, player by player.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -22,6 +22,7 @@ from campaign.projections import CampaignState
 from campaign.rules import core
 from campaign.rules.victory import scores
 from campaign.service.base import ServiceCore
+from campaign.service.reports import _as_told
 from campaign.storetypes import BranchInfo, Lineage
 
 EVERYONE = "everyone"
@@ -81,6 +82,26 @@ def _missing(these: list[Event], those: list[Event]) -> tuple[Event, ...]:
         else:
             found.append(ev)
     return tuple(found)
+
+
+def _as_seen_by(found: BranchDiff, player: str, events: Iterable[RecordedEvent]) -> BranchDiff:
+    """`found` as `player` may see it: the public news and his own (each as he may read it,
+    `_as_told`), the shared history as the number of his own events in it (the branch's
+    versions would count the events hidden from him), his standing alone."""
+
+    def told(seen: tuple[Event, ...]) -> tuple[Event, ...]:
+        return tuple(_as_told(ev, player) for ev in seen)
+
+    return msgspec.structs.replace(
+        found,
+        shared=sum(1 for e in events if e.version <= found.shared and e.audience.may_see(player)),
+        turns=tuple(
+            msgspec.structs.replace(t, only_a=told(t.only_a), only_b=told(t.only_b))
+            for t in found.turns
+            if t.player in (EVERYONE, player)
+        ),
+        standings=tuple(s for s in found.standings if s.player == player),
+    )
 
 
 def _told(events: Sequence[RecordedEvent], shared: int, turn_number: int, who: str) -> list[Event]:
@@ -162,12 +183,21 @@ class BranchCommands(ServiceCore):
         self.store.set_active_branch(name, branch)
         return name
 
-    def branch_diff(self, campaign: str | None, a: str, b: str) -> BranchDiff:
+    def branch_diff(self, campaign: str | None, a: str, b: str, viewer: str = UMPIRE) -> BranchDiff:
         """Compare two branches: for each turn and each player (and the umpire), the news one
-        branch told him and the other did not, so a re-run after a ruling can be shown."""
+        branch told him and the other did not, so a re-run after a ruling can be shown.
+
+        As a player (`viewer`) sees it: only the public news and his own, each as he may read
+        it, the shared history counted in his own events, and only his own standing."""
         first, second = self.target(campaign, a), self.target(campaign, b)
         if a == b:
             raise InvalidInputError(f"compare two different branches, not {a!r} with itself")
+        self._check_viewer(first, viewer)
+        self._check_viewer(second, viewer)
+        found = self._branch_diff(first, second, a, b)
+        return found if viewer == UMPIRE else _as_seen_by(found, viewer, self.store.read(first))
+
+    def _branch_diff(self, first: Lineage, second: Lineage, a: str, b: str) -> BranchDiff:
         left = list(self.store.read(first))
         right = list(self.store.read(second))
         shared = 0
