@@ -120,3 +120,17 @@ def test_a_fold_from_stored_rows_names_a_payload_that_does_not_decode() -> None:
         fold_stored([(7, 1, "umpire_noted", 1, '{"text": 3}')])
     noted = fold_stored([(1, 1, "umpire_noted", 1, '{"text":"hello"}')])
     assert (noted.notes, noted.version, noted.events) == (1, 1, 1)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_every_event_is_told_in_words(path: Path) -> None:
+    """`describe` (the log, the news, the summaries) tells every kind of event in words, never
+    by its class name (`OrdersMarkedFinal`), whatever the event."""
+    from campaign.render import describe
+
+    doc = load(path)
+    tag, version, stored = str(doc["type"]), int(doc["schema_version"]), str(doc["stored"])  # type: ignore[call-overload]
+    event = decode_payload(1, tag, version, stored)
+    told = describe(event)
+    assert told.strip()
+    assert type(event).__name__ not in told, told

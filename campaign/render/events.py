@@ -33,6 +33,7 @@ from campaign.events import (
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
+    OrdersMarkedFinal,
     OrdersRevealed,
     OrdersSubmitted,
     PlayerDropped,
@@ -42,6 +43,7 @@ from campaign.events import (
     SeedRevealed,
     ShipsRepaired,
     ShipsSighted,
+    StarChartPublished,
     StoresLost,
     SystemExplored,
     SystemScouted,
@@ -51,6 +53,7 @@ from campaign.events import (
     TurnHeld,
     TurnReleased,
     UmpireNoted,
+    UnitLost,
     UnitMoved,
     UnitRelocated,
     UnitsCaught,
@@ -113,10 +116,8 @@ def describe(ev: Event) -> str:
             | DesignRegistered()
         ):
             return _describe_umpires_hand(ev)
-        case OrdersCommitted() | OrdersRevealed():
+        case OrdersCommitted() | OrdersRevealed() | OrdersSubmitted() | OrdersMarkedFinal():
             return _describe_orders(ev)
-        case OrdersSubmitted():
-            return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
         case OfficerCasualty() | CaptainCasualty():
             return _describe_casualty(ev)
         case TaskForcesSet():
@@ -186,12 +187,25 @@ def describe(ev: Event) -> str:
             return f"enemy ships scouted {ev.system}, where you have a colony"
         case ColonyDetected() | CommandPostEstablished():
             return _posts_text(ev)
+        case MapChosen() | MapLoaded() | StarChartPublished():
+            return _describe_map(ev)
+        case UnitLost():
+            return f"{ev.unit} lost: {ev.cause}"
+        case _:
+            return describe_ft2(ev) or type(ev).__name__
+
+
+def _describe_map(ev: MapChosen | MapLoaded | StarChartPublished) -> str:
+    match ev:
         case MapChosen():
             return f"star map {ev.name!r} ({ev.title}) chosen; committed as {ev.sha256[:12]}…"
         case MapLoaded():
             return f"umpire's copy of the star map loaded ({len(ev.text)} characters)"
-        case _:
-            return describe_ft2(ev) or type(ev).__name__
+        case StarChartPublished():
+            return (
+                f"star chart {ev.title!r} published: {len(ev.stars)} stars on "
+                f"{ev.width} x {ev.height} hexes, {len(ev.entries)} entry hexes"
+            )
 
 
 def _describe_umpires_hand(
@@ -271,10 +285,21 @@ def _describe_host(
             return f"{ev.substitute} takes {ev.player}'s seat from turn {ev.turn}"
 
 
-def _describe_orders(ev: OrdersCommitted | OrdersRevealed) -> str:
-    if isinstance(ev, OrdersCommitted):
-        return f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
-    return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
+def _describe_orders(
+    ev: OrdersCommitted | OrdersRevealed | OrdersSubmitted | OrdersMarkedFinal,
+) -> str:
+    match ev:
+        case OrdersCommitted():
+            return (
+                f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
+            )
+        case OrdersRevealed():
+            return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
+        case OrdersSubmitted():
+            return f"{ev.player}'s orders for turn {ev.turn}: {len(ev.moves)} unit(s)"
+        case OrdersMarkedFinal():
+            mark = "marked final" if ev.final else "no longer marked final"
+            return f"{ev.player}'s orders for turn {ev.turn} {mark}"
 
 
 def _explored_text(ev: SystemExplored) -> str:
