@@ -1274,6 +1274,7 @@ def orders_sign(
 
     source = Path(file)
     data = read_file(source, "orders file", MAX_ORDERS_BYTES)
+    signing.check_own(data, player)
     if secret is None and sys.stdin.isatty():
         secret = typer.prompt(f"{player}'s secret", hide_input=True)
     if not secret:

@@ -57,9 +57,11 @@ _MAX_NUMBER = 2**63 - 1  # turn and sequence fit the database's BIGINT
 
 
 class _Turn(msgspec.Struct):
-    """The one field of an orders file the signature line repeats."""
+    """The fields of an orders file the signature line repeats: its turn, and whose orders
+    they are (which must be the signer's)."""
 
     turn: int
+    player: str | None = None
 
 
 # Checked against when a player has no key, so that a miss does the same work as a bad
@@ -161,6 +163,21 @@ def sign(data: bytes, secret: str, campaign: str, player: str, sequence: int) ->
     return body + line.encode("ascii")
 
 
+def check_own(data: bytes, player: str) -> None:
+    """Refuse to sign for `player` an orders file that names another player's orders: the
+    inbox would refuse it ("the file is blue's orders, not red's"), so say it now.
+
+    Raises:
+        InvalidInputError: the file says `player = "blue"` and `player` is not blue.
+    """
+    named = _named(unsigned(data))
+    if named is not None and named.player is not None and named.player != player:
+        raise InvalidInputError(
+            f"the file holds {named.player}'s orders (player = {named.player!r}), not "
+            f"{player}'s: sign your own orders, or correct the file's player"
+        )
+
+
 def unsigned(data: bytes) -> bytes:
     """Return `data` without its signature line (and what follows it), if it has one."""
     index = _last_line(data)
@@ -246,8 +263,13 @@ def _message(campaign: str, player: str, turn: int, sequence: int, body: bytes) 
 
 def _body_turn(body: bytes) -> int | None:
     """Return the turn an orders file names, or None if it names none it can be read for."""
+    named = _named(body)
+    return None if named is None else named.turn
+
+
+def _named(body: bytes) -> _Turn | None:
     try:
-        return msgspec.toml.decode(body, type=_Turn).turn
+        return msgspec.toml.decode(body, type=_Turn)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
 

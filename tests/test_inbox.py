@@ -62,6 +62,14 @@ class Umpire:
         assert f"Signed {path}" in self.run(*sign, secret=secret, db=False)
         return path
 
+    def forged(self, name: str, text: str, player: str, secret: str) -> Path:
+        """Write into the inbox an orders file signed as `player` by a script of his own,
+        which `orders sign` would refuse to make (someone else's orders)."""
+        self.sequence += 1
+        path = self.inbox / name
+        path.write_bytes(signing.sign(text.encode(), secret, "g", player, self.sequence))
+        return path
+
     def commitments(self, campaign: str = "g") -> list[str]:
         log = json.loads(self.run("log", "--json", "--campaign", campaign))
         return [e["event"]["player"] for e in log if e["type"] == "orders_committed"]
@@ -159,10 +167,11 @@ def test_a_player_can_never_act_for_another_player(umpire: Umpire) -> None:
     umpire.add("blue")
     # Red signs as blue with his own secret; and edits his own line to name blue.
     umpire.signed("a.toml", orders("blue", 1), "blue", red)
-    path = umpire.signed("b.toml", orders("blue", 1), "red", red)
+    path = umpire.forged("b.toml", orders("blue", 1), "red", red)
     path.write_text(path.read_text().replace("player=red", "player=blue"))
-    # Red's own signature over blue's orders, and over a move of blue's ships.
-    umpire.signed("c.toml", orders("blue", 1), "red", red)
+    # Red's own signature over blue's orders (`orders sign` refuses to make it), and over a
+    # move of blue's ships.
+    umpire.forged("c.toml", orders("blue", 1), "red", red)
     umpire.signed("d.toml", orders("red", 1, ("blue-W1", None, "engage")), "red", red)
     assert inbox(umpire, code=1) == [
         ("a.toml", "blue", "rejected"),
@@ -329,6 +338,12 @@ def test_sign_refuses_without_a_secret_and_needs_no_database(tmp_path: Path) -> 
     assert path.read_text() == orders("red", 1)  # --out leaves the original alone
     assert signing.read(out.read_bytes()).player == "red"
     assert not list(tmp_path.glob("*.db"))
+    # Blue's orders are not red's to sign: refused, and the file left as it was.
+    path.write_text(orders("blue", 1))
+    result = runner.invoke(app, [*sign, "--secret", "s"])
+    assert result.exit_code == 2
+    assert "the file holds blue's orders (player = 'blue'), not red's" in result.stderr
+    assert path.read_text() == orders("blue", 1)
 
 
 def test_inbox_exit_codes_and_table_golden() -> None:
