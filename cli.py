@@ -1621,7 +1621,8 @@ def map_reach(
     json: JsonOption = False,
 ) -> None:
     """List the hexes a unit can reach this turn, checked as `umpire orders submit` checks a
-    move; with --to, the route there or the reason it cannot go (004 5.1, section 6)."""
+    move; with --to, the route there or the reason it cannot go (004 5.1, section 6), and
+    exit 1 when it cannot."""
     from campaign.events import UMPIRE
 
     if package is not None:
@@ -1644,6 +1645,8 @@ def map_reach(
         _print_json(answer)
     else:
         out.print(render.reach_view(answer))
+    if to is not None and answer.problem is not None:
+        raise typer.Exit(1)  # asked whether it can go there: no
 
 
 # ---- map commands (issue 3) end ----

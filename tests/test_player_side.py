@@ -342,7 +342,10 @@ def test_reach_shows_a_player_nothing_of_anyone_else(
     foreign = owned["blue"] | owned["green"]
     printed = ""
     for unit in sorted(view.units):
-        printed += played.umpire("map", "reach", unit, "--player", "red", "--to", "1512")[1]
+        asked = ("map", "reach", unit, "--player", "red", "--to", "1512")
+        code, said = played.umpire(*asked, code=None)
+        assert code == (0 if ": yes;" in said else 1), said  # 1: it cannot go there
+        printed += said
     assert "red-" in printed
     assert not [u for u in foreign if re.search(rf"\b{re.escape(u)}\b", printed)]
     # Another's unit is refused in the same words whether it exists or not.
@@ -424,9 +427,10 @@ def test_reach_from_the_package_is_reach_from_the_database(
         for to in ("0101", "1512"):
             asked = ("map", "reach", unit, "--to", to, "--json")
             at_home = runner.invoke(app, [*asked, "--package", folder])
-            assert at_home.exit_code == 0, at_home.stderr
-            online_ = played.umpire(*asked, "--player", player)[1]
-            assert json.loads(at_home.stdout) == json.loads(online_)
+            answer = json.loads(at_home.stdout)
+            assert at_home.exit_code == (0 if answer["problem"] is None else 1), at_home.stderr
+            online_ = played.umpire(*asked, "--player", player, code=at_home.exit_code)[1]
+            assert answer == json.loads(online_)
     other = next(p for p in PLAYERS if p != player)
     refused = runner.invoke(app, ["map", "reach", "x", "--package", folder, "--player", other])
     assert refused.exit_code == 2

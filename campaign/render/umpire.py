@@ -600,6 +600,19 @@ def _tech_standing(row: TechRow) -> str:
     return standing
 
 
+def _route(reach: Reach) -> str:
+    """How a unit gets to the hex asked: this turn's hexes, then where its plot puts it at
+    the end of each coming turn (004 section 6)."""
+    now = f"this turn it moves by {' '.join(reach.path)}" if reach.path else "it stays this turn"
+    if not reach.plot:
+        return now
+    coming = ", ".join(
+        f"{where} after {'the next turn' if n == 1 else f'{n} turns more'}"
+        for n, where in enumerate(reach.plot, 1)
+    )
+    return f"{now}; its plot then holds it at {coming}"
+
+
 def reach_view(reach: Reach) -> RenderableType:
     """Return where a unit can go this turn and, for a destination asked, how or why not."""
     where = f"at {reach.hex}" if reach.hex else f"not entered yet (enters at {reach.owner}'s entry)"
@@ -617,9 +630,7 @@ def reach_view(reach: Reach) -> RenderableType:
         if reach.problem is not None:
             lines.append(Text(reach.problem, style="umpire.bad"))
         else:
-            path = " ".join(reach.path) or "staying where it is"
-            then = f"; after the coming turns: {' '.join(reach.plot)}" if reach.plot else ""
-            lines.append(Text(f"{reach.to}: yes, this turn by {path}{then}", style="umpire.ok"))
+            lines.append(Text(f"{reach.to}: yes; {_route(reach)}", style="umpire.ok"))
     hexes = " ".join(reach.hexes) or "none"
     lines.append(Text(f"it can reach ({len(reach.hexes)} hexes this turn): {hexes}"))
     return Group(*lines)
