@@ -582,3 +582,41 @@ def test_the_orders_editor_offers_the_campaigns_own_designs_at_its_prices(
     assert "ftl_tug" not in offered  # FT2's catalogue, not this campaign's
     assert all(price(d).ftl for d in offered)
     assert (SECRET_DESIGN in offered) == (player == "red")
+
+
+def test_the_production_template_suggests_factories_only_to_whom_may_build_them(
+    service: CampaignService,
+) -> None:
+    """On a production turn the template suggests `factories = 1` only to an empire with an
+    industrial technology (004 5.7.7): uncommented, it would be refused to any other."""
+    import msgspec
+
+    from campaign.rules.orders import template
+    from campaign.rules.technology import factory_allowance
+    from campaign.strategic import Colony
+
+    state = service.load(service.target(CAMPAIGN))
+    assert state.turn == 4  # a production turn
+    for player in PLAYERS:
+        empire = state.empires[player]
+        for techs in ((), ("industrial",)):
+            given = msgspec.structs.replace(empire, techs=tuple(techs))
+            colony = Colony(  # a colony to spend IP at (none is founded by turn 4)
+                id="Home/3",
+                owner=player,
+                system="Home",
+                hex=given.entry,
+                orbit=3,
+                planet_type="terran",
+                capacity=60,
+                population=20,
+            )
+            shown = msgspec.structs.replace(
+                state,
+                empires={**state.empires, player: given},
+                colonies={**state.colonies, colony.id: colony},
+            )
+            text = template(shown, player, given.entry)
+            may = factory_allowance(given.techs).tech is not None
+            assert ("# factories = 1" in text) == may, (player, techs)
+            assert ("factories need Industrial Technology" in text) != may

@@ -105,7 +105,7 @@ from campaign.rules.economy import (
 from campaign.rules.movement import OrdersError, Plan, plan_moves
 from campaign.rules.regroup import plan_regroup, regroup_events
 from campaign.rules.taskforces import plan_commands
-from campaign.rules.technology import ResearchOrder
+from campaign.rules.technology import ResearchOrder, factory_allowance
 from campaign.strategic import (
     LOCATIONS,
     Attack,
@@ -467,13 +467,20 @@ def _production_lines(state: CampaignState, player: str, landable: Sequence[str]
         "",
         "# This turn ends with a production phase (004 5.7). Spend each colony's IP, e.g.:",
     ]
+    empire = state.empires.get(player)
+    # Factories only with an industrial technology (004 5.7.7): suggest what he may buy.
+    factories = (
+        "# factories = 1"
+        if empire is not None and factory_allowance(empire.techs).tech is not None
+        else "# (factories need Industrial Technology first, 004 5.7.7)"
+    )
     for colony in sorted(state.colonies.values(), key=lambda c: c.id):
         if colony.owner != player:
             continue
         lines += [
             "# [[production]]",
             f'# colony = "{colony.id}"  # {colony.population}M, {colony.factories} factories',
-            "# factories = 1",
+            factories,
             '# ships = [{ design = "destroyer", count = 1 }]',
             "# fighters = 6  # for carriers lacking them and fleet tenders in its hex",
             "# decoys = 1  # decoy drones: one to each warship in its hex without one",
