@@ -1388,7 +1388,9 @@ def publish(
     receipt (receipt.json: `umpire verify --receipts` proves it is still the history), and for
     the turn in progress his orders template (template.toml) and what `umpire orders check`
     needs at home: his own view (view.json) and his map as he knows it (map.toml); and for
-    each battle he fought that turn, its report and replay (battle-ID.html)."""
+    each battle he fought that turn, its report and replay (battle-ID.html). An earlier
+    --turn writes that turn's reports and battles only: the rest belongs to the turn in
+    progress."""
     from pathlib import Path
 
     folder = Path(out_dir)
@@ -1397,12 +1399,18 @@ def publish(
         lineage = at.lineage(service)
         for player in service.load(lineage).players:
             report_ = service.report(lineage, player, turn)
-            package = render.player_package(report_, service.map_svg(lineage, player))
+            now = turn is None or report_.news_turn == service.report(lineage, player).news_turn
+            # His map as he knows it today is not that turn's: an earlier report goes without.
+            svg = service.map_svg(lineage, player) if now else ""
+            package = render.player_package(report_, svg)
+            if not now:
+                del package["map.svg"]
             for fought in service.fought_battles(lineage, player, report_.news_turn):
                 battle = service.battle_report(lineage, fought, player)
                 package[f"battle-{fought}.html"] = render.battle_replay_html(battle)
-            package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
-            package.update(service.player_package(lineage, player))
+            if now:
+                package["receipt.json"] = service.receipt(lineage, player).encode() + "\n"
+                package.update(service.player_package(lineage, player))
             target = folder / player
             try:
                 target.mkdir(parents=True, exist_ok=True)

@@ -620,3 +620,21 @@ def test_the_production_template_suggests_factories_only_to_whom_may_build_them(
             may = factory_allowance(given.techs).tech is not None
             assert ("# factories = 1" in text) == may, (player, techs)
             assert ("factories need Industrial Technology" in text) != may
+
+
+def test_an_earlier_turns_package_holds_that_turns_reports_only(
+    played: Played, tmp_path: Path
+) -> None:
+    """`publish --turn N` for an earlier turn writes that turn's reports (and battles), not
+    the turn in progress's files (template, view, map, receipt), which would mix two turns."""
+    now, then = tmp_path / "now", tmp_path / "then"
+    played.umpire("publish", "--out", str(now))
+    played.umpire("publish", "--out", str(then), "--turn", "1")
+    current = {"template.toml", VIEW_FILE, MAP_FILE, "receipt.json", "map.svg"}
+    for player in PLAYERS:
+        assert current <= {p.name for p in (now / player).iterdir()}
+        written = {p.name for p in (then / player).iterdir()}
+        assert {"report.md", "report.html", "report.json"} <= written
+        assert not current & written, written
+        assert json.loads((then / player / "report.json").read_text())["news_turn"] == 1
+        assert json.loads((now / player / "report.json").read_text())["news_turn"] > 1
