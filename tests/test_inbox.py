@@ -95,7 +95,7 @@ def inbox(u: Umpire, code: int = 0, campaign: str = "g") -> list[tuple[str, str,
 
 def test_sign_then_inbox_records_the_orders_and_files_them(umpire: Umpire) -> None:
     red, blue = umpire.add("red"), umpire.add("blue")
-    body = orders("red", 1, ("red-S1", "0102", "engage"))
+    body = orders("red", 1, ("red-S1", "0102", "stand-off"))
     path = umpire.signed("red.toml", body, "red", red)
     signed = path.read_bytes()
     assert signed.startswith(body.encode())
@@ -133,7 +133,7 @@ def test_sign_then_inbox_records_the_orders_and_files_them(umpire: Umpire) -> No
 
 def test_a_tampered_file_is_refused_and_nothing_is_stored(umpire: Umpire) -> None:
     red = umpire.add("red")
-    path = umpire.signed("red.toml", orders("red", 1, ("red-S1", "0102", "engage")), "red", red)
+    path = umpire.signed("red.toml", orders("red", 1, ("red-S1", "0102", "stand-off")), "red", red)
     path.write_bytes(path.read_bytes().replace(b'to = "0102"', b'to = "0302"'))
     assert inbox(umpire, code=1) == [("red.toml", "red", "rejected")]
     assert umpire.reason("red.toml") == DOES_NOT_VERIFY + "\n"
@@ -385,7 +385,7 @@ def test_sign_and_inbox_on_postgresql(tmp_path: Path, pg_url: str) -> None:
 def test_an_older_signed_file_dropped_back_is_refused(umpire: Umpire) -> None:
     """Issue 13, finding 3: a replayed file never replaces newer orders, and never resolves."""
     red = umpire.add("red")
-    old = umpire.signed("a.toml", orders("red", 1, ("red-S1", "0102", "engage")), "red", red)
+    old = umpire.signed("a.toml", orders("red", 1, ("red-S1", "0102", "stand-off")), "red", red)
     first = old.read_bytes()
     assert inbox(umpire) == [("a.toml", "red", "accepted")]
     umpire.signed("b.toml", orders("red", 1, ("red-S1", None, "stand-off")), "red", red)

@@ -48,7 +48,7 @@ def game(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
     service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=str(map_file)))
     lineage = service.target("g")
     service.submit_orders(lineage, "red", orders_text("red", 1, ("red-S1", "0102", "stand-off")))
-    service.submit_orders(lineage, "blue", orders_text("blue", 1, ("blue-S1", "0604", "engage")))
+    service.submit_orders(lineage, "blue", orders_text("blue", 1, ("blue-S1", "0604", "stand-off")))
     service.resolve_turn(lineage)
     service.submit_orders(lineage, "red", orders_text("red", 2, ("red-S1", "0302", "stand-off")))
     yield service, lineage

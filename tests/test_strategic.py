@@ -144,6 +144,7 @@ def test_bad_orders_name_every_problem_and_store_nothing(
         ("red-S3", "0102", "stand-off"),
         ("red-S3", "0102", "stand-off"),
         ("red-S4", "0201", "stand-off"),  # the cloud next to the entry: not on turn 1
+        ("red-T1", "0102", "engage"),  # transports and scouts never engage (004 L112)
     )
     with pytest.raises(OrdersError) as caught:
         service.submit_orders(lineage, "red", text)
@@ -158,6 +159,8 @@ def test_bad_orders_name_every_problem_and_store_nothing(
         "red-S4: cannot reach 0201: gas/dust clouds bar the way to 0201 this turn: a cloud "
         "is entered only from next to it and crossed 1 hex a turn (004 L83-85); it can "
         "reach 0101, 0102 this turn",
+        "red-T1: only warships take Engage orders; scout troops and transports stand off or "
+        "move by FTL (004 L112)",
     ]
     for wrong, message in [
         (orders("blue", 1), "the file is blue's orders, not red's"),
@@ -800,7 +803,7 @@ def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage
     service, lineage = game
     text = orders("red", 1, ("red-S1", "0102", "stand-off"))
     service.submit_orders(lineage, "red", text)
-    service.submit_orders(lineage, "red", text.replace("stand-off", "engage"))  # the last counts
+    service.submit_orders(lineage, "red", text.replace("stand-off", "ftl-move"))  # the last counts
     commits = [e.event for e in service.log(lineage, viewer="blue", types=["orders_committed"])]
     assert [c.player for c in commits if isinstance(c, OrdersCommitted)] == ["red", "red"]
     assert service.log(lineage, viewer="red", types=["orders_submitted"]) == []  # umpire only
@@ -813,7 +816,7 @@ def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage
     assert reveal.sha256 == last.sha256 == salted
     assert len(reveal.nonce) == 64
     assert '"nonce"' not in reveal.payload
-    assert '"order":"engage"' in reveal.payload
+    assert '"order":"ftl-move"' in reveal.payload
     assert service.log(lineage, viewer="blue", types=["orders_revealed"]) == []
     report = service.verify(lineage)
     assert (report.ok, report.orders_revealed) == (True, 1)

@@ -207,7 +207,7 @@ def test_the_order_form_sends_the_template(game: Game, client: TestClient) -> No
 def test_bad_orders_show_every_problem_and_store_nothing(game: Game, client: TestClient) -> None:
     sign_in(client, "g", "red", game.secrets["g", "red"])
     before = len(game.service.log(game.lineage))
-    text = orders("red", 2, ("red-S2", "9999", "stand-off"), ("red-S3", "0604", "engage"))
+    text = orders("red", 2, ("red-S2", "9999", "stand-off"), ("red-S3", "0604", "ftl-move"))
     response = client.post("/orders", data=with_token(client, {"orders": text}))
     assert response.status_code == 422
     assert "Nothing was recorded: 2 problem(s)" in response.text
@@ -539,14 +539,14 @@ def test_the_orders_page_shows_what_was_received_and_reloads_it(
 ) -> None:
     sign_in(client, "g", "red", game.secrets["g", "red"])
     assert "No orders received from you for this turn yet" in client.get("/orders").text
-    text = orders("red", 2, ("red-S1", "0302", "engage"))
+    text = orders("red", 2, ("red-S1", "0302", "ftl-move"))
     client.post("/orders", data=with_token(client, {"orders": text}))
     page = client.get("/orders").text
-    assert "<li>red-S1 moves to 0302, engage</li>" in page
+    assert "<li>red-S1 moves to 0302, ftl-move</li>" in page
     shown = re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.DOTALL)
     assert shown is not None
     assert html.unescape(shown.group(1)) == (
-        'player = "red"\nturn = 2\n\n[[moves]]\nunit = "red-S1"\nto = "0302"\norder = "engage"\n'
+        'player = "red"\nturn = 2\n\n[[moves]]\nunit = "red-S1"\nto = "0302"\norder = "ftl-move"\n'
     )
 
 

@@ -51,7 +51,7 @@ class Campaigns:
             self.service.new_campaign(plan)
         m = self.lineage("m")
         self.service.submit_orders(m, "red", orders("red", 1, ("red-S1", "0102", "stand-off")))
-        self.service.submit_orders(m, "blue", orders("blue", 1, ("blue-S1", "0604", "engage")))
+        self.service.submit_orders(m, "blue", orders("blue", 1, ("blue-S1", "0604", "stand-off")))
         self.service.resolve_turn(m)
         self.service.set_deadline(self.lineage("e"), datetime(2099, 12, 31, 18, 0, tzinfo=UTC))
         keys = PlayerSecrets(self.service.store)
@@ -231,11 +231,13 @@ def test_orders_given_through_the_editor_alone_resolve_as_the_same_orders_by_fil
     page.click("#units button[data-unit='red-T1']")
     page.click(".system[data-name='Alpha']")
     expect(page.locator("#destination")).to_have_value("0102")
-    page.select_option("#order", "engage")
+    # Transports never engage (004 L112): the editor offers them no Engage order.
+    expect(page.locator("#order option[value='engage']")).to_have_count(0)
+    page.select_option("#order", "ftl-move")
     page.screenshot(path=str(shots(tmp_path) / "web-orders.png"), full_page=True)
     send(page)
-    expect(page.locator("#received")).to_contain_text("red-T1 moves to 0102, engage")
-    file_orders = orders("red", 1, ("red-S1", "0102", "stand-off"), ("red-T1", "0102", "engage"))
+    expect(page.locator("#received")).to_contain_text("red-T1 moves to 0102, ftl-move")
+    file_orders = orders("red", 1, ("red-S1", "0102", "stand-off"), ("red-T1", "0102", "ftl-move"))
     resolve_both(service, e, f, file_orders)
     # Turn 2: land 10 million on Alpha/3, the planet picked with its orbit and type shown.
     page = red.open("/orders")
@@ -323,7 +325,7 @@ def test_groups_split_and_merge_a_task_force_forms_and_the_treasury_is_spent(
     page = red.open("/orders")
     # The orders text and the editor, both ways: text written by hand, read into the editor.
     page.click("text=Advanced: your orders as text")
-    page.fill("textarea", orders("red", 2, ("red-S1", "0302", "engage")))
+    page.fill("textarea", orders("red", 2, ("red-S1", "0302", "ftl-move")))
     page.click("#from-text")
     expect(page.locator("#sync")).to_contain_text("The editor now holds the orders text.")
     expect(page.locator("#units button[data-unit='red-S1']")).to_contain_text("red-S1 to 0302")
@@ -385,7 +387,7 @@ def test_refused_orders_come_back_into_the_editor(
     page = red.open("/orders")
     page.click("text=Advanced: your orders as text")
     page.fill(
-        "textarea", orders("red", 2, ("red-S1", "0302", "engage"), ("red-S2", "9999", "engage"))
+        "textarea", orders("red", 2, ("red-S1", "0302", "ftl-move"), ("red-S2", "9999", "ftl-move"))
     )
     page.click("#send")
     expect(page.locator("div.problems")).to_contain_text("red-S2: destination 9999 is off the map")

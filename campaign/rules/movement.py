@@ -109,6 +109,12 @@ def plan_moves(
                 "(004 section 6): leave it out of the orders"
             )
             continue
+        if move.order == "engage" and not unit.is_warship:
+            problems.append(
+                f"{move.unit}: only warships take Engage orders; scout troops and transports "
+                "stand off or move by FTL (004 L112)"
+            )
+            continue
         turns = 1 if move.unit in new_forces else horizon(state, unit)
         plan, problem = _plan(
             starmap, unit, move, empire.entry, empire.speed, turns, reach, accepted

@@ -409,7 +409,9 @@
     box.appendChild(el("p", { "class": "hint", text: "Or tap a hex on the map" + (unit.horizon > 1 ? " (up to " + unit.horizon + " turns away: it then follows that plot)" : "") + "." }));
     box.appendChild(el("p", { id: "route", "class": "route" }));
     var order = el("select", { id: "order", on: { change: function (e) { moveOf(selected, true).order = e.target.value || null; changed(); } } });
-    box.appendChild(el("label", null, "Combat order ", options(order, [["", "keep " + unit.order]].concat(ORDERS.map(function (o) { return [o, o]; })), move.order)));
+    // Only warships engage: scout troops and transports stand off or move by FTL (004 L112).
+    var choices = ORDERS.filter(function (o) { return o !== "engage" || unit.kind === "warship" || unit.kind === "task-force"; });
+    box.appendChild(el("label", null, "Combat order ", options(order, [["", "keep " + unit.order]].concat(choices.map(function (o) { return [o, o]; })), move.order)));
     if (unit.kind === "transports" || unit.kind === "scout-troop") {
       var count = el("input", { type: "number", id: "count", min: 1, max: unit.count, value: move.count || "", placeholder: "all", on: { change: function (e) {
         var n = parseInt(e.target.value, 10);
