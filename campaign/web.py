@@ -24,17 +24,20 @@ Only this module and cli.py import the web framework (ruff's banned-api enforces
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import partial
 from html import escape as esc
 from importlib import resources
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 import uvicorn
@@ -46,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from campaign import db
 from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import RecordedEvent
 from campaign.ft2 import service as ft2
@@ -66,7 +70,9 @@ from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
 from campaign.service import CampaignService, PlayerReport
-from campaign.store import Lineage
+from campaign.sqlitereads import SqliteReads
+from campaign.store import EventStore, Lineage
+from campaign.storetypes import Store
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -80,6 +86,7 @@ MAX_TRACKED = 10_000  # keys remembered before expired ones are dropped
 MAX_CHECKS = 4  # secrets checked at once (16 MiB of scrypt each); more are told to retry
 SESSION_SECONDS = 12 * 3600
 MAX_SESSIONS = 10_000  # live sessions kept; the oldest ends first beyond that
+MAX_SEEN = 4096  # players whose look-ups are remembered (`Freshness`) before all are dropped
 SUBMISSIONS = 30  # order submissions a player may send ...
 SUBMISSION_WINDOW = 600.0  # ... in this many seconds
 RACE_RETRIES = 5  # attempts at a submission that keeps losing races with other writers
@@ -269,7 +276,15 @@ def create_app(
         ),
         Middleware(_SecurityHeaders, https_only=https_only),
     ]
-    return Starlette(routes=routes, middleware=middleware, max_body_size=MAX_BODY)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        pages.fresh.close()
+
+    return Starlette(
+        routes=routes, middleware=middleware, max_body_size=MAX_BODY, lifespan=lifespan
+    )
 
 
 def cookie_secure(host: str, https_only: bool, tls: bool) -> bool:
@@ -358,13 +373,106 @@ class _SecurityHeaders:
 
 
 class _Player:
-    """The signed-in player of a request."""
+    """The signed-in player of a request, and his branch's head when it was looked up."""
 
-    def __init__(self, campaign: str, player: str, lineage: Lineage) -> None:
+    def __init__(
+        self, campaign: str, player: str, lineage: Lineage, head: tuple[int, str] | None = None
+    ) -> None:
         self.campaign = campaign
         self.name = player
         self.lineage = lineage
+        self.head = head
         self.signed = f"{player} of {campaign}"
+
+
+class Seen(NamedTuple):
+    """What a request of a player needs from the database: his secret's session tag, and
+    his campaign's active branch and its head."""
+
+    tag: str
+    lineage: Lineage
+    head: tuple[int, str]
+
+
+def look_up(
+    service: CampaignService, secrets_: PlayerSecrets, campaign: str, player: str
+) -> Seen | None:
+    """Read `Seen` for `player` of `campaign` from the database (three small queries), or
+    None when he holds no secret."""
+    tag = secrets_.session_tag(campaign, player)
+    if tag is None:
+        return None
+    lineage = service.target(campaign)
+    return Seen(tag, lineage, service.head(lineage))
+
+
+class Freshness:
+    """Whether anything in the database changed since a look, and what was read at a look
+    that still holds (issue 19).
+
+    On a SQLite file a look is `PRAGMA data_version` on a connection of its own: the number
+    moves whenever any other connection, of this server or of another process, commits a
+    change to the file (an append, a rotated secret, a switched branch), and only then. So a
+    player's `Seen`, read after a look, holds while the number stays: a request that finds it
+    so needs no query and no thread. The look takes microseconds and never waits: in WAL mode
+    it takes no lock a writer holds, and its connection has no busy timeout, so a look that
+    would wait gives None and the request reads the database as before. PostgreSQL and
+    in-memory databases have no such number here (`look` is always None): every request
+    there reads what it needs.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self._conn: sqlite3.Connection | None = None
+        if path is not None:
+            self._conn = sqlite3.connect(
+                path, timeout=0, isolation_level=None, check_same_thread=False
+            )
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], tuple[int, Seen]] = {}
+
+    @classmethod
+    def of(cls, store: Store) -> Freshness:
+        """A `Freshness` for `store`'s database (one that never answers but for a file)."""
+        path = None
+        if isinstance(store, SqliteReads):
+            path = store.path
+        elif isinstance(store, EventStore):
+            path = db.sqlite_path(store.engine.url)
+        return cls(path)
+
+    def look(self) -> int | None:
+        """Return the database's change number now, or None when it cannot be told at once."""
+        if self._conn is None:
+            return None
+        try:
+            with self._lock:
+                row = self._conn.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:  # busy, or closed: the request reads the database
+            return None
+        return int(row[0])
+
+    def recall(self, campaign: str, player: str, look: int | None) -> Seen | None:
+        """Return `Seen` as remembered at `look`, or None when not remembered at that look."""
+        if look is None:
+            return None
+        found = self._seen.get((campaign, player))
+        if found is None or found[0] != look:
+            return None
+        return found[1]
+
+    def remember(self, campaign: str, player: str, look: int | None, seen: Seen) -> None:
+        """Remember `seen`, read from the database after the look that gave `look`."""
+        if look is None:
+            return
+        if len(self._seen) >= MAX_SEEN:
+            self._seen.clear()
+        self._seen[(campaign, player)] = (look, seen)
+
+    def close(self) -> None:
+        """Close the look's connection (every look after is None)."""
+        if self._conn is not None:
+            with self._lock:
+                self._conn.close()
 
 
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
@@ -374,10 +482,11 @@ class DrawnPages:
     """The pages a player reads, drawn once for each version of his branch (issue 19).
 
     A page is a function of the branch's events as the player may see them, so the one drawn
-    at the branch's head is his page until the head moves: one small query tells. Kept by
-    (page, branch, player, session): one player's page is never handed to another, and a
-    page holding a session's parts (his name, the form token) only to that session. Kept as
-    sent, and gzipped once for the browsers that take it. Bounded.
+    at the branch's head is his page until the head moves (the caller reads the head, or
+    knows it unchanged: `Freshness`). Kept by (page, branch, player, session): one player's
+    page is never handed to another, and a page holding a session's parts (his name, the
+    form token) only to that session. Kept as sent, and gzipped once for the browsers that
+    take it. Bounded.
     """
 
     def __init__(self, capacity: int = 512) -> None:
@@ -387,18 +496,25 @@ class DrawnPages:
         self._lock = threading.Lock()
         self._capacity = capacity
 
+    def kept(
+        self, page: str, lineage: Lineage, player: str, session: str, head: tuple[int, str]
+    ) -> _Sent | None:
+        """Return `page` as kept for `player` of `lineage` in `session` from a drawing at
+        `head`, or None (never drawn there: `get` draws it)."""
+        found = self._pages.get((page, lineage, player, session))
+        return found[1] if found is not None and found[0] == head else None
+
     def get(
         self,
-        service: CampaignService,
         who: _Player,
         page: str,
         session: str,
+        head: tuple[int, str],
         draw: Callable[[], tuple[bytes, str]],
     ) -> _Sent:
         """Return `page` for `who` in `session` as `draw` (body, media type) makes it, drawn
-        now or kept from a drawing at the same branch head."""
+        now or kept from a drawing at the same branch `head`."""
         key = (page, who.lineage, who.name, session)
-        head = service.head(who.lineage)
         with self._lock:
             kept = self._pages.get(key)
             drawing = self._drawing.setdefault(key, threading.Lock())
@@ -452,6 +568,7 @@ class _Pages:
         self.sessions = _Sessions()
         self.submissions = FailureLimiter(SUBMISSIONS, SUBMISSION_WINDOW)
         self.drawn = DrawnPages()
+        self.fresh = Freshness.of(service.store)
 
     # ------------------------------------------------------------ signing in
 
@@ -518,8 +635,12 @@ class _Pages:
             if not self.sessions.holds(sid, campaign, player):
                 request.session.clear()  # signed out, or the server restarted
                 return RedirectResponse("/", status_code=303)
-            current = await run_in_threadpool(self.secrets.session_tag, campaign, player)
-            if current is None or not secrets.compare_digest(current, tag):
+            try:
+                seen = await self._seen(campaign, player)
+            except UmpireError as exc:
+                body = f"<p class='problems'>{esc(str(exc))}</p>"
+                return _page("Problem", body, 400, player, _csrf(request))
+            if seen is None or not _same_tag(seen, tag):
                 self.sessions.close(sid)
                 request.session.clear()  # the secret was rotated: sign in again
                 return RedirectResponse("/", status_code=303)
@@ -527,8 +648,7 @@ class _Pages:
                 body = f"<p class='problems'>{esc(FORM_EXPIRED)}</p>"
                 return _page("Problem", body, 403, player, _csrf(request))
             try:
-                lineage = await run_in_threadpool(self.service.target, campaign)
-                return await handler(request, _Player(campaign, player, lineage))
+                return await handler(request, _Player(campaign, player, seen.lineage))
             except UmpireError as exc:
                 body = f"<p class='problems'>{esc(str(exc))}</p>"
                 return _page("Problem", body, 400, player, _csrf(request))
@@ -537,9 +657,11 @@ class _Pages:
 
     def kept(self, page: str, draw: Callable[[_Player, str], tuple[bytes, str]]) -> Handler:
         """Wrap a page a player reads (a GET), kept as drawn until his branch moves on
-        (`DrawnPages`): the checks of `signed_in`, and the page, in one trip to the thread
-        pool (issue 19). `draw(who, csrf)` gives its bytes and media type; the map picture
-        holds nothing of the session, so all his sessions share it."""
+        (`DrawnPages`), with the checks of `signed_in` (issue 19). When nothing in the
+        database changed since his last request (`Freshness`) and the page is kept, it is
+        answered from memory at once; otherwise the checks and the page take one trip to the
+        thread pool. `draw(who, csrf)` gives its bytes and media type; the map picture holds
+        nothing of the session, so all his sessions share it."""
         shared = page == "map.svg"
 
         async def run(request: Request) -> Response:
@@ -552,9 +674,15 @@ class _Pages:
                 return RedirectResponse("/", status_code=303)
             csrf = _csrf(request)
             session = "" if shared else csrf
+            look = self.fresh.look()
+            seen = self.fresh.recall(campaign, player, look)
+            if seen is not None and _same_tag(seen, tag):
+                sent = self.drawn.kept(page, seen.lineage, player, session, seen.head)
+                if sent is not None:  # nothing changed since it was drawn: no query, no thread
+                    return sent.response(request)
             try:
                 sent = await run_in_threadpool(
-                    self._kept, campaign, player, tag, page, session, draw
+                    self._kept, campaign, player, tag, page, session, draw, look
                 )
             except UmpireError as exc:
                 body = f"<p class='problems'>{esc(str(exc))}</p>"
@@ -575,13 +703,31 @@ class _Pages:
         page: str,
         session: str,
         draw: Callable[[_Player, str], tuple[bytes, str]],
+        look: int | None,
     ) -> _Sent | None:
-        """The page, or None when the session's secret is no longer the player's."""
-        current = self.secrets.session_tag(campaign, player)
-        if current is None or not secrets.compare_digest(current, tag):
+        """The page, or None when the session's secret is no longer the player's. `look` is
+        the database's change number taken before (`Freshness`)."""
+        seen = self._look_up(campaign, player, look)
+        if seen is None or not _same_tag(seen, tag):
             return None
-        who = _Player(campaign, player, self.service.target(campaign))
-        return self.drawn.get(self.service, who, page, session, partial(draw, who, session))
+        who = _Player(campaign, player, seen.lineage, seen.head)
+        return self.drawn.get(who, page, session, seen.head, partial(draw, who, session))
+
+    async def _seen(self, campaign: str, player: str) -> Seen | None:
+        """`Seen` for the player (None: no secret): remembered when nothing changed since,
+        else read."""
+        look = self.fresh.look()
+        seen = self.fresh.recall(campaign, player, look)
+        if seen is None:
+            seen = await run_in_threadpool(self._look_up, campaign, player, look)
+        return seen
+
+    def _look_up(self, campaign: str, player: str, look: int | None) -> Seen | None:
+        """Read `Seen` from the database and remember it at `look` (taken before reading)."""
+        seen = look_up(self.service, self.secrets, campaign, player)
+        if seen is not None:
+            self.fresh.remember(campaign, player, look, seen)
+        return seen
 
     # ------------------------------------------------------------ pages
 
@@ -622,7 +768,8 @@ class _Pages:
 
     def draw_map(self, who: _Player, csrf: str) -> tuple[bytes, str]:
         # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
-        svg = self.drawn.get(self.service, who, "map.svg", "", partial(self.draw_svg, who, ""))
+        head = who.head or self.service.head(who.lineage)
+        svg = self.drawn.get(who, "map.svg", "", head, partial(self.draw_svg, who, ""))
         if ft2.is_ft2(self.service, who.lineage):  # issue 20: his fleets and scans
             ft2_desk = ft2.desk(self.service, who.lineage, who.name)
             body = (
@@ -820,6 +967,11 @@ class _Pages:
         except IllegalCommandError:
             return False
         return True
+
+
+def _same_tag(seen: Seen, tag: str) -> bool:
+    """Return whether a session's tag is still its player's (his secret was not rotated)."""
+    return secrets.compare_digest(seen.tag, tag)
 
 
 def _session_player(request: Request) -> tuple[str, str, str, str] | None:
