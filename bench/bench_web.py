@@ -11,8 +11,8 @@ byte; the readers ask for gzip, as browsers do, and do not unzip it), and the CP
 server and the readers used, in all and per request. Then a bounded burst: `--burst`
 requests all sent at once, each on its own connection; each must be answered 200.
 
-The timed readers are one asyncio event loop over plain sockets in a fresh process of their
-own (`_read_all`), each reader on its own kept-alive connection: each waits for its answer
+The timed readers are one loop over plain sockets (`selectors`) in a fresh process of their
+own (`_read`), each reader on its own kept-alive connection: each waits for its answer
 before asking again (closed loop), so a page's time is about readers / requests a second.
 Until 2026-11-27 they were 20 Python threads on `http.client` in the process that had just
 played the campaign: they took some 0.2 ms of CPU an answer (parsing headers with the
@@ -31,11 +31,11 @@ exits 1 when a p99 is 100 ms or more (issue 19) or the burst had an error.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import multiprocessing
 import os
 import re
+import selectors
 import socket
 import statistics
 import subprocess
@@ -212,76 +212,114 @@ class _Reader:
 def _read(
     port: int, cookies: list[str], seconds: float
 ) -> tuple[dict[str, list[float]], int, float]:
-    """Read as `_read_all` does (in the readers' own process); return the times by page, the
-    errors and the CPU seconds the readers used."""
-    began = time.process_time()
-    times, errors = asyncio.run(_read_all(port, cookies, seconds))
-    return times, errors, time.process_time() - began
-
-
-async def _read_all(
-    port: int, cookies: list[str], seconds: float
-) -> tuple[dict[str, list[float]], int]:
     """One reader a session, each on its own kept-alive connection, asking for the pages in
-    turn, back to back, for `seconds`; return the times by page and the errors.
+    turn, back to back, for `seconds` (run in the readers' own process); return the times by
+    page, the errors and the CPU seconds the readers used.
 
     A reading is timed from its request's sending to its answer's last byte. The readers are
-    one event loop over plain sockets: no thread, no lock, and a few tens of microseconds of
-    work an answer, so the time measured is the server's and the network's, not the readers'
-    waiting for one another (as Python threads wait for the interpreter's lock)."""
+    one loop over plain sockets (`selectors`: epoll on Linux), no thread and no lock, some
+    tens of microseconds of work an answer: the time measured is the server's and the
+    network's, not the readers' waiting for one another."""
+    began_cpu = time.process_time()
     times: dict[str, list[float]] = {page: [] for page in PAGES}
-    errors = [0]
-    streams = [await asyncio.open_connection("127.0.0.1", port) for _ in cookies]
-    deadline = time.perf_counter() + seconds
+    errors = 0
+    with selectors.DefaultSelector() as selector:
+        readers = [_SocketReader(port, cookie, offset) for offset, cookie in enumerate(cookies)]
+        deadline = time.perf_counter() + seconds
+        for reader in readers:
+            reader.ask()
+            selector.register(reader.sock, selectors.EVENT_READ, reader)
+        while readers:
+            for key, _ in selector.select():
+                reader = key.data
+                status = reader.receive()
+                if status is None:  # more of the answer to come
+                    continue
+                times[PAGES[reader.page]].append(time.perf_counter() - reader.began)
+                errors += status != 200
+                if status == 0:  # the connection ended: open another, as browsers do
+                    selector.unregister(reader.sock)
+                    reader.reconnect()
+                    selector.register(reader.sock, selectors.EVENT_READ, reader)
+                if time.perf_counter() < deadline:
+                    reader.ask()
+                else:
+                    selector.unregister(reader.sock)
+                    reader.sock.close()
+                    readers.remove(reader)
+    return times, errors, time.process_time() - began_cpu
 
-    async def run(offset: int, cookie: str) -> None:
-        reader, writer = streams[offset]
-        asks = [
+
+_BUFFER = bytearray(1 << 18)  # what one read takes, shared by the readers (one thread)
+_VIEW = memoryview(_BUFFER)
+
+
+class _SocketReader:
+    """A timed reader: one kept-alive connection asking for the pages in turn, gzip accepted
+    as browsers ask, each answer read to its last byte (not unzipped: the browser's time)."""
+
+    def __init__(self, port: int, cookie: str, offset: int) -> None:
+        self.port = port
+        self.asks = [
             (
                 f"GET {page} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                f"Accept-Encoding: gzip\r\nCookie: {cookie}\r\n\r\n"  # gzip, as browsers ask
+                f"Accept-Encoding: gzip\r\nCookie: {cookie}\r\n\r\n"
             ).encode()
             for page in PAGES
         ]
-        i = offset
-        while time.perf_counter() < deadline:
-            k = i % len(PAGES)
-            i += 1
-            began = time.perf_counter()
-            writer.write(asks[k])
-            status = await _answer(reader)
-            times[PAGES[k]].append(time.perf_counter() - began)
-            if status != 200:
-                errors[0] += 1
-                if status == 0:  # the connection was closed: open another, as browsers do
-                    writer.close()
-                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.close()
+        self.turn = offset
+        self.page = 0
+        self.began = 0.0
+        self.sock = self._connect()
+        self._data = bytearray()
+        self._end: int | None = None  # where the answer ends, once its headers are in
+        self._status = 0
 
-    await asyncio.gather(*(run(i, cookie) for i, cookie in enumerate(cookies)))
-    return times, errors[0]
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
 
+    def reconnect(self) -> None:
+        self.sock.close()
+        self.sock = self._connect()
 
-async def _answer(reader: asyncio.StreamReader) -> int:
-    """Read one HTTP/1.1 answer to its last byte (not unzipped: that is the browser's time);
-    return its status, or 0 when the connection ended or the answer has no length."""
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except (asyncio.IncompleteReadError, ConnectionError):
-        return 0
-    lines = head.decode("latin-1").split("\r\n")
-    length = None
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        if name.lower() == "content-length":
-            length = int(value)
-    if length is None:
-        return 0
-    try:
-        await reader.readexactly(length)
-    except (asyncio.IncompleteReadError, ConnectionError):
-        return 0
-    return int(lines[0].split(" ", 2)[1])
+    def ask(self) -> None:
+        """Send the next page's request; the clock starts."""
+        self.page = self.turn % len(PAGES)
+        self.turn += 1
+        self._data.clear()
+        self._end = None
+        self.began = time.perf_counter()
+        self.sock.sendall(self.asks[self.page])
+
+    def receive(self) -> int | None:
+        """Take what has arrived: the answer's status once it is all in (0: the connection
+        ended, or an answer without a length), else None."""
+        try:
+            got = self.sock.recv_into(_BUFFER)
+        except ConnectionError:
+            got = 0
+        if not got:
+            return 0
+        self._data += _VIEW[:got]
+        if self._end is None:
+            head_end = self._data.find(b"\r\n\r\n")
+            if head_end < 0:
+                return None
+            head = self._data[:head_end].decode("latin-1").split("\r\n")
+            lengths = [
+                int(line.partition(":")[2])
+                for line in head[1:]
+                if line.partition(":")[0].lower() == "content-length"
+            ]
+            if not lengths:
+                return 0
+            self._end = head_end + 4 + lengths[0]
+            self._status = int(head[0].split(" ", 2)[1])
+        if len(self._data) < self._end:
+            return None
+        return self._status
 
 
 def _burst(port: int, count: int, readers: list[_Reader]) -> int:
