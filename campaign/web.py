@@ -406,52 +406,42 @@ def look_up(
     return Seen(tag, lineage, service.head(lineage))
 
 
+Look = int | str  # a database's mark at a look: the same mark, nothing committed between
+
+
 class Freshness:
-    """Whether anything in the database changed since a look, and what was read at a look
+    """Whether anything in the database changed since a look, and what was read after a look
     that still holds (issue 19).
 
-    On a SQLite file a look is `PRAGMA data_version` on a connection of its own: the number
-    moves whenever any other connection, of this server or of another process, commits a
-    change to the file (an append, a rotated secret, a switched branch), and only then. So a
-    player's `Seen`, read after a look, holds while the number stays: a request that finds it
-    so needs no query and no thread. The look takes microseconds and never waits: in WAL mode
-    it takes no lock a writer holds, and its connection has no busy timeout, so a look that
-    would wait gives None and the request reads the database as before. PostgreSQL and
-    in-memory databases have no such number here (`look` is always None): every request
-    there reads what it needs.
+    A player's `Seen`, read after a look, holds while looks give the same mark: a request
+    that finds it so reads nothing else. This base class never tells (`look` is None, as for
+    a database in memory): every request reads what it needs. `Freshness.of` gives the
+    looks of a SQLite file and of PostgreSQL.
     """
 
-    def __init__(self, path: Path | None) -> None:
-        self._conn: sqlite3.Connection | None = None
-        if path is not None:
-            self._conn = sqlite3.connect(
-                path, timeout=0, isolation_level=None, check_same_thread=False
-            )
-        self._lock = threading.Lock()
-        self._seen: dict[tuple[str, str], tuple[int, Seen]] = {}
+    quick = False  # whether a look may run on the event loop (it never waits)
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], tuple[Look, Seen]] = {}
 
     @classmethod
     def of(cls, store: Store) -> Freshness:
-        """A `Freshness` for `store`'s database (one that never answers but for a file)."""
-        path = None
+        """The `Freshness` of `store`'s database."""
         if isinstance(store, SqliteReads):
-            path = store.path
-        elif isinstance(store, EventStore):
+            return _SqliteLooks(store.path)
+        if isinstance(store, EventStore):
             path = db.sqlite_path(store.engine.url)
-        return cls(path)
+            if path is not None:
+                return _SqliteLooks(path)
+            if store.backend == "postgresql":
+                return _PostgresLooks(store)
+        return cls()
 
-    def look(self) -> int | None:
-        """Return the database's change number now, or None when it cannot be told at once."""
-        if self._conn is None:
-            return None
-        try:
-            with self._lock:
-                row = self._conn.execute("PRAGMA data_version").fetchone()
-        except sqlite3.Error:  # busy, or closed: the request reads the database
-            return None
-        return int(row[0])
+    def look(self) -> Look | None:
+        """Return the database's mark now, or None when it cannot be told."""
+        return None
 
-    def recall(self, campaign: str, player: str, look: int | None) -> Seen | None:
+    def recall(self, campaign: str, player: str, look: Look | None) -> Seen | None:
         """Return `Seen` as remembered at `look`, or None when not remembered at that look."""
         if look is None:
             return None
@@ -460,7 +450,7 @@ class Freshness:
             return None
         return found[1]
 
-    def remember(self, campaign: str, player: str, look: int | None, seen: Seen) -> None:
+    def remember(self, campaign: str, player: str, look: Look | None, seen: Seen) -> None:
         """Remember `seen`, read from the database after the look that gave `look`."""
         if look is None:
             return
@@ -469,10 +459,53 @@ class Freshness:
         self._seen[(campaign, player)] = (look, seen)
 
     def close(self) -> None:
-        """Close the look's connection (every look after is None)."""
-        if self._conn is not None:
+        """Release what the looks hold (every look after is None)."""
+
+
+class _SqliteLooks(Freshness):
+    """A SQLite file's looks: `PRAGMA data_version` on a connection of its own.
+
+    The number moves whenever any other connection, of this server or of another process,
+    commits a change to the file (an append, a rotated secret, a switched branch), and only
+    then. A look takes microseconds and never waits: in WAL mode it takes no lock a writer
+    holds, and its connection has no busy timeout, so a look that would wait gives None and
+    the request reads the database as before. So it runs on the event loop: a kept page is
+    answered with no query and no thread.
+    """
+
+    quick = True
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._conn = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+
+    def look(self) -> Look | None:
+        try:
             with self._lock:
-                self._conn.close()
+                row = self._conn.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:  # busy, or closed: the request reads the database
+            return None
+        return int(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class _PostgresLooks(Freshness):
+    """PostgreSQL's looks: the server's current snapshot (`db.current_snapshot`), which any
+    transaction committing between two looks changes (in this database or another of the
+    server: a look is cautious, never wrong). A look is one query on the network, so it runs
+    in the thread pool: one query in place of the four reads of `look_up`.
+    """
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__()
+        self._store = store
+
+    def look(self) -> Look | None:
+        return db.current_snapshot(self._store.engine)
 
 
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
@@ -658,10 +691,11 @@ class _Pages:
     def kept(self, page: str, draw: Callable[[_Player, str], tuple[bytes, str]]) -> Handler:
         """Wrap a page a player reads (a GET), kept as drawn until his branch moves on
         (`DrawnPages`), with the checks of `signed_in` (issue 19). When nothing in the
-        database changed since his last request (`Freshness`) and the page is kept, it is
-        answered from memory at once; otherwise the checks and the page take one trip to the
-        thread pool. `draw(who, csrf)` gives its bytes and media type; the map picture holds
-        nothing of the session, so all his sessions share it."""
+        database changed since his last request (`Freshness`: SQLite) and the page is kept,
+        it is answered from memory at once; otherwise the checks and the page take one trip
+        to the thread pool (on PostgreSQL, one query there when nothing changed).
+        `draw(who, csrf)` gives its bytes and media type; the map picture holds nothing of
+        the session, so all his sessions share it."""
         shared = page == "map.svg"
 
         async def run(request: Request) -> Response:
@@ -674,7 +708,7 @@ class _Pages:
                 return RedirectResponse("/", status_code=303)
             csrf = _csrf(request)
             session = "" if shared else csrf
-            look = self.fresh.look()
+            look = self._quick_look()
             seen = self.fresh.recall(campaign, player, look)
             if seen is not None and _same_tag(seen, tag):
                 sent = self.drawn.kept(page, seen.lineage, player, session, seen.head)
@@ -703,11 +737,11 @@ class _Pages:
         page: str,
         session: str,
         draw: Callable[[_Player, str], tuple[bytes, str]],
-        look: int | None,
+        look: Look | None,
     ) -> _Sent | None:
         """The page, or None when the session's secret is no longer the player's. `look` is
-        the database's change number taken before (`Freshness`)."""
-        seen = self._look_up(campaign, player, look)
+        the database's mark taken on the event loop, if any (`Freshness`)."""
+        seen = self._seen_now(campaign, player, look)
         if seen is None or not _same_tag(seen, tag):
             return None
         who = _Player(campaign, player, seen.lineage, seen.head)
@@ -716,13 +750,27 @@ class _Pages:
     async def _seen(self, campaign: str, player: str) -> Seen | None:
         """`Seen` for the player (None: no secret): remembered when nothing changed since,
         else read."""
-        look = self.fresh.look()
+        look = self._quick_look()
         seen = self.fresh.recall(campaign, player, look)
         if seen is None:
-            seen = await run_in_threadpool(self._look_up, campaign, player, look)
+            seen = await run_in_threadpool(self._seen_now, campaign, player, look)
         return seen
 
-    def _look_up(self, campaign: str, player: str, look: int | None) -> Seen | None:
+    def _quick_look(self) -> Look | None:
+        """The database's mark, when a look may run on the event loop (SQLite), else None."""
+        return self.fresh.look() if self.fresh.quick else None
+
+    def _seen_now(self, campaign: str, player: str, look: Look | None) -> Seen | None:
+        """`Seen` (in the thread pool): read after `look`, the event loop's; without one, as
+        remembered at a look taken here (PostgreSQL's), else read."""
+        if look is None:
+            look = self.fresh.look()
+            seen = self.fresh.recall(campaign, player, look)
+            if seen is not None:
+                return seen
+        return self._look_up(campaign, player, look)
+
+    def _look_up(self, campaign: str, player: str, look: Look | None) -> Seen | None:
         """Read `Seen` from the database and remember it at `look` (taken before reading)."""
         seen = look_up(self.service, self.secrets, campaign, player)
         if seen is not None:

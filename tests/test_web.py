@@ -675,3 +675,32 @@ def test_freshness_moves_with_every_commit_on_another_connection(tmp_path: Path)
         assert web.Freshness.of(memory.store).look() is None
     finally:
         memory.close()
+
+
+def test_on_postgresql_a_kept_page_follows_every_change_at_once(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 19: on PostgreSQL the server remembers what it read at a look (the server's
+    snapshot, which any commit moves): a turn resolved and a secret rotated on another
+    connection still show on the very next request."""
+    reset_postgres(pg_url)
+    hosted = Game(pg_url, tmp_path)
+    other = CampaignService.open(pg_url)
+    try:
+        first = web.Freshness.of(hosted.service.store).look()
+        assert isinstance(first, str)
+        with TestClient(create_app(hosted.service, secret_key="k", https_only=False)) as red:
+            sign_in(red, "g", "red", hosted.secrets["g", "red"])
+            for _ in range(3):  # drawn, then kept
+                assert "g: red's report, turn 2" in red.get("/report").text
+                assert "red-S1" in red.get("/map.svg").text
+            other.resolve_turn(hosted.lineage, expected_turn=2)
+            assert web.Freshness.of(hosted.service.store).look() != first
+            assert "g: red's report, turn 3" in red.get("/report").text
+            PlayerSecrets(other.store).rotate("g", "red")
+            for page in ("/map.svg", "/report", "/orders"):
+                response = red.get(page, follow_redirects=False)
+                assert (response.status_code, response.headers["location"]) == (303, "/")
+    finally:
+        other.close()
+        hosted.close()
