@@ -431,7 +431,7 @@ class Freshness:
             return _SqliteLooks(store.path)
         if isinstance(store, EventStore):
             path = db.sqlite_path(store.engine.url)
-            if path is not None:
+            if path is not None and path.is_file():  # never a file made by looking
                 return _SqliteLooks(path)
             if store.backend == "postgresql":
                 return _PostgresLooks(store)
