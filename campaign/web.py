@@ -37,7 +37,7 @@ from functools import partial
 from html import escape as esc
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 import uvicorn
@@ -75,6 +75,7 @@ from campaign.store import EventStore, Lineage
 from campaign.storetypes import Store
 
 T = TypeVar("T")
+V = TypeVar("V")
 Handler = Callable[[Request], Awaitable[Response]]
 
 SECRET_ENV = "UMPIRE_WEB_SECRET"
@@ -511,19 +512,20 @@ class _PostgresLooks(Freshness):
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
 
 
-class DrawnPages:
+class DrawnPages(Generic[V]):
     """The pages a player reads, drawn once for each version of his branch (issue 19).
 
     A page is a function of the branch's events as the player may see them, so the one drawn
     at the branch's head is his page until the head moves (the caller reads the head, or
     knows it unchanged: `Freshness`). Kept by (page, branch, player, session): one player's
     page is never handed to another, and a page holding a session's parts (his name, the
-    form token) only to that session. Kept as sent, and gzipped once for the browsers that
-    take it. Bounded.
+    form token) only to that session. The server keeps two: the pages as sent (`_Sent`,
+    gzipped once for the browsers that take it), by session, and the part of each HTML page
+    drawn from the branch (`_Body`), once for all of a player's sessions. Bounded.
     """
 
     def __init__(self, capacity: int = 512) -> None:
-        self._pages: OrderedDict[tuple[str, Lineage, str, str], tuple[object, _Sent]]
+        self._pages: OrderedDict[tuple[str, Lineage, str, str], tuple[object, V]]
         self._pages = OrderedDict()
         self._drawing: dict[tuple[str, Lineage, str, str], threading.Lock] = {}
         self._lock = threading.Lock()
@@ -531,7 +533,7 @@ class DrawnPages:
 
     def kept(
         self, page: str, lineage: Lineage, player: str, session: str, head: tuple[int, str]
-    ) -> _Sent | None:
+    ) -> V | None:
         """Return `page` as kept for `player` of `lineage` in `session` from a drawing at
         `head`, or None (never drawn there: `get` draws it)."""
         found = self._pages.get((page, lineage, player, session))
@@ -543,10 +545,10 @@ class DrawnPages:
         page: str,
         session: str,
         head: tuple[int, str],
-        draw: Callable[[], tuple[bytes, str]],
-    ) -> _Sent:
-        """Return `page` for `who` in `session` as `draw` (body, media type) makes it, drawn
-        now or kept from a drawing at the same branch `head`."""
+        draw: Callable[[], V],
+    ) -> V:
+        """Return `page` for `who` in `session` as `draw` makes it, drawn now or kept from a
+        drawing at the same branch `head`."""
         key = (page, who.lineage, who.name, session)
         with self._lock:
             kept = self._pages.get(key)
@@ -558,8 +560,7 @@ class DrawnPages:
                 kept = self._pages.get(key)
             if kept is not None and kept[0] == head:
                 return kept[1]
-            body, media_type = draw()
-            sent = _Sent(body, gzip.compress(body, compresslevel=6, mtime=0), media_type)
+            sent = draw()
             with self._lock:
                 self._pages[key] = (head, sent)
                 self._pages.move_to_end(key)
@@ -572,9 +573,9 @@ class DrawnPages:
 class _Sent:
     """A page as sent: its bytes, gzipped, and its media type."""
 
-    def __init__(self, body: bytes, gzipped: bytes, media_type: str) -> None:
+    def __init__(self, body: bytes, media_type: str) -> None:
         self.body = body
-        self.gzipped = gzipped
+        self.gzipped = gzip.compress(body, compresslevel=6, mtime=0)
         self.media_type = media_type
 
     def response(self, request: Request) -> Response:
@@ -584,6 +585,20 @@ class _Sent:
             headers = {**vary, "Content-Encoding": "gzip"}
             return Response(self.gzipped, media_type=self.media_type, headers=headers)
         return Response(self.body, media_type=self.media_type, headers=vary)
+
+
+class _Body(NamedTuple):
+    """The part of an HTML page drawn from his branch: the same in all his sessions."""
+
+    title: str
+    body: str
+    wide: bool = False
+
+    def sent(self, who: _Player, csrf: str) -> _Sent:
+        """The page for one session of his: the body in the frame with his name and token."""
+        return _Sent(
+            _html(self.title, self.body, who.signed, csrf, self.wide).encode(), "text/html"
+        )
 
 
 class _Pages:
@@ -600,7 +615,8 @@ class _Pages:
         self.gate = gate
         self.sessions = _Sessions()
         self.submissions = FailureLimiter(SUBMISSIONS, SUBMISSION_WINDOW)
-        self.drawn = DrawnPages()
+        self.drawn: DrawnPages[_Sent] = DrawnPages()
+        self.bodies: DrawnPages[_Body] = DrawnPages()
         self.fresh = Freshness.of(service.store)
 
     # ------------------------------------------------------------ signing in
@@ -688,7 +704,7 @@ class _Pages:
 
         return run
 
-    def kept(self, page: str, draw: Callable[[_Player, str], tuple[bytes, str]]) -> Handler:
+    def kept(self, page: str, draw: Callable[[_Player, str], _Sent]) -> Handler:
         """Wrap a page a player reads (a GET), kept as drawn until his branch moves on
         (`DrawnPages`), with the checks of `signed_in` (issue 19). When nothing in the
         database changed since his last request (`Freshness`: SQLite) and the page is kept,
@@ -736,7 +752,7 @@ class _Pages:
         tag: str,
         page: str,
         session: str,
-        draw: Callable[[_Player, str], tuple[bytes, str]],
+        draw: Callable[[_Player, str], _Sent],
         look: Look | None,
     ) -> _Sent | None:
         """The page, or None when the session's secret is no longer the player's. `look` is
@@ -779,15 +795,18 @@ class _Pages:
 
     # ------------------------------------------------------------ pages
 
-    def draw_report(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+    def draw_report(self, who: _Player, csrf: str) -> _Sent:
+        """His report in one session: its body drawn once for all his sessions."""
+        head = who.head or self.service.head(who.lineage)
+        return self.bodies.get(who, "report", "", head, partial(self._report, who)).sent(who, csrf)
+
+    def _report(self, who: _Player) -> _Body:
         if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report, his map
             lines = ft2.report(self.service, who.lineage, who.name)
-            body = report_html(lines) + _MAP_IMAGE
-            return _html(who.campaign, body, player=who.signed, csrf=csrf).encode(), "text/html"
+            return _Body(who.campaign, report_html(lines) + _MAP_IMAGE)
         report = self.service.report(who.lineage, who.name)
         body = _report_html(report, self._has_map(who))
-        title = f"{who.campaign}: turn {report.turn}"
-        return _html(title, body, player=who.signed, csrf=csrf).encode(), "text/html"
+        return _Body(f"{who.campaign}: turn {report.turn}", body)
 
     async def battles(self, request: Request, who: _Player) -> Response:
         """The battles his ships fought, newest first, each a link to its report."""
@@ -811,12 +830,16 @@ class _Pages:
             return _page("Battles", body, 404, player=who.signed, csrf=_csrf(request))
         return HTMLResponse(battle_replay_html(report))
 
-    def draw_svg(self, who: _Player, csrf: str) -> tuple[bytes, str]:
-        return self.service.map_svg(who.lineage, who.name).encode(), "image/svg+xml"
+    def draw_svg(self, who: _Player, csrf: str) -> _Sent:
+        return _Sent(self.service.map_svg(who.lineage, who.name).encode(), "image/svg+xml")
 
-    def draw_map(self, who: _Player, csrf: str) -> tuple[bytes, str]:
-        # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
+    def draw_map(self, who: _Player, csrf: str) -> _Sent:
+        """His map page in one session: its body drawn once for all his sessions."""
         head = who.head or self.service.head(who.lineage)
+        return self.bodies.get(who, "map", "", head, partial(self._map, who, head)).sent(who, csrf)
+
+    def _map(self, who: _Player, head: tuple[int, str]) -> _Body:
+        # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
         svg = self.drawn.get(who, "map.svg", "", head, partial(self.draw_svg, who, ""))
         if ft2.is_ft2(self.service, who.lineage):  # issue 20: his fleets and scans
             ft2_desk = ft2.desk(self.service, who.lineage, who.name)
@@ -826,7 +849,7 @@ class _Pages:
                 "fleet (on the map or in the list) to see where it can go this turn.</p>"
                 f"{_map_app(ft2_desk, svg.body.decode(), editor=False)}"
             )
-            return _html("Map", body, who.signed, csrf, wide=True).encode(), "text/html"
+            return _Body("Map", body, wide=True)
         desk = self.service.orders_desk(who.lineage, who.name)
         body = (
             f"<h1>{esc(desk.map.title)}</h1>"
@@ -835,7 +858,7 @@ class _Pages:
             "to see its route.</p>"
             f"{_map_app(desk, svg.body.decode(), editor=False)}"
         )
-        return _html("Map", body, player=who.signed, csrf=csrf, wide=True).encode(), "text/html"
+        return _Body("Map", body, wide=True)
 
     async def reach(self, request: Request, who: _Player) -> Response:
         unit = request.query_params.get("unit", "")

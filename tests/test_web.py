@@ -704,3 +704,32 @@ def test_on_postgresql_a_kept_page_follows_every_change_at_once(
     finally:
         other.close()
         hosted.close()
+
+
+def test_a_players_page_is_drawn_once_for_all_his_sessions_each_with_its_own_token(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: two sessions of red (two browsers) get the report and map drawn once, each
+    page framed with its own session's form token, never the other's."""
+    drawn: list[str] = []
+    real = CampaignService.report
+
+    def counted(self: CampaignService, *args: Any, **kwargs: Any) -> Any:
+        drawn.append("report")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CampaignService, "report", counted)
+    app = create_app(game.service, secret_key="k", https_only=False)
+    with TestClient(app) as one, TestClient(app) as two:
+        sign_in(one, "g", "red", game.secrets["g", "red"])
+        sign_in(two, "g", "red", game.secrets["g", "red"])
+        tokens = [with_token(client, {})["csrf"] for client in (one, two)]
+        assert tokens[0] != tokens[1]
+        for _ in range(2):
+            for client, mine, theirs in ((one, *tokens), (two, *reversed(tokens))):
+                for page in ("/report", "/map"):
+                    text = client.get(page).text
+                    assert "red-S1" in text
+                    assert f"value='{mine}'" in text
+                    assert theirs not in text
+        assert drawn == ["report"]
