@@ -398,8 +398,9 @@ class Seen(NamedTuple):
 def look_up(
     service: CampaignService, secrets_: PlayerSecrets, campaign: str, player: str
 ) -> Seen | None:
-    """Read `Seen` for `player` of `campaign` from the database (three small queries), or
-    None when he holds no secret."""
+    """Read `Seen` for `player` of `campaign` from the database (four small queries: his
+    secret's row, the campaign's active branch, its streams, the head), or None when he
+    holds no secret."""
     tag = secrets_.session_tag(campaign, player)
     if tag is None:
         return None
