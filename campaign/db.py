@@ -70,6 +70,24 @@ def sqlite_path(url: URL) -> Path | None:
     return Path(str(url.database))
 
 
+def current_snapshot(engine: Engine) -> str | None:
+    """Return PostgreSQL's current snapshot as text (`pg_current_snapshot()`: the oldest
+    transaction running, the next id to be given, those running between), or None (another
+    backend, a server before 13, or the database away).
+
+    A transaction that commits a change between two calls was running at the first and is not
+    at the second, or took its id after the first: the two differ. Equal ones mean nothing
+    was committed between, anywhere on the server (`campaign.web.Freshness`).
+    """
+    if engine.dialect.name != "postgresql":
+        return None
+    try:
+        with engine.connect() as conn:
+            return str(conn.exec_driver_sql("SELECT pg_current_snapshot()::text").scalar())
+    except DBAPIError:
+        return None
+
+
 def check_exists(url: URL) -> None:
     """Refuse a SQLite file that does not exist (read commands never create one)."""
     path = sqlite_path(url)

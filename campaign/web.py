@@ -24,17 +24,20 @@ Only this module and cli.py import the web framework (ruff's banned-api enforces
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict, defaultdict, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import partial
 from html import escape as esc
 from importlib import resources
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import msgspec
 import uvicorn
@@ -46,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from campaign import db
 from campaign.errors import ConcurrencyError, IllegalCommandError, InvalidInputError, UmpireError
 from campaign.events import RecordedEvent
 from campaign.ft2 import service as ft2
@@ -66,9 +70,12 @@ from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
 from campaign.service import CampaignService, PlayerReport
-from campaign.store import Lineage
+from campaign.sqlitereads import SqliteReads
+from campaign.store import EventStore, Lineage
+from campaign.storetypes import Store
 
 T = TypeVar("T")
+V = TypeVar("V")
 Handler = Callable[[Request], Awaitable[Response]]
 
 SECRET_ENV = "UMPIRE_WEB_SECRET"
@@ -80,6 +87,7 @@ MAX_TRACKED = 10_000  # keys remembered before expired ones are dropped
 MAX_CHECKS = 4  # secrets checked at once (16 MiB of scrypt each); more are told to retry
 SESSION_SECONDS = 12 * 3600
 MAX_SESSIONS = 10_000  # live sessions kept; the oldest ends first beyond that
+MAX_SEEN = 4096  # players whose look-ups are remembered (`Freshness`) before all are dropped
 SUBMISSIONS = 30  # order submissions a player may send ...
 SUBMISSION_WINDOW = 600.0  # ... in this many seconds
 RACE_RETRIES = 5  # attempts at a submission that keeps losing races with other writers
@@ -269,7 +277,15 @@ def create_app(
         ),
         Middleware(_SecurityHeaders, https_only=https_only),
     ]
-    return Starlette(routes=routes, middleware=middleware, max_body_size=MAX_BODY)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        pages.fresh.close()
+
+    return Starlette(
+        routes=routes, middleware=middleware, max_body_size=MAX_BODY, lifespan=lifespan
+    )
 
 
 def cookie_secure(host: str, https_only: bool, tls: bool) -> bool:
@@ -358,47 +374,183 @@ class _SecurityHeaders:
 
 
 class _Player:
-    """The signed-in player of a request."""
+    """The signed-in player of a request, and his branch's head when it was looked up."""
 
-    def __init__(self, campaign: str, player: str, lineage: Lineage) -> None:
+    def __init__(
+        self, campaign: str, player: str, lineage: Lineage, head: tuple[int, str] | None = None
+    ) -> None:
         self.campaign = campaign
         self.name = player
         self.lineage = lineage
+        self.head = head
         self.signed = f"{player} of {campaign}"
+
+
+class Seen(NamedTuple):
+    """What a request of a player needs from the database: his secret's session tag, and
+    his campaign's active branch and its head."""
+
+    tag: str
+    lineage: Lineage
+    head: tuple[int, str]
+
+
+def look_up(
+    service: CampaignService, secrets_: PlayerSecrets, campaign: str, player: str
+) -> Seen | None:
+    """Read `Seen` for `player` of `campaign` from the database (four small queries: his
+    secret's row, the campaign's active branch, its streams, the head), or None when he
+    holds no secret."""
+    tag = secrets_.session_tag(campaign, player)
+    if tag is None:
+        return None
+    lineage = service.target(campaign)
+    return Seen(tag, lineage, service.head(lineage))
+
+
+Look = int | str  # a database's mark at a look: the same mark, nothing committed between
+
+
+class Freshness:
+    """Whether anything in the database changed since a look, and what was read after a look
+    that still holds (issue 19).
+
+    A player's `Seen`, read after a look, holds while looks give the same mark: a request
+    that finds it so reads nothing else. This base class never tells (`look` is None, as for
+    a database in memory): every request reads what it needs. `Freshness.of` gives the
+    looks of a SQLite file and of PostgreSQL.
+    """
+
+    quick = False  # whether a look may run on the event loop (it never waits)
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], tuple[Look, Seen]] = {}
+
+    @classmethod
+    def of(cls, store: Store) -> Freshness:
+        """The `Freshness` of `store`'s database."""
+        if isinstance(store, SqliteReads):
+            return _SqliteLooks(store.path)
+        if isinstance(store, EventStore):
+            path = db.sqlite_path(store.engine.url)
+            if path is not None and path.is_file():  # never a file made by looking
+                return _SqliteLooks(path)
+            if store.backend == "postgresql":
+                return _PostgresLooks(store)
+        return cls()
+
+    def look(self) -> Look | None:
+        """Return the database's mark now, or None when it cannot be told."""
+        return None
+
+    def recall(self, campaign: str, player: str, look: Look | None) -> Seen | None:
+        """Return `Seen` as remembered at `look`, or None when not remembered at that look."""
+        if look is None:
+            return None
+        found = self._seen.get((campaign, player))
+        if found is None or found[0] != look:
+            return None
+        return found[1]
+
+    def remember(self, campaign: str, player: str, look: Look | None, seen: Seen) -> None:
+        """Remember `seen`, read from the database after the look that gave `look`."""
+        if look is None:
+            return
+        if len(self._seen) >= MAX_SEEN:
+            self._seen.clear()
+        self._seen[(campaign, player)] = (look, seen)
+
+    def close(self) -> None:
+        """Release what the looks hold (every look after is None)."""
+
+
+class _SqliteLooks(Freshness):
+    """A SQLite file's looks: `PRAGMA data_version` on a connection of its own.
+
+    The number moves whenever any other connection, of this server or of another process,
+    commits a change to the file (an append, a rotated secret, a switched branch), and only
+    then. A look takes microseconds and never waits: in WAL mode it takes no lock a writer
+    holds, and its connection has no busy timeout, so a look that would wait gives None and
+    the request reads the database as before. So it runs on the event loop: a kept page is
+    answered with no query and no thread.
+    """
+
+    quick = True
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._conn = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+
+    def look(self) -> Look | None:
+        try:
+            with self._lock:
+                row = self._conn.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:  # busy, or closed: the request reads the database
+            return None
+        return int(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class _PostgresLooks(Freshness):
+    """PostgreSQL's looks: the server's current snapshot (`db.current_snapshot`), which any
+    transaction committing between two looks changes (in this database or another of the
+    server: a look is cautious, never wrong). A look is one query on the network, so it runs
+    in the thread pool: one query in place of the four reads of `look_up`.
+    """
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__()
+        self._store = store
+
+    def look(self) -> Look | None:
+        return db.current_snapshot(self._store.engine)
 
 
 PlayerHandler = Callable[[Request, _Player], Awaitable[Response]]
 
 
-class DrawnPages:
+class DrawnPages(Generic[V]):
     """The pages a player reads, drawn once for each version of his branch (issue 19).
 
     A page is a function of the branch's events as the player may see them, so the one drawn
-    at the branch's head is his page until the head moves: one small query tells. Kept by
-    (page, branch, player, session): one player's page is never handed to another, and a
-    page holding a session's parts (his name, the form token) only to that session. Kept as
-    sent, and gzipped once for the browsers that take it. Bounded.
+    at the branch's head is his page until the head moves (the caller reads the head, or
+    knows it unchanged: `Freshness`). Kept by (page, branch, player, session): one player's
+    page is never handed to another, and a page holding a session's parts (his name, the
+    form token) only to that session. The server keeps two: the pages as sent (`_Sent`,
+    gzipped once for the browsers that take it), by session, and the part of each HTML page
+    drawn from the branch (`_Body`), once for all of a player's sessions. Bounded.
     """
 
     def __init__(self, capacity: int = 512) -> None:
-        self._pages: OrderedDict[tuple[str, Lineage, str, str], tuple[object, _Sent]]
+        self._pages: OrderedDict[tuple[str, Lineage, str, str], tuple[object, V]]
         self._pages = OrderedDict()
         self._drawing: dict[tuple[str, Lineage, str, str], threading.Lock] = {}
         self._lock = threading.Lock()
         self._capacity = capacity
 
+    def kept(
+        self, page: str, lineage: Lineage, player: str, session: str, head: tuple[int, str]
+    ) -> V | None:
+        """Return `page` as kept for `player` of `lineage` in `session` from a drawing at
+        `head`, or None (never drawn there: `get` draws it)."""
+        found = self._pages.get((page, lineage, player, session))
+        return found[1] if found is not None and found[0] == head else None
+
     def get(
         self,
-        service: CampaignService,
         who: _Player,
         page: str,
         session: str,
-        draw: Callable[[], tuple[bytes, str]],
-    ) -> _Sent:
-        """Return `page` for `who` in `session` as `draw` (body, media type) makes it, drawn
-        now or kept from a drawing at the same branch head."""
+        head: tuple[int, str],
+        draw: Callable[[], V],
+    ) -> V:
+        """Return `page` for `who` in `session` as `draw` makes it, drawn now or kept from a
+        drawing at the same branch `head`."""
         key = (page, who.lineage, who.name, session)
-        head = service.head(who.lineage)
         with self._lock:
             kept = self._pages.get(key)
             drawing = self._drawing.setdefault(key, threading.Lock())
@@ -409,8 +561,7 @@ class DrawnPages:
                 kept = self._pages.get(key)
             if kept is not None and kept[0] == head:
                 return kept[1]
-            body, media_type = draw()
-            sent = _Sent(body, gzip.compress(body, compresslevel=6, mtime=0), media_type)
+            sent = draw()
             with self._lock:
                 self._pages[key] = (head, sent)
                 self._pages.move_to_end(key)
@@ -423,9 +574,9 @@ class DrawnPages:
 class _Sent:
     """A page as sent: its bytes, gzipped, and its media type."""
 
-    def __init__(self, body: bytes, gzipped: bytes, media_type: str) -> None:
+    def __init__(self, body: bytes, media_type: str) -> None:
         self.body = body
-        self.gzipped = gzipped
+        self.gzipped = gzip.compress(body, compresslevel=6, mtime=0)
         self.media_type = media_type
 
     def response(self, request: Request) -> Response:
@@ -435,6 +586,20 @@ class _Sent:
             headers = {**vary, "Content-Encoding": "gzip"}
             return Response(self.gzipped, media_type=self.media_type, headers=headers)
         return Response(self.body, media_type=self.media_type, headers=vary)
+
+
+class _Body(NamedTuple):
+    """The part of an HTML page drawn from his branch: the same in all his sessions."""
+
+    title: str
+    body: str
+    wide: bool = False
+
+    def sent(self, who: _Player, csrf: str) -> _Sent:
+        """The page for one session of his: the body in the frame with his name and token."""
+        return _Sent(
+            _html(self.title, self.body, who.signed, csrf, self.wide).encode(), "text/html"
+        )
 
 
 class _Pages:
@@ -451,7 +616,9 @@ class _Pages:
         self.gate = gate
         self.sessions = _Sessions()
         self.submissions = FailureLimiter(SUBMISSIONS, SUBMISSION_WINDOW)
-        self.drawn = DrawnPages()
+        self.drawn: DrawnPages[_Sent] = DrawnPages()
+        self.bodies: DrawnPages[_Body] = DrawnPages()
+        self.fresh = Freshness.of(service.store)
 
     # ------------------------------------------------------------ signing in
 
@@ -518,8 +685,12 @@ class _Pages:
             if not self.sessions.holds(sid, campaign, player):
                 request.session.clear()  # signed out, or the server restarted
                 return RedirectResponse("/", status_code=303)
-            current = await run_in_threadpool(self.secrets.session_tag, campaign, player)
-            if current is None or not secrets.compare_digest(current, tag):
+            try:
+                seen = await self._seen(campaign, player)
+            except UmpireError as exc:
+                body = f"<p class='problems'>{esc(str(exc))}</p>"
+                return _page("Problem", body, 400, player, _csrf(request))
+            if seen is None or not _same_tag(seen, tag):
                 self.sessions.close(sid)
                 request.session.clear()  # the secret was rotated: sign in again
                 return RedirectResponse("/", status_code=303)
@@ -527,19 +698,21 @@ class _Pages:
                 body = f"<p class='problems'>{esc(FORM_EXPIRED)}</p>"
                 return _page("Problem", body, 403, player, _csrf(request))
             try:
-                lineage = await run_in_threadpool(self.service.target, campaign)
-                return await handler(request, _Player(campaign, player, lineage))
+                return await handler(request, _Player(campaign, player, seen.lineage))
             except UmpireError as exc:
                 body = f"<p class='problems'>{esc(str(exc))}</p>"
                 return _page("Problem", body, 400, player, _csrf(request))
 
         return run
 
-    def kept(self, page: str, draw: Callable[[_Player, str], tuple[bytes, str]]) -> Handler:
+    def kept(self, page: str, draw: Callable[[_Player, str], _Sent]) -> Handler:
         """Wrap a page a player reads (a GET), kept as drawn until his branch moves on
-        (`DrawnPages`): the checks of `signed_in`, and the page, in one trip to the thread
-        pool (issue 19). `draw(who, csrf)` gives its bytes and media type; the map picture
-        holds nothing of the session, so all his sessions share it."""
+        (`DrawnPages`), with the checks of `signed_in` (issue 19). When nothing in the
+        database changed since his last request (`Freshness`: SQLite) and the page is kept,
+        it is answered from memory at once; otherwise the checks and the page take one trip
+        to the thread pool (on PostgreSQL, one query there when nothing changed).
+        `draw(who, csrf)` gives its bytes and media type; the map picture holds nothing of
+        the session, so all his sessions share it."""
         shared = page == "map.svg"
 
         async def run(request: Request) -> Response:
@@ -552,9 +725,15 @@ class _Pages:
                 return RedirectResponse("/", status_code=303)
             csrf = _csrf(request)
             session = "" if shared else csrf
+            look = self._quick_look()
+            seen = self.fresh.recall(campaign, player, look)
+            if seen is not None and _same_tag(seen, tag):
+                sent = self.drawn.kept(page, seen.lineage, player, session, seen.head)
+                if sent is not None:  # nothing changed since it was drawn: no query, no thread
+                    return sent.response(request)
             try:
                 sent = await run_in_threadpool(
-                    self._kept, campaign, player, tag, page, session, draw
+                    self._kept, campaign, player, tag, page, session, draw, look
                 )
             except UmpireError as exc:
                 body = f"<p class='problems'>{esc(str(exc))}</p>"
@@ -574,26 +753,61 @@ class _Pages:
         tag: str,
         page: str,
         session: str,
-        draw: Callable[[_Player, str], tuple[bytes, str]],
+        draw: Callable[[_Player, str], _Sent],
+        look: Look | None,
     ) -> _Sent | None:
-        """The page, or None when the session's secret is no longer the player's."""
-        current = self.secrets.session_tag(campaign, player)
-        if current is None or not secrets.compare_digest(current, tag):
+        """The page, or None when the session's secret is no longer the player's. `look` is
+        the database's mark taken on the event loop, if any (`Freshness`)."""
+        seen = self._seen_now(campaign, player, look)
+        if seen is None or not _same_tag(seen, tag):
             return None
-        who = _Player(campaign, player, self.service.target(campaign))
-        return self.drawn.get(self.service, who, page, session, partial(draw, who, session))
+        who = _Player(campaign, player, seen.lineage, seen.head)
+        return self.drawn.get(who, page, session, seen.head, partial(draw, who, session))
+
+    async def _seen(self, campaign: str, player: str) -> Seen | None:
+        """`Seen` for the player (None: no secret): remembered when nothing changed since,
+        else read."""
+        look = self._quick_look()
+        seen = self.fresh.recall(campaign, player, look)
+        if seen is None:
+            seen = await run_in_threadpool(self._seen_now, campaign, player, look)
+        return seen
+
+    def _quick_look(self) -> Look | None:
+        """The database's mark, when a look may run on the event loop (SQLite), else None."""
+        return self.fresh.look() if self.fresh.quick else None
+
+    def _seen_now(self, campaign: str, player: str, look: Look | None) -> Seen | None:
+        """`Seen` (in the thread pool): read after `look`, the event loop's; without one, as
+        remembered at a look taken here (PostgreSQL's), else read."""
+        if look is None:
+            look = self.fresh.look()
+            seen = self.fresh.recall(campaign, player, look)
+            if seen is not None:
+                return seen
+        return self._look_up(campaign, player, look)
+
+    def _look_up(self, campaign: str, player: str, look: Look | None) -> Seen | None:
+        """Read `Seen` from the database and remember it at `look` (taken before reading)."""
+        seen = look_up(self.service, self.secrets, campaign, player)
+        if seen is not None:
+            self.fresh.remember(campaign, player, look, seen)
+        return seen
 
     # ------------------------------------------------------------ pages
 
-    def draw_report(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+    def draw_report(self, who: _Player, csrf: str) -> _Sent:
+        """His report in one session: its body drawn once for all his sessions."""
+        head = who.head or self.service.head(who.lineage)
+        return self.bodies.get(who, "report", "", head, partial(self._report, who)).sent(who, csrf)
+
+    def _report(self, who: _Player) -> _Body:
         if ft2.is_ft2(self.service, who.lineage):  # issue 20: FT2's own report, his map
             lines = ft2.report(self.service, who.lineage, who.name)
-            body = report_html(lines) + _MAP_IMAGE
-            return _html(who.campaign, body, player=who.signed, csrf=csrf).encode(), "text/html"
+            return _Body(who.campaign, report_html(lines) + _MAP_IMAGE)
         report = self.service.report(who.lineage, who.name)
         body = _report_html(report, self._has_map(who))
-        title = f"{who.campaign}: turn {report.turn}"
-        return _html(title, body, player=who.signed, csrf=csrf).encode(), "text/html"
+        return _Body(f"{who.campaign}: turn {report.turn}", body)
 
     async def battles(self, request: Request, who: _Player) -> Response:
         """The battles his ships fought, newest first, each a link to its report."""
@@ -617,12 +831,17 @@ class _Pages:
             return _page("Battles", body, 404, player=who.signed, csrf=_csrf(request))
         return HTMLResponse(battle_replay_html(report))
 
-    def draw_svg(self, who: _Player, csrf: str) -> tuple[bytes, str]:
-        return self.service.map_svg(who.lineage, who.name).encode(), "image/svg+xml"
+    def draw_svg(self, who: _Player, csrf: str) -> _Sent:
+        return _Sent(self.service.map_svg(who.lineage, who.name).encode(), "image/svg+xml")
 
-    def draw_map(self, who: _Player, csrf: str) -> tuple[bytes, str]:
+    def draw_map(self, who: _Player, csrf: str) -> _Sent:
+        """His map page in one session: its body drawn once for all his sessions."""
+        head = who.head or self.service.head(who.lineage)
+        return self.bodies.get(who, "map", "", head, partial(self._map, who, head)).sent(who, csrf)
+
+    def _map(self, who: _Player, head: tuple[int, str]) -> _Body:
         # The desk's `now` is the drawing's: only the orders page (never kept) shows it.
-        svg = self.drawn.get(self.service, who, "map.svg", "", partial(self.draw_svg, who, ""))
+        svg = self.drawn.get(who, "map.svg", "", head, partial(self.draw_svg, who, ""))
         if ft2.is_ft2(self.service, who.lineage):  # issue 20: his fleets and scans
             ft2_desk = ft2.desk(self.service, who.lineage, who.name)
             body = (
@@ -631,7 +850,7 @@ class _Pages:
                 "fleet (on the map or in the list) to see where it can go this turn.</p>"
                 f"{_map_app(ft2_desk, svg.body.decode(), editor=False)}"
             )
-            return _html("Map", body, who.signed, csrf, wide=True).encode(), "text/html"
+            return _Body("Map", body, wide=True)
         desk = self.service.orders_desk(who.lineage, who.name)
         body = (
             f"<h1>{esc(desk.map.title)}</h1>"
@@ -640,7 +859,7 @@ class _Pages:
             "to see its route.</p>"
             f"{_map_app(desk, svg.body.decode(), editor=False)}"
         )
-        return _html("Map", body, player=who.signed, csrf=csrf, wide=True).encode(), "text/html"
+        return _Body("Map", body, wide=True)
 
     async def reach(self, request: Request, who: _Player) -> Response:
         unit = request.query_params.get("unit", "")
@@ -820,6 +1039,11 @@ class _Pages:
         except IllegalCommandError:
             return False
         return True
+
+
+def _same_tag(seen: Seen, tag: str) -> bool:
+    """Return whether a session's tag is still its player's (his secret was not rotated)."""
+    return secrets.compare_digest(seen.tag, tag)
 
 
 def _session_player(request: Request) -> tuple[str, str, str, str] | None:

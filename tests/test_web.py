@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -24,6 +25,7 @@ from itsdangerous import TimestampSigner
 from playwright.sync_api import Page, Response, expect, sync_playwright
 from starlette.testclient import TestClient
 
+from campaign import web
 from campaign.players import PlayerSecrets
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
@@ -587,3 +589,147 @@ def test_a_kept_page_is_drawn_again_when_the_branch_moves_on_and_is_only_its_pla
         after = red.get("/report").text
         assert after != before
         assert "turn 3" in after
+
+
+def test_a_kept_page_read_again_costs_no_query_until_the_database_changes(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: while nothing in the database changed (`Freshness`: SQLite's data_version),
+    a kept page is answered from memory, without a query; a turn resolved or a secret rotated
+    on another connection (as another process would) shows on the very next request."""
+    looked: list[tuple[str, str]] = []
+    real = web.look_up
+
+    def counted(service: CampaignService, keys: PlayerSecrets, campaign: str, player: str) -> Any:
+        looked.append((campaign, player))
+        return real(service, keys, campaign, player)
+
+    monkeypatch.setattr(web, "look_up", counted)
+    with TestClient(create_app(game.service, secret_key="k", https_only=False)) as red:
+        sign_in(red, "g", "red", game.secrets["g", "red"])
+        for _ in range(2):  # drawn, then kept
+            for page in ("/report", "/map.svg", "/map"):
+                assert red.get(page).status_code == 200
+        before = len(looked)
+        for _ in range(2):
+            for page in ("/report", "/map.svg", "/map"):
+                assert "red-S1" in red.get(page).text
+        assert len(looked) == before  # nothing changed: nothing read
+        other = CampaignService.open(game.url)
+        try:
+            other.resolve_turn(game.lineage, expected_turn=2)
+            assert "turn 3" in red.get("/report").text
+            assert looked[before:] == [("g", "red")]
+            PlayerSecrets(other.store).rotate("g", "red")
+        finally:
+            other.close()
+        for page in ("/map.svg", "/report"):
+            response = red.get(page, follow_redirects=False)
+            assert (response.status_code, response.headers["location"]) == (303, "/")
+
+
+def test_what_the_server_remembers_is_each_campaigns_and_players_own(game: Game) -> None:
+    """Issue 19: red of campaign g and red of campaign h, reading in turn while nothing
+    changes, each get their own campaign's pages from what the server keeps, and blue only
+    his (what it remembers is keyed by campaign and player, and checked against the
+    session's tag and the branch's head)."""
+    app = create_app(game.service, secret_key="k", https_only=False)
+    with TestClient(app) as g_red, TestClient(app) as h_red, TestClient(app) as g_blue:
+        sign_in(g_red, "g", "red", game.secrets["g", "red"])
+        sign_in(h_red, "h", "red", game.secrets["h", "red"])
+        sign_in(g_blue, "g", "blue", game.secrets["g", "blue"])
+        for _ in range(3):
+            mine, theirs, blue = (c.get("/report").text for c in (g_red, h_red, g_blue))
+            assert "g: red's report, turn 2" in mine
+            assert "h: red's report, turn 1" in theirs
+            assert "Alpha (0102)" in mine
+            assert "Alpha (0102)" not in theirs
+            assert "red-S1" not in blue
+            maps = [c.get("/map.svg").text for c in (g_red, h_red, g_blue)]
+            assert len(set(maps)) == 3
+            assert "red-S1" not in maps[2]
+
+
+def test_freshness_moves_with_every_commit_on_another_connection(tmp_path: Path) -> None:
+    """`Freshness.look` changes when any other connection commits, and only then; it is None
+    where it cannot tell (a database in memory, or once closed)."""
+    game = Game(f"sqlite:///{tmp_path / 'f.db'}", tmp_path)
+    try:
+        fresh = web.Freshness.of(game.service.store)
+        first = fresh.look()
+        assert first is not None
+        assert fresh.look() == first
+        game.service.target("g")  # a read changes nothing
+        assert fresh.look() == first
+        PlayerSecrets(game.service.store).rotate("g", "blue")
+        second = fresh.look()
+        assert second not in (None, first)
+        game.service.resolve_turn(game.lineage, expected_turn=2)
+        assert fresh.look() not in (None, second)
+        fresh.close()
+        assert fresh.look() is None
+    finally:
+        game.close()
+    memory = CampaignService.open("sqlite://", create=True)
+    try:
+        assert web.Freshness.of(memory.store).look() is None
+    finally:
+        memory.close()
+
+
+def test_on_postgresql_a_kept_page_follows_every_change_at_once(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 19: on PostgreSQL the server remembers what it read at a look (the server's
+    snapshot, which any commit moves): a turn resolved and a secret rotated on another
+    connection still show on the very next request."""
+    reset_postgres(pg_url)
+    hosted = Game(pg_url, tmp_path)
+    other = CampaignService.open(pg_url)
+    try:
+        first = web.Freshness.of(hosted.service.store).look()
+        assert isinstance(first, str)
+        with TestClient(create_app(hosted.service, secret_key="k", https_only=False)) as red:
+            sign_in(red, "g", "red", hosted.secrets["g", "red"])
+            for _ in range(3):  # drawn, then kept
+                assert "g: red's report, turn 2" in red.get("/report").text
+                assert "red-S1" in red.get("/map.svg").text
+            other.resolve_turn(hosted.lineage, expected_turn=2)
+            assert web.Freshness.of(hosted.service.store).look() != first
+            assert "g: red's report, turn 3" in red.get("/report").text
+            PlayerSecrets(other.store).rotate("g", "red")
+            for page in ("/map.svg", "/report", "/orders"):
+                response = red.get(page, follow_redirects=False)
+                assert (response.status_code, response.headers["location"]) == (303, "/")
+    finally:
+        other.close()
+        hosted.close()
+
+
+def test_a_players_page_is_drawn_once_for_all_his_sessions_each_with_its_own_token(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: two sessions of red (two browsers) get the report and map drawn once, each
+    page framed with its own session's form token, never the other's."""
+    drawn: list[str] = []
+    real = CampaignService.report
+
+    def counted(self: CampaignService, *args: Any, **kwargs: Any) -> Any:
+        drawn.append("report")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CampaignService, "report", counted)
+    app = create_app(game.service, secret_key="k", https_only=False)
+    with TestClient(app) as one, TestClient(app) as two:
+        sign_in(one, "g", "red", game.secrets["g", "red"])
+        sign_in(two, "g", "red", game.secrets["g", "red"])
+        tokens = [with_token(client, {})["csrf"] for client in (one, two)]
+        assert tokens[0] != tokens[1]
+        for _ in range(2):
+            for client, mine, theirs in ((one, *tokens), (two, *reversed(tokens))):
+                for page in ("/report", "/map"):
+                    text = client.get(page).text
+                    assert "red-S1" in text
+                    assert f"value='{mine}'" in text
+                    assert theirs not in text
+        assert drawn == ["report"]

@@ -132,6 +132,24 @@ def test_a_cookie_copied_before_sign_out_is_dead_after_it(game: Game) -> None:
         assert (response.status_code, response.headers["location"]) == (303, "/")
 
 
+def test_a_copied_cookie_is_dead_after_sign_out_though_its_pages_are_kept(game: Game) -> None:
+    """Issue 19: pages answered from memory (nothing in the database changed, and signing
+    out changes nothing there) still end with the session: a copy of the cookie gets none."""
+    app = create_app(game.service, "k", https_only=False)
+    with plain(app) as client:
+        sign_in(client, "g", "red", game.secrets["g", "red"])
+        for _ in range(2):  # drawn, then answered from memory
+            for page in ("/report", "/map.svg", "/map"):
+                assert client.get(page).status_code == 200
+        copied = client.cookies["umpire_session"]
+        client.post("/sign-out", data=with_token(client, {}))
+    with plain(app, ELSEWHERE) as thief:
+        thief.cookies.set("umpire_session", copied)
+        for page in ("/report", "/map.svg", "/map"):
+            response = thief.get(page, follow_redirects=False)
+            assert (response.status_code, response.headers["location"]) == (303, "/")
+
+
 def test_posts_need_the_forms_token_and_this_sites_origin(game: Game) -> None:
     app = create_app(game.service, "k", https_only=False)
     right = sign_in_form(game, game.secrets["g", "red"])
