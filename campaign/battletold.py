@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import msgspec
 
-from campaign.events import UMPIRE, BattleFought
-from campaign.strategic import BattleKnowledge, ShipResult
+from campaign.events import UMPIRE, BattleFought, BattleRequested, Event, RecordedEvent
+from campaign.strategic import Battle, BattleKnowledge, ShipResult
 
 
 def battle_as_told(fought: BattleFought, viewer: str) -> BattleFought:
@@ -67,3 +67,42 @@ def result_as_known(result: ShipResult) -> ShipResult:
         hull_lost=None,
         bridge_failures=None,
     )
+
+
+def battle_seen_by(battle: Battle, viewer: str) -> Battle:
+    """A battle as `viewer` may know it: the other side's admiral left out. His level was
+    rolled for his own player (004 section 6) and told to him alone; the enemy learns what
+    the admiral does in the battle, not his level before it (docs/rulings.md, "Campaign: an
+    enemy admiral's level")."""
+    if viewer == UMPIRE or all(s.admiral is None for s in battle.sides if s.player != viewer):
+        return battle
+    first, second = (
+        side if side.player == viewer else msgspec.structs.replace(side, admiral=None)
+        for side in battle.sides
+    )
+    return msgspec.structs.replace(battle, sides=(first, second))
+
+
+def seen_by(recorded: RecordedEvent, viewer: str) -> RecordedEvent:
+    """A stored event as `viewer`'s state folds it: a battle's request and outcome without the
+    other side's admiral (`battle_seen_by`); any other event as it is."""
+    ev = recorded.event
+    if not isinstance(ev, BattleRequested | BattleFought) or viewer == UMPIRE:
+        return recorded
+    battle = battle_seen_by(ev.battle, viewer)
+    if battle is ev.battle:
+        return recorded
+    return msgspec.structs.replace(recorded, event=msgspec.structs.replace(ev, battle=battle))
+
+
+def event_as_told(ev: Event, viewer: str) -> Event:
+    """An event as `viewer` may read it: a battle's request and outcome without the other
+    side's admiral, and a `battle_fought` as his side knew the enemy's ships
+    (`battle_as_told`); any other as it is, its audience having let him read it."""
+    if isinstance(ev, BattleFought):
+        ev = battle_as_told(ev, viewer)
+    if isinstance(ev, BattleRequested | BattleFought):
+        battle = battle_seen_by(ev.battle, viewer)
+        if battle is not ev.battle:
+            return msgspec.structs.replace(ev, battle=battle)
+    return ev

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from campaign.autoplay import AutoplayResult, autoplay, format_orders, random_document
+from campaign.battletold import battle_seen_by
 from campaign.events import (
     BattleFought,
     BattleRequested,
@@ -303,6 +304,10 @@ class Referee:
                 continue
             self.battles_checked.add((player, told.battle.id))
             fought = whole[told.battle.id]
+            # An enemy admiral's level is his side's own ("Campaign: an enemy admiral's level").
+            assert all(s.admiral is None for s in told.battle.sides if s.player != player)
+            assert told.battle == battle_seen_by(fought.battle, player)
+            fought = msgspec.structs.replace(fought, battle=told.battle)
             self.recorded_knowledge_tells_as_the_replay(player, fought, told)
             hidden = _damage_not_known(fought, player)
             if hidden is None:  # open books, or fought at the table: all of it told

@@ -13,6 +13,7 @@ from campaign.dice import DiceKey, ScriptedDice
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
     BattleFought,
+    BattleRequested,
     OfficerCasualty,
     OrdersSubmitted,
     ShipsRepaired,
@@ -822,3 +823,39 @@ def test_the_chooser_picks_the_location_per_system_and_sets_it_up() -> None:
         "battle site Nowhere: no such star system",
         "battle site Alpha: given twice",
     ]
+
+
+def test_an_enemy_admirals_level_is_his_sides_own(tmp_path: Path) -> None:
+    """Red's task force, under its admiral, is pursued by blue (t2-b1). The admiral's level was
+    rolled for red and told to red alone: the battle as blue learns of it (his state, his log,
+    his report's news, the outcome's event) leaves it out; red and the umpire see it
+    (docs/rulings.md, "Campaign: an enemy admiral's level")."""
+    service, lineage = lane_until_the_departure(tmp_path)
+    try:
+        level = service.load(lineage).task_forces["red-F1"].admiral
+        assert level is not None  # there is something to hide
+        admirals = {"blue": [None, None], "red": [None, level], "umpire": [None, level]}
+        for viewer, seen in admirals.items():
+            (battle,) = service.battles(lineage, viewer)
+            assert [s.admiral for s in battle.sides] == seen, viewer
+        service.resolve_battles(lineage)
+        for viewer, seen in admirals.items():
+            told = [
+                e.event
+                for e in (
+                    service.log(lineage)
+                    if viewer == "umpire"
+                    else service.player_view(lineage, viewer)
+                )
+                if isinstance(e.event, BattleRequested | BattleFought)
+            ]
+            assert len(told) == 2
+            assert all([s.admiral for s in ev.battle.sides] == seen for ev in told), viewer
+        news = service.report(lineage, "blue", 2).news
+        assert [
+            [s.admiral for s in e.event.battle.sides]
+            for e in news
+            if isinstance(e.event, BattleRequested | BattleFought)
+        ] == [[None, None], [None, None]]
+    finally:
+        service.close()

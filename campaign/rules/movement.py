@@ -109,7 +109,7 @@ def plan_moves(
                 "(004 section 6): leave it out of the orders"
             )
             continue
-        if move.order == "engage" and not unit.is_warship:
+        if move.order == "engage" and unit.kind != "warship":  # a tender may: it fights
             problems.append(
                 f"{move.unit}: only warships take Engage orders; scout troops and transports "
                 "stand off or move by FTL (004 L112)"

@@ -15,6 +15,7 @@ from typing import Self
 
 import msgspec
 
+from campaign.battletold import seen_by
 from campaign.dice import DiceKey, DiceSource, ManualDice, RerolledDice, SeededDice
 from campaign.errors import CampaignNotFoundError, DiceError, IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -163,7 +164,7 @@ class ServiceCore:
         tail = self.store.read(
             lineage, after_version=after, upto_version=upto_version, visible_to=viewer
         )
-        return fold(tail, start)
+        return fold((seen_by(r, viewer) for r in tail), start)  # as he may know it
 
     def _from_snapshot(self, lineage: Lineage) -> tuple[CampaignState | None, str]:
         """The newest snapshot's state and its chain hash, or (None, "") with none."""

@@ -9,12 +9,14 @@ from datetime import datetime
 
 import msgspec
 
+from campaign.battletold import seen_by
 from campaign.changes import changes_since
 from campaign.errors import InvalidInputError
 from campaign.events import (
     EVENT_TYPES,
     UMPIRE,
     BattleFought,
+    BattleRequested,
     Event,
     RecordedEvent,
     StarChartPublished,
@@ -90,14 +92,15 @@ def _numbered(
 
 
 def _as_told(ev: Event, player: str) -> Event:
-    """An event as `player` may read it: a `battle_fought` as his side knew the enemy's ships
-    (`campaign.battletold.battle_as_told`, docs/rulings.md "Campaign: what a side learns of
-    an enemy ship's fate"); any other as it is, its audience having let him read it."""
-    if not isinstance(ev, BattleFought):
+    """An event as `player` may read it: a battle without the other side's admiral, and a
+    `battle_fought` as his side knew the enemy's ships (`campaign.battletold.event_as_told`,
+    docs/rulings.md "Campaign: what a side learns of an enemy ship's fate"); any other as it
+    is, its audience having let him read it."""
+    if not isinstance(ev, BattleFought | BattleRequested):
         return ev
-    from campaign.battletold import battle_as_told  # what his side knew: recorded in the event
+    from campaign.battletold import event_as_told  # what his side knew: recorded in the event
 
-    return battle_as_told(ev, player)
+    return event_as_told(ev, player)
 
 
 class ReportQueries(ServiceCore):
@@ -116,7 +119,7 @@ class ReportQueries(ServiceCore):
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
         # His events, read once: the news, the states at the ends of turns and the chart's
         # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
-        mine = list(self.store.read(lineage, visible_to=player))
+        mine = [seen_by(r, player) for r in self.store.read(lineage, visible_to=player)]
         current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
         news = _numbered(mine, player, turn=news_turn)
         before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
