@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from campaign.autoplay import autoplay
-from campaign.projections import CampaignState, fold
+from campaign.projections import CampaignState, evolve, evolve_all, fold, fold_stored
 from campaign.service import UMPIRE, CampaignService, plan_campaign
 from campaign.statecache import FoldedStates
 from tests.conftest import CountingNonces, FixedClock
@@ -101,3 +101,37 @@ def test_the_states_kept_are_bounded(tmp_path: Path, capacity: int) -> None:
         assert states.load(service.store, lineage, viewer, None) == _scratch(service, viewer)
     assert len(states._entries) == capacity
     service.close()
+
+
+def test_the_fast_folds_agree_with_evolve_event_by_event(tmp_path: Path) -> None:
+    """Issue 19: `fold_stored` (stored rows, a run of moves copied once) and `evolve_all` (the
+    same for decoded events, as `verify` folds the log) give, at the end of every turn, every
+    battle and every run of moves, the state `evolve` gives one event at a time: ships lost,
+    task forces pruned, sightings, landings and splits among them."""
+    crowded = Path(__file__).parent / "data" / "crowded.toml"  # they meet within a few turns
+    service = CampaignService.open(f"sqlite:///{tmp_path / 'wars.db'}", create=True)
+    players = ("red", "blue", "green", "white")
+    service.new_campaign(plan_campaign("wars", players, seed="wars-19", map_spec=str(crowded)))
+    lineage = service.target("wars")
+    autoplay(service, lineage, 14, 19, resolve_battles=False)  # battles recorded by hand
+    log = service.log(lineage)
+    rows = [(r.position, r.version, r.type, r.schema_version, r.payload)
+            for r in service.store.read_stored(lineage)]  # fmt: skip
+    kinds = [r.type for r in log]
+    # The end of every turn, of every battle and of every run of moves (the last one folded).
+    ends = [
+        i + 1
+        for i, kind in enumerate(kinds)
+        if kind in ("turn_ended", "battle_fought")
+        or (kind == "unit_moved" and kinds[i + 1 : i + 2] != ["unit_moved"])
+    ]
+    assert any(r.type == "battle_fought" for r in log)  # the moves a battle ends are folded
+    state = CampaignState()
+    done = 0
+    for end in ends:
+        for recorded in log[done:end]:
+            state = evolve(state, recorded.event)
+        done = end
+        assert evolve_all(CampaignState(), (r.event for r in log[:end])) == state
+        stored = fold_stored(rows[:end])
+        assert msgspec.structs.replace(stored, version=0, events=0) == state
