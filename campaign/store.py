@@ -45,6 +45,7 @@ from campaign.storetypes import (
     MAIN_BRANCH,
     BranchInfo,
     CampaignInfo,
+    ChainRow,
     Clock,
     Lineage,
     SecretHolder,
@@ -498,6 +499,25 @@ class EventStore:
         """Yield a branch's events exactly as stored, undecoded (for verification)."""
         query = self._query(lineage, 0, None, None, None, (), UMPIRE)
         return self._rows(query, _stored_row)
+
+    def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
+        """Yield a branch's events as the hash chain covers them (`ChainRow`), for `verify`."""
+        query = (
+            sa.select(
+                events.c.position,
+                events.c.version,
+                events.c.type,
+                events.c.schema_version,
+                events.c.payload,
+                events.c.audience,
+                events.c.actor,
+                events.c.turn,
+                events.c.hash,
+            )
+            .where(self._in_lineage(lineage))
+            .order_by(events.c.version)
+        )
+        return self._rows(query, _chain_row)
 
     def view_head(self, lineage: Lineage, player: str) -> tuple[int, str, int]:
         """Return how many events `player` may see on the branch, and the last one's chain
@@ -1063,6 +1083,20 @@ def _stored_snapshot(row: Row[Any]) -> StoredSnapshot:
         state=row.state,
         chain_hash=row.chain_hash,
         digest=row.digest,
+    )
+
+
+def _chain_row(row: Row[Any]) -> ChainRow:
+    return (
+        row.position,
+        row.version,
+        row.type,
+        row.schema_version,
+        row.payload,
+        row.audience,
+        row.actor,
+        row.turn,
+        row.hash,
     )
 
 
