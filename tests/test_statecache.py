@@ -135,3 +135,33 @@ def test_the_fast_folds_agree_with_evolve_event_by_event(tmp_path: Path) -> None
         assert evolve_all(CampaignState(), (r.event for r in log[:end])) == state
         stored = fold_stored(rows[:end])
         assert msgspec.structs.replace(stored, version=0, events=0) == state
+
+
+def test_a_players_map_built_from_the_last_one_is_the_one_his_whole_log_gives(
+    tmp_path: Path,
+) -> None:
+    """Issue 19: a player's map is built turn after turn from what was read for the one
+    before (his star chart and explorations) plus his events since; it is the map a fresh
+    service builds from his whole log, for each player after every turn, and the chart read
+    before is never another player's."""
+    url = f"sqlite:///{tmp_path / 'maps.db'}"
+    service = _campaign(url, turns=0)
+    lineage = service.target("kept")
+    compared = 0
+
+    def compare(turn: int) -> None:
+        nonlocal compared
+        fresh = CampaignService.open(url)
+        try:
+            for player in PLAYERS:
+                built, explored = service.player_map(lineage, player)
+                assert (built, explored) == fresh.player_map(fresh.target("kept"), player)
+                compared += 1
+        finally:
+            fresh.close()
+
+    autoplay(service, lineage, 6, 19, progress=compare)
+    assert compared == 6 * len(PLAYERS)
+    reds, blues = (service.player_map(lineage, p)[1] for p in PLAYERS)
+    assert reds != blues
+    service.close()
