@@ -591,11 +591,11 @@ def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
 def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     units = _without(state.units, ev.losses)
     empires = state.empires
-    if ev.explored and ev.player in empires and ev.system not in empires[ev.player].explored:
-        empire = empires[ev.player]
-        # `explored` is kept sorted without repeats: the new system goes in at its place
-        # (the same tuple as sorting them all again, without the sort: issue 19).
-        at = bisect.bisect(empire.explored, ev.system)
+    empire = empires.get(ev.player) if ev.explored else None
+    # `explored` is kept sorted without repeats: a system is found, or goes in, at its place
+    # (the same tuple as sorting them all again, without the sort or a search: issue 19).
+    at = 0 if empire is None else bisect.bisect_left(empire.explored, ev.system)
+    if empire is not None and empire.explored[at : at + 1] != (ev.system,):
         explored = (*empire.explored[:at], ev.system, *empire.explored[at:])
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
     state = msgspec.structs.replace(
@@ -664,7 +664,7 @@ def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -
     }
     # `known_colonies` is always sorted and without repeats: unchanged unless one was added.
     colonies = state.known_colonies
-    if not found.issubset(colonies):
+    if found and not found.issubset(colonies):
         colonies = tuple(sorted({*colonies, *found}))
     if seen is before and colonies is state.known_colonies and player in state.sightings:
         return state  # nothing new (most systems explored): the same values, not a copy
