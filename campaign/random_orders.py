@@ -17,7 +17,9 @@ colony transports settle known empty planets with room (sending only the colonis
 or land on arrival behind a scout troop, fleet tenders now and then bring their fighters to
 carriers lacking them, and production phases spend each colony's Industrial Points on a
 random affordable mix (now and then a carrier or a fleet tender, ortillery vessels for an
-empire that bombards, and replacement fighters where its hex has room for them).
+empire that bombards, and replacement fighters where its hex has room for them). With
+`seek_contact` (the benchmarks' campaigns, on maps too large for the empires to meet
+otherwise) the empires also expand towards each other from CONTACT_TURN on.
 
 Every random choice comes from the `random.Random` passed in, through `Random.random()` only
 (the one method Python keeps stable across versions), so a seed replays the same campaign.
