@@ -252,9 +252,12 @@ class VerifyCommands(ServiceCore):
         state = CampaignState()
         folding: list[Event] = []  # decoded, to fold in one go before the next snapshot
         audit = _Audit(self.store.campaign_seed(lineage.campaign))  # before the log streams
+
+        def fail(position: int, version: int, problem: str) -> VerifyReport:
+            return _report_failure(lineage, checked, expected_prev)(position, version, problem)
+
         for row in self.store.read_chain(lineage):
             position, version, tag, schema, payload, audience, actor, turn, stored_hash = row
-            fail = _report_failure(lineage, checked, expected_prev)
             if version != checked + 1:
                 return fail(position, version, f"version {version} follows {checked}")
             if position <= last_position:
