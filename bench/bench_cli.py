@@ -1,12 +1,13 @@
 """Benchmark: the CLI commands that read a campaign, on a 44-turn campaign (issue 19).
 
-Plays a campaign with the autoplay driver (`--players`, `--turns`, `--stars`) into a SQLite
-file, then runs each command of cli.py that reads a campaign as a user runs it, `umpire ...
---db FILE` in a new process, `--repeat` rounds of every command in turn (so a burst of other
-work on the machine falls on all of them alike), and prints the best and the median wall time
-of each against the 0.3 s target (and the median CPU time the process used), next to what a
-bare `python -c pass` and `umpire --help` (Python and the command line's own parsing: the
-floor every command pays) take in the same rounds. Python's bytecode is written to a
+Plays a campaign with the autoplay driver (`--players`, `--turns`, `--stars`; the players seek
+contact and the engine fights their battles, as in `bench_campaign.py`, unless `--no-contact`)
+into a SQLite file, then runs each command of cli.py that reads a campaign as a user runs it,
+`umpire ... --db FILE` in a new process, `--repeat` rounds of every command in turn (so a burst
+of other work on the machine falls on all of them alike), and prints the best and the median
+wall time of each against the 0.3 s target (and the median CPU time the process used), next to
+what a bare `python -c pass` and `umpire --help` (Python and the command line's own parsing:
+the floor every command pays) take in the same rounds. Python's bytecode is written to a
 temporary cache first (`PYTHONPYCACHEPREFIX`), as any installed umpire has it after its first
 run. The load average before and after is printed: on a shared machine every figure is slower
 than on a quiet one.
@@ -66,6 +67,9 @@ def main() -> int:
     parser.add_argument("--stars", type=int, default=600, help="stars on the generated map")
     parser.add_argument("--seed", type=int, default=2026, help="the map's and the dice's seed")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each command")
+    parser.add_argument(
+        "--no-contact", action="store_true", help="players who do not seek contact (no battles)"
+    )
     parser.add_argument(
         "--check", action="store_true", help="exit 1 when a command's median is 0.3 s or more"
     )
@@ -135,7 +139,15 @@ def _campaign(args: argparse.Namespace, folder: Path) -> tuple[str, str]:
             max_turns=args.turns,
         )
         service.new_campaign(plan)
-        autoplay(service, service.target("bench"), args.turns, args.seed)
+        played = autoplay(
+            service,
+            service.target("bench"),
+            args.turns,
+            args.seed,
+            seek_contact=not args.no_contact,
+        )
+        print(f"campaign played: {len(service.log(service.target('bench')))} events, "
+              f"{played.battles} battles fought by the engine")  # fmt: skip
         units = service.load(service.target("bench")).units.values()
         unit = min(u.id for u in units if u.owner == PLAYERS[0])
     finally:

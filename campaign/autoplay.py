@@ -86,6 +86,7 @@ def autoplay(
     seed: int | str,
     resolve_battles: bool = True,
     progress: Callable[[int], None] | None = None,
+    seek_contact: bool = False,
 ) -> AutoplayResult:
     """Play up to `turns` turns with random legal orders for every player; stop at the end.
 
@@ -93,7 +94,9 @@ def autoplay(
     by (`seed`, player, turn). Battles are fought by the tactical engine (`resolve_battles`) or
     given a `random_outcome` recorded by hand, as for a table-top game. A refused orders file
     is counted and replaced by a simpler one (no production, then no landings, then holding
-    position). `progress` is called with each turn resolved.
+    position). `progress` is called with each turn resolved. With `seek_contact` the players
+    expand towards each other (`campaign.random_orders.CONTACT_TURN`): on a map too large for
+    the empires to meet otherwise, they meet and fight.
     """
     state = service.load(lineage)
     charts: dict[tuple[str, tuple[str, ...]], StarMap] = {}  # a player's map changes as he explores
@@ -113,7 +116,9 @@ def autoplay(
                 if known not in charts:
                     charts[known] = service.player_map(lineage, player)[0]
                 rng = random.Random(f"autoplay/{seed}/{player}/{turn}")
-                refusals += _submit(service, lineage, player, view, charts[known], rng)
+                refusals += _submit(
+                    service, lineage, player, view, charts[known], rng, seek_contact
+                )
         recorded = _finish_turn(service, lineage, resolve_battles, seed)
         battles += sum(1 for r in recorded if r.type == "battle_fought")
         problems += [
@@ -148,9 +153,10 @@ def _submit(
     view: CampaignState,
     starmap: StarMap,
     rng: random.Random,
+    seek_contact: bool = False,
 ) -> list[Refusal]:
     """Submit a player's random orders; on refusal, ever simpler ones. Return the refusals."""
-    document = random_document(view, starmap, player, rng)
+    document = random_document(view, starmap, player, rng, seek_contact)
     fallbacks = [
         document,
         msgspec.structs.replace(document, production=(), research=()),

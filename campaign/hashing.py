@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 
 GENESIS_HASH = "0" * 64
-_SEPARATOR = b"\x1f"
 
 
 def chain_hash(
@@ -29,20 +28,12 @@ def chain_hash(
     turn: int,
     payload: str,
 ) -> str:
-    """Return the hex SHA-256 linking an event to the one before it."""
-    digest = hashlib.sha256()
-    digest.update(
-        _SEPARATOR.join(
-            (
-                previous.encode(),
-                str(version).encode(),
-                event_type.encode(),
-                str(schema_version).encode(),
-                audience.encode(),
-                actor.encode(),
-                str(turn).encode(),
-                payload.encode(),
-            )
-        )
-    )
-    return digest.hexdigest()
+    """Return the hex SHA-256 linking an event to the one before it.
+
+    The fields are joined by the unit separator (0x1f) and hashed as UTF-8: one string
+    built and encoded once (`umpire verify` hashes every event of a branch, issue 19).
+    """
+    return hashlib.sha256(
+        f"{previous}\x1f{version}\x1f{event_type}\x1f{schema_version}\x1f{audience}"
+        f"\x1f{actor}\x1f{turn}\x1f{payload}".encode()
+    ).hexdigest()

@@ -193,8 +193,14 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
 
 def evolve(state: CampaignState, ev: Event) -> CampaignState:
     """Return the state after one event."""
-    if isinstance(ev, SEAT_EVENTS):  # the seats (issue 18), beside what else the event does
-        state = msgspec.structs.replace(state, seats=evolve_seats(state.seats, ev))
+    route = _ROUTES.get(type(ev)) or _route(type(ev))
+    if route is _CORE:  # nearly every event: straight on (issue 19)
+        return _evolve_core(state, ev)
+    if route is _SEATS:  # the seats (issue 18), beside what else the event does
+        seats = evolve_seats(state.seats, ev)
+        if seats is not state.seats:
+            state = msgspec.structs.replace(state, seats=seats)
+        return _evolve_core(state, ev)
     if isinstance(ev, CampaignRulesChosen):
         ft2 = (
             Ft2State(scenario=ev.scenario, scale=ev.scale, end_early=ev.end_early)
@@ -202,11 +208,29 @@ def evolve(state: CampaignState, ev: Event) -> CampaignState:
             else None
         )
         return msgspec.structs.replace(state, rules=ev.rules, ft2=ft2)
-    if isinstance(ev, FT2_EVENTS):  # the FT2 campaign's own (issue 20, `campaign.ft2.state`)
-        if state.ft2 is None:
-            return state
-        return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
-    return _evolve_core(state, ev)
+    # The FT2 campaign's own (issue 20, `campaign.ft2.state`).
+    if state.ft2 is None:
+        return state
+    return msgspec.structs.replace(state, ft2=evolve_ft2(state.ft2, ev))
+
+
+# How `evolve` folds each class of event, found once per class by `_route`: the event
+# classes are few, and looking the class up costs less than asking isinstance of each group.
+_CORE, _SEATS, _RULES, _FT2 = "core", "seats", "rules", "ft2"
+_ROUTES: dict[type, str] = {}
+
+
+def _route(cls: type) -> str:
+    if issubclass(cls, SEAT_EVENTS):
+        route = _SEATS
+    elif issubclass(cls, CampaignRulesChosen):
+        route = _RULES
+    elif issubclass(cls, FT2_EVENTS):
+        route = _FT2
+    else:
+        route = _CORE
+    _ROUTES[cls] = route
+    return route
 
 
 def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
@@ -340,6 +364,8 @@ def _orders_handed_in(
         case OrdersSubmitted():
             return msgspec.structs.replace(state, submitted={**state.submitted, ev.player: ev})
         case OrdersCommitted():
+            if len(others) == len(state.final):
+                return state  # he had not marked them final: nothing to take back
             return msgspec.structs.replace(state, final=others)
         case OrdersMarkedFinal():
             final = tuple(sorted((*others, ev.player))) if ev.final else others
@@ -565,11 +591,11 @@ def _bombarded(state: CampaignState, ev: ColonyBombarded) -> CampaignState:
 def _system_explored(state: CampaignState, ev: SystemExplored) -> CampaignState:
     units = _without(state.units, ev.losses)
     empires = state.empires
-    if ev.explored and ev.player in empires and ev.system not in empires[ev.player].explored:
-        empire = empires[ev.player]
-        # `explored` is kept sorted without repeats: the new system goes in at its place
-        # (the same tuple as sorting them all again, without the sort: issue 19).
-        at = bisect.bisect(empire.explored, ev.system)
+    empire = empires.get(ev.player) if ev.explored else None
+    # `explored` is kept sorted without repeats: a system is found, or goes in, at its place
+    # (the same tuple as sorting them all again, without the sort or a search: issue 19).
+    at = 0 if empire is None else bisect.bisect_left(empire.explored, ev.system)
+    if empire is not None and empire.explored[at : at + 1] != (ev.system,):
         explored = (*empire.explored[:at], ev.system, *empire.explored[at:])
         empires = {**empires, ev.player: msgspec.structs.replace(empire, explored=explored)}
     state = msgspec.structs.replace(
@@ -621,12 +647,15 @@ def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -
     added to the colonies he knows of."""
     sightings = tuple(sightings)
     before = state.sightings.get(player, {})
-    seen = dict(before)
+    seen = before  # copied at the first change only: most sightings change nothing (issue 19)
     for sighting in sightings:
         if sighting.ships:
-            seen[sighting.hex] = sighting
-        else:
-            seen.pop(sighting.hex, None)
+            if seen.get(sighting.hex) != sighting:
+                seen = dict(seen) if seen is before else seen
+                seen[sighting.hex] = sighting
+        elif sighting.hex in seen:
+            seen = dict(seen) if seen is before else seen
+            del seen[sighting.hex]
     found = {
         (c.partition(":")[0], sighting.system)
         for sighting in sightings
@@ -635,9 +664,9 @@ def _sighted(state: CampaignState, player: str, sightings: Iterable[Sighting]) -
     }
     # `known_colonies` is always sorted and without repeats: unchanged unless one was added.
     colonies = state.known_colonies
-    if not found.issubset(colonies):
+    if found and not found.issubset(colonies):
         colonies = tuple(sorted({*colonies, *found}))
-    if seen == before and colonies is state.known_colonies and player in state.sightings:
+    if seen is before and colonies is state.known_colonies and player in state.sightings:
         return state  # nothing new (most systems explored): the same values, not a copy
     return msgspec.structs.replace(
         state, sightings={**state.sightings, player: seen}, known_colonies=colonies
@@ -648,15 +677,30 @@ def _pruned(forces: dict[str, TaskForce], units: dict[str, Unit]) -> dict[str, T
     """Drop lost ships from their task forces (the next one listed becomes the flagship)."""
     if not forces:
         return forces
+    last = _LAST_PRUNED[0]
+    if last[0] is forces and last[1] is units:
+        return last[2]  # the same two dicts as the call before (see _LAST_PRUNED)
     gone = set().union(*(tf.units for tf in forces.values())).difference(units)
     if not gone:
-        return forces  # states are never changed in place, so they may share it
-    return {
-        tf.id: tf
-        if gone.isdisjoint(tf.units)
-        else msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
-        for tf in forces.values()
-    }
+        pruned = forces  # states are never changed in place, so they may share it
+    else:
+        pruned = {
+            tf.id: tf
+            if gone.isdisjoint(tf.units)
+            else msgspec.structs.replace(tf, units=tuple(u for u in tf.units if u in units))
+            for tf in forces.values()
+        }
+    _LAST_PRUNED[0] = (forces, units, pruned)
+    return pruned
+
+
+# The last `_pruned` call's arguments and result. A turn's explorations come in a run, each
+# pruning the same task forces against the same units (most lose none): the answer is the
+# one before. A state's dicts are never changed in place (nor these, held here so that no
+# other dict can take their place), so the same two dicts always give the same answer.
+_LAST_PRUNED: list[tuple[dict[str, TaskForce], dict[str, Unit], dict[str, TaskForce]]] = [
+    ({}, {}, {})
+]
 
 
 def _without(units: dict[str, Unit], losses: Iterable[Loss]) -> dict[str, Unit]:
@@ -730,7 +774,23 @@ def fold_stored(
     # A turn's moves come in a run: the units dict is copied once for the run, not per move.
     moved: dict[str, Unit] = {}
     decoders = _decoders()
+    replace = msgspec.structs.replace
     for position, _, tag, schema, payload in rows:
+        if tag == "unit_moved" and schema == UnitMoved.SCHEMA_VERSION:  # most rows: `_moved`
+            try:
+                move = _MOVE_DECODER.decode(payload)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                move = None  # the way below says what is wrong
+            if move is not None:
+                unit = moved.get(move.unit) or result.units[move.unit]
+                moved[move.unit] = replace(
+                    unit,
+                    hex=move.path[-1] if move.path else unit.hex,
+                    order=move.order,
+                    plot=move.plot,
+                    plot_until=move.plot_until,
+                )
+                continue
         if tag in UNFOLDED:
             continue
         found = decoders.get(tag)
@@ -744,12 +804,15 @@ def fold_stored(
             moved[ev.unit] = _moved(moved.get(ev.unit) or result.units[ev.unit], ev)
             continue
         if moved:
-            result = msgspec.structs.replace(result, units={**result.units, **moved})
+            result = replace(result, units={**result.units, **moved})
             moved = {}
         result = evolve(result, ev)
     if moved:
         result = msgspec.structs.replace(result, units={**result.units, **moved})
     return msgspec.structs.replace(result, version=rows[-1][1], events=result.events + len(rows))
+
+
+_MOVE_DECODER = msgspec.json.Decoder(UnitMoved)
 
 
 @functools.cache
@@ -762,9 +825,22 @@ def _decoders() -> dict[str, tuple[int, msgspec.json.Decoder[Event]]]:
 
 
 def evolve_all(state: CampaignState, events: Iterable[Event]) -> CampaignState:
-    """Return the state after events not yet recorded (a decision's look-ahead)."""
+    """Return the state after `events`, folded one after another as `evolve` folds them (a
+    decision's look-ahead, or `verify` folding the log again).
+
+    A run of moves copies the units once, as `fold_stored` does: a turn's moves come in a run.
+    """
+    moved: dict[str, Unit] = {}
     for ev in events:
+        if type(ev) is UnitMoved:
+            moved[ev.unit] = _moved(moved.get(ev.unit) or state.units[ev.unit], ev)
+            continue
+        if moved:
+            state = msgspec.structs.replace(state, units={**state.units, **moved})
+            moved = {}
         state = evolve(state, ev)
+    if moved:
+        state = msgspec.structs.replace(state, units={**state.units, **moved})
     return state
 
 

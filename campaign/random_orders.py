@@ -17,7 +17,9 @@ colony transports settle known empty planets with room (sending only the colonis
 or land on arrival behind a scout troop, fleet tenders now and then bring their fighters to
 carriers lacking them, and production phases spend each colony's Industrial Points on a
 random affordable mix (now and then a carrier or a fleet tender, ortillery vessels for an
-empire that bombards, and replacement fighters where its hex has room for them).
+empire that bombards, and replacement fighters where its hex has room for them). With
+`seek_contact` (the benchmarks' campaigns, on maps too large for the empires to meet
+otherwise) the empires also expand towards each other from CONTACT_TURN on.
 
 Every random choice comes from the `random.Random` passed in, through `Random.random()` only
 (the one method Python keeps stable across versions), so a seed replays the same campaign.
@@ -60,7 +62,7 @@ from campaign.strategic import (
     planet_id,
     unit_order,
 )
-from maps import Hex, StarMap, label, parse_label
+from maps import Hex, StarMap, label, line, parse_label
 from maps.model import PlanetType, StarSystem
 from maps.nearest import HexIndex, closest_to_any
 from maps.stable_random import between, percent, pick, shuffled, weighted
@@ -123,6 +125,15 @@ ATTACK_MODES: tuple[tuple[AttackMode, int], ...] = (("conquer", 1), ("bombard", 
 # How often an attack's assault on planetary defences is to be called off, after 1-6 turns.
 CALL_OFF_PERCENT = 25
 OFFENSIVE_TURN = 10
+# With `seek_contact` (an option: the benchmarks' campaigns on maps too large for empires to
+# meet otherwise), from CONTACT_TURN on his colony transports settle the planet within reach
+# nearest the other empires (their entry hexes, public, and their colonies he knows of), and
+# make for the one within his command range nearest them when none is within reach: his
+# command range, and his warships with it, grows towards theirs.
+CONTACT_TURN = 10
+# ... and his free warships, while he has no objective (see OFFENSIVE_TURN), make this often
+# for the border: the hex halfway between his colony and the enemy's nearest each other.
+BORDER_PERCENT = 80
 RALLY_PERCENT = 80
 STRIKE_FORCE = 4
 
@@ -181,23 +192,34 @@ def _toml(value: object) -> str:
 # ---------------------------------------------------------------- one player's orders
 
 
-def random_orders(view: CampaignState, starmap: StarMap, player: str, rng: random.Random) -> str:
+def random_orders(
+    view: CampaignState,
+    starmap: StarMap,
+    player: str,
+    rng: random.Random,
+    seek_contact: bool = False,
+) -> str:
     """Return a legal orders file for `player`'s turn, drawn at random from his own view.
 
     `view` must be that player's view of the campaign (`load(lineage, viewer=player)`): the
-    orders never depend on anything he could not know.
+    orders never depend on anything he could not know. With `seek_contact`, from
+    CONTACT_TURN on his colony transports settle towards the other empires (see there).
     """
-    return format_orders(random_document(view, starmap, player, rng))
+    return format_orders(random_document(view, starmap, player, rng, seek_contact))
 
 
 def random_document(
-    view: CampaignState, starmap: StarMap, player: str, rng: random.Random
+    view: CampaignState,
+    starmap: StarMap,
+    player: str,
+    rng: random.Random,
+    seek_contact: bool = False,
 ) -> OrdersDocument:
     """Return `random_orders`' document before it is written out (see there)."""
     empire = view.empires.get(player)
     if empire is None:
         return OrdersDocument(player=player, turn=view.turn)
-    planner = _Planner(view, starmap, empire, rng)
+    planner = _Planner(view, starmap, empire, rng, seek_contact)
     task_forces = planner.task_force_orders()
     moves, landings = planner.moves_and_landings()
     orders: tuple[ProductionOrder, ...] = ()
@@ -222,7 +244,12 @@ class _Planner:
     """One player's orders for one turn, worked out from his view and the board."""
 
     def __init__(
-        self, view: CampaignState, starmap: StarMap, empire: Empire, rng: random.Random
+        self,
+        view: CampaignState,
+        starmap: StarMap,
+        empire: Empire,
+        rng: random.Random,
+        seek_contact: bool = False,
     ) -> None:
         self.view = view
         self.starmap = starmap
@@ -242,6 +269,13 @@ class _Planner:
             s for owner, s in view.known_colonies if owner != self.player and self._has_system(s)
         )
         self.targets = [starmap.system(s).hex for s in sorted(self.foreign)]
+        # Where the other empires are, as everyone knows it: their entry hexes (004 section 3)
+        # and the colonies of theirs he knows of. Settling towards them is seeking contact.
+        self.front: list[Hex] = []
+        if seek_contact and view.turn >= CONTACT_TURN:
+            entry = starmap.entry(empire.entry).hex
+            self.front = [e.hex for e in starmap.entries if e.hex != entry] + self.targets
+        self.border = self._border() if self.front else None
         # His colonies an enemy took (not those the enemy settled with his people since).
         self.lost = sorted(
             c.id
@@ -341,6 +375,18 @@ class _Planner:
             if others:
                 return min(targets, key=lambda t: (min(t.distance(e) for e in others), t))
         return min(targets, key=lambda t: (min(t.distance(h) for h in homes), t))
+
+    def _border(self) -> Hex | None:
+        """Seeking contact: the hex halfway between his colony and an enemy colony nearest each
+        other, if within his command range. The enemy, whose colonies with command posts are
+        as public as his (004 L86-89), finds the same hex from the same pair: both fleets
+        make for it."""
+        mine = {parse_label(c.hex) for c in self.colonies}
+        if not mine or not self.targets:
+            return None
+        gap, a, b = min((m.distance(t), min(m, t), max(m, t)) for m in mine for t in self.targets)
+        meet = line(a, b)[gap // 2]
+        return meet if meet in self.command.covered() else None
 
     def _rally(self) -> Hex | None:
         """Where his warships gather for the strike on the objective: his nearest colony."""
@@ -529,6 +575,8 @@ class _Planner:
             if here is not None:
                 lacking.sort(key=lambda c: (c.distance(here), c))
             return self._towards(lacking[0], reach)
+        if self.border is not None and self.rally is None and percent(self.rng, BORDER_PERCENT):
+            return self._towards(self.border, reach)  # seeking contact (see `_border`)
         if self.rally is not None and percent(self.rng, RALLY_PERCENT):
             # To the rally point; once a strike force is out, on to join it at the objective.
             joining = self.objective if self.striking else None
@@ -568,6 +616,16 @@ class _Planner:
         a scout troop (it rolls first and covers them, 004 L97-99), landing on arrival on a
         guessed orbit (004 L56-63)."""
         here = None if unit.hex is None else parse_label(unit.hex)
+        frontier = self._frontier(unit) if self.front and reach else None
+        if frontier is not None:  # seeking contact: the new colony nearest the others
+            if frontier not in reach:
+                safe = [c for c in reach if not self._unexplored(c)]
+                goal = self._towards(frontier, dict.fromkeys(safe, 0)) if safe else None
+                return (None if goal == here else goal), None
+            pid, room = pick(self.rng, self._unsettled(self._landable(unit, frontier)))
+            colonists = between(self.rng, 1, min(room, unit.count))
+            self.room[pid] = room - colonists
+            return frontier, Landing(unit=unit.id, planet=pid, colonists=colonists)
         settle = {c: p for c in reach if (p := self._landable(unit, c))}
         if settle:
             cell = pick(self.rng, sorted(settle))
@@ -599,6 +657,31 @@ class _Planner:
                 return pick(self.rng, near), None
             return None, None
         return (pick(self.rng, safe) if here is None else None), None
+
+    def _frontmost(self, cells: list[Hex]) -> list[Hex]:
+        """The cells nearest the other empires (`front`) when seeking contact, else all."""
+        if not self.front:
+            return cells
+        far = {c: min(c.distance(f) for f in self.front) for c in cells}
+        best = min(far.values())
+        return [c for c in cells if far[c] == best]
+
+    def _frontier(self, unit: Unit) -> Hex | None:
+        """The system within his command range, explored, with a planet the transports could
+        settle, that is nearest the other empires: where contact is sought (see `front`)."""
+        covered = self.command.covered()
+        found = [
+            s.hex
+            for s in self.starmap.systems
+            if s.name in self.explored
+            and s.hex in covered
+            and self._unsettled(self._landable(unit, s.hex))
+        ]
+        return self._frontmost(sorted(found))[0] if found else None
+
+    def _unsettled(self, planets: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Those of `planets` (with their room) where no colony is: a new colony."""
+        return [(pid, room) for pid, room in planets if pid not in self.view.colonies]
 
     def _landable(self, unit: Unit, cell: Hex) -> list[tuple[str, int]]:
         """Return the planets in `cell` the transports could land on now, with their room.

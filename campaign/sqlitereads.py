@@ -28,6 +28,7 @@ from campaign.storetypes import (
     HEAD_REVISION,
     BranchInfo,
     CampaignInfo,
+    ChainRow,
     Clock,
     Lineage,
     SecretHolder,
@@ -217,6 +218,15 @@ class SqliteReads:
         for row in self._stream(sql, params):
             fields = _with_time(row)
             yield StoredRow(*fields)
+
+    def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
+        """Yield a branch's events as the hash chain covers them (see `EventStore.read_chain`)."""
+        where, params = _in_lineage(lineage)
+        sql = (
+            "SELECT position, version, type, schema_version, payload, audience, actor, turn, "
+            f"hash FROM events WHERE ({where}) ORDER BY version"
+        )
+        return self._stream(sql, params)
 
     def last_version_of_turn(self, lineage: Lineage, turn: int) -> int:
         """Return the branch version of the last event of game turn `turn` or earlier."""

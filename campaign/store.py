@@ -45,6 +45,7 @@ from campaign.storetypes import (
     MAIN_BRANCH,
     BranchInfo,
     CampaignInfo,
+    ChainRow,
     Clock,
     Lineage,
     SecretHolder,
@@ -460,29 +461,10 @@ class EventStore:
         decoding and folding, not by the row machinery (issue 19). The payloads of the
         `unfolded` event types (those the fold only counts) come back empty.
         """
-        payload: sa.ColumnElement[str] = events.c.payload
-        if unfolded:
-            tags = sorted(unfolded)
-            if not all(tag in EVENT_TYPES for tag in tags):  # our own tags: safe to inline
-                raise ValueError(f"unknown event types among {tags}")
-            payload = sa.case((events.c.type.in_(tags), ""), else_=events.c.payload)
-        stmt = (
-            sa.select(
-                events.c.position,
-                events.c.version,
-                events.c.type,
-                events.c.schema_version,
-                payload,
-            )
-            .where(self._in_lineage(lineage), events.c.version > int(after_version))
-            .order_by(events.c.version)
-        )
-        # Inlined: stream ids and versions (integers), and registered event tags.
-        compiled = stmt.compile(
-            dialect=self.engine.dialect,
-            compile_kwargs={"literal_binds": True, "render_postcompile": True},
-        )
-        sql = str(compiled)
+        tags = tuple(sorted(unfolded))
+        if not all(tag in EVENT_TYPES for tag in tags):  # our own tags: safe to inline
+            raise ValueError(f"unknown event types among {list(tags)}")
+        sql = self._sql.replay(lineage, tags, after_version)
         conn = self.engine.raw_connection()
         try:
             cursor = conn.cursor()
@@ -498,6 +480,25 @@ class EventStore:
         """Yield a branch's events exactly as stored, undecoded (for verification)."""
         query = self._query(lineage, 0, None, None, None, (), UMPIRE)
         return self._rows(query, _stored_row)
+
+    def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
+        """Yield a branch's events as the hash chain covers them (`ChainRow`), for `verify`."""
+        query = (
+            sa.select(
+                events.c.position,
+                events.c.version,
+                events.c.type,
+                events.c.schema_version,
+                events.c.payload,
+                events.c.audience,
+                events.c.actor,
+                events.c.turn,
+                events.c.hash,
+            )
+            .where(self._in_lineage(lineage))
+            .order_by(events.c.version)
+        )
+        return self._rows(query, _chain_row)
 
     def view_head(self, lineage: Lineage, player: str) -> tuple[int, str, int]:
         """Return how many events `player` may see on the branch, and the last one's chain
@@ -900,6 +901,7 @@ class _AppendSQL:
         self._inserts: dict[int, str] = {}
         self._heads: dict[Lineage, str] = {}
         self._hashes: dict[Lineage, str] = {}
+        self._replays: dict[tuple[Lineage, tuple[str, ...]], str] = {}
         impl = events.c.recorded_at.type.dialect_impl(engine.dialect)
         self._bind_recorded_at = impl.bind_processor(engine.dialect)
         self.integrity_errors: tuple[type[Exception], ...] = (
@@ -942,6 +944,37 @@ class _AppendSQL:
             sql = self._hashes[lineage] = str(compiled)
         # Only integers are inlined: stream ids and versions, nothing to quote.
         return sql.replace("{v}", str(int(version)))
+
+    def replay(self, lineage: Lineage, tags: tuple[str, ...], after_version: int) -> str:
+        """Return the SQL of `EventStore.replay`'s query, compiled once per branch and set of
+        event tags left unread (each replay compiled it again: a millisecond of a load that
+        folds a few events, issue 19)."""
+        key = (lineage, tags)
+        sql = self._replays.get(key)
+        if sql is None:
+            payload: sa.ColumnElement[str] = events.c.payload
+            if tags:
+                payload = sa.case((events.c.type.in_(tags), ""), else_=events.c.payload)
+            stmt = (
+                sa.select(
+                    events.c.position,
+                    events.c.version,
+                    events.c.type,
+                    events.c.schema_version,
+                    payload,
+                )
+                .where(EventStore._in_lineage(lineage), events.c.version > sa.literal_column("{v}"))
+                .order_by(events.c.version)
+            )
+            compiled = stmt.compile(
+                dialect=self._dialect,
+                compile_kwargs={"literal_binds": True, "render_postcompile": True},
+            )
+            if len(self._replays) > 256:  # a hosted server's branches: start again
+                self._replays.clear()
+            sql = self._replays[key] = str(compiled)
+        # Inlined: stream ids and versions (integers), and registered event tags.
+        return sql.replace("{v}", str(int(after_version)))
 
     def insert(self, cursor: DBAPICursor, rows: list[tuple[Any, ...]]) -> list[int]:
         """Insert rows (in `_INSERT_COLUMNS` order); return their positions, in row order."""
@@ -1063,6 +1096,20 @@ def _stored_snapshot(row: Row[Any]) -> StoredSnapshot:
         state=row.state,
         chain_hash=row.chain_hash,
         digest=row.digest,
+    )
+
+
+def _chain_row(row: Row[Any]) -> ChainRow:
+    return (
+        row.position,
+        row.version,
+        row.type,
+        row.schema_version,
+        row.payload,
+        row.audience,
+        row.actor,
+        row.turn,
+        row.hash,
     )
 
 

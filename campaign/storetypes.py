@@ -79,6 +79,13 @@ class StoredRow(msgspec.Struct, frozen=True):
     hash: str
 
 
+# An event as the hash chain covers it, with its position and its hash, read for `verify`:
+# (position, version, type, schema version, payload, audience, actor, turn, hash). A plain
+# tuple, without `recorded_at` (outside the chain): 10,000 events are read in 40% less time
+# than as `StoredRow`s (issue 19).
+ChainRow = tuple[int, int, str, int, str, str, str, int, str]
+
+
 class Snapshot(msgspec.Struct, frozen=True):
     """A saved projection state at a branch version."""
 
@@ -278,6 +285,7 @@ class Store(Protocol):
         self, lineage: Lineage, after_version: int = 0, unfolded: Collection[str] = ()
     ) -> list[StoredPayload]: ...
     def read_stored(self, lineage: Lineage) -> Iterator[StoredRow]: ...
+    def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]: ...
     def view_head(self, lineage: Lineage, player: str) -> tuple[int, str, int]: ...
     def visible_hash(self, lineage: Lineage, player: str, nth: int) -> str | None: ...
     def credentials_fingerprint(self, campaign: str, player: str) -> str: ...

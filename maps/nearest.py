@@ -82,6 +82,12 @@ def closest_to_any(cells: list[Hex], targets: HexIndex) -> list[Hex]:
     nearest_to_anchor = targets.nearest_distance(anchor)
     assert nearest_to_anchor is not None
     near = targets.within(anchor, nearest_to_anchor + 2 * spread)
-    nearest = [min(c.distance(t) for t in near) for c in cells]
+    # `Hex.distance` written out (cube coordinates: q, r and q + r), the sum doubled: the same
+    # order, in a third of the time (a scout asks this of every hex in reach, issue 19).
+    cubes = [(t.q, t.r, t.q + t.r) for t in near]
+    nearest = [
+        min(abs(q - tq) + abs(r - tr) + abs(q + r - ts) for tq, tr, ts in cubes) // 2
+        for q, r in cells
+    ]
     best = min(nearest)
     return [c for c, d in zip(cells, nearest, strict=True) if d == best]

@@ -100,11 +100,17 @@ class Referee:
     """Checks every invariant after each turn; `autoplay` calls it as its progress hook."""
 
     def __init__(
-        self, service: CampaignService, lineage: Lineage, web_secrets: dict[str, str] | None = None
+        self,
+        service: CampaignService,
+        lineage: Lineage,
+        web_secrets: dict[str, str] | None = None,
+        seek_contact: bool = False,
     ) -> None:
         """`web_secrets` (player -> secret) also has every page of the players' web page
-        checked, each player signed in with his own secret."""
+        checked, each player signed in with his own secret. `seek_contact`: the players'
+        orders are drawn so (`random_document`)."""
         self.service = service
+        self.seek_contact = seek_contact
         self.lineage = lineage
         self.web_secrets = web_secrets or {}
         self.clients: dict[str, Any] = {}  # player -> his signed-in web client
@@ -419,8 +425,9 @@ class Referee:
             return
         seed = f"{self.lineage.campaign}/{player}/{view.turn}"
         chart, _ = self.service.player_map(self.lineage, player)
-        mine = random_document(view, chart, player, random.Random(seed))
-        umpire = random_document(state, self.starmap, player, random.Random(seed))
+        contact = self.seek_contact
+        mine = random_document(view, chart, player, random.Random(seed), contact)
+        umpire = random_document(state, self.starmap, player, random.Random(seed), contact)
         differ = {
             field: (
                 set(getattr(mine, field)) - set(getattr(umpire, field)),
@@ -601,6 +608,35 @@ def test_random_players_build_the_specialist_designs(
         for u in e.event.units
     }
     assert built & set(random_orders.SPECIALIST_DESIGNS["continuum"])
+
+
+def test_players_who_seek_contact_meet_and_keep_every_invariant(tmp_path: Path) -> None:
+    """Issue 19: on a map where the empires never meet in 24 turns, players who seek contact
+    (`random_orders.CONTACT_TURN`: transports settle towards the others, warships make for the
+    border) meet and fight, from what each knows alone, the same way from the same seed."""
+    path = tmp_path / "wide.toml"
+    save_map(generate(3, players=2, stars=60), path)
+    battles = []
+    chains = []
+    for contact, refereed in ((False, False), (True, True), (True, False)):
+        service = CampaignService.open(
+            "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+        )
+        plan = plan_campaign("wide", PLAYERS[:2], seed="dice-3", max_turns=24, map_spec=str(path))
+        service.new_campaign(plan)
+        lineage = service.target("wide")
+        referee = Referee(service, lineage, seek_contact=contact) if refereed else None
+        result = autoplay(
+            service, lineage, 24, 3, resolve_battles=False, progress=referee, seek_contact=contact
+        )
+        assert result.finished
+        unforeseeable(result)
+        battles.append(result.battles)
+        chains.append([e.hash for e in service.store.read(lineage)])
+        service.close()
+    assert battles[0] == 0
+    assert battles[1] > 0
+    assert chains[1] == chains[2]
 
 
 def test_same_seed_same_campaign(map_dir: Path) -> None:

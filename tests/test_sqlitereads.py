@@ -80,6 +80,7 @@ def _read_calls(store: Store, lineage: Lineage) -> list[object]:
         store.replay(lineage),
         store.replay(lineage, head // 2, {UmpireNoted.TYPE, TurnEnded.TYPE}),
         list(store.read_stored(lineage)),
+        list(store.read_chain(lineage)),
         [store.last_version_of_turn(lineage, t) for t in range(6)],
         store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, None),
         store.latest_snapshot(lineage, PROJECTION_NAME, PROJECTION_VERSION, head // 2),

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from campaign.autoplay import autoplay
-from campaign.projections import CampaignState, fold
+from campaign.projections import CampaignState, evolve, evolve_all, fold, fold_stored
 from campaign.service import UMPIRE, CampaignService, plan_campaign
 from campaign.statecache import FoldedStates
 from tests.conftest import CountingNonces, FixedClock
@@ -100,4 +100,68 @@ def test_the_states_kept_are_bounded(tmp_path: Path, capacity: int) -> None:
     for viewer in (UMPIRE, *PLAYERS):
         assert states.load(service.store, lineage, viewer, None) == _scratch(service, viewer)
     assert len(states._entries) == capacity
+    service.close()
+
+
+def test_the_fast_folds_agree_with_evolve_event_by_event(tmp_path: Path) -> None:
+    """Issue 19: `fold_stored` (stored rows, a run of moves copied once) and `evolve_all` (the
+    same for decoded events, as `verify` folds the log) give, at the end of every turn, every
+    battle and every run of moves, the state `evolve` gives one event at a time: ships lost,
+    task forces pruned, sightings, landings and splits among them."""
+    crowded = Path(__file__).parent / "data" / "crowded.toml"  # they meet within a few turns
+    service = CampaignService.open(f"sqlite:///{tmp_path / 'wars.db'}", create=True)
+    players = ("red", "blue", "green", "white")
+    service.new_campaign(plan_campaign("wars", players, seed="wars-19", map_spec=str(crowded)))
+    lineage = service.target("wars")
+    autoplay(service, lineage, 14, 19, resolve_battles=False)  # battles recorded by hand
+    log = service.log(lineage)
+    rows = [(r.position, r.version, r.type, r.schema_version, r.payload)
+            for r in service.store.read_stored(lineage)]  # fmt: skip
+    kinds = [r.type for r in log]
+    # The end of every turn, of every battle and of every run of moves (the last one folded).
+    ends = [
+        i + 1
+        for i, kind in enumerate(kinds)
+        if kind in ("turn_ended", "battle_fought")
+        or (kind == "unit_moved" and kinds[i + 1 : i + 2] != ["unit_moved"])
+    ]
+    assert any(r.type == "battle_fought" for r in log)  # the moves a battle ends are folded
+    state = CampaignState()
+    done = 0
+    for end in ends:
+        for recorded in log[done:end]:
+            state = evolve(state, recorded.event)
+        done = end
+        assert evolve_all(CampaignState(), (r.event for r in log[:end])) == state
+        stored = fold_stored(rows[:end])
+        assert msgspec.structs.replace(stored, version=0, events=0) == state
+
+
+def test_a_players_map_built_from_the_last_one_is_the_one_his_whole_log_gives(
+    tmp_path: Path,
+) -> None:
+    """Issue 19: a player's map is built turn after turn from what was read for the one
+    before (his star chart and explorations) plus his events since; it is the map a fresh
+    service builds from his whole log, for each player after every turn, and the chart read
+    before is never another player's."""
+    url = f"sqlite:///{tmp_path / 'maps.db'}"
+    service = _campaign(url, turns=0)
+    lineage = service.target("kept")
+    compared = 0
+
+    def compare(turn: int) -> None:
+        nonlocal compared
+        fresh = CampaignService.open(url)
+        try:
+            for player in PLAYERS:
+                built, explored = service.player_map(lineage, player)
+                assert (built, explored) == fresh.player_map(fresh.target("kept"), player)
+                compared += 1
+        finally:
+            fresh.close()
+
+    autoplay(service, lineage, 6, 19, progress=compare)
+    assert compared == 6 * len(PLAYERS)
+    reds, blues = (service.player_map(lineage, p)[1] for p in PLAYERS)
+    assert reds != blues
     service.close()

@@ -325,3 +325,62 @@ def test_every_edit_is_caught_or_documented(
 
 
 HARMLESS_OUTCOMES = ("harmless by design", "outside what the receipts cover (documented)")
+
+
+def test_the_chain_hash_is_the_one_stored_campaigns_carry() -> None:
+    """The chain hash, built faster since (issue 19), is byte for byte the one every stored
+    event carries: vectors from the code before, non-ASCII text and an empty payload."""
+    text = '{"text":"Ærø, 東京 ✓"}'
+    assert (
+        chain_hash(GENESIS_HASH, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text)
+        == "2a1f6b44c662e87375f0da54ed0c7f74051d53eb2c75a74d4fc2ee4108e4671c"
+    )
+    assert (
+        chain_hash("ab" * 32, 12345, "unit_moved", 2, "*", "red", 44, "")
+        == "d3b6b4dd67bf9a49c8b6f91cb636c7cb1d1b3d636a50d9dc3a4d08633a8df17d"
+    )
+
+
+def test_verify_finds_the_same_through_the_light_reads(
+    base: tuple[Path, list[tuple[str, bytes]]], tmp_path: Path
+) -> None:
+    """`umpire verify` reads the log through `SqliteReads` (a command that reads, issue 19):
+    for every edit it reports what it reports through the full store, problem and position
+    alike, so the faster way catches every edit the other catches."""
+    path, _ = base
+    rng = random.Random(SEED + 1)
+    compared = failed = 0
+    for n in range(MUTATIONS // 3):
+        copy = tmp_path / f"v{n}.db"
+        shutil.copyfile(path, copy)
+        conn = sqlite3.connect(copy)
+        try:
+            _mutate(conn, rng)
+            conn.commit()
+        except sqlite3.DatabaseError:
+            continue
+        finally:
+            conn.close()
+        try:
+            full = CampaignService.open(str(copy))
+        except UmpireError:
+            continue
+        light = CampaignService.open_to_read(str(copy))
+        try:
+            for branch in full.store.branches("g"):
+                reports = []
+                for service in (full, light):
+                    try:
+                        reports.append(service.verify(service.store.lineage("g", branch.name)))
+                    except UmpireError as exc:
+                        reports.append(type(exc))
+                assert reports[0] == reports[1], (n, branch.name)
+                compared += 1
+                failed += not getattr(reports[0], "ok", False)
+        except UmpireError:
+            continue  # the edit broke the campaign's rows: neither gets as far as verify
+        finally:
+            full.close()
+            light.close()
+    assert compared >= MUTATIONS // 3
+    assert failed >= 20

@@ -639,6 +639,9 @@ class DecisionLedger:
     """`umpire verify`'s check of encounter decisions (001 L1512): each revealed decision and
     nonce must open the commitment its player made public before the reveal."""
 
+    # The events `record` looks at: the others it passes over.
+    kinds: tuple[type, ...] = (DecisionCommitted, EncounterResolved)
+
     def __init__(self) -> None:
         self.commitments: dict[tuple[str, str], str] = {}
         self.problems: list[str] = []

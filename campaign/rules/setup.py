@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated
 
@@ -164,9 +165,14 @@ def decide_found_empires(
     return batch
 
 
+@functools.lru_cache(maxsize=256)
 def catalogue_ship(design: str, rules: str = "ft2") -> FleetShip:
     """Return a catalogue design under the campaign's battle rules (`ft2` or `continuum`, 004
     section 4) as the campaign needs it.
+
+    Kept once built (a frozen value of the catalogue shipped with the umpire): a player's
+    production orders ask it of every design they price, each a design file read and its
+    record sheet built (issue 19).
 
     Raises:
         LookupError: no such design under those rules.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
-from typing import Self
+from typing import NamedTuple, Self
 
 import msgspec
 
@@ -37,7 +37,7 @@ from campaign.projections import (
 )
 from campaign.statecache import FoldedStates
 from campaign.storetypes import CampaignInfo, Clock, Lineage, Store, utc_now
-from maps import StarMap, mapfile
+from maps import Planet, StarMap, mapfile
 
 AskDie = Callable[[DiceKey, int], int]
 Nonces = Callable[[], str]
@@ -87,6 +87,15 @@ def _chart_names(charts: Iterable[RecordedEvent]) -> dict[str, str]:
     return names
 
 
+class PlayerChart(NamedTuple):
+    """What a player's map is built from, read from his events up to `version` (`hash`)."""
+
+    version: int
+    hash: str | None
+    chart: StarChartPublished | None  # the public chart he was shown
+    planets: dict[str, tuple[Planet, ...]]  # system -> the planets his exploration reported
+
+
 class ServiceCore:
     """The store, and what every command does with it: load, decide the dice, append."""
 
@@ -97,6 +106,9 @@ class ServiceCore:
         self._player_maps: dict[
             tuple[Lineage, str, int, str | None], tuple[StarMap, tuple[str, ...]]
         ] = {}
+        # What a player's map was last built from, by branch and player: the version and
+        # chain hash read up to, his star chart and the planets he explored (`player_map`).
+        self._player_charts: dict[tuple[Lineage, str], PlayerChart] = {}
 
     @classmethod
     def open(

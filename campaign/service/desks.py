@@ -38,7 +38,7 @@ from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.colonies import planets_to_land
 from campaign.rules.setup import buildable_ships
 from campaign.rules.technology import TechName
-from campaign.service.base import ServiceCore, battle_order
+from campaign.service.base import PlayerChart, ServiceCore, battle_order
 from campaign.storetypes import Lineage
 from campaign.strategic import Battle, SplitPart, TaskForce
 from campaign.techlist import tech_rows
@@ -86,16 +86,32 @@ class PlayerDesks(ServiceCore):
         key = (lineage, player, seen, self.store.hash_at(lineage, seen))
         kept = self._player_maps.get(key)
         if kept is None:
-            kept = self._player_maps[key] = self._build_player_map(lineage, player)
+            kept = self._player_maps[key] = self._build_player_map(lineage, player, seen, key[3])
             if len(self._player_maps) > 256:  # a hosted server's campaigns: keep the newest
                 self._player_maps = {key: kept}
         return kept
 
-    def _build_player_map(self, lineage: Lineage, player: str) -> tuple[StarMap, tuple[str, ...]]:
+    def _build_player_map(
+        self, lineage: Lineage, player: str, seen: int, seen_hash: str | None
+    ) -> tuple[StarMap, tuple[str, ...]]:
+        """Build his map from his events up to version `seen`: those read for the map built
+        before, while his history up to them is unchanged, and the ones after them (issue
+        19: a map a turn, each read from the start, read his star chart again each time)."""
         chart = None
         planets: dict[str, tuple[Planet, ...]] = {}
+        after = 0
+        before = self._player_charts.get((lineage, player))
+        if (
+            before is not None
+            and before.version <= seen
+            and self.store.hash_at(lineage, before.version) == before.hash
+        ):
+            chart, planets, after = before.chart, dict(before.planets), before.version
         kinds = [StarChartPublished.TYPE, SystemExplored.TYPE]
-        for recorded in self.store.read(lineage, types=kinds, visible_to=player):
+        read = self.store.read(
+            lineage, after_version=after, upto_version=seen, types=kinds, visible_to=player
+        )
+        for recorded in read:
             ev = recorded.event
             if isinstance(ev, StarChartPublished):
                 chart = ev
@@ -106,6 +122,9 @@ class PlayerDesks(ServiceCore):
                 )
         if chart is None:
             raise IllegalCommandError("this campaign has no star chart (create it with --map)")
+        self._player_charts[(lineage, player)] = PlayerChart(seen, seen_hash, chart, planets)
+        if len(self._player_charts) > 256:  # a hosted server's campaigns: keep the newest
+            self._player_charts = {(lineage, player): self._player_charts[(lineage, player)]}
         return _known_map(chart, tuple(sorted(planets.items()))), tuple(sorted(planets))
 
     def map_view(self, lineage: Lineage, player: str) -> PlayerMap:

@@ -28,7 +28,7 @@ from campaign.projections import (
     PROJECTION_VERSION,
     CampaignState,
     encode_state,
-    evolve,
+    evolve_all,
 )
 from campaign.receipts import Receipt, ReceiptCheck
 from campaign.receipts import decode as decode_receipt
@@ -38,6 +38,13 @@ from campaign.storetypes import Lineage, StoredSnapshot
 
 if TYPE_CHECKING:  # the FT2 rules: imported only when a log is verified
     from campaign.ft2.rules import DecisionLedger
+
+
+# The kinds of event `verify` checks against others (besides the FT2 decisions'
+# `DecisionLedger.kinds`): the rest are only hashed, decoded and folded.
+_AUDITED: tuple[type, ...] = (OrdersCommitted, OrdersRevealed, SeedRevealed)
+# Most events decoded and held before they are folded (a snapshot folds them sooner).
+_FOLD_BATCH = 2000
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -169,6 +176,39 @@ class _DiceLedger:
         return problems
 
 
+class _Audit:
+    """What `verify` checks of events against others as it reads the log: revealed orders
+    against their commitments, FT2 decisions against theirs, the revealed seed against the
+    campaign row's. Most events are none of these: each class is asked once."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed  # the campaign row's
+        self.commitments: dict[tuple[str, int], str] = {}
+        self.reveals = 0
+        self.orders_problems: list[str] = []
+        self.store_problems: list[str] = []
+        self.decisions = _decision_ledger()
+        self._kinds = (*_AUDITED, *self.decisions.kinds)
+        self._audited: dict[type, bool] = {}  # by class: is it one of the kinds checked?
+
+    def record(self, position: int, ev: Event) -> None:
+        cls = type(ev)
+        if (audited := self._audited.get(cls)) is None:
+            audited = self._audited[cls] = issubclass(cls, self._kinds)
+        if not audited:
+            return
+        if isinstance(ev, OrdersCommitted):
+            self.commitments[(ev.player, ev.turn)] = ev.sha256  # the last one counts
+        elif isinstance(ev, OrdersRevealed):
+            self.reveals += 1
+            self.orders_problems += _check_reveal(position, ev, self.commitments)
+        elif isinstance(ev, SeedRevealed) and ev.seed != self.seed:
+            self.store_problems.append(
+                "the campaign's stored seed is not the seed revealed in the log"
+            )
+        self.decisions.record(position, ev)  # the FT2 campaign's (issue 20)
+
+
 def _report_failure(
     lineage: Lineage, checked: int, head: str
 ) -> Callable[[int, int, str], VerifyReport]:
@@ -205,86 +245,71 @@ class VerifyCommands(ServiceCore):
         checked = 0
         last_position = 0
         ledger = _DiceLedger()
-        commitments: dict[tuple[str, int], str] = {}
-        orders_problems: list[str] = []
-        store_problems: list[str] = []
-        reveals = 0
-        decisions = _decision_ledger()
         snapshots = self.store.snapshots_of(lineage)
         by_version: dict[int, list[StoredSnapshot]] = {}
         for snap in snapshots:
             by_version.setdefault(snap.version, []).append(snap)
         state = CampaignState()
-        seed = self.store.campaign_seed(lineage.campaign)  # read first: the log streams below
-        for row in self.store.read_stored(lineage):
-            fail = _report_failure(lineage, checked, expected_prev)
-            if row.version != checked + 1:
-                return fail(row.position, row.version, f"version {row.version} follows {checked}")
-            if row.position <= last_position:
-                return fail(
-                    row.position, row.version, f"position {row.position} follows {last_position}"
-                )
+        folding: list[Event] = []  # decoded, to fold in one go before the next snapshot
+        audit = _Audit(self.store.campaign_seed(lineage.campaign))  # before the log streams
+
+        def fail(position: int, version: int, problem: str) -> VerifyReport:
+            return _report_failure(lineage, checked, expected_prev)(position, version, problem)
+
+        for row in self.store.read_chain(lineage):
+            position, version, tag, schema, payload, audience, actor, turn, stored_hash = row
+            if version != checked + 1:
+                return fail(position, version, f"version {version} follows {checked}")
+            if position <= last_position:
+                return fail(position, version, f"position {position} follows {last_position}")
             recomputed = chain_hash(
-                expected_prev,
-                row.version,
-                row.type,
-                row.schema_version,
-                row.audience,
-                row.actor,
-                row.turn,
-                row.payload,
+                expected_prev, version, tag, schema, audience, actor, turn, payload
             )
-            if recomputed != row.hash:
-                return fail(
-                    row.position, row.version, "hash does not match its contents and the chain"
-                )
+            if recomputed != stored_hash:
+                return fail(position, version, "hash does not match its contents and the chain")
             try:
-                ev = decode_payload(row.position, row.type, row.schema_version, row.payload)
+                ev = decode_payload(position, tag, schema, payload)
             except EventDecodeError as exc:
-                return fail(row.position, row.version, exc.reason)
+                return fail(position, version, exc.reason)
             if checked == 0:
                 if not isinstance(ev, CampaignCreated):
-                    return fail(
-                        row.position, row.version, "a campaign's log starts with its creation"
-                    )
-                store_problems += _check_campaign_row(lineage, seed, ev)
+                    return fail(position, version, "a campaign's log starts with its creation")
+                audit.store_problems += _check_campaign_row(lineage, audit.seed, ev)
             checked += 1
-            last_position = row.position
-            expected_prev = row.hash
-            if isinstance(ev, OrdersCommitted):
-                commitments[(ev.player, ev.turn)] = ev.sha256  # the last one counts
-            elif isinstance(ev, OrdersRevealed):
-                reveals += 1
-                orders_problems += _check_reveal(row.position, ev, commitments)
-            decisions.record(row.position, ev)  # the FT2 campaign's (issue 20)
-            if isinstance(ev, SeedRevealed) and ev.seed != seed:
-                store_problems.append(
-                    "the campaign's stored seed is not the seed revealed in the log"
-                )
+            last_position = position
+            expected_prev = stored_hash
+            audit.record(position, ev)
             if dice:
-                ledger.record(row.position, ev)
-            state = evolve(state, ev)
-            if row.version in by_version:
-                state = msgspec.structs.replace(state, version=row.version, events=checked)
-                store_problems += _check_snapshots(by_version.pop(row.version), row.hash, state)
+                ledger.record(position, ev)
+            folding.append(ev)
+            if version in by_version or len(folding) >= _FOLD_BATCH:
+                # The same state as evolving event by event (`evolve_all`), in fewer copies.
+                state = evolve_all(state, folding)
+                folding = []
+            if version in by_version:
+                state = msgspec.structs.replace(state, version=version, events=checked)
+                audit.store_problems += _check_snapshots(
+                    by_version.pop(version), stored_hash, state
+                )
         if checked == 0:
             return _report_failure(lineage, 0, expected_prev)(
                 0, 0, "the branch holds no events: not even the campaign's creation"
             )
-        store_problems += [
+        store_problems = audit.store_problems + [
             f"snapshot at version {version} is past the branch's last event ({checked})"
             for version in sorted(by_version)
         ]
         if lineage.segments[-1].after != 0:
             store_problems.append("the branch's history does not start at the campaign's start")
+        orders_problems = audit.orders_problems + audit.decisions.problems
         report = VerifyReport(
             campaign=lineage.campaign,
             branch=lineage.branch,
             events_checked=checked,
             head_hash=expected_prev,
-            ok=not orders_problems and not decisions.problems and not store_problems,
-            orders_revealed=reveals,
-            orders_problems=(*orders_problems, *decisions.problems),
+            ok=not orders_problems and not store_problems,
+            orders_revealed=audit.reveals,
+            orders_problems=tuple(orders_problems),
             snapshots_checked=len(snapshots),
             store_problems=tuple(store_problems),
         )
