@@ -22,9 +22,8 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import random
+from _random import Random
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -76,23 +75,20 @@ class SeededDice:
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
         self._secret = str(seed).encode()
-        # The seed's HMAC, keyed once and copied for each die, and one generator seeded
-        # afresh for each: the same digests and faces as a new HMAC and a new Random a die.
-        self._keyed: hmac.HMAC | None = None
-        self._generator = random.Random()
+        # One generator seeded afresh for each die, random.Random's own C core (its Python
+        # subclass adds only argument checks, and gauss, never read here), and the HMAC in
+        # one call: the same digests and faces as a new HMAC and a new Random a die.
+        self._generator = Random()
 
     def roll(self, key: str, sides: int) -> int:
         """Return the face of the die named ``key``."""
         _check_sides(sides)
-        if self._keyed is None:
-            self._keyed = hmac.new(self._secret, digestmod=hashlib.sha256)
-        mac = self._keyed.copy()
-        mac.update(key.encode())
-        self._generator.seed(int.from_bytes(mac.digest(), "big"))
+        digest = hmac.digest(self._secret, key.encode(), "sha256")
+        self._generator.seed(int.from_bytes(digest, "big"))
         return 1 + int(self._generator.random() * sides)
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickle the seed alone (an HMAC does not pickle): worker processes roll it."""
+        """Pickle the seed alone: worker processes roll it."""
         return {"seed": self.seed}
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -100,8 +96,7 @@ class SeededDice:
         assert isinstance(seed, int | str)
         self.seed = seed
         self._secret = str(seed).encode()
-        self._keyed = None
-        self._generator = random.Random()
+        self._generator = Random()
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"
