@@ -514,9 +514,15 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
         + ENGAGE_FACING_MU * _off_bow(moves, target.x + tdx, target.y + tdy)
     )
     values = _with_edges(ctx, state, moves, value.tolist())
-    keys = [round(v, 6) for v in values]
-    least = min(keys)
-    return min((moves.orders[i] for i, key in enumerate(keys) if key == least), key=order_text)
+    # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps the
+    # order of the values, so only those within a hair of the least can tie with it: they
+    # alone are rounded.
+    least = min(values)
+    best = round(least, 6)
+    return min(
+        (moves.orders[i] for i, v in enumerate(values) if v - least < 1e-5 and round(v, 6) == best),
+        key=order_text,
+    )
 
 
 def _with_edges(
