@@ -743,8 +743,10 @@ def needle_focus_problem(
     beyond 12 MU, where they need the sensors (L4517-4523), must all aim at one system of one
     ship. Within 12 MU a ship needs no sensors beyond its basic ones, and this does not bind.
     """
-    ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
+    if not read_off(sheet, _has_class_n_needles):
+        return None
+    ship = state.ship(ship_id)
     focus = sorted(
         {
             (shot.target, shot.aim or "")
@@ -760,6 +762,11 @@ def needle_focus_problem(
         f"the sensors focus needle beams beyond {NEEDLE_SENSOR_MU[0]} MU on one enemy ship's "
         f"system a turn, not {aims} (000 L4525-4529)"
     )
+
+
+def _has_class_n_needles(sheet: Ship) -> bool:
+    """Whether the sheet mounts a class-N needle beam (:func:`needle_focus_problem`)."""
+    return any(spec.kind in NEEDLE_STRENGTH for spec in sheet.systems)
 
 
 def _position(state: BattleState, ship_id: str) -> tuple[float, float]:
@@ -782,9 +789,22 @@ def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple
     return tuple(aims)
 
 
+class _Where:
+    """What a refusal of a firing turn names, ``fire b-1>x, ... by 'ship' on turn n``,
+    written out only when a refusal is (a legal turn, the usual one, never reads it)."""
+
+    __slots__ = ("ship_id", "shots", "turn")
+
+    def __init__(self, ship_id: str, shots: Sequence[Shot], turn: int) -> None:
+        self.ship_id, self.shots, self.turn = ship_id, shots, turn
+
+    def __str__(self) -> str:
+        listed = ", ".join(f"{s.weapon}>{s.target}" for s in self.shots) or "no shots"
+        return f"fire {listed} by {self.ship_id!r} on turn {self.turn}"
+
+
 def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]) -> None:
-    listed = ", ".join(f"{s.weapon}>{s.target}" for s in shots) or "no shots"
-    where = f"fire {listed} by {ship_id!r} on turn {state.turn}"
+    where = _Where(ship_id, shots, state.turn)
     if state.phase != "fire":
         raise IllegalActionError(f"{where}: it is the {state.phase} step")
     try:
@@ -843,7 +863,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
     sheet = ctx.sheets[ship_id]
     launches = [shot for shot in shots if _launches(sheet, shot)]
     aims = {shot.aim for shot in launches}
-    if len(aims) > fire_controls(ctx, ship):
+    if aims and len(aims) > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
             "(a FireCon for each launch, 000 L5713-5715)"
@@ -852,7 +872,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
     _check_firecons(ctx, state, ship, shots, where)
 
 
-def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: str) -> None:
+def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: _Where) -> None:
     """Refuse launches and boarding torpedoes that draw more loads on a magazine than it
     holds: a salvo each (000 L6051-6053), a torpedo each, hit or miss (000 L5090-5100)."""
     drawn: dict[str, int] = {}
@@ -860,6 +880,8 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
         for shot in shots:
             if shot.weapon in fed:
                 drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
+    if not drawn:
+        return
     loads = {s.id: s.ammo or 0 for s in ship.record.systems}
     for magazine, count in drawn.items():
         if count > loads[magazine]:
@@ -869,7 +891,7 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
 
 
 def _check_firecons(
-    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: str
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: _Where
 ) -> None:
     """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
     sensors' needle focus (000 L4525-4529)."""
