@@ -538,6 +538,25 @@ def parse_orders(text: str) -> dict[str, Order]:
     Raises:
         OrderSyntaxError: a token is malformed or a ship is given two orders.
     """
+    known = _PARSED.get(text)
+    if known is not None:
+        return dict(known)  # a copy: the caller may change it
+    orders = _parse_orders(text)
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.clear()
+    _PARSED[text] = dict(orders)
+    return orders
+
+
+_PARSED: dict[str, dict[str, Order]] = {}
+""":func:`parse_orders` by the text: a side's orders are parsed as they are written, as the
+journal folds them in and as the ships move (orders are frozen, so they are shared)."""
+
+_PARSED_KEPT = 4096
+"""How many texts :data:`_PARSED` keeps before it starts again (a memory bound only)."""
+
+
+def _parse_orders(text: str) -> dict[str, Order]:
     orders: dict[str, Order] = {}
     for token in text.split():
         ship_id, colon, order_text = token.partition(":")

@@ -130,6 +130,18 @@ def test_bad_order_sets() -> None:
         parse_orders("P1")
 
 
+def test_parsed_orders_are_the_callers_own() -> None:
+    # parse_orders keeps what it parsed, by the text; each caller still gets a dict of its
+    # own to change (the movement step adds to it), and a refusal is refused every time.
+    for _ in range(3):
+        orders = parse_orders("a:P1 b:=")
+        assert set(orders) == {"a", "b"}
+        orders["c"] = orders.pop("a")
+    for _ in range(2):
+        with pytest.raises(OrderSyntaxError, match="two orders"):
+            parse_orders("a:P1 a:P1")
+
+
 def test_course_changes() -> None:
     # 001 L334: from course 10, three points to port is 7, to starboard 1.
     assert course_after(10, -3) == 7
