@@ -578,9 +578,12 @@ class _Weighed(NamedTuple):
         error = np.hypot(nvx - wx, nvy - wy)
         cost = error * error / VECTOR_ERROR_MU
         # Grouped by facing, cheapest first (stable sorts: equal costs keep their order).
-        cheapest = np.argsort(cost, kind="stable")
-        ranked = cheapest[np.argsort(offsets.facing[cheapest], kind="stable")]
-        keep = ranked[(offsets.rank < SEARCH_WIDTH) & (cost[ranked] <= cost.min() + SEARCH_SLACK)]
+        # The arrays' own methods and the ufuncs' reductions: what np.argsort and .min()
+        # call, without their Python wrappers.
+        cheapest = cost.argsort(kind="stable")
+        ranked = cheapest[offsets.facing[cheapest].argsort(kind="stable")]
+        least = np.minimum.reduce(cost)
+        keep = ranked[(offsets.rank < SEARCH_WIDTH) & (cost[ranked] <= least + SEARCH_SLACK)]
         sx, sy = ship.x + vx, ship.y + vy
         return cls(
             [offsets.orders[i] for i in keep.tolist()],
@@ -666,7 +669,7 @@ def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
     rolled = np.where(
         (distance <= mine.reach) & (best[band] > 0) & _clear(plan, moves), dice[arc, band], 0
     )
-    hits: FloatArray = rolled.max(axis=1).astype(np.float64)
+    hits: FloatArray = np.maximum.reduce(rolled, axis=1).astype(np.float64)
     return hits
 
 
@@ -686,7 +689,7 @@ def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
     best = plan.best[which, band]
     reach = (distance <= plan.reach[None, :]) & (best > 0) & _clear(plan, moves)
     dice = np.where(reach, (plan.dice[which, arc, band] + best) / plan.share[None, :], 0.0)
-    threat: FloatArray = dice.sum(axis=1)
+    threat: FloatArray = np.add.reduce(dice, axis=1)
     return threat
 
 
