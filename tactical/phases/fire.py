@@ -582,11 +582,19 @@ def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
     if ecm_systems(ctx, ship, AREA_ECM):
         return 0
     sheet = ctx.sheets[ship.id]
+    systems = ship.record.systems
+    if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
+        return sum(1 for index in read_off(sheet, _firecons) if systems[index].status == "ok")
     return sum(
         1
-        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
+        for spec, sys_state in zip(sheet.systems, systems, strict=True)
         if spec.kind == "firecon" and sys_state.status == "ok"
     )
+
+
+def _firecons(sheet: Ship) -> tuple[int, ...]:
+    """The places of the sheet's FireCons among its systems (:func:`fire_controls`)."""
+    return tuple(index for index, spec in enumerate(sheet.systems) if spec.kind == "firecon")
 
 
 def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> int:
