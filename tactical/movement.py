@@ -695,8 +695,31 @@ def heading_vector(course: int) -> tuple[float, float]:
 
 
 def round_mu(value: float) -> float:
-    """Round a coordinate to 0.001 MU (and never keep a negative zero)."""
+    """Round a coordinate to 0.001 MU (and never keep a negative zero): exactly
+    ``round(value, 3) + 0.0``, which rounds the float's exact value half to even.
+
+    Python's ``round`` to decimals goes through a decimal string; the rules round every
+    coordinate of every move, so the nearest whole number of thousandths is found by
+    arithmetic where that is exact: below 10^6 MU the thousandths ``value * 1000`` are off
+    the exact product by under 2^-22, so when their fraction lies more than 10^-6 from a half
+    they round the same way, and that whole number over 1000 is the float nearest it, as
+    ``round`` gives. A fraction that near a half, a tie, a huge value, an infinity or a NaN
+    goes to ``round`` itself.
+
+    >>> round_mu(0.0625), round_mu(-0.0004), round_mu(12.3456), round_mu(2.0005)
+    (0.062, 0.0, 12.346, 2.001)
+    """
+    scaled = value * _PER_MU
+    if -1e9 < scaled < 1e9:
+        whole = math.floor(scaled)
+        part = scaled - whole  # exact: the float's bits below the units
+        if abs(part - 0.5) > 1e-6:
+            return (whole + (part > 0.5)) / _PER_MU + 0.0
     return round(value, MU_DECIMALS) + 0.0
+
+
+_PER_MU = 10.0**MU_DECIMALS
+"""Thousandths of an MU in an MU (:func:`round_mu`)."""
 
 
 def format_mu(value: float) -> str:
@@ -788,7 +811,7 @@ def angle_vector(degrees: float) -> tuple[float, float]:
 
 def _angle_of(dx: float, dy: float) -> float:
     """The angle of a displacement, degrees clockwise from +y in [0, 360), to 0.001."""
-    angle = round(math.degrees(math.atan2(dx, dy)) % 360.0, MU_DECIMALS) + 0.0
+    angle = round_mu(math.degrees(math.atan2(dx, dy)) % 360.0)
     return 0.0 if angle >= 360.0 else angle
 
 
