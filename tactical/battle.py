@@ -844,8 +844,13 @@ class Battle:
         return event
 
     def write_orders(self, side: str, orders: Mapping[str, Order]) -> Event:
-        """Write one side's orders (see :func:`write_orders`)."""
-        return self.record(write_orders(self.ctx, self.state, side, orders))
+        """Write one side's orders (see :func:`write_orders`), the event folded in as
+        :func:`evolve` folds it but for checking the orders again: :func:`write_orders` just
+        did (a replay of the journal checks them as read back from their text)."""
+        event = write_orders(self.ctx, self.state, side, orders)
+        self.state = apply_orders(self.ctx, self.state, event)
+        self.journal.append(event)
+        return event
 
     def fly(self, side: str, orders: Mapping[str, FlightOrder]) -> Event:
         """Write one side's flight orders (see :func:`write_flight`)."""
