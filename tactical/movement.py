@@ -488,6 +488,24 @@ def format_order(order: Order) -> str:
     >>> format_order(Order(turn=1, ecm=True, point_defence=True, scramble=True))
     'S1/ecm/pd/scramble'
     """
+    known = _FORMATTED.get(order)
+    if known is None:
+        known = _format_order(order)
+        if len(_FORMATTED) >= _FORMATTED_KEPT:
+            _FORMATTED.clear()
+        _FORMATTED[order] = known
+    return known
+
+
+_FORMATTED: dict[Order, str] = {}
+""":func:`format_order` by the order (a frozen value): the commanders write an order's text
+to break ties, the battle as it records orders and moves."""
+
+_FORMATTED_KEPT = 4096
+"""How many orders :data:`_FORMATTED` keeps before it starts again (a memory bound only)."""
+
+
+def _format_order(order: Order) -> str:
     if order.admiral:
         return format_order(msgspec.structs.replace(order, admiral=False)) + f"/{ADMIRAL}"
     if order.scramble:
