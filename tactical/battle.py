@@ -428,10 +428,12 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     state = msgspec.structs.replace(
         state,
         ships=tuple(
-            s
-            if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
-            else _unwritten(s)
-            for s in state.ships
+            [
+                s
+                if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
+                else _unwritten(s)
+                for s in state.ships
+            ]
         ),
     )
     inbound = {
@@ -520,8 +522,10 @@ def side_view(
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
         seen,
         ships=tuple(
-            ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
-            for ship, level in zip(seen.ships, levels, strict=True)
+            [
+                ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
+                for ship, level in zip(seen.ships, levels, strict=True)
+            ]
         ),
     )
 

@@ -599,7 +599,8 @@ class Moved(Struct, frozen=True, kw_only=True):
 
 
 def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
-    ships = tuple(ship if s.id == ship.id else s for s in state.ships)
+    ship_id = ship.id
+    ships = tuple([ship if s.id == ship_id else s for s in state.ships])
     return msgspec.structs.replace(state, ships=ships)
 
 

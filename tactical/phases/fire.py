@@ -206,7 +206,8 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
-    return any(enemy_in_sight(ctx, side, s) or prize(s) for s in state.ships)
+    # Its own ships are never in its sight as enemies: only whether they are prizes is asked.
+    return any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
