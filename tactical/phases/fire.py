@@ -433,7 +433,7 @@ def _fire_options(
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
-    needles = any(spec.kind in NEEDLE_STRENGTH for _i, spec in guns)
+    needles = read_off(sheet, _has_class_n_needles)
     sight = needle_reach(ctx, ship) if needles else 0.0
     aft_reach = _aft_reach(ctx, ship, placed)
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
@@ -461,18 +461,25 @@ def _fire_options(
         # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
         # distance / BAND_MU <= N: the same float, compared without the ceiling.
         bands = BEAM_STRENGTH[spec.kind] if beam else 0
+        # Read once for all the targets: the kind, its arcs, needle or scattergun.
+        kind, arcs, needle, scattergun = (
+            spec.kind,
+            spec.arcs,
+            spec.kind in NEEDLE_STRENGTH,
+            spec.kind == SCATTERGUN,
+        )
         for target_id, arc, distance in placed:
-            if spec.kind in NEEDLE_STRENGTH and distance > sight:
+            if needle and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
             # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
             # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or distance <= aft_reach
             # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
             # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
-            all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
-            if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
+            all_round = scattergun and (arc != AFT or not spatial)
+            if not blossom and not all_round and (not aft_ok or arc not in arcs):
                 continue
-            if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
+            if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
                 reachable.append(target_id)
         reaches[key] = tuple(reachable)
         if reachable:
