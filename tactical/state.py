@@ -653,6 +653,7 @@ def ecm_cover(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> int:
         ecm_systems(ctx, friend, AREA_ECM)
         for friend in state.ships
         if friend.side == ship.side
+        and friend.ecm  # else ecm_systems counts none: the sum is the same without it
         and math.hypot(friend.x - ship.x, friend.y - ship.y) <= AREA_ECM_MU + 1e-9
     ]
     return ecm_level(ecm_systems(ctx, ship, ECM), area)
