@@ -79,7 +79,7 @@ from tactical.fire import (
 )
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
-from tactical.ship import hull_remaining
+from tactical.ship import Ship, hull_remaining
 
 if TYPE_CHECKING:
     # numpy is imported by the functions that use it, when a battle is fought (as in
@@ -138,16 +138,14 @@ def engage_commander() -> Commander:
     line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
 
-    tables: dict[tuple[str, tuple[str, ...]], GunTable] = {}
-    battle: list[BattleContext] = []  # the battle the tables are of: a commander may fight many
+    tables: GunTables = {}
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = enemies_of(state, side)
         if not enemies:
             return _seek_bogeys(ctx, state, side)
-        if not battle or battle[0] is not ctx:
-            battle[:] = [ctx]
+        if len(tables) >= GUN_TABLES_KEPT:
             tables.clear()
         plan = _Plan.of(ctx, state, side, enemies, tables)
         for ship in state.ships:
@@ -400,6 +398,14 @@ REACH_SLACK_MU = 12.0
 ship lies within its guns' reach and this much more: a turn's closing."""
 
 
+GunTables = dict[tuple[str, int, tuple[str, ...], tuple[str, ...]], tuple[Ship, GunTable]]
+"""Engage's gun tables kept by ship, record sheet (by identity, each entry holding it), the
+rules' arcs and the states of its systems (:meth:`_Plan.of`)."""
+
+GUN_TABLES_KEPT = 4096
+"""How many gun tables a commander keeps before it starts again (a memory bound only)."""
+
+
 class _Plan(NamedTuple):
     """What an Engage side works out once a turn for all its ships: the enemies' forecast
     places (flown straight on), every ship's guns as dice, and among how many of the side's
@@ -430,10 +436,12 @@ class _Plan(NamedTuple):
         state: BattleState,
         side: str,
         enemies: Sequence[ShipInPlay],
-        tables: dict[tuple[str, tuple[str, ...]], GunTable] | None = None,
+        tables: GunTables | None = None,
     ) -> _Plan:
         """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
-        systems' states stand (a table is read off the sheet and those alone)."""
+        record sheet (the one its side sees: each side view's context is new, its sheets
+        not), the rules' arcs and its systems' states stand (a table is read off those
+        alone)."""
         import numpy as np
 
         ahead = []
@@ -444,11 +452,13 @@ class _Plan(NamedTuple):
         known = {} if tables is None else tables
         guns = {}
         for s in (*ours, *enemies):
-            key = (s.id, tuple(system.status for system in s.record.systems))
-            table = known.get(key)
-            if table is None:
-                table = known[key] = gun_table(ctx, s)
-            guns[s.id] = table
+            sheet = ctx.sheets[s.id]
+            statuses = tuple(system.status for system in s.record.systems)
+            key = (s.id, id(sheet), ctx.rules.arcs, statuses)
+            kept = known.get(key)
+            if kept is None or kept[0] is not sheet:
+                kept = known[key] = (sheet, gun_table(ctx, s))
+            guns[s.id] = kept[1]
         spread = {
             enemy.id: max(
                 1,
