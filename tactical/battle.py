@@ -382,7 +382,19 @@ def current_step(state: BattleState) -> Step:
 def dropout_ids(ctx: BattleContext) -> frozenset[str]:
     """Return the ships the set-up brings in by FTL dropout (001 L1053): noted at the
     start, secret from the other side until they appear."""
-    return frozenset(s.id for s in ctx.setup.ships if s.dropout is not None)
+    known = _DROPOUTS.get(id(ctx.setup))
+    if known is not None and known[0] is ctx.setup:
+        return known[1]
+    found = frozenset(s.id for s in ctx.setup.ships if s.dropout is not None)
+    if len(_DROPOUTS) >= 64:
+        _DROPOUTS.clear()
+    _DROPOUTS[id(ctx.setup)] = (ctx.setup, found)
+    return found
+
+
+_DROPOUTS: dict[int, tuple[BattleSetup, frozenset[str]]] = {}
+""":func:`dropout_ids` by the set-up's identity (each entry holds it): a side's view asks at
+every step."""
 
 
 def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> BattleState:
@@ -416,10 +428,12 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     state = msgspec.structs.replace(
         state,
         ships=tuple(
-            s
-            if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
-            else _unwritten(s)
-            for s in state.ships
+            [
+                s
+                if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
+                else _unwritten(s)
+                for s in state.ships
+            ]
         ),
     )
     inbound = {
@@ -508,8 +522,10 @@ def side_view(
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
         seen,
         ships=tuple(
-            ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
-            for ship, level in zip(seen.ships, levels, strict=True)
+            [
+                ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
+                for ship, level in zip(seen.ships, levels, strict=True)
+            ]
         ),
     )
 
@@ -525,6 +541,11 @@ shown as the same object, and :func:`_shown_as_known` finds it again."""
 
 _SHOWN: dict[tuple[int, int, str], tuple[ShipInPlay, Ship, ShipInPlay]] = {}
 """:func:`_shown_as_known` by the ship's identity, the level known and the catalogue."""
+
+_SIGHTED: dict[tuple[int, int, str], tuple[Ship, Sighting, str, Ship]] = {}
+""":func:`_shown_as_known`'s reading of a record sheet by its identity, the level known and
+the catalogue: the sighting, and the design and sheet shown (below "every system", the
+estimate's; else the sheet's own, the design the ship's)."""
 
 _CONTEXTS: dict[
     tuple[int, int, str, str, tuple[tuple[str, str, int], ...]],
@@ -557,10 +578,19 @@ def _shown_as_known(ctx: BattleContext, ship: ShipInPlay, level: int) -> ShipInP
     known = _SHOWN.get(key)
     if known is not None and known[0] is ship and known[1] is sheet:
         return known[2]
-    sighting = sighting_of(sheet, level)
-    design, estimated = ship.design, sheet
-    if level < SYSTEMS_KNOWN:
-        design, estimated = estimate(ctx.rules.ships, sighting)
+    seen = (id(sheet), level, ctx.rules.ships)
+    sheet_known = _SIGHTED.get(seen)
+    if sheet_known is None or sheet_known[0] is not sheet:
+        sighting = sighting_of(sheet, level)
+        design, estimated = ship.design, sheet
+        if level < SYSTEMS_KNOWN:
+            design, estimated = estimate(ctx.rules.ships, sighting)
+        if len(_SIGHTED) >= _KEPT:
+            _SIGHTED.clear()
+        sheet_known = _SIGHTED[seen] = (sheet, sighting, design, estimated)
+    _sheet, sighting, design, estimated = sheet_known
+    if level >= SYSTEMS_KNOWN:
+        design = ship.design
     wrecked = hull_remaining(sheet, ship.record) <= 0
     shown = _as_known(ship, design, estimated, sighting, wrecked)
     if len(_SHOWN) >= _KEPT:
@@ -818,8 +848,13 @@ class Battle:
         return event
 
     def write_orders(self, side: str, orders: Mapping[str, Order]) -> Event:
-        """Write one side's orders (see :func:`write_orders`)."""
-        return self.record(write_orders(self.ctx, self.state, side, orders))
+        """Write one side's orders (see :func:`write_orders`), the event folded in as
+        :func:`evolve` folds it but for checking the orders again: :func:`write_orders` just
+        did (a replay of the journal checks them as read back from their text)."""
+        event = write_orders(self.ctx, self.state, side, orders)
+        self.state = apply_orders(self.ctx, self.state, event)
+        self.journal.append(event)
+        return event
 
     def fly(self, side: str, orders: Mapping[str, FlightOrder]) -> Event:
         """Write one side's flight orders (see :func:`write_flight`)."""

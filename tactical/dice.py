@@ -23,8 +23,7 @@ True
 from __future__ import annotations
 
 import hashlib
-import hmac
-import random
+from _random import Random
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -75,36 +74,53 @@ class SeededDice:
 
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
-        self._secret = str(seed).encode()
-        # The seed's HMAC, keyed once and copied for each die, and one generator seeded
-        # afresh for each: the same digests and faces as a new HMAC and a new Random a die.
-        self._keyed: hmac.HMAC | None = None
-        self._generator = random.Random()
+        # The seed's HMAC-SHA256 (RFC 2104) as its two keyed SHA-256 states, the key padded
+        # and XORed with 0x36 and 0x5C, copied for each die: cheaper than an HMAC object or
+        # the one-shot hmac.digest. One generator seeded afresh for each die, random.Random's
+        # own C core (its Python subclass adds only argument checks, and gauss, never read
+        # here). The same digests and faces as a new HMAC and a new Random a die.
+        self._inner, self._outer = _keyed(str(seed).encode())
+        self._generator = Random()
 
     def roll(self, key: str, sides: int) -> int:
         """Return the face of the die named ``key``."""
         _check_sides(sides)
-        if self._keyed is None:
-            self._keyed = hmac.new(self._secret, digestmod=hashlib.sha256)
-        mac = self._keyed.copy()
-        mac.update(key.encode())
-        self._generator.seed(int.from_bytes(mac.digest(), "big"))
+        inner = self._inner.copy()
+        inner.update(key.encode())
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        self._generator.seed(int.from_bytes(outer.digest(), "big"))
         return 1 + int(self._generator.random() * sides)
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickle the seed alone (an HMAC does not pickle): worker processes roll it."""
+        """Pickle the seed alone (hash states do not pickle): worker processes roll it."""
         return {"seed": self.seed}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         seed = state["seed"]
         assert isinstance(seed, int | str)
         self.seed = seed
-        self._secret = str(seed).encode()
-        self._keyed = None
-        self._generator = random.Random()
+        self._inner, self._outer = _keyed(str(seed).encode())
+        self._generator = Random()
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"
+
+
+def _keyed(secret: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """HMAC-SHA256's inner and outer hash states keyed by ``secret`` (RFC 2104, as
+    :mod:`hmac` keys them: a key longer than the block is hashed first)."""
+    block = hashlib.sha256().block_size
+    if len(secret) > block:
+        secret = hashlib.sha256(secret).digest()
+    secret = secret.ljust(block, b"\0")
+    inner = hashlib.sha256(secret.translate(_INNER_PAD))
+    outer = hashlib.sha256(secret.translate(_OUTER_PAD))
+    return inner, outer
+
+
+_INNER_PAD = bytes(x ^ 0x36 for x in range(256))
+_OUTER_PAD = bytes(x ^ 0x5C for x in range(256))
 
 
 class ScriptedDice:

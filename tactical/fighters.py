@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from tactical.dice import DiceSource
 from tactical.fire import MAX_REROLLS
-from tactical.ship import Ship, ShipState, SystemSpec
+from tactical.ship import Ship, ShipState, SystemSpec, read_off
 
 __all__ = [
     "AREA_DEFENCE",
@@ -441,7 +441,12 @@ def group_id(carrier: str, bay: str) -> str:
 
 
 def bays(ship: Ship) -> tuple[SystemSpec, ...]:
-    """Return the ship's fighter bays (systems that hold fighters), in record-sheet order."""
+    """Return the ship's fighter bays (systems that hold fighters), in record-sheet order
+    (read off the sheet once: every ship is asked as the ships move)."""
+    return read_off(ship, _bays)
+
+
+def _bays(ship: Ship) -> tuple[SystemSpec, ...]:
     return tuple(spec for spec in ship.systems if spec.bay_capacity and spec.fighters)
 
 

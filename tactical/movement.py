@@ -488,6 +488,24 @@ def format_order(order: Order) -> str:
     >>> format_order(Order(turn=1, ecm=True, point_defence=True, scramble=True))
     'S1/ecm/pd/scramble'
     """
+    known = _FORMATTED.get(order)
+    if known is None:
+        known = _format_order(order)
+        if len(_FORMATTED) >= _FORMATTED_KEPT:
+            _FORMATTED.clear()
+        _FORMATTED[order] = known
+    return known
+
+
+_FORMATTED: dict[Order, str] = {}
+""":func:`format_order` by the order (a frozen value): the commanders write an order's text
+to break ties, the battle as it records orders and moves."""
+
+_FORMATTED_KEPT = 4096
+"""How many orders :data:`_FORMATTED` keeps before it starts again (a memory bound only)."""
+
+
+def _format_order(order: Order) -> str:
     if order.admiral:
         return format_order(msgspec.structs.replace(order, admiral=False)) + f"/{ADMIRAL}"
     if order.scramble:
@@ -538,6 +556,25 @@ def parse_orders(text: str) -> dict[str, Order]:
     Raises:
         OrderSyntaxError: a token is malformed or a ship is given two orders.
     """
+    known = _PARSED.get(text)
+    if known is not None:
+        return dict(known)  # a copy: the caller may change it
+    orders = _parse_orders(text)
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.clear()
+    _PARSED[text] = dict(orders)
+    return orders
+
+
+_PARSED: dict[str, dict[str, Order]] = {}
+""":func:`parse_orders` by the text: a side's orders are parsed as they are written, as the
+journal folds them in and as the ships move (orders are frozen, so they are shared)."""
+
+_PARSED_KEPT = 4096
+"""How many texts :data:`_PARSED` keeps before it starts again (a memory bound only)."""
+
+
+def _parse_orders(text: str) -> dict[str, Order]:
     orders: dict[str, Order] = {}
     for token in text.split():
         ship_id, colon, order_text = token.partition(":")
@@ -676,8 +713,31 @@ def heading_vector(course: int) -> tuple[float, float]:
 
 
 def round_mu(value: float) -> float:
-    """Round a coordinate to 0.001 MU (and never keep a negative zero)."""
+    """Round a coordinate to 0.001 MU (and never keep a negative zero): exactly
+    ``round(value, 3) + 0.0``, which rounds the float's exact value half to even.
+
+    Python's ``round`` to decimals goes through a decimal string; the rules round every
+    coordinate of every move, so the nearest whole number of thousandths is found by
+    arithmetic where that is exact: below 10^6 MU the thousandths ``value * 1000`` are off
+    the exact product by under 2^-22, so when their fraction lies more than 10^-6 from a half
+    they round the same way, and that whole number over 1000 is the float nearest it, as
+    ``round`` gives. A fraction that near a half, a tie, a huge value, an infinity or a NaN
+    goes to ``round`` itself.
+
+    >>> round_mu(0.0625), round_mu(-0.0004), round_mu(12.3456), round_mu(2.0005)
+    (0.062, 0.0, 12.346, 2.001)
+    """
+    scaled = value * _PER_MU
+    if -1e9 < scaled < 1e9:
+        whole = math.floor(scaled)
+        part = scaled - whole  # exact: the float's bits below the units
+        if abs(part - 0.5) > 1e-6:
+            return (whole + (part > 0.5)) / _PER_MU + 0.0
     return round(value, MU_DECIMALS) + 0.0
+
+
+_PER_MU = 10.0**MU_DECIMALS
+"""Thousandths of an MU in an MU (:func:`round_mu`)."""
 
 
 def format_mu(value: float) -> str:
@@ -769,7 +829,7 @@ def angle_vector(degrees: float) -> tuple[float, float]:
 
 def _angle_of(dx: float, dy: float) -> float:
     """The angle of a displacement, degrees clockwise from +y in [0, 360), to 0.001."""
-    angle = round(math.degrees(math.atan2(dx, dy)) % 360.0, MU_DECIMALS) + 0.0
+    angle = round_mu(math.degrees(math.atan2(dx, dy)) % 360.0)
     return 0.0 if angle >= 360.0 else angle
 
 

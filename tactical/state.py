@@ -599,7 +599,8 @@ class Moved(Struct, frozen=True, kw_only=True):
 
 
 def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
-    ships = tuple(ship if s.id == ship.id else s for s in state.ships)
+    ship_id = ship.id
+    ships = tuple([ship if s.id == ship_id else s for s in state.ships])
     return msgspec.structs.replace(state, ships=ships)
 
 
@@ -652,6 +653,7 @@ def ecm_cover(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> int:
         ecm_systems(ctx, friend, AREA_ECM)
         for friend in state.ships
         if friend.side == ship.side
+        and friend.ecm  # else ecm_systems counts none: the sum is the same without it
         and math.hypot(friend.x - ship.x, friend.y - ship.y) <= AREA_ECM_MU + 1e-9
     ]
     return ecm_level(ecm_systems(ctx, ship, ECM), area)

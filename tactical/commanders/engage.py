@@ -79,7 +79,7 @@ from tactical.fire import (
 )
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
-from tactical.ship import hull_remaining
+from tactical.ship import Ship, hull_remaining
 
 if TYPE_CHECKING:
     # numpy is imported by the functions that use it, when a battle is fought (as in
@@ -138,16 +138,14 @@ def engage_commander() -> Commander:
     line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
 
-    tables: dict[tuple[str, tuple[str, ...]], GunTable] = {}
-    battle: list[BattleContext] = []  # the battle the tables are of: a commander may fight many
+    tables: GunTables = {}
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         written: dict[str, Order] = {}
         enemies = enemies_of(state, side)
         if not enemies:
             return _seek_bogeys(ctx, state, side)
-        if not battle or battle[0] is not ctx:
-            battle[:] = [ctx]
+        if len(tables) >= GUN_TABLES_KEPT:
             tables.clear()
         plan = _Plan.of(ctx, state, side, enemies, tables)
         for ship in state.ships:
@@ -400,6 +398,14 @@ REACH_SLACK_MU = 12.0
 ship lies within its guns' reach and this much more: a turn's closing."""
 
 
+GunTables = dict[tuple[str, int, tuple[str, ...], tuple[str, ...]], tuple[Ship, GunTable]]
+"""Engage's gun tables kept by ship, record sheet (by identity, each entry holding it), the
+rules' arcs and the states of its systems (:meth:`_Plan.of`)."""
+
+GUN_TABLES_KEPT = 4096
+"""How many gun tables a commander keeps before it starts again (a memory bound only)."""
+
+
 class _Plan(NamedTuple):
     """What an Engage side works out once a turn for all its ships: the enemies' forecast
     places (flown straight on), every ship's guns as dice, and among how many of the side's
@@ -430,10 +436,12 @@ class _Plan(NamedTuple):
         state: BattleState,
         side: str,
         enemies: Sequence[ShipInPlay],
-        tables: dict[tuple[str, tuple[str, ...]], GunTable] | None = None,
+        tables: GunTables | None = None,
     ) -> _Plan:
         """Work the plan out; ``tables`` keeps each ship's gun table for as long as its
-        systems' states stand (a table is read off the sheet and those alone)."""
+        record sheet (the one its side sees: each side view's context is new, its sheets
+        not), the rules' arcs and its systems' states stand (a table is read off those
+        alone)."""
         import numpy as np
 
         ahead = []
@@ -444,11 +452,13 @@ class _Plan(NamedTuple):
         known = {} if tables is None else tables
         guns = {}
         for s in (*ours, *enemies):
-            key = (s.id, tuple(system.status for system in s.record.systems))
-            table = known.get(key)
-            if table is None:
-                table = known[key] = gun_table(ctx, s)
-            guns[s.id] = table
+            sheet = ctx.sheets[s.id]
+            statuses = tuple(system.status for system in s.record.systems)
+            key = (s.id, id(sheet), ctx.rules.arcs, statuses)
+            kept = known.get(key)
+            if kept is None or kept[0] is not sheet:
+                kept = known[key] = (sheet, gun_table(ctx, s))
+            guns[s.id] = kept[1]
         spread = {
             enemy.id: max(
                 1,
@@ -514,9 +524,15 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
         + ENGAGE_FACING_MU * _off_bow(moves, target.x + tdx, target.y + tdy)
     )
     values = _with_edges(ctx, state, moves, value.tolist())
-    keys = [round(v, 6) for v in values]
-    least = min(keys)
-    return min((moves.orders[i] for i, key in enumerate(keys) if key == least), key=order_text)
+    # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps the
+    # order of the values, so only those within a hair of the least can tie with it: they
+    # alone are rounded.
+    least = min(values)
+    best = round(least, 6)
+    return min(
+        (moves.orders[i] for i, v in enumerate(values) if v - least < 1e-5 and round(v, 6) == best),
+        key=order_text,
+    )
 
 
 def _with_edges(
@@ -572,9 +588,12 @@ class _Weighed(NamedTuple):
         error = np.hypot(nvx - wx, nvy - wy)
         cost = error * error / VECTOR_ERROR_MU
         # Grouped by facing, cheapest first (stable sorts: equal costs keep their order).
-        cheapest = np.argsort(cost, kind="stable")
-        ranked = cheapest[np.argsort(offsets.facing[cheapest], kind="stable")]
-        keep = ranked[(offsets.rank < SEARCH_WIDTH) & (cost[ranked] <= cost.min() + SEARCH_SLACK)]
+        # The arrays' own methods and the ufuncs' reductions: what np.argsort and .min()
+        # call, without their Python wrappers.
+        cheapest = cost.argsort(kind="stable")
+        ranked = cheapest[offsets.facing[cheapest].argsort(kind="stable")]
+        least = np.minimum.reduce(cost)
+        keep = ranked[(offsets.rank < SEARCH_WIDTH) & (cost[ranked] <= least + SEARCH_SLACK)]
         sx, sy = ship.x + vx, ship.y + vy
         return cls(
             [offsets.orders[i] for i in keep.tolist()],
@@ -660,7 +679,7 @@ def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
     rolled = np.where(
         (distance <= mine.reach) & (best[band] > 0) & _clear(plan, moves), dice[arc, band], 0
     )
-    hits: FloatArray = rolled.max(axis=1).astype(np.float64)
+    hits: FloatArray = np.maximum.reduce(rolled, axis=1).astype(np.float64)
     return hits
 
 
@@ -680,7 +699,7 @@ def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
     best = plan.best[which, band]
     reach = (distance <= plan.reach[None, :]) & (best > 0) & _clear(plan, moves)
     dice = np.where(reach, (plan.dice[which, arc, band] + best) / plan.share[None, :], 0.0)
-    threat: FloatArray = dice.sum(axis=1)
+    threat: FloatArray = np.add.reduce(dice, axis=1)
     return threat
 
 

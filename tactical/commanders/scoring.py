@@ -592,10 +592,12 @@ def aimed(
     here = state.ship(ship_id)
     overloaded = {weapon for weapon, setting in here.settings if setting == OVERLOAD}
     shots: list[Shot] = []
-    keep_scatterguns = ordnance_threat(ctx, state, here.side)
+    keep_scatterguns: bool | None = None  # ordnance_threat, worked out for a scattergun
     for weapon, reach in options.items():
         targets = reach
         kind = sheet.system(weapon).kind
+        if kind == SCATTERGUN and keep_scatterguns is None:
+            keep_scatterguns = ordnance_threat(ctx, state, here.side)
         if kind == SCATTERGUN and keep_scatterguns:
             continue
         if kind == SUBMUNITION:  # one shot: keep it for all 3 dice

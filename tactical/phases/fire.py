@@ -206,7 +206,8 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
-    return any(enemy_in_sight(ctx, side, s) or prize(s) for s in state.ships)
+    # Its own ships are never in its sight as enemies: only whether they are prizes is asked.
+    return any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -432,7 +433,7 @@ def _fire_options(
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
-    needles = any(spec.kind in NEEDLE_STRENGTH for _i, spec in guns)
+    needles = read_off(sheet, _has_class_n_needles)
     sight = needle_reach(ctx, ship) if needles else 0.0
     aft_reach = _aft_reach(ctx, ship, placed)
     # Weapons of one kind, arcs and setting reach the same targets: worked out once.
@@ -460,18 +461,25 @@ def _fire_options(
         # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
         # distance / BAND_MU <= N: the same float, compared without the ceiling.
         bands = BEAM_STRENGTH[spec.kind] if beam else 0
+        # Read once for all the targets: the kind, its arcs, needle or scattergun.
+        kind, arcs, needle, scattergun = (
+            spec.kind,
+            spec.arcs,
+            spec.kind in NEEDLE_STRENGTH,
+            spec.kind == SCATTERGUN,
+        )
         for target_id, arc, distance in placed:
-            if spec.kind in NEEDLE_STRENGTH and distance > sight:
+            if needle and distance > sight:
                 continue  # its sensors cannot aim it this far (000 L4517-4523)
             # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
             # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
             aft_ok = arc != AFT or aft_open or distance <= aft_reach
             # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
             # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
-            all_round = spec.kind == SCATTERGUN and (arc != AFT or not spatial)
-            if not blossom and not all_round and (not aft_ok or arc not in spec.arcs):
+            all_round = scattergun and (arc != AFT or not spatial)
+            if not blossom and not all_round and (not aft_ok or arc not in arcs):
                 continue
-            if distance / BAND_MU <= bands if beam else _reach(ctx, spec.kind, distance, setting):
+            if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
                 reachable.append(target_id)
         reaches[key] = tuple(reachable)
         if reachable:
@@ -582,11 +590,19 @@ def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
     if ecm_systems(ctx, ship, AREA_ECM):
         return 0
     sheet = ctx.sheets[ship.id]
+    systems = ship.record.systems
+    if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
+        return sum(1 for index in read_off(sheet, _firecons) if systems[index].status == "ok")
     return sum(
         1
-        for spec, sys_state in zip(sheet.systems, ship.record.systems, strict=True)
+        for spec, sys_state in zip(sheet.systems, systems, strict=True)
         if spec.kind == "firecon" and sys_state.status == "ok"
     )
+
+
+def _firecons(sheet: Ship) -> tuple[int, ...]:
+    """The places of the sheet's FireCons among its systems (:func:`fire_controls`)."""
+    return tuple(index for index, spec in enumerate(sheet.systems) if spec.kind == "firecon")
 
 
 def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> int:
@@ -743,8 +759,10 @@ def needle_focus_problem(
     beyond 12 MU, where they need the sensors (L4517-4523), must all aim at one system of one
     ship. Within 12 MU a ship needs no sensors beyond its basic ones, and this does not bind.
     """
-    ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
+    if not read_off(sheet, _has_class_n_needles):
+        return None
+    ship = state.ship(ship_id)
     focus = sorted(
         {
             (shot.target, shot.aim or "")
@@ -760,6 +778,11 @@ def needle_focus_problem(
         f"the sensors focus needle beams beyond {NEEDLE_SENSOR_MU[0]} MU on one enemy ship's "
         f"system a turn, not {aims} (000 L4525-4529)"
     )
+
+
+def _has_class_n_needles(sheet: Ship) -> bool:
+    """Whether the sheet mounts a class-N needle beam (:func:`needle_focus_problem`)."""
+    return any(spec.kind in NEEDLE_STRENGTH for spec in sheet.systems)
 
 
 def _position(state: BattleState, ship_id: str) -> tuple[float, float]:
@@ -782,9 +805,22 @@ def needle_aims(ctx: BattleContext, state: BattleState, target_id: str) -> tuple
     return tuple(aims)
 
 
+class _Where:
+    """What a refusal of a firing turn names, ``fire b-1>x, ... by 'ship' on turn n``,
+    written out only when a refusal is (a legal turn, the usual one, never reads it)."""
+
+    __slots__ = ("ship_id", "shots", "turn")
+
+    def __init__(self, ship_id: str, shots: Sequence[Shot], turn: int) -> None:
+        self.ship_id, self.shots, self.turn = ship_id, shots, turn
+
+    def __str__(self) -> str:
+        listed = ", ".join(f"{s.weapon}>{s.target}" for s in self.shots) or "no shots"
+        return f"fire {listed} by {self.ship_id!r} on turn {self.turn}"
+
+
 def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequence[Shot]) -> None:
-    listed = ", ".join(f"{s.weapon}>{s.target}" for s in shots) or "no shots"
-    where = f"fire {listed} by {ship_id!r} on turn {state.turn}"
+    where = _Where(ship_id, shots, state.turn)
     if state.phase != "fire":
         raise IllegalActionError(f"{where}: it is the {state.phase} step")
     try:
@@ -843,7 +879,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
     sheet = ctx.sheets[ship_id]
     launches = [shot for shot in shots if _launches(sheet, shot)]
     aims = {shot.aim for shot in launches}
-    if len(aims) > fire_controls(ctx, ship):
+    if aims and len(aims) > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
             "(a FireCon for each launch, 000 L5769-5773)"
@@ -852,7 +888,7 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
     _check_firecons(ctx, state, ship, shots, where)
 
 
-def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: str) -> None:
+def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: _Where) -> None:
     """Refuse launches and boarding torpedoes that draw more loads on a magazine than it
     holds: a salvo each (000 L6056-6058), a torpedo each, hit or miss (000 L5090-5100)."""
     drawn: dict[str, int] = {}
@@ -860,6 +896,8 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
         for shot in shots:
             if shot.weapon in fed:
                 drawn[fed[shot.weapon]] = drawn.get(fed[shot.weapon], 0) + 1
+    if not drawn:
+        return
     loads = {s.id: s.ammo or 0 for s in ship.record.systems}
     for magazine, count in drawn.items():
         if count > loads[magazine]:
@@ -869,7 +907,7 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
 
 
 def _check_firecons(
-    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: str
+    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: _Where
 ) -> None:
     """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
     sensors' needle focus (000 L4525-4529)."""

@@ -53,7 +53,8 @@ def write_orders(
         IllegalActionError: not the orders step, the side has written already, or an order is
             for a ship that is not this side's or not in play.
     """
-    where = f"orders {format_orders(orders)!r} for {side} on turn {state.turn}"
+    text = format_orders(orders)
+    where = f"orders {text!r} for {side} on turn {state.turn}"
     if state.phase != "orders":
         raise IllegalActionError(f"{where}: it is the {state.phase} step")
     if side not in sides_to_write(ctx, state):
@@ -83,7 +84,7 @@ def write_orders(
             f"{where}: /admiral on {', '.join(chosen)}: the admiral chooses one ship "
             "(004 L338, L343)"
         )
-    return OrdersWritten(turn=state.turn, side=side, orders=format_orders(orders))
+    return OrdersWritten(turn=state.turn, side=side, orders=text)
 
 
 def setting_problem(

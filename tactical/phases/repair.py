@@ -94,11 +94,27 @@ def free_parties(ctx: BattleContext, ship: ShipInPlay) -> int:
     return max(parties - ship.repelled, 0)
 
 
+def _has_repair_jobs(ctx: BattleContext, ship: ShipInPlay) -> bool:
+    """Whether :func:`repair_jobs` lists any job, without listing them (every ship is asked
+    at each turn's end)."""
+    sheet = ctx.sheets[ship.id]
+    record = ship.record
+    if len(record.systems) != len(sheet.systems):
+        return bool(repair_jobs(ctx, ship))  # which refuses the mismatch
+    return (
+        any(sys_state.status == "damaged" for sys_state in record.systems)
+        or (record.drive != "ok" and sheet.thrust > 0)
+        or record.out_of_control != 0
+        or record.power_core != "ok"
+        or record.life_support > 0
+    )
+
+
 def _can_repair(ctx: BattleContext, ship: ShipInPlay) -> bool:
     return (
         ctx.rules.damage_control != "none"
         and targetable(ctx, ship)
-        and bool(repair_jobs(ctx, ship))  # the cheaper test first: most ships have none
+        and _has_repair_jobs(ctx, ship)  # the cheaper test first: most ships have none
         and free_parties(ctx, ship) > 0
     )
 

@@ -49,7 +49,7 @@ def test_seeded_dice_depend_on_key_not_order() -> None:
     sides=st.integers(min_value=1, max_value=1000),
 )
 def test_seeded_dice_are_a_new_hmac_and_random_a_die(seed: int | str, key: str, sides: int) -> None:
-    # The source keys its HMAC once and reseeds one generator for speed; each face is still
+    # The source takes the HMAC in one call and reseeds one generator for speed; each face is still
     # Random(hmac-sha256(seed, key)).random(), as the module promises.
     digest = hmac.new(str(seed).encode(), key.encode(), hashlib.sha256).digest()
     face = 1 + int(random.Random(int.from_bytes(digest, "big")).random() * sides)
@@ -59,7 +59,7 @@ def test_seeded_dice_are_a_new_hmac_and_random_a_die(seed: int | str, key: str, 
 
 
 def test_seeded_dice_pickle_after_rolling() -> None:
-    # Odds runs hand their dice to worker processes; the keyed HMAC does not pickle.
+    # Odds runs hand their dice to worker processes: the seed alone is pickled.
     dice = SeededDice("odds/7")
     first = dice.roll("t1/fire/a/beam_a-1/0", 6)
     copy = pickle.loads(pickle.dumps(dice))

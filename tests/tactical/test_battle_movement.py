@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 
 import msgspec
 import pytest
@@ -128,6 +129,42 @@ def test_bad_order_sets() -> None:
         parse_orders("a:P1 a:S1")
     with pytest.raises(OrderSyntaxError, match="not <ship id>:<order>"):
         parse_orders("P1")
+
+
+def test_parsed_orders_are_the_callers_own() -> None:
+    # parse_orders keeps what it parsed, by the text; each caller still gets a dict of its
+    # own to change (the movement step adds to it), and a refusal is refused every time.
+    for _ in range(3):
+        orders = parse_orders("a:P1 b:=")
+        assert set(orders) == {"a", "b"}
+        orders["c"] = orders.pop("a")
+    for _ in range(2):
+        with pytest.raises(OrderSyntaxError, match="two orders"):
+            parse_orders("a:P1 a:P1")
+
+
+def _near_ties() -> st.SearchStrategy[float]:
+    """Coordinates a few floats either side of a half thousandth, where rounding turns."""
+
+    def nudged(whole: int, steps: int) -> float:
+        value = (whole + 0.5) / 1000
+        for _ in range(abs(steps)):
+            value = math.nextafter(value, math.inf if steps > 0 else -math.inf)
+        return value
+
+    return st.builds(nudged, st.integers(-(10**9), 10**9), st.integers(-3, 3))
+
+
+@given(st.one_of(st.floats(), _near_ties(), st.floats(-1000, 1000)))
+def test_round_mu_is_round_to_thousandths(value: float) -> None:
+    # round_mu finds the thousandths by arithmetic where that is exact: bit for bit what
+    # round(value, 3) + 0.0 gives, ties, huge values, infinities and NaN included.
+    expected = round(value, 3) + 0.0
+    got = round_mu(value)
+    if math.isnan(expected):
+        assert math.isnan(got)
+    else:
+        assert struct.pack("<d", got) == struct.pack("<d", expected)
 
 
 def test_course_changes() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from tactical.battle import (
@@ -22,6 +23,7 @@ from tactical.battle import (
 from tactical.dice import ScriptedDice
 from tactical.fire import threshold_check
 from tactical.notation import format_position, parse_position
+from tactical.phases.repair import _has_repair_jobs
 from tactical.repair import crew_markers, damage_control_parties, repair_succeeds
 from tactical.ship import apply_damage, fresh_state
 
@@ -152,3 +154,45 @@ def test_ft2_has_no_damage_control() -> None:
     battle.resolve(ScriptedDice([]))
     assert battle.step() == ("simultaneous", "orders", None)
     assert battle.state.ship("b1").record.drive == "half"
+
+
+@pytest.mark.parametrize(
+    ("status", "drive", "out_of_control", "power_core", "life_support"),
+    [
+        ("ok", "ok", 0, "ok", 0),
+        ("destroyed", "ok", 0, "ok", 0),
+        ("damaged", "ok", 0, "ok", 0),
+        ("ok", "half", 0, "ok", 0),
+        ("ok", "disabled", 0, "ok", 0),
+        ("ok", "ok", 1, "ok", 0),
+        ("ok", "ok", 0, "damaged", 0),
+        ("ok", "ok", 0, "ok", 2),
+    ],
+)
+def test_whether_a_ship_has_repair_jobs_is_whether_it_lists_any(
+    status: str, drive: str, out_of_control: int, power_core: str, life_support: int
+) -> None:
+    # The repair step asks every ship at each turn's end whether it has anything to mend,
+    # without listing it: the answer is always whether repair_jobs lists anything.
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        rules="continuum",
+        ships=(
+            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12),
+            ShipSetup(id="b1", side="blue", design="heavy_cruiser", x=0, y=10, course=6),
+        ),
+    )
+    battle = Battle(setup)
+    ship = battle.state.ship("r1")
+    systems = ship.record.systems
+    systems = (msgspec.structs.replace(systems[0], status=status), *systems[1:])
+    record = msgspec.structs.replace(
+        ship.record,
+        systems=systems,
+        drive=drive,
+        out_of_control=out_of_control,
+        power_core=power_core,
+        life_support=life_support,
+    )
+    ship = msgspec.structs.replace(ship, record=record)
+    assert _has_repair_jobs(battle.ctx, ship) == bool(repair_jobs(battle.ctx, ship))
