@@ -718,7 +718,12 @@ TORPEDO_SHOT_DAMAGE = 2.0
 
 UNFIRED_WORTH = 0.5
 """How much more an enemy ship that has not yet fired this phase is worth finishing (the
-sides fire in turn, 001 L270: a ship destroyed before its turn does not fire)."""
+sides fire in turn, 001 L270: a ship destroyed before its turn does not fire): 1.5 times its
+mass. Over 400 seeded bench battles a cell (seeds 2026 and 7), 0.5 won 76.3% and 72.5% of the
+decisive against the closing commander (vector, cinematic) and 71.8% and 63.8% against the
+baseline; 1.5 74.0%, 75.3%, 72.3% and 64.5%, but drew 13 of the 40 cinematic mirrors of
+test_fire_that_finishes_ships_decides_more_mirror_battles (both fleets withdrawing when they
+break together), 0.5 7; 3 (seed 2026 alone) won less in every cell."""
 
 
 KILL_POWER = 3
