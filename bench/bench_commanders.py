@@ -307,8 +307,20 @@ def main() -> int:
     ranges: list[tuple[float, float]] = []
     jumped = fleeing = 0
     for movement in MOVEMENTS:
-        for result in fight_all(jobs_for("stand-off", "engage", movement), args.jobs):
-            ranges.extend(result.ranges)
+        kept = [
+            pair
+            for result in fight_all(jobs_for("stand-off", "engage", movement), args.jobs)
+            for pair in result.ranges
+        ]
+        ranges.extend(kept)
+        if kept:
+            held = sum(r for r, _ in kept) / len(kept)
+            wanted = sum(k for _, k in kept) / len(kept)
+            table.add_row(
+                f"Stand Off, {movement}: mean range / range wanted",
+                f"{held:.1f} / {wanted:.1f} MU",
+                "",
+            )
         for result in fight_all(jobs_for("ftl-move", "engage", movement), args.jobs):
             jumped += result.jumped
             fleeing += result.fleeing
