@@ -72,7 +72,10 @@ FASTER_LOOKS = 3
 """... and from an enemy whose drive is stronger than its own, no more than this many: it
 cannot be outrun, and fleeing it further ahead only turns the ship's guns away (heavy
 cruisers that looked four moves ahead at faster frigates dealt 457 hull boxes for 413 over 40
-seeded vector battles; tests/tactical/test_campaign_battle.py asks for more than twice)."""
+seeded vector battles; tests/tactical/test_campaign_battle.py asks for more than twice), and
+from an enemy without guns: it cannot hurt the ship, which closes to half its own reach
+(looking four moves ahead at such a target coming on, a cinematic cruiser held off instead of
+closing; tests/tactical/test_torpedo_commanders.py)."""
 
 TABLE_LOOKS = 2
 """... but on a table with edges, two (this move and the next), paying a die an MU inside: a
@@ -137,10 +140,11 @@ def _drifts(ctx: BattleContext, ahead: Forecast, ship: ShipInPlay, looks: int) -
     - its chase, its own drive's thrust a move;
     - the range kept from it: from the longest reach of the enemy's guns for an enemy with
       guns, from none for one without (a ship that cannot hurt the Stand Off ship is not fled);
-    - ``looks`` moves ahead for an enemy no faster than the ship, two (this move and the next)
-      for a faster one: running from a ship that can catch it only turns its guns away
-      (heavy cruisers fleeing frigates four moves ahead took 413 hull boxes for 457 dealt
-      over 40 seeded vector battles, tests/tactical/test_campaign_battle.py)."""
+    - ``looks`` moves ahead for an armed enemy no faster than the ship, no more than
+      :data:`FASTER_LOOKS` for a faster one or one without guns: running from a ship that
+      can catch it only turns its guns away (heavy cruisers fleeing frigates four moves ahead
+      took 413 hull boxes for 457 dealt over 40 seeded vector battles,
+      tests/tactical/test_campaign_battle.py)."""
     ours = reach_of(ctx, ship)
     thrust = order_limits(ctx, ship)[0]
     longest = max((reach_of(ctx, enemy) for enemy, _ in ahead), default=0.0)
@@ -148,7 +152,8 @@ def _drifts(ctx: BattleContext, ahead: Forecast, ship: ShipInPlay, looks: int) -
     for enemy, (x, y, _c) in ahead:
         chase = order_limits(ctx, enemy)[0]
         keep = keep_from(ours, longest if reach_of(ctx, enemy) > 0 else 0.0)
-        seen = looks if chase <= thrust else min(looks, FASTER_LOOKS)
+        armed = reach_of(ctx, enemy) > 0
+        seen = looks if chase <= thrust and armed else min(looks, FASTER_LOOKS)
         drifts.append((x, y, x - enemy.x, y - enemy.y, float(chase), keep, seen))
     return drifts
 
