@@ -12,7 +12,8 @@ design a side, for the heavy cruisers' mirror), under the campaign's battle rule
   played by each: Engage's share of the decisive battles;
 - Engage mirrors: the share of draws (the fleets, and two heavy cruisers);
 - escorts: of the battles a warship class's ship survives 3 turns of, the share it fires in;
-- Stand Off: its ships' mean range to the nearest enemy against the range they want;
+- Stand Off: its ships' mean range to the nearest enemy against the range they want, under
+  each movement and both together;
 - FTL Move: the share of its ships that jump away within the 12 turns.
 
     .venv/bin/python bench/bench_commanders.py                  # a few minutes on 2 cores
