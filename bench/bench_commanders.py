@@ -12,7 +12,8 @@ design a side, for the heavy cruisers' mirror), under the campaign's battle rule
   played by each: Engage's share of the decisive battles;
 - Engage mirrors: the share of draws (the fleets, and two heavy cruisers);
 - escorts: of the battles a warship class's ship survives 3 turns of, the share it fires in;
-- Stand Off: its ships' mean range to the nearest enemy against the range they want;
+- Stand Off: its ships' mean range to the nearest enemy against the range they want, under
+  each movement and both together;
 - FTL Move: the share of its ships that jump away within the 12 turns.
 
     .venv/bin/python bench/bench_commanders.py                  # a few minutes on 2 cores
@@ -307,8 +308,20 @@ def main() -> int:
     ranges: list[tuple[float, float]] = []
     jumped = fleeing = 0
     for movement in MOVEMENTS:
-        for result in fight_all(jobs_for("stand-off", "engage", movement), args.jobs):
-            ranges.extend(result.ranges)
+        kept = [
+            pair
+            for result in fight_all(jobs_for("stand-off", "engage", movement), args.jobs)
+            for pair in result.ranges
+        ]
+        ranges.extend(kept)
+        if kept:
+            held = sum(r for r, _ in kept) / len(kept)
+            wanted = sum(k for _, k in kept) / len(kept)
+            table.add_row(
+                f"Stand Off, {movement}: mean range / range wanted",
+                f"{held:.1f} / {wanted:.1f} MU",
+                "",
+            )
         for result in fight_all(jobs_for("ftl-move", "engage", movement), args.jobs):
             jumped += result.jumped
             fleeing += result.fleeing

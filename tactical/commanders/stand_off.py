@@ -4,6 +4,7 @@ own guns reach further, else just outside the enemy's reach, and fire whatever b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from tactical.battle import (
@@ -38,7 +39,15 @@ from tactical.commanders.steering import (
     with_torpedo_settings,
 )
 from tactical.fire import BAND_MU, range_between
-from tactical.movement import MoveResult, MoveStart, Order, heading_vector
+from tactical.movement import (
+    COURSES,
+    DEGREES_PER_COURSE,
+    MoveResult,
+    MoveStart,
+    Order,
+    heading_vector,
+    move,
+)
 from tactical.sensors import Bogey
 
 STAND_OFF_MARGIN_MU = 4.0  # how far outside the enemy's reach a Stand Off ship keeps
@@ -51,16 +60,22 @@ STAND_OFF_INSIDE_MU = 0.5
 """A Stand Off ship pays a die for each this many MU an enemy lies inside the range it keeps
 from that enemy, after this move or any of the next :data:`STAND_OFF_LOOKS`."""
 
-STAND_OFF_LOOKS = {"vector": 4, "cinematic": 3, "spatial": 4}
-"""How many moves a Stand Off ship looks ahead, both sides flying straight on, under each
-movement: a velocity towards the enemy takes turns of thrust to undo, and a ship turns away in
-time only if it sees the range fall that far ahead."""
+STAND_OFF_LOOKS = {"vector": 4, "cinematic": 4, "spatial": 4}
+"""How many moves a Stand Off ship looks ahead, both sides flying straight on (a cinematic
+ship also as if it turned away, :func:`_fleeing`), under each movement: a velocity towards the
+enemy takes turns of thrust to undo, and a ship turns away in time only if it sees the range
+fall that far ahead. Cinematic ships looked three moves ahead, straight on only (two at
+bogeys), and held 41.3 MU of the 51.8 they wanted against Engage's default fleet, losing 68 of
+100 seeded battles; now 44.0 of 51.9, losing 8 (issue 17, bench/bench_commanders.py)."""
 
 FASTER_LOOKS = 3
 """... and from an enemy whose drive is stronger than its own, no more than this many: it
 cannot be outrun, and fleeing it further ahead only turns the ship's guns away (heavy
 cruisers that looked four moves ahead at faster frigates dealt 457 hull boxes for 413 over 40
-seeded vector battles; tests/tactical/test_campaign_battle.py asks for more than twice)."""
+seeded vector battles; tests/tactical/test_campaign_battle.py asks for more than twice), and
+from an enemy without guns: it cannot hurt the ship, which closes to half its own reach
+(looking four moves ahead at such a target coming on, a cinematic cruiser held off instead of
+closing; tests/tactical/test_torpedo_commanders.py)."""
 
 TABLE_LOOKS = 2
 """... but on a table with edges, two (this move and the next), paying a die an MU inside: a
@@ -69,10 +84,13 @@ scenario against the closing commander it lost 151 points a battle over 30 seede
 than a third of the 412 the closing commander loses in its own mirror;
 tests/tactical/test_odds.py)."""
 
-BOGEY_LOOKS = 2
-"""... and while no enemy is identified, this many (this move and the next), paying a die an
-MU inside the range to the nearest bogey: the ship does not close on what it cannot see, nor
-flee it further ahead."""
+BOGEY_LOOKS = 4
+"""... and while no enemy is identified, this many, paying a die an MU inside the range to
+the nearest bogey: the ship does not close on what it cannot see. Looking two moves ahead
+(this move and the next), cinematic ships stopped facing the bogeys on the first turn, could
+not come round in time once they were identified, and the Stand Off fleet lost 86 of 100
+seeded cinematic battles against Engage's; looking four, and turning away in the weighing
+(:func:`_fleeing`), 8 (issue 17, bench/bench_commanders.py)."""
 
 BOGEY_INSIDE_MU = 1.0
 
@@ -122,10 +140,11 @@ def _drifts(ctx: BattleContext, ahead: Forecast, ship: ShipInPlay, looks: int) -
     - its chase, its own drive's thrust a move;
     - the range kept from it: from the longest reach of the enemy's guns for an enemy with
       guns, from none for one without (a ship that cannot hurt the Stand Off ship is not fled);
-    - ``looks`` moves ahead for an enemy no faster than the ship, two (this move and the next)
-      for a faster one: running from a ship that can catch it only turns its guns away
-      (heavy cruisers fleeing frigates four moves ahead took 413 hull boxes for 457 dealt
-      over 40 seeded vector battles, tests/tactical/test_campaign_battle.py)."""
+    - ``looks`` moves ahead for an armed enemy no faster than the ship, no more than
+      :data:`FASTER_LOOKS` for a faster one or one without guns: running from a ship that
+      can catch it only turns its guns away (heavy cruisers fleeing frigates four moves ahead
+      took 413 hull boxes for 457 dealt over 40 seeded vector battles,
+      tests/tactical/test_campaign_battle.py)."""
     ours = reach_of(ctx, ship)
     thrust = order_limits(ctx, ship)[0]
     longest = max((reach_of(ctx, enemy) for enemy, _ in ahead), default=0.0)
@@ -133,7 +152,8 @@ def _drifts(ctx: BattleContext, ahead: Forecast, ship: ShipInPlay, looks: int) -
     for enemy, (x, y, _c) in ahead:
         chase = order_limits(ctx, enemy)[0]
         keep = keep_from(ours, longest if reach_of(ctx, enemy) > 0 else 0.0)
-        seen = looks if chase <= thrust else min(looks, FASTER_LOOKS)
+        armed = reach_of(ctx, enemy) > 0
+        seen = looks if chase <= thrust and armed else min(looks, FASTER_LOOKS)
         drifts.append((x, y, x - enemy.x, y - enemy.y, float(chase), keep, seen))
     return drifts
 
@@ -162,7 +182,10 @@ def _weigh(
         dice_on(ctx, enemy, where, end.x, end.y, asteroids, guns.get(enemy.id))
         for enemy, where in ahead
     )
-    value = hits - STAND_OFF_THREAT * threat - _off_range(end, drifts, inside)
+    off = _off_range(end, drifts, inside)
+    if end.vector is None and ctx.rules.movement == "cinematic":
+        off = min(off, _off_range(end, drifts, inside, _fleeing(ctx, ship, end, drifts)))
+    value = hits - STAND_OFF_THREAT * threat - off
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
@@ -171,18 +194,24 @@ def _weigh(
     return value, order_text(order)
 
 
-def _off_range(end: MoveResult, drifts: Sequence[Drift], inside: float) -> float:
+def _off_range(
+    end: MoveResult,
+    drifts: Sequence[Drift],
+    inside: float,
+    path: Sequence[tuple[float, float]] | None = None,
+) -> float:
     """The dice a Stand Off ship pays for the enemies' ranges against the ones it keeps from
     each, where its move ends and where it will drift to in each of the next moves (each
     enemy's looks), both flying straight on, each enemy its chase a move nearer: a die for
     each ``inside`` MU inside (the enemy closes), mildly for the range beyond the nearest
     kept. The looks ahead
     are what make a ship turn away in time: a velocity towards the enemy takes turns of thrust
-    to undo."""
+    to undo. ``path``: where the ship is after this move and each of the next, if not
+    straight on (:func:`_fleeing`)."""
     vx, vy = velocity(end)
     paid = 0.0
     for step in range(max(seen for *_d, seen in drifts)):
-        x, y = end.x + step * vx, end.y + step * vy
+        x, y = (end.x + step * vx, end.y + step * vy) if path is None else path[step]
         spare = min(
             range_between(x, y, ex + step * edx, ey + step * edy) - step * chase - keep
             for ex, ey, edx, edy, chase, keep, seen in drifts
@@ -193,10 +222,40 @@ def _off_range(end: MoveResult, drifts: Sequence[Drift], inside: float) -> float
     return paid
 
 
-def _bogey_drifts(ship: ShipInPlay, contacts: Sequence[Bogey]) -> list[Drift]:
+def _fleeing(
+    ctx: BattleContext, ship: ShipInPlay, end: MoveResult, drifts: Sequence[Drift]
+) -> list[tuple[float, float]]:
+    """Where a cinematic ship is after this move and each of the next moves it weighs, if in
+    each it turns as far as it may away from the nearest enemy (where that one drifts to, its
+    chase aside) and puts the thrust left over into speed: its flight from there. Weighed
+    against flying straight on, whichever keeps the range better, it shows the ship that a
+    move which turns it away now is worth more than its own end says: a ship facing the
+    enemy takes turns to come round, and one that stops to hold the range there is caught
+    (issue 17: cinematic Stand Off ships held 41 MU of the 52 they wanted)."""
+    thrust, limit = order_limits(ctx, ship)
+    at = MoveStart(x=end.x, y=end.y, course=end.course, speed=end.speed)
+    path = [(end.x, end.y)]
+    for step in range(1, max(seen for *_d, seen in drifts)):
+        ex, ey = min(
+            ((ex + step * edx, ey + step * edy) for ex, ey, edx, edy, *_r in drifts),
+            key=lambda p: (range_between(at.x, at.y, p[0], p[1]), p),
+        )
+        away = round(math.degrees(math.atan2(at.x - ex, at.y - ey)) / DEGREES_PER_COURSE)
+        off = (away - at.course + COURSES // 2) % COURSES - COURSES // 2
+        turn = max(-limit, min(limit, off))
+        moved = move(at, Order(turn=turn, accel=thrust - abs(turn)), ctx.rules.split_velocity)
+        at = MoveStart(x=moved.x, y=moved.y, course=moved.course, speed=moved.speed)
+        path.append((at.x, at.y))
+    return path
+
+
+def _bogey_drifts(
+    ship: ShipInPlay, contacts: Sequence[Bogey], looks: int = BOGEY_LOOKS
+) -> list[Drift]:
     """While no enemy is identified: each bogey's drift, taken to chase at
     :data:`BOGEY_CHASE_MU`, the range kept from it the range to the nearest now (001
-    L933-951: the ship does not close on what it cannot yet see)."""
+    L933-951: the ship does not close on what it cannot yet see), weighed ``looks`` moves
+    ahead."""
     if not contacts:
         return []
     keep = min(range_between(ship.x, ship.y, b.x, b.y) for b in contacts)
@@ -211,7 +270,7 @@ def _bogey_drifts(ship: ShipInPlay, contacts: Sequence[Bogey]) -> list[Drift]:
                 dy * bogey.speed,
                 BOGEY_CHASE_MU,
                 keep,
-                BOGEY_LOOKS,
+                looks,
             )
         )
     return drifts
@@ -238,8 +297,8 @@ def stand_off_commander() -> Commander:
             dx, dy = velocity(enemy)
             ahead.append((enemy, (enemy.x + dx, enemy.y + dy, enemy.course)))
         contacts = [b for b in state.bogeys if b.side != side] if not enemies else []
-        # While only bogeys are seen: a move ahead, a die an MU inside (what they are and can
-        # do is not known; they are not fled so far ahead).
+        # While only bogeys are seen: a die an MU inside (what they are and can do is not
+        # known), :data:`BOGEY_LOOKS` ahead.
         looks = STAND_OFF_LOOKS[ctx.rules.movement]
         inside = STAND_OFF_INSIDE_MU if enemies else BOGEY_INSIDE_MU
         if (ctx.setup.table if ctx.setup.theatre is None else state.table) is not None:
@@ -248,7 +307,9 @@ def stand_off_commander() -> Commander:
         for ship in state.ships:
             if ship.side != side or ship.status != "active" or not (ahead or contacts):
                 continue
-            drifts = _drifts(ctx, ahead, ship, looks) + _bogey_drifts(ship, contacts)
+            drifts = _drifts(ctx, ahead, ship, looks) + _bogey_drifts(
+                ship, contacts, min(looks, BOGEY_LOOKS)
+            )
             start = move_start(ship)
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
