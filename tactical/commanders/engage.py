@@ -569,10 +569,14 @@ def _salvo_risk(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, moves: _Weighed
 ) -> FloatArray | float:
     """:data:`SALVO_DODGE_MU` for each move that ends where an enemy salvo may be waiting for
-    the ship (:mod:`tactical.commanders.salvos`), times the chance that one is
-    (:func:`~tactical.commanders.salvos.salvo_share`)."""
+    the ship (:mod:`tactical.commanders.salvos`), when it is its side's last ship, so the one
+    the enemy's salvos are aimed at (:data:`DUEL_SHARE`), as under cinematic movement. A ship
+    of a fleet weighing the chance that one waits for it (one in as many ships as its side
+    has) cost the fleet's fire: with both the side's guns counted together and that, Engage
+    won 65.5% of 200 decisive vector battles against the closing commander, and 76.0% with
+    the duel's dodge alone, its heavy cruisers' mirrors drawing 6% either way."""
     share = salvo_share(ctx, state, ship)
-    if not share:
+    if share < DUEL_SHARE:
         return 0.0
     aims = salvo_aims(ctx, state, ship)
     return SALVO_DODGE_MU * share * in_salvo_reach(ctx, aims, moves.x, moves.y)
