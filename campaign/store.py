@@ -203,6 +203,20 @@ notifications = sa.Table(
 )
 
 
+# An event's columns as the hash chain covers them, in its order (`hashing.chain_hash`), and
+# as the readers list them before their own (`recorded_at`) and the hash.
+_EVENT_COLUMNS = (
+    events.c.position,
+    events.c.version,
+    events.c.type,
+    events.c.schema_version,
+    events.c.payload,
+    events.c.audience,
+    events.c.actor,
+    events.c.turn,
+)
+
+
 class EventStore:
     """Campaigns, branches and their events, in one SQL database."""
 
@@ -484,17 +498,7 @@ class EventStore:
     def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
         """Yield a branch's events as the hash chain covers them (`ChainRow`), for `verify`."""
         query = (
-            sa.select(
-                events.c.position,
-                events.c.version,
-                events.c.type,
-                events.c.schema_version,
-                events.c.payload,
-                events.c.audience,
-                events.c.actor,
-                events.c.turn,
-                events.c.hash,
-            )
+            sa.select(*_EVENT_COLUMNS, events.c.hash)
             .where(self._in_lineage(lineage))
             .order_by(events.c.version)
         )
@@ -759,18 +763,9 @@ class EventStore:
         types: Sequence[str],
         visible_to: str,
     ) -> sa.Select[tuple[int, int, str, int, str, str, str, int, datetime, str]]:
-        query = sa.select(
-            events.c.position,
-            events.c.version,
-            events.c.type,
-            events.c.schema_version,
-            events.c.payload,
-            events.c.audience,
-            events.c.actor,
-            events.c.turn,
-            events.c.recorded_at,
-            events.c.hash,
-        ).where(self._in_lineage(lineage))
+        query = sa.select(*_EVENT_COLUMNS, events.c.recorded_at, events.c.hash).where(
+            self._in_lineage(lineage)
+        )
         if after_version:
             query = query.where(events.c.version > after_version)
         if upto_version is not None:

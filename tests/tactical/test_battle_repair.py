@@ -79,16 +79,19 @@ def test_magazines_are_lost_for_good() -> None:
     assert statuses["beam3-1"] == "damaged"
 
 
+# Two Continuum heavy cruisers 10 MU apart, bow to bow.
+CRUISER_DUEL = BattleSetup(
+    sides=("red", "blue"),
+    rules="continuum",
+    ships=(
+        ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12),
+        ShipSetup(id="b1", side="blue", design="heavy_cruiser", x=0, y=10, course=6),
+    ),
+)
+
+
 def test_the_repair_step() -> None:
-    setup = BattleSetup(
-        sides=("red", "blue"),
-        rules="continuum",
-        ships=(
-            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12),
-            ShipSetup(id="b1", side="blue", design="heavy_cruiser", x=0, y=10, course=6),
-        ),
-    )
-    battle = Battle(setup)
+    battle = Battle(CRUISER_DUEL)
     for side in sides_to_write(battle.ctx, battle.state):
         battle.write_orders(side, {})
     battle.resolve(ScriptedDice([6, 1]))
@@ -133,7 +136,7 @@ def test_the_repair_step() -> None:
     assert b1.record.systems[0].status == "damaged"
     assert battle.step() == ("simultaneous", "orders", None)
     assert battle.state.turn == 2
-    assert replay(setup, battle.journal) == battle.state
+    assert replay(CRUISER_DUEL, battle.journal) == battle.state
 
 
 def test_ft2_has_no_damage_control() -> None:
@@ -174,15 +177,7 @@ def test_whether_a_ship_has_repair_jobs_is_whether_it_lists_any(
 ) -> None:
     # The repair step asks every ship at each turn's end whether it has anything to mend,
     # without listing it: the answer is always whether repair_jobs lists anything.
-    setup = BattleSetup(
-        sides=("red", "blue"),
-        rules="continuum",
-        ships=(
-            ShipSetup(id="r1", side="red", design="heavy_cruiser", x=0, y=0, course=12),
-            ShipSetup(id="b1", side="blue", design="heavy_cruiser", x=0, y=10, course=6),
-        ),
-    )
-    battle = Battle(setup)
+    battle = Battle(CRUISER_DUEL)
     ship = battle.state.ship("r1")
     systems = ship.record.systems
     systems = (msgspec.structs.replace(systems[0], status=status), *systems[1:])
