@@ -349,9 +349,9 @@ def _battle_news(
             how = "by the engine" if ev.source == "engine" else "at the table"
             text = f"Battle {b.id} was fought ({how}). {_results(ev.results)}"
             if ev.source == "engine":
-                text += (
+                text += (  # where a player reads it: no umpire's command of his
                     f" Turn by turn: battle-{b.id}.html in your published package, or "
-                    f"`umpire battles show {b.id}`."
+                    f"Battles on the players' web page."
                 )
             t.tell("battles", t.at(b.hex, b.system), text)
         case UnitsCaught():

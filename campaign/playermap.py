@@ -74,7 +74,7 @@ def unit_reach(
     if found is None or viewer not in (UMPIRE, found.owner):
         whose = "in this campaign" if viewer == UMPIRE else f"of {viewer}"
         raise InvalidInputError(
-            f"{unit} is not a unit or task force {whose} (`umpire state` lists them)"
+            f"{unit} is not a unit or task force {whose} (the report's forces list them)"
         )
     if to is not None:
         try:
