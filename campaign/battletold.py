@@ -98,9 +98,13 @@ def seen_by(recorded: RecordedEvent, viewer: str) -> RecordedEvent:
 def event_as_told(ev: Event, viewer: str) -> Event:
     """An event as `viewer` may read it: a battle's request and outcome without the other
     side's admiral, and a `battle_fought` as his side knew the enemy's ships
-    (`battle_as_told`); any other as it is, its audience having let him read it."""
+    (`battle_as_told`); any other as it is, its audience having let him read it. A battle
+    fought under open record sheets is told whole, journal and all, and its set-up names both
+    admirals: once fought there, the level shows (docs/rulings.md)."""
     if isinstance(ev, BattleFought):
         ev = battle_as_told(ev, viewer)
+        if ev.journal is not None:
+            return ev
     if isinstance(ev, BattleRequested | BattleFought):
         battle = battle_seen_by(ev.battle, viewer)
         if battle is not ev.battle:

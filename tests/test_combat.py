@@ -827,8 +827,8 @@ def test_the_chooser_picks_the_location_per_system_and_sets_it_up() -> None:
 
 def test_an_enemy_admirals_level_is_his_sides_own(tmp_path: Path) -> None:
     """Red's task force, under its admiral, is pursued by blue (t2-b1). The admiral's level was
-    rolled for red and told to red alone: the battle as blue learns of it (his state, his log,
-    his report's news, the outcome's event) leaves it out; red and the umpire see it
+    rolled for red and told to red alone: the battle as blue learns of it before it is fought
+    (his state, his log, his report's news) leaves it out; red and the umpire see it
     (docs/rulings.md, "Campaign: an enemy admiral's level")."""
     service, lineage = lane_until_the_departure(tmp_path)
     try:
@@ -849,13 +849,19 @@ def test_an_enemy_admirals_level_is_his_sides_own(tmp_path: Path) -> None:
                 )
                 if isinstance(e.event, BattleRequested | BattleFought)
             ]
-            assert len(told) == 2
-            assert all([s.admiral for s in ev.battle.sides] == seen for ev in told), viewer
+            requested, fought = told
+            assert isinstance(requested, BattleRequested)
+            assert isinstance(fought, BattleFought)
+            assert [s.admiral for s in requested.battle.sides] == seen, viewer
+            # Fought under open record sheets (FT2), the battle is told whole, its journal's
+            # set-up naming both admirals: once fought, the level shows.
+            assert fought.journal is not None
+            assert [s.admiral for s in fought.battle.sides] == [None, level], viewer
         news = service.report(lineage, "blue", 2).news
         assert [
             [s.admiral for s in e.event.battle.sides]
             for e in news
-            if isinstance(e.event, BattleRequested | BattleFought)
-        ] == [[None, None], [None, None]]
+            if isinstance(e.event, BattleRequested)
+        ] == [[None, None]]
     finally:
         service.close()

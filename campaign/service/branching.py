@@ -85,21 +85,12 @@ def _missing(these: list[Event], those: list[Event]) -> tuple[Event, ...]:
 
 
 def _as_seen_by(found: BranchDiff, player: str, events: Iterable[RecordedEvent]) -> BranchDiff:
-    """`found` as `player` may see it: the public news and his own (each as he may read it,
-    `_as_told`), the shared history as the number of his own events in it (the branch's
-    versions would count the events hidden from him), his standing alone."""
-
-    def told(seen: tuple[Event, ...]) -> tuple[Event, ...]:
-        return tuple(_as_told(ev, player) for ev in seen)
-
+    """`found`, compared as `player` may read the events (`_as_told`), as he may see it: the
+    shared history as the number of his own events in it (the branch's versions would count
+    the events hidden from him), his standing alone."""
     return msgspec.structs.replace(
         found,
         shared=sum(1 for e in events if e.version <= found.shared and e.audience.may_see(player)),
-        turns=tuple(
-            msgspec.structs.replace(t, only_a=told(t.only_a), only_b=told(t.only_b))
-            for t in found.turns
-            if t.player in (EVERYONE, player)
-        ),
         standings=tuple(s for s in found.standings if s.player == player),
     )
 
@@ -194,10 +185,12 @@ class BranchCommands(ServiceCore):
             raise InvalidInputError(f"compare two different branches, not {a!r} with itself")
         self._check_viewer(first, viewer)
         self._check_viewer(second, viewer)
-        found = self._branch_diff(first, second, a, b)
+        found = self._branch_diff(first, second, a, b, viewer)
         return found if viewer == UMPIRE else _as_seen_by(found, viewer, self.store.read(first))
 
-    def _branch_diff(self, first: Lineage, second: Lineage, a: str, b: str) -> BranchDiff:
+    def _branch_diff(
+        self, first: Lineage, second: Lineage, a: str, b: str, viewer: str
+    ) -> BranchDiff:
         left = list(self.store.read(first))
         right = list(self.store.read(second))
         shared = 0
@@ -208,10 +201,13 @@ class BranchCommands(ServiceCore):
         state_a, state_b = self.load(first), self.load(second)
         players = list(dict.fromkeys([*state_a.players, *state_b.players]))
         diffs: list[TurnDiff] = []
+        # A player's diff compares the events as he may read them: a change only in what is
+        # hidden from him (an enemy's damage, his admiral) is no difference he may be shown.
+        audiences = [EVERYONE, *players, UMPIRE] if viewer == UMPIRE else [EVERYONE, viewer]
         for turn_number in range(0, max(state_a.turn, state_b.turn) + 1):
-            for who in [EVERYONE, *players, UMPIRE]:
-                told_a = _told(left, shared, turn_number, who)
-                told_b = _told(right, shared, turn_number, who)
+            for who in audiences:
+                told_a = [_as_told(e, viewer) for e in _told(left, shared, turn_number, who)]
+                told_b = [_as_told(e, viewer) for e in _told(right, shared, turn_number, who)]
                 only_a = _missing(told_a, told_b)
                 only_b = _missing(told_b, told_a)
                 if only_a or only_b:
