@@ -253,6 +253,7 @@ def create_app(
         Route("/sign-in", pages.sign_in, methods=["POST"]),
         Route("/sign-out", pages.sign_out, methods=["POST"]),
         Route("/report", pages.kept("report", pages.draw_report), methods=["GET"]),
+        Route("/report/{turn:int}", pages.signed_in(pages.past_report), methods=["GET"]),
         Route("/map.svg", pages.kept("map.svg", pages.draw_svg), methods=["GET"]),
         Route("/map", pages.kept("map", pages.draw_map), methods=["GET"]),
         Route("/reach.json", pages.signed_in(pages.reach), methods=["GET"]),
@@ -806,8 +807,20 @@ class _Pages:
             lines = ft2.report(self.service, who.lineage, who.name)
             return _Body(who.campaign, report_html(lines) + _MAP_IMAGE)
         report = self.service.report(who.lineage, who.name)
-        body = _report_html(report, self._has_map(who))
+        body = _report_html(report, self._has_map(who)) + _earlier_reports(report.news_turn)
         return _Body(f"{who.campaign}: turn {report.turn}", body)
+
+    async def past_report(self, request: Request, who: _Player) -> Response:
+        """His report of an earlier turn (`umpire report --turn N`): the news of that turn and
+        his forces as they stood at its end, from his own events only. No map: his map is
+        today's."""
+        turn = request.path_params["turn"]
+        if ft2.is_ft2(self.service, who.lineage):
+            raise InvalidInputError("an FT2 campaign's report is its current one: see /report")
+        report = await self._call(self.service.report, who.lineage, who.name, turn)
+        body = _report_html(report, has_map=False) + _earlier_reports(report.news_turn)
+        title = f"{who.campaign}: turn {turn}"
+        return _page(title, body, player=who.signed, csrf=_csrf(request))
 
     async def battles(self, request: Request, who: _Player) -> Response:
         """The battles his ships fought, newest first, each a link to its report."""
@@ -1146,6 +1159,16 @@ _MAP_IMAGE = (
 def _report_html(report: PlayerReport, has_map: bool) -> str:
     map_html = _MAP_IMAGE if has_map else ""
     return report_body_html(report, map_html=map_html, no_news="<li>nothing</li>")
+
+
+def _earlier_reports(news_turn: int) -> str:
+    """Links to his reports of the turns before `news_turn` (`/report/N`), newest first."""
+    if news_turn <= 0:
+        return ""
+    links = " ".join(
+        f"<a href='/report/{turn}'>turn {turn}</a>" for turn in range(news_turn - 1, -1, -1)
+    )
+    return f"<h2>Earlier reports</h2><p>{links}</p>"
 
 
 def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:

@@ -733,3 +733,22 @@ def test_a_players_page_is_drawn_once_for_all_his_sessions_each_with_its_own_tok
                     assert f"value='{mine}'" in text
                     assert theirs not in text
         assert drawn == ["report"]
+
+
+def test_a_player_reads_his_earlier_reports(game: Game, client: TestClient) -> None:
+    """His report links his earlier turns' reports (`/report/N`, as `umpire report --turn N`):
+    each from his own events; a turn not in the campaign is one line naming the turns."""
+    sign_in(client, "g", "red", game.secrets["g", "red"])
+    assert "<a href='/report/0'>turn 0</a>" in client.get("/report").text
+    earlier = client.get("/report/0")
+    assert earlier.status_code == 200
+    assert "g: red's report, turn 1" in earlier.text
+    assert "Explored:" not in earlier.text  # turn 1's news is not turn 0's
+    assert earlier.headers["cache-control"] == "no-store"
+    assert "blue-" not in earlier.text
+    refused = client.get("/report/9")
+    assert refused.status_code == 400
+    assert "turn 9 is not in this campaign (0-2)" in refused.text
+    assert client.get("/report/x").status_code == 404
+    client.post("/sign-out", data=with_token(client, {}))
+    assert client.get("/report/0", follow_redirects=False).headers["location"] == "/"
