@@ -12,9 +12,12 @@ battle engine; an event from before that is told by replaying its journal once
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
 
 from campaign.events import UMPIRE, BattleFought, BattleRequested, Event, RecordedEvent
+from campaign.storetypes import Lineage, Store
 from campaign.strategic import Battle, BattleKnowledge, ShipResult
 
 
@@ -93,6 +96,22 @@ def seen_by(recorded: RecordedEvent, viewer: str) -> RecordedEvent:
     if battle is ev.battle:
         return recorded
     return msgspec.structs.replace(recorded, event=msgspec.structs.replace(ev, battle=battle))
+
+
+def read_as_seen(
+    store: Store,
+    lineage: Lineage,
+    viewer: str,
+    after_version: int = 0,
+    upto_version: int | None = None,
+) -> Iterator[RecordedEvent]:
+    """The branch's events `viewer` may see (all, for the umpire), as his state folds them
+    (`seen_by`): the one read of a player's events that his state, his report and his log's
+    folds are made from."""
+    read = store.read(
+        lineage, after_version=after_version, upto_version=upto_version, visible_to=viewer
+    )
+    return read if viewer == UMPIRE else (seen_by(r, viewer) for r in read)
 
 
 def event_as_told(ev: Event, viewer: str) -> Event:

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from campaign.battletold import seen_by
+from campaign.battletold import read_as_seen
 from campaign.events import UMPIRE, RecordedEvent
 from campaign.projections import UNFOLDED, CampaignState, apply, fold_stored
 from campaign.storetypes import Lineage, Store
@@ -76,8 +76,8 @@ class FoldedStates:
             chain = store.hash_at(lineage, state.version) if state is not kept.state else None
             folded = kept if chain is None else _Folded(state, chain, kept.from_log)
         else:  # only his events, filtered in the database
-            tail = store.read(lineage, after_version=kept.state.version, visible_to=viewer)
-            folded = _fold((seen_by(r, viewer) for r in tail), kept)
+            tail = read_as_seen(store, lineage, viewer, after_version=kept.state.version)
+            folded = _fold(tail, kept)
         if folded.state.version:
             with self._lock:
                 self._entries[key] = folded

@@ -562,13 +562,7 @@ def test_a_fleet_tender_built_with_replacement_fighters(
     monkeypatch.setattr(random_orders, "AUXILIARY_DESIGNS", ("fleet_tender",))
     monkeypatch.setattr(random_orders, "AUXILIARY_PERCENT", 100)
     monkeypatch.setattr(random_orders, "FIGHTERS_PERCENT", 100)
-    # A seed whose first production phase buys ships (the Continuum fleets of issue 15).
-    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
-    referee = Referee(service, lineage)
-    result = autoplay(service, lineage, 4, 102, progress=referee)
-    assert result.turns == (1, 2, 3, 4)
-    assert not result.refusals
-    assert not result.production_problems
+    lineage = _past_the_first_production(service, map_dir)
     orders = {
         (e.event.player, e.event.turn): e.event
         for e in service.log(lineage, types=["orders_submitted"])
@@ -588,6 +582,17 @@ def test_a_fleet_tender_built_with_replacement_fighters(
         assert sum(u.stores for u in ev.units) == bought, ev
 
 
+def _past_the_first_production(service: CampaignService, map_dir: Path) -> Lineage:
+    """Four refereed turns of a two-player campaign whose first production phase buys ships
+    (seed 102, the Continuum fleets of issue 15), every order and purchase accepted."""
+    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
+    result = autoplay(service, lineage, 4, 102, progress=Referee(service, lineage))
+    assert result.turns == (1, 2, 3, 4)
+    assert not result.refusals
+    assert not result.production_problems
+    return lineage
+
+
 def test_random_players_build_the_specialist_designs(
     service: CampaignService, map_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -597,14 +602,8 @@ def test_random_players_build_the_specialist_designs(
     from campaign import random_orders
 
     monkeypatch.setattr(random_orders, "SPECIALIST_PERCENT", 100)
-    # A seed whose first production phase buys ships (the Continuum fleets of issue 15).
-    lineage = start(service, 102, small_map(102, 2, map_dir), 2)
+    lineage = _past_the_first_production(service, map_dir)
     assert service.load(lineage).battle_rules == "continuum"
-    referee = Referee(service, lineage)
-    result = autoplay(service, lineage, 4, 102, progress=referee)
-    assert result.turns == (1, 2, 3, 4)
-    assert not result.refusals
-    assert not result.production_problems
     built = {
         u.design
         for e in service.log(lineage, types=["production_resolved"])

@@ -15,7 +15,7 @@ from typing import NamedTuple, Self
 
 import msgspec
 
-from campaign.battletold import seen_by
+from campaign.battletold import read_as_seen
 from campaign.dice import DiceKey, DiceSource, ManualDice, RerolledDice, SeededDice
 from campaign.errors import CampaignNotFoundError, DiceError, IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -173,10 +173,8 @@ class ServiceCore:
             if snapshot is not None:
                 start = decode_state(snapshot.state)
         after = start.version if start is not None else 0
-        tail = self.store.read(
-            lineage, after_version=after, upto_version=upto_version, visible_to=viewer
-        )
-        return fold((seen_by(r, viewer) for r in tail), start)  # as he may know it
+        tail = read_as_seen(self.store, lineage, viewer, after, upto_version)
+        return fold(tail, start)
 
     def _from_snapshot(self, lineage: Lineage) -> tuple[CampaignState | None, str]:
         """The newest snapshot's state and its chain hash, or (None, "") with none."""

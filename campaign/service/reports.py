@@ -9,7 +9,7 @@ from datetime import datetime
 
 import msgspec
 
-from campaign.battletold import seen_by
+from campaign.battletold import read_as_seen
 from campaign.changes import changes_since
 from campaign.errors import InvalidInputError
 from campaign.events import (
@@ -119,7 +119,7 @@ class ReportQueries(ServiceCore):
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
         # His events, read once: the news, the states at the ends of turns and the chart's
         # names are each what `player_view`, `state_at` and `_star_names` give (issue 19).
-        mine = [seen_by(r, player) for r in self.store.read(lineage, visible_to=player)]
+        mine = list(read_as_seen(self.store, lineage, player))
         current = now if turn_number is None else self._his_state_at(lineage, mine, news_turn)
         news = _numbered(mine, player, turn=news_turn)
         before = self._his_state_at(lineage, mine, news_turn - 1) if news_turn > 0 else None
