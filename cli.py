@@ -1794,6 +1794,7 @@ def ship_designs(
     home-made designs registered (a player's view: his own and the public ones)."""
     from campaign.inputs import viewer_of
     from campaign.rules.battles import home_made_sheet
+    from campaign.rules.setup import catalogue_of
     from tactical.designs import builtin_ships
     from tactical.render import design_table
 
@@ -1802,7 +1803,7 @@ def ship_designs(
         lineage = at.lineage(service)
         rules = service.load(lineage).battle_rules
         designs = service.designs(lineage, viewer)
-    ships = builtin_ships("ft2" if rules == "ft2" else "continuum")
+    ships = builtin_ships(catalogue_of(rules))
     home = [(d.id, home_made_sheet(d.text, d.rules, d.id)) for d in designs]
     if json:
         _print_json([{"id": ship_id, "ship": ship} for ship_id, ship in [*ships, *home]])

@@ -205,21 +205,27 @@ def campaign_catalogue(
     return lookup
 
 
+def catalogue_of(battle_rules: str) -> RulesName:
+    """The built-in catalogue a campaign's ships are built from: its battle rules' (004
+    section 4), Continuum's or FT2's."""
+    return "continuum" if battle_rules == "continuum" else "ft2"
+
+
 def buildable_ships(state: CampaignState, player: str) -> tuple[FleetShip, ...]:
     """Return the warships `player` may order built, as production prices them (004 L277):
     the designs with an FTL drive of the campaign's catalogue (`campaign_catalogue`: its battle
     rules' standard designs, 004 section 4) and of his own home-made designs (004 L26-30)."""
-    preset: RulesName = "continuum" if state.battle_rules == "continuum" else "ft2"
     lookup = campaign_catalogue(state, player)
-    standard = [lookup(name) for name, ship in builtin_ships(preset) if ship.ftl]
+    standard = [
+        lookup(n) for n, ship in builtin_ships(catalogue_of(state.battle_rules)) if ship.ftl
+    ]
     own = sorted(d.id for d in state.designs.values() if d.owner == player)
     return (*standard, *(ship for ship in map(lookup, own) if ship.ftl))
 
 
 def no_design(design: str, rules: str = "ft2") -> str:
     """Say that a design is not in the `rules` catalogue, and which FTL designs are."""
-    preset: RulesName = "continuum" if rules == "continuum" else "ft2"
-    names = sorted(name for name, ship in builtin_ships(preset) if ship.ftl)
+    names = sorted(name for name, ship in builtin_ships(catalogue_of(rules)) if ship.ftl)
     close = difflib.get_close_matches(design, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return (
