@@ -1393,13 +1393,16 @@ def publish(
     progress."""
     from pathlib import Path
 
+    from campaign.service.reports import last_resolved
+
     folder = Path(out_dir)
     written = 0
     with at.service() as service:
         lineage = at.lineage(service)
-        for player in service.load(lineage).players:
+        state = service.load(lineage)
+        for player in state.players:
             report_ = service.report(lineage, player, turn)
-            now = turn is None or report_.news_turn == service.report(lineage, player).news_turn
+            now = report_.news_turn == last_resolved(state)
             # His map as he knows it today is not that turn's: an earlier report goes without.
             svg = service.map_svg(lineage, player) if now else ""
             package = render.player_package(report_, svg)

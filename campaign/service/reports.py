@@ -71,6 +71,11 @@ class PlayerReport(msgspec.Struct, frozen=True):
         return f"{self.campaign}: {self.player}'s {when}"
 
 
+def last_resolved(state: CampaignState) -> int:
+    """The turn a report tells by default: the last one resolved (0 before any)."""
+    return max(state.turn - 1, 0)
+
+
 def _numbered(
     mine: Iterable[RecordedEvent], player: str, turn: int | None = None
 ) -> list[RecordedEvent]:
@@ -114,7 +119,7 @@ class ReportQueries(ServiceCore):
         """
         self._check_viewer(lineage, player)
         now = self.load(lineage, viewer=player)
-        news_turn = turn_number if turn_number is not None else max(now.turn - 1, 0)
+        news_turn = turn_number if turn_number is not None else last_resolved(now)
         if not 0 <= news_turn <= now.turn:
             raise InvalidInputError(f"turn {news_turn} is not in this campaign (0-{now.turn})")
         # His events, read once: the news, the states at the ends of turns and the chart's
