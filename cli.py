@@ -1103,6 +1103,9 @@ def orders_template(
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write to this file instead of the screen.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
+    ] = False,
     at: Where = HERE,
 ) -> None:
     """Write a filled-in orders file for a player: every unit, holding position."""
@@ -1112,10 +1115,13 @@ def orders_template(
         sys.stdout.write(text)
         return
     try:
-        with open(out_file, "x", encoding="utf-8") as handle:
+        with open(out_file, "w" if force else "x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        raise InvalidInputError(f"{out_file} exists already; choose another --out") from None
+        raise InvalidInputError(
+            f"{out_file} exists already (it may hold orders written since): choose another "
+            "--out, or --force to overwrite it"
+        ) from None
     out.print(f"Wrote {out_file}", markup=False)
 
 

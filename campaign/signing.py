@@ -179,9 +179,19 @@ def check_own(data: bytes, player: str) -> None:
 
 
 def unsigned(data: bytes) -> bytes:
-    """Return `data` without its signature line (and what follows it), if it has one."""
+    """Return `data` without its signature line, if it has one.
+
+    A line written after the signature (the player edited a signed file) is kept: signing the
+    file again signs his edit, not the text before it.
+    """
     index = _last_line(data)
-    return data if index is None else data[:index]
+    if index is not None:
+        return data[:index]
+    stale = _stale_line(data)
+    if stale is None:
+        return data
+    start, end = stale
+    return data[:start] + data[end:]
 
 
 def read(data: bytes) -> SignedOrders:
@@ -191,6 +201,13 @@ def read(data: bytes) -> SignedOrders:
         SignatureError: no signature line, or one that does not read; names every problem.
     """
     index = _last_line(data)
+    if index is None and _stale_line(data) is not None:
+        raise SignatureError(
+            [
+                "the file changed after it was signed: lines follow the signature line "
+                "(sign it again with `umpire orders sign`)"
+            ]
+        )
     if index is None:
         raise SignatureError(
             [f"not signed: no `{SIGNATURE_PREFIX}` last line (sign it with `umpire orders sign`)"]
@@ -288,6 +305,17 @@ def _last_line(data: bytes) -> int | None:
     if stripped[start:].startswith(SIGNATURE_PREFIX.encode()):
         return start
     return None
+
+
+def _stale_line(data: bytes) -> tuple[int, int] | None:
+    """Return where a signature line that is not the last line starts and ends, if there is
+    one: the file was edited after it was signed."""
+    prefix = SIGNATURE_PREFIX.encode()
+    start = data.rfind(b"\n" + prefix) + 1  # 0: none after the first line
+    if start == 0 and not data.startswith(prefix):
+        return None
+    end = data.find(b"\n", start)
+    return start, len(data) if end < 0 else end + 1
 
 
 def _decode_signature(text: str, problems: list[str]) -> bytes:

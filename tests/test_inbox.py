@@ -301,6 +301,19 @@ def test_signatures_are_deterministic_and_bound_to_everything() -> None:
     assert b"s3cret" not in once
 
 
+def test_a_file_edited_after_signing_says_so_and_signs_again_with_the_edit() -> None:
+    body = orders("red", 1).encode()
+    signed = signing.sign(body, "s3cret", "g", "red", 7)
+    edited = signed + b"# hold at Mizar after all\n"
+    with pytest.raises(SignatureError, match="changed after it was signed"):
+        signing.read(edited)
+    again = signing.sign(edited, "s3cret", "g", "red", 8)
+    assert again.count(SIGNATURE_PREFIX.encode()) == 1  # the stale line is gone
+    read = signing.read(again)
+    assert read.body == body + b"# hold at Mizar after all\n"  # the edit is what is signed
+    assert signing.verifies(read, signing.public_key("s3cret", "g", "red"))
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
@@ -314,7 +327,7 @@ def test_signatures_are_deterministic_and_bound_to_everything() -> None:
         (b"# umpire-signature: v2 campaign=g player=red turn=x seq=0 sig=AA==", "turn is not"),
         (b"# umpire-signature: v2 campaign=g player=red turn=1 seq=0 sig=AA==", "seq starts"),
         (b"turn = 2\n# umpire-signature: v2 campaign=g player=red turn=1 seq=1", "for turn 1"),
-        (b"# umpire-signature: v2 campaign=g player=red sig=AA==\nturn = 1\n", "not signed"),
+        (b"# umpire-signature: v2 campaign=g player=red sig=AA==\nturn = 1\n", "changed after"),
     ],
 )
 def test_malformed_signature_lines(text: bytes, problem: str) -> None:

@@ -297,9 +297,12 @@ def test_the_cli_plays_a_turn_from_orders_files(tmp_path: Path, map_file: str) -
     umpire("new", "g", "--players", "red,blue", "--map", map_file, "--seed", "1")
     template = tmp_path / "red.toml"
     umpire("orders", "template", "--player", "red", "--out", str(template))
-    assert "already" in umpire(
+    template.write_text("edited\n")
+    assert "--force" in umpire(
         "orders", "template", "--player", "red", "--out", str(template), code=2
     )
+    assert template.read_text() == "edited\n"  # refused: nothing written
+    umpire("orders", "template", "--player", "red", "--out", str(template), "--force")
     text = template.read_text().replace(
         'unit = "red-S1"  # 9 scout-troop, entering through 0101\n# to = "0101"',
         'unit = "red-S1"\nto = "0102"',
