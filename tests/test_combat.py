@@ -214,7 +214,7 @@ def test_a_battle_stops_the_turn_until_its_outcome_is_recorded(
         "dense-world",
         "red",
     )
-    assert [b.id for b in service.battles(lineage, "blue")] == ["t1-b1"]
+    assert [b.id for b in service.battles(lineage, "blue")] == ["t1-0201"]  # his name for it
     with pytest.raises(IllegalCommandError, match="t1-b1 await their outcomes"):
         service.resolve_turn(lineage, ask=duel_dice)
     with pytest.raises(IllegalCommandError, match="orders are closed"):
@@ -629,7 +629,7 @@ def test_a_task_force_leaving_is_pursued_and_the_engine_fights_it(tmp_path: Path
         ]
         assert battle.sides[1].admiral == service.load(lineage).task_forces["red-F1"].admiral
         # Both sides are told of it; the leavers are at their destination meanwhile.
-        assert [b.id for b in service.battles(lineage, "blue")] == ["t2-b1"]
+        assert [b.id for b in service.battles(lineage, "blue")] == ["t2-0201"]  # his name for it
         assert service.state_at(lineage, viewer="red").units["red-W2"].hex == "0101"
         fought = service.resolve_battles(lineage)
         ev = fought[0].event
