@@ -747,6 +747,7 @@ UNFOLDED = frozenset(
     {
         "attack_failed",
         "dice_reroll_ruled",
+        "enemy_units_caught",
         "landing_failed",
         "map_loaded",
         "move_lapsed",
