@@ -142,8 +142,10 @@ class Referee:
             # ... and his view numbers his events only (issue 13: gaps would count others')
             assert [e.version for e in seen] == list(range(1, len(seen) + 1))
             # ... and names his battles as he knows them: no internal id, which counts the
-            # turn's other battles (campaign.battlenames), in any event of any type.
-            named = INTERNAL_ID.search(msgspec.json.encode([e.event for e in seen]).decode())
+            # turn's other battles (campaign.battlenames), in any event of any type (those
+            # of the turns before were read at their turn's end).
+            recent = [e.event for e in seen if e.turn >= turn - 1]
+            named = INTERNAL_ID.search(msgspec.json.encode(recent).decode())
             assert named is None, (player, named)
             lost = {
                 e.event.colony.id

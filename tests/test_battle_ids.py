@@ -23,7 +23,9 @@ import pytest
 from typer.testing import CliRunner
 
 from campaign import render
+from campaign.battletold import read_named
 from campaign.errors import InvalidInputError
+from campaign.events import BattleFought
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
 from cli import app
@@ -73,9 +75,16 @@ runner = CliRunner()
 
 def play_quartet(db: str, folder: Path, rules: str, alpha: bool = True) -> None:
     """Turn 1: both battles (only Beta's without `alpha`) fought by the engine, turn 2 on."""
+    service = CampaignService.open(db, clock=FixedClock(), create=True)
+    try:
+        play(service, folder, rules, alpha)
+    finally:
+        service.close()
+
+
+def play(service: CampaignService, folder: Path, rules: str, alpha: bool = True) -> Lineage:
     map_file = folder / "quartet.toml"
     map_file.write_text(QUARTET_MAP)
-    service = CampaignService.open(db, clock=FixedClock(), create=True)
     plan = plan_campaign("quartet", PLAYERS, seed="c", map_spec=str(map_file), battle_rules=rules)
     service.new_campaign(plan)
     lineage = service.target("quartet")
@@ -86,7 +95,7 @@ def play_quartet(db: str, folder: Path, rules: str, alpha: bool = True) -> None:
     service.resolve_turn(lineage)
     service.resolve_battles(lineage)
     service.resolve_turn(lineage)
-    service.close()
+    return lineage
 
 
 class Quartet:
@@ -229,3 +238,39 @@ def test_the_web_page_names_his_battle_by_its_hex(opened: tuple[CampaignService,
             assert not INTERNAL.findall(page.text), path
         answers = [green.get(f"/battles/{b}") for b in ("t1-b1", "t1-b2", "t1-0201")]
         assert [a.status_code for a in answers] == [404, 404, 404]
+
+
+def test_every_store_names_his_battles_alike(backend_url: str, tmp_path: Path) -> None:
+    """On SQLite (memory and file) and PostgreSQL: green's folds, read whole and by their
+    tails (the process's kept state), his log and his battles read by type and turn name his
+    battle alike, and hold no internal id."""
+    service = CampaignService.open(backend_url, clock=FixedClock(), create=True)
+    try:
+        lineage = play(service, tmp_path, "continuum")
+        kept = service.load(lineage, viewer="green")  # folded turn by turn as they came
+        assert list(kept.pending_battles) == []
+        assert service.fought_battles(lineage, "green", 1) == ["t1-0601"]
+        assert service.map_view(lineage, "green").battles[0].id == "t1-0601"
+        texts = [
+            msgspec.json.encode(kept).decode(),
+            msgspec.json.encode(service.log(lineage, viewer="green")).decode(),
+            msgspec.json.encode(service.report(lineage, "green", 1)).decode(),
+        ]
+        for text in texts:
+            assert not INTERNAL.findall(text)
+        assert "t1-0601" in texts[1]
+        assert "t1-0601" in texts[2]
+        # A read starting after his battle was requested (a kept state's tail) names its
+        # outcome from the requests of the turn before it (`BattleNames`).
+        _, asked = service.log(lineage, 1, ["battle_requested"])  # Alpha's, then Beta's
+        tail = read_named(service.store, lineage, "green", after_version=asked.version)
+        fought = [e.event for e in tail if isinstance(e.event, BattleFought)]
+        assert [f.battle.id for f in fought] == ["t1-0601"]
+        if backend_url != "sqlite://":  # a second process folds it all from the log
+            fresh = CampaignService.open(backend_url)
+            try:
+                assert fresh.load(fresh.target("quartet"), viewer="green") == kept
+            finally:
+                fresh.close()
+    finally:
+        service.close()
