@@ -2520,7 +2520,9 @@ def battle_list(
 @user_errors
 @campaign_command
 def battle_show(
-    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. t3-b1.")],
+    battle_id: Annotated[
+        str, typer.Argument(help="The battle, e.g. t3-b1; a player's as he knows it, t3-0403.")
+    ],
     as_player: PlayerOption = None,
     turns: Annotated[
         bool, typer.Option("--turns", help="Tell the battle turn by turn, as its journal does.")

@@ -12,10 +12,11 @@ battle engine; an event from before that is told by replaying its journal once
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
+from campaign.battlenames import BattleNames
 from campaign.events import UMPIRE, BattleFought, BattleRequested, Event, RecordedEvent
 from campaign.storetypes import Lineage, Store
 from campaign.strategic import Battle, BattleKnowledge, ShipResult
@@ -106,12 +107,55 @@ def read_as_seen(
     upto_version: int | None = None,
 ) -> Iterator[RecordedEvent]:
     """The branch's events `viewer` may see (all, for the umpire), as his state folds them
-    (`seen_by`): the one read of a player's events that his state, his report and his log's
-    folds are made from."""
-    read = store.read(
-        lineage, after_version=after_version, upto_version=upto_version, visible_to=viewer
-    )
+    (`seen_by`), his battles named as he knows them (`read_named`): the one read of a
+    player's events that his state, his report and his log's folds are made from."""
+    read = read_named(store, lineage, viewer, after_version, upto_version)
     return read if viewer == UMPIRE else (seen_by(r, viewer) for r in read)
+
+
+def read_named(
+    store: Store,
+    lineage: Lineage,
+    viewer: str,
+    after_version: int = 0,
+    upto_version: int | None = None,
+    *,
+    turn: int | None = None,
+    types: Sequence[str] = (),
+) -> Iterator[RecordedEvent]:
+    """The branch's events `viewer` may see (all, for the umpire), each internal battle id in
+    a player's named as he knows the battle (`campaign.battlenames`): every read of a player's
+    events goes through here. `turn` and `types` keep only those of a game turn and types."""
+    read = store.read(
+        lineage,
+        after_version=after_version,
+        upto_version=upto_version,
+        turn=turn,
+        types=types,
+        visible_to=viewer,
+    )
+    if viewer == UMPIRE:
+        return read
+    whole = after_version == 0 and turn is None and not types
+
+    def earlier(battle_turn: int) -> Iterator[Battle]:
+        """His battles requested on a turn, when this read may not hold them all."""
+        if whole:  # a read from the start holds every request before what names it
+            return iter(())
+        told = store.read(
+            lineage, turn=battle_turn, types=[BattleRequested.TYPE], visible_to=viewer
+        )
+        return (r.event.battle for r in told if isinstance(r.event, BattleRequested))
+
+    names = BattleNames(earlier)
+    # Read it all before `earlier` may read again: a store holds one read open at a time.
+    told = read if whole else list(read)
+    return (_named(r, names) for r in told)
+
+
+def _named(recorded: RecordedEvent, names: BattleNames) -> RecordedEvent:
+    ev = names.told(recorded.event)
+    return recorded if ev is recorded.event else msgspec.structs.replace(recorded, event=ev)
 
 
 def event_as_told(ev: Event, viewer: str) -> Event:

@@ -730,11 +730,28 @@ class CaptainCasualty(Event, frozen=True, kw_only=True):
 
 @event("units_caught", version=1)
 class UnitsCaught(Event, frozen=True, kw_only=True):
-    """Scouts and transports caught by enemy warships with no warships of their own there."""
+    """Scouts and transports caught by enemy warships with no warships of their own there,
+    told to their owner: where, and whose warships caught them (docs/rulings.md). An event of
+    before those two fields tells the turn's catches in all hexes at once, `hex` None."""
 
     player: str
     losses: tuple[Loss, ...]
     rolls: tuple[Roll, ...] = ()
+    hex: str | None = None
+    by: tuple[str, ...] = ()  # the players whose warships engaging there caught them
+
+
+@event("enemy_units_caught", version=1)
+class EnemyUnitsCaught(Event, frozen=True, kw_only=True):
+    """Another player's unescorted scouts and transports caught by `player`'s warships under
+    Engage orders, told to him: whose, where, and how many scouts and transports were lost,
+    by number as a sighting counts them (004 L102-103): no unit ids (docs/rulings.md)."""
+
+    player: str
+    owner: str
+    hex: str
+    scouts: int = 0  # scout ships lost (a troop counts its ships)
+    transports: int = 0  # colony transports lost
 
 
 @event("colony_conquered", version=1)

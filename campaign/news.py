@@ -32,6 +32,7 @@ from campaign.events import (
     DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
+    EnemyUnitsCaught,
     Event,
     FactoriesDestroyed,
     FightersResupplied,
@@ -224,6 +225,7 @@ def _tell(t: _Teller, ev: Event) -> None:
             BattleRequested()
             | BattleFought()
             | UnitsCaught()
+            | EnemyUnitsCaught()
             | StoresLost()
             | DecoysLost()
             | AttackFailed()
@@ -331,7 +333,15 @@ def _results(results: Sequence[ShipResult]) -> str:
 
 def _battle_news(
     t: _Teller,
-    ev: BattleRequested | BattleFought | UnitsCaught | StoresLost | DecoysLost | AttackFailed,
+    ev: (
+        BattleRequested
+        | BattleFought
+        | UnitsCaught
+        | EnemyUnitsCaught
+        | StoresLost
+        | DecoysLost
+        | AttackFailed
+    ),
 ) -> None:
     match ev:
         case BattleRequested():
@@ -356,12 +366,23 @@ def _battle_news(
             t.tell("battles", t.at(b.hex, b.system), text)
         case UnitsCaught():
             caught = and_list([_loss(loss) for loss in ev.losses])
+            whose = f"The warships of {and_list(list(ev.by))}" if ev.by else "Enemy warships"
             text = (
-                f"Enemy warships caught your unescorted ships: lost {caught}."
+                f"{whose} caught your unescorted ships: lost {caught}."
                 if caught
-                else "Enemy warships caught your unescorted ships, but none were lost."
+                else f"{whose} caught your unescorted ships, but none were lost."
             )
-            t.tell("battles", ELSEWHERE, text)
+            t.tell("battles", t.at(ev.hex) if ev.hex else ELSEWHERE, text)
+        case EnemyUnitsCaught():
+            lost = [
+                f"{n} {what}{'' if n == 1 else 's'}"
+                for n, what in ((ev.scouts, "scout"), (ev.transports, "colony transport"))
+                if n
+            ]
+            text = f"Your warships caught {ev.owner}'s unescorted ships: " + (
+                f"{and_list(lost)} lost." if lost else "none lost, they withdrew."
+            )
+            t.tell("battles", t.at(ev.hex), text)
         case StoresLost():
             t.tell(
                 "battles",

@@ -305,8 +305,17 @@ def build_player_map(
         if owner != player and (owner, system) not in placed:
             where = _system_hex(starmap, system)
             if where is not None:
+                # Detected by its command post, or seen by his ships (which tell no post).
+                post = (owner, system) in view.detected_posts
                 colonies.append(
-                    MapColony(id=system, owner=owner, system=system, hex=where, own=False)
+                    MapColony(
+                        id=system,
+                        owner=owner,
+                        system=system,
+                        hex=where,
+                        own=False,
+                        command_post=post,
+                    )
                 )
                 placed.add((owner, system))
     sightings = []

@@ -88,7 +88,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 25
+PROJECTION_VERSION = 26
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,6 +122,9 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     units: dict[str, Unit] = msgspec.field(default_factory=dict)
     colonies: dict[str, Colony] = msgspec.field(default_factory=dict)
     known_colonies: tuple[tuple[str, str], ...] = ()  # (owner, system) of colonies detected
+    # Those of them whose command post shows (`colony_detected`, 004 L86-89); the others were
+    # seen by his ships, which tell a colony and not whether it has a post.
+    detected_posts: tuple[tuple[str, str], ...] = ()
     # This turn's orders, the last submission of each player (umpire only until revealed).
     submitted: dict[str, OrdersSubmitted] = msgspec.field(default_factory=dict)
     final: tuple[str, ...] = ()  # players whose orders of this turn are marked final
@@ -326,7 +329,8 @@ def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
             return msgspec.structs.replace(state, units=units, colonies=colonies)
         case ColonyDetected():
             detected = tuple(sorted({*state.known_colonies, (ev.owner, ev.system)}))
-            return msgspec.structs.replace(state, known_colonies=detected)
+            posts = tuple(sorted({*state.detected_posts, (ev.owner, ev.system)}))
+            return msgspec.structs.replace(state, known_colonies=detected, detected_posts=posts)
         case ShipsSighted():
             return _sighted(state, ev.player, ev.sightings)
         case UnitsMerged() | UnitsSplit() | TreasurySpent():
@@ -743,6 +747,7 @@ UNFOLDED = frozenset(
     {
         "attack_failed",
         "dice_reroll_ruled",
+        "enemy_units_caught",
         "landing_failed",
         "map_loaded",
         "move_lapsed",

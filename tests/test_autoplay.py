@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from campaign.autoplay import AutoplayResult, autoplay, format_orders, random_document
+from campaign.battlenames import INTERNAL_ID, renamed
 from campaign.battletold import battle_seen_by
 from campaign.events import (
     BattleFought,
@@ -140,6 +141,12 @@ class Referee:
             assert [e.hash for e in seen] == visible  # the store filters by audience
             # ... and his view numbers his events only (issue 13: gaps would count others')
             assert [e.version for e in seen] == list(range(1, len(seen) + 1))
+            # ... and names his battles as he knows them: no internal id, which counts the
+            # turn's other battles (campaign.battlenames), in any event of any type (those
+            # of the turns before were read at their turn's end).
+            recent = [e.event for e in seen if e.turn >= turn - 1]
+            named = INTERNAL_ID.search(msgspec.json.encode(recent).decode())
+            assert named is None, (player, named)
             lost = {
                 e.event.colony.id
                 for e in seen
@@ -301,7 +308,7 @@ class Referee:
         journal or dice, and of an enemy ship it did not know to the last detail
         (`known_level` below "everything") only the fate, its hull lost not told (None), in
         the event and in his report; of what each side knew, only his own side's."""
-        whole = {e.event.battle.id: e.event for e in log if isinstance(e.event, BattleFought)}
+        whole = {e.hash: e.event for e in log if isinstance(e.event, BattleFought)}
         for recorded in seen:
             told = recorded.event
             if not isinstance(told, BattleFought):
@@ -309,7 +316,13 @@ class Referee:
             if (player, told.battle.id) in self.battles_checked:
                 continue
             self.battles_checked.add((player, told.battle.id))
-            fought = whole[told.battle.id]
+            # He knows the battle by its turn and hex (docs/rulings.md, "Campaign: a battle's id
+            # as a player knows it"): the umpire's event named so is what he reads.
+            truth = whole[recorded.hash]
+            assert not INTERNAL_ID.search(msgspec.json.encode(told).decode()), told.battle.id
+            assert told.battle.id.startswith(f"t{recorded.turn}-{truth.battle.hex}")
+            fought = renamed(truth, {truth.battle.id: told.battle.id}.get)
+            assert isinstance(fought, BattleFought)
             # An enemy admiral's level is his side's own ("Campaign: an enemy admiral's level"),
             # until a battle fought under open record sheets shows it with its journal.
             if told.journal is None:

@@ -14,12 +14,14 @@ from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
     BattleFought,
     BattleRequested,
+    EnemyUnitsCaught,
     OfficerCasualty,
     OrdersSubmitted,
     ShipsRepaired,
     UnitMoved,
     UnitsCaught,
 )
+from campaign.news import news_of
 from campaign.projections import CampaignState
 from campaign.rules.colonies import decide_repairs
 from campaign.rules.combat import decide_aftermath, find_battles
@@ -164,14 +166,42 @@ def test_unescorted_scouts_and_transports_are_caught() -> None:
         Unit(id="green-T1", owner="green", kind="transports", hex="0201", count=5),
         warship("green-W1", "stand-off"),
     )
-    (new,) = decide_aftermath(state, ScriptedDice([1, 4]))
+    new, told = decide_aftermath(state, ScriptedDice([1, 4]))
     ev = new.event
     assert isinstance(ev, UnitsCaught)
-    assert ev.player == "red"
+    assert (ev.player, str(new.audience)) == ("red", "red")
     assert [(loss.unit, loss.count) for loss in ev.losses] == [("red-S1", 9), ("red-T1", 20)]
     assert [r.key for r in ev.rolls] == [
         str(DiceKey(3, "caught", "red-S1")),
         str(DiceKey(3, "caught", "red-S2")),
+    ]
+    # Each side is told what it saw (docs/rulings.md): red where and by whose warships (blue
+    # engaged; green's stood off), blue whose ships his warships caught there and how many
+    # were lost, by number as a sighting counts them, no unit ids and no dice.
+    assert (ev.hex, ev.by) == ("0201", ("blue",))
+    assert str(told.audience) == "blue"
+    assert told.event == EnemyUnitsCaught(
+        player="blue", owner="red", hex="0201", scouts=9, transports=20
+    )
+    red = news_of("red", [ev], {"0201": "Alpha"})
+    blue = news_of("blue", [told.event], {"0201": "Alpha"})
+    assert [(p.where, p.sentences) for s in red for p in s.places] == [
+        (
+            "Alpha (0201)",
+            (
+                "The warships of blue caught your unescorted ships: lost red-S1 (9 ships) and "
+                "red-T1 (20 ships).",
+            ),
+        )
+    ]
+    assert [(p.where, p.sentences) for s in blue for p in s.places] == [
+        (
+            "Alpha (0201)",
+            (
+                "Your warships caught red's unescorted ships: 9 scouts and 20 colony "
+                "transports lost.",
+            ),
+        )
     ]
 
 
@@ -214,7 +244,7 @@ def test_a_battle_stops_the_turn_until_its_outcome_is_recorded(
         "dense-world",
         "red",
     )
-    assert [b.id for b in service.battles(lineage, "blue")] == ["t1-b1"]
+    assert [b.id for b in service.battles(lineage, "blue")] == ["t1-0201"]  # his name for it
     with pytest.raises(IllegalCommandError, match="t1-b1 await their outcomes"):
         service.resolve_turn(lineage, ask=duel_dice)
     with pytest.raises(IllegalCommandError, match="orders are closed"):
@@ -629,7 +659,7 @@ def test_a_task_force_leaving_is_pursued_and_the_engine_fights_it(tmp_path: Path
         ]
         assert battle.sides[1].admiral == service.load(lineage).task_forces["red-F1"].admiral
         # Both sides are told of it; the leavers are at their destination meanwhile.
-        assert [b.id for b in service.battles(lineage, "blue")] == ["t2-b1"]
+        assert [b.id for b in service.battles(lineage, "blue")] == ["t2-0201"]  # his name for it
         assert service.state_at(lineage, viewer="red").units["red-W2"].hex == "0101"
         fought = service.resolve_battles(lineage)
         ev = fought[0].event

@@ -224,11 +224,11 @@ def test_choice_options_list_their_choices_in_help() -> None:
 def test_a_battle_not_yet_fought_is_told_waiting_to_its_sides_only(tmp_path: Path) -> None:
     db = trio_orders_in(tmp_path)
     umpire(db, "turn", "resolve")
-    refused = runner.invoke(app, ["battles", "show", "t1-b1", "--as-player", "red", "--db", db])
+    refused = runner.invoke(app, ["battles", "show", "t1-0201", "--as-player", "red", "--db", db])
     assert refused.exit_code != 0
-    assert "battle t1-b1 has not been fought yet" in refused.stderr
-    other = runner.invoke(app, ["battles", "show", "t1-b1", "--as-player", "green", "--db", db])
+    assert "battle t1-0201 has not been fought yet" in refused.stderr
+    other = runner.invoke(app, ["battles", "show", "t1-0201", "--as-player", "green", "--db", db])
     assert other.exit_code == 2
     assert other.stderr.strip() == (
-        "umpire: error: no battle 't1-b1' among the battles green fought in (none yet)"
+        "umpire: error: no battle 't1-0201' among the battles green fought in (none yet)"
     )

@@ -188,8 +188,8 @@ def test_the_umpire_at_the_table_is_told_the_dummies_each_side_may_deploy(tmp_pa
     try:
         lineage = service.target(None, None)
         assert service.battle_decoys(lineage) == {"t1-b1": {"red": 0, "blue": 0}}
-        assert service.battle_decoys(lineage, "red") == {"t1-b1": {"red": 0}}
-        assert service.battle_decoys(lineage, "blue") == {"t1-b1": {"blue": 0}}
+        assert service.battle_decoys(lineage, "red") == {"t1-0201": {"red": 0}}
+        assert service.battle_decoys(lineage, "blue") == {"t1-0201": {"blue": 0}}
     finally:
         service.close()
 

@@ -257,7 +257,7 @@ def test_last_turns_battle_is_on_both_maps_and_no_enemy_id_is(tmp_path: Path) ->
         service.resolve_turn(lineage, ask=duel_dice)
         for player, other in (("red", "blue-"), ("blue", "red-")):
             picture = service.map_view(lineage, player)
-            assert [(b.id, b.hex) for b in picture.battles] == [("t1-b1", "0201")]
+            assert [(b.id, b.hex) for b in picture.battles] == [("t1-0201", "0201")]
             svg = service.map_svg(lineage, player)
             root = ET.fromstring(svg.encode())
             sites = root.find(f".//{NS}g[@id='battles']")

@@ -176,7 +176,7 @@ def test_a_report_shows_the_deadline_forces_by_place_and_news_as_sentences(
     assert "**Orders for turn 2 are due by 2026-03-01 18:00 UTC.**" in markdown
     assert "### Alpha (0201)\n\n| unit | what | order | captain |\n" in markdown
     assert "### Battles" in markdown
-    assert "Battle t1-b1 was fought (by the engine)." in markdown
+    assert "Battle t1-0201 was fought (by the engine)." in markdown
     assert "orders_committed" not in markdown  # no log rows
     # A report of a past turn has no deadline: the one shown is the turn in progress's.
     assert opened.report(lineage, "red", 1).deadline is None
@@ -192,11 +192,13 @@ def test_the_news_holds_nothing_outside_a_players_view(
     report = opened.report(lineage, player)
     seen = msgspec.json.encode([e.event for e in opened.player_view(lineage, player)]).decode()
     told = msgspec.json.encode(report.stories).decode() + render.report_markdown(report)
-    ids = set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", told))
+    named = r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-(?:b\d+|\d{4})\b"
+    ids = set(re.findall(named, told))
     assert ids, player
-    assert ids <= set(re.findall(r"\b(?:red|blue|green)-[A-Z]+\d+\b|\bt\d+-b\d+\b", seen))
+    assert ids <= set(re.findall(named, seen))
     if player == "green":
         assert "t1-b1" not in told
+        assert "t1-0201" not in told
         assert "Alpha" not in told
     whole = msgspec.json.encode([e.event for e in opened.log(lineage)]).decode()
     assert "t1-b1" in whole
@@ -228,7 +230,7 @@ def test_a_battle_report_tells_each_ship_and_the_table_turn_by_turn(
     service: tuple[CampaignService, Lineage],
 ) -> None:
     opened, lineage = service
-    red = opened.battle_report(lineage, "t1-b1", "red")
+    red = opened.battle_report(lineage, "t1-0201", "red")
     assert red.where == "Alpha (0201)"
     assert [f.id for f in red.forces] == ["blue-W1", "red-W1", "red-W2"]
     fates = {f.id: f for f in red.fates}
@@ -257,7 +259,7 @@ def test_a_battle_replay_is_a_self_contained_animated_page(
     service: tuple[CampaignService, Lineage],
 ) -> None:
     opened, lineage = service
-    red = opened.battle_report(lineage, "t1-b1", "red")
+    red = opened.battle_report(lineage, "t1-0201", "red")
     page = render.battle_replay_html(red)
     assert page.startswith("<!doctype html>")
     assert "<script" not in page
@@ -276,13 +278,14 @@ def test_a_player_never_sees_a_battle_he_was_not_in(
     names only his own battles; the CLI prints nothing else and exits 2."""
     opened, lineage = service
     refusals = []
-    for battle_id in ("t1-b1", "t7-b9"):
+    for battle_id in ("t1-b1", "t1-0201", "t7-b9"):
         with pytest.raises(InvalidInputError) as refused:
             opened.battle_report(lineage, battle_id, "green")
         refusals.append(str(refused.value).replace(battle_id, "ID"))
     assert (
         refusals[0]
         == refusals[1]
+        == refusals[2]
         == ("no battle 'ID' among the battles green fought in (none yet)")
     )
     result = runner.invoke(
@@ -292,16 +295,16 @@ def test_a_player_never_sees_a_battle_he_was_not_in(
     assert result.stdout == ""
     assert "blue" not in result.stderr
     assert "red" not in result.stderr
-    shown = trio.umpire("battles", "show", "t1-b1", "--as-player", "red", "--turns")
-    assert "Battle t1-b1 at Alpha (0201), as red saw it" in shown
+    shown = trio.umpire("battles", "show", "t1-0201", "--as-player", "red", "--turns")
+    assert "Battle t1-0201 at Alpha (0201), as red saw it" in shown
     assert opened.fought_battles(lineage, "green") == []
-    assert opened.fought_battles(lineage, "red") == ["t1-b1"]
+    assert opened.fought_battles(lineage, "red") == ["t1-0201"]
 
 
 def test_the_web_page_shows_a_player_his_own_battles_only(
     service: tuple[CampaignService, Lineage],
 ) -> None:
-    """The web page (issue 16): red's battle list links t1-b1 and its page is the battle as
+    """The web page (issue 16): red's battle list links t1-0201 and its page is the battle as
     red saw it (the replay of `umpire battles show`); green, who fought none, gets the same
     404 for that battle as for a made-up one, naming nothing of it."""
     from starlette.testclient import TestClient
@@ -315,10 +318,10 @@ def test_the_web_page_shows_a_player_his_own_battles_only(
     secrets = {p: keys.issue("trio", p) for p in ("red", "green")}
     with TestClient(create_app(opened, secret_key="k", https_only=False)) as red:
         sign_in(red, "trio", "red", secrets["red"])
-        assert "href='/battles/t1-b1'" in red.get("/battles").text
-        page = red.get("/battles/t1-b1")
+        assert "href='/battles/t1-0201'" in red.get("/battles").text
+        page = red.get("/battles/t1-0201")
         assert page.status_code == 200
-        assert "Battle t1-b1 at Alpha (0201), as red saw it" in page.text
+        assert "Battle t1-0201 at Alpha (0201), as red saw it" in page.text
         assert "red-W1" in page.text
     with TestClient(create_app(opened, secret_key="k", https_only=False)) as green:
         sign_in(green, "trio", "green", secrets["green"])
@@ -334,13 +337,13 @@ def test_the_web_page_shows_a_player_his_own_battles_only(
 def test_the_published_package_holds_a_players_own_battles_only(trio: Trio) -> None:
     out = trio.folder / "published"
     trio.umpire("publish", "--out", str(out), "--turn", "1")
-    assert (out / "red" / "battle-t1-b1.html").exists()
-    assert (out / "blue" / "battle-t1-b1.html").exists()
+    assert (out / "red" / "battle-t1-0201.html").exists()
+    assert (out / "blue" / "battle-t1-0201.html").exists()
     green = "".join(p.read_text() for p in (out / "green").iterdir())
     assert not list((out / "green").glob("battle-*"))
-    assert "t1-b1" not in green
+    assert "t1-0201" not in green
     assert "blue-W1" not in green
-    replay = (out / "red" / "battle-t1-b1.html").read_text()
+    replay = (out / "red" / "battle-t1-0201.html").read_text()
     assert "as red saw it" in replay
 
 
@@ -409,8 +412,8 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
     assert truth["red-W2"].hull_lost == 13
     assert designs["red-W2"] == "heavy_cruiser"
     assert truth["blue-W1"].destroyed == ("dcp-1",)
-    blue = opened.battle_report(lineage, "t1-b1", "blue")
-    red = opened.battle_report(lineage, "t1-b1", "red")
+    blue = opened.battle_report(lineage, "t1-0201", "blue")
+    red = opened.battle_report(lineage, "t1-0201", "red")
     seen = {f.id: f for f in blue.fates}
     assert seen["red-W2"].fate == "survived"
     assert seen["red-W2"].hull_lost is None
@@ -429,12 +432,12 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
     assert {f.id: f for f in blue.fates}["blue-W1"] == truth["blue-W1"]
 
     # `battles show` as a player: the table and its JSON; the umpire's shows it all.
-    shown = trio.umpire("battles", "show", "t1-b1", "--as-player", "blue")
+    shown = trio.umpire("battles", "show", "t1-0201", "--as-player", "blue")
     assert [c.strip() for c in _row(shown, "red-W2", "came through").split("│")[4:7]] == ["?"] * 3
     assert "heavy_cruiser" not in _row(shown, "red-W2", "cruiser, design")
     as_umpire = trio.umpire("battles", "show", "t1-b1")
     assert "13" in _row(as_umpire, "red-W2", "came through")
-    told = json.loads(trio.umpire("battles", "show", "t1-b1", "--as-player", "red", "--json"))
+    told = json.loads(trio.umpire("battles", "show", "t1-0201", "--as-player", "red", "--json"))
     (blue_w1,) = [f for f in told["fates"] if f["id"] == "blue-W1"]
     assert blue_w1["destroyed"] is None
     assert "dcp-1" not in json.dumps(told["fates"])
@@ -473,7 +476,7 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
     out = trio.folder / "closed"
     trio.umpire("publish", "--out", str(out), "--turn", "1")
     assert "orders_written" not in (out / "blue" / "report.json").read_text()
-    page = (out / "blue" / "battle-t1-b1.html").read_text()
+    page = (out / "blue" / "battle-t1-0201.html").read_text()
     assert "<td>red-W2</td><td>came through</td><td>?</td><td>?</td><td>?</td>" in page
     assert "<td>red-W2</td><td>cruiser, design unknown</td><td>?</td>" in page
 
@@ -481,7 +484,7 @@ def test_under_closed_record_sheets_a_side_learns_of_an_enemy_ship_its_fate_only
 def test_the_web_battle_page_tells_an_enemy_ships_fate_only(
     service: tuple[CampaignService, Lineage],
 ) -> None:
-    """Red's web page of t1-b1 tells blue-W1 destroyed and nothing of its losses; his log
+    """Red's web page of t1-0201 tells blue-W1 destroyed and nothing of its losses; his log
     page reads the event as he may."""
     from starlette.testclient import TestClient
 
@@ -496,10 +499,10 @@ def test_the_web_battle_page_tells_an_enemy_ships_fate_only(
     secret = keys.rotate("trio", "red") if held else keys.issue("trio", "red")
     with TestClient(create_app(opened, secret_key="k", https_only=False)) as red:
         sign_in(red, "trio", "red", secret)
-        page = red.get("/battles/t1-b1").text
+        page = red.get("/battles/t1-0201").text
         assert "<td>blue-W1</td><td>destroyed</td><td>?</td><td></td><td>?</td>" in page
         assert "dcp-1" not in page
-        assert "battle t1-b1 fought (engine): destroyed blue-W1" in red.get("/log").text
+        assert "battle t1-0201 fought (engine): destroyed blue-W1" in red.get("/log").text
 
 
 def test_under_open_record_sheets_a_side_sees_every_ships_fate(
@@ -558,7 +561,9 @@ def test_a_battle_fought_before_its_sides_knowledge_was_recorded_is_told_the_sam
 
     monkeypatch.setattr(battleknowledge, "replayed_knowledge", no_replay)
     (mine,) = [e.event for e in opened.log(lineage, viewer="blue") if e.type == "battle_fought"]
-    assert mine == told["blue"]
+    # His log names the battle as he knows it (campaign.battlenames).
+    named = msgspec.structs.replace(fought.battle, id="t1-0201")
+    assert mine == msgspec.structs.replace(told["blue"], battle=named)
     with pytest.raises(AssertionError, match="replayed t1-b1"):
         battle_as_told(old, "blue")
 
@@ -660,7 +665,7 @@ def test_the_replay_plays_turn_by_turn_in_headless_chromium(
     from tests.test_web import CHROMIUM, CHROMIUM_FLAGS
 
     opened, lineage = service
-    red = opened.battle_report(lineage, "t1-b1", "red")
+    red = opened.battle_report(lineage, "t1-0201", "red")
     page_file = tmp_path / "replay.html"
     page_file.write_text(render.battle_replay_html(red))
     requests: list[str] = []
@@ -695,9 +700,9 @@ def test_the_package_report_links_the_players_battle_pages(trio: Trio) -> None:
     trio.umpire("publish", "--out", str(out), "--turn", "1")
     for player in ("red", "blue"):
         page = (out / player / "report.html").read_text()
-        assert "<a href='battle-t1-b1.html'>Battle t1-b1</a>" in page
-        assert (out / player / "battle-t1-b1.html").exists()
-        assert "[Battle t1-b1](battle-t1-b1.html)" in (out / player / "report.md").read_text()
+        assert "<a href='battle-t1-0201.html'>Battle t1-0201</a>" in page
+        assert (out / player / "battle-t1-0201.html").exists()
+        assert "[Battle t1-0201](battle-t1-0201.html)" in (out / player / "report.md").read_text()
     assert "battle-" not in (out / "green" / "report.html").read_text()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -409,6 +410,42 @@ def test_colonists_land_and_everyone_detects_the_colony(
         ("red", 3, ("Alpha/3",)),
         ("blue", 0, ()),
     ]
+
+
+def test_a_detected_command_post_shows_alike_in_the_report_and_on_the_map(
+    settled: tuple[CampaignService, Lineage],
+) -> None:
+    """Blue's report says red's new colony at Alpha shows by its command post (004 5.1); his
+    map (the published `map.svg`, the web page's `/map` data) marks that post. A colony his
+    ships saw without one (`known_colonies` from a sighting) is marked without."""
+    from starlette.testclient import TestClient
+
+    from campaign.players import PlayerSecrets
+    from campaign.web import create_app
+    from tests.test_web import sign_in
+
+    service, lineage = settled
+    service.submit_orders(lineage, "red", landing_orders(("red-T1", "Alpha/3", 10)))
+    service.resolve_turn(lineage, ask=sixes)
+    report = service.report(lineage, "blue")
+    told = [
+        (place.where, sentence)
+        for section in report.stories
+        for place in section.places
+        for sentence in place.sentences
+        if "command post" in sentence
+    ]
+    assert told == [("Alpha (0102)", "red has a colony here: its command post shows.")]
+    (alpha,) = [c for c in service.map_view(lineage, "blue").colonies if c.owner == "red"]
+    assert (alpha.system, alpha.hex, alpha.command_post) == ("Alpha", "0102", True)
+    assert service.load(lineage, viewer="blue").detected_posts == (("red", "Alpha"),)
+    secret = PlayerSecrets(service.store).issue("g", "blue")
+    with TestClient(create_app(service, secret_key="k", https_only=False)) as blue:
+        sign_in(blue, "g", "blue", secret)
+        page = blue.get("/map").text
+    shown = re.findall(r'\{[^{}]*"system":\s*"Alpha"[^{}]*\}', page)
+    assert shown, page
+    assert all('"command_post":true' in s.replace(" ", "") for s in shown), shown
 
 
 def test_bad_landings_are_refused_with_every_problem(

@@ -22,6 +22,7 @@ from campaign.events import (
     DiceRerollRuled,
     DiceRolled,
     EmpireFounded,
+    EnemyUnitsCaught,
     Event,
     FactoriesDestroyed,
     FightersResupplied,
@@ -158,9 +159,8 @@ def describe(ev: Event) -> str:
             text = f"battle {ev.battle.id} fought ({ev.source}): "
             text += f"destroyed {', '.join(destroyed) or 'none'}"
             return text + (f"; left the battle {', '.join(gone)}" if gone else "")
-        case UnitsCaught():
-            caught = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses) or "none lost"
-            return f"{ev.player}'s unescorted ships caught by enemy warships: {caught}"
+        case UnitsCaught() | EnemyUnitsCaught():
+            return _caught_text(ev)
         case ColonyConquered():  # retaken by its first owner, it is free again: liberated
             return (
                 f"{ev.colony.id} {'liberated' if ev.colony.conquered_from is None else 'taken'}"
@@ -193,6 +193,18 @@ def describe(ev: Event) -> str:
             return f"{ev.unit} lost: {ev.cause}"
         case _:
             return describe_ft2(ev) or type(ev).__name__
+
+
+def _caught_text(ev: UnitsCaught | EnemyUnitsCaught) -> str:
+    if isinstance(ev, EnemyUnitsCaught):
+        return (
+            f"{ev.player}'s warships caught {ev.owner}'s unescorted ships at {ev.hex}: "
+            f"{ev.scouts} scouts and {ev.transports} transports lost"
+        )
+    caught = ", ".join(f"{loss.unit} x{loss.count}" for loss in ev.losses) or "none lost"
+    whose = f"warships of {', '.join(ev.by)}" if ev.by else "enemy warships"
+    where = f" at {ev.hex}" if ev.hex else ""
+    return f"{ev.player}'s unescorted ships caught{where} by {whose}: {caught}"
 
 
 def _describe_map(ev: MapChosen | MapLoaded | StarChartPublished) -> str:

@@ -39,6 +39,7 @@ from campaign.events import (
     BattleFought,
     BattleRequested,
     CaptainCasualty,
+    EnemyUnitsCaught,
     NewEvent,
     OfficerCasualty,
     UnitMoved,
@@ -562,6 +563,9 @@ def decide_aftermath(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
 
     Ruling (the Stellar Conquest engagement tables are not in the seeds): each scout troop
     rolls a d6 and is lost on a 1, else it withdraws; unescorted colony transports are lost.
+    Each hex's catch is told to the owner (`units_caught`: his losses, where, and whose
+    warships caught them) and to each player whose warships engaging there caught them
+    (`enemy_units_caught`: whose, where, and how many were lost, by number).
     """
     engaging: dict[str, set[str]] = defaultdict(set)
     warships: dict[str, set[str]] = defaultdict(set)
@@ -570,7 +574,7 @@ def decide_aftermath(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
             warships[unit.hex].add(unit.owner)
             if unit.order == "engage":
                 engaging[unit.hex].add(unit.owner)
-    caught: dict[str, list[tuple[str, int, Roll | None]]] = defaultdict(list)
+    caught: dict[tuple[str, str], list[tuple[Unit, int, Roll | None]]] = defaultdict(list)
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         if unit.kind == "warship" or unit.hex is None:
             continue
@@ -580,19 +584,28 @@ def decide_aftermath(state: CampaignState, dice: DiceSource) -> list[NewEvent]:
         if unit.kind == "scout-troop":
             key = DiceKey(turn=state.turn, phase="caught", subject=unit.id)
             roll = dice.roll(key)
-            if roll.value in SCOUT_CAUGHT_ON:
-                caught[unit.owner].append((unit.id, unit.count, roll))
-            else:
-                caught[unit.owner].append((unit.id, 0, roll))
+            lost = unit.count if roll.value in SCOUT_CAUGHT_ON else 0
+            caught[(unit.owner, unit.hex)].append((unit, lost, roll))
         else:
-            caught[unit.owner].append((unit.id, unit.count, None))
+            caught[(unit.owner, unit.hex)].append((unit, unit.count, None))
     batch = []
-    for player in sorted(caught):
-        entries = caught[player]
+    for (player, hex_label), entries in sorted(caught.items()):
+        captors = tuple(sorted(engaging[hex_label] - {player}))
         event = UnitsCaught(
             player=player,
-            losses=tuple(Loss(unit=u, count=n) for u, n, _ in entries if n),
+            losses=tuple(Loss(unit=u.id, count=n) for u, n, _ in entries if n),
             rolls=tuple(r for _, _, r in entries if r is not None),
+            hex=hex_label,
+            by=captors,
         )
         batch.append(NewEvent(event=event, audience=Audience.players_([player]), turn=state.turn))
+        scouts = sum(n for u, n, _ in entries if u.kind == "scout-troop")
+        transports = sum(n for u, n, _ in entries if u.kind != "scout-troop")
+        for captor in captors:
+            told = EnemyUnitsCaught(
+                player=captor, owner=player, hex=hex_label, scouts=scouts, transports=transports
+            )
+            batch.append(
+                NewEvent(event=told, audience=Audience.players_([captor]), turn=state.turn)
+            )
     return batch

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import msgspec
 
+from campaign.battletold import read_named
 from campaign.errors import IllegalCommandError
 from campaign.events import (
     UMPIRE,
@@ -38,7 +39,7 @@ from campaign.rules import taskforces as taskforce_rules
 from campaign.rules.colonies import planets_to_land
 from campaign.rules.setup import buildable_ships
 from campaign.rules.technology import TechName
-from campaign.service.base import PlayerChart, ServiceCore, battle_order
+from campaign.service.base import PlayerChart, ServiceCore
 from campaign.storetypes import Lineage
 from campaign.strategic import Battle, SplitPart, TaskForce
 from campaign.techlist import tech_rows
@@ -138,10 +139,10 @@ class PlayerDesks(ServiceCore):
         kinds = [BattleRequested.TYPE, BattleFought.TYPE]
         told: dict[str, Battle] = {}
         last = max(view.turn - 1, 0)
-        for recorded in self.store.read(lineage, turn=last, types=kinds, visible_to=player):
+        for recorded in read_named(self.store, lineage, player, turn=last, types=kinds):
             if isinstance(recorded.event, BattleRequested | BattleFought):
                 told[recorded.event.battle.id] = recorded.event.battle
-        battles = [told[b] for b in sorted(told, key=battle_order)]
+        battles = list(told.values())  # in the order he learnt of them
         mine = self.submitted_orders(lineage, player)
         moves = mine.moves if mine is not None else ()
         return build_player_map(view, starmap, explored, player, battles, moves)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from campaign.battletold import read_named
 from campaign.dice import DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, BattleFought, NewEvent, RecordedEvent, StarChartPublished
@@ -178,7 +179,7 @@ class BattleCommands(ServiceCore):
 
         kinds = [BattleFought.TYPE, Ft2BattleFought.TYPE]
         fought = []
-        for recorded in self.store.read(lineage, types=kinds, visible_to=viewer, turn=turn):
+        for recorded in read_named(self.store, lineage, viewer, turn=turn, types=kinds):
             ev = recorded.event
             if isinstance(ev, Ft2BattleFought):
                 ev = as_battle_fought(ev)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import msgspec
 
-from campaign.battletold import read_as_seen
+from campaign.battletold import read_as_seen, read_named
 from campaign.changes import changes_since
 from campaign.errors import InvalidInputError
 from campaign.events import (
@@ -198,7 +198,7 @@ class ReportQueries(ServiceCore):
         may not see (a rival's moves, the umpire's private rolls): his view numbers his events
         1, 2, 3... in both, and gives `recorded_at` to the minute only.
         """
-        return _numbered(self.store.read(lineage, visible_to=player), player)
+        return _numbered(read_named(self.store, lineage, player), player)
 
     def status(self, lineage: Lineage) -> Status:
         """Return the overview of a branch."""
