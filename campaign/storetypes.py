@@ -23,7 +23,7 @@ Clock = Callable[[], datetime]
 
 # The schema revision this code needs: alembic's head (tests/test_migrations.py checks it).
 # A database at it opens with one small query, alembic not even imported (issue 19).
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 MAIN_BRANCH = "main"
 
@@ -155,6 +155,13 @@ class Lineage(msgspec.Struct, frozen=True):
     stream_id: int
     segments: tuple[Segment, ...]
 
+    def owner(self, version: int) -> int:
+        """Return the id of the stream that holds the branch's event at `version`."""
+        for seg in self.segments:
+            if version > seg.after and (seg.upto is None or version <= seg.upto):
+                return seg.stream_id
+        return self.segments[-1].stream_id  # version 0 belongs to the root stream
+
 
 def utc(value: datetime) -> datetime:
     """SQLite hands datetimes back naive; every stored time is UTC."""
@@ -256,11 +263,16 @@ class Store(Protocol):
 
     def close(self) -> None: ...
     def create_campaign(
-        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+        self,
+        name: str,
+        seed: str | None = None,
+        batch: Sequence[NewEvent] = (),
+        chain_key: str | None = None,
     ) -> str: ...
     def campaigns(self) -> list[CampaignInfo]: ...
     def resolve_campaign(self, name: str | None) -> str: ...
     def campaign_seed(self, campaign: str) -> str: ...
+    def chain_key(self, campaign: str) -> str | None: ...
     def active_branch(self, campaign: str) -> str: ...
     def set_active_branch(self, campaign: str, branch: str) -> None: ...
     def branches(self, campaign: str) -> list[BranchInfo]: ...

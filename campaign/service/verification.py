@@ -22,7 +22,7 @@ from campaign.events import (
     decode_payload,
     rolls_of,
 )
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, chain_hasher
 from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
@@ -252,6 +252,13 @@ class VerifyCommands(ServiceCore):
         state = CampaignState()
         folding: list[Event] = []  # decoded, to fold in one go before the next snapshot
         audit = _Audit(self.store.campaign_seed(lineage.campaign))  # before the log streams
+        try:
+            hasher = chain_hasher(self.store.chain_key(lineage.campaign))
+        except ValueError:
+            return _report_failure(lineage, 0, expected_prev)(
+                0, 0, "the campaign's chain key is not 32 bytes in hex: the row was edited"
+            )
+        owner = lineage.owner
 
         def fail(position: int, version: int, problem: str) -> VerifyReport:
             return _report_failure(lineage, checked, expected_prev)(position, version, problem)
@@ -262,8 +269,8 @@ class VerifyCommands(ServiceCore):
                 return fail(position, version, f"version {version} follows {checked}")
             if position <= last_position:
                 return fail(position, version, f"position {position} follows {last_position}")
-            recomputed = chain_hash(
-                expected_prev, version, tag, schema, audience, actor, turn, payload
+            recomputed = hasher(
+                expected_prev, owner(version), version, tag, schema, audience, actor, turn, payload
             )
             if recomputed != stored_hash:
                 return fail(position, version, "hash does not match its contents and the chain")
