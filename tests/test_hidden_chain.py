@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
 import sqlalchemy as sa
+from typer.testing import CliRunner
 
 from campaign.dice import seed_commitment
 from campaign.events import (
@@ -27,6 +29,7 @@ from campaign.events import (
     Event,
     NewEvent,
     RecordedEvent,
+    UmpireNoted,
     UnitMoved,
     encode_payload,
 )
@@ -34,6 +37,7 @@ from campaign.hashing import GENESIS_HASH, ChainHasher, chain_hash, chain_hasher
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage, campaigns, events, snapshots
+from cli import app
 from tests.conftest import FixedClock
 from tests.test_strategic import TINY_MAP
 
@@ -255,3 +259,33 @@ def test_verify_catches_a_changed_chain_key(service: CampaignService, tmp_path: 
         report = service.verify(lineage)
         assert not report.ok
         assert report.problem is not None
+
+
+def test_a_hidden_die_cannot_be_guessed_from_a_players_package(tmp_path: Path) -> None:
+    """The trial's case: a d6 only red sees between two events of blue's, read off blue's
+    turn package (`report.json`) and `umpire log --json --as-player blue`."""
+    url = f"sqlite:///{tmp_path / 'u.db'}"
+    service, lineage = _open(url, tmp_path)
+    try:
+        service.note(lineage, "before the die", Audience.everyone())
+        service.roll(lineage, "d6", "units_caught", Audience.players_(["red"]))
+        service.note(lineage, "after the die", Audience.everyone())
+        service.end_turn(lineage)  # the package shows the turn just ended
+        notes = service.log(lineage, viewer="blue", types=[UmpireNoted.TYPE])
+        (rolled,) = [e.event for e in service.log(lineage, types=[DiceRolled.TYPE])]
+        assert isinstance(rolled, DiceRolled)
+        umpires = _umpires_chain(service, lineage)
+    finally:
+        service.close()
+    runner = CliRunner()
+    published = runner.invoke(app, ["publish", "--out", str(tmp_path / "out"), "--db", url])
+    assert published.exit_code == 0, published.output
+    package = json.loads((tmp_path / "out" / "blue" / "report.json").read_text())
+    logged = runner.invoke(app, ["log", "--json", "--as-player", "blue", "--db", url])
+    assert logged.exit_code == 0, logged.output
+    for shown in (package["news"], json.loads(logged.output)):
+        before, after = (e["hash"] for e in shown if e["type"] == UmpireNoted.TYPE)
+        assert (before, after) == (notes[0].hash, notes[1].hash)
+        for chain in _attackers_chains():
+            assert _guess_the_gap(before, notes[1], _d6_faces(rolled), chain) == []
+        assert _guess_the_gap(before, notes[1], _d6_faces(rolled), umpires) == [rolled]
