@@ -202,9 +202,8 @@ def test_a_rewind_does_not_show_whether_a_hidden_event_changed(
     assert service.verify(lineage).ok
 
 
-def _as_before_0007(url: str) -> None:
+def as_before_0007(engine: sa.Engine) -> None:
     """Make the campaign one made before chain keys: no key, every hash plain."""
-    engine = sa.create_engine(url)
     with engine.begin() as conn:
         conn.execute(snapshots.delete())  # bound to the keyed hashes
         conn.execute(campaigns.update().values(chain_key=None))
@@ -223,7 +222,6 @@ def _as_before_0007(url: str) -> None:
             conn.execute(
                 events.update().where(events.c.position == row.position).values(hash=previous)
             )
-    engine.dispose()
 
 
 def test_a_campaign_from_before_chain_keys_keeps_its_plain_chain(tmp_path: Path) -> None:
@@ -232,7 +230,9 @@ def test_a_campaign_from_before_chain_keys_keeps_its_plain_chain(tmp_path: Path)
     url = f"sqlite:///{tmp_path / 'old.db'}"
     service, lineage = _open(url, tmp_path)
     service.close()
-    _as_before_0007(url)
+    engine = sa.create_engine(url)
+    as_before_0007(engine)
+    engine.dispose()
     service = CampaignService.open(url, clock=FixedClock())
     try:
         assert service.store.chain_key("g") is None

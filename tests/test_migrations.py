@@ -263,3 +263,34 @@ def test_0005_drops_unbound_snapshots_and_downgrades(backend_url: str, tmp_path:
     finally:
         db.upgrade(store.engine)  # the PostgreSQL database is shared by the session's tests
         store.close()
+
+
+def test_0007_keeps_old_campaigns_on_their_plain_chain(backend_url: str, tmp_path: Path) -> None:
+    """Campaigns made before chain keys come through the upgrade with none (NULL), and go on
+    verifying and appending on their plain hashes; new ones get a key. Down and up again, an
+    old campaign loses nothing."""
+    from campaign.service import CampaignService, plan_campaign
+    from tests.test_hidden_chain import as_before_0007
+
+    service = CampaignService.open(backend_url, create=True)
+    try:
+        service.new_campaign(plan_campaign("old", ["red", "blue"], seed="s"))
+        as_before_0007(service.store.engine)
+        downgrade(service.store.engine, "0006")
+        with service.store.engine.connect() as conn:
+            columns = {c["name"] for c in sa.inspect(conn).get_columns("campaigns")}
+        assert "chain_key" not in columns
+        db.upgrade(service.store.engine)
+        assert service.store.chain_key("old") is None
+        lineage = service.target("old")
+        assert service.verify(lineage).ok
+        service.note(lineage, "after the upgrade", Audience.everyone())
+        assert service.verify(lineage).ok
+        service.new_campaign(plan_campaign("new", ["red", "blue"], seed="s"))
+        key = service.store.chain_key("new")
+        assert key is not None
+        assert len(bytes.fromhex(key)) == 32
+        assert service.verify(service.target("new")).ok
+    finally:
+        db.upgrade(service.store.engine)  # the PostgreSQL database is shared by the session's tests
+        service.close()
