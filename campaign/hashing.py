@@ -13,7 +13,7 @@ and an order; a die) until one chains. A campaign made since migration 0007 ther
 chain key (`campaigns.chain_key`: 32 random bytes, never in an event, never shown to a
 player, never revealed with the seed), and each event's hash covers a salt only the key
 gives: HMAC-SHA256 of the key over the stream that holds the event and its version. Without
-the salt no guess can be checked (docs/security.md, "What a player's view can reveal").
+the salt no guess can be checked (docs/security.md, "The chain key").
 Campaigns made before it have no key and keep their plain hashes (`chain_hasher(None)`).
 
 >>> h = chain_hash(GENESIS_HASH, 1, "turn_ended", 1, "*", "umpire", 0, '{"turn":0}')
@@ -54,7 +54,7 @@ def chain_hash(
 
     The fields are joined by the unit separator (0x1f) and hashed as UTF-8: one string
     built and encoded once (`umpire verify` hashes every event of a branch, issue 19). With
-    a `salt` (a keyed campaign's, `event_salt`) it follows the previous hash; without one the
+    a `salt` (a keyed campaign's, `SaltKey.salt`) it follows the previous hash; without one the
     hash is a campaign's of before migration 0007, unchanged.
     """
     salted = f"{salt}\x1f" if salt else ""

@@ -233,7 +233,7 @@ class SqliteReads:
         where, params = _in_lineage(lineage)
         sql = (
             "SELECT position, version, type, schema_version, payload, audience, actor, turn, "
-            f"hash FROM events WHERE ({where}) ORDER BY version"
+            f"hash, stream_id FROM events WHERE ({where}) ORDER BY version"
         )
         return self._stream(sql, params)
 

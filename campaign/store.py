@@ -533,7 +533,7 @@ class EventStore:
     def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
         """Yield a branch's events as the hash chain covers them (`ChainRow`), for `verify`."""
         query = (
-            sa.select(*_EVENT_COLUMNS, events.c.hash)
+            sa.select(*_EVENT_COLUMNS, events.c.hash, events.c.stream_id)
             .where(self._in_lineage(lineage))
             .order_by(events.c.version)
         )
@@ -634,7 +634,7 @@ class EventStore:
         Raises:
             IllegalCommandError: the branch has no event at `version`.
         """
-        stream_id = lineage.owner(version)
+        stream_id = self._owner_stream(lineage, version)
         bound = self.hash_at(lineage, version)
         if bound is None:
             raise IllegalCommandError(
@@ -781,6 +781,12 @@ class EventStore:
         if row is None:
             return 0, GENESIS_HASH
         return int(row[0]), str(row[1])
+
+    def _owner_stream(self, lineage: Lineage, version: int) -> int:
+        for seg in lineage.segments:
+            if version > seg.after and (seg.upto is None or version <= seg.upto):
+                return seg.stream_id
+        return lineage.segments[-1].stream_id  # version 0 belongs to the root stream
 
     def _hasher(self, campaign: str) -> ChainHasher:
         """Return how `campaign`'s events are chained (its key read once per store)."""
@@ -1147,6 +1153,7 @@ def _chain_row(row: Row[Any]) -> ChainRow:
         row.actor,
         row.turn,
         row.hash,
+        row.stream_id,
     )
 
 

@@ -289,3 +289,21 @@ def test_a_hidden_die_cannot_be_guessed_from_a_players_package(tmp_path: Path) -
         for chain in _attackers_chains():
             assert _guess_the_gap(before, notes[1], _d6_faces(rolled), chain) == []
         assert _guess_the_gap(before, notes[1], _d6_faces(rolled), umpires) == [rolled]
+
+
+def test_a_rewind_of_a_rewind_verifies(service: CampaignService) -> None:
+    """The salt is that of the stream the event is stored in, as `verify` reads it: a branch
+    rewound to before its parent's own fork draws its history from several streams (found
+    by tests/test_properties.py), and still verifies."""
+    service.new_campaign(plan_campaign("prop", ["red", "blue"], seed=SEED))
+    lineage = service.target("prop")
+    service.end_turn(lineage)
+    lineage = service.store.lineage("prop", service.rewind(lineage, 0).name)
+    for _ in range(6):
+        service.end_turn(lineage)
+    lineage = service.store.lineage("prop", service.rewind(lineage, 4).name)
+    lineage = service.store.lineage("prop", service.rewind(lineage, 0).name)
+    assert len(lineage.segments) == 4
+    assert service.verify(lineage).ok
+    service.end_turn(lineage)
+    assert service.verify(lineage).ok

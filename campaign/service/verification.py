@@ -258,21 +258,20 @@ class VerifyCommands(ServiceCore):
             return _report_failure(lineage, 0, expected_prev)(
                 0, 0, "the campaign's chain key is not 32 bytes in hex: the row was edited"
             )
-        owner = lineage.owner
 
         def fail(position: int, version: int, problem: str) -> VerifyReport:
             return _report_failure(lineage, checked, expected_prev)(position, version, problem)
 
         for row in self.store.read_chain(lineage):
-            position, version, tag, schema, payload, audience, actor, turn, stored_hash = row
+            position, version, tag, schema, payload, audience, actor, turn, stored, stream = row
             if version != checked + 1:
                 return fail(position, version, f"version {version} follows {checked}")
             if position <= last_position:
                 return fail(position, version, f"position {position} follows {last_position}")
             recomputed = hasher(
-                expected_prev, owner(version), version, tag, schema, audience, actor, turn, payload
+                expected_prev, stream, version, tag, schema, audience, actor, turn, payload
             )
-            if recomputed != stored_hash:
+            if recomputed != stored:
                 return fail(position, version, "hash does not match its contents and the chain")
             try:
                 ev = decode_payload(position, tag, schema, payload)
@@ -284,7 +283,7 @@ class VerifyCommands(ServiceCore):
                 audit.store_problems += _check_campaign_row(lineage, audit.seed, ev)
             checked += 1
             last_position = position
-            expected_prev = stored_hash
+            expected_prev = stored
             audit.record(position, ev)
             if dice:
                 ledger.record(position, ev)
@@ -295,9 +294,7 @@ class VerifyCommands(ServiceCore):
                 folding = []
             if version in by_version:
                 state = msgspec.structs.replace(state, version=version, events=checked)
-                audit.store_problems += _check_snapshots(
-                    by_version.pop(version), stored_hash, state
-                )
+                audit.store_problems += _check_snapshots(by_version.pop(version), stored, state)
         if checked == 0:
             return _report_failure(lineage, 0, expected_prev)(
                 0, 0, "the branch holds no events: not even the campaign's creation"
