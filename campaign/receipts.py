@@ -9,7 +9,9 @@ may see up to it:
 
 It tells him nothing he did not know (his own events, counted; a hash; the turn he is in; a
 hash of his own credentials), never the branch's version, which counts the events hidden from
-him (finding 11). While the
+him (finding 11). The hash is salted with a secret per event (`campaign.hashing`), so he
+cannot test a guess of a hidden event against it either (in campaigns made before migration
+0007 he can). While the
 receipt checks (`umpire verify --receipts DIR`), nothing before its head was changed, removed
 or slipped in, by anyone, umpire included: the 212th event he may see still carries that hash,
 and the chain up to it still verifies. A rewind onto a new branch keeps the old one, so the

@@ -133,6 +133,15 @@ class SqliteReads:
         """Return the campaign's secret dice seed (umpire only)."""
         return self._campaign_value("seed", campaign)
 
+    def chain_key(self, campaign: str) -> str | None:
+        """Return the campaign's secret chain key (umpire only; None: made before 0007)."""
+        rows = self._all("SELECT chain_key FROM campaigns WHERE name = ?", [campaign])
+        if not rows:
+            from campaign.errors import CampaignNotFoundError
+
+            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
+        return None if rows[0][0] is None else str(rows[0][0])
+
     def active_branch(self, campaign: str) -> str:
         """Return the branch commands act on when none is named."""
         return self._campaign_value("active_branch", campaign)
@@ -224,7 +233,7 @@ class SqliteReads:
         where, params = _in_lineage(lineage)
         sql = (
             "SELECT position, version, type, schema_version, payload, audience, actor, turn, "
-            f"hash FROM events WHERE ({where}) ORDER BY version"
+            f"hash, stream_id FROM events WHERE ({where}) ORDER BY version"
         )
         return self._stream(sql, params)
 
@@ -282,10 +291,14 @@ class SqliteReads:
         return self._full().engine
 
     def create_campaign(
-        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+        self,
+        name: str,
+        seed: str | None = None,
+        batch: Sequence[NewEvent] = (),
+        chain_key: str | None = None,
     ) -> str:
         """See `EventStore.create_campaign`."""
-        return self._full().create_campaign(name, seed, batch)
+        return self._full().create_campaign(name, seed, batch, chain_key)
 
     def set_active_branch(self, campaign: str, branch: str) -> None:
         """See `EventStore.set_active_branch`."""

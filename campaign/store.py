@@ -40,7 +40,7 @@ from campaign.events import (
     RecordedEvent,
     encode_payload,
 )
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, ChainHasher, chain_hasher
 from campaign.storetypes import (
     MAIN_BRANCH,
     BranchInfo,
@@ -102,6 +102,9 @@ campaigns = sa.Table(
     sa.Column("seed", sa.Text(), nullable=False),
     sa.Column("active_branch", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # The secret that salts every event's chain hash (migration 0007, `campaign.hashing`):
+    # 32 random bytes in hex, never in an event. NULL: made before it, hashed plain.
+    sa.Column("chain_key", sa.String(64), nullable=True),
 )
 streams = sa.Table(
     "streams",
@@ -225,6 +228,7 @@ class EventStore:
         self.clock = clock
         self.backend = engine.url.get_backend_name()
         self._sql = _AppendSQL(engine)
+        self._hashers: dict[str, ChainHasher] = {}  # by campaign: its key never changes
 
     @classmethod
     def open(cls, url: str, clock: Clock = utc_now, create: bool = True) -> EventStore:
@@ -257,21 +261,41 @@ class EventStore:
     # ------------------------------------------------------------ campaigns and branches
 
     def create_campaign(
-        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+        self,
+        name: str,
+        seed: str | None = None,
+        batch: Sequence[NewEvent] = (),
+        chain_key: str | None = None,
     ) -> str:
         """Create a campaign with a main branch holding `batch`; return its dice seed.
 
         One transaction: a crash anywhere leaves no campaign, no branch and no event, and the
         name free (issue 13). The seed is kept out of the event log (only its hash is
-        published) until revealed.
+        published) until revealed. The chain key (32 bytes in hex; drawn from `secrets` when
+        not given) salts every chain hash and is never revealed (`campaign.hashing`).
+
+        Raises:
+            CampaignExistsError: the name is taken.
+            InvalidInputError: the chain key is not 32 bytes in hex.
         """
         seed = seed if seed is not None else secrets.token_hex(32)
+        chain_key = chain_key if chain_key is not None else secrets.token_hex(32)
+        try:
+            hasher = chain_hasher(chain_key)
+        except ValueError as exc:
+            raise InvalidInputError(f"bad chain key: {exc}") from None
         now = self.clock()
         try:
             with self._write() as conn:
                 campaign_id = conn.execute(
                     campaigns.insert().returning(campaigns.c.id),
-                    {"name": name, "seed": seed, "active_branch": MAIN_BRANCH, "created_at": now},
+                    {
+                        "name": name,
+                        "seed": seed,
+                        "active_branch": MAIN_BRANCH,
+                        "created_at": now,
+                        "chain_key": chain_key,
+                    },
                 ).scalar_one()
                 stream_id = conn.execute(
                     streams.insert().returning(streams.c.id),
@@ -283,7 +307,7 @@ class EventStore:
                         "created_at": now,
                     },
                 ).scalar_one()
-                rows = _chained_rows(stream_id, 0, GENESIS_HASH, batch, now)
+                rows = _chained_rows(stream_id, 0, GENESIS_HASH, batch, now, hasher)
                 if rows:
                     conn.execute(
                         events.insert(), [dict(zip(_INSERT_COLUMNS, r, strict=True)) for r in rows]
@@ -318,6 +342,16 @@ class EventStore:
         if seed is None:
             raise CampaignNotFoundError(f"no campaign named {campaign!r}")
         return str(seed)
+
+    def chain_key(self, campaign: str) -> str | None:
+        """Return the campaign's secret chain key (umpire only; None: made before 0007)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(campaigns.c.chain_key).where(campaigns.c.name == campaign)
+            ).first()
+        if row is None:
+            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
+        return None if row.chain_key is None else str(row.chain_key)
 
     def active_branch(self, campaign: str) -> str:
         """Return the branch commands act on when none is named."""
@@ -404,6 +438,7 @@ class EventStore:
         now = self.clock()
         sql = self._sql
         stored_now = sql.recorded_at(now)
+        hasher = self._hasher(lineage.campaign)
         try:
             with sql.write() as cursor:
                 head, prev_hash = self._raw_head(cursor, lineage)
@@ -413,7 +448,7 @@ class EventStore:
                         f"not {expected_version}: another writer appended first; reload and retry"
                     )
                 rows = _chained_rows(
-                    lineage.stream_id, expected_version, prev_hash, batch, stored_now
+                    lineage.stream_id, expected_version, prev_hash, batch, stored_now, hasher
                 )
                 positions = sql.insert(cursor, rows)
         except sql.integrity_errors as exc:
@@ -498,7 +533,7 @@ class EventStore:
     def read_chain(self, lineage: Lineage) -> Iterator[ChainRow]:
         """Yield a branch's events as the hash chain covers them (`ChainRow`), for `verify`."""
         query = (
-            sa.select(*_EVENT_COLUMNS, events.c.hash)
+            sa.select(*_EVENT_COLUMNS, events.c.hash, events.c.stream_id)
             .where(self._in_lineage(lineage))
             .order_by(events.c.version)
         )
@@ -752,6 +787,13 @@ class EventStore:
             if version > seg.after and (seg.upto is None or version <= seg.upto):
                 return seg.stream_id
         return lineage.segments[-1].stream_id  # version 0 belongs to the root stream
+
+    def _hasher(self, campaign: str) -> ChainHasher:
+        """Return how `campaign`'s events are chained (its key read once per store)."""
+        hasher = self._hashers.get(campaign)
+        if hasher is None:
+            hasher = self._hashers[campaign] = chain_hasher(self.chain_key(campaign))
+        return hasher
 
     def _query(
         self,
@@ -1053,16 +1095,22 @@ class _WriteTransaction:
 
 
 def _chained_rows(
-    stream_id: int, after: int, prev_hash: str, batch: Sequence[NewEvent], recorded_at: Any
+    stream_id: int,
+    after: int,
+    prev_hash: str,
+    batch: Sequence[NewEvent],
+    recorded_at: Any,
+    hasher: ChainHasher,
 ) -> list[tuple[Any, ...]]:
-    """Return `batch` as event rows (in `_INSERT_COLUMNS` order), chained after `prev_hash`."""
+    """Return `batch` as event rows (in `_INSERT_COLUMNS` order), chained after `prev_hash`
+    by the campaign's `hasher`."""
     rows: list[tuple[Any, ...]] = []
     for version, new in enumerate(batch, start=after + 1):
         payload = encode_payload(new.event).decode()
         audience = new.audience.encode()
         ev_type, schema = new.event.TYPE, new.event.SCHEMA_VERSION
-        prev_hash = chain_hash(
-            prev_hash, version, ev_type, schema, audience, new.actor, new.turn, payload
+        prev_hash = hasher(
+            prev_hash, stream_id, version, ev_type, schema, audience, new.actor, new.turn, payload
         )
         rows.append(
             (
@@ -1105,6 +1153,7 @@ def _chain_row(row: Row[Any]) -> ChainRow:
         row.actor,
         row.turn,
         row.hash,
+        row.stream_id,
     )
 
 

@@ -23,7 +23,7 @@ Clock = Callable[[], datetime]
 
 # The schema revision this code needs: alembic's head (tests/test_migrations.py checks it).
 # A database at it opens with one small query, alembic not even imported (issue 19).
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 MAIN_BRANCH = "main"
 
@@ -80,10 +80,11 @@ class StoredRow(msgspec.Struct, frozen=True):
 
 
 # An event as the hash chain covers it, with its position and its hash, read for `verify`:
-# (position, version, type, schema version, payload, audience, actor, turn, hash). A plain
-# tuple, without `recorded_at` (outside the chain): 10,000 events are read in 40% less time
-# than as `StoredRow`s (issue 19).
-ChainRow = tuple[int, int, str, int, str, str, str, int, str]
+# (position, version, type, schema version, payload, audience, actor, turn, hash, stream id:
+# a keyed campaign's salt is the stream's that holds the event). A plain tuple, without
+# `recorded_at` (outside the chain): 10,000 events are read in 40% less time than as
+# `StoredRow`s (issue 19).
+ChainRow = tuple[int, int, str, int, str, str, str, int, str, int]
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -256,11 +257,16 @@ class Store(Protocol):
 
     def close(self) -> None: ...
     def create_campaign(
-        self, name: str, seed: str | None = None, batch: Sequence[NewEvent] = ()
+        self,
+        name: str,
+        seed: str | None = None,
+        batch: Sequence[NewEvent] = (),
+        chain_key: str | None = None,
     ) -> str: ...
     def campaigns(self) -> list[CampaignInfo]: ...
     def resolve_campaign(self, name: str | None) -> str: ...
     def campaign_seed(self, campaign: str) -> str: ...
+    def chain_key(self, campaign: str) -> str | None: ...
     def active_branch(self, campaign: str) -> str: ...
     def set_active_branch(self, campaign: str, branch: str) -> None: ...
     def branches(self, campaign: str) -> list[BranchInfo]: ...

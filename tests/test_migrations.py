@@ -22,7 +22,7 @@ from tests.conftest import reset_postgres
 def test_a_new_database_is_created_at_head(backend_url: str) -> None:
     store = EventStore.open(backend_url)
     try:
-        assert db.current_revision(store.engine) == db.head_revision() == "0006"
+        assert db.current_revision(store.engine) == db.head_revision() == "0007"
         assert db.head_revision() == db.HEAD_REVISION  # the fast open's revision (issue 19)
     finally:
         store.close()
@@ -61,17 +61,17 @@ def test_an_old_schema_is_refused_naming_the_upgrade_command(tmp_path: Path) -> 
     path = tmp_path / "old.db"
     old_sqlite(path)
     with pytest.raises(
-        SchemaError, match=r"revision 0001 but this umpire needs 0006: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0001 but this umpire needs 0007: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
-    assert database_revisions(str(path)) == ("0001", "0006")
+    assert database_revisions(str(path)) == ("0001", "0007")
 
 
 def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old_sqlite(path)
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0001", "0006")
+    assert (before, after) == ("0001", "0007")
     assert backup is not None
     assert backup.parent == tmp_path
     assert backup.name.startswith("old.db.0001.")
@@ -86,7 +86,7 @@ def test_upgrade_backs_the_sqlite_file_up_first(tmp_path: Path) -> None:
         assert len(list(store.read(lineage))) == 1
     finally:
         store.close()
-    assert upgrade_database(str(path)) == ("0006", "0006", None)
+    assert upgrade_database(str(path)) == ("0007", "0007", None)
 
 
 def old_postgres(pg_url: str, revision: str) -> None:
@@ -106,7 +106,7 @@ def test_postgres_upgrade_from_0001(pg_url: str) -> None:
     old_postgres(pg_url, "0001")
     with pytest.raises(SchemaError, match="umpire db upgrade"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0001", "0006", None)
+    assert upgrade_database(pg_url) == ("0001", "0007", None)
     EventStore.open(pg_url).close()
 
 
@@ -132,10 +132,10 @@ def test_0004_keeps_older_secrets_without_a_signing_key(tmp_path: Path) -> None:
     raw.execute(OLD_SECRET)
     raw.commit()
     raw.close()
-    with pytest.raises(SchemaError, match=r"revision 0003 but this umpire needs 0006"):
+    with pytest.raises(SchemaError, match=r"revision 0003 but this umpire needs 0007"):
         EventStore.open(str(path))
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0003", "0006")
+    assert (before, after) == ("0003", "0007")
     assert backup is not None
     assert backup.name.startswith("old.db.0003.")
     store = EventStore.open(str(path))
@@ -180,9 +180,9 @@ def test_postgres_upgrade_from_0003_keeps_secrets(pg_url: str) -> None:
                 "VALUES ('old', 's', 'main', '2026-01-01 00:00:00+00')"
             )
             conn.exec_driver_sql(OLD_SECRET)
-        with pytest.raises(SchemaError, match="revision 0003 but this umpire needs 0006"):
+        with pytest.raises(SchemaError, match="revision 0003 but this umpire needs 0007"):
             EventStore.open(pg_url)
-        assert upgrade_database(pg_url) == ("0003", "0006", None)
+        assert upgrade_database(pg_url) == ("0003", "0007", None)
         assert secret_rows(engine) == [("red", "aa", 2, None)]
     finally:
         engine.dispose()
@@ -251,7 +251,7 @@ def test_0005_drops_unbound_snapshots_and_downgrades(backend_url: str, tmp_path:
                 "'2026-01-01 00:00:00')"
             )
         db.upgrade(store.engine)
-        assert db.current_revision(store.engine) == "0006"
+        assert db.current_revision(store.engine) == "0007"
         with store.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT COUNT(*) FROM snapshots").scalar_one() == 0
             columns = {c["name"] for c in sa.inspect(conn).get_columns("snapshots")}
@@ -263,3 +263,34 @@ def test_0005_drops_unbound_snapshots_and_downgrades(backend_url: str, tmp_path:
     finally:
         db.upgrade(store.engine)  # the PostgreSQL database is shared by the session's tests
         store.close()
+
+
+def test_0007_keeps_old_campaigns_on_their_plain_chain(backend_url: str, tmp_path: Path) -> None:
+    """Campaigns made before chain keys come through the upgrade with none (NULL), and go on
+    verifying and appending on their plain hashes; new ones get a key. Down and up again, an
+    old campaign loses nothing."""
+    from campaign.service import CampaignService, plan_campaign
+    from tests.test_hidden_chain import as_before_0007
+
+    service = CampaignService.open(backend_url, create=True)
+    try:
+        service.new_campaign(plan_campaign("old", ["red", "blue"], seed="s"))
+        as_before_0007(service.store.engine)
+        downgrade(service.store.engine, "0006")
+        with service.store.engine.connect() as conn:
+            columns = {c["name"] for c in sa.inspect(conn).get_columns("campaigns")}
+        assert "chain_key" not in columns
+        db.upgrade(service.store.engine)
+        assert service.store.chain_key("old") is None
+        lineage = service.target("old")
+        assert service.verify(lineage).ok
+        service.note(lineage, "after the upgrade", Audience.everyone())
+        assert service.verify(lineage).ok
+        service.new_campaign(plan_campaign("new", ["red", "blue"], seed="s"))
+        key = service.store.chain_key("new")
+        assert key is not None
+        assert len(bytes.fromhex(key)) == 32
+        assert service.verify(service.target("new")).ok
+    finally:
+        db.upgrade(service.store.engine)  # the PostgreSQL database is shared by the session's tests
+        service.close()

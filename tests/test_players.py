@@ -203,11 +203,11 @@ def test_a_0002_database_is_refused_and_upgraded_to_head(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     old_sqlite(path, "0002")
     with pytest.raises(
-        SchemaError, match=r"revision 0002 but this umpire needs 0006: run `umpire db upgrade`"
+        SchemaError, match=r"revision 0002 but this umpire needs 0007: run `umpire db upgrade`"
     ):
         EventStore.open(str(path))
     before, after, backup = upgrade_database(str(path))
-    assert (before, after) == ("0002", "0006")
+    assert (before, after) == ("0002", "0007")
     assert backup is not None
     assert backup.name.startswith("old.db.0002.")
     store = EventStore.open(str(path))
@@ -220,9 +220,9 @@ def test_a_0002_database_is_refused_and_upgraded_to_head(tmp_path: Path) -> None
 
 def test_postgres_upgrade_from_0002(pg_url: str) -> None:
     old_postgres(pg_url, "0002")
-    with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0006"):
+    with pytest.raises(SchemaError, match="revision 0002 but this umpire needs 0007"):
         EventStore.open(pg_url)
-    assert upgrade_database(pg_url) == ("0002", "0006", None)
+    assert upgrade_database(pg_url) == ("0002", "0007", None)
     EventStore.open(pg_url).close()
 
 

@@ -14,7 +14,7 @@ from campaign import render
 from campaign.events import Audience
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 
@@ -37,7 +37,10 @@ def check_golden(name: str, actual: str) -> None:
 
 @pytest.fixture
 def played() -> Iterator[tuple[CampaignService, Lineage]]:
-    service = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    # Fixed secrets as well as a fixed clock: the hashes shown depend on the chain key.
+    service = CampaignService.open(
+        "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
     service.new_campaign(plan_campaign("demo", ["red", "blue"], seed="7"))
     lineage = service.target("demo")
     service.roll(lineage, "2d6", "storm at [Hudson]", Audience.players_(["red"]))

@@ -24,9 +24,9 @@ from campaign.events import (
     UnitsCaught,
     rolls_of,
 )
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, chain_hasher
 from campaign.service import CampaignService, plan_campaign
-from campaign.store import Lineage, events, snapshots
+from campaign.store import Lineage, campaigns, events, snapshots
 from cli import app
 from tests.conftest import CountingNonces, FixedClock
 from tests.test_combat import DUEL_MAP
@@ -171,10 +171,13 @@ def rechain(service: CampaignService, position: int, change: Callable[[str], str
     with service.store.engine.begin() as conn:
         conn.execute(snapshots.delete())
         previous = GENESIS_HASH
+        (key,) = conn.execute(sa.select(campaigns.c.chain_key)).one()  # he holds the key
+        hasher = chain_hasher(key)
         for row in conn.execute(sa.select(events).order_by(events.c.position)).all():
             payload = change(row.payload) if row.position == position else row.payload
-            digest = chain_hash(
+            digest = hasher(
                 previous,
+                row.stream_id,
                 row.version,
                 row.type,
                 row.schema_version,

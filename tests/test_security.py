@@ -19,12 +19,19 @@ from typer.testing import CliRunner
 
 from campaign.errors import ConcurrencyError, IllegalCommandError
 from campaign.events import OrdersCommitted, OrdersSubmitted, encode_payload
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, chain_hasher
 from campaign.players import PlayerSecrets
 from campaign.projections import PROJECTION_NAME, PROJECTION_VERSION
 from campaign.rules import orders
 from campaign.service import CampaignService, plan_campaign
-from campaign.store import Lineage, events, player_secrets, snapshot_digest, snapshots
+from campaign.store import (
+    Lineage,
+    campaigns,
+    events,
+    player_secrets,
+    snapshot_digest,
+    snapshots,
+)
 from cli import app
 from tests.conftest import FixedClock, reset_postgres
 from tests.test_strategic import TINY_MAP
@@ -128,7 +135,7 @@ def test_a_crash_while_creating_a_campaign_leaves_nothing(
             raise RuntimeError("killed between the campaign row and its first event")
 
         with monkeypatch.context() as patch:
-            patch.setattr("campaign.store.chain_hash", crash)
+            patch.setattr("campaign.hashing.chain_hash", crash)
             with pytest.raises(RuntimeError, match="killed"):
                 service.new_campaign(plan_campaign("orphan", ["red"], seed="s"))
         assert service.campaigns() == []
@@ -363,10 +370,13 @@ def _rechain(service: CampaignService, change: Callable[[sa.Row[Any]], str | Non
     with service.store.engine.begin() as conn:
         conn.execute(snapshots.delete())
         previous = GENESIS_HASH
+        (key,) = conn.execute(sa.select(campaigns.c.chain_key)).one()  # he holds the key
+        hasher = chain_hasher(key)
         for row in conn.execute(sa.select(events).order_by(events.c.position)).all():
             payload = change(row) or row.payload
-            digest = chain_hash(
+            digest = hasher(
                 previous,
+                row.stream_id,
                 row.version,
                 row.type,
                 row.schema_version,

@@ -11,7 +11,7 @@ from campaign.events import Audience, DiceRolled, NewEvent, UmpireNoted
 from campaign.projections import fold
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage, events
-from tests.conftest import FixedClock
+from tests.conftest import CountingNonces, FixedClock
 
 RED = Audience.players_(["red"])
 
@@ -181,9 +181,14 @@ def test_players_views_hold_only_their_events(service: CampaignService) -> None:
 
 
 def test_same_seed_same_commands_same_chain(backend_url: str, tmp_path: object) -> None:
-    """Determinism: the hash chain is identical byte for byte, on any backend."""
-    first = CampaignService.open(backend_url, clock=FixedClock(), create=True)
-    second = CampaignService.open("sqlite://", clock=FixedClock(), create=True)
+    """Determinism: the hash chain is identical byte for byte, on any backend, given the
+    same secrets (the chain key is one: `CountingNonces` repeats them)."""
+    first = CampaignService.open(
+        backend_url, clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
+    second = CampaignService.open(
+        "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
     try:
         a, b = play(first), play(second)
         assert [e.hash for e in first.store.read(a)] == [e.hash for e in second.store.read(b)]

@@ -16,6 +16,8 @@ docs/security.md.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import shutil
 import sqlite3
@@ -27,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 
 from campaign.errors import UmpireError
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, ChainHasher, chain_hash, chain_hasher
 from campaign.players import PlayerSecrets
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import metadata
@@ -151,12 +153,20 @@ def _copy(conn: sqlite3.Connection, rng: random.Random, table: str) -> str:
     return "copy"
 
 
+def _forgers_hasher(conn: sqlite3.Connection) -> ChainHasher:
+    """The chain as the file's holder computes it: he holds the campaign's chain key."""
+    (key,) = conn.execute("SELECT chain_key FROM campaigns").fetchone()
+    return chain_hasher(key)
+
+
 def _rechain(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
     """Recompute every stream's hashes in version order, as a forger covering an edit."""
     previous: dict[object, str] = {}
+    hasher = _forgers_hasher(conn)
     for position, stream, version, type_, schema, payload, audience, actor, turn in rows:
-        digest = chain_hash(
+        digest = hasher(
             previous.get(stream, GENESIS_HASH),
+            int(str(stream)),
             int(str(version)),
             str(type_),
             int(str(schema)),
@@ -203,7 +213,8 @@ def _append(conn: sqlite3.Connection, rng: random.Random) -> str:
     ).fetchone()
     payload = f'{{"text":"forged {rng.randrange(1000)}"}}'
     audience = rng.choice(["*", "umpire", "|red|"])
-    digest = chain_hash(hash_, version + 1, "umpire_noted", 1, audience, "umpire", 2, payload)
+    hasher = _forgers_hasher(conn)
+    digest = hasher(hash_, 1, version + 1, "umpire_noted", 1, audience, "umpire", 2, payload)
     conn.execute(
         "INSERT INTO events (stream_id, version, type, schema_version, payload, audience, "
         "actor, turn, recorded_at, hash) VALUES (1, ?, 'umpire_noted', 1, ?, ?, 'umpire', 2, "
@@ -338,6 +349,33 @@ def test_the_chain_hash_is_the_one_stored_campaigns_carry() -> None:
     assert (
         chain_hash("ab" * 32, 12345, "unit_moved", 2, "*", "red", 44, "")
         == "d3b6b4dd67bf9a49c8b6f91cb636c7cb1d1b3d636a50d9dc3a4d08633a8df17d"
+    )
+
+
+def test_the_salted_chain_hash_is_pinned() -> None:
+    """A keyed campaign's chain hash (migration 0007), pinned: a change of the salt's
+    derivation or of where it goes would leave every such campaign unverifiable."""
+    key = "5a" * 32
+    text = '{"text":"Ærø, 東京 ✓"}'
+    hasher = chain_hasher(key)
+    assert (
+        hasher(GENESIS_HASH, 1, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text)
+        == "cec50268c319a682d55ba9ab6eb6f8bf5786951f9561df35491ebd7dc0ef54d8"
+    )
+    assert (
+        hasher("ab" * 32, 3, 12345, "unit_moved", 2, "*", "red", 44, "")
+        == "4dc06702c9c7acc14205d194ee8634cb880fa42be09220f1823451f3e644da18"
+    )
+    # The salt is HMAC-SHA256 as the standard library computes it, where the hash says.
+    salt = hmac.new(
+        bytes.fromhex(key), b"stellar-umpire/chain-salt/v1\x1f1\x1f7", hashlib.sha256
+    ).hexdigest()
+    assert chain_hash(
+        GENESIS_HASH, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text, salt
+    ) == hasher(GENESIS_HASH, 1, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text)
+    # The salt is the stream's and the version's: another stream, another hash.
+    assert hasher(GENESIS_HASH, 2, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text) != (
+        hasher(GENESIS_HASH, 1, 7, "umpire_noted", 1, "|red|blue|", "umpire", 3, text)
     )
 
 

@@ -195,7 +195,10 @@ def plan(
 
 def new_campaign(service: CampaignService, planned: Ft2Plan) -> list[RecordedEvent]:
     """Store the campaign `plan` checked, atomically, and snapshot it."""
-    service.store.create_campaign(planned.command.name, planned.command.seed, planned.batch)
+    command = planned.command
+    service.store.create_campaign(
+        command.name, command.seed, planned.batch, chain_key=service.nonces()
+    )
     lineage = service.store.lineage(planned.command.name, MAIN_BRANCH)
     recorded = list(service.store.read(lineage))
     service._snapshot(lineage, fold(recorded))

@@ -101,7 +101,9 @@ class ServiceCore:
 
     def __init__(self, store: Store, nonces: Nonces = secret_nonce) -> None:
         self.store = store
-        self.nonces = nonces  # salts for orders commitments; tests inject a fixed sequence
+        # Secrets: salts for orders commitments and each new campaign's chain key (32 random
+        # bytes in hex each); tests inject a fixed sequence.
+        self.nonces = nonces
         self.folded = FoldedStates()  # the states folded last, so loads fold the tail (19)
         self._player_maps: dict[
             tuple[Lineage, str, int, str | None], tuple[StarMap, tuple[str, ...]]

@@ -207,7 +207,9 @@ class CampaignCreation(ServiceCore):
             # The set-up is turn 0; the campaign opens at turn 1, ready for orders.
             set_up = evolve_all(CampaignState(), (new.event for new in batch))
             batch += core.decide_end_turn(set_up, core.EndTurn())
-        self.store.create_campaign(plan.name, plan.seed, batch)  # atomic (issue 13)
+        # Atomic (issue 13); the chain key is a secret like the orders' nonces, from the same
+        # source (`secrets`; tests inject a fixed one for repeatable chains).
+        self.store.create_campaign(plan.name, plan.seed, batch, chain_key=self.nonces())
         lineage = self.store.lineage(plan.name, MAIN_BRANCH)
         recorded = list(self.store.read(lineage))
         self._snapshot(lineage, fold(recorded))

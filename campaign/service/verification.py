@@ -22,7 +22,7 @@ from campaign.events import (
     decode_payload,
     rolls_of,
 )
-from campaign.hashing import GENESIS_HASH, chain_hash
+from campaign.hashing import GENESIS_HASH, chain_hasher
 from campaign.projections import (
     PROJECTION_NAME,
     PROJECTION_VERSION,
@@ -252,20 +252,26 @@ class VerifyCommands(ServiceCore):
         state = CampaignState()
         folding: list[Event] = []  # decoded, to fold in one go before the next snapshot
         audit = _Audit(self.store.campaign_seed(lineage.campaign))  # before the log streams
+        try:
+            hasher = chain_hasher(self.store.chain_key(lineage.campaign))
+        except ValueError:
+            return _report_failure(lineage, 0, expected_prev)(
+                0, 0, "the campaign's chain key is not 32 bytes in hex: the row was edited"
+            )
 
         def fail(position: int, version: int, problem: str) -> VerifyReport:
             return _report_failure(lineage, checked, expected_prev)(position, version, problem)
 
         for row in self.store.read_chain(lineage):
-            position, version, tag, schema, payload, audience, actor, turn, stored_hash = row
+            position, version, tag, schema, payload, audience, actor, turn, stored, stream = row
             if version != checked + 1:
                 return fail(position, version, f"version {version} follows {checked}")
             if position <= last_position:
                 return fail(position, version, f"position {position} follows {last_position}")
-            recomputed = chain_hash(
-                expected_prev, version, tag, schema, audience, actor, turn, payload
+            recomputed = hasher(
+                expected_prev, stream, version, tag, schema, audience, actor, turn, payload
             )
-            if recomputed != stored_hash:
+            if recomputed != stored:
                 return fail(position, version, "hash does not match its contents and the chain")
             try:
                 ev = decode_payload(position, tag, schema, payload)
@@ -277,7 +283,7 @@ class VerifyCommands(ServiceCore):
                 audit.store_problems += _check_campaign_row(lineage, audit.seed, ev)
             checked += 1
             last_position = position
-            expected_prev = stored_hash
+            expected_prev = stored
             audit.record(position, ev)
             if dice:
                 ledger.record(position, ev)
@@ -288,9 +294,7 @@ class VerifyCommands(ServiceCore):
                 folding = []
             if version in by_version:
                 state = msgspec.structs.replace(state, version=version, events=checked)
-                audit.store_problems += _check_snapshots(
-                    by_version.pop(version), stored_hash, state
-                )
+                audit.store_problems += _check_snapshots(by_version.pop(version), stored, state)
         if checked == 0:
             return _report_failure(lineage, 0, expected_prev)(
                 0, 0, "the branch holds no events: not even the campaign's creation"
