@@ -210,6 +210,10 @@ def lineage_of(campaign: str, stream: StreamRow, by_id: dict[int, StreamRow]) ->
     segments = [Segment(stream_id=stream.id, after=stream.fork_version, upto=None)]
     child = stream
     seen = {stream.id}
+    # A branch holds its parent's history up to where it forked, and no further than where
+    # any branch below it forked: one rewound to before its parent's own fork reads none of
+    # the parent's events and only the grandparent's up to that earlier fork.
+    cap = stream.fork_version
     while child.parent_id is not None:
         parent = by_id.get(child.parent_id)
         if parent is None or parent.id in seen:
@@ -220,9 +224,8 @@ def lineage_of(campaign: str, stream: StreamRow, by_id: dict[int, StreamRow]) ->
                 "the database was edited (`umpire verify`)"
             )
         seen.add(parent.id)
-        segments.append(
-            Segment(stream_id=parent.id, after=parent.fork_version, upto=child.fork_version)
-        )
+        cap = min(cap, child.fork_version)
+        segments.append(Segment(stream_id=parent.id, after=parent.fork_version, upto=cap))
         child = parent
     return Lineage(
         campaign=campaign, branch=stream.branch, stream_id=stream.id, segments=tuple(segments)

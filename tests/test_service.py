@@ -164,6 +164,26 @@ def test_rewind_branches_without_touching_the_original(service: CampaignService)
         service.rewind(lineage, 3)
 
 
+def test_a_rewind_to_before_the_branch_s_own_fork_rewinds(service: CampaignService) -> None:
+    """A branch rewound to a turn before the fork it was itself made at holds that turn's
+    history and nothing after: its grandparent's events stop at the earliest fork below it."""
+    lineage = play(service)
+    at_zero = service.state_at(lineage, 0)
+    first = service.store.lineage("demo", service.rewind(lineage, 0).name)
+    for _ in range(4):
+        service.end_turn(first)
+    second = service.store.lineage("demo", service.rewind(first, 3).name)
+    service.end_turn(second)
+    third = service.store.lineage("demo", service.rewind(second, 1).name)
+    fourth = service.store.lineage("demo", service.rewind(third, 0).name)
+    for branch, turn in ((third, 1), (fourth, 0)):
+        events = list(service.store.read(branch))
+        assert [e.version for e in events] == list(range(1, len(events) + 1))
+        assert service.load(branch) == service.state_at(first, turn)
+        assert service.verify(branch).ok
+    assert service.load(fourth) == at_zero
+
+
 def test_players_views_hold_only_their_events(service: CampaignService) -> None:
     lineage = play(service)
     red = service.log(lineage, viewer="red")
