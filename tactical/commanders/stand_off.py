@@ -168,9 +168,11 @@ def _weigh(
     inside: float,
     asteroids: Sequence[tuple[float, float]] = (),
     guns: Mapping[str, Guns] | None = None,
+    table: Table | None = None,
 ) -> tuple[float, str]:
     """Score one Stand Off order; the order's text breaks ties, so the choice is stable.
-    Dice count only along lines no asteroid of this turn blocks."""
+    Dice count only along lines no asteroid of this turn blocks. ``table``: the table's
+    edges, if it has any now (:func:`_leaving`)."""
     end = move_by_rules(ctx, start, order)
     at = (end.x, end.y, end.course)
     guns = guns or {}
@@ -185,13 +187,64 @@ def _weigh(
     off = _off_range(end, drifts, inside)
     if end.vector is None and ctx.rules.movement == "cinematic":
         off = min(off, _off_range(end, drifts, inside, _fleeing(ctx, ship, end, drifts)))
-    value = hits - STAND_OFF_THREAT * threat - off
+    value = hits - STAND_OFF_THREAT * threat - off - _leaving(ctx, table, end, drifts)
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
         margin = end.x - theatre.gravity - theatre.well_edge
         value -= max(0.0, 3 * theatre.gravity - margin)
     return value, order_text(order)
+
+
+Table = tuple[float, float, float, float]
+"""A table's edges: x_min, y_min, x_max, y_max."""
+
+STAND_OFF_FLOAT_MARGIN_MU = 20.0
+"""How far inside a campaign battle's float limit (150 MU, 004 L133-135) a Stand Off ship keeps
+from the furthest enemy: further, and the table is fixed with the ship 6 MU from its edge."""
+
+STAND_OFF_EDGE_DICE = 4.0
+"""What a Stand Off ship pays for each MU it would end outside a table's edges, shrunk by
+the campaign table's margin: leaving is disengaging (004 L136), no range kept."""
+
+
+def _leaving(
+    ctx: BattleContext, table: Table | None, end: MoveResult, drifts: Sequence[Drift]
+) -> float:
+    """The dice a Stand Off ship pays for leaving the battle, where its move ends and a
+    move later flown straight on (the enemies too): on a table with edges, for each MU
+    outside them (shrunk by the campaign table's margin) :data:`STAND_OFF_EDGE_DICE`; on a
+    campaign battle's floating table, a die for each MU the furthest enemy lies beyond the
+    float limit less :data:`STAND_OFF_FLOAT_MARGIN_MU`. Stand Off "seeks to maintain its
+    distance while retaining its presence" (004 L109-110): a ship running from a chaser so
+    far from the enemy's rear that the table is fixed lies 6 MU from its edge at the speed it
+    ran at, and leaves it (004 L133-136). Neither weighed, under cinematic movement the Stand
+    Off fleet fixed the table on the seventh turn of each of 6 seeded battles and 2 to 7 of
+    its 10 ships left it (issue 17)."""
+    theatre = ctx.setup.theatre
+    if theatre is None:
+        return 0.0
+    vx, vy = velocity(end)
+    points = ((end.x, end.y), (end.x + vx, end.y + vy))
+    if table is not None:
+        margin = theatre.table_margin
+        x_min, y_min, x_max, y_max = table
+        return STAND_OFF_EDGE_DICE * sum(
+            max(0.0, x_min + margin - x, x - x_max + margin)
+            + max(0.0, y_min + margin - y, y - y_max + margin)
+            for x, y in points
+        )
+    if not drifts:
+        return 0.0
+    limit = theatre.float_limit - STAND_OFF_FLOAT_MARGIN_MU
+    return sum(
+        max(
+            0.0,
+            max(range_between(x, y, ex + n * dx, ey + n * dy) for ex, ey, dx, dy, *_r in drifts)
+            - limit,
+        )
+        for n, (x, y) in enumerate(points)
+    )
 
 
 def _off_range(
@@ -301,7 +354,8 @@ def stand_off_commander() -> Commander:
         # known), :data:`BOGEY_LOOKS` ahead.
         looks = STAND_OFF_LOOKS[ctx.rules.movement]
         inside = STAND_OFF_INSIDE_MU if enemies else BOGEY_INSIDE_MU
-        if (ctx.setup.table if ctx.setup.theatre is None else state.table) is not None:
+        table = ctx.setup.table if ctx.setup.theatre is None else state.table
+        if table is not None:
             looks, inside = TABLE_LOOKS, BOGEY_INSIDE_MU
         guns = {ship.id: guns_of(ctx, ship) for ship in state.ships if ship.status == "active"}
         for ship in state.ships:
@@ -314,7 +368,7 @@ def stand_off_commander() -> Commander:
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
                 key=lambda order: _weigh(
-                    ctx, ship, start, order, ahead, drifts, inside, asteroids, guns
+                    ctx, ship, start, order, ahead, drifts, inside, asteroids, guns, table
                 ),
             )
         return written

@@ -157,3 +157,34 @@ def test_stand_off_does_not_flee_a_ship_its_drive_outruns(monkeypatch: pytest.Mo
     vx, vy = velocity(end)
     assert range_between(end.x, end.y, 0, 33) <= 36.0
     assert range_between(end.x + vx, end.y + vy, 0, 33) <= 36.0  # and a move later
+
+
+def _gone(movement: str, seed: str) -> dict[int, list[str]]:
+    """Each turn: the Stand Off ships that have left the table (disengaged, 004 L136) by the
+    time the side writes its orders."""
+    stand_off = order_commander("stand-off")
+    write = stand_off.orders
+    gone: dict[int, list[str]] = {}
+
+    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
+        gone[state.turn] = [
+            s.id for s in state.ships if s.side == side and s.status in ("left", "away")
+        ]
+        return write(ctx, state, side)
+
+    stand_off.orders = orders
+    chosen = {"red": stand_off, "blue": order_commander("engage")}
+    resolve_campaign_battle(_battle(movement), SeededDice(seed), chosen)
+    return gone
+
+
+def test_stand_off_stays_in_the_battle_under_cinematic_movement() -> None:
+    """Stand Off "seeks to maintain its distance while retaining its presence" (004
+    L109-110): three seeded cinematic battles, in which no Stand Off ship leaves the table.
+    Weighing neither the float limit nor the edges, its ships ran from Engage's so far from
+    the enemy's rear that the table was fixed on the seventh turn (two opposing ships more
+    than 150 MU apart, 004 L133-135) with them 6 MU from its edge at 20-30 MU a move, and 3
+    to 6 of its 10 ships left it in each battle: no range kept, no gun fired."""
+    for run in range(3):
+        gone = _gone("cinematic", f"stand-off/{run}")
+        assert not any(gone.values()), (run, gone)
