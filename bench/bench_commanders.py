@@ -19,6 +19,7 @@ design a side, for the heavy cruisers' mirror), under the campaign's battle rule
     .venv/bin/python bench/bench_commanders.py                  # a few minutes on 2 cores
     .venv/bin/python bench/bench_commanders.py --runs 20 --speed-battles 10
     .venv/bin/python bench/bench_commanders.py --smoke          # one battle each: it runs
+    .venv/bin/python bench/bench_commanders.py --movement cinematic --speed-battles 0
 
 Prints a table; the speed is CPU time of this process (the machine may be shared).
 """
@@ -238,7 +239,7 @@ def _speed(table: Table, battles: int, seed: int) -> None:
     )
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=100, help="battles a match-up and side")
     parser.add_argument("--speed-battles", type=int, default=20, help="battles timed live")
@@ -247,9 +248,20 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--movement",
+        choices=[*MOVEMENTS, "both"],
+        default="both",
+        help="the strength, mirror, Stand Off and FTL Move rows of one movement mode only",
+    )
+    parser.add_argument(
         "--smoke", action="store_true", help="one battle of each kind: proves the script runs"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = _arguments()
+    movements = MOVEMENTS if args.movement == "both" else (args.movement,)
     if args.smoke:
         args.runs, args.speed_battles, args.jobs = 1, 1, 1
     console = Console()
@@ -269,7 +281,7 @@ def main() -> int:
 
     # Strength: Engage against closing and baseline, both modes, sides swapped.
     for rival, target in (("closing", ">= 75%"), ("baseline", ">= 65%")):
-        for movement in MOVEMENTS:
+        for movement in movements:
             wins = decisive = 0
             for red, blue in (("engage", rival), (rival, "engage")):
                 for result in fight_all(jobs_for(red, blue, movement), args.jobs):
@@ -285,7 +297,7 @@ def main() -> int:
     # Mirrors: draws, and the warship classes' fire.
     fired: Counter[str] = Counter()
     survived: Counter[str] = Counter()
-    for movement in MOVEMENTS:
+    for movement in movements:
         for name, designs in (("fleets", FLEET), ("heavy cruisers", ["heavy_cruiser"])):
             results = fight_all(jobs_for("engage", "engage", movement, designs), args.jobs)
             draws = sum(r.winner is None for r in results)
@@ -307,7 +319,7 @@ def main() -> int:
     # Stand Off's range, FTL Move's escapes, against Engage.
     ranges: list[tuple[float, float]] = []
     jumped = fleeing = 0
-    for movement in MOVEMENTS:
+    for movement in movements:
         kept = [
             pair
             for result in fight_all(jobs_for("stand-off", "engage", movement), args.jobs)

@@ -38,6 +38,7 @@ from tactical.commanders.scoring import (
     reach_of,
     salvo_shots,
 )
+from tactical.commanders.screen import screened
 from tactical.commanders.steering import (
     DEAD_ASTERN,
     SEEK_SPEED,
@@ -91,7 +92,11 @@ if TYPE_CHECKING:
 
     from tactical.commanders.tactics import FloatArray, IntArray
 
-ENGAGE_CLOSE_MU = 6.0  # a cinematic Engage ship slows to hold about this range
+ENGAGE_CLOSE_MU = 4.0
+"""A cinematic Engage ship slows to hold about this range of its target (6 won 72% of the
+decisive cinematic battles against the closing commander and 60% against the baseline, 400
+seeded battles a cell, seed 99; 4 with the screen, :mod:`tactical.commanders.screen`, 74.5%
+and 69%; 2 with it 70.5% and 68.5%, 2 without it 77.5% and 57.5%)."""
 
 
 VECTOR_CLOSE_MU = 2.0
@@ -165,7 +170,7 @@ def engage_commander() -> Commander:
                 written[ship.id] = _dodged(ctx, state, plan, ship, order)
                 continue
             written[ship.id] = _engage_move(ctx, state, plan, ship)
-        return written
+        return screened(ctx, state, side, enemies, written)
 
     return Commander(
         with_torpedo_settings(

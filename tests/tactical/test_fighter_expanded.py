@@ -930,10 +930,14 @@ def test_the_commanders_take_a_secondary_move_when_it_brings_the_target_in_reach
 
 def test_a_battle_with_secondary_moves_replays_from_its_journal() -> None:
     """Robot and piloted groups under Engage take secondary moves; the journal folds back
-    into the live state without a die."""
+    into the live state without a die. The carriers close as cinematic Engage ships did before
+    they closed to 4 MU (issue 17): at 4 MU no group of these seeds takes a secondary move."""
+    from tactical.commanders import engage
+
     robots = {**TEST_DESIGNS, "robot_carrier": _carrier("Robot Carrier", fighters="robot")}
     mp = pytest.MonkeyPatch()
     extra_designs.install(mp, robots)
+    mp.setattr(engage, "ENGAGE_CLOSE_MU", 6.0)
     made = 0
     try:
         for seed in range(4):
