@@ -199,7 +199,7 @@ def _weigh(
 Table = tuple[float, float, float, float]
 """A table's edges: x_min, y_min, x_max, y_max."""
 
-STAND_OFF_FLOAT_MARGIN_MU = 20.0
+STAND_OFF_FLOAT_MARGIN_MU = 25.0
 """How far inside a campaign battle's float limit (150 MU, 004 L133-135) a Stand Off ship keeps
 from the furthest enemy: further, and the table is fixed with the ship 6 MU from its edge."""
 
