@@ -150,6 +150,7 @@ def engage_commander() -> Commander:
         if len(tables) >= GUN_TABLES_KEPT:
             tables.clear()
         plan = _Plan.of(ctx, state, side, enemies, tables)
+        weighed: list[ShipInPlay] = []  # the vector ships, their moves weighed together
         for ship in state.ships:
             if ship.side != side or ship.status != "active":
                 continue
@@ -164,7 +165,9 @@ def engage_commander() -> Commander:
                 order = _cinematic_engage(ctx, state, ship, enemies)
                 written[ship.id] = _dodged(ctx, state, plan, ship, order)
                 continue
-            written[ship.id] = _engage_move(ctx, state, plan, ship)
+            written[ship.id] = Order()  # its place among the orders, its move written below
+            weighed.append(ship)
+        written.update(_engage_moves(ctx, state, plan, weighed))
         return written
 
     return Commander(
@@ -512,33 +515,70 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     :data:`SEARCH_SLACK` of the nearest, are weighed in full, all of them at once as arrays
     (:class:`_Weighed`). The order's text breaks ties, so the choice is stable.
     """
-    target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
-    angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
-    if ctx.rules.movement == "spatial" and _table(ctx, state) is not None:
-        speed = min(speed, SPATIAL_TABLE_SPEED)  # 003: turning at speed costs the velocity
-    wx, wy = angle_vector(angle)
-    wx, wy = wx * speed, wy * speed
-    tdx, tdy = velocity(target)
-    moves = _Weighed.of(ctx, ship, wx, wy)
-    hits = _hits(plan, plan.guns[ship.id], moves)
-    threat = _threat(plan, moves)
-    value = (
-        moves.cost
+    return _engage_moves(ctx, state, plan, [ship])[ship.id]
+
+
+def _engage_moves(
+    ctx: BattleContext, state: BattleState, plan: _Plan, ships: Sequence[ShipInPlay]
+) -> dict[str, Order]:
+    """:func:`_engage_move` for each of the ships, the beam dice each move leaves for and
+    against every ship's moves worked out together, as one set of arrays (an element's
+    figure is the same whichever array it is worked out in)."""
+    import numpy as np
+
+    if not ships:
+        return {}
+    weighed = []
+    for ship in ships:
+        target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
+        angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
+        if ctx.rules.movement == "spatial" and _table(ctx, state) is not None:
+            speed = min(speed, SPATIAL_TABLE_SPEED)  # 003: turning at speed costs the velocity
+        wx, wy = angle_vector(angle)
+        wx, wy = wx * speed, wy * speed
+        tdx, tdy = velocity(target)
+        weighed.append((ship, _Weighed.of(ctx, ship, wx, wy), target.x + tdx, target.y + tdy))
+    counts = [len(moves.orders) for _s, moves, _x, _y in weighed]
+    every = _Weighed(
+        [],
+        np.concatenate([moves.x for _s, moves, _x, _y in weighed]),
+        np.concatenate([moves.y for _s, moves, _x, _y in weighed]),
+        np.concatenate([moves.facing for _s, moves, _x, _y in weighed]),
+        np.empty(0),
+        np.empty(0),
+        np.concatenate([moves.cost for _s, moves, _x, _y in weighed]),
+    )
+    owner = np.repeat(np.arange(len(weighed)), counts)
+    hits = _hits(plan, [plan.guns[ship.id] for ship, _m, _x, _y in weighed], owner, every)
+    threat = _threat(plan, every)
+    tx = np.array([x for _s, _m, x, _y in weighed], dtype=np.float64)[owner]
+    ty = np.array([y for _s, _m, _x, y in weighed], dtype=np.float64)[owner]
+    together = (
+        every.cost
         - ENGAGE_DIE_MU * hits
         + ENGAGE_THREAT_MU * threat
-        + ENGAGE_FACING_MU * _off_bow(moves, target.x + tdx, target.y + tdy)
-        + _salvo_risk(ctx, state, ship, moves)
+        + ENGAGE_FACING_MU * _off_bow(every, tx, ty)
     )
-    values = _with_edges(ctx, state, moves, value.tolist())
-    # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps the
-    # order of the values, so only those within a hair of the least can tie with it: they
-    # alone are rounded.
-    least = min(values)
-    best = round(least, 6)
-    return min(
-        (moves.orders[i] for i, v in enumerate(values) if v - least < 1e-5 and round(v, 6) == best),
-        key=order_text,
-    )
+    written: dict[str, Order] = {}
+    start = 0
+    for (ship, moves, _x, _y), count in zip(weighed, counts, strict=True):
+        value = together[start : start + count] + _salvo_risk(ctx, state, ship, moves)
+        start += count
+        values = _with_edges(ctx, state, moves, value.tolist())
+        # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the values, so only those within a hair of the least can tie with it:
+        # they alone are rounded.
+        least = min(values)
+        best = round(least, 6)
+        written[ship.id] = min(
+            (
+                moves.orders[i]
+                for i, v in enumerate(values)
+                if v - least < 1e-5 and round(v, 6) == best
+            ),
+            key=order_text,
+        )
+    return written
 
 
 def _with_edges(
@@ -740,7 +780,7 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     asteroids."""
     import numpy as np
 
-    clear = np.ones((len(moves.orders), len(plan.enemies)), dtype=np.bool_)
+    clear = np.ones((len(moves.x), len(plan.enemies)), dtype=np.bool_)
     if plan.asteroids:
         for i, (x, y) in enumerate(zip(moves.x.tolist(), moves.y.tolist(), strict=True)):
             for j, (_e, ex, ey, _c) in enumerate(plan.enemies):
@@ -748,21 +788,29 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     return clear
 
 
-def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
-    """The most beam dice each move leaves the ship able to roll at one enemy's forecast
-    place, facing as it ends (dice_at, for every move and enemy at once)."""
+def _hits(plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weighed) -> FloatArray:
+    """The most beam dice each move leaves its ship (``tables[owner]``) able to roll at one
+    enemy's forecast place, facing as it ends (dice_at, for every move and enemy at once)."""
     import numpy as np
 
-    bands = max(1, len(mine.best))
-    dice, best = dice_array(mine, bands)
+    bands = max(1, *(len(table.best) for table in tables))
+    # Each ship's dice padded with none to the most bands: past its own it rolls none there,
+    # as past its reach.
+    padded = [dice_array(table, bands) for table in tables]
+    dice = np.array([d for d, _b in padded], dtype=np.int64)
+    best = np.array([b for _d, b in padded], dtype=np.int64)
+    reach = np.array([table.reach for table in tables], dtype=np.float64)[owner]
     gx = plan.ex[None, :] - moves.x[:, None]
     gy = plan.ey[None, :] - moves.y[:, None]
     distance = np.hypot(gx, gy)
     band = np.minimum(_bands(distance), bands - 1)
     ahead = (moves.facing % 12 * 30).astype(np.float64)
     arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - ahead[:, None])
+    which = owner[:, None]
     rolled = np.where(
-        (distance <= mine.reach) & (best[band] > 0) & _clear(plan, moves), dice[arc, band], 0
+        (distance <= reach[:, None]) & (best[which, band] > 0) & _clear(plan, moves),
+        dice[which, arc, band],
+        0,
     )
     hits: FloatArray = np.maximum.reduce(rolled, axis=1).astype(np.float64)
     return hits
@@ -788,8 +836,9 @@ def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
     return threat
 
 
-def _off_bow(moves: _Weighed, tx: float, ty: float) -> FloatArray:
-    """How many clock points each move's bow lies off a point (tactical.fire.bearing)."""
+def _off_bow(moves: _Weighed, tx: float | FloatArray, ty: float | FloatArray) -> FloatArray:
+    """How many clock points each move's bow lies off a point, or each its own (``tx`` and
+    ``ty`` as arrays; tactical.fire.bearing)."""
     import numpy as np
 
     gx, gy = tx - moves.x, ty - moves.y
