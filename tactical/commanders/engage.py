@@ -549,8 +549,9 @@ def _engage_moves(
         np.concatenate([moves.cost for _s, moves, _x, _y in weighed]),
     )
     owner = np.repeat(np.arange(len(weighed)), counts)
-    hits = _hits(plan, [plan.guns[ship.id] for ship, _m, _x, _y in weighed], owner, every)
-    threat = _threat(plan, every)
+    near = _Near.of(plan, every)
+    hits = _hits(plan, [plan.guns[ship.id] for ship, _m, _x, _y in weighed], owner, every, near)
+    threat = _threat(plan, every, near)
     tx = np.array([x for _s, _m, x, _y in weighed], dtype=np.float64)[owner]
     ty = np.array([y for _s, _m, _x, y in weighed], dtype=np.float64)[owner]
     together = (
@@ -772,7 +773,21 @@ def _arcs(plan: _Plan, relative: FloatArray) -> IntArray:
     import numpy as np
 
     width = 360.0 / plan.arcs
-    return np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
+    if 360 % plan.arcs:
+        return (
+            np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
+        )
+    # The same figures as np.mod and np.floor_divide (which work out a remainder and a quotient
+    # with corrections, element by element) from quicker steps: the remainder of fmod, plus
+    # 360 where it is negative, as np.mod adds it; the quotient's floor less one where the
+    # division rounded up to the next whole number (the arcs' width a whole number of
+    # degrees, so each multiple of it is exact).
+    turned = np.fmod(relative + width / 2, 360.0)
+    np.add(turned, 360.0, out=turned, where=turned < 0)
+    arc = turned / width
+    np.floor(arc, out=arc)
+    arc -= arc * width > turned
+    return arc.astype(np.int64) % plan.arcs
 
 
 def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
@@ -788,7 +803,9 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     return clear
 
 
-def _hits(plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weighed) -> FloatArray:
+def _hits(
+    plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weighed, near: _Near
+) -> FloatArray:
     """The most beam dice each move leaves its ship (``tables[owner]``) able to roll at one
     enemy's forecast place, facing as it ends (dice_at, for every move and enemy at once)."""
     import numpy as np
@@ -802,13 +819,12 @@ def _hits(plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weig
     reach = np.array([table.reach for table in tables], dtype=np.float64)[owner]
     gx = plan.ex[None, :] - moves.x[:, None]
     gy = plan.ey[None, :] - moves.y[:, None]
-    distance = np.hypot(gx, gy)
-    band = np.minimum(_bands(distance), bands - 1)
+    band = np.minimum(near.band, bands - 1)
     ahead = (moves.facing % 12 * 30).astype(np.float64)
     arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - ahead[:, None])
     which = owner[:, None]
     rolled = np.where(
-        (distance <= reach[:, None]) & (best[which, band] > 0) & _clear(plan, moves),
+        (near.distance <= reach[:, None]) & (best[which, band] > 0) & near.clear,
         dice[which, arc, band],
         0,
     )
@@ -816,21 +832,42 @@ def _hits(plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weig
     return hits
 
 
-def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
+class _Near(NamedTuple):
+    """How far each move's end lies from each enemy's forecast place, in which range band,
+    and whether they see each other past the asteroids: what :func:`_hits` and
+    :func:`_threat` both read."""
+
+    distance: FloatArray
+    band: IntArray
+    clear: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, plan: _Plan, moves: _Weighed) -> _Near:
+        import numpy as np
+
+        # The same distances whichever way the lines are drawn: each difference is the
+        # other's negated exactly, and hypot reads only their sizes.
+        distance = np.hypot(
+            plan.ex[None, :] - moves.x[:, None], plan.ey[None, :] - moves.y[:, None]
+        )
+        return cls(distance, _bands(distance), _clear(plan, moves))
+
+
+def _threat(plan: _Plan, moves: _Weighed, near: _Near | None = None) -> FloatArray:
     """The beam dice the enemies could roll at the ship at each move's end: each half from
     where it is forecast, facing as it does, half turned to bring its best arc to bear, over
     the number of the side's ships it could reach (dice_at and best_dice_at, for every move
     and enemy at once)."""
     import numpy as np
 
+    near = _Near.of(plan, moves) if near is None else near
     gx = moves.x[:, None] - plan.ex[None, :]
     gy = moves.y[:, None] - plan.ey[None, :]
-    distance = np.hypot(gx, gy)
-    band = np.minimum(_bands(distance), plan.bands - 1)
+    band = np.minimum(near.band, plan.bands - 1)
     which = np.arange(len(plan.enemies))[None, :]
     arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - plan.ahead[None, :])
     best = plan.best[which, band]
-    reach = (distance <= plan.reach[None, :]) & (best > 0) & _clear(plan, moves)
+    reach = (near.distance <= plan.reach[None, :]) & (best > 0) & near.clear
     dice = np.where(reach, (plan.dice[which, arc, band] + best) / plan.share[None, :], 0.0)
     threat: FloatArray = np.add.reduce(dice, axis=1)
     return threat
