@@ -983,6 +983,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
     dealt: dict[str, float] = {}  # target -> expected damage of the side's shots at it
     fired: dict[str, int] = {}  # the side's ship -> the turn it last fired, for the tally
+    supporting: SupportKept = {}  # _support's dice, kept while the ships and enemies stand
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
         if not battle or battle[0] is not ctx:
@@ -1010,7 +1011,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         ship = state.ship(ship_id)
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
-        support = _support(ctx, state, [s for s in ready if s != ship_id])
+        support = _support(ctx, state, [s for s in ready if s != ship_id], supporting)
         worth = _target_worth(ctx, state, ship, options, dealt, support)
         reachable = sorted(
             enemies_in(state, options),
@@ -1033,22 +1034,56 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     return fire
 
 
-def _support(ctx: BattleContext, state: BattleState, others: Sequence[str]) -> dict[str, float]:
+SupportKept = dict[
+    tuple[tuple[str, float, float], ...],
+    dict[int, tuple[ShipInPlay, Ship, object, list[tuple[str, int]]]],
+]
+""":func:`_support`'s dice of each ship at each enemy, by the enemies' places and the ship's
+identity; each entry holds the ship, its record sheet and the rules it was worked out with."""
+
+SUPPORT_KEPT = 64
+"""How many sets of enemy places :data:`SupportKept` keeps before it starts again (a memory
+bound only)."""
+
+
+def _support(
+    ctx: BattleContext,
+    state: BattleState,
+    others: Sequence[str],
+    kept: SupportKept | None = None,
+) -> dict[str, float]:
     """The expected beam damage the side's other ships yet to fire this phase could put on
-    each enemy in play, facing as they do (their gun tables: an estimate)."""
+    each enemy in play, facing as they do (their gun tables: an estimate). ``kept`` keeps
+    each ship's dice at the enemies for as long as it, its record sheet, the rules and the
+    enemies' places stand (the dice are read off those alone), for the phase's later
+    firings."""
     if not others:
         return {}
     arcs = len(ctx.rules.arcs)
     side = state.ship(others[0]).side
     enemies = [e for e in state.ships if e.side != side and e.status == "active"]
+    if kept is not None and len(kept) >= SUPPORT_KEPT:
+        kept.clear()
+    known = {} if kept is None else kept.setdefault(tuple((e.id, e.x, e.y) for e in enemies), {})
     support: dict[str, float] = {}
     for other_id in others:
         other = state.ship(other_id)
-        table = gun_table(ctx, other)
-        for enemy in enemies:
-            dice = dice_at(table, arcs, other.x, other.y, other.course, enemy.x, enemy.y)
-            if dice:
-                support[enemy.id] = support.get(enemy.id, 0.0) + dice * BEAM_DIE_DAMAGE
+        sheet = ctx.sheets[other_id]
+        entry = known.get(id(other))
+        if (
+            entry is None
+            or entry[0] is not other
+            or entry[1] is not sheet
+            or entry[2] is not ctx.rules
+        ):
+            table = gun_table(ctx, other)
+            rolled = [
+                (enemy.id, dice_at(table, arcs, other.x, other.y, other.course, enemy.x, enemy.y))
+                for enemy in enemies
+            ]
+            entry = known[id(other)] = (other, sheet, ctx.rules, [r for r in rolled if r[1]])
+        for enemy_id, dice in entry[3]:
+            support[enemy_id] = support.get(enemy_id, 0.0) + dice * BEAM_DIE_DAMAGE
     return support
 
 
