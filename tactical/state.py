@@ -494,9 +494,8 @@ class BattleState(Struct, frozen=True, kw_only=True):
                 ships = by_id
                 break
         else:
-            ships = {}
-            for ship in self.ships:
-                ships.setdefault(ship.id, ship)  # the first of an id, as a scan finds it
+            # The first of an id, as a scan finds it: the last written, read in reverse.
+            ships = {ship.id: ship for ship in reversed(self.ships)}
             _SHIPS_BY_ID.insert(0, (self, ships))
             del _SHIPS_BY_ID[3:]
         found = ships.get(ship_id)
