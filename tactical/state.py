@@ -497,7 +497,7 @@ class BattleState(Struct, frozen=True, kw_only=True):
             # The first of an id, as a scan finds it: the last written, read in reverse.
             ships = {ship.id: ship for ship in reversed(self.ships)}
             _SHIPS_BY_ID.insert(0, (self, ships))
-            del _SHIPS_BY_ID[3:]
+            del _SHIPS_BY_ID[_SHIPS_KEPT:]
         found = ships.get(ship_id)
         if found is None:
             raise KeyError(f"no ship {ship_id!r} in this battle")
@@ -508,6 +508,9 @@ _SHIPS_BY_ID: list[tuple[BattleState, dict[str, ShipInPlay]]] = []
 """The ships of the last few states :meth:`BattleState.ship` was asked of, by id: a step asks
 one state for many ships (the live battle's state and a side's view of it in turn). Each
 entry holds its state, so a hit is the same state."""
+
+_SHIPS_KEPT = 4
+"""How many states :data:`_SHIPS_BY_ID` keeps."""
 
 
 def moves_this_turn(ship: ShipInPlay, turn: int) -> bool:
@@ -600,7 +603,16 @@ class Moved(Struct, frozen=True, kw_only=True):
 def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
     ship_id = ship.id
     ships = tuple([ship if s.id == ship_id else s for s in state.ships])
-    return msgspec.structs.replace(state, ships=ships)
+    replaced = msgspec.structs.replace(state, ships=ships)
+    # The new state's ships by id (BattleState.ship) from the old one's, if it has them: a
+    # step that replaces ships one by one asks each new state for its ships.
+    last = _SHIPS_BY_ID[0] if _SHIPS_BY_ID else None
+    if last is not None and last[0] is state and ship_id in last[1]:
+        by_id = last[1].copy()
+        by_id[ship_id] = ship  # every ship of its id replaced: the first of them is this one
+        _SHIPS_BY_ID.insert(0, (replaced, by_id))
+        del _SHIPS_BY_ID[_SHIPS_KEPT:]
+    return replaced
 
 
 def working_screen(ctx: BattleContext, ship: ShipInPlay) -> int:
