@@ -945,12 +945,15 @@ def _target_worth(
     (``dealt``, a tally of what it ordered), never below one box."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
+    ranges: dict[str, float] = {}  # each target's range, worked out once for all the weapons
     for weapon, targets in options.items():
         kind = sheet.system(weapon).kind
         for target_id in targets:
-            target = state.ship(target_id)
             if kind in BEAM_STRENGTH:
-                distance = range_between(ship.x, ship.y, target.x, target.y)
+                distance = ranges.get(target_id)
+                if distance is None:
+                    target = state.ship(target_id)
+                    distance = ranges[target_id] = range_between(ship.x, ship.y, target.x, target.y)
                 dice = beam_dice(kind, distance)
                 expected = dice * BEAM_DIE_DAMAGE
             else:
