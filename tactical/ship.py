@@ -319,10 +319,20 @@ class Ship(Struct, frozen=True, kw_only=True):
         Raises:
             KeyError: no system has that id.
         """
-        spec = read_off(self, _systems_by_id).get(system_id)
+        known = _SYSTEMS.get(id(self))  # read_off's reading, without its general key
+        if known is None or known[0] is not self:
+            if len(_SYSTEMS) >= _READ_OFF_KEPT:
+                _SYSTEMS.clear()
+            known = _SYSTEMS[id(self)] = (self, read_off(self, _systems_by_id))
+        spec = known[1].get(system_id)
         if spec is None:
             raise KeyError(f"{self.id} has no system {system_id!r}")
         return spec
+
+
+_SYSTEMS: dict[int, tuple[Ship, dict[str, SystemSpec]]] = {}
+""":meth:`Ship.system`'s index of each sheet's systems, by the sheet's identity (each entry
+holds its sheet): the rules look systems up by the ten thousand a battle."""
 
 
 def _systems_by_id(sheet: Ship) -> dict[str, SystemSpec]:
