@@ -197,6 +197,9 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
     contacts = [b for b in state.bogeys if b.side != side]
     if not contacts:
         return written
+    # Every ship's moves' costs at once, as arrays, the ships' in turn.
+    seeking: list[tuple[ShipInPlay, list[Order], int]] = []
+    wanted, columns = [], []
     for ship in state.ships:
         if ship.side != side or ship.status != "active" or ship.vector is None:
             continue
@@ -206,12 +209,6 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         near = contacts[ranges.index(min(ranges))]
         angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
         wx, wy = angle_vector(angle)
-        wx, wy = wx * speed, wy * speed
-        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
-        # the order of the costs, so only those within a hair of the least can tie with it:
-        # they alone are rounded, and only the tied have their text read. Every move's cost
-        # at once, as arrays.
-        offs = np.abs(np.mod(angle - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
         if ctx.rules.movement == "spatial":  # 003: its own moves, not the vector drive's
             rows = candidate_rows(ctx, ship)
             orders = [row[0] for row in rows]
@@ -224,13 +221,37 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
             vx, vy = velocity(ship)
             orders = list(moves.orders)
             nvx, nvy, facing = vx + moves.dx, vy + moves.dy, moves.facing
-        costs = np.hypot(nvx - wx, nvy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
-        least = float(costs.min())
+        seeking.append((ship, orders, len(orders)))
+        wanted.append((angle, wx * speed, wy * speed))
+        columns.append((nvx, nvy, facing))
+    if not seeking:
+        return written
+    owner = np.repeat(np.arange(len(seeking)), [count for _s, _o, count in seeking])
+    angles, aim_x, aim_y = (
+        np.array(column, dtype=np.float64) for column in zip(*wanted, strict=True)
+    )
+    nvx, nvy, facing = (np.concatenate(column) for column in zip(*columns, strict=True))
+    # The velocity error, plus VECTOR_FACING_WEIGHT a clock point the bow lies off the way
+    # wanted, each ship's own.
+    offs = np.abs(np.mod(angles[:, None] - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
+    costs = (
+        np.hypot(nvx - aim_x[owner], nvy - aim_y[owner])
+        + VECTOR_FACING_WEIGHT * offs[owner, facing % 12]
+    )
+    starts = np.cumsum([0, *(count for _s, _o, count in seeking)])
+    leasts = np.minimum.reduceat(costs, starts[:-1]).tolist()
+    for (ship, orders, _count), start, least in zip(
+        seeking, starts[:-1].tolist(), leasts, strict=True
+    ):
+        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the costs, so only those within a hair of the least can tie with it:
+        # they alone are rounded, and only the tied have their text read.
+        part = costs[start : start + len(orders)]
         best = round(least, 6)
         tied = [
             orders[i]
-            for i in np.flatnonzero(costs - least < 1e-5).tolist()
-            if round(float(costs[i]), 6) == best
+            for i in np.flatnonzero(part - least < 1e-5).tolist()
+            if round(float(part[i]), 6) == best
         ]
         written[ship.id] = min(tied, key=order_text)
     return written
