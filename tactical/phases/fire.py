@@ -206,8 +206,20 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
+    for seen, sheets, who, found in _AIMS:
+        if seen is state and sheets is ctx.sheets and who == side:
+            return found
     # Its own ships are never in its sight as enemies: only whether they are prizes is asked.
-    return any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
+    found = any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
+    _AIMS.insert(0, (state, ctx.sheets, side, found))
+    del _AIMS[4:]
+    return found
+
+
+_AIMS: list[tuple[BattleState, object, str, bool]] = []
+"""The last few ``(state, record sheets, side, whether it has aims)`` :func:`_has_aims` worked
+out, by identity: the step that ends a firing asks it of the new state for the side to fire
+next, and that side's firing asks it again."""
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -221,8 +233,9 @@ def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
     for side in (other_side(ctx, after), after):
-        aims = _has_aims(ctx, state, side)
-        if any(s.side == side and _may_fire(ctx, state, s, aims) for s in state.ships):
+        # Whether the side has an enemy to aim at is asked only once it has a ship to fire.
+        ready = any(s.side == side and _may_fire(ctx, state, s, True) for s in state.ships)
+        if ready and _has_aims(ctx, state, side):
             return side
     return None
 
@@ -1009,13 +1022,16 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         state = _fly_salvo(state, shot)
         rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
     shots = tuple(shot for shot in shots if shot not in flights)
-    novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
-    launched = [s for s in shots if _launches(firer_sheet, s)]
-    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
+    kinds = {shot.weapon: firer_sheet.system(shot.weapon).kind for shot in shots}  # read once
+    novas = [s for s in shots if kinds[s.weapon] == NOVA]
+    launched = [s for s in shots if kinds[s.weapon] in RACKS or kinds[s.weapon] in LAUNCHERS]
+    aimed = [s for s in shots if kinds[s.weapon] != NOVA and s not in launched]
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
-    state = replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    spent = _spend_rounds(firer_sheet, firer, shots)
+    if spent is not firer:  # a new state only when a round or torpedo was crossed off
+        state = replace_ship(state, spent)
     if shots and firer.bogey is not None:
         # A ship that fires gives itself away (see docs/rulings.md).
         state = replace_ship(state, identified(state.ship(ship_id)))
@@ -1041,11 +1057,12 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         piercing: list[int] = []
         boarding_hits = 0
         record = target.record
+        # The target's range and arc, the same for every shot at it.
+        distance = range_between(firer.x, firer.y, target.x, target.y)
+        arc = arc_of(bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs)
         for shot in (s for s in aimed if s.target == target_id):
-            kind = firer_sheet.system(shot.weapon).kind
-            distance = range_between(firer.x, firer.y, target.x, target.y)
-            bearing_to = bearing(firer.x, firer.y, firer.course, target.x, target.y)
-            aft = _aft_help(ctx, firer, kind, arc_of(bearing_to, ctx.rules.arcs))
+            kind = kinds[shot.weapon]
+            aft = _aft_help(ctx, firer, kind, arc)
             if kind == BOARDING_TORPEDO:
                 key = f"t{turn}/fire/{ship_id}"
                 rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance, aft))
