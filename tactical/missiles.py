@@ -82,7 +82,7 @@ SALVO_AIM = "point"
 CONTACT_TOLERANCE = 1e-9  # MU: a ship this close to the edge of the radius is within it
 
 
-class Salvo(Struct, frozen=True, kw_only=True):
+class Salvo(Struct, frozen=True, kw_only=True, gc=False):
     """One salvo marker on the table: whose it is, where it was aimed, the turn it was launched
     in and its grade (``er`` for extended range); a ship's launcher or a missile fighter group
     (000 L9837-9843) launched it."""

@@ -113,7 +113,7 @@ from tactical.state import (
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 
 
-class Shot(Struct, frozen=True, array_like=True):
+class Shot(Struct, frozen=True, array_like=True, gc=False):
     """One declared shot: a weapon of the firing ship and the ship it fires at.
 
     A needle beam also names the system it aims at: a system id or ``"drive"`` (001 L848).
@@ -124,7 +124,7 @@ class Shot(Struct, frozen=True, array_like=True):
     aim: str | None = None
 
 
-class ShotRoll(Struct, frozen=True, kw_only=True):
+class ShotRoll(Struct, frozen=True, kw_only=True, gc=False):
     """One weapon's dice against its target.
 
     A beam's ``faces`` are its damage dice; a pulse torpedo's are its to-hit die, and
@@ -148,7 +148,7 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     (000 L4708-4714)."""
 
 
-class NovaHit(Struct, frozen=True, kw_only=True):
+class NovaHit(Struct, frozen=True, kw_only=True, gc=False):
     """One ship a nova template touched: the stage, its dice at face value and the damage."""
 
     ship: str
@@ -158,7 +158,7 @@ class NovaHit(Struct, frozen=True, kw_only=True):
     hit: Hit
 
 
-class Landing(Struct, frozen=True, kw_only=True):
+class Landing(Struct, frozen=True, kw_only=True, gc=False):
     """Boarders of ``side`` that came aboard ``ship``: a boarding torpedo's two marines (000
     L5122-5128), or whatever :func:`board` was given."""
 
@@ -168,7 +168,7 @@ class Landing(Struct, frozen=True, kw_only=True):
     parties: int = 0
 
 
-class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
+class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired", gc=False):
     """A ship took its firing turn: its declared shots, their dice, damage and thresholds."""
 
     turn: int
