@@ -23,6 +23,7 @@ from collections.abc import Collection, Sequence
 
 from msgspec import Struct
 
+from tactical.movement import round_mu
 from tactical.ship import Ship, ShipState, read_off
 
 __all__ = [
@@ -141,7 +142,7 @@ def format_aim(x: float, y: float) -> str:
     >>> format_aim(12.0, -3.25)
     '12,-3.25'
     """
-    return f"{round(x, 3) + 0.0:g},{round(y, 3) + 0.0:g}"
+    return f"{round_mu(x):g},{round_mu(y):g}"  # round(v, 3) + 0.0, by arithmetic
 
 
 def parse_aim(text: str | None) -> tuple[float, float] | None:

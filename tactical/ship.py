@@ -562,12 +562,21 @@ def screen_level(ship: Ship, state: ShipState) -> int:
     FT2 caps at 3 (001 L502); Continuum's active level caps at 2 (000 L6812-6818).
     """
     cap = 3 if ship.rules == "ft2" else 2
+    systems = state.systems
+    if len(systems) == len(ship.systems):  # the sheet's screens' places, read off once
+        working = sum(1 for index in read_off(ship, _screens) if systems[index].status == "ok")
+        return min(working, cap)
     working = sum(
         1
-        for spec, sys_state in zip(ship.systems, state.systems, strict=True)
+        for spec, sys_state in zip(ship.systems, systems, strict=True)
         if spec.kind == "screen" and sys_state.status == "ok"
     )
     return min(working, cap)
+
+
+def _screens(ship: Ship) -> tuple[int, ...]:
+    """The places of the sheet's screen generators among its systems (:func:`screen_level`)."""
+    return tuple(index for index, spec in enumerate(ship.systems) if spec.kind == "screen")
 
 
 def fighters_aboard(state: ShipState) -> int:

@@ -668,6 +668,8 @@ def flight_shot_problem(state: BattleState, ship_id: str, shot: Shot) -> str | N
 def _flights(state: BattleState, shots: Sequence[Shot]) -> list[Shot]:
     """The shots that fly a salvo marker in flight (named by its id) rather than fire a
     weapon."""
+    if not state.salvos:
+        return []
     markers = {salvo.id for salvo in state.salvos}
     return [shot for shot in shots if shot.weapon in markers]
 
