@@ -92,7 +92,7 @@ class BoardingSyntaxError(ValueError):
     """A boarding allocation is not in the notation; the message quotes it."""
 
 
-class Boarders(Struct, frozen=True, kw_only=True):
+class Boarders(Struct, frozen=True, kw_only=True, gc=False):
     """One side's marines and boarding parties aboard an enemy ship that came aboard in the
     turn ``landed``: they cannot be lost to threshold checks of that turn (000 L13105-13109)."""
 
@@ -107,7 +107,7 @@ class Boarders(Struct, frozen=True, kw_only=True):
         return self.marines + self.parties
 
 
-class Assault(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Assault(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """The boarders' allocation aboard one ship: the marines and the boarding parties that
     engage the defending marines; the rest try to damage the hull (000 L13049-13053).
 
@@ -119,7 +119,7 @@ class Assault(Struct, frozen=True, kw_only=True, omit_defaults=True):
     parties: int = 0
 
 
-class Guard(Struct, frozen=True, array_like=True):
+class Guard(Struct, frozen=True, array_like=True, gc=False):
     """The defenders the ship puts on one particular boarder (000 L13053-13057): a boarder of
     ``kind`` doing ``task``, with ``dcps`` DCPs (up to :data:`DCP_MOST`) and ``marines``
     defending marines on it. Guards on the same kind and task take its boarders in turn."""
@@ -130,7 +130,7 @@ class Guard(Struct, frozen=True, array_like=True):
     marines: int = 0
 
 
-class GuardRoll(Struct, frozen=True, kw_only=True):
+class GuardRoll(Struct, frozen=True, kw_only=True, gc=False):
     """One guard's dice: the DCPs' damage-control roll, the defending marines' dice, and what
     killed the boarder if it died: ``dcp`` in step 1 or ``marines`` in step 2."""
 
@@ -140,7 +140,7 @@ class GuardRoll(Struct, frozen=True, kw_only=True):
     killed: Literal["dcp", "marines"] | None = None
 
 
-class Melee(Struct, frozen=True, kw_only=True):
+class Melee(Struct, frozen=True, kw_only=True, gc=False):
     """One round of boarding combat aboard one ship (000 L13043-13093).
 
     ``guards`` are the defender's rolls, in the defender's order; ``attack`` the dice of the
@@ -157,7 +157,7 @@ class Melee(Struct, frozen=True, kw_only=True):
     hull: int = 0
 
 
-class BoarderLosses(Struct, frozen=True, kw_only=True):
+class BoarderLosses(Struct, frozen=True, kw_only=True, gc=False):
     """What a threshold check caused by weapons fire did to one landing of boarders aboard:
     one die per boarder, marines first, each killed on the systems' target (000
     L13099-13109)."""

@@ -120,7 +120,7 @@ ADMIRAL_MORALE = {1: 15, 2: 0, 3: -15}  # 004 L336-337, L341-342: points on the 
 HEX_DIRECTIONS = 6  # an unplanned jump's D6 direction: the six hex sides, 1 = map north
 
 
-class CampaignShip(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CampaignShip(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One ship the campaign sends into battle."""
 
     id: Identifier
@@ -133,7 +133,7 @@ class CampaignShip(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """The captain's command level (004 L322-335)."""
 
 
-class CampaignSide(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CampaignSide(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One player's task force: its order, its ships (the first is the flagship)."""
 
     name: Identifier
@@ -188,7 +188,7 @@ class CampaignBattle(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     FT2's own campaign's (001 L1512: it starts with bogeys; the rest is not FT2's)."""
 
 
-class ShipOutcome(Struct, frozen=True, kw_only=True):
+class ShipOutcome(Struct, frozen=True, kw_only=True, gc=False):
     """What became of one ship: the campaign stores it as events."""
 
     id: str
@@ -215,7 +215,7 @@ class ShipOutcome(Struct, frozen=True, kw_only=True):
     level 2 and -2 at level 3 (004 L361-370)."""
 
 
-class CampaignBattleOutcome(Struct, frozen=True, kw_only=True):
+class CampaignBattleOutcome(Struct, frozen=True, kw_only=True, gc=False):
     """The result handed back to the campaign; its journal replays to it exactly."""
 
     setup: BattleSetup

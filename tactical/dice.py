@@ -52,7 +52,7 @@ class DiceSource(Protocol):
         ...
 
 
-class Roll(Struct, frozen=True, array_like=True):
+class Roll(Struct, frozen=True, array_like=True, gc=False):
     """One die as an event records it: which die, how many sides, what it showed."""
 
     key: str

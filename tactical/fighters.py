@@ -102,7 +102,7 @@ _LETTER: dict[FlightKind, str] = {
 _TARGETED: frozenset[FlightKind] = frozenset({"attack", "dogfight", "intercept", "cover"})
 
 
-class FighterType(Struct, frozen=True, kw_only=True):
+class FighterType(Struct, frozen=True, kw_only=True, gc=False):
     """How one Continuum fighter type differs from a standard group (000 8.15).
 
     ``ship_drm`` changes each attack-run die, ``fighter_drm`` each die the group rolls in a
@@ -243,7 +243,7 @@ class FighterNameError(ValueError):
     """A bay's ``fighters`` does not name a legal wing; the message says which part and why."""
 
 
-class FighterWing(Struct, frozen=True, kw_only=True):
+class FighterWing(Struct, frozen=True, kw_only=True, gc=False):
     """A bay's fighters as named: one base type and its modifications (000 8.15).
 
     >>> wing = parse_fighters("attack+fast+light")
@@ -379,7 +379,7 @@ class FlightSyntaxError(ValueError):
     """A flight order is not in the notation; the message quotes it."""
 
 
-class FlightOrder(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class FlightOrder(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One fighter group's order for the turn.
 
     ``attack`` flies at an enemy ship and makes an attack run if it ends within 6 MU (001
@@ -401,7 +401,7 @@ SECONDARY_MOVE_MU = 12.0  # a secondary move: up to 12 MU, whatever the group's 
 # L8760-8770, L9525-9527)
 
 
-class FighterGroup(Struct, frozen=True, kw_only=True):
+class FighterGroup(Struct, frozen=True, kw_only=True, gc=False):
     """A fighter group in flight: its carrier and bay, where it is, fighters and endurance."""
 
     side: str
@@ -456,7 +456,7 @@ def launch_limit(ship: Ship, carrier_bays: int) -> int:
     return 2 if len(bays(ship)) >= carrier_bays else 1
 
 
-class DefenceSpec(Struct, frozen=True, kw_only=True):
+class DefenceSpec(Struct, frozen=True, kw_only=True, gc=False):
     """A ship's working point defence: self-defence systems, area systems, area controls."""
 
     point: tuple[str, ...]
@@ -491,7 +491,7 @@ def kills_of(face: int, drm: int = 0) -> int:
     return KILLS[min(max(face + drm, 1), 6) - 1]
 
 
-class KillRoll(Struct, frozen=True, kw_only=True):
+class KillRoll(Struct, frozen=True, kw_only=True, gc=False):
     """Dice that kill fighters: the faces, any re-rolls and the kills."""
 
     faces: tuple[int, ...]

@@ -65,7 +65,7 @@ Path = Sequence[tuple[float, float]]
 """A ship's move as the points it flies through, in order."""
 
 
-class Mine(Struct, frozen=True, kw_only=True):
+class Mine(Struct, frozen=True, kw_only=True, gc=False):
     """One mine counter on the table: whose it is, where, and the turn it was laid.
 
     A mine laid in turn ``laid`` is active from turn ``laid + 1`` (001 L888); a mine placed in

@@ -23,6 +23,7 @@ from collections.abc import Collection, Sequence
 
 from msgspec import Struct
 
+from tactical.movement import round_mu
 from tactical.ship import Ship, ShipState, read_off
 
 __all__ = [
@@ -82,7 +83,7 @@ SALVO_AIM = "point"
 CONTACT_TOLERANCE = 1e-9  # MU: a ship this close to the edge of the radius is within it
 
 
-class Salvo(Struct, frozen=True, kw_only=True):
+class Salvo(Struct, frozen=True, kw_only=True, gc=False):
     """One salvo marker on the table: whose it is, where it was aimed, the turn it was launched
     in and its grade (``er`` for extended range); a ship's launcher or a missile fighter group
     (000 L9837-9843) launched it."""
@@ -141,7 +142,7 @@ def format_aim(x: float, y: float) -> str:
     >>> format_aim(12.0, -3.25)
     '12,-3.25'
     """
-    return f"{round(x, 3) + 0.0:g},{round(y, 3) + 0.0:g}"
+    return f"{round_mu(x):g},{round_mu(y):g}"  # round(v, 3) + 0.0, by arithmetic
 
 
 def parse_aim(text: str | None) -> tuple[float, float] | None:

@@ -111,7 +111,7 @@ PUSHES: tuple[BurnKind, ...] = ("PP", "PS", "PR")
 PUSH_ANGLE = {"PP": -90.0, "PS": 90.0, "PR": 180.0}  # 000 L13411-13986: off the facing
 
 
-class Burn(Struct, frozen=True, array_like=True):
+class Burn(Struct, frozen=True, array_like=True, gc=False):
     """One written manoeuvre of a vector order (000 12.12, L13411-13986): ``TP n`` / ``TS n``
     rotate the facing n clock points to port or starboard; ``PP n`` / ``PS n`` / ``PR n`` push
     the ship n MU to port, starboard or reverse of its facing; ``MD k`` burns the main drive
@@ -127,7 +127,7 @@ SpatialKind = Literal[
 PIVOTS: tuple[SpatialKind, ...] = ("F", "FF", "FA", "FP", "FS")
 
 
-class Manoeuvre(Struct, frozen=True, array_like=True):
+class Manoeuvre(Struct, frozen=True, array_like=True, gc=False):
     """One written manoeuvre of a spatial order (003 1.3-1.7), carried out in sequence:
     ``F`` pivots to facing ``amount`` (``F10``); ``FF`` / ``FA`` / ``FP`` / ``FS`` pivot to
     face fore, aft, port or starboard of the course (003 L98-104); ``V`` changes the velocity
@@ -142,7 +142,7 @@ class Manoeuvre(Struct, frozen=True, array_like=True):
     amount: int = 0
 
 
-class Order(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Order(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One ship's movement order for one turn.
 
     ``turn`` is course points, negative to port (anticlockwise) and positive to starboard;
@@ -750,7 +750,7 @@ def format_mu(value: float) -> str:
     return "0" if text in ("", "-0") else text
 
 
-class MoveStart(Struct, frozen=True, kw_only=True):
+class MoveStart(Struct, frozen=True, kw_only=True, gc=False):
     """Where a ship starts its move. Under vector movement ``course`` is the facing and
     ``vector`` the velocity: its course in degrees clockwise from +y, and its speed."""
 
@@ -763,7 +763,7 @@ class MoveStart(Struct, frozen=True, kw_only=True):
     """Under spatial movement (003 L249-264): its spin rate, clock points a turn."""
 
 
-class MoveResult(Struct, frozen=True, kw_only=True):
+class MoveResult(Struct, frozen=True, kw_only=True, gc=False):
     """Where a ship ends its move, and the mid-move point (for drawing the curved path)."""
 
     x: float

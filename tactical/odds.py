@@ -62,7 +62,7 @@ Fight = Callable[[DiceSource], Fought]
 """Fight the battle once with these dice."""
 
 
-class SideOdds(Struct, frozen=True, kw_only=True):
+class SideOdds(Struct, frozen=True, kw_only=True, gc=False):
     """One side's figures over all the runs."""
 
     side: str
@@ -77,7 +77,7 @@ class SideOdds(Struct, frozen=True, kw_only=True):
     points_lost_sd: float
 
 
-class Odds(Struct, frozen=True, kw_only=True):
+class Odds(Struct, frozen=True, kw_only=True, gc=False):
     """The figures of ``runs`` battles fought from ``seed``."""
 
     runs: int

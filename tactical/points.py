@@ -555,7 +555,7 @@ def track_rows(boxes: int, rows: int, *, extra_on_top: bool) -> tuple[int, ...]:
     return tuple(base + 1 if i >= rows - extra else base for i in range(rows))
 
 
-class Costing(Struct, frozen=True, kw_only=True):
+class Costing(Struct, frozen=True, kw_only=True, gc=False):
     """The price of a design and everything wrong with it."""
 
     design: str

@@ -32,7 +32,7 @@ MoraleTies = Literal["both", "worse"]
 """How a battle's ships move (:attr:`BattleRules.movement`)."""
 
 
-class BattleRules(Struct, frozen=True, kw_only=True):
+class BattleRules(Struct, frozen=True, kw_only=True, gc=False):
     """The options of one rules preset for battles."""
 
     name: str

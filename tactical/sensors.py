@@ -109,7 +109,7 @@ WEASEL_SIGNATURES: dict[str, HullClass] = {
 }
 
 
-class Dummy(Struct, frozen=True, kw_only=True):
+class Dummy(Struct, frozen=True, kw_only=True, gc=False):
     """A dummy bogey: a drone on the table showing an escort's signature until it is scanned
     (001 L955-957). ``label`` is the opaque name the enemy knows it by. Under vector movement
     ``course`` is its facing, ``speed`` its velocity rounded and ``vector`` its velocity, as
@@ -125,7 +125,7 @@ class Dummy(Struct, frozen=True, kw_only=True):
     vector: tuple[float, float] | None = None
 
 
-class Bogey(Struct, frozen=True, kw_only=True):
+class Bogey(Struct, frozen=True, kw_only=True, gc=False):
     """An unidentified enemy contact as one side sees it: a label, the class its signature
     shows, its place, course and speed (001 L939-945); never what it really is."""
 
@@ -138,7 +138,7 @@ class Bogey(Struct, frozen=True, kw_only=True):
     speed: int
 
 
-class Sighting(Struct, frozen=True, kw_only=True):
+class Sighting(Struct, frozen=True, kw_only=True, gc=False):
     """What one side knows of an identified enemy ship whose record sheet is closed to it
     (the ``enemy_sheets = "sensed"`` option; 000 L1462-1466, 12.2): the index in
     :data:`LEARNED` its advanced scans reached, its true class, which even its bogey showed (000
@@ -152,7 +152,7 @@ class Sighting(Struct, frozen=True, kw_only=True):
     screens: int | None = None
 
 
-class Sensed(Struct, frozen=True, kw_only=True):
+class Sensed(Struct, frozen=True, kw_only=True, gc=False):
     """One identification in a movement step: ``counter`` (a ship, or a dummy, which is
     removed) identified ``how``: by ``by``'s passive sensors or active scan, or ``self``
     when the ship gave itself away (scanning, launching, laying mines, 001 L949)."""

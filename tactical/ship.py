@@ -74,7 +74,9 @@ Count = Annotated[int, Meta(ge=1, le=1000)]
 NonNegative = Annotated[int, Meta(ge=0, le=100_000)]
 
 
-class Mount(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+class Mount(
+    Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True, gc=False
+):
     """One line of a design's system list: ``count`` identical systems of one ``kind``.
 
     ``kind`` names an entry of the rules' system table (see :mod:`tactical.points`), e.g.
@@ -92,7 +94,9 @@ class Mount(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_
     label: str | None = None
 
 
-class Design(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+class Design(
+    Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True, gc=False
+):
     """A ship design as written in a data file.
 
     Fields that only one set of rules uses (``armour``, ``hull_boxes``, ``hull_strength``,
@@ -128,7 +132,7 @@ class Design(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit
     Crated fighters cannot be launched: the battle engine ignores them."""
 
 
-class Preset(Struct, frozen=True, kw_only=True):
+class Preset(Struct, frozen=True, kw_only=True, gc=False):
     """A named set of rule options, like a python-chess variant.
 
     Each preset prices the designs built to its ``rules``. The options below are the points
@@ -183,7 +187,7 @@ PRESETS: dict[str, Preset] = {
 DEFAULT_PRESET = "continuum"
 
 
-class Problem(Struct, frozen=True):
+class Problem(Struct, frozen=True, gc=False):
     """One thing wrong with a design, where it is (``$.systems[2].arcs``) and why."""
 
     path: str
@@ -263,7 +267,7 @@ class DesignError(ValueError):
         super().__init__(f"design {name!r} is invalid: {listed}")
 
 
-class CostLine(Struct, frozen=True):
+class CostLine(Struct, frozen=True, gc=False):
     """One line of a points breakdown. Points may be fractional before the total is rounded."""
 
     item: str
@@ -272,7 +276,7 @@ class CostLine(Struct, frozen=True):
     source: str
 
 
-class SystemSpec(Struct, frozen=True, kw_only=True):
+class SystemSpec(Struct, frozen=True, kw_only=True, gc=False):
     """One system on the record sheet; threshold checks and needle shots address it by ``id``."""
 
     id: str
@@ -284,7 +288,7 @@ class SystemSpec(Struct, frozen=True, kw_only=True):
     fighters: str | None = None
 
 
-class Ship(Struct, frozen=True, kw_only=True):
+class Ship(Struct, frozen=True, kw_only=True, gc=False):
     """A validated, priced record sheet built from a :class:`Design` under a :class:`Preset`."""
 
     id: str
@@ -319,10 +323,20 @@ class Ship(Struct, frozen=True, kw_only=True):
         Raises:
             KeyError: no system has that id.
         """
-        spec = read_off(self, _systems_by_id).get(system_id)
+        known = _SYSTEMS.get(id(self))  # read_off's reading, without its general key
+        if known is None or known[0] is not self:
+            if len(_SYSTEMS) >= _READ_OFF_KEPT:
+                _SYSTEMS.clear()
+            known = _SYSTEMS[id(self)] = (self, read_off(self, _systems_by_id))
+        spec = known[1].get(system_id)
         if spec is None:
             raise KeyError(f"{self.id} has no system {system_id!r}")
         return spec
+
+
+_SYSTEMS: dict[int, tuple[Ship, dict[str, SystemSpec]]] = {}
+""":meth:`Ship.system`'s index of each sheet's systems, by the sheet's identity (each entry
+holds its sheet): the rules look systems up by the ten thousand a battle."""
 
 
 def _systems_by_id(sheet: Ship) -> dict[str, SystemSpec]:
@@ -333,7 +347,7 @@ def _systems_by_id(sheet: Ship) -> dict[str, SystemSpec]:
     return found
 
 
-class SystemState(Struct, frozen=True, kw_only=True):
+class SystemState(Struct, frozen=True, kw_only=True, gc=False):
     """What a threshold check, a needle or a shot has done to one system."""
 
     id: str
@@ -342,7 +356,7 @@ class SystemState(Struct, frozen=True, kw_only=True):
     fighters: int | None = None
 
 
-class ShipState(Struct, frozen=True, kw_only=True):
+class ShipState(Struct, frozen=True, kw_only=True, gc=False):
     """A ship's record state in battle. Replace it; never mutate it.
 
     The campaign stores it in its events (`campaign.strategic.ShipResult.record`), so it
@@ -365,7 +379,7 @@ class ShipState(Struct, frozen=True, kw_only=True):
     included (000 L11175-11181); :data:`GIVEN_OUT` once it has; 0 working."""
 
 
-class DamageResult(Struct, frozen=True, kw_only=True):
+class DamageResult(Struct, frozen=True, kw_only=True, gc=False):
     """The outcome of :func:`apply_damage`: the new state and what the damage crossed."""
 
     state: ShipState
@@ -548,12 +562,21 @@ def screen_level(ship: Ship, state: ShipState) -> int:
     FT2 caps at 3 (001 L502); Continuum's active level caps at 2 (000 L6812-6818).
     """
     cap = 3 if ship.rules == "ft2" else 2
+    systems = state.systems
+    if len(systems) == len(ship.systems):  # the sheet's screens' places, read off once
+        working = sum(1 for index in read_off(ship, _screens) if systems[index].status == "ok")
+        return min(working, cap)
     working = sum(
         1
-        for spec, sys_state in zip(ship.systems, state.systems, strict=True)
+        for spec, sys_state in zip(ship.systems, systems, strict=True)
         if spec.kind == "screen" and sys_state.status == "ok"
     )
     return min(working, cap)
+
+
+def _screens(ship: Ship) -> tuple[int, ...]:
+    """The places of the sheet's screen generators among its systems (:func:`screen_level`)."""
+    return tuple(index for index, spec in enumerate(ship.systems) if spec.kind == "screen")
 
 
 def fighters_aboard(state: ShipState) -> int:

@@ -78,7 +78,7 @@ SIDEWAYS = COURSES // 4  # FP / FS face 3 points off the course (003 L102-104)
 STANDARD_TURN_OFFSETS = range(2, 5)  # 003 L162-168: course 1 turns port facing 9-11
 
 
-class SpatialMotion(Struct, frozen=True, kw_only=True):
+class SpatialMotion(Struct, frozen=True, kw_only=True, gc=False):
     """A spatial order carried out, before the ship moves: its facing, course and velocity
     after the immediate changes, the delayed course change (points), the push (MU, x and y),
     the spin rate and the thrust spent."""

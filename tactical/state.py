@@ -77,7 +77,7 @@ class IllegalActionError(ValueError):
     """An order, a shot or a step the state does not allow; the message quotes it."""
 
 
-class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One ship at the start: a catalogue design, where it is, its course and speed."""
 
     id: Identifier
@@ -98,7 +98,7 @@ class ShipSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     then it is ``away``, due back that turn."""
 
 
-class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A mine on the table at the start, active from the first turn (001 L868-872)."""
 
     id: Identifier
@@ -107,7 +107,7 @@ class MineSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     y: float
 
 
-class DummySetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DummySetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One dummy bogey at the start: a drone showing an escort's signature (001 L955-957)."""
 
     id: Identifier
@@ -118,7 +118,7 @@ class DummySetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     speed: Annotated[int, Meta(ge=0, le=1000)] = 0
 
 
-class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A body no ship may jump near: a dense world or a moon, its centre and FTL radius."""
 
     kind: Literal["dense world", "moon"]
@@ -127,7 +127,9 @@ class Zone(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     radius: float
 
 
-class Theatre(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class Theatre(
+    Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, gc=False
+):
     """What a campaign battle adds to the table (004 5.3.1-5.3.5); ``tactical.campaign_battle``
     builds it. A set-up without one is an ordinary tabletop battle.
 
@@ -310,7 +312,7 @@ class BattleContext(NamedTuple):
     sheets: Mapping[str, Ship]
 
 
-class ShipInPlay(Struct, frozen=True, kw_only=True):
+class ShipInPlay(Struct, frozen=True, kw_only=True, gc=False):
     """One ship's place, motion, record state and turn flags."""
 
     id: str
@@ -417,7 +419,7 @@ def velocity(ship: Moving) -> tuple[float, float]:
     return dx * ship.speed, dy * ship.speed
 
 
-class NovaBlast(Struct, frozen=True, kw_only=True):
+class NovaBlast(Struct, frozen=True, kw_only=True, gc=False):
     """A nova cannon's reaction on the table after it was fired (001 L923-929).
 
     ``x``, ``y`` is where its template was left, ``course`` its line of flight and ``stage``
@@ -432,14 +434,14 @@ class NovaBlast(Struct, frozen=True, kw_only=True):
     stage: int
 
 
-class SideOrders(Struct, frozen=True):
+class SideOrders(Struct, frozen=True, gc=False):
     """The orders one side has written this turn, in notation."""
 
     side: str
     orders: str
 
 
-class BattleState(Struct, frozen=True, kw_only=True):
+class BattleState(Struct, frozen=True, kw_only=True, gc=False):
     """The whole state of a battle between steps. Replace it; never mutate it."""
 
     turn: int = 1
@@ -494,11 +496,10 @@ class BattleState(Struct, frozen=True, kw_only=True):
                 ships = by_id
                 break
         else:
-            ships = {}
-            for ship in self.ships:
-                ships.setdefault(ship.id, ship)  # the first of an id, as a scan finds it
+            # The first of an id, as a scan finds it: the last written, read in reverse.
+            ships = {ship.id: ship for ship in reversed(self.ships)}
             _SHIPS_BY_ID.insert(0, (self, ships))
-            del _SHIPS_BY_ID[3:]
+            del _SHIPS_BY_ID[_SHIPS_KEPT:]
         found = ships.get(ship_id)
         if found is None:
             raise KeyError(f"no ship {ship_id!r} in this battle")
@@ -510,13 +511,16 @@ _SHIPS_BY_ID: list[tuple[BattleState, dict[str, ShipInPlay]]] = []
 one state for many ships (the live battle's state and a side's view of it in turn). Each
 entry holds its state, so a hit is the same state."""
 
+_SHIPS_KEPT = 4
+"""How many states :data:`_SHIPS_BY_ID` keeps."""
+
 
 def moves_this_turn(ship: ShipInPlay, turn: int) -> bool:
     """A ship moves if it is on the table or re-enters this turn."""
     return ship.status == "active" or (ship.status == "away" and ship.returns == turn)
 
 
-class Hit(Struct, frozen=True, kw_only=True):
+class Hit(Struct, frozen=True, kw_only=True, gc=False):
     """What one firing ship's dice did to one target, summed (digest A11)."""
 
     target: str
@@ -527,7 +531,7 @@ class Hit(Struct, frozen=True, kw_only=True):
     destroyed: bool = False
 
 
-class Threshold(Struct, frozen=True, kw_only=True):
+class Threshold(Struct, frozen=True, kw_only=True, gc=False):
     """One threshold check and what it knocked out.
 
     With core systems (000 10.3): ``bridge`` is the D6 of turns out of control after a bridge
@@ -556,7 +560,7 @@ class Threshold(Struct, frozen=True, kw_only=True):
     it killed (000 L13099-13109)."""
 
 
-class FtlDeparture(Struct, frozen=True, kw_only=True):
+class FtlDeparture(Struct, frozen=True, kw_only=True, gc=False):
     """A ship's jump into FTL from the table (001 L1027-1049): what lay within 6" of the point
     where it disappears, its D6 if anything did, and what the jump did to them."""
 
@@ -575,7 +579,7 @@ class FtlDeparture(Struct, frozen=True, kw_only=True):
     """Fighters each group near lost, one a point (see docs/rulings.md)."""
 
 
-class Moved(Struct, frozen=True, kw_only=True):
+class Moved(Struct, frozen=True, kw_only=True, gc=False):
     """Where one ship went, and why its written order was not carried out if it was not."""
 
     ship: str
@@ -601,7 +605,16 @@ class Moved(Struct, frozen=True, kw_only=True):
 def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
     ship_id = ship.id
     ships = tuple([ship if s.id == ship_id else s for s in state.ships])
-    return msgspec.structs.replace(state, ships=ships)
+    replaced = msgspec.structs.replace(state, ships=ships)
+    # The new state's ships by id (BattleState.ship) from the old one's, if it has them: a
+    # step that replaces ships one by one asks each new state for its ships.
+    last = _SHIPS_BY_ID[0] if _SHIPS_BY_ID else None
+    if last is not None and last[0] is state and ship_id in last[1]:
+        by_id = last[1].copy()
+        by_id[ship_id] = ship  # every ship of its id replaced: the first of them is this one
+        _SHIPS_BY_ID.insert(0, (replaced, by_id))
+        del _SHIPS_BY_ID[_SHIPS_KEPT:]
+    return replaced
 
 
 def working_screen(ctx: BattleContext, ship: ShipInPlay) -> int:

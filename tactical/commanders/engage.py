@@ -155,6 +155,7 @@ def engage_commander() -> Commander:
         if len(tables) >= GUN_TABLES_KEPT:
             tables.clear()
         plan = _Plan.of(ctx, state, side, enemies, tables)
+        weighed: list[ShipInPlay] = []  # the vector ships, their moves weighed together
         for ship in state.ships:
             if ship.side != side or ship.status != "active":
                 continue
@@ -169,7 +170,9 @@ def engage_commander() -> Commander:
                 order = _cinematic_engage(ctx, state, ship, enemies)
                 written[ship.id] = _dodged(ctx, state, plan, ship, order)
                 continue
-            written[ship.id] = _engage_move(ctx, state, plan, ship)
+            written[ship.id] = Order()  # its place among the orders, its move written below
+            weighed.append(ship)
+        written.update(_engage_moves(ctx, state, plan, weighed))
         return screened(ctx, state, side, enemies, written)
 
     return Commander(
@@ -199,6 +202,9 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
     contacts = [b for b in state.bogeys if b.side != side]
     if not contacts:
         return written
+    # Every ship's moves' costs at once, as arrays, the ships' in turn.
+    seeking: list[tuple[ShipInPlay, list[Order], int]] = []
+    wanted, columns = [], []
     for ship in state.ships:
         if ship.side != side or ship.status != "active" or ship.vector is None:
             continue
@@ -208,12 +214,6 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
         near = contacts[ranges.index(min(ranges))]
         angle, speed = lifted(ctx, ship, angle_to(ship, near.x, near.y), SEEK_SPEED)
         wx, wy = angle_vector(angle)
-        wx, wy = wx * speed, wy * speed
-        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
-        # the order of the costs, so only those within a hair of the least can tie with it:
-        # they alone are rounded, and only the tied have their text read. Every move's cost
-        # at once, as arrays.
-        offs = np.abs(np.mod(angle - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
         if ctx.rules.movement == "spatial":  # 003: its own moves, not the vector drive's
             rows = candidate_rows(ctx, ship)
             orders = [row[0] for row in rows]
@@ -226,13 +226,37 @@ def _seek_bogeys(ctx: BattleContext, state: BattleState, side: str) -> dict[str,
             vx, vy = velocity(ship)
             orders = list(moves.orders)
             nvx, nvy, facing = vx + moves.dx, vy + moves.dy, moves.facing
-        costs = np.hypot(nvx - wx, nvy - wy) + VECTOR_FACING_WEIGHT * offs[facing % 12]
-        least = float(costs.min())
+        seeking.append((ship, orders, len(orders)))
+        wanted.append((angle, wx * speed, wy * speed))
+        columns.append((nvx, nvy, facing))
+    if not seeking:
+        return written
+    owner = np.repeat(np.arange(len(seeking)), [count for _s, _o, count in seeking])
+    angles, aim_x, aim_y = (
+        np.array(column, dtype=np.float64) for column in zip(*wanted, strict=True)
+    )
+    nvx, nvy, facing = (np.concatenate(column) for column in zip(*columns, strict=True))
+    # The velocity error, plus VECTOR_FACING_WEIGHT a clock point the bow lies off the way
+    # wanted, each ship's own.
+    offs = np.abs(np.mod(angles[:, None] - np.arange(12) * 30 + 180.0, 360.0) - 180.0) / 30
+    costs = (
+        np.hypot(nvx - aim_x[owner], nvy - aim_y[owner])
+        + VECTOR_FACING_WEIGHT * offs[owner, facing % 12]
+    )
+    starts = np.cumsum([0, *(count for _s, _o, count in seeking)])
+    leasts = np.minimum.reduceat(costs, starts[:-1]).tolist()
+    for (ship, orders, _count), start, least in zip(
+        seeking, starts[:-1].tolist(), leasts, strict=True
+    ):
+        # The least cost rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the costs, so only those within a hair of the least can tie with it:
+        # they alone are rounded, and only the tied have their text read.
+        part = costs[start : start + len(orders)]
         best = round(least, 6)
         tied = [
             orders[i]
-            for i in np.flatnonzero(costs - least < 1e-5).tolist()
-            if round(float(costs[i]), 6) == best
+            for i in np.flatnonzero(part - least < 1e-5).tolist()
+            if round(float(part[i]), 6) == best
         ]
         written[ship.id] = min(tied, key=order_text)
     return written
@@ -517,33 +541,71 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     :data:`SEARCH_SLACK` of the nearest, are weighed in full, all of them at once as arrays
     (:class:`_Weighed`). The order's text breaks ties, so the choice is stable.
     """
-    target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
-    angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
-    if ctx.rules.movement == "spatial" and _table(ctx, state) is not None:
-        speed = min(speed, SPATIAL_TABLE_SPEED)  # 003: turning at speed costs the velocity
-    wx, wy = angle_vector(angle)
-    wx, wy = wx * speed, wy * speed
-    tdx, tdy = velocity(target)
-    moves = _Weighed.of(ctx, ship, wx, wy)
-    hits = _hits(plan, plan.guns[ship.id], moves)
-    threat = _threat(plan, moves)
-    value = (
-        moves.cost
+    return _engage_moves(ctx, state, plan, [ship])[ship.id]
+
+
+def _engage_moves(
+    ctx: BattleContext, state: BattleState, plan: _Plan, ships: Sequence[ShipInPlay]
+) -> dict[str, Order]:
+    """:func:`_engage_move` for each of the ships, the beam dice each move leaves for and
+    against every ship's moves worked out together, as one set of arrays (an element's
+    figure is the same whichever array it is worked out in)."""
+    import numpy as np
+
+    if not ships:
+        return {}
+    weighed = []
+    for ship in ships:
+        target = nearest(enemies_of(state, ship.side), ship.x, ship.y)
+        angle, speed = lifted(ctx, ship, *_closing_vector(ship, target))
+        if ctx.rules.movement == "spatial" and _table(ctx, state) is not None:
+            speed = min(speed, SPATIAL_TABLE_SPEED)  # 003: turning at speed costs the velocity
+        wx, wy = angle_vector(angle)
+        wx, wy = wx * speed, wy * speed
+        tdx, tdy = velocity(target)
+        weighed.append((ship, _Weighed.of(ctx, ship, wx, wy), target.x + tdx, target.y + tdy))
+    counts = [len(moves.orders) for _s, moves, _x, _y in weighed]
+    every = _Weighed(
+        [],
+        np.concatenate([moves.x for _s, moves, _x, _y in weighed]),
+        np.concatenate([moves.y for _s, moves, _x, _y in weighed]),
+        np.concatenate([moves.facing for _s, moves, _x, _y in weighed]),
+        np.empty(0),
+        np.empty(0),
+        np.concatenate([moves.cost for _s, moves, _x, _y in weighed]),
+    )
+    owner = np.repeat(np.arange(len(weighed)), counts)
+    near = _Near.of(plan, every)
+    hits = _hits(plan, [plan.guns[ship.id] for ship, _m, _x, _y in weighed], owner, every, near)
+    threat = _threat(plan, every, near)
+    tx = np.array([x for _s, _m, x, _y in weighed], dtype=np.float64)[owner]
+    ty = np.array([y for _s, _m, _x, y in weighed], dtype=np.float64)[owner]
+    together = (
+        every.cost
         - ENGAGE_DIE_MU * hits
         + ENGAGE_THREAT_MU * threat
-        + ENGAGE_FACING_MU * _off_bow(moves, target.x + tdx, target.y + tdy)
-        + _salvo_risk(ctx, state, ship, moves)
+        + ENGAGE_FACING_MU * _off_bow(every, tx, ty)
     )
-    values = _with_edges(ctx, state, moves, value.tolist())
-    # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps the
-    # order of the values, so only those within a hair of the least can tie with it: they
-    # alone are rounded.
-    least = min(values)
-    best = round(least, 6)
-    return min(
-        (moves.orders[i] for i, v in enumerate(values) if v - least < 1e-5 and round(v, 6) == best),
-        key=order_text,
-    )
+    written: dict[str, Order] = {}
+    start = 0
+    for (ship, moves, _x, _y), count in zip(weighed, counts, strict=True):
+        value = together[start : start + count] + _salvo_risk(ctx, state, ship, moves)
+        start += count
+        values = _with_edges(ctx, state, moves, value.tolist())
+        # The least value rounded to 6 places, the order's text breaking ties. Rounding keeps
+        # the order of the values, so only those within a hair of the least can tie with it:
+        # they alone are rounded.
+        least = min(values)
+        best = round(least, 6)
+        written[ship.id] = min(
+            (
+                moves.orders[i]
+                for i, v in enumerate(values)
+                if v - least < 1e-5 and round(v, 6) == best
+            ),
+            key=order_text,
+        )
+    return written
 
 
 def _with_edges(
@@ -737,7 +799,21 @@ def _arcs(plan: _Plan, relative: FloatArray) -> IntArray:
     import numpy as np
 
     width = 360.0 / plan.arcs
-    return np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
+    if 360 % plan.arcs:
+        return (
+            np.floor_divide(np.mod(relative + width / 2, 360.0), width).astype(np.int64) % plan.arcs
+        )
+    # The same figures as np.mod and np.floor_divide (which work out a remainder and a quotient
+    # with corrections, element by element) from quicker steps: the remainder of fmod, plus
+    # 360 where it is negative, as np.mod adds it; the quotient's floor less one where the
+    # division rounded up to the next whole number (the arcs' width a whole number of
+    # degrees, so each multiple of it is exact).
+    turned = np.fmod(relative + width / 2, 360.0)
+    np.add(turned, 360.0, out=turned, where=turned < 0)
+    arc = turned / width
+    np.floor(arc, out=arc)
+    arc -= arc * width > turned
+    return arc.astype(np.int64) % plan.arcs
 
 
 def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
@@ -745,7 +821,7 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     asteroids."""
     import numpy as np
 
-    clear = np.ones((len(moves.orders), len(plan.enemies)), dtype=np.bool_)
+    clear = np.ones((len(moves.x), len(plan.enemies)), dtype=np.bool_)
     if plan.asteroids:
         for i, (x, y) in enumerate(zip(moves.x.tolist(), moves.y.tolist(), strict=True)):
             for j, (_e, ex, ey, _c) in enumerate(plan.enemies):
@@ -753,48 +829,79 @@ def _clear(plan: _Plan, moves: _Weighed) -> npt.NDArray[np.bool_]:
     return clear
 
 
-def _hits(plan: _Plan, mine: GunTable, moves: _Weighed) -> FloatArray:
-    """The most beam dice each move leaves the ship able to roll at one enemy's forecast
-    place, facing as it ends (dice_at, for every move and enemy at once)."""
+def _hits(
+    plan: _Plan, tables: Sequence[GunTable], owner: IntArray, moves: _Weighed, near: _Near
+) -> FloatArray:
+    """The most beam dice each move leaves its ship (``tables[owner]``) able to roll at one
+    enemy's forecast place, facing as it ends (dice_at, for every move and enemy at once)."""
     import numpy as np
 
-    bands = max(1, len(mine.best))
-    dice, best = dice_array(mine, bands)
+    bands = max(1, *(len(table.best) for table in tables))
+    # Each ship's dice padded with none to the most bands: past its own it rolls none there,
+    # as past its reach.
+    padded = [dice_array(table, bands) for table in tables]
+    dice = np.array([d for d, _b in padded], dtype=np.int64)
+    best = np.array([b for _d, b in padded], dtype=np.int64)
+    reach = np.array([table.reach for table in tables], dtype=np.float64)[owner]
     gx = plan.ex[None, :] - moves.x[:, None]
     gy = plan.ey[None, :] - moves.y[:, None]
-    distance = np.hypot(gx, gy)
-    band = np.minimum(_bands(distance), bands - 1)
+    band = np.minimum(near.band, bands - 1)
     ahead = (moves.facing % 12 * 30).astype(np.float64)
     arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - ahead[:, None])
+    which = owner[:, None]
     rolled = np.where(
-        (distance <= mine.reach) & (best[band] > 0) & _clear(plan, moves), dice[arc, band], 0
+        (near.distance <= reach[:, None]) & (best[which, band] > 0) & near.clear,
+        dice[which, arc, band],
+        0,
     )
     hits: FloatArray = np.maximum.reduce(rolled, axis=1).astype(np.float64)
     return hits
 
 
-def _threat(plan: _Plan, moves: _Weighed) -> FloatArray:
+class _Near(NamedTuple):
+    """How far each move's end lies from each enemy's forecast place, in which range band,
+    and whether they see each other past the asteroids: what :func:`_hits` and
+    :func:`_threat` both read."""
+
+    distance: FloatArray
+    band: IntArray
+    clear: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, plan: _Plan, moves: _Weighed) -> _Near:
+        import numpy as np
+
+        # The same distances whichever way the lines are drawn: each difference is the
+        # other's negated exactly, and hypot reads only their sizes.
+        distance = np.hypot(
+            plan.ex[None, :] - moves.x[:, None], plan.ey[None, :] - moves.y[:, None]
+        )
+        return cls(distance, _bands(distance), _clear(plan, moves))
+
+
+def _threat(plan: _Plan, moves: _Weighed, near: _Near | None = None) -> FloatArray:
     """The beam dice the enemies could roll at the ship at each move's end: each half from
     where it is forecast, facing as it does, half turned to bring its best arc to bear, over
     the number of the side's ships it could reach (dice_at and best_dice_at, for every move
     and enemy at once)."""
     import numpy as np
 
+    near = _Near.of(plan, moves) if near is None else near
     gx = moves.x[:, None] - plan.ex[None, :]
     gy = moves.y[:, None] - plan.ey[None, :]
-    distance = np.hypot(gx, gy)
-    band = np.minimum(_bands(distance), plan.bands - 1)
+    band = np.minimum(near.band, plan.bands - 1)
     which = np.arange(len(plan.enemies))[None, :]
     arc = _arcs(plan, np.degrees(np.arctan2(gx, gy)) - plan.ahead[None, :])
     best = plan.best[which, band]
-    reach = (distance <= plan.reach[None, :]) & (best > 0) & _clear(plan, moves)
+    reach = (near.distance <= plan.reach[None, :]) & (best > 0) & near.clear
     dice = np.where(reach, (plan.dice[which, arc, band] + best) / plan.share[None, :], 0.0)
     threat: FloatArray = np.add.reduce(dice, axis=1)
     return threat
 
 
-def _off_bow(moves: _Weighed, tx: float, ty: float) -> FloatArray:
-    """How many clock points each move's bow lies off a point (tactical.fire.bearing)."""
+def _off_bow(moves: _Weighed, tx: float | FloatArray, ty: float | FloatArray) -> FloatArray:
+    """How many clock points each move's bow lies off a point, or each its own (``tx`` and
+    ``ty`` as arrays; tactical.fire.bearing)."""
     import numpy as np
 
     gx, gy = tx - moves.x, ty - moves.y
@@ -864,12 +971,15 @@ def _target_worth(
     (``dealt``, a tally of what it ordered), never below one box."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
+    ranges: dict[str, float] = {}  # each target's range, worked out once for all the weapons
     for weapon, targets in options.items():
         kind = sheet.system(weapon).kind
         for target_id in targets:
-            target = state.ship(target_id)
             if kind in BEAM_STRENGTH:
-                distance = range_between(ship.x, ship.y, target.x, target.y)
+                distance = ranges.get(target_id)
+                if distance is None:
+                    target = state.ship(target_id)
+                    distance = ranges[target_id] = range_between(ship.x, ship.y, target.x, target.y)
                 dice = beam_dice(kind, distance)
                 expected = dice * BEAM_DIE_DAMAGE
             else:
@@ -902,6 +1012,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
     dealt: dict[str, float] = {}  # target -> expected damage of the side's shots at it
     fired: dict[str, int] = {}  # the side's ship -> the turn it last fired, for the tally
+    supporting: SupportKept = {}  # _support's dice, kept while the ships and enemies stand
 
     def fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, list[Shot]]:
         if not battle or battle[0] is not ctx:
@@ -929,7 +1040,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         ship = state.ship(ship_id)
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
-        support = _support(ctx, state, [s for s in ready if s != ship_id])
+        support = _support(ctx, state, [s for s in ready if s != ship_id], supporting)
         worth = _target_worth(ctx, state, ship, options, dealt, support)
         reachable = sorted(
             enemies_in(state, options),
@@ -952,22 +1063,56 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     return fire
 
 
-def _support(ctx: BattleContext, state: BattleState, others: Sequence[str]) -> dict[str, float]:
+SupportKept = dict[
+    tuple[tuple[str, float, float], ...],
+    dict[int, tuple[ShipInPlay, Ship, object, list[tuple[str, int]]]],
+]
+""":func:`_support`'s dice of each ship at each enemy, by the enemies' places and the ship's
+identity; each entry holds the ship, its record sheet and the rules it was worked out with."""
+
+SUPPORT_KEPT = 64
+"""How many sets of enemy places :data:`SupportKept` keeps before it starts again (a memory
+bound only)."""
+
+
+def _support(
+    ctx: BattleContext,
+    state: BattleState,
+    others: Sequence[str],
+    kept: SupportKept | None = None,
+) -> dict[str, float]:
     """The expected beam damage the side's other ships yet to fire this phase could put on
-    each enemy in play, facing as they do (their gun tables: an estimate)."""
+    each enemy in play, facing as they do (their gun tables: an estimate). ``kept`` keeps
+    each ship's dice at the enemies for as long as it, its record sheet, the rules and the
+    enemies' places stand (the dice are read off those alone), for the phase's later
+    firings."""
     if not others:
         return {}
     arcs = len(ctx.rules.arcs)
     side = state.ship(others[0]).side
     enemies = [e for e in state.ships if e.side != side and e.status == "active"]
+    if kept is not None and len(kept) >= SUPPORT_KEPT:
+        kept.clear()
+    known = {} if kept is None else kept.setdefault(tuple((e.id, e.x, e.y) for e in enemies), {})
     support: dict[str, float] = {}
     for other_id in others:
         other = state.ship(other_id)
-        table = gun_table(ctx, other)
-        for enemy in enemies:
-            dice = dice_at(table, arcs, other.x, other.y, other.course, enemy.x, enemy.y)
-            if dice:
-                support[enemy.id] = support.get(enemy.id, 0.0) + dice * BEAM_DIE_DAMAGE
+        sheet = ctx.sheets[other_id]
+        entry = known.get(id(other))
+        if (
+            entry is None
+            or entry[0] is not other
+            or entry[1] is not sheet
+            or entry[2] is not ctx.rules
+        ):
+            table = gun_table(ctx, other)
+            rolled = [
+                (enemy.id, dice_at(table, arcs, other.x, other.y, other.course, enemy.x, enemy.y))
+                for enemy in enemies
+            ]
+            entry = known[id(other)] = (other, sheet, ctx.rules, [r for r in rolled if r[1]])
+        for enemy_id, dice in entry[3]:
+            support[enemy_id] = support.get(enemy_id, 0.0) + dice * BEAM_DIE_DAMAGE
     return support
 
 

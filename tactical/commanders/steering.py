@@ -192,9 +192,10 @@ def with_beam_defence(orders: WriteOrders) -> WriteOrders:
             ):
                 continue
             order = written.get(ship.id, NO_ORDER)
-            if _gun_reach_after_move(ctx, ship, order, enemies):
+            # The cheaper test first: most ships meet no enemy ordnance, and need no move.
+            if not ordnance_within_reach(ctx, state, ship):
                 continue
-            if ordnance_within_reach(ctx, state, ship):
+            if not _gun_reach_after_move(ctx, ship, order, enemies):
                 written[ship.id] = msgspec.structs.replace(order, point_defence=True)
         return written
 
@@ -688,6 +689,8 @@ def with_mines(
             order = given = written.get(ship.id, NO_ORDER)
             if order.nova or order.jump:
                 continue  # no power for mines (001 L919); entering jump (004 L144-145)
+            if not mines and not mine_layers(ctx, ship):
+                continue  # no mine to meet, none to drop: its path is not needed
             path = move_path(ctx, ship, order)
             danger = _met(path, mines)
             sweeper = sweeper_working(ctx, ship)

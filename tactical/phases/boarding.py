@@ -53,7 +53,7 @@ from tactical.state import (
 )
 
 
-class BoardingFight(Struct, frozen=True, kw_only=True):
+class BoardingFight(Struct, frozen=True, kw_only=True, gc=False):
     """One round of boarding combat aboard ``ship`` against ``side``'s boarders (000
     L13043-13093): the boarders aboard, the two allocations, the dice (``melee``), the
     defending marines killed, the hull damage and whether the ship was captured. ``round`` is
@@ -73,7 +73,7 @@ class BoardingFight(Struct, frozen=True, kw_only=True):
     round: int = 0
 
 
-class AssaultOrdered(Struct, frozen=True, kw_only=True, tag="assault_ordered"):
+class AssaultOrdered(Struct, frozen=True, kw_only=True, tag="assault_ordered", gc=False):
     """A side said which of its boarders aboard enemy ships engage the defending marines,
     ``ship:M<marines>P<parties>`` each; the rest go for the hull (000 L13049-13053)."""
 
@@ -82,7 +82,7 @@ class AssaultOrdered(Struct, frozen=True, kw_only=True, tag="assault_ordered"):
     orders: str
 
 
-class BoardingFought(Struct, frozen=True, kw_only=True, tag="boarding_fought"):
+class BoardingFought(Struct, frozen=True, kw_only=True, tag="boarding_fought", gc=False):
     """A side put its DCPs and marines on the boarders aboard its ships (``orders``, in the
     notation of :func:`tactical.boarding.format_repel`) and the boarding combat was rolled
     (000 L13043-13093), with FT2's immediate threshold checks."""

@@ -29,7 +29,7 @@ from tactical.state import (
 )
 
 
-class CoreRoll(Struct, frozen=True, kw_only=True):
+class CoreRoll(Struct, frozen=True, kw_only=True, gc=False):
     """A damaged power core's D6 at the end of the turn: on 5-6 it explodes and destroys the
     ship (000 L11207-11211)."""
 
@@ -38,7 +38,7 @@ class CoreRoll(Struct, frozen=True, kw_only=True):
     exploded: bool
 
 
-class Breach(Struct, frozen=True, kw_only=True):
+class Breach(Struct, frozen=True, kw_only=True, gc=False):
     """An exploding power core's blast on one ship within 3 MU: 1D6 per 25 mass of the ship
     that exploded, at face value, semi-armour-piercing and past screens (000 L11217-11254)."""
 
@@ -48,7 +48,7 @@ class Breach(Struct, frozen=True, kw_only=True):
     hit: Hit
 
 
-class CoreSystemsRolled(Struct, frozen=True, kw_only=True, tag="core_systems_rolled"):
+class CoreSystemsRolled(Struct, frozen=True, kw_only=True, tag="core_systems_rolled", gc=False):
     """The core systems at the end of the turn, after damage control (000 phase 15): damaged
     power cores rolled, failed life support counted down, lost control counted down."""
 

@@ -35,7 +35,7 @@ from tactical.state import (
 )
 
 
-class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended"):
+class TurnEnded(Struct, frozen=True, kw_only=True, tag="turn_ended", gc=False):
     """The turn ended: end-of-phase thresholds, wrecks removed, and whether the battle is over."""
 
     turn: int

@@ -91,7 +91,7 @@ SCRAMBLE_MISHAP = 1  # a scramble's 1: a bay and its fighters out of action (000
 SCRAMBLE_LATE = 4  # a 4: one group gets away too late to stop the attack (000 L8615-8621)
 
 
-class FlightWritten(Struct, frozen=True, kw_only=True, tag="flight_written"):
+class FlightWritten(Struct, frozen=True, kw_only=True, tag="flight_written", gc=False):
     """A side wrote the flight orders of its fighter groups in flight (secret until they fly)."""
 
     turn: int
@@ -99,7 +99,7 @@ class FlightWritten(Struct, frozen=True, kw_only=True, tag="flight_written"):
     orders: str
 
 
-class GroupMoved(Struct, frozen=True, kw_only=True):
+class GroupMoved(Struct, frozen=True, kw_only=True, gc=False):
     """Where one fighter group flew, and why its order was not carried out if it was not."""
 
     group: str
@@ -112,7 +112,7 @@ class GroupMoved(Struct, frozen=True, kw_only=True):
     """It made a secondary move, for 1 CEF (000 L8760-8774)."""
 
 
-class Dogfight(Struct, frozen=True, kw_only=True):
+class Dogfight(Struct, frozen=True, kw_only=True, gc=False):
     """One round of a dogfight: both groups' dice, rolled simultaneously (001 L810)."""
 
     attacker: str
@@ -125,7 +125,7 @@ class Dogfight(Struct, frozen=True, kw_only=True):
     """A group scrambled too late fights the attacker after its attack run (000 L8659-8671)."""
 
 
-class Scramble(Struct, frozen=True, kw_only=True):
+class Scramble(Struct, frozen=True, kw_only=True, gc=False):
     """A carrier's scramble die (000 8.3): the bay a mishap put out of action, or the groups
     that launched, ``late`` if too late to stop the attack."""
 
@@ -136,7 +136,7 @@ class Scramble(Struct, frozen=True, kw_only=True):
     late: bool = False
 
 
-class DefenceFire(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class DefenceFire(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One point-defence system's die at a fighter group."""
 
     ship: str
@@ -154,7 +154,7 @@ weapons among them), a graser or plasma cannon, or its one-shot pulse torpedoes 
 ``shuttles``, assault shuttles landing boarding parties (000 L10020-10026)."""
 
 
-class FighterAttack(Struct, frozen=True, kw_only=True):
+class FighterAttack(Struct, frozen=True, kw_only=True, gc=False):
     """A group's attack run on a ship: one die per fighter (001 L779; 000 L9160-9166)."""
 
     group: str
@@ -173,7 +173,7 @@ class FighterAttack(Struct, frozen=True, kw_only=True):
     L10020-10026); ``faces`` are the shuttles' dice, ``hit`` no damage."""
 
 
-class SalvoLaunch(Struct, frozen=True, kw_only=True):
+class SalvoLaunch(Struct, frozen=True, kw_only=True, gc=False):
     """A missile fighter group launched its salvo at an aim point, against the enemy ship it
     closed on (000 L9810-9849); ``lost`` is the fighters it had lost, off the on-target die."""
 
@@ -185,7 +185,7 @@ class SalvoLaunch(Struct, frozen=True, kw_only=True):
     lost: int = 0
 
 
-class Rearm(Struct, frozen=True, kw_only=True):
+class Rearm(Struct, frozen=True, kw_only=True, gc=False):
     """A group recovered under the re-arming rule: its die and the turn from which it may
     launch again, ``None`` never in this battle (000 8.16, L10104-10121)."""
 
@@ -194,7 +194,7 @@ class Rearm(Struct, frozen=True, kw_only=True):
     ready: int | None
 
 
-class Interception(Struct, frozen=True, kw_only=True):
+class Interception(Struct, frozen=True, kw_only=True, gc=False):
     """A group intercepted a salvo (000 L9295-9315): its dice at the missiles, a D6 for each
     missile killed (``losses``), and the fighters those 6s cost it."""
 
@@ -205,7 +205,7 @@ class Interception(Struct, frozen=True, kw_only=True):
     lost: int = 0
 
 
-class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved"):
+class FightersResolved(Struct, frozen=True, kw_only=True, tag="fighters_resolved", gc=False):
     """The fighter groups flew, dogfought, met point defence and made their attack runs."""
 
     turn: int

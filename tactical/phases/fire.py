@@ -113,7 +113,7 @@ from tactical.state import (
 AFT = "A"  # no offensive fire through the aft arc (001 L404; 000 L2483-2679)
 
 
-class Shot(Struct, frozen=True, array_like=True):
+class Shot(Struct, frozen=True, array_like=True, gc=False):
     """One declared shot: a weapon of the firing ship and the ship it fires at.
 
     A needle beam also names the system it aims at: a system id or ``"drive"`` (001 L848).
@@ -124,7 +124,7 @@ class Shot(Struct, frozen=True, array_like=True):
     aim: str | None = None
 
 
-class ShotRoll(Struct, frozen=True, kw_only=True):
+class ShotRoll(Struct, frozen=True, kw_only=True, gc=False):
     """One weapon's dice against its target.
 
     A beam's ``faces`` are its damage dice; a pulse torpedo's are its to-hit die, and
@@ -148,7 +148,7 @@ class ShotRoll(Struct, frozen=True, kw_only=True):
     (000 L4708-4714)."""
 
 
-class NovaHit(Struct, frozen=True, kw_only=True):
+class NovaHit(Struct, frozen=True, kw_only=True, gc=False):
     """One ship a nova template touched: the stage, its dice at face value and the damage."""
 
     ship: str
@@ -158,7 +158,7 @@ class NovaHit(Struct, frozen=True, kw_only=True):
     hit: Hit
 
 
-class Landing(Struct, frozen=True, kw_only=True):
+class Landing(Struct, frozen=True, kw_only=True, gc=False):
     """Boarders of ``side`` that came aboard ``ship``: a boarding torpedo's two marines (000
     L5122-5128), or whatever :func:`board` was given."""
 
@@ -168,7 +168,7 @@ class Landing(Struct, frozen=True, kw_only=True):
     parties: int = 0
 
 
-class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired"):
+class ShipFired(Struct, frozen=True, kw_only=True, tag="ship_fired", gc=False):
     """A ship took its firing turn: its declared shots, their dice, damage and thresholds."""
 
     turn: int
@@ -206,8 +206,20 @@ def _may_fire(
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
     """Whether the side has an enemy in sight, or a prize, to aim at."""
+    for seen, sheets, who, found in _AIMS:
+        if seen is state and sheets is ctx.sheets and who == side:
+            return found
     # Its own ships are never in its sight as enemies: only whether they are prizes is asked.
-    return any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
+    found = any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
+    _AIMS.insert(0, (state, ctx.sheets, side, found))
+    del _AIMS[4:]
+    return found
+
+
+_AIMS: list[tuple[BattleState, object, str, bool]] = []
+"""The last few ``(state, record sheets, side, whether it has aims)`` :func:`_has_aims` worked
+out, by identity: the step that ends a firing asks it of the new state for the side to fire
+next, and that side's firing asks it again."""
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
@@ -221,8 +233,9 @@ def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
     for side in (other_side(ctx, after), after):
-        aims = _has_aims(ctx, state, side)
-        if any(s.side == side and _may_fire(ctx, state, s, aims) for s in state.ships):
+        # Whether the side has an enemy to aim at is asked only once it has a ship to fire.
+        ready = any(s.side == side and _may_fire(ctx, state, s, True) for s in state.ships)
+        if ready and _has_aims(ctx, state, side):
             return side
     return None
 
@@ -655,6 +668,8 @@ def flight_shot_problem(state: BattleState, ship_id: str, shot: Shot) -> str | N
 def _flights(state: BattleState, shots: Sequence[Shot]) -> list[Shot]:
     """The shots that fly a salvo marker in flight (named by its id) rather than fire a
     weapon."""
+    if not state.salvos:
+        return []
     markers = {salvo.id for salvo in state.salvos}
     return [shot for shot in shots if shot.weapon in markers]
 
@@ -1009,13 +1024,16 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         state = _fly_salvo(state, shot)
         rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
     shots = tuple(shot for shot in shots if shot not in flights)
-    novas = [s for s in shots if firer_sheet.system(s.weapon).kind == NOVA]
-    launched = [s for s in shots if _launches(firer_sheet, s)]
-    aimed = [s for s in shots if firer_sheet.system(s.weapon).kind != NOVA and s not in launched]
+    kinds = {shot.weapon: firer_sheet.system(shot.weapon).kind for shot in shots}  # read once
+    novas = [s for s in shots if kinds[s.weapon] == NOVA]
+    launched = [s for s in shots if kinds[s.weapon] in RACKS or kinds[s.weapon] in LAUNCHERS]
+    aimed = [s for s in shots if kinds[s.weapon] != NOVA and s not in launched]
     order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
-    state = replace_ship(state, _spend_rounds(firer_sheet, firer, shots))
+    spent = _spend_rounds(firer_sheet, firer, shots)
+    if spent is not firer:  # a new state only when a round or torpedo was crossed off
+        state = replace_ship(state, spent)
     if shots and firer.bogey is not None:
         # A ship that fires gives itself away (see docs/rulings.md).
         state = replace_ship(state, identified(state.ship(ship_id)))
@@ -1041,11 +1059,12 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         piercing: list[int] = []
         boarding_hits = 0
         record = target.record
+        # The target's range and arc, the same for every shot at it.
+        distance = range_between(firer.x, firer.y, target.x, target.y)
+        arc = arc_of(bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs)
         for shot in (s for s in aimed if s.target == target_id):
-            kind = firer_sheet.system(shot.weapon).kind
-            distance = range_between(firer.x, firer.y, target.x, target.y)
-            bearing_to = bearing(firer.x, firer.y, firer.course, target.x, target.y)
-            aft = _aft_help(ctx, firer, kind, arc_of(bearing_to, ctx.rules.arcs))
+            kind = kinds[shot.weapon]
+            aft = _aft_help(ctx, firer, kind, arc)
             if kind == BOARDING_TORPEDO:
                 key = f"t{turn}/fire/{ship_id}"
                 rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance, aft))

@@ -43,7 +43,7 @@ from tactical.state import (
 )
 
 
-class Dropout(Struct, frozen=True, kw_only=True):
+class Dropout(Struct, frozen=True, kw_only=True, gc=False):
     """A ship that dropped out of FTL at the start of the movement (001 L1058-1070): its
     intended point, the scatter's dice, where it appeared and what lay within 6"."""
 

@@ -102,7 +102,7 @@ RETURN_ON = 4  # 001 L538: on a 4, 5 or 6 the ship re-enters after that many tur
 MAX_INITIATIVE_ROLLS = 50  # ties re-rolled (000 L1053-1472); a stop for scripted dice
 
 
-class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid"):
+class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid", gc=False):
     """A minelayer dropped a mine along its move, active from the next turn (001 L876-888)."""
 
     mine: str
@@ -112,7 +112,7 @@ class MineLaid(Struct, frozen=True, kw_only=True, tag="mine_laid"):
     y: float
 
 
-class MineSwept(Struct, frozen=True, kw_only=True, tag="mine_swept"):
+class MineSwept(Struct, frozen=True, kw_only=True, tag="mine_swept", gc=False):
     """An active minesweeper passed within 3" of an enemy mine and rolled its D6: on a 2 the
     mine stays, on 3-6 it is removed (001 L896)."""
 
@@ -122,7 +122,7 @@ class MineSwept(Struct, frozen=True, kw_only=True, tag="mine_swept"):
     cleared: bool
 
 
-class MineDetonated(Struct, frozen=True, kw_only=True, tag="mine_detonated"):
+class MineDetonated(Struct, frozen=True, kw_only=True, tag="mine_detonated", gc=False):
     """A mine fired its beam dice at an enemy ship within 3" and was removed (001 L872).
 
     ``sweep`` is the sweep die of 1 that set it off against a minesweeper (001 L896).
@@ -140,7 +140,7 @@ MineEvent = MineLaid | MineSwept | MineDetonated
 """What happened with a mine during the ships' move."""
 
 
-class AsteroidMet(Struct, frozen=True, kw_only=True):
+class AsteroidMet(Struct, frozen=True, kw_only=True, gc=False):
     """A ship's move crossed an asteroid's base (001 L1092-1108; 000 L18059-18153), or, with
     ``swept``, a moving asteroid's drift swept over the ship before it moved (000 L18077-18083).
 
@@ -161,7 +161,7 @@ class AsteroidMet(Struct, frozen=True, kw_only=True):
     swept: bool = False
 
 
-class Rammed(Struct, frozen=True, kw_only=True):
+class Rammed(Struct, frozen=True, kw_only=True, gc=False):
     """A ram a ship's orders named, tried after every ship had moved (001 L977-995).
 
     ``reason`` says why it never came to the dice: the target beyond 2" at ``distance`` (001
@@ -191,7 +191,7 @@ class Rammed(Struct, frozen=True, kw_only=True):
     hits: tuple[Hit, ...] = ()
 
 
-class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved"):
+class ShipsMoved(Struct, frozen=True, kw_only=True, tag="ships_moved", gc=False):
     """Every ship moved by its orders, and the side to fire first was found."""
 
     turn: int

@@ -33,7 +33,7 @@ def sides_to_write(ctx: BattleContext, state: BattleState) -> tuple[str, ...]:
     return tuple(side for side in ctx.setup.sides if side in present and side not in done)
 
 
-class OrdersWritten(Struct, frozen=True, kw_only=True, tag="orders_written"):
+class OrdersWritten(Struct, frozen=True, kw_only=True, tag="orders_written", gc=False):
     """A side wrote its movement orders for the turn (secret until movement)."""
 
     turn: int

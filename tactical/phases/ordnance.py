@@ -50,7 +50,7 @@ from tactical.state import (
 )
 
 
-class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True):
+class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """One point defence system's die against one salvo (000 L5851-5862)."""
 
     ship: str
@@ -62,7 +62,7 @@ class PointDefenceDie(Struct, frozen=True, kw_only=True, omit_defaults=True):
     (000 L7528-7534)."""
 
 
-class SalvoAttack(Struct, frozen=True, kw_only=True):
+class SalvoAttack(Struct, frozen=True, kw_only=True, gc=False):
     """One salvo after the ships moved: the ship it homed on (``None``: none within its radius,
     wasted, 000 L5794-5798), the on-target die, the kills, the hits and their damage dice."""
 
@@ -77,7 +77,7 @@ class SalvoAttack(Struct, frozen=True, kw_only=True):
     hit: Hit | None = None
 
 
-class MissilesResolved(Struct, frozen=True, kw_only=True, tag="missiles_resolved"):
+class MissilesResolved(Struct, frozen=True, kw_only=True, tag="missiles_resolved", gc=False):
     """The salvos in flight homed, met point defence and struck, with thresholds at once
     (000 L1053-1472 phases 7-10)."""
 

@@ -33,7 +33,7 @@ from tactical.state import (
 )
 
 
-class Repair(Struct, frozen=True, kw_only=True):
+class Repair(Struct, frozen=True, kw_only=True, gc=False):
     """One damage-control job: the parties on it, the die and whether it worked."""
 
     ship: str
@@ -43,7 +43,7 @@ class Repair(Struct, frozen=True, kw_only=True):
     success: bool
 
 
-class RepairsMade(Struct, frozen=True, kw_only=True, tag="repairs_made"):
+class RepairsMade(Struct, frozen=True, kw_only=True, tag="repairs_made", gc=False):
     """A side's damage control parties tried to mend damaged systems (000 10.4)."""
 
     turn: int
