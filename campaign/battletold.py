@@ -138,14 +138,21 @@ def read_named(
         return read
     whole = after_version == 0 and turn is None and not types
 
+    requested: dict[int, list[Battle]] | None = None
+
     def earlier(battle_turn: int) -> Iterator[Battle]:
-        """His battles requested on a turn, when this read may not hold them all."""
+        """His battles requested on a turn, when this read may not hold them all: all his
+        requests read once for the read, not once a turn (a player's battle reports read
+        every battle he fought)."""
+        nonlocal requested
         if whole:  # a read from the start holds every request before what names it
             return iter(())
-        told = store.read(
-            lineage, turn=battle_turn, types=[BattleRequested.TYPE], visible_to=viewer
-        )
-        return (r.event.battle for r in told if isinstance(r.event, BattleRequested))
+        if requested is None:
+            requested = {}
+            for r in store.read(lineage, types=[BattleRequested.TYPE], visible_to=viewer):
+                if isinstance(r.event, BattleRequested):
+                    requested.setdefault(r.turn, []).append(r.event.battle)
+        return iter(requested.get(battle_turn, ()))
 
     names = BattleNames(earlier)
     # Read it all before `earlier` may read again: a store holds one read open at a time.
