@@ -116,28 +116,9 @@ def chain_hasher(key: str | None) -> ChainHasher:
     Raises:
         ValueError: the key is not 32 bytes in hex.
     """
-    if key is None:
+    salts = None if key is None else SaltKey(check_chain_key(key))
 
-        def plain(
-            previous: str,
-            stream_id: int,
-            version: int,
-            event_type: str,
-            schema_version: int,
-            audience: str,
-            actor: str,
-            turn: int,
-            payload: str,
-        ) -> str:
-            del stream_id  # the plain chain never covered it
-            return chain_hash(
-                previous, version, event_type, schema_version, audience, actor, turn, payload
-            )
-
-        return plain
-    salts = SaltKey(check_chain_key(key))
-
-    def salted(
+    def hashed(
         previous: str,
         stream_id: int,
         version: int,
@@ -148,9 +129,10 @@ def chain_hasher(key: str | None) -> ChainHasher:
         turn: int,
         payload: str,
     ) -> str:
-        salt = salts.salt(stream_id, version)
+        # No key: the plain chain, which never covered the stream or a salt.
+        salt = "" if salts is None else salts.salt(stream_id, version)
         return chain_hash(
             previous, version, event_type, schema_version, audience, actor, turn, payload, salt
         )
 
-    return salted
+    return hashed
