@@ -335,23 +335,20 @@ class EventStore:
 
     def campaign_seed(self, campaign: str) -> str:
         """Return the campaign's secret dice seed (umpire only)."""
-        with self.engine.connect() as conn:
-            seed = conn.execute(
-                sa.select(campaigns.c.seed).where(campaigns.c.name == campaign)
-            ).scalar_one_or_none()
-        if seed is None:
-            raise CampaignNotFoundError(f"no campaign named {campaign!r}")
-        return str(seed)
+        return str(self._campaign_secret(campaign, campaigns.c.seed))
 
     def chain_key(self, campaign: str) -> str | None:
         """Return the campaign's secret chain key (umpire only; None: made before 0007)."""
+        key = self._campaign_secret(campaign, campaigns.c.chain_key)
+        return None if key is None else str(key)
+
+    def _campaign_secret(self, campaign: str, column: sa.Column[Any]) -> Any:
+        """Return one column of the campaign's row (its seed, its chain key)."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(campaigns.c.chain_key).where(campaigns.c.name == campaign)
-            ).first()
+            row = conn.execute(sa.select(column).where(campaigns.c.name == campaign)).first()
         if row is None:
             raise CampaignNotFoundError(f"no campaign named {campaign!r}")
-        return None if row.chain_key is None else str(row.chain_key)
+        return row[0]
 
     def active_branch(self, campaign: str) -> str:
         """Return the branch commands act on when none is named."""
