@@ -136,28 +136,33 @@ def read_named(
     )
     if viewer == UMPIRE:
         return read
-    whole = after_version == 0 and turn is None and not types
+    if after_version == 0 and turn is None and not types:
+        # A read from the start holds every request before what names it: learnt as read.
+        names = BattleNames(lambda _turn: iter(()))
+        return (_named(r, names) for r in read)
+    names = battle_names(store, lineage, viewer)
+    # Read it all before the names may read: a store holds one read open at a time.
+    return (_named(r, names) for r in list(read))
 
+
+def battle_names(store: Store, lineage: Lineage, player: str) -> BattleNames:
+    """The names `player` knows his battles by, whatever he reads: his battle requests read
+    once, when a name is first asked, not once a turn (a player's battle reports read every
+    battle he fought). For a reader that names only the few events it keeps
+    (`BattleNames.told`); the events named must be read before a name is asked, a store
+    holding one read open at a time."""
     requested: dict[int, list[Battle]] | None = None
 
     def earlier(battle_turn: int) -> Iterator[Battle]:
-        """His battles requested on a turn, when this read may not hold them all: all his
-        requests read once for the read, not once a turn (a player's battle reports read
-        every battle he fought)."""
         nonlocal requested
-        if whole:  # a read from the start holds every request before what names it
-            return iter(())
         if requested is None:
             requested = {}
-            for r in store.read(lineage, types=[BattleRequested.TYPE], visible_to=viewer):
+            for r in store.read(lineage, types=[BattleRequested.TYPE], visible_to=player):
                 if isinstance(r.event, BattleRequested):
                     requested.setdefault(r.turn, []).append(r.event.battle)
         return iter(requested.get(battle_turn, ()))
 
-    names = BattleNames(earlier)
-    # Read it all before `earlier` may read again: a store holds one read open at a time.
-    told = read if whole else list(read)
-    return (_named(r, names) for r in told)
+    return BattleNames(earlier)
 
 
 def _named(recorded: RecordedEvent, names: BattleNames) -> RecordedEvent:

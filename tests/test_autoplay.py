@@ -122,6 +122,7 @@ class Referee:
         self.alive: set[str] = set(state.units)
         self.turns: list[int] = []
         self.battles_checked: set[tuple[str, str]] = set()  # (player, battle id)
+        self.reports_read: set[tuple[str, str]] = set()  # (player, battle id as he knows it)
 
     def __call__(self, turn: int) -> None:
         self.turns.append(turn)
@@ -398,10 +399,17 @@ class Referee:
             text += msgspec.json.encode(history).decode()
         if player in self.web_secrets:
             text += "".join(self.web_pages(player))
-        # His battle reports and replays (issue 16): only his battles, only their table.
+        # His battle reports and replays (issue 16): only his battles, only their table. A
+        # report, once fought, is the same every turn after: each is read on the turn it is
+        # new, when the fewest enemies are met, and the list of all his battles every turn.
         from campaign import render
 
-        for battle_id in self.service.fought_battles(self.lineage, player):
+        fought = self.service.fought_battles(self.lineage, player)
+        text += " ".join(fought)
+        for battle_id in fought:
+            if (player, battle_id) in self.reports_read:
+                continue
+            self.reports_read.add((player, battle_id))
             battle = self.service.battle_report(self.lineage, battle_id, player)
             assert player in battle.sides
             text += msgspec.json.encode(battle).decode() + render.battle_replay_html(battle)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from campaign.battletold import read_named
+from campaign.battlenames import BattleNames
+from campaign.battletold import battle_names
 from campaign.dice import DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import UMPIRE, BattleFought, NewEvent, RecordedEvent, StarChartPublished
@@ -22,6 +23,25 @@ from campaign.service.base import AskDie, ServiceCore, _chart_names, battle_orde
 from campaign.storetypes import Lineage
 from campaign.strategic import Battle, ShipResult
 from maps import StarMap
+
+
+class _FoughtBattles:
+    """The battles a viewer fought, each with its id as he knows it
+    (`campaign.battlenames`), the events' own ids left internal until one is `told`: naming
+    an event renames its whole journal, and a battle report needs one battle of them all."""
+
+    def __init__(self, battles: list[tuple[str, BattleFought]], names: BattleNames | None):
+        self.battles = battles
+        self._names = names
+
+    def told(self, fought: BattleFought) -> BattleFought:
+        """The battle's event as the viewer reads it, his battles named."""
+        if self._names is None:
+            return fought
+        told = self._names.told(fought)
+        assert isinstance(told, BattleFought)
+        return told
+
 
 if TYPE_CHECKING:  # the battle reports replay the engine's journals: imported when asked
     from campaign.battlereport import BattleReport
@@ -140,7 +160,7 @@ class BattleCommands(ServiceCore):
 
         self._check_viewer(lineage, viewer)
         fought = self._battles_fought(lineage, viewer)
-        found = [ev for ev in fought if ev.battle.id == battle_id]
+        found = [ev for told_id, ev in fought.battles if told_id == battle_id]
         view = self.load(lineage, viewer=viewer)
         waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
         if not found and battle_id in waiting:
@@ -155,37 +175,40 @@ class BattleCommands(ServiceCore):
                 )
             )
         if not found:
-            ids = ", ".join(ev.battle.id for ev in fought) or "none yet"
+            ids = ", ".join(told_id for told_id, _ in fought.battles) or "none yet"
             whose = "fought in this campaign" if viewer == UMPIRE else f"{viewer} fought in"
             raise InvalidInputError(
                 f"no battle {printable(battle_id)!r} among the battles {whose} ({ids})"
             )
-        battle = found[-1].battle
+        told = fought.told(found[-1])
         names = self._star_names(lineage, viewer)
-        return battle_report(found[-1], viewer, place_name(battle.hex, names, battle.system))
+        return battle_report(told, viewer, place_name(told.battle.hex, names, told.battle.system))
 
     def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
         """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
         self._check_viewer(lineage, viewer)
-        return [fought.battle.id for fought in self._battles_fought(lineage, viewer, turn)]
+        return [told_id for told_id, _ in self._battles_fought(lineage, viewer, turn).battles]
 
     def _battles_fought(
         self, lineage: Lineage, viewer: str, turn: int | None = None
-    ) -> list[BattleFought]:
+    ) -> _FoughtBattles:
         """The battles `viewer` fought (all, for the umpire), oldest first; an FT2 campaign's
         in the same shape (`campaign.ft2.battle.as_battle_fought`, issue 20)."""
         from campaign.battlereport import participants
         from campaign.ft2.battle import as_battle_fought  # the engine's shapes: only for battles
 
         kinds = [BattleFought.TYPE, Ft2BattleFought.TYPE]
+        read = list(self.store.read(lineage, turn=turn, types=kinds, visible_to=viewer))
+        names = None if viewer == UMPIRE else battle_names(self.store, lineage, viewer)
         fought = []
-        for recorded in read_named(self.store, lineage, viewer, turn=turn, types=kinds):
+        for recorded in read:
             ev = recorded.event
             if isinstance(ev, Ft2BattleFought):
                 ev = as_battle_fought(ev)
             if isinstance(ev, BattleFought) and (viewer == UMPIRE or viewer in participants(ev)):
-                fought.append(ev)
-        return fought
+                told_id = names.name(ev.battle.id) if names is not None else None
+                fought.append((told_id or ev.battle.id, ev))
+        return _FoughtBattles(fought, names)
 
     def _star_names(self, lineage: Lineage, player: str) -> dict[str, str]:
         """Return the public star chart's names by hex, as `player` received it."""
