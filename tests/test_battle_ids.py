@@ -15,17 +15,17 @@ to tell there was a first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from campaign import render
+from campaign import battlenames, render
 from campaign.battletold import read_named
 from campaign.errors import InvalidInputError
-from campaign.events import BattleFought
+from campaign.events import BattleFought, Event
 from campaign.service import CampaignService, plan_campaign
 from campaign.store import Lineage
 from cli import app
@@ -129,6 +129,27 @@ def test_the_umpire_numbers_the_turns_battles(opened: tuple[CampaignService, Lin
     assert service.fought_battles(lineage, "umpire") == ["t1-b1", "t1-b2"]
     assert service.fought_battles(lineage, "green") == ["t1-0601"]
     assert service.fought_battles(lineage, "red") == ["t1-0201"]
+
+
+def test_listing_his_battles_renames_no_journal(
+    opened: tuple[CampaignService, Lineage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A battle's outcome holds its journal, which naming re-encodes whole: a player's battle
+    list names each battle by its request, and his battle report names only its own battle.
+    (Renaming every battle for every report made the 44-turn campaigns twice as slow.)"""
+    service, lineage = opened
+    renamed: list[str] = []
+    rename = battlenames.renamed
+
+    def counted(ev: Event, name: Callable[[str], str | None]) -> Event:
+        renamed.append(ev.TYPE)
+        return rename(ev, name)
+
+    monkeypatch.setattr(battlenames, "renamed", counted)
+    assert service.fought_battles(lineage, "green") == ["t1-0601"]
+    assert BattleFought.TYPE not in renamed
+    service.battle_report(lineage, "t1-0601", "green")
+    assert renamed.count(BattleFought.TYPE) == 1
 
 
 def test_nothing_green_reads_numbers_the_turns_battles(

@@ -161,20 +161,20 @@ class BattleCommands(ServiceCore):
         self._check_viewer(lineage, viewer)
         fought = self._battles_fought(lineage, viewer)
         found = [ev for told_id, ev in fought.battles if told_id == battle_id]
-        view = self.load(lineage, viewer=viewer)
-        waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
-        if not found and battle_id in waiting:
-            raise IllegalCommandError(
-                f"battle {battle_id} has not been fought yet: "
-                + (
-                    "`umpire encounters list` shows it waiting (`umpire encounters fight` or "
-                    "`encounters record` gives its outcome)"
-                    if view.ft2 is not None
-                    else "`umpire battles list` shows it waiting (`umpire battles resolve` or "
-                    "`battles record` gives its outcome)"
-                )
-            )
         if not found:
+            view = self.load(lineage, viewer=viewer)
+            waiting = view.ft2.battles if view.ft2 is not None else view.pending_battles
+            if battle_id in waiting:
+                raise IllegalCommandError(
+                    f"battle {battle_id} has not been fought yet: "
+                    + (
+                        "`umpire encounters list` shows it waiting (`umpire encounters fight` "
+                        "or `encounters record` gives its outcome)"
+                        if view.ft2 is not None
+                        else "`umpire battles list` shows it waiting (`umpire battles resolve` "
+                        "or `battles record` gives its outcome)"
+                    )
+                )
             ids = ", ".join(told_id for told_id, _ in fought.battles) or "none yet"
             whose = "fought in this campaign" if viewer == UMPIRE else f"{viewer} fought in"
             raise InvalidInputError(
