@@ -3002,7 +3002,7 @@ def encounters_list(
 @user_errors
 @campaign_command
 def encounters_decide(
-    encounter: Annotated[str, typer.Argument(help="The encounter, e.g. E2-1.")],
+    encounter: Annotated[str, typer.Argument(help="The encounter: turn and hex, e.g. E2-0909.")],
     decision: Annotated[str, typer.Argument(help="fight, withdraw or stand-off (001 L1512-1520).")],
     player: Annotated[str, typer.Option("--player", "-p", help="The player deciding.")],
     secret: SecretOption = None,
@@ -3027,7 +3027,7 @@ def encounters_decide(
 @user_errors
 @campaign_command
 def encounters_fight(
-    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. B2-1.")],
+    battle_id: Annotated[str, typer.Argument(help="The battle: turn and hex, e.g. B2-0909.")],
     at: Where = HERE,
 ) -> None:
     """Fight a waiting battle with the engine (FT2 preset; each side's decision its order)."""
@@ -3042,7 +3042,7 @@ def encounters_fight(
 @user_errors
 @campaign_command
 def encounters_record(
-    battle_id: Annotated[str, typer.Argument(help="The battle, e.g. B2-1.")],
+    battle_id: Annotated[str, typer.Argument(help="The battle: turn and hex, e.g. B2-0909.")],
     ship: Annotated[
         list[str] | None,
         typer.Option(

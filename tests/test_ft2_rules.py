@@ -135,7 +135,7 @@ def encounter_state(
         fleets["nac-D1"] = defence
         sides = [EncounterSide(player="nac", fleets=("nac-D1", "nac-F1"))]
     encounter = Encounter(
-        id="E2-1",
+        id="E2-0909",
         system="Lafayette",
         hex=LAF_HEX,
         occupant="nac",
@@ -146,7 +146,7 @@ def encounter_state(
         sides={"esu": "ESU", "nac": "NAC"},
         fleets=fleets,
         phase="encounters",
-        encounters={"E2-1": encounter},
+        encounters={"E2-0909": encounter},
     )
 
 
@@ -154,7 +154,7 @@ def resolve(
     state: Ft2State, nac: str | None, esu: str | None, faces: list[int]
 ) -> EncounterResolved:
     decisions = {p: d for p, d in (("nac", nac), ("esu", esu)) if d is not None}
-    state = msgspec.structs.replace(state, decisions={"E2-1": decisions})
+    state = msgspec.structs.replace(state, decisions={"E2-0909": decisions})
     *told, new = rules.decide_encounters(state, 2, ScriptedDice(faces))
     assert [t.audience.players for t in told] == [("nac",), ("esu",)]
     assert all(  # each player is told of his own fleets leaving only (001 L1475)
@@ -350,12 +350,12 @@ def test_forces_are_checked_against_budget_cap_entry_and_ftl() -> None:
 def test_decision_commitments_open_with_the_revealed_nonce() -> None:
     """001 L1512: written in secret, revealed together; the commitment binds the umpire."""
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
-    made, committed = rules.decide_decision(state, 2, "esu", "E2-1", "fight", "ab" * 32)
+    made, committed = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "ab" * 32)
     assert committed.audience.public
-    assert committed.event.sha256 == rules.decision_hash("ab" * 32, "E2-1", "fight")  # type: ignore[attr-defined]
+    assert committed.event.sha256 == rules.decision_hash("ab" * 32, "E2-0909", "fight")  # type: ignore[attr-defined]
     assert made.audience.players == ("esu",)
     with pytest.raises(InvalidInputError, match="must be one of"):
-        rules.decide_decision(state, 2, "esu", "E2-1", "retreat", "ab" * 32)
+        rules.decide_decision(state, 2, "esu", "E2-0909", "retreat", "ab" * 32)
 
 
 runner = CliRunner()
@@ -417,9 +417,9 @@ def test_verify_opens_every_decision_commitment() -> None:
     """A decision revealed must be the one committed before (001 L1512: "written down in
     secret"); a swapped one is named."""
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
-    _, committed = rules.decide_decision(state, 2, "esu", "E2-1", "fight", "cd" * 32)
+    _, committed = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "cd" * 32)
     honest = EncounterResolved(
-        encounter="E2-1",
+        encounter="E2-0909",
         players=("nac", "esu"),
         decisions=("stand-off", "fight"),
         nonces=("", "cd" * 32),
@@ -433,7 +433,7 @@ def test_verify_opens_every_decision_commitment() -> None:
     swapped = msgspec.structs.replace(honest, decisions=("stand-off", "withdraw"))
     ledger.record(3, swapped)
     assert ledger.problems == [
-        "position 3: esu's decision for encounter E2-1 does not match the commitment he made "
+        "position 3: esu's decision for encounter E2-0909 does not match the commitment he made "
         "before it was revealed"
     ]
 
@@ -443,8 +443,8 @@ def battle_state() -> Ft2State:
 
     state = encounter_state(ships("esu", "battleship"), ships("nac", "frigate"))
     battle = Ft2Battle(
-        id="B2-1",
-        encounter="E2-1",
+        id="B2-0909",
+        encounter="E2-0909",
         system="Lafayette",
         hex=LAF_HEX,
         sides=(
@@ -452,7 +452,9 @@ def battle_state() -> Ft2State:
             BattleSide(player="esu", decision="fight", ships=("esu-S1",)),
         ),
     )
-    return msgspec.structs.replace(state, encounters={}, battles={"B2-1": battle}, phase="battles")
+    return msgspec.structs.replace(
+        state, encounters={}, battles={"B2-0909": battle}, phase="battles"
+    )
 
 
 def test_abstract_disengagement_from_a_table_battle() -> None:
@@ -463,7 +465,7 @@ def test_abstract_disengagement_from_a_table_battle() -> None:
     from campaign.ft2.state import evolve_ft2
 
     state = battle_state()
-    away = decide_disengagement(state, 2, "B2-1", "nac", {}, ScriptedDice([3, 5]))
+    away = decide_disengagement(state, 2, "B2-0909", "nac", {}, ScriptedDice([3, 5]))
     rolled, fought = (new.event for new in away)
     assert isinstance(rolled, DisengagementRolled)
     assert rolled.modifiers == (2, 0)  # the frigate (thrust 6) outruns the battleship (4)
@@ -473,15 +475,18 @@ def test_abstract_disengagement_from_a_table_battle() -> None:
     after = evolve_ft2(evolve_ft2(state, rolled), fought)
     assert after.separated == (LAF_HEX,)
     assert weekend.held_systems(after, MAP, "esu", 7) == ()
-    caught = decide_disengagement(state, 2, "B2-1", "nac", {}, ScriptedDice([1, 6]))
+    caught = decide_disengagement(state, 2, "B2-0909", "nac", {}, ScriptedDice([1, 6]))
     assert len(caught) == 1  # the stern chase goes on; the battle still waits
     assert not caught[0].event.succeeded  # type: ignore[attr-defined]
     again = evolve_ft2(state, caught[0].event)
-    assert "B2-1" in again.battles
-    (first, second) = decide_disengagement(again, 2, "B2-1", "nac", {}, ScriptedDice([6, 1]))[
+    assert "B2-0909" in again.battles
+    (first, second) = decide_disengagement(again, 2, "B2-0909", "nac", {}, ScriptedDice([6, 1]))[
         0
     ].event.rolls  # type: ignore[attr-defined]
-    assert (first.key, second.key) == ("2/battle/B2-1.disengage/2", "2/battle/B2-1.disengage/3")
+    assert (first.key, second.key) == (
+        "2/battle/B2-0909.disengage/2",
+        "2/battle/B2-0909.disengage/3",
+    )
 
 
 @pytest.mark.parametrize(
@@ -497,19 +502,19 @@ def test_the_engine_fights_each_kind_of_encounter_battle(decisions: tuple[str, s
     from campaign.ft2.model import BattleSide
 
     state = battle_state()
-    battle = state.battles["B2-1"]
+    battle = state.battles["B2-0909"]
     sides = (
         BattleSide(player="nac", decision=decisions[0], ships=("nac-S1",)),
         BattleSide(player="esu", decision=decisions[1], ships=("esu-S1",)),
     )
     state = msgspec.structs.replace(
-        state, battles={"B2-1": msgspec.structs.replace(battle, sides=sides)}
+        state, battles={"B2-0909": msgspec.structs.replace(battle, sides=sides)}
     )
-    (new,) = decide_engine_battle(state, 2, "B2-1", SeededDice("engine"))
+    (new,) = decide_engine_battle(state, 2, "B2-0909", SeededDice("engine"))
     assert isinstance(new.event, Ft2BattleFought)
     assert new.event.source == "engine"
     assert {f.ship for f in new.event.fates} == {"nac-S1", "esu-S1"}
-    assert all(r.key.startswith("2/battle/B2-1.") for r in new.event.rolls)
+    assert all(r.key.startswith("2/battle/B2-0909.") for r in new.event.rolls)
     assert new.event.journal
 
 
@@ -668,7 +673,7 @@ def test_default_forces_fit_their_scaled_budgets(scale: int) -> None:
             assert points >= forces.scaled(side.budget, scale) * 0.85, (side.name, points)
 
 
-@pytest.mark.parametrize("module", ["forces", "weekend"])
+@pytest.mark.parametrize("module", ["forces", "model", "state", "weekend"])
 def test_the_ft2_doctests_pass(module: str) -> None:
     import doctest
     import importlib
@@ -729,8 +734,8 @@ def test_ft2_battles_start_with_bogeys_and_without_the_fleet_book_options() -> N
     from tactical.campaign_battle import setup_campaign_battle
 
     state = battle_state()
-    request = request_for(state, state.battles["B2-1"])
-    recorder = RecordingDice(SeededDice("bogeys"), 2, "B2-1")
+    request = request_for(state, state.battles["B2-0909"])
+    recorder = RecordingDice(SeededDice("bogeys"), 2, "B2-0909")
     setup = setup_campaign_battle(request, recorder)
     assert setup.rules == "ft2"
     assert setup.bogeys

@@ -110,8 +110,8 @@ def play_to_the_encounter(service: CampaignService, name: str) -> Lineage:
 
 def fight_at_lafayette(service: CampaignService, lineage: Lineage) -> str:
     """Fight against stand-off is a battle (001 L1518): fought by the engine; its id."""
-    ft2.decide(service, lineage, "esu", "E2-1", "fight")
-    ft2.decide(service, lineage, "nac", "E2-1", "stand-off")
+    ft2.decide(service, lineage, "esu", "E2-0909", "fight")
+    ft2.decide(service, lineage, "nac", "E2-0909", "stand-off")
     service.resolve_turn(lineage)
     (battle,) = ft2.battles_waiting(service, lineage, UMPIRE)
     ft2.fight(service, lineage, battle)
@@ -238,8 +238,8 @@ def test_a_battle_recorded_from_the_table_has_its_page_too(tmp_path: Path) -> No
     service = CampaignService.open(f"sqlite:///{tmp_path / 't.db'}", create=True)
     try:
         lineage = play_to_the_encounter(service, "laf")
-        ft2.decide(service, lineage, "esu", "E2-1", "fight")
-        ft2.decide(service, lineage, "nac", "E2-1", "fight")
+        ft2.decide(service, lineage, "esu", "E2-0909", "fight")
+        ft2.decide(service, lineage, "nac", "E2-0909", "fight")
         service.resolve_turn(lineage)
         (battle,) = ft2.battles_waiting(service, lineage, UMPIRE)
         ft2.record(service, lineage, battle, ["esu-S3=jumped:2"])
@@ -274,8 +274,8 @@ def test_his_ft2_map_draws_his_fleets_scans_facilities_encounters_and_courses(
         lineage = play_to_the_encounter(service, "laf")
         svg = service.map_svg(lineage, "esu")
         assert 'class="marker" data-key="esu-F1"' in svg
-        assert 'data-key="scan E2-1"' in svg
-        assert "E2-1: your long-range scan shows 1 escort" in svg
+        assert 'data-key="scan E2-0909"' in svg
+        assert "E2-0909: your long-range scan shows 1 escort" in svg
         facilities = re.search(r'<g id="facility-hexes".*?</g>', svg, re.DOTALL)
         assert facilities is not None
         assert facilities.group(0).count("<polygon") == 2  # New Toledo, VN-459

@@ -134,7 +134,7 @@ def test_the_ft2_map_shows_his_fleets_their_reach_and_his_scans(
     esu.close()
     esu = Signed(browser, server, campaigns, "d", phone)
     page = esu.open("/map")
-    tap(page, ".marker[data-key='scan E2-1']", phone)
+    tap(page, ".marker[data-key='scan E2-0909']", phone)
     details = page.locator("#details")
     expect(details).to_contain_text("your long-range scan shows 1 escort")
     expect(details).to_contain_text("nac's long-range scan shows 1 capital, 1 cruiser, 5 escort")
@@ -210,16 +210,16 @@ def test_the_ft2_editor_takes_an_encounters_decision_on_a_phone(
     esu = Signed(browser, server, campaigns, "d", phone=True)
     page = esu.open("/orders")
     expect(page.locator("h1")).to_have_text("Decisions for turn 2")
-    encounter = page.locator("#encounters [data-encounter='E2-1']")
-    expect(encounter).to_contain_text("E2-1 at Lafayette (0909)")
+    encounter = page.locator("#encounters [data-encounter='E2-0909']")
+    expect(encounter).to_contain_text("E2-0909 at Lafayette (0909)")
     expect(encounter).to_contain_text("your long-range scan shows 1 escort")
-    encounter.locator("select[data-decision='E2-1']").select_option("fight")
+    encounter.locator("select[data-decision='E2-0909']").select_option("fight")
     page.locator("#send").tap()
     expect(page.locator("p.ok")).to_contain_text("Orders recorded")
-    expect(page.locator("#received")).to_contain_text("E2-1: fight")
+    expect(page.locator("#received")).to_contain_text("E2-0909: fight")
     state = campaigns.service.load(lineage).ft2
     assert state is not None
-    assert state.decisions["E2-1"] == {"esu": "fight"}
+    assert state.decisions["E2-0909"] == {"esu": "fight"}
     (seen,) = ft2.encounters(campaigns.service, lineage, "nac")
     assert seen.decided == {}  # still secret from the NAC
     esu.close()

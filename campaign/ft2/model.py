@@ -185,6 +185,42 @@ class EncounterSide(msgspec.Struct, frozen=True, kw_only=True):
     fleets: tuple[str, ...]
 
 
+def encounter_id(turn: int, hex_: str) -> str:
+    """The id of the encounter in a star system's hex on a turn: its turn and hex, which tell
+    its players nothing they do not know, and nothing of the turn's other encounters (docs/
+    rulings.md, "FT2 campaign: an encounter's id"). A hex holds one encounter a turn: all the
+    opposing forces ending the turn in one star system meet there (001 L1489).
+
+    >>> encounter_id(3, "0909")
+    'E3-0909'
+    """
+    return f"E{turn}-{hex_}"
+
+
+def battle_id(turn: int, hex_: str) -> str:
+    """The id of the battle an encounter brought, by the encounter's turn and hex (one
+    encounter brings one battle at most, 001 L1512-1520).
+
+    >>> battle_id(3, "0909")
+    'B3-0909'
+    """
+    return f"B{turn}-{hex_}"
+
+
+def battle_turn(battle: str) -> int | None:
+    """The turn of a battle id by turn and hex; None for one numbered across its turn as
+    campaigns stored before those ids have (`B3-1`).
+
+    >>> battle_turn("B3-0909"), battle_turn("B3-1")
+    (3, None)
+    """
+    kind, _, rest = battle.partition("-")
+    turn = kind[1:]
+    if kind[:1] != "B" or not turn.isdigit() or len(rest) != 4 or not rest.isdigit():
+        return None
+    return int(turn)
+
+
 class Encounter(msgspec.Struct, frozen=True, kw_only=True):
     """Opposing forces ended a turn in one star system (001 L1489)."""
 

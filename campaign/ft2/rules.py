@@ -46,6 +46,8 @@ from campaign.ft2.model import (
     Ft2Ship,
     Ft2State,
     Scenario,
+    battle_id,
+    encounter_id,
 )
 from campaign.rules.orders import commitment
 from maps import Hex, StarMap, label, parse_label
@@ -422,14 +424,12 @@ def _encounters(
     for fleet in fleets.values():
         by_hex.setdefault(fleet.hex, []).append(fleet)
     batch: list[NewEvent] = []
-    number = 0
     for hex_ in sorted(by_hex):
         system = system_name(starmap, hex_)
         here = by_hex[hex_]
         owners = [p for p in players if any(f.owner == p for f in here)]
         if system is None or len(owners) < 2:
             continue  # A24: only co-location in a star system's hex at the turn's end
-        number += 1
         first = {p: min((f.arrived, not f.fixed) for f in here if f.owner == p) for p in owners}
         occupant = min(owners, key=lambda p: first[p])
         order = [occupant] + [p for p in owners if p != occupant]
@@ -438,7 +438,7 @@ def _encounters(
             for p in order
         )
         encounter = Encounter(
-            id=f"E{turn}-{number}",
+            id=encounter_id(turn, hex_),
             system=system,
             hex=hex_,
             occupant=occupant,
@@ -551,7 +551,6 @@ def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewE
     """Reveal every encounter's decisions together and apply the table (001 L1512-1522,
     A25): a player who wrote nothing stands off (docs/rulings.md)."""
     batch: list[NewEvent] = []
-    number = 0
     for eid in sorted(state.encounters):
         encounter = state.encounters[eid]
         made = state.decisions.get(eid, {})
@@ -559,9 +558,6 @@ def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewE
         players = [s.player for s in encounter.sides]
         decisions = [made.get(p, "stand-off") for p in players]
         outcome, leaving, battle, rolls = _table(state, encounter, decisions, turn, dice)
-        if battle is not None:
-            number += 1
-            battle = msgspec.structs.replace(battle, id=f"B{turn}-{number}")
         resolved = EncounterResolved(
             encounter=eid,
             players=tuple(players),
@@ -613,7 +609,7 @@ def _table(
     if not fights or not staying[0] or not staying[1]:
         return outcome, tuple(leaving), None, rolls
     battle = Ft2Battle(
-        id="",
+        id=battle_id(turn, encounter.hex),  # the encounter's turn and hex (docs/rulings.md)
         encounter=encounter.id,
         system=encounter.system,
         hex=encounter.hex,

@@ -7,6 +7,8 @@ does not know of are passed over.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 import msgspec
 
 from campaign.events import Event
@@ -25,7 +27,7 @@ from campaign.ft2.events import (
     ReinforcementsArrived,
     ShipsRefitted,
 )
-from campaign.ft2.model import Fleet, Ft2Ship, Ft2State
+from campaign.ft2.model import Fleet, Ft2Ship, Ft2State, battle_turn
 
 FT2_EVENTS = (
     ForcesDeployed,
@@ -147,6 +149,29 @@ def _encounter_resolved(state: Ft2State, ev: EncounterResolved) -> Ft2State:
     )
 
 
+def jumped_fleet_id(fleet_id: str, battle: str, battles_before: int, taken: Container[str]) -> str:
+    """The id of the fleet that the ships jumping out of `battle` make: the fleet's own and
+    the battle's turn (`esu-F1J3`), a fleet fighting one battle a turn; nothing of the other
+    battles (docs/rulings.md, "FT2 campaign: an encounter's id"). A battle numbered across
+    its turn (a campaign stored before) names it by the battles fought before, as it did
+    then; and a name a fleet of then holds takes a number after it.
+
+    >>> jumped_fleet_id("esu-F1", "B3-0909", 5, ()), jumped_fleet_id("esu-F1", "B3-2", 5, ())
+    ('esu-F1J3', 'esu-F1J6')
+    >>> jumped_fleet_id("esu-F1", "B3-0909", 0, {"esu-F1J3"})
+    'esu-F1J3-2'
+    """
+    turn = battle_turn(battle)
+    if turn is None:
+        return f"{fleet_id}J{battles_before + 1}"
+    away = name = f"{fleet_id}J{turn}"
+    number = 1
+    while name in taken:
+        number += 1
+        name = f"{away}-{number}"
+    return name
+
+
 def _battle_fought(state: Ft2State, ev: Ft2BattleFought) -> Ft2State:
     fates = {f.ship: f for f in ev.fates}
     fleets: dict[str, Fleet] = {}
@@ -170,7 +195,8 @@ def _battle_fought(state: Ft2State, ev: Ft2BattleFought) -> Ft2State:
         if jumped:
             # 001 L1514: a ship that jumps out leaves the system by FTL: back where its fleet
             # came from (docs/rulings.md), as a fleet of its own.
-            away = f"{fid}J{state.battles_fought + 1}"
+            taken = state.fleets.keys() | fleets.keys()
+            away = jumped_fleet_id(fid, ev.battle.id, state.battles_fought, taken)
             fleets[away] = msgspec.structs.replace(
                 fleet, id=away, ships=tuple(jumped), hex=fleet.came_from or fleet.hex, drones=0
             )
