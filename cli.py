@@ -2540,14 +2540,20 @@ def battle_show(
 ) -> None:
     """Show a fought battle: the forces, what became of each ship, the table turn by turn.
 
-    A player (--as-player) sees only a battle his ships fought, as he saw it.
+    A player (--as-player) sees only a battle his ships fought, as he saw it; the umpire may
+    name it by his id (t3-b1) or as that player knows it (t3-0403).
     """
     from pathlib import Path
 
     from campaign.inputs import viewer_of
 
+    viewer = viewer_of(as_player)
     with at.reader() as service:
-        report = service.battle_report(at.lineage(service), battle_id, viewer_of(as_player))
+        lineage = at.lineage(service)
+        # The umpire may name a battle by his id: shown as the player knows it.
+        report = service.battle_report(
+            lineage, service.battle_known_as(lineage, battle_id, viewer), viewer
+        )
     if replay is not None:
         try:
             Path(replay).write_text(render.battle_replay_html(report), encoding="utf-8")

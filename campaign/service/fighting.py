@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from campaign.battlenames import BattleNames
+from campaign.battlenames import BattleNames, internal_turn
 from campaign.battletold import battle_names
 from campaign.dice import DiceSource
 from campaign.errors import IllegalCommandError, InvalidInputError
@@ -183,6 +183,16 @@ class BattleCommands(ServiceCore):
         told = fought.told(found[-1])
         names = self._star_names(lineage, viewer)
         return battle_report(told, viewer, place_name(told.battle.hex, names, told.battle.system))
+
+    def battle_known_as(self, lineage: Lineage, battle_id: str, player: str) -> str:
+        """The umpire's id of a battle (`t3-b1`) as `player` knows it (`t3-0503`), for the
+        umpire's commands that show a battle as a player saw it; any other id as it is, so a
+        battle he did not fight is refused like a made-up one. Never for a player's own input:
+        he gives only the names he knows."""
+        self._check_viewer(lineage, player)
+        if player == UMPIRE or internal_turn(battle_id) is None:
+            return battle_id
+        return battle_names(self.store, lineage, player).name(battle_id) or battle_id
 
     def fought_battles(self, lineage: Lineage, viewer: str, turn: int | None = None) -> list[str]:
         """Return the ids of the battles `viewer` fought (all, for the umpire), oldest first."""
