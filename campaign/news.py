@@ -108,6 +108,15 @@ def and_list(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun, singular for one: `1 turn`, `2 turns`, `1 hull box`.
+
+    >>> counted(1, "turn"), counted(2, "turn"), counted(1, "hull box", "hull boxes")
+    ('1 turn', '2 turns', '1 hull box')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def count_words(count: ShipCount) -> str:
     """Name the ships one owner was seen with: `blue with 1 capital and 2 escorts`."""
     kinds = [
@@ -117,7 +126,7 @@ def count_words(count: ShipCount) -> str:
         (count.scouts, "scout"),
         (count.transports, "transport"),
     ]
-    seen = [f"{n} {kind}{'' if n == 1 else 's'}" for n, kind in kinds if n]
+    seen = [counted(n, kind) for n, kind in kinds if n]
     return f"{count.owner} with {and_list(seen) or 'no ships'}"
 
 
@@ -319,7 +328,7 @@ def _results(results: Sequence[ShipResult]) -> str:
         if r.fate == "jumped" and r.to_hex:
             name += f" (to {r.to_hex})"
         elif r.fate == "survived" and r.hull_lost:
-            name += f" ({r.hull_lost} hull boxes lost)"
+            name += f" ({counted(r.hull_lost, 'hull box', 'hull boxes')} lost)"
         fates.setdefault(r.fate, []).append(name)
     words = {
         "destroyed": "Destroyed",
@@ -397,13 +406,14 @@ def _battle_news(
 
 
 def _casualty(t: _Teller, ev: OfficerCasualty | CaptainCasualty) -> None:
-    out = f" for {ev.turns_out} turns" if ev.turns_out else ""
+    out = f" for {counted(ev.turns_out, 'turn')}" if ev.turns_out else ""
+    fate = "killed" if ev.result == "dead" else ev.result
     if isinstance(ev, CaptainCasualty):
         new = f"; the new captain is level {ev.new_captain}" if ev.new_captain else ""
-        text = f"The captain of {ev.unit} was {ev.result}{out}{new}."
+        text = f"The captain of {ev.unit} was {fate}{out}{new}."
     else:
         flag = f"; the flag is now in {ev.new_flagship}" if ev.new_flagship else ""
-        text = f"The admiral of {ev.task_force} was {ev.result}{out}{flag}."
+        text = f"The admiral of {ev.task_force} was {fate}{out}{flag}."
     t.tell("battles", ELSEWHERE, text)
 
 

@@ -16,6 +16,7 @@ from rich.text import Text
 if TYPE_CHECKING:  # the engine: imported only when used
     from campaign.battlereport import BattleReport, Counter, ForceShip, ShipFate
 
+from campaign.news import counted
 from campaign.render.common import HTML_STYLE, html_table
 
 
@@ -80,9 +81,9 @@ def fate_rows(report: BattleReport) -> list[list[str]]:
         else:
             lost = [*f.destroyed, *(f"{s} (damaged)" for s in f.damaged)]
         if f.fighters_lost:
-            lost.append(f"{f.fighters_lost} fighters")
+            lost.append(counted(f.fighters_lost, "fighter"))
         if f.missiles_spent:
-            lost.append(f"{f.missiles_spent} rounds fired")
+            lost.append(f"{counted(f.missiles_spent, 'round')} fired")
         left = "" if f.fate == "destroyed" else _known_number(f.hull_left)
         rows.append(
             [

@@ -62,13 +62,14 @@ from campaign.events import (
     UnitsSplit,
 )
 from campaign.ft2.report import describe as describe_ft2
+from campaign.news import counted
 from campaign.schedule import describe as describe_schedule
 from campaign.schedule import schedule_of
 from campaign.strategic import ShipCount, Unit
 
 
 def _describe_casualty(ev: OfficerCasualty | CaptainCasualty) -> str:
-    out = f" for {ev.turns_out} turn(s)" if ev.turns_out else ""
+    out = f" for {counted(ev.turns_out, 'turn')}" if ev.turns_out else ""
     if isinstance(ev, CaptainCasualty):
         new = f"; new captain level {ev.new_captain}" if ev.new_captain else ""
         return f"captain of {ev.unit}: {ev.result}{out}{new}"
@@ -339,13 +340,13 @@ def _explored_text(ev: SystemExplored) -> str:
 def ship_count_text(count: ShipCount) -> str:
     """Name what a report counts of one player's ships (004 L102-103), nothing left out."""
     kinds = [
-        (count.escorts, "escorts"),
-        (count.cruisers, "cruisers"),
-        (count.capitals, "capitals"),
-        (count.scouts, "scouts"),
-        (count.transports, "transports"),
+        (count.escorts, "escort"),
+        (count.cruisers, "cruiser"),
+        (count.capitals, "capital"),
+        (count.scouts, "scout"),
+        (count.transports, "transport"),
     ]
-    return f"{count.owner}: " + ", ".join(f"{n} {kind}" for n, kind in kinds)
+    return f"{count.owner}: " + ", ".join(counted(n, kind) for n, kind in kinds)
 
 
 def _sighted_text(ev: ShipsSighted) -> str:
