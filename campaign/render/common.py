@@ -27,14 +27,15 @@ THEME = Theme(
 
 
 def pairs_table(title: str, rows: Sequence[tuple[str, str | Text]]) -> Table:
-    """Return a titled two-column table of keys and their values."""
+    """Return a titled two-column table of keys and their plain-text values."""
     table = Table(
         title=escape(title), title_justify="left", show_header=False, box=None, padding=(0, 2)
     )
     table.add_column(style="umpire.key")
     table.add_column()
     for key, value in rows:
-        table.add_row(key, value)
+        # Values are plain text (a player's `[treasury]`, a name with brackets), never markup.
+        table.add_row(Text(key), Text(value) if isinstance(value, str) else value)
     return table
 
 

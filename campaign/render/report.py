@@ -16,7 +16,7 @@ from campaign.events import (
 )
 from campaign.render.common import HTML_STYLE, html_table, md_cell, md_table, pairs_table
 from campaign.service import PlayerReport
-from campaign.strategic import Colony, Empire, Sighting, Unit
+from campaign.strategic import Colony, Sighting, Unit
 
 SIGHTING_COLUMNS = [
     "where",
@@ -114,12 +114,21 @@ def colony_row(colony: Colony) -> list[str]:
     return [colony.id, colony.hex, kind, population, str(colony.factories)]
 
 
-def empire_facts(empire: Empire) -> list[tuple[str, str]]:
-    """Return the lines of a report's empire summary."""
+def empire_facts(report: PlayerReport) -> list[tuple[str, str]]:
+    """Return the lines of a report's empire summary (none without an empire)."""
+    empire = report.empire
+    if empire is None:
+        return []
+    entry = empire.entry + (f" ({report.entry_hex})" if report.entry_hex else "")
+    ip = str(empire.ip)
+    lost = report.starting_ip_lost_after
+    if lost is not None:
+        when = "this turn's" if lost == report.turn else f"turn {lost}'s"
+        ip += f" (lost at {when} production unless spent: [treasury] in your orders)"
     return [
-        ("entry", empire.entry),
+        ("entry", entry),
         ("FTL speed", f"{empire.speed} hexes per turn"),
-        ("starting IP left", str(empire.ip)),
+        ("starting IP left", ip),
         ("technology", ", ".join(empire.techs) or "none yet"),
         ("explored", ", ".join(empire.explored) or "nothing yet"),
     ]
@@ -141,7 +150,7 @@ def report_view(report: PlayerReport) -> RenderableType:
     parts: list[RenderableType] = []
     if report.empire is not None:
         title = report.title
-        parts.append(pairs_table(title, list(empire_facts(report.empire))))
+        parts.append(pairs_table(title, list(empire_facts(report))))
     deadline = deadline_text(report)
     if deadline:
         parts.append(Text(deadline, style="umpire.heading"))
@@ -198,7 +207,7 @@ def report_markdown(report: PlayerReport) -> str:
     if report.missed_turns:
         lines += [missed_text(report), ""]
     if report.empire is not None:
-        lines += [f"- {key}: {md_cell(value)}" for key, value in empire_facts(report.empire)] + [""]
+        lines += [f"- {key}: {md_cell(value)}" for key, value in empire_facts(report)] + [""]
     lines += ["## Forces, by place"]
     for where, group in forces_by_place(report):
         rows = [force_row(u) for u in group]
@@ -283,7 +292,7 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     if report.missed_turns:
         parts.append(f"<p>{esc(missed_text(report))}</p>")
     if report.empire is not None:
-        facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report.empire))
+        facts = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in empire_facts(report))
         parts.append(f"<ul>{facts}</ul>")
     parts += [map_html, "<h2>Forces, by place</h2>"]
     for where, group in forces_by_place(report):

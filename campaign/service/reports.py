@@ -24,6 +24,7 @@ from campaign.events import (
 from campaign.inputs import MAX_TURN_NUMBER, check_range
 from campaign.news import NewsSection, news_of, place_name
 from campaign.projections import CampaignState, fold
+from campaign.rules.production import PRODUCTION_INTERVAL
 from campaign.rules.victory import Score, scores
 from campaign.service.base import ServiceCore, _chart_names
 from campaign.storetypes import Lineage
@@ -63,12 +64,38 @@ class PlayerReport(msgspec.Struct, frozen=True):
     places: dict[str, str] = msgspec.field(default_factory=dict)
     deadline: datetime | None = None
     missed_turns: int = 0  # turns he sent no orders for, holidays aside (issue 18)
+    entry_hex: str | None = None  # his entry's hex on the public chart
+    # The turn whose production phase loses his unspent starting IP (004 L267), when the
+    # campaign lets them expire and he has some left; None otherwise or in his history.
+    starting_ip_lost_after: int | None = None
 
     @property
     def title(self) -> str:
         """The report's heading."""
         when = "final report" if self.finished else f"report, turn {self.turn}"
         return f"{self.campaign}: {self.player}'s {when}"
+
+
+def _entry_hex(mine: Iterable[RecordedEvent], empire: Empire | None) -> str | None:
+    """The hex of `empire`'s entry on the public chart among his events `mine`."""
+    if empire is None:
+        return None
+    for recorded in mine:
+        if isinstance(recorded.event, StarChartPublished):
+            for entry in recorded.event.entries:
+                if entry.name == empire.entry:
+                    return entry.hex
+    return None
+
+
+def _starting_ip_lost_after(state: CampaignState, player: str) -> int | None:
+    """The turn whose production phase loses `player`'s unspent starting IP (004 L267, the
+    "expire" setting), or None when he has none left or the campaign keeps them."""
+    empire = state.empires.get(player)
+    if empire is None or empire.ip <= 0 or state.production_settings.starting_ip != "expire":
+        return None
+    turn = max(state.turn, 1)
+    return -(-turn // PRODUCTION_INTERVAL) * PRODUCTION_INTERVAL
 
 
 def last_resolved(state: CampaignState) -> int:
@@ -150,6 +177,10 @@ class ReportQueries(ServiceCore):
             places={h: place_name(h, names) for h in sorted(hexes)},
             deadline=now.deadline if turn_number is None and not now.finished else None,
             missed_turns=now.seats.missed.get(player, 0),
+            entry_hex=_entry_hex(mine, current.empires.get(player)),
+            starting_ip_lost_after=(
+                _starting_ip_lost_after(now, player) if turn_number is None else None
+            ),
         )
 
     def _his_state_at(
