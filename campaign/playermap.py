@@ -95,19 +95,23 @@ def unit_reach(
         speed=empire.speed,
         horizon=movement.horizon(state, found),
     )
-    problem: str | None = None
     command = command or movement.CommandReach(state, starmap, player)
-    try:
-        plans = movement.plan_moves(
-            state, starmap, player, (Move(unit=unit, to=to),), reach=command
-        )
-    except movement.OrdersError as exc:
-        problem = "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
-        plans = {}
+
+    def planned(goal: str | None) -> tuple[dict[str, movement.Plan], str | None]:
+        try:
+            moves = (Move(unit=unit, to=goal),)
+            return movement.plan_moves(state, starmap, player, moves, reach=command), None
+        except movement.OrdersError as exc:
+            return {}, "; ".join(p.removeprefix(f"{unit}: ") for p in exc.problems)
+
+    plans, problem = planned(to)
+    # A unit that cannot be ordered at all this turn (bound by its plot, moving with its task
+    # force) reaches nothing, whatever destination was asked.
+    unordered = problem if to is None else planned(None)[1] if problem is not None else None
+    if unordered is not None:
+        return msgspec.structs.replace(answer, problem=unordered)
     allowed = command.allowed(found)
     hexes = movement.reachable_hexes(starmap, found, empire.entry, empire.speed, allowed)
-    if problem is not None and to is None:  # it cannot be ordered at all this turn
-        return msgspec.structs.replace(answer, problem=problem)
     plan = plans.get(found.id)
     return msgspec.structs.replace(
         answer,

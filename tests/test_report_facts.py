@@ -8,6 +8,7 @@ from pathlib import Path
 from campaign import render
 from campaign.rules.production import ProductionSettings
 from campaign.service import CampaignService, plan_campaign
+from campaign.strategic import Unit
 from tests.conftest import FixedClock
 from tests.test_battle_ids import PLAYERS, QUARTET_MAP
 
@@ -44,3 +45,17 @@ def test_the_report_names_the_entry_hex_and_when_the_starting_ip_go(tmp_path: Pa
 def test_kept_starting_ip_carry_no_warning(tmp_path: Path) -> None:
     facts = facts_by_turn(tmp_path, "keep")
     assert facts[5]["starting IP left"] == "25"
+
+
+def test_a_plotted_unit_says_it_is_bound_and_until_when() -> None:
+    """004 section 6: a ship whose captain plotted its move ahead takes no new orders until
+    the plot runs out; the report's forces table says so (a trial missed it)."""
+    ship = Unit(id="red-W1", owner="red", kind="warship", hex="0201", plot=("0301",), plot_until=2)
+    assert render.force_row(ship, 1)[2] == (
+        "stand-off (plotted to 0301: bound through turn 2, no new orders)"
+    )
+    assert (
+        render.force_row(ship, 2)[2]
+        == "stand-off (plotted to 0301: bound this turn, no new orders)"
+    )
+    assert render.force_row(ship, 3)[2] == "stand-off"

@@ -715,6 +715,13 @@ def test_moves_are_pre_plotted_by_command_level(map_file: str) -> None:
         assert (scout.plot, scout.plot_until) == ((), None)  # scouts plot one turn
         with pytest.raises(OrdersError, match=r"red-W1: plotted to 0302 until turn 3"):
             service.submit_orders(lineage, "red", orders("red", 2, ("red-W1", "0101", "engage")))
+        # Asked whether it can go anywhere, it reaches nothing: it cannot be ordered at all.
+        for to in (None, "0101", "0302"):
+            reach = service.reach(lineage, "red-W1", "red", to)
+            assert (reach.hexes, reach.problem) == (
+                (),
+                "plotted to 0302 until turn 3 (004 section 6): leave it out of the orders",
+            ), to
         template = service.orders_template(lineage, "red")
         assert "# red-W1 is plotted to 0302 until turn 3 (004 section 6)" in template
         service.submit_orders(lineage, "red", template)  # the template is always acceptable

@@ -66,10 +66,16 @@ def forces_by_place(report: PlayerReport) -> list[tuple[str, list[Unit]]]:
     return ordered + ([(WAITING, groups[None])] if None in groups else [])
 
 
-def force_row(unit: Unit) -> list[str]:
-    """Return a unit's cells in a report's forces-by-place table (the place aside)."""
+def force_row(unit: Unit, turn: int) -> list[str]:
+    """Return a unit's cells in a report's forces-by-place table (the place aside); the order
+    of a unit whose plotted move binds it this turn (004 section 6) says so and until when."""
     cells = unit_row(unit)
-    return [cells[0], cells[1], cells[3], cells[4]]
+    order = cells[3]
+    if unit.plotted(turn) and unit.plot_until is not None:
+        until = "this turn" if unit.plot_until == turn else f"through turn {unit.plot_until}"
+        path = f" to {', '.join(unit.plot)}" if unit.plot else ""
+        order += f" (plotted{path}: bound {until}, no new orders)"
+    return [cells[0], cells[1], order, cells[4]]
 
 
 def missed_text(report: PlayerReport) -> str:
@@ -161,7 +167,7 @@ def report_view(report: PlayerReport) -> RenderableType:
         units.add_column(column)
     for where, group in forces_by_place(report):
         for index, unit in enumerate(group):
-            cells = [where if index == 0 else "", *force_row(unit)]
+            cells = [where if index == 0 else "", *force_row(unit, report.turn)]
             units.add_row(*(Text(cell) for cell in cells), end_section=index == len(group) - 1)
     parts.append(units)
     if report.colonies:
@@ -210,7 +216,7 @@ def report_markdown(report: PlayerReport) -> str:
         lines += [f"- {key}: {md_cell(value)}" for key, value in empire_facts(report)] + [""]
     lines += ["## Forces, by place"]
     for where, group in forces_by_place(report):
-        rows = [force_row(u) for u in group]
+        rows = [force_row(u, report.turn) for u in group]
         lines += ["", f"### {md_cell(where)}", "", *md_table(FORCE_COLUMNS[1:], rows)]
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
@@ -297,7 +303,7 @@ def report_body_html(report: PlayerReport, map_html: str = "", no_news: str = ""
     parts += [map_html, "<h2>Forces, by place</h2>"]
     for where, group in forces_by_place(report):
         parts.append(f"<h3>{esc(where)}</h3>")
-        parts.append(html_table(FORCE_COLUMNS[1:], [force_row(u) for u in group]))
+        parts.append(html_table(FORCE_COLUMNS[1:], [force_row(u, report.turn) for u in group]))
     if report.colonies:
         rows = [colony_row(c) for c in report.colonies]
         parts += ["<h2>Colonies</h2>", html_table(COLONY_COLUMNS, rows)]
