@@ -7,6 +7,7 @@ Hovering over a star in a browser shows its planets and features (an SVG ``<titl
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -101,6 +102,27 @@ def _corners(x: float, y: float, size: float = SIZE) -> str:
     return " ".join(points)
 
 
+@functools.lru_cache(maxsize=16)
+def _grid_svg(cells: tuple[Hex, ...], clouds: frozenset[Hex]) -> str:
+    """The grid's hexes, clouds filled, and their labels: the same for every drawing of a map
+    (a player's map is drawn for each of his pages), so drawn once per map."""
+    out = ['<g id="grid" stroke="#2c3550" stroke-width="1">']
+    for cell in cells:
+        x, y = _centre(cell)
+        fill = "#5b3f78" if cell in clouds else "none"
+        out.append(
+            f'<polygon class="hex" data-hex="{label(cell)}" points="{_corners(x, y)}" '
+            f'fill="{fill}"/>'
+        )
+    out.append("</g>")
+    out.append('<g id="labels" font-size="6.5" fill="#6f7a99" text-anchor="middle">')
+    for cell in cells:
+        x, y = _centre(cell)
+        out.append(f'<text x="{x:.1f}" y="{y - SIZE * 0.58:.1f}">{label(cell)}</text>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
 def _attr(value: str) -> str:
     from xml.sax.saxutils import quoteattr  # imports urllib and http: only when drawing
 
@@ -148,20 +170,7 @@ def to_svg(
         f"{_escape(heading)}</text>",
     ]
     # Grid, clouds and labels first, so stars draw on top.
-    out.append('<g id="grid" stroke="#2c3550" stroke-width="1">')
-    for cell in starmap.cells():
-        x, y = _centre(cell)
-        fill = "#5b3f78" if starmap.is_cloud(cell) else "none"
-        out.append(
-            f'<polygon class="hex" data-hex="{label(cell)}" points="{_corners(x, y)}" '
-            f'fill="{fill}"/>'
-        )
-    out.append("</g>")
-    out.append('<g id="labels" font-size="6.5" fill="#6f7a99" text-anchor="middle">')
-    for cell in starmap.cells():
-        x, y = _centre(cell)
-        out.append(f'<text x="{x:.1f}" y="{y - SIZE * 0.58:.1f}">{label(cell)}</text>')
-    out.append("</g>")
+    out.append(_grid_svg(tuple(starmap.cells()), frozenset(starmap.clouds)))
     out.append('<g id="entries">')
     for entry in starmap.entries:
         x, y = _centre(entry.hex)
