@@ -150,11 +150,12 @@ class PlayerSecrets:
     def verify(self, campaign: str, player: str, secret: str) -> bool:
         """Return whether `secret` is `player`'s in `campaign`, in constant time.
 
-        Unknown campaigns and players derive a key all the same and answer False.
+        Unknown campaigns and players derive a key all the same and answer False. White
+        space around the secret is dropped (`signing.typed_secret`), as the web page does.
         """
         row = self._row(campaign, player)
         kdf, salt, digest = (row.kdf, row.salt, row.digest) if row else (KDF, _DUMMY_SALT, "")
-        candidate = derive(secret, salt, kdf)
+        candidate = derive(signing.typed_secret(secret), salt, kdf)
         return hmac.compare_digest(candidate, digest) and row is not None
 
     def holds_secret(self, campaign: str, player: str) -> bool:
@@ -171,7 +172,7 @@ class PlayerSecrets:
         """
         if not self.holds_secret(campaign, player):
             return
-        if not secret:
+        if not secret or not signing.typed_secret(secret):
             raise IllegalCommandError(
                 f"{player} holds a secret: orders in his name need it "
                 "(the umpire hands orders in for him by ruling)"
