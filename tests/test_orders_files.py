@@ -207,11 +207,11 @@ def test_missing_package_or_campaign_is_one_line(umpire: Umpire) -> None:
     [
         (
             'player = "red"\nturn = 1\n[treasury]\nships = ["frigate"]\n',
-            ["line 4", "treasury", "'frigate'", 'ships = [{ design = "frigate" }]'],
+            ["line 4", "treasury", "'frigate'", 'ships = [{ design = "frigate" }'],
         ),
         (
             'player = "red"\nturn = 1\n[[moves]]\nunit = "red-S1"\nto = 102\n',
-            ["line 5", "red-S1", "102", 'to = "0102"'],
+            ["line 5", "red-S1", "102", 'to = "0305"', "star's name"],
         ),
         (
             'player = "red"\nturn = "one"\n',
