@@ -290,3 +290,13 @@ def test_cli_sign_in_names_stay_exact(umpire: Umpire) -> None:
         env={"UMPIRE_SECRET": red(umpire)},
     )
     assert result.exit_code != 0
+
+
+def test_web_orders_pasted_with_a_byte_order_mark_and_crlf_are_recorded(web_game: Game) -> None:
+    text = BOM + orders("red", 2, ("red-S1", "Beta", "stand-off")).replace("\n", "\r\n")
+    with TestClient(create_app(web_game.service, secret_key="k", https_only=False)) as client:
+        sign_in(client, "g", "red", web_game.secrets["g", "red"])
+        response = client.post("/orders", data=with_token(client, {"orders": text}))
+        assert response.status_code == 200, response.text
+    recorded = web_game.service.load(web_game.lineage).orders["red"]
+    assert [m.to for m in recorded] == ["0302"]
