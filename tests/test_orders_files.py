@@ -300,3 +300,10 @@ def test_web_orders_pasted_with_a_byte_order_mark_and_crlf_are_recorded(web_game
         assert response.status_code == 200, response.text
     recorded = web_game.service.load(web_game.lineage).orders["red"]
     assert [m.to for m in recorded] == ["0302"]
+
+
+def test_reach_takes_a_stars_name_as_orders_do(umpire: Umpire) -> None:
+    reach = ("map", "reach", "red-S1", "--player", "red", "--campaign", "g", "--json")
+    named = json.loads(umpire.run(*reach, "--to", "alpha"))
+    assert named == json.loads(umpire.run(*reach, "--to", "0102"))
+    assert named["path"]
