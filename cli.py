@@ -1202,33 +1202,39 @@ def orders_final(
     _show_written(recorded, events, f"{player}'s orders for turn {turn} are {state}")
 
 
+PackageOption = Annotated[
+    str | None,
+    typer.Option(
+        "--package",
+        help="Your folder from `umpire publish` (it holds view.json and map.toml); default: "
+        "the orders file's folder, else the current folder, when it holds view.json.",
+        show_default=False,
+    ),
+]
+
+
 @orders_app.command("check")
 @user_errors
-def orders_check(
-    file: OrdersFileArgument,
-    package: Annotated[
-        str,
-        typer.Option(
-            "--package",
-            help="Your folder from `umpire publish` (it holds view.json and map.toml).",
-        ),
-    ],
-) -> None:
+def orders_check(file: OrdersFileArgument, package: PackageOption = None) -> None:
     """Check an orders file at home, from your published package alone (needs no database).
 
     The checks `umpire orders submit` makes, with the same messages, against your view as the
     package holds it (as it was published: a ruling made since is not in it); nothing is
-    recorded. Exits 0 when the orders would be accepted.
+    recorded. Exits 0 when the orders would be accepted. The package is found by itself when
+    the file lies in it or you work in it.
     """
     from datetime import UTC, datetime
     from pathlib import Path
 
     from campaign.inputs import MAX_ORDERS_BYTES, printable, read_text
-    from campaign.package import check_orders, read_package
+    from campaign.package import check_orders, find_package, no_package, read_package
     from campaign.rules.setup import campaign_catalogue
 
     text = read_text(file, "orders file", MAX_ORDERS_BYTES)
-    view, known_map = read_package(Path(package))
+    folder = find_package(Path(file), package)
+    if folder is None:
+        raise no_package(Path(file))
+    view, known_map = read_package(folder)
     catalogue = campaign_catalogue(view.state, view.player)
     document = check_orders(view, known_map, text, datetime.now(UTC), catalogue)
     out.print(
@@ -1245,13 +1251,22 @@ def orders_check(
 @user_errors
 def orders_sign(
     file: Annotated[str, typer.Argument(help="The orders file (TOML) to sign.")],
-    player: Annotated[str, typer.Option("--player", "-p", help="Whose orders (yours).")],
-    campaign: Annotated[
-        str,
+    player: Annotated[
+        str | None,
         typer.Option(
-            "--campaign", "-c", envvar="UMPIRE_CAMPAIGN", help="The campaign they are for."
+            "--player", "-p", help="Whose orders (yours; default: your package's player)."
         ),
-    ],
+    ] = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--campaign",
+            "-c",
+            envvar="UMPIRE_CAMPAIGN",
+            help="The campaign they are for (default: your package's campaign).",
+        ),
+    ] = None,
+    package: PackageOption = None,
     secret: SecretOption = None,
     out_file: Annotated[
         str | None, typer.Option("--out", help="Write the signed file here, not in place.")
@@ -1269,24 +1284,33 @@ def orders_sign(
     """Sign an orders file with your secret for the umpire's inbox (needs no database).
 
     The signature is a last comment line covering the campaign, the player, the turn, a
-    sequence number and every byte above it; signing again replaces it. A wrong secret signs
-    all the same: the inbox refuses the file, as it refuses a file older than one it took.
+    sequence number and the text above it (line endings and a byte-order mark aside, which
+    mail and editors change on the way); signing again replaces it. With your package (found
+    as `umpire orders check` finds it) the campaign, the player, the secret and the orders are
+    checked first, and nothing is signed unless the inbox would take them; without one, a
+    wrong secret signs all the same and the inbox refuses the file.
     """
     import time
+    from datetime import UTC, datetime
     from pathlib import Path
 
     from campaign import signing
     from campaign.inputs import MAX_ORDERS_BYTES, printable, read_file
+    from campaign.package import check_for_signing, find_package, signing_names
 
     source = Path(file)
     data = read_file(source, "orders file", MAX_ORDERS_BYTES)
+    folder = find_package(source, package)
+    player, campaign = signing_names(folder, player, campaign)
     signing.check_own(data, player)
     if secret is None and sys.stdin.isatty():
         secret = typer.prompt(f"{player}'s secret", hide_input=True)
-    if not secret:
+    if not secret or not signing.typed_secret(secret):
         raise InvalidInputError(
             f"signing needs {player}'s secret: set UMPIRE_SECRET or give --secret"
         )
+    if folder is not None:
+        check_for_signing(folder, data, player, campaign, secret, datetime.now(UTC))
     number = sequence if sequence is not None else time.time_ns() // 1000
     signed = signing.sign(data, secret, campaign, player, number)
     target = Path(out_file) if out_file is not None else source
@@ -1294,7 +1318,12 @@ def orders_sign(
         target.write_bytes(signed)
     except OSError as exc:
         raise InvalidInputError(f"cannot write {target}: {exc.strerror}") from None
-    message = printable(f"Signed {target} for {player} of {campaign}")
+    checked = (
+        f" (checked against your package {folder} first)"
+        if folder is not None
+        else " (not checked: no package; `--package DIR` checks it first)"
+    )
+    message = printable(f"Signed {target} for {player} of {campaign}{checked}")
     out.print(message, markup=False, highlight=False, soft_wrap=True)
 
 

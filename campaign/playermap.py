@@ -77,10 +77,13 @@ def unit_reach(
             f"{unit} is not a unit or task force {whose} (the report's forces list them)"
         )
     if to is not None:
+        to = movement.star_hex(starmap, to) or to  # a star's name is its hex, as in orders
         try:
             goal = parse_label(to)
         except ValueError:
-            raise InvalidInputError(f"--to {to!r} is not a hex label like 0712") from None
+            raise InvalidInputError(
+                f"--to {to!r} is not a hex label like 0712 nor a star your map names"
+            ) from None
         if not starmap.contains(goal):
             raise InvalidInputError(
                 f"--to {to} is off the map (columns 01-{starmap.width:02d}, "

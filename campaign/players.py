@@ -150,12 +150,29 @@ class PlayerSecrets:
     def verify(self, campaign: str, player: str, secret: str) -> bool:
         """Return whether `secret` is `player`'s in `campaign`, in constant time.
 
-        Unknown campaigns and players derive a key all the same and answer False.
+        Unknown campaigns and players derive a key all the same and answer False. White
+        space around the secret is dropped (`signing.typed_secret`), as the web page does.
         """
         row = self._row(campaign, player)
         kdf, salt, digest = (row.kdf, row.salt, row.digest) if row else (KDF, _DUMMY_SALT, "")
-        candidate = derive(secret, salt, kdf)
+        candidate = derive(signing.typed_secret(secret), salt, kdf)
         return hmac.compare_digest(candidate, digest) and row is not None
+
+    def names_typed(self, campaign: str, player: str) -> tuple[str, str]:
+        """Return the campaign and player a person typed into a sign-in form, as the database
+        names them: white space around them dropped, and any case taken (docs/rulings.md,
+        "Signing in: names and secrets as typed"). Player names are lower case, so a player's
+        is lower-cased; a campaign's is the one campaign whose name matches but for case, if
+        there is exactly one (an exact match first). A name that matches nothing comes back as
+        typed, to be refused with the one answer every miss gets.
+        """
+        campaign, player = campaign.strip(), player.strip().lower()
+        names = [c.name for c in self.store.campaigns()]
+        if campaign not in names:
+            folded = [name for name in names if name.casefold() == campaign.casefold()]
+            if len(folded) == 1:
+                campaign = folded[0]
+        return campaign, player
 
     def holds_secret(self, campaign: str, player: str) -> bool:
         """Return whether `player` of `campaign` has been issued a secret."""
@@ -171,7 +188,7 @@ class PlayerSecrets:
         """
         if not self.holds_secret(campaign, player):
             return
-        if not secret:
+        if not secret or not signing.typed_secret(secret):
             raise IllegalCommandError(
                 f"{player} holds a secret: orders in his name need it "
                 "(the umpire hands orders in for him by ruling)"

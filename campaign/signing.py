@@ -14,20 +14,27 @@ unambiguous.
 
 A signed file is the orders file followed by one last line,
 
-    # umpire-signature: v2 campaign=<campaign> player=<player> turn=<turn> seq=<n> sig=<base64>
+    # umpire-signature: v3 campaign=<campaign> player=<player> turn=<turn> seq=<n> sig=<base64>
 
 a TOML comment, so the signed file is still a valid orders file. The signature covers
 
-    b"stellar-umpire/orders/v2\\n" + campaign + b"\\n" + player + b"\\n" + turn + b"\\n"
-    + seq + b"\\n" + body
+    b"stellar-umpire/orders/v3\\n" + campaign + b"\\n" + player + b"\\n" + turn + b"\\n"
+    + seq + b"\\n" + normalised(body)
 
-where `body` is every byte of the file above that line. `turn` is the body's own `turn`;
+where `body` is every byte of the file above that line and `normalised` drops a leading UTF-8
+byte-order mark and makes every CRLF or lone CR line end LF: a mail client or a Windows editor
+that changes line endings, or adds a mark, on the way changes nothing signed (a trial of remote
+play lost files so; docs/rulings.md, "Signed orders in transit"). The orders recorded are the
+normalised text, the very text signed. `turn` is the body's own `turn`;
 `seq` is a number the player makes larger each time he signs (by default the time of signing
 in microseconds): the umpire records it with the orders and refuses a file whose sequence is
 not larger than the latest he accepted from that player for the turn, so an older signed file
-dropped back into the inbox cannot replace newer orders (issue 13). Format v1 had neither and
-is refused. Ed25519 signatures are deterministic: the same secret, names, turn, sequence and
-body always give the same line. Everything in this module is pure: bytes in, bytes out.
+dropped back into the inbox cannot replace newer orders (issue 13). Format v2 signed the body's
+bytes as they were, under the prefix `stellar-umpire/orders/v2`: it is still accepted,
+verified over the bytes as they are or as normalised (the line endings may have changed since
+it was signed). Format v1 had neither turn nor sequence and is refused. Ed25519 signatures are
+deterministic: the same secret, names, turn, sequence and body always give the same line.
+Everything in this module is pure: bytes in, bytes out.
 """
 
 from __future__ import annotations
@@ -45,12 +52,14 @@ from campaign.errors import InvalidInputError
 from campaign.events import check_player_name
 from campaign.rules.core import check_campaign_name
 
-VERSION = "v2"
+VERSION = "v3"
+_READ = ("v2", VERSION)  # v2 signed the body's bytes as they were (see above)
 SIGNATURE_PREFIX = "# umpire-signature:"
 # The signing key's derivation is still that of v1: a new format of the line needs no new keys.
 _KEY_SALT = "stellar-umpire/orders-signing/v1/"
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
-_MESSAGE_PREFIX = b"stellar-umpire/orders/v2\n"
+_MESSAGE_PREFIX = "stellar-umpire/orders/{version}\n"
+_BOM = b"\xef\xbb\xbf"
 _SIGNATURE_BYTES = 64
 _FIELDS = ("campaign", "player", "turn", "seq", "sig")
 _MAX_NUMBER = 2**63 - 1  # turn and sequence fit the database's BIGINT
@@ -86,15 +95,17 @@ class SignedOrders(msgspec.Struct, frozen=True):
     sequence: int
     body: bytes
     signature: bytes
+    version: str = VERSION
 
     def text(self) -> str:
-        """Return the body as text (orders files are UTF-8).
+        """Return the body as text (orders files are UTF-8), normalised as v3 signs it: no
+        byte-order mark, LF line ends (for v2, the TOML it reads is the same either way).
 
         Raises:
             SignatureError: the body is not UTF-8.
         """
         try:
-            return self.body.decode("utf-8")
+            return normalised(self.body).decode("utf-8")
         except UnicodeDecodeError:
             raise SignatureError(["the orders are not UTF-8 text"]) from None
 
@@ -108,7 +119,7 @@ def private_key(secret: str, campaign: str, player: str) -> Ed25519PrivateKey:
     check_campaign_name(campaign)
     check_player_name(player)
     seed = hashlib.scrypt(
-        secret.encode(),
+        typed_secret(secret).encode(),
         salt=f"{_KEY_SALT}{campaign}/{player}".encode(),
         n=_SCRYPT_N,
         r=_SCRYPT_R,
@@ -139,6 +150,7 @@ def sign(data: bytes, secret: str, campaign: str, player: str, sequence: int) ->
         InvalidInputError: the secret is empty, a name is invalid, `data` is not UTF-8, it
             names no turn, or the sequence is not a positive number.
     """
+    secret = typed_secret(secret)
     if not secret:
         raise InvalidInputError(f"signing needs {player}'s secret")
     if not 1 <= sequence <= _MAX_NUMBER:
@@ -153,7 +165,7 @@ def sign(data: bytes, secret: str, campaign: str, player: str, sequence: int) ->
     turn = _body_turn(body)
     if turn is None:
         raise InvalidInputError("an orders file names its turn (`turn = N`) before it is signed")
-    message = _message(campaign, player, turn, sequence, body)
+    message = _message(VERSION, campaign, player, turn, sequence, normalised(body))
     signature = private_key(secret, campaign, player).sign(message)
     encoded = base64.b64encode(signature).decode("ascii")
     line = (
@@ -224,8 +236,10 @@ def read(data: bytes) -> SignedOrders:
                 "sign the file again with `umpire orders sign`"
             ]
         )
-    if version != VERSION:
-        raise SignatureError([f"unknown signature format {version!r} (this umpire reads v2)"])
+    if version not in _READ:
+        raise SignatureError(
+            [f"unknown signature format {version!r} (this umpire reads {' and '.join(_READ)})"]
+        )
     fields: dict[str, str] = {}
     problems = []
     for token in tokens:
@@ -254,28 +268,65 @@ def read(data: bytes) -> SignedOrders:
     if problems:
         raise SignatureError(problems)
     return SignedOrders(
-        fields["campaign"], fields["player"], numbers["turn"], numbers["seq"], body, signature
+        fields["campaign"],
+        fields["player"],
+        numbers["turn"],
+        numbers["seq"],
+        body,
+        signature,
+        version,
     )
 
 
 def verifies(signed: SignedOrders, key: str | None) -> bool:
     """Return whether `signed` verifies with the hex public `key` (None: nobody's key).
 
-    A missing key is checked against a key nobody holds, so it costs the same and says False.
+    v3 is checked over the normalised body; v2 over the body as it is and as normalised
+    (both, always: the work does not depend on the answer). A missing key is checked against
+    a key nobody holds, so it costs the same and says False.
     """
     public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)) if key else _NOBODY
-    try:
+    bodies = [normalised(signed.body)]
+    if signed.version != VERSION:
+        bodies.insert(0, signed.body)
+    verified = False
+    for body in bodies:
         message = _message(
-            signed.campaign, signed.player, signed.turn, signed.sequence, signed.body
+            signed.version, signed.campaign, signed.player, signed.turn, signed.sequence, body
         )
-        public.verify(signed.signature, message)
-    except InvalidSignature:
-        return False
-    return key is not None
+        try:
+            public.verify(signed.signature, message)
+            verified = True
+        except InvalidSignature:
+            pass
+    return verified and key is not None
 
 
-def _message(campaign: str, player: str, turn: int, sequence: int, body: bytes) -> bytes:
-    return _MESSAGE_PREFIX + f"{campaign}\n{player}\n{turn}\n{sequence}\n".encode() + body
+def normalised(body: bytes) -> bytes:
+    """Return `body` as v3 signs it: no leading byte-order mark, every line ending LF.
+
+    >>> normalised(b"\\xef\\xbb\\xbfturn = 1\\r\\nplayer = 'red'\\r")
+    b"turn = 1\\nplayer = 'red'\\n"
+    """
+    return body.removeprefix(_BOM).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def typed_secret(secret: str) -> str:
+    """Return a secret as typed or pasted, without the white space around it: issued secrets
+    are URL-safe characters only, and a copy often brings a space or a line end along. The
+    one rule for the command line, the web page and signing (docs/rulings.md).
+
+    >>> typed_secret(" s3cret\\n")
+    's3cret'
+    """
+    return secret.strip()
+
+
+def _message(
+    version: str, campaign: str, player: str, turn: int, sequence: int, body: bytes
+) -> bytes:
+    prefix = _MESSAGE_PREFIX.format(version=version).encode()
+    return prefix + f"{campaign}\n{player}\n{turn}\n{sequence}\n".encode() + body
 
 
 def _body_turn(body: bytes) -> int | None:
@@ -286,7 +337,7 @@ def _body_turn(body: bytes) -> int | None:
 
 def _named(body: bytes) -> _Turn | None:
     try:
-        return msgspec.toml.decode(body, type=_Turn)
+        return msgspec.toml.decode(normalised(body), type=_Turn)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
 
@@ -301,7 +352,7 @@ def _number(key: str, text: str, problems: list[str]) -> int:
 def _last_line(data: bytes) -> int | None:
     """Return where the signature line starts: the last line that is not blank, if it is one."""
     stripped = data.rstrip()
-    start = stripped.rfind(b"\n") + 1
+    start = max(stripped.rfind(b"\n"), stripped.rfind(b"\r")) + 1  # CR: an old Mac's line end
     if stripped[start:].startswith(SIGNATURE_PREFIX.encode()):
         return start
     return None

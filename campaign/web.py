@@ -630,11 +630,13 @@ class _Pages:
 
     async def sign_in(self, request: Request) -> Response:
         form = await request.form()
-        campaign = str(form.get("campaign", "")).strip()
-        player = str(form.get("player", "")).strip()
-        secret = str(form.get("secret", "")).strip()
+        typed = str(form.get("campaign", "")), str(form.get("player", ""))
+        secret = str(form.get("secret", ""))  # `verify` drops white space around it
         if not _same_site_post(request, form):
             return _page("Sign in", _sign_in_html(_csrf(request), problem=FORM_EXPIRED), 403)
+        # Names in any case, as the database spells them: "Blue" of "Tiny" is blue of tiny,
+        # and misses on either spelling count against the one name.
+        campaign, player = await run_in_threadpool(self.secrets.names_typed, *typed)
         client = request.client.host if request.client else "unknown"
         # Counted per address, and per (address, player): guesses from elsewhere never lock
         # a player out, and one address cannot spray guesses over every player.

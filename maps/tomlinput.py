@@ -1,7 +1,8 @@
 """Bounded reading and decoding of the TOML files people hand the umpire.
 
 Every user-written file (orders, maps, designs, fleets, battles) is read through here: at
-most `MAX_BYTES` are read from disk, the bytes must be UTF-8, and tables and arrays may nest
+most `MAX_BYTES` are read from disk, the bytes must be UTF-8 (a leading byte-order mark, which
+Windows editors write, is dropped: TOML itself does not allow one), and tables and arrays may nest
 at most `MAX_DEPTH` deep (checked by a scan before the recursive parser sees the text). Each
 refusal is a `msgspec.DecodeError` whose message names the limit, so the decoders' existing
 error paths report it in one line. It lives in `maps/`, the package that imports nothing of
@@ -27,6 +28,7 @@ T = TypeVar("T")
 
 MAX_BYTES = 1024 * 1024  # 1 MiB: the largest built-in map is 30 KiB, an orders file a few KiB
 MAX_DEPTH = 32  # the deepest legitimate file nests 4 or 5 levels
+BOM = "\ufeff"  # a UTF-8 byte-order mark, as text: Notepad starts a file with one
 
 
 class TooLargeError(ValueError):
@@ -106,7 +108,11 @@ def _string_end(text: str, start: int) -> int:
 
 
 def check(data: str | bytes, limit: int = MAX_BYTES) -> str:
-    """Return `data` as text once it is within the size, encoding and nesting limits.
+    """Return `data` as text once it is within the size, encoding and nesting limits, without
+    a leading byte-order mark.
+
+    >>> check(b"\\xef\\xbb\\xbfturn = 3")
+    'turn = 3'
 
     Raises:
         msgspec.DecodeError: too large, not UTF-8, or nested too deep.
@@ -122,6 +128,7 @@ def check(data: str | bytes, limit: int = MAX_BYTES) -> str:
             ) from None
     else:
         text = data
+    text = text.removeprefix(BOM)
     nested = depth(text)
     if nested > MAX_DEPTH:
         raise msgspec.DecodeError(

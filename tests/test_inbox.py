@@ -100,7 +100,7 @@ def test_sign_then_inbox_records_the_orders_and_files_them(umpire: Umpire) -> No
     signed = path.read_bytes()
     assert signed.startswith(body.encode())
     last = signed.decode().splitlines()[-1]
-    assert last.startswith(f"{SIGNATURE_PREFIX} v2 campaign=g player=red turn=1 seq=1 sig=")
+    assert last.startswith(f"{SIGNATURE_PREFIX} v3 campaign=g player=red turn=1 seq=1 sig=")
     again = ("orders", "sign", str(path), "-p", "red", "-c", "g", "--sequence", "1")
     umpire.run(*again, secret=red, db=False)
     assert path.read_bytes() == signed  # signing again replaces the line with the same one
@@ -318,7 +318,7 @@ def test_a_file_edited_after_signing_says_so_and_signs_again_with_the_edit() -> 
     ("text", "problem"),
     [
         (b"player = 'red'\n", "not signed"),
-        (b"# umpire-signature: v3 campaign=g player=red sig=AA==\n", "unknown signature format"),
+        (b"# umpire-signature: v9 campaign=g player=red sig=AA==\n", "unknown signature format"),
         (b"# umpire-signature: v1 campaign=g player=red sig=AA==\n", "v1 carries no turn"),
         (b"x\n# umpire-signature: v2 campaign=g player=Red sig=AA==\n", "player name 'Red'"),
         (b"# umpire-signature: v2 campaign=g campaign=h player=red sig=AA==", "campaign given"),

@@ -7,6 +7,7 @@ which apply the cloud rules; starships other than scouts stay within 8 hexes of 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 
 import msgspec
@@ -161,6 +162,67 @@ class CommandReach:
         return self._ranges[radius]
 
 
+def with_star_hexes(starmap: StarMap, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """Return `moves` with each destination or waypoint written as a star's name (any case)
+    written as that star's hex label instead: `to = "Hamal"` is `to = "0603"` when the chart
+    names Hamal (star names are unique on a map, and the public chart names every star: the
+    player learns nothing from it). A text that is neither is left for `plan_moves` to refuse.
+
+    The orders are recorded with the hexes, so the turn resolves them as labels.
+    """
+
+    def place(text: str) -> str:
+        return star_hex(starmap, text) or text
+
+    named = [
+        m
+        for m in moves
+        if (m.to is not None and place(m.to) != m.to) or any(place(w) != w for w in m.via)
+    ]
+    if not named:
+        return moves
+    return tuple(
+        msgspec.structs.replace(
+            m,
+            to=None if m.to is None else place(m.to),
+            via=tuple(place(w) for w in m.via),
+        )
+        if m in named
+        else m
+        for m in moves
+    )
+
+
+def star_hex(starmap: StarMap, text: str) -> str | None:
+    """Return the hex label of the star `text` names on `starmap` (any case), or None when it
+    is a hex label already or names no star."""
+    try:
+        parse_label(text)
+    except ValueError:
+        try:
+            return label(starmap.system(text.strip()).hex)
+        except KeyError:
+            return None
+    return None
+
+
+# A refusal names up to this many stars of the chart when none is close to what was written.
+STARS_LISTED = 12
+
+
+def _stars_hint(starmap: StarMap, text: str) -> str:
+    """Say which stars were perhaps meant, with their hexes: close names, else the chart's."""
+    stars = {s.name: label(s.hex) for s in starmap.systems}
+    close = difflib.get_close_matches(text, list(stars), n=3, cutoff=0.6)
+    if close:
+        return " (did you mean " + " or ".join(f"{n} ({stars[n]})" for n in close) + "?)"
+    if not stars:
+        return ""
+    if len(stars) > STARS_LISTED:
+        return f" (your map names {len(stars)} stars)"
+    return " (stars: " + ", ".join(f"{n} ({h})" for n, h in sorted(stars.items())) + ")"
+
+
 # How many reachable hexes a refusal lists before it says how many more there are.
 REACH_LISTED = 24
 
@@ -176,6 +238,7 @@ def _plan(
     accepted: bool = True,
 ) -> tuple[Plan | None, str | None]:
     allowed = reach.allowed(unit)
+    (move,) = with_star_hexes(starmap, (move,))  # a star's name is its hex
     if move.to is None:
         # Holding is no FTL move: it binds nothing, as leaving a unit out of the orders does
         # (004 L347 pre-plots FTL moves; docs/rulings.md, "Holding").
@@ -185,7 +248,10 @@ def _plan(
         try:
             cell = parse_label(text)
         except ValueError:
-            return None, f"{name} {text!r} is not a hex label like 0712"
+            return None, (
+                f"{name} {text!r} is neither a hex label like 0712 nor a star your chart "
+                f"names{_stars_hint(starmap, text)}"
+            )
         if not starmap.contains(cell):
             last = f"{starmap.width:02d}{starmap.height:02d}"
             hexes = f" (hexes 0101 to {last}: column, row)" if accepted else ""

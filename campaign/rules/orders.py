@@ -102,7 +102,7 @@ from campaign.rules.economy import (
     treasury_open,
     with_treasury_research,
 )
-from campaign.rules.movement import OrdersError, Plan, plan_moves
+from campaign.rules.movement import OrdersError, Plan, plan_moves, with_star_hexes
 from campaign.rules.regroup import plan_regroup, regroup_events
 from campaign.rules.taskforces import plan_commands
 from campaign.rules.technology import ResearchOrder, factory_allowance
@@ -150,6 +150,49 @@ class OrdersDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     posts: Annotated[tuple[str, ...], _MANY] = ()  # hidden colonies given command posts (5.1)
 
 
+# What a refusal of a mistyped value shows as accepted there (`maps.explain`), by path: the
+# file's own way of writing it, as the module docstring above has it.
+_SHIPS = 'ships = [{ design = "frigate" }, { design = "destroyer", count = 2 }]'
+_PLACES = 'to = "0305" (a hex label: column, row) or a star\'s name from your chart, to = "Alpha"'
+EXAMPLES = {
+    "player": 'player = "red"',
+    "turn": "turn = 1",
+    "moves": '[[moves]] tables, each with unit = "red-S1", to = "0305", order = "stand-off"',
+    "moves[].unit": 'unit = "red-S1"',
+    "moves[].to": _PLACES,
+    "moves[].via": 'via = ["0303"]',
+    "moves[].via[]": 'via = ["0303"]',
+    "moves[].order": 'order = "stand-off"',
+    "moves[].count": "count = 10",
+    "landings[].unit": 'unit = "red-T2"',
+    "landings[].planet": 'planet = "Alpha/3"',
+    "landings[].colonists": "colonists = 10",
+    "landings[].post": "post = false",
+    "treasury": "[treasury] with research = 10 and " + _SHIPS,
+    "treasury.research": "research = 10",
+    "treasury.ships": _SHIPS,
+    "treasury.ships[]": _SHIPS,
+    "production[].colony": 'colony = "Alpha/3"',
+    "production[].ships": _SHIPS,
+    "production[].ships[]": _SHIPS,
+    "research[].tech": 'tech = "speed-3"',
+    "research[].ip": "ip = 10",
+    "battle_locations": 'battle_locations = ["asteroid-field", "free-space"]',
+    "scorch": 'scorch = ["Alpha/3"]',
+    "scorch[]": 'scorch = ["Alpha/3"]',
+    "posts": 'posts = ["Gamma/1"]',
+    "posts[]": 'posts = ["Gamma/1"]',
+    "merges[].units": 'units = ["red-T3", "red-T4"]',
+    "task_forces[].units": 'units = ["red-W1", "red-W2"]',
+    "attacks[].system": 'system = "Beta"',
+    "attacks[].colony": 'colony = "Beta/2"',
+    "attacks[].call_off_after": "call_off_after = 3",
+    "battle_sites[].system": 'system = "Beta"',
+    "battle_sites[].prefer": 'prefer = ["dense-world", "free-space"]',
+    "battle_sites[].gravity": "gravity = 6",
+}
+
+
 def parse(text: str, player: str, turn: int) -> OrdersDocument:
     """Decode an orders file and check it is this player's, for this turn.
 
@@ -161,7 +204,8 @@ def parse(text: str, player: str, turn: int) -> OrdersDocument:
         document = tomlinput.decode(text, type=OrdersDocument, limit=MAX_ORDERS_BYTES)
     except msgspec.ValidationError as exc:
         # The line, and what would have been accepted there (issue 16).
-        raise OrdersError(player, turn, [explain(str(exc), OrdersDocument, text)]) from None
+        told = explain(str(exc), OrdersDocument, text, EXAMPLES)
+        raise OrdersError(player, turn, [told]) from None
     except msgspec.DecodeError as exc:
         raise OrdersError(player, turn, [str(exc)]) from None
     if len(set(document.battle_locations)) < len(document.battle_locations):
@@ -201,6 +245,8 @@ def decide_submit(
             # The same words for every player: whose battles hold the turn up is not his to know.
             f"turn {truth.turn} is being resolved: orders are closed; try again later"
         )
+    # A star named where a hex is wanted is the star's hex; the orders are recorded so.
+    document = msgspec.structs.replace(document, moves=with_star_hexes(starmap, document.moves))
     # The starting treasury is spent before anyone moves (004 L32): move at the speed it buys.
     state = with_treasury_research(view, player, document.treasury, document.research)
     commands = plan_commands(state, player, document.task_forces)
@@ -453,7 +499,9 @@ def _treasury_note(state: CampaignState, player: str) -> list[str]:
     lost = "; what is left at turn 4's production is lost" if expires else ""
     return [
         f"# Starting treasury: {empire.ip} IP, spent before anyone moves{lost} (004 L32):",
-        '# [treasury] research = N (with [[research]] tech = "...") and ships = [...].',
+        '# [treasury] research = N (with [[research]] tech = "...") and ships, a list of',
+        '# { design = "...", count = N }: ships = [{ design = "frigate" },',
+        '# { design = "destroyer", count = 2 }].',
     ]
 
 

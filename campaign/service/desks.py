@@ -260,11 +260,14 @@ class PlayerDesks(ServiceCore):
 
         `view.json` (his view, numbered by his own events), `map.toml` (the map as he knows
         it) and `template.toml` (his orders template): `umpire orders check` reads the first
-        two. Computed only from the events he may see.
+        two. Computed only from the events he may see, and his own public signing key (for
+        `umpire orders sign` to check a secret against).
         """
         view = self.state_at(lineage, viewer=player)
         known_map, _ = self.player_map(lineage, player)
-        files = package_files(lineage.campaign, lineage.branch, player, view, known_map)
+        credentials = self.store.credentials(lineage.campaign, player)
+        key = credentials.signing_key if credentials is not None else None
+        files = package_files(lineage.campaign, lineage.branch, player, view, known_map, key)
         if not view.finished and (player in view.empires or view.ft2 is not None):
             files[TEMPLATE_FILE] = self.orders_template(lineage, player)
         if view.ft2 is not None:  # the FT2 campaign's report (issue 20)

@@ -67,9 +67,30 @@ def test_an_unknown_key_is_reported_where_it_is() -> None:
 
 def test_an_explanation_never_fails_a_refusal() -> None:
     assert explain("Expected `int`, got `str` - at `$.turn`", Orders, "turn = 'x'") == (
+        "Expected `int`, got `str` - at `$.turn` (line 1): given 'x'; for example turn = 1"
+    )
+    assert explain("Expected `int`, got `str` - at `$.turn`", Orders, "turn = [") == (
         "Expected `int`, got `str` - at `$.turn` (line 1)"
     )
     assert explain("Invalid enum value 'x' - at `$.nowhere[3].deep`", Orders, "") == (
         "Invalid enum value 'x' - at `$.nowhere[3].deep`"
     )
     assert explain("no path here", object(), "") == "no path here"
+
+
+def test_a_mistyped_value_names_its_item_the_value_and_an_example() -> None:
+    """Without the caller's examples, one is made from the type wanted; the item is named by
+    its `unit`; msgspec's `object` is called a table, as TOML calls it."""
+    text = 'turn = 1\n[[moves]]\nunit = "a"\n\n[[moves]]\nunit = "b"\norder = 3\n'
+    assert refusal(text) == (
+        "Expected `str`, got `int` - at `$.moves[1].order` (line 7), in the [[moves]] "
+        'with unit = "b": given 3; for example order = "engage"'
+    )
+    assert refusal('turn = 1\nmoves = ["a"]\n') == (
+        "Expected `table`, got `str` - at `$.moves[0]` (line 2): given 'a'; for example "
+        "moves = [{ unit = ... }]"
+    )
+    told = explain(
+        "Expected `int`, got `str` - at `$.turn`", Orders, "turn = 'x'", {"turn": "turn = 7"}
+    )
+    assert told.endswith("given 'x'; for example turn = 7")

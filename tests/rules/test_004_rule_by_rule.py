@@ -325,9 +325,14 @@ def test_L68_ships_join_and_leave_a_task_force_in_the_movement_phase() -> None:
 def test_L68_69_movement_runs_from_a_departure_hex_to_a_destination_hex() -> None:
     """004 L68-69: "All movement must be plotted from a departure hex to a destination hex"."""
     assert plan_one(warship("red-W1", "0302"), "0502") == ("0401", "0502")
-    assert refused(warship("red-W1", "0302"), "Beta") == [
-        "red-W1: destination 'Beta' is not a hex label like 0712"
+    assert refused(warship("red-W1", "0302"), "Betta") == [
+        "red-W1: destination 'Betta' is neither a hex label like 0712 nor a star your chart "
+        "names (did you mean Beta (0302) or Delta (0802)?)"
     ]
+    # A star's name is its hex (docs/rulings.md, "A star named where a hex is wanted").
+    assert plan_one(warship("red-W1", "0302"), "beta") == plan_one(
+        warship("red-W1", "0302"), "0302"
+    )
     assert refused(warship("red-W1", "0302"), "1501") == [
         "red-W1: destination 1501 is off the map (hexes 0101 to 1408: column, row)"
     ]
