@@ -126,14 +126,14 @@ def play_to_the_first_battle(table: Table) -> None:
 
 def play_the_table_battle(table: Table) -> None:
     """Turn 3: the destroyer goes for Hudson where the NAC waits; fought on a real table. At
-    Lafayette the NAC's system defence ship, standing off, outlasted the first battle: the
-    ESU's battleship fights it again, and the engine fights that battle."""
+    Lafayette the NAC's system defence ship, standing off, set up turned away from the ESU
+    fleet (docs/rulings.md) and was run down in the first battle: the ESU holds Lafayette
+    unopposed. (Set up facing the ESU, it outlasted that battle and was fought again.)"""
     table.orders("esu", 3, '[[splits]]\nfleet = "esu-F1"\nships = ["esu-S3"]\nto = "Hudson"\n')
     table.orders("nac", 3, "")
     table.run("turn", "resolve")
     met_at = {m["system"]: m for m in table.encounters("esu")}
-    assert set(met_at) == {"Lafayette", "Hudson"}
-    table.run("encounters", "decide", str(met_at["Lafayette"]["id"]), "fight", "--player", "esu")
+    assert set(met_at) == {"Hudson"}
     met = met_at["Hudson"]
     table.run("encounters", "decide", str(met["id"]), "fight", "--player", "esu")
     # The NAC hands his decision in as an orders file, from the template.
@@ -141,8 +141,7 @@ def play_the_table_battle(table: Table) -> None:
     assert f'encounter = "{met["id"]}"' in template
     table.orders("nac", 3, f'[[decisions]]\nencounter = "{met["id"]}"\ndecision = "fight"\n')
     table.run("turn", "resolve")
-    lafayette, battle = table.battles()  # in the encounters' order
-    table.run("encounters", "fight", lafayette)
+    (battle,) = table.battles()
     # The ESU destroyer hurt and jumped out, the NAC destroyer hurt, Hudson's SDS disabled.
     table.run(
         "encounters", "record", battle, "--ship", "esu-S3=jumped:2",

@@ -123,11 +123,20 @@ a move, how much nearer it may come each move besides, the range the Stand Off s
 from it, and how many moves ahead it weighs that: x, y, dx, dy, chase, keep, looks."""
 
 
+def outranges(ours: float, theirs: float) -> bool:
+    """Whether guns reaching ``ours`` outrange the enemy's ``theirs`` by more than
+    :data:`STAND_OFF_MARGIN_MU`: a Stand Off ship then keeps inside its own reach and fights
+    (`keep_from`), and a fleet standing off sets up facing the enemy; else it keeps outside
+    the enemy's reach, and under cinematic movement sets up turned away from it
+    (`tactical.campaign_battle.setup_campaign_battle`)."""
+    return ours > theirs + STAND_OFF_MARGIN_MU
+
+
 def keep_from(ours: float, theirs: float) -> float:
     """The range a ship whose guns reach ``ours`` keeps from an enemy whose guns reach
     ``theirs``: outside the enemy's reach and inside its own when it outranges it by more than
     :data:`STAND_OFF_MARGIN_MU`, else just outside the enemy's reach."""
-    if ours > theirs + STAND_OFF_MARGIN_MU:
+    if outranges(ours, theirs):
         return (theirs + ours) / 2
     return theirs + STAND_OFF_MARGIN_MU
 
@@ -187,7 +196,8 @@ def _weigh(
     off = _off_range(end, drifts, inside)
     if end.vector is None and ctx.rules.movement == "cinematic":
         off = min(off, _off_range(end, drifts, inside, _fleeing(ctx, ship, end, drifts)))
-    value = hits - STAND_OFF_THREAT * threat - off - _leaving(ctx, table, end, drifts)
+    thrust = order_limits(ctx, ship)[0]
+    value = hits - STAND_OFF_THREAT * threat - off - _leaving(ctx, table, end, drifts, thrust)
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
         # Keep well clear of the gas giant edge after the drift (004 L164-168).
@@ -208,8 +218,23 @@ STAND_OFF_EDGE_DICE = 4.0
 the campaign table's margin: leaving is disengaging (004 L136), no range kept."""
 
 
+def _braking(speed: float, thrust: int) -> float:
+    """How far a ship at ``speed`` goes before it stops, shedding ``thrust`` of it a move.
+
+    >>> _braking(10, 4), _braking(3, 4), _braking(5, 0)
+    (8.0, 0.0, 0.0)
+    """
+    if thrust <= 0:
+        return 0.0
+    return float(sum(max(0.0, speed - k * thrust) for k in range(1, int(speed // thrust) + 1)))
+
+
 def _leaving(
-    ctx: BattleContext, table: Table | None, end: MoveResult, drifts: Sequence[Drift]
+    ctx: BattleContext,
+    table: Table | None,
+    end: MoveResult,
+    drifts: Sequence[Drift],
+    thrust: int = 0,
 ) -> float:
     """The dice a Stand Off ship pays for leaving the battle, where its move ends and a
     move later flown straight on (the enemies too): on a table with edges, for each MU
@@ -225,7 +250,14 @@ def _leaving(
     if theatre is None:
         return 0.0
     vx, vy = velocity(end)
-    points = ((end.x, end.y), (end.x + vx, end.y + vy))
+    points = [(end.x, end.y), (end.x + vx, end.y + vy)]
+    speed = math.hypot(vx, vy)
+    if speed > 0 and thrust > 0:
+        # Where it stops if it brakes from here on: a ship that gathered speed running cannot
+        # shed it in a move (a cinematic heavy cruiser at 25 MU a move ran 90 MU on, off the
+        # table the float limit had just fixed).
+        stop = _braking(speed, thrust) / speed
+        points.append((end.x + vx * (1 + stop), end.y + vy * (1 + stop)))
     if table is not None:
         margin = theatre.table_margin
         x_min, y_min, x_max, y_max = table
@@ -236,14 +268,16 @@ def _leaving(
         )
     if not drifts:
         return 0.0
-    limit = theatre.float_limit - STAND_OFF_FLOAT_MARGIN_MU
+    # Where it ends and a move on, kept inside the float limit by the margin; where it stops,
+    # inside the limit itself.
+    limits = (theatre.float_limit - STAND_OFF_FLOAT_MARGIN_MU,) * 2 + (theatre.float_limit,)
     return sum(
         max(
             0.0,
             max(range_between(x, y, ex + n * dx, ey + n * dy) for ex, ey, dx, dy, *_r in drifts)
             - limit,
         )
-        for n, (x, y) in enumerate(points)
+        for n, ((x, y), limit) in enumerate(zip(points, limits, strict=False))
     )
 
 
