@@ -41,6 +41,7 @@ from campaign.events import (
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
+    OrdersHandedIn,
     OrdersRevealed,
     ProductionResolved,
     ShipsRepaired,
@@ -262,8 +263,11 @@ def _tell(t: _Teller, ev: Event) -> None:
             | MapChosen()
         ):
             _umpire_news(t, ev)
-        case OrdersCommitted():
-            t.committed.append(ev.player)
+        case OrdersHandedIn() | OrdersCommitted():
+            # Each name once: a player's commitments (his own, or anyone's in a log stored
+            # before `orders_handed_in`) count his submissions, which is nobody's news.
+            if ev.player not in t.committed:
+                t.committed.append(ev.player)
         case OrdersRevealed():
             if ev.player == t.player:
                 t.tell("orders", ELSEWHERE, "Your orders were opened and carried out.")

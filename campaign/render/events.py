@@ -34,6 +34,7 @@ from campaign.events import (
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
+    OrdersHandedIn,
     OrdersMarkedFinal,
     OrdersRevealed,
     OrdersSubmitted,
@@ -117,7 +118,13 @@ def describe(ev: Event) -> str:
             | DesignRegistered()
         ):
             return _describe_umpires_hand(ev)
-        case OrdersCommitted() | OrdersRevealed() | OrdersSubmitted() | OrdersMarkedFinal():
+        case (
+            OrdersCommitted()
+            | OrdersHandedIn()
+            | OrdersRevealed()
+            | OrdersSubmitted()
+            | OrdersMarkedFinal()
+        ):
             return _describe_orders(ev)
         case OfficerCasualty() | CaptainCasualty():
             return _describe_casualty(ev)
@@ -298,13 +305,15 @@ def _describe_host(
 
 
 def _describe_orders(
-    ev: OrdersCommitted | OrdersRevealed | OrdersSubmitted | OrdersMarkedFinal,
+    ev: OrdersCommitted | OrdersHandedIn | OrdersRevealed | OrdersSubmitted | OrdersMarkedFinal,
 ) -> str:
     match ev:
         case OrdersCommitted():
             return (
                 f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
             )
+        case OrdersHandedIn():
+            return f"everyone is told {ev.player} handed in orders for turn {ev.turn}"
         case OrdersRevealed():
             return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
         case OrdersSubmitted():

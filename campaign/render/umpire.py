@@ -388,7 +388,7 @@ def verify_panel(report: VerifyReport) -> RenderableType:
             (
                 "orders",
                 f"{report.orders_revealed} revealed order file(s) checked against their "
-                "public commitments",
+                "commitments",
             )
         )
         rows.extend(("orders problem", Text(p, style="umpire.bad")) for p in report.orders_problems)

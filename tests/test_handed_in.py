@@ -1,0 +1,113 @@
+"""How often a player handed in orders is his and the umpire's to know, nobody else's.
+
+A trial of remote play found "Orders were handed in by red and red." in blue's report: every
+submission left a public commitment, so each rival counted them (in the log, the report, the
+package, the web page). Now each submission's commitment is addressed to its player, and the
+others are told once, by `orders_handed_in`, that he handed in orders this turn. The check here
+is the strongest one: everything blue is shown is the same whether red handed in once or thrice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from campaign.events import OrdersCommitted, OrdersHandedIn
+from campaign.service import CampaignService, plan_campaign
+from cli import app
+from tests.conftest import CountingNonces, FixedClock
+from tests.test_strategic import TINY_MAP, orders
+
+STAND = orders("red", 1, ("red-S1", "0102", "stand-off"))
+MOVE = orders("red", 1, ("red-S1", "0102", "ftl-move"))
+
+
+@pytest.fixture
+def map_file(tmp_path: Path) -> str:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_MAP)
+    return str(path)
+
+
+def _campaign(map_file: str, sends: list[str]) -> Iterator[CampaignService]:
+    service = CampaignService.open(
+        "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
+    service.new_campaign(plan_campaign("g", ["red", "blue"], seed="s", map_spec=map_file))
+    lineage = service.target("g")
+    for text in sends:
+        service.submit_orders(lineage, "red", text)
+    yield service
+    service.resolve_turn(lineage)
+    yield service
+    service.close()
+
+
+def _as_blue_sees(service: CampaignService) -> dict[str, object]:
+    """Everything blue is shown, less the chain hashes (salted, so they count nothing)."""
+    lineage = service.target("g")
+
+    def plain(data: object) -> object:
+        if isinstance(data, dict):
+            return {k: plain(v) for k, v in data.items() if k not in ("hash", "head")}
+        if isinstance(data, list | tuple):
+            return [plain(v) for v in data]
+        return data
+
+    report = service.report(lineage, "blue")
+    return {
+        "log": plain(msgspec.to_builtins(service.log(lineage, viewer="blue"))),
+        "report": plain(msgspec.to_builtins(report)),
+        "package": service.player_package(lineage, "blue"),
+        "receipt": plain(msgspec.to_builtins(service.receipt(lineage, "blue"))),
+    }
+
+
+def test_what_blue_sees_does_not_count_reds_submissions(map_file: str) -> None:
+    once = _campaign(map_file, [MOVE])
+    thrice = _campaign(map_file, [STAND, MOVE, MOVE])
+    # While the turn takes orders, then once it is resolved.
+    for a, b in zip(once, thrice, strict=True):
+        assert _as_blue_sees(a) == _as_blue_sees(b)
+
+
+def test_each_name_is_told_once_and_the_player_keeps_his_commitments(map_file: str) -> None:
+    campaign = _campaign(map_file, [STAND, MOVE, MOVE])
+    service = next(campaign)
+    lineage = service.target("g")
+    told = [e.event for e in service.log(lineage, viewer="blue", types=[OrdersHandedIn.TYPE])]
+    assert told == [OrdersHandedIn(player="red", turn=1)]
+    assert service.log(lineage, viewer="blue", types=[OrdersCommitted.TYPE]) == []
+    # Red sees each of his own commitments: he checks the reveal against the last one.
+    assert len(service.log(lineage, viewer="red", types=[OrdersCommitted.TYPE])) == 3
+    next(campaign)
+    for player in ("red", "blue"):
+        (orders_news,) = [s for s in service.report(lineage, player).stories if s.kind == "orders"]
+        told = [s for s in orders_news.places[0].sentences if "handed in" in s]
+        assert told == ["Orders were handed in by red."]
+    report = service.verify(lineage)
+    assert (report.ok, report.orders_revealed) == (True, 1)
+
+
+def test_the_trials_repro_from_the_command_line(tmp_path: Path, map_file: str) -> None:
+    """The trial's steps: red hands in the same file twice, the turn resolves, blue reads."""
+    runner = CliRunner()
+    db = ["--db", f"sqlite:///{tmp_path / 'u.db'}", "--campaign", "g"]
+
+    def run(*args: str) -> str:
+        result = runner.invoke(app, [*args, *db], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    runner.invoke(app, ["new", "g", "--players", "red,blue", "--map", map_file, "--db", db[1]])
+    sent = tmp_path / "r1.toml"
+    sent.write_text(MOVE)
+    run("orders", "submit", str(sent), "--player", "red")
+    run("orders", "submit", str(sent), "--player", "red")
+    run("turn", "resolve", "--turn", "1")
+    lines = [line for line in run("report", "--player", "blue").splitlines() if "handed in" in line]
+    assert [line.strip() for line in lines] == ["Orders were handed in by red."]
