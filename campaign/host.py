@@ -469,5 +469,12 @@ class Host:
                 self.log(f"{item.campaign}: {item.key} not delivered: {exc}")
                 continue
             self.outbox.mark_sent(item.id)
-            sent.append(f"{item.campaign}: sent {item.key} by {', '.join(ways) or 'nobody'}")
+            if ways:
+                sent.append(f"{item.campaign}: sent {item.key} by {', '.join(ways)}")
+            else:  # nobody to tell: kept as done, and the umpire told how to reach him
+                sent.append(
+                    f"{item.campaign}: {item.key} not sent: {item.recipient} has no contact; "
+                    f"give him one with `umpire player contact {item.recipient} --email "
+                    "ADDRESS` (or --webhook URL)"
+                )
         return sent
