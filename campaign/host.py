@@ -55,7 +55,7 @@ from campaign.outbox import Contact, Outbox
 from campaign.package import TEMPLATE_FILE
 from campaign.projections import CampaignState
 from campaign.rules import core
-from campaign.schedule import Schedule, current_schedule, describe, next_deadline
+from campaign.schedule import Schedule, current_schedule, describe, due_words, next_deadline
 from campaign.service import CampaignService
 from campaign.store import Lineage
 
@@ -389,7 +389,7 @@ class Host:
                 "reminder",
                 f"{campaign}: your orders for turn {state.turn} are due",
                 f"Your orders for turn {state.turn} of {campaign} are due by "
-                f"{state.deadline:%Y-%m-%d %H:%M} UTC and are not marked final yet.",
+                f"{due_words(state.deadline)} and are not marked final yet.",
             )
         for player in state.seats.dropped:
             missed = state.seats.streak.get(player, 0)

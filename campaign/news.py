@@ -63,6 +63,7 @@ from campaign.events import (
     UnitsMerged,
     UnitsSplit,
 )
+from campaign.schedule import due_words
 from campaign.strategic import Loss, ShipCount, ShipResult
 
 # The kinds of news, in the order a report tells them, with their headings.
@@ -509,7 +510,7 @@ def _umpire_news(t: _Teller, ev: Event) -> None:
             faces = " ".join(str(r.value) for r in ev.rolls)
             text = f"The umpire rolled {ev.expression} for {ev.reason}: {faces}."
         case DeadlineSet():
-            text = f"Orders for turn {ev.turn} are due by {ev.deadline:%Y-%m-%d %H:%M} UTC."
+            text = f"Orders for turn {ev.turn} are due by {due_words(ev.deadline)}."
         case TurnHeld():
             text = f"Turn {ev.turn} was held: {ev.reason}."
         case TurnReleased():

@@ -64,7 +64,7 @@ from campaign.events import (
 )
 from campaign.ft2.report import describe as describe_ft2
 from campaign.schedule import describe as describe_schedule
-from campaign.schedule import schedule_of
+from campaign.schedule import due_words, schedule_of
 from campaign.strategic import ShipCount, Unit
 
 
@@ -271,7 +271,7 @@ def _describe_umpires_hand(
         case TurnHeld():
             return f"turn {ev.turn} held by the umpire: {ev.reason}"
         case DeadlineSet():
-            return f"orders for turn {ev.turn} are due by {ev.deadline:%Y-%m-%d %H:%M} UTC"
+            return f"orders for turn {ev.turn} are due by {due_words(ev.deadline)}"
         case AbsentPlayer():
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
