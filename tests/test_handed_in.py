@@ -9,18 +9,23 @@ is the strongest one: everything blue is shown is the same whether red handed in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from campaign.events import OrdersCommitted, OrdersHandedIn
+from campaign.players import PlayerSecrets
 from campaign.service import CampaignService, plan_campaign
+from campaign.web import create_app
 from cli import app
 from tests.conftest import CountingNonces, FixedClock
 from tests.test_strategic import TINY_MAP, orders
+from tests.test_web import sign_in
 
 STAND = orders("red", 1, ("red-S1", "0102", "stand-off"))
 MOVE = orders("red", 1, ("red-S1", "0102", "ftl-move"))
@@ -47,13 +52,18 @@ def _campaign(map_file: str, sends: list[str]) -> Iterator[CampaignService]:
     service.close()
 
 
+# Fields that differ between two runs and count nothing: the chain hashes (salted), and the
+# digest of blue's credentials (his web secret is drawn anew for each look).
+UNSEEN = ("hash", "head", "credentials")
+
+
 def _as_blue_sees(service: CampaignService) -> dict[str, object]:
-    """Everything blue is shown, less the chain hashes (salted, so they count nothing)."""
+    """Everything blue is shown, less `UNSEEN`."""
     lineage = service.target("g")
 
     def plain(data: object) -> object:
         if isinstance(data, dict):
-            return {k: plain(v) for k, v in data.items() if k not in ("hash", "head")}
+            return {k: plain(v) for k, v in data.items() if k not in UNSEEN}
         if isinstance(data, list | tuple):
             return [plain(v) for v in data]
         return data
@@ -64,7 +74,20 @@ def _as_blue_sees(service: CampaignService) -> dict[str, object]:
         "report": plain(msgspec.to_builtins(report)),
         "package": service.player_package(lineage, "blue"),
         "receipt": plain(msgspec.to_builtins(service.receipt(lineage, "blue"))),
+        "web": _web_pages(service),
     }
+
+
+def _web_pages(service: CampaignService) -> dict[str, str]:
+    """Blue's web pages, less each session's token, the receipt's chain hash and the time
+    (the test clock ticks at each reading, so it counts the umpire's work, not red's)."""
+    keys = PlayerSecrets(service.store)
+    secret = keys.rotate("g", "blue") if keys.holds_secret("g", "blue") else keys.issue("g", "blue")
+    with TestClient(create_app(service, secret_key="k", https_only=False)) as blue:
+        sign_in(blue, "g", "blue", secret)
+        pages = {path: blue.get(path).text for path in ("/report", "/orders", "/log", "/map")}
+    unseen = r"name='csrf' value='[^']+'|\"head\":\"[0-9a-f]+\"|\"now\":\"[^\"]+\""
+    return {path: re.sub(unseen, "", text) for path, text in pages.items()}
 
 
 def test_what_blue_sees_does_not_count_reds_submissions(map_file: str) -> None:
