@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -20,10 +21,13 @@ from typer.testing import CliRunner
 
 from campaign.events import OrdersCommitted, OrdersHandedIn
 from campaign.players import PlayerSecrets
-from campaign.service import CampaignService, plan_campaign
+from campaign.service import CampaignService, plan_campaign, plan_ft2_campaign
 from campaign.web import create_app
 from cli import app
 from tests.conftest import CountingNonces, FixedClock
+from tests.test_ft2_battle_ids import FORCES, LAFAYETTE
+from tests.test_ft2_battle_ids import orders as ft2_orders
+from tests.test_ft2_campaign_cli import move
 from tests.test_strategic import TINY_MAP, orders
 from tests.test_web import sign_in
 
@@ -110,8 +114,8 @@ def test_each_name_is_told_once_and_the_player_keeps_his_commitments(map_file: s
     next(campaign)
     for player in ("red", "blue"):
         (orders_news,) = [s for s in service.report(lineage, player).stories if s.kind == "orders"]
-        told = [s for s in orders_news.places[0].sentences if "handed in" in s]
-        assert told == ["Orders were handed in by red."]
+        sentences = [s for s in orders_news.places[0].sentences if "handed in" in s]
+        assert sentences == ["Orders were handed in by red."]
     report = service.verify(lineage)
     assert (report.ok, report.orders_revealed) == (True, 1)
 
@@ -134,3 +138,68 @@ def test_the_trials_repro_from_the_command_line(tmp_path: Path, map_file: str) -
     run("turn", "resolve", "--turn", "1")
     lines = [line for line in run("report", "--player", "blue").splitlines() if "handed in" in line]
     assert [line.strip() for line in lines] == ["Orders were handed in by red."]
+
+
+Seen = list[tuple[int, str, dict[str, Any]]]
+
+
+def _ft2_at_lafayette(sends: list[str]) -> tuple[Seen, Seen]:
+    """An FT2 campaign whose turn 2 finds the ESU and the NAC at Rock and Lafayette: the NAC
+    hands in `sends` (bodies of orders files) while the encounters wait, each file orders
+    once more with its decisions. What the ESU is shown then, and after the turn resolves."""
+    service = CampaignService.open(
+        "sqlite://", clock=FixedClock(), create=True, nonces=CountingNonces()
+    )
+    plan = plan_ft2_campaign("w", ("esu", "nac"), "lafayette", 100, seed="ids", forces=FORCES)
+    service.new_ft2_campaign(plan)
+    lineage = service.target("w")
+    ft2_orders(service, lineage, "esu", 1, move("esu-F1", "0404") + move("esu-F2", "0709"))
+    ft2_orders(service, lineage, "nac", 1, "")
+    service.resolve_turn(lineage)
+    ft2_orders(service, lineage, "esu", 2, move("esu-F1", "Rock") + move("esu-F2", "Lafayette"))
+    ft2_orders(service, lineage, "nac", 2, "")
+    ft2_orders(service, lineage, "nac", 2, "")  # orders sent twice: told once
+    service.resolve_turn(lineage)
+    for body in sends:
+        ft2_orders(service, lineage, "nac", 2, body)
+
+    def seen() -> Seen:
+        # The decisions' nonces, revealed, are the test's counter (random in play): left out.
+        shown = [
+            (e.position, e.type, msgspec.to_builtins(e.event))
+            for e in service.log(lineage, viewer="esu")
+        ]
+        return [(n, t, {**ev, "nonces": None} if "nonces" in ev else ev) for n, t, ev in shown]
+
+    waiting = seen()
+    service.resolve_turn(lineage)
+    resolved = seen()
+    service.close()
+    return waiting, resolved
+
+
+def decisions(*pairs: tuple[str, str]) -> str:
+    return "".join(
+        f'[[decisions]]\nencounter = "E2-{hex_}"\ndecision = "{decision}"\n'
+        for hex_, decision in pairs
+    )
+
+
+def test_the_esu_cannot_count_the_nacs_ft2_orders_or_changes_of_mind() -> None:
+    """FT2 (issue 20): orders and encounter decisions likewise. The NAC decides for Lafayette
+    once, or changes his mind three times (once twice in one file): the ESU is shown the same,
+    `decision_written` once for each encounter decided, no commitment of the NAC's."""
+    once = _ft2_at_lafayette([decisions((LAFAYETTE, "fight"))])
+    changed = _ft2_at_lafayette(
+        [
+            decisions((LAFAYETTE, "withdraw"), (LAFAYETTE, "stand-off")),
+            decisions((LAFAYETTE, "stand-off")),
+            decisions((LAFAYETTE, "fight")),
+        ]
+    )
+    assert once == changed
+    waiting, _ = once
+    told = [t for _, t, _ in waiting if t in ("decision_written", "decision_committed")]
+    assert told == ["decision_written"]
+    handed_in = [e for _, t, e in waiting if t == "orders_handed_in"]
+    assert handed_in.count({"player": "nac", "turn": 2}) == 1
