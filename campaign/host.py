@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -405,12 +406,18 @@ class Host:
         submitted = list(  # read whole before writing: one SQLite connection may serve both
             self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
         )
+        handed_in: Counter[str] = Counter()  # each player's orders of the turn, so far
         for recorded in submitted:
             ev = recorded.event
-            if isinstance(ev, OrdersSubmitted) and recorded.actor == f"player:{ev.player}":
+            if not isinstance(ev, OrdersSubmitted):
+                continue
+            handed_in[ev.player] += 1
+            if recorded.actor == f"player:{ev.player}":
+                # Keyed by his own count, which he knows: the key goes to him (X-Umpire-Key),
+                # and the branch's version would count the events hidden from him.
                 self.outbox.enqueue(
                     campaign,
-                    f"receipt/{base}/{ev.player}/v{recorded.version}",
+                    f"receipt/{base}/{ev.player}/{handed_in[ev.player]}",
                     ev.player,
                     "receipt",
                     f"{campaign}: your orders for turn {ev.turn} were received",

@@ -684,6 +684,27 @@ def test_a_player_without_a_contact_is_named_with_how_to_give_him_one(tmp_path: 
     trio.service.close()
 
 
+def test_a_receipts_key_counts_only_his_own_orders(tmp_path: Path) -> None:
+    """A notification's key goes to its player (X-Umpire-Key): a receipt's named the branch's
+    version, which counts every event hidden from him, a rival's orders among them."""
+    trio, _, host = hosted_in_process(tmp_path, "keys")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1d"))
+    host.run_once()
+    trio.hand_in("red", final=False)
+    trio.hand_in("blue", final=False)
+    trio.hand_in("blue", final=False)
+    trio.hand_in("red", final=False)
+    host.run_once()
+    keys = [n.key for n in Outbox(trio.service.store).all("trio") if n.kind == "receipt"]
+    assert sorted(keys) == [
+        "receipt/trio/main/t1/blue/1",
+        "receipt/trio/main/t1/blue/2",
+        "receipt/trio/main/t1/red/1",
+        "receipt/trio/main/t1/red/2",
+    ]
+    trio.service.close()
+
+
 def test_a_long_line_is_cut_and_a_busy_webhook_waited_for() -> None:
     """A line longer than a message is cut (nothing lost); Discord's 429 is waited out as its
     Retry-After says and the message sent again, not the whole notification failed."""
