@@ -1287,13 +1287,17 @@ NONE_BY_THE_DEADLINE = (
 )
 
 
-def _received_html(received: Sequence[str], none_yet: str) -> str:
+def _received_html(received: Sequence[str], none_yet: str, closed: bool = False) -> str:
     if received:
         items = "".join(f"<li>{esc(line)}</li>" for line in received)
+        how = (
+            "they are the ones that count"
+            if closed
+            else "the editor below holds them: change them and send again; the last ones count"
+        )
         return (
             "<section id='received'><h2>Received</h2><p>Your orders recorded for this turn "
-            "(the editor below holds them: change them and send again; the last ones count):"
-            f"</p><ul>{items}</ul></section>"
+            f"({how}):</p><ul>{items}</ul></section>"
         )
     return (
         "<section id='received'><h2>Received</h2><p>No orders received from you for this "
@@ -1326,7 +1330,7 @@ def _ft2_orders_page_html(
     if closed is not None:
         return (
             f"{heading}{_closed_html(desk.turn, closed)}{_problems_html(problems)}"
-            f"{_received_html(desk.received, NONE_BY_THE_DEADLINE)}"
+            f"{_received_html(desk.received, NONE_BY_THE_DEADLINE, closed=True)}"
             f"{_map_app(desk, svg, editor=False)}"
         )
     return (
@@ -1350,7 +1354,8 @@ def _orders_page_html(
     if closed is not None:
         return (
             f"<h1>Orders for turn {turn}</h1>{_closed_html(turn, closed)}"
-            f"{_problems_html(problems)}{_received_html(desk.received, NONE_BY_THE_DEADLINE)}"
+            f"{_problems_html(problems)}"
+            f"{_received_html(desk.received, NONE_BY_THE_DEADLINE, closed=True)}"
             f"{_map_app(desk, svg, editor=False)}"
         )
     deadline = _deadline_html(turn, desk.deadline, desk.now)

@@ -93,6 +93,8 @@ def test_past_the_deadline_orders_are_closed_and_not_offered(game: Game, red: Te
     assert "Mark final" not in page.text
     assert "action='/orders'" not in page.text
     assert "<li>red-S1 moves to 0302, ftl-move</li>" in page.text  # what counts, still shown
+    assert "they are the ones that count" in page.text
+    assert "send again" not in page.text
     # A form kept from before is refused as before, the page saying why, offering nothing.
     late = red.post("/orders", data=with_token(red, {"orders": SENT}))
     assert late.status_code == 422
