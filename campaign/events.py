@@ -452,7 +452,12 @@ class TaskForcesSet(Event, frozen=True, kw_only=True):
 
 @event("orders_committed", version=1)
 class OrdersCommitted(Event, frozen=True, kw_only=True):
-    """A player handed in orders: everyone sees the commitment, nobody the orders (issue 6).
+    """A player handed in orders: he sees the commitment, nobody the orders (issue 6).
+
+    Addressed to him (and the umpire) since the 004 trial of remote play: a commitment for
+    each submission, seen by all, let every rival count his submissions. The others are told
+    once a turn, by `orders_handed_in`, that he handed in orders. Commitments stored before
+    then are public.
 
     `sha256` is SHA-256(nonce || canonical orders): the `orders_submitted` payload without
     its nonce, salted with that secret random nonce (issue 13), so nobody can rebuild the
@@ -464,6 +469,19 @@ class OrdersCommitted(Event, frozen=True, kw_only=True):
     player: str
     turn: int
     sha256: str
+
+
+@event("orders_handed_in", version=1)
+class OrdersHandedIn(Event, frozen=True, kw_only=True):
+    """A player handed in orders for the turn: public, once a turn, with his first orders.
+
+    It says neither which orders nor how many times he sent new ones: those commitments are
+    his (`orders_committed`). Everything his rivals are shown is the same whether he handed in
+    once or ten times (tests/test_handed_in.py).
+    """
+
+    player: str
+    turn: int
 
 
 @event("orders_marked_final", version=1)

@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -55,7 +56,7 @@ from campaign.outbox import Contact, Outbox
 from campaign.package import TEMPLATE_FILE
 from campaign.projections import CampaignState
 from campaign.rules import core
-from campaign.schedule import Schedule, current_schedule, describe, next_deadline
+from campaign.schedule import Schedule, current_schedule, describe, due_words, next_deadline
 from campaign.service import CampaignService
 from campaign.store import Lineage
 
@@ -389,7 +390,7 @@ class Host:
                 "reminder",
                 f"{campaign}: your orders for turn {state.turn} are due",
                 f"Your orders for turn {state.turn} of {campaign} are due by "
-                f"{state.deadline:%Y-%m-%d %H:%M} UTC and are not marked final yet.",
+                f"{due_words(state.deadline)} and are not marked final yet.",
             )
         for player in state.seats.dropped:
             missed = state.seats.streak.get(player, 0)
@@ -405,12 +406,18 @@ class Host:
         submitted = list(  # read whole before writing: one SQLite connection may serve both
             self.service.store.read(lineage, turn=state.turn, types=[OrdersSubmitted.TYPE])
         )
+        handed_in: Counter[str] = Counter()  # each player's orders of the turn, so far
         for recorded in submitted:
             ev = recorded.event
-            if isinstance(ev, OrdersSubmitted) and recorded.actor == f"player:{ev.player}":
+            if not isinstance(ev, OrdersSubmitted):
+                continue
+            handed_in[ev.player] += 1
+            if recorded.actor == f"player:{ev.player}":
+                # Keyed by his own count, which he knows: the key goes to him (X-Umpire-Key),
+                # and the branch's version would count the events hidden from him.
                 self.outbox.enqueue(
                     campaign,
-                    f"receipt/{base}/{ev.player}/v{recorded.version}",
+                    f"receipt/{base}/{ev.player}/{handed_in[ev.player]}",
                     ev.player,
                     "receipt",
                     f"{campaign}: your orders for turn {ev.turn} were received",
@@ -469,5 +476,12 @@ class Host:
                 self.log(f"{item.campaign}: {item.key} not delivered: {exc}")
                 continue
             self.outbox.mark_sent(item.id)
-            sent.append(f"{item.campaign}: sent {item.key} by {', '.join(ways) or 'nobody'}")
+            if ways:
+                sent.append(f"{item.campaign}: sent {item.key} by {', '.join(ways)}")
+            else:  # nobody to tell: kept as done, and the umpire told how to reach him
+                sent.append(
+                    f"{item.campaign}: {item.key} not sent: {item.recipient} has no contact; "
+                    f"give him one with `umpire player contact {item.recipient} --email "
+                    "ADDRESS` (or --webhook URL)"
+                )
         return sent

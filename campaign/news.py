@@ -41,6 +41,7 @@ from campaign.events import (
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
+    OrdersHandedIn,
     OrdersRevealed,
     ProductionResolved,
     ShipsRepaired,
@@ -62,6 +63,7 @@ from campaign.events import (
     UnitsMerged,
     UnitsSplit,
 )
+from campaign.schedule import due_words
 from campaign.strategic import Loss, ShipCount, ShipResult
 
 # The kinds of news, in the order a report tells them, with their headings.
@@ -271,8 +273,11 @@ def _tell(t: _Teller, ev: Event) -> None:
             | MapChosen()
         ):
             _umpire_news(t, ev)
-        case OrdersCommitted():
-            t.committed.append(ev.player)
+        case OrdersHandedIn() | OrdersCommitted():
+            # Each name once: a player's commitments (his own, or anyone's in a log stored
+            # before `orders_handed_in`) count his submissions, which is nobody's news.
+            if ev.player not in t.committed:
+                t.committed.append(ev.player)
         case OrdersRevealed():
             if ev.player == t.player:
                 t.tell("orders", ELSEWHERE, "Your orders were opened and carried out.")
@@ -515,7 +520,7 @@ def _umpire_news(t: _Teller, ev: Event) -> None:
             faces = " ".join(str(r.value) for r in ev.rolls)
             text = f"The umpire rolled {ev.expression} for {ev.reason}: {faces}."
         case DeadlineSet():
-            text = f"Orders for turn {ev.turn} are due by {ev.deadline:%Y-%m-%d %H:%M} UTC."
+            text = f"Orders for turn {ev.turn} are due by {due_words(ev.deadline)}."
         case TurnHeld():
             text = f"Turn {ev.turn} was held: {ev.reason}."
         case TurnReleased():

@@ -361,8 +361,8 @@ def _moved(unit: Unit, ev: UnitMoved) -> Unit:
 def _orders_handed_in(
     state: CampaignState, ev: OrdersSubmitted | OrdersCommitted | OrdersMarkedFinal
 ) -> CampaignState:
-    """A player's orders of the turn (sealed: the umpire's), their public commitment, and his
-    "final" mark, which new orders (a new commitment, seen by all) take back."""
+    """A player's orders of the turn (sealed: the umpire's), their commitment, and his
+    "final" mark, which new orders (a new commitment) take back."""
     others = tuple(p for p in state.final if p != ev.player)
     match ev:
         case OrdersSubmitted():

@@ -184,6 +184,26 @@ def describe(schedule: Schedule) -> str:
     return "; ".join(parts)
 
 
+def due_words(deadline: datetime) -> str:
+    """Say a deadline as every page and message does: to the second when it has seconds.
+
+    A deadline set by `every 1d` from when the schedule was set falls at any second, and
+    "09:12" for 09:12:30 misled near it (the 004 trial): read "by 09:12" as the minute's
+    end, a player sending at 09:12:45 was refused. Rounding down would have been safe but
+    still not the time the umpire enforces; so the time is told exactly, its seconds when it
+    has any, and a deadline on the minute reads as it always did. A fraction of a second is
+    dropped (told a little early, never late).
+
+    >>> due_words(datetime(2026, 11, 28, 9, 12, 30, 500, tzinfo=UTC))
+    '2026-11-28 09:12:30 UTC'
+    >>> due_words(datetime(2026, 11, 28, 18, 0, tzinfo=UTC))
+    '2026-11-28 18:00 UTC'
+    """
+    when = deadline.astimezone(UTC)
+    shown = "%Y-%m-%d %H:%M:%S" if when.second or when.microsecond else "%Y-%m-%d %H:%M"
+    return f"{when:{shown}} UTC"
+
+
 def check_future(deadline: datetime, now: datetime) -> None:
     """Refuse a deadline that has passed already.
 
@@ -192,8 +212,8 @@ def check_future(deadline: datetime, now: datetime) -> None:
     """
     if deadline <= now:
         raise InvalidInputError(
-            f"the deadline {deadline:%Y-%m-%d %H:%M} UTC has passed already (it is now "
-            f"{now:%Y-%m-%d %H:%M} UTC): give a time to come, or --past to close the turn "
+            f"the deadline {due_words(deadline)} has passed already (it is now "
+            f"{due_words(now)}): give a time to come, or --past to close the turn "
             "to orders at once"
         )
 

@@ -33,6 +33,7 @@ import threading
 import time
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import datetime
 from functools import partial
 from html import escape as esc
 from importlib import resources
@@ -57,6 +58,7 @@ from campaign.ft2.desk import Ft2Desk
 from campaign.ft2.model import Ft2Orders
 from campaign.ft2.report import report_html
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
+from campaign.package import orders_closed
 from campaign.playermap import OrdersDesk
 from campaign.players import PlayerSecrets
 from campaign.render import (
@@ -69,6 +71,7 @@ from campaign.render import (
 from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
+from campaign.schedule import due_words
 from campaign.service import CampaignService, PlayerReport
 from campaign.sqlitereads import SqliteReads
 from campaign.store import EventStore, Lineage
@@ -928,16 +931,22 @@ class _Pages:
     async def _orders_body(
         self, who: _Player, csrf: str, text: str | None = None, problems: Sequence[str] = ()
     ) -> str:
-        """The orders page: the map and the editor over the orders text (the advanced view)."""
+        """The orders page: the map and the editor over the orders text (the advanced view);
+        past the deadline, what was received and why nothing more is taken, no form."""
+        closed = await self._call(self._closed_at, who)
         if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
             ft2_desk = await self._call(ft2.desk, self.service, who.lineage, who.name)
             ft2_svg = await self._call(self.service.map_svg, who.lineage, who.name)
+            if closed is not None:
+                return _ft2_orders_page_html(ft2_desk, ft2_svg, csrf, "", problems, closed)
             if text is None:
                 text = await self._call(self._ft2_text, who, ft2_desk)
             final = await self._call(self._final_form, who, csrf)
             return final + _ft2_orders_page_html(ft2_desk, ft2_svg, csrf, text, problems)
         desk = await self._call(self.service.orders_desk, who.lineage, who.name)
         svg = await self._call(self.service.map_svg, who.lineage, who.name)
+        if closed is not None:
+            return _orders_page_html(desk, svg, csrf, "", problems, closed)
         if text is None:
             mine = await self._call(self.service.submitted_orders, who.lineage, who.name)
             if mine is not None:
@@ -946,6 +955,14 @@ class _Pages:
                 text = await self._call(self.service.orders_template, who.lineage, who.name)
         final = await self._call(self._final_form, who, csrf)
         return final + _orders_page_html(desk, svg, csrf, text, problems)
+
+    def _closed_at(self, who: _Player) -> datetime | None:
+        """The turn's deadline if it has passed: his orders are closed (as the server's own
+        refusal says, `check_deadline`); None while they are taken."""
+        deadline = self.service.load(who.lineage, viewer=who.name).deadline
+        if deadline is not None and orders_closed(deadline, self.service.store.clock()):
+            return deadline
+        return None
 
     def _ft2_text(self, who: _Player, desk: Ft2Desk) -> str:
         """His FT2 orders as text: those he sent (or his decisions), else the template."""
@@ -1016,9 +1033,15 @@ class _Pages:
             return _page("Orders", body, 422, who.signed, csrf, wide=True)
         done = "".join(f"<li>{esc(describe(r.event))}</li>" for r in recorded)
         receipt = await self._call(self.service.receipt, who.lineage, who.name)
+        view = await self._call(self.service.load, who.lineage, viewer=who.name)
+        until = (
+            f"{due_words(view.deadline)}, the deadline"
+            if view.deadline is not None
+            else "the turn is resolved"
+        )
         body = (
-            "<p class='ok' role='status'>Orders recorded. You may send new ones until the turn "
-            f"is resolved; the last ones count.</p><ul>{done}</ul>"
+            f"<p class='ok' role='status'>Orders recorded. You may send new ones until {until}; "
+            f"the last ones count.</p><ul>{done}</ul>"
             "<p>Your receipt (keep it: `umpire verify --receipts` proves what you were shown "
             f"is still the history): <code>{esc(receipt.encode())}</code></p>"
             f"{await self._orders_body(who, csrf, text)}"
@@ -1173,15 +1196,20 @@ def _earlier_reports(news_turn: int) -> str:
     return f"<h2>Earlier reports</h2><p>{links}</p>"
 
 
+def _problems_html(problems: Sequence[str]) -> str:
+    """Why nothing was recorded, every problem named ("" for none)."""
+    if not problems:
+        return ""
+    items = "".join(f"<li>{esc(p)}</li>" for p in problems)
+    return (
+        f"<div class='problems' role='alert'><p>Nothing was recorded: "
+        f"{len(problems)} problem(s).</p><ul>{items}</ul></div>"
+    )
+
+
 def _orders_html(csrf: str, text: str, problems: Sequence[str] = ()) -> str:
     """The orders text form: the whole page without a script, the editor's advanced view."""
-    found = ""
-    if problems:
-        items = "".join(f"<li>{esc(p)}</li>" for p in problems)
-        found = (
-            f"<div class='problems' role='alert'><p>Nothing was recorded: "
-            f"{len(problems)} problem(s).</p><ul>{items}</ul></div>"
-        )
+    found = _problems_html(problems)
     return (
         f"{found}<form method='post' action='/orders' id='orders-form'>{_token_input(csrf)}"
         f"<details id='advanced'{' open' if problems else ''}>"
@@ -1234,22 +1262,44 @@ def _map_app(desk: OrdersDesk | Ft2Desk, svg: str, editor: bool) -> str:
 
 
 def _deadline_html(turn: int, deadline: str | None, now: str) -> str:
+    """When the turn's orders are due, to the second when it has seconds (`due_words`); the
+    script counts down to it and, once it passes, offers no more sending (`deadline()`)."""
     if deadline:
         return (
             f"<p class='deadline' id='deadline' data-deadline='{esc(deadline)}' "
             f"data-now='{esc(now)}'>Orders for turn {turn} are due by "
-            f"{esc(deadline[:16].replace('T', ' '))} UTC.</p>"
+            f"{esc(due_words(datetime.fromisoformat(deadline)))}.</p>"
         )
     return f"<p class='deadline' id='deadline'>Orders for turn {turn}: no deadline set.</p>"
 
 
-def _received_html(received: Sequence[str], none_yet: str) -> str:
+def _closed_html(turn: int, deadline: datetime) -> str:
+    """The turn's orders are closed: when, and why nothing is offered."""
+    return (
+        f"<p class='deadline closed' id='deadline' role='status'>Orders for turn {turn} closed "
+        f"at {esc(due_words(deadline))}, their deadline: nothing more can be sent, changed or "
+        "marked final for this turn. The umpire resolves it next; what was received below is "
+        "what counts.</p>"
+    )
+
+
+# What the page says of a player who sent nothing, once the deadline has passed.
+NONE_BY_THE_DEADLINE = (
+    "none came by the deadline: the campaign's setting for absent players decides for you."
+)
+
+
+def _received_html(received: Sequence[str], none_yet: str, closed: bool = False) -> str:
     if received:
         items = "".join(f"<li>{esc(line)}</li>" for line in received)
+        how = (
+            "they are the ones that count"
+            if closed
+            else "the editor below holds them: change them and send again; the last ones count"
+        )
         return (
             "<section id='received'><h2>Received</h2><p>Your orders recorded for this turn "
-            "(the editor below holds them: change them and send again; the last ones count):"
-            f"</p><ul>{items}</ul></section>"
+            f"({how}):</p><ul>{items}</ul></section>"
         )
     return (
         "<section id='received'><h2>Received</h2><p>No orders received from you for this "
@@ -1258,10 +1308,16 @@ def _received_html(received: Sequence[str], none_yet: str) -> str:
 
 
 def _ft2_orders_page_html(
-    desk: Ft2Desk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
+    desk: Ft2Desk,
+    svg: str,
+    csrf: str,
+    text: str,
+    problems: Sequence[str] = (),
+    closed: datetime | None = None,
 ) -> str:
     """The FT2 orders page (issue 20): his fleets' moves, splits, merges, docking and drones
-    on the orders phase, the encounters' decisions once encounters are found."""
+    on the orders phase, the encounters' decisions once encounters are found; `closed` (the
+    deadline passed): what was received, no form."""
     if desk.finished:
         return f"<h1>{esc(desk.title)}</h1><p>The campaign is over: no more orders.</p>"
     if desk.phase == "encounters":
@@ -1273,6 +1329,12 @@ def _ft2_orders_page_html(
     else:
         heading = f"<h1>Turn {desk.turn}: {esc(desk.phase)}</h1>"
         none_yet = "the umpire is resolving the turn's battles; wait for the next turn."
+    if closed is not None:
+        return (
+            f"{heading}{_closed_html(desk.turn, closed)}{_problems_html(problems)}"
+            f"{_received_html(desk.received, NONE_BY_THE_DEADLINE, closed=True)}"
+            f"{_map_app(desk, svg, editor=False)}"
+        )
     return (
         f"{heading}{_deadline_html(desk.turn, desk.deadline, desk.now)}"
         f"{_received_html(desk.received, none_yet)}"
@@ -1281,9 +1343,23 @@ def _ft2_orders_page_html(
 
 
 def _orders_page_html(
-    desk: OrdersDesk, svg: str, csrf: str, text: str, problems: Sequence[str] = ()
+    desk: OrdersDesk,
+    svg: str,
+    csrf: str,
+    text: str,
+    problems: Sequence[str] = (),
+    closed: datetime | None = None,
 ) -> str:
+    """The orders page: the deadline, what was received, the map with the editor and the
+    orders text; `closed` (the deadline passed): what was received, the map, no form."""
     turn = desk.map.turn
+    if closed is not None:
+        return (
+            f"<h1>Orders for turn {turn}</h1>{_closed_html(turn, closed)}"
+            f"{_problems_html(problems)}"
+            f"{_received_html(desk.received, NONE_BY_THE_DEADLINE, closed=True)}"
+            f"{_map_app(desk, svg, editor=False)}"
+        )
     deadline = _deadline_html(turn, desk.deadline, desk.now)
     received = _received_html(desk.received, "every unit holds position unless you send some.")
     production = ""

@@ -112,20 +112,39 @@ def smtp_server(
 
 
 class Hooks:
-    """Every webhook POST received: (path, the X-Umpire-Key header, the JSON body)."""
+    """Every webhook POST received: (path, the X-Umpire-Key header, the JSON body), and each
+    one's X-Umpire-Part header ("2/3": a notification longer than one message is several)."""
 
     def __init__(self) -> None:
         self.posts: list[tuple[str, str, dict[str, Any]]] = []
+        self.parts: list[str] = []
+        self.refused = 0  # posts answered 429 (too many requests)
         self.lock = threading.Lock()
 
     def keys(self, path: str | None = None) -> list[str]:
+        """The notifications received: each key once per sending (its first part)."""
         with self.lock:
-            return [k for p, k, _ in self.posts if path is None or p == path]
+            return [
+                k
+                for (p, k, _), part in zip(self.posts, self.parts, strict=True)
+                if (path is None or p == path) and (part == "" or part.startswith("1/"))
+            ]
+
+    def part_keys(self) -> list[str]:
+        """Every message received, as `key#part`: a part received twice shows twice."""
+        with self.lock:
+            return [f"{k}#{part}" for (_, k, _), part in zip(self.posts, self.parts, strict=True)]
+
+    def contents(self, key: str) -> list[str]:
+        """The `content` of each message of the notification `key`, in the order received."""
+        with self.lock:
+            return [body["content"] for _, k, body in self.posts if k == key]
 
 
 @contextmanager
-def webhook_server() -> Iterator[tuple[Hooks, int]]:
-    """A local HTTP server that takes webhook POSTs as Discord would (204, no body)."""
+def webhook_server(busy: int = 0) -> Iterator[tuple[Hooks, int]]:
+    """A local HTTP server that takes webhook POSTs as Discord would (204, no body), after
+    answering the first `busy` of them as Discord's rate limit does (429, Retry-After)."""
     hooks = Hooks()
 
     class Handler(BaseHTTPRequestHandler):
@@ -133,7 +152,14 @@ def webhook_server() -> Iterator[tuple[Hooks, int]]:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length))
             with hooks.lock:
+                if hooks.refused < busy:
+                    hooks.refused += 1
+                    self.send_response(429)
+                    self.send_header("Retry-After", "0.01")
+                    self.end_headers()
+                    return
                 hooks.posts.append((self.path, self.headers.get("X-Umpire-Key", ""), body))
+                hooks.parts.append(self.headers.get("X-Umpire-Part", ""))
             self.send_response(204)
             self.end_headers()
 

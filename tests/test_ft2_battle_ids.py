@@ -320,7 +320,7 @@ def test_the_decisions_take_the_names_and_refuse_the_numbers(opened: CampaignSer
         service, lineage, "nac", 2,
         f'[[decisions]]\nencounter = "E2-{LAFAYETTE}"\ndecision = "fight"\n',
     )  # fmt: skip
-    (committed,) = service.log(lineage, 2, [DecisionCommitted.TYPE], "esu")
+    (committed,) = service.log(lineage, 2, [DecisionCommitted.TYPE], "nac")
     assert committed.event.encounter == f"E2-{LAFAYETTE}"  # type: ignore[attr-defined]
     assert service.verify(lineage).ok
 

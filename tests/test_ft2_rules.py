@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from campaign.dice import ScriptedDice
 from campaign.errors import InvalidInputError
 from campaign.ft2 import forces, rules, weekend
-from campaign.ft2.events import EncounterResolved, ShipsRefitted
+from campaign.ft2.events import DecisionWritten, EncounterResolved, ShipsRefitted
 from campaign.ft2.model import (
     DECISIONS,
     DockOrder,
@@ -350,8 +350,11 @@ def test_forces_are_checked_against_budget_cap_entry_and_ftl() -> None:
 def test_decision_commitments_open_with_the_revealed_nonce() -> None:
     """001 L1512: written in secret, revealed together; the commitment binds the umpire."""
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
-    made, committed = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "ab" * 32)
-    assert committed.audience.public
+    made, committed, written = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "ab" * 32)
+    # His commitment is his; nac is told only that he wrote a decision down (the 004 trial).
+    assert committed.audience.players == ("esu",)
+    assert written.audience.public
+    assert written.event == DecisionWritten(player="esu", encounter="E2-0909")
     assert committed.event.sha256 == rules.decision_hash("ab" * 32, "E2-0909", "fight")  # type: ignore[attr-defined]
     assert made.audience.players == ("esu",)
     with pytest.raises(InvalidInputError, match="must be one of"):
@@ -417,7 +420,7 @@ def test_verify_opens_every_decision_commitment() -> None:
     """A decision revealed must be the one committed before (001 L1512: "written down in
     secret"); a swapped one is named."""
     state = encounter_state(ships("esu", "destroyer"), ships("nac", "frigate"))
-    _, committed = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "cd" * 32)
+    _, committed, _ = rules.decide_decision(state, 2, "esu", "E2-0909", "fight", "cd" * 32)
     honest = EncounterResolved(
         encounter="E2-0909",
         players=("nac", "esu"),

@@ -30,7 +30,14 @@ from campaign.events import (
 )
 from campaign.host import Host, HostSettings, decide, reminders_due, set_schedule
 from campaign.imapin import ImapSettings
-from campaign.notify import DeliveryError, SmtpSettings, message_id, post_webhook, send_email
+from campaign.notify import (
+    WEBHOOK_LIMIT,
+    DeliveryError,
+    SmtpSettings,
+    message_id,
+    post_webhook,
+    send_email,
+)
 from campaign.outbox import Notification, Outbox
 from campaign.players import PlayerSecrets
 from campaign.projections import CampaignState
@@ -309,7 +316,7 @@ def run_hosted_campaign(tmp_path: Path) -> HostedRun:
         run = HostedRun(
             log=trio.log(),
             email_keys=mail.keys(),
-            hook_keys=hooks.keys(),
+            hook_keys=hooks.part_keys(),
             battle=battle,
             deadline_2=deadline_2,
             outbox=outbox.all("trio"),
@@ -376,7 +383,8 @@ def check_nothing_lost_or_sent_twice(run: HostedRun) -> None:
     # Every key arrived once by e-mail and once by webhook at most.
     assert [k for k, n in Counter(run.email_keys).items() if n > 1] == []
     assert [k for k, n in Counter(run.hook_keys).items() if n > 1] == []
-    by_mail, by_hook = set(run.email_keys), set(run.hook_keys)
+    by_mail = set(run.email_keys)
+    by_hook = {k.partition("#")[0] for k in run.hook_keys}
     for turn in range(1, 6):
         assert f"package/trio/main/t{turn}/red" in by_mail
         assert f"package/trio/main/t{turn}/blue" in by_mail & by_hook
@@ -529,7 +537,8 @@ def test_the_engine_fights_the_battles_and_the_turn_goes_on(tmp_path: Path) -> N
     trio.hand_in("blue", final=True, move=("blue-W1", "0201"))
     trio.hand_in("green", final=True)
     acts = host.run_once()
-    done = [act.split(": ")[1].split(" ")[0] for act in acts if ": sent " not in act]
+    acted = [act for act in acts if ": sent " not in act and " not sent: " not in act]
+    done = [act.split(": ")[1].split(" ")[0] for act in acted]
     assert done == ["resolved", "battles", "resolved", "deadline"]
     fought = [e.event for e in trio.log() if isinstance(e.event, BattleFought)]
     assert [ev.source for ev in fought] == ["engine"]
@@ -624,6 +633,89 @@ def test_a_webhook_gets_discords_json_and_a_failure_is_retried(tmp_path: Path) -
     assert again.last_error is not None
     assert "webhook" in again.last_error
     service.close()
+
+
+def unfenced(contents: list[str]) -> str:
+    """A notification's messages read back as one text: each message's first line (its
+    subject and part) and the code fences around the template dropped."""
+    lines = [line for content in contents for line in content.split("\n")[1:]]
+    return "\n".join(line for line in lines if line not in ("```toml", "```"))
+
+
+def test_a_package_by_webhook_is_the_report_and_the_template_whole(tmp_path: Path) -> None:
+    """The 004 trial: red's webhook message was titled "your report and orders template" but
+    held the report alone, cut at 2000 characters mid-Battles. A message that long goes as
+    several, each within Discord's limit, numbered; the template goes in code blocks."""
+    trio, _, host = hosted_in_process(tmp_path, "hook")
+    outbox = Outbox(trio.service.store)
+    with webhook_server() as (hooks, port):
+        outbox.set_contact("trio", "red", None, f"http://127.0.0.1:{port}/red")
+        set_schedule(trio.service, trio.lineage, parse_schedule("every 1d"))
+        acts = host.run_once()
+    key = "package/trio/main/t1/red"
+    (package,) = [n for n in outbox.all("trio") if n.key == key]
+    assert package.subject.endswith("your report and orders template")
+    contents = hooks.contents(key)
+    count = len(contents)
+    assert count > 1
+    assert all(len(content) <= WEBHOOK_LIMIT for content in contents)
+    assert [c.split("\n")[0] for c in contents] == [
+        f"**{package.subject}** ({n}/{count})" for n in range(1, count + 1)
+    ]
+    assert hooks.parts == [f"{n}/{count}" for n in range(1, count + 1)]
+    whole = unfenced(contents)
+    assert package.body in whole
+    assert package.attachments["template.toml"] in whole
+    assert whole.index(package.body) < whole.index(package.attachments["template.toml"])
+    assert "map.svg" in contents[-1]  # named: a chat message cannot show it
+    assert f"trio: sent {key} by webhook ({count} messages)" in acts
+    trio.service.close()
+
+
+def test_a_player_without_a_contact_is_named_with_how_to_give_him_one(tmp_path: Path) -> None:
+    trio, _, host = hosted_in_process(tmp_path, "nobody")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1d"))
+    acts = host.run_once()
+    assert not [act for act in acts if "by nobody" in act]
+    assert (
+        "trio: package/trio/main/t1/green not sent: green has no contact; give him one with "
+        "`umpire player contact green --email ADDRESS` (or --webhook URL)"
+    ) in acts
+    trio.service.close()
+
+
+def test_a_receipts_key_counts_only_his_own_orders(tmp_path: Path) -> None:
+    """A notification's key goes to its player (X-Umpire-Key): a receipt's named the branch's
+    version, which counts every event hidden from him, a rival's orders among them."""
+    trio, _, host = hosted_in_process(tmp_path, "keys")
+    set_schedule(trio.service, trio.lineage, parse_schedule("every 1d"))
+    host.run_once()
+    trio.hand_in("red", final=False)
+    trio.hand_in("blue", final=False)
+    trio.hand_in("blue", final=False)
+    trio.hand_in("red", final=False)
+    host.run_once()
+    keys = [n.key for n in Outbox(trio.service.store).all("trio") if n.kind == "receipt"]
+    assert sorted(keys) == [
+        "receipt/trio/main/t1/blue/1",
+        "receipt/trio/main/t1/blue/2",
+        "receipt/trio/main/t1/red/1",
+        "receipt/trio/main/t1/red/2",
+    ]
+    trio.service.close()
+
+
+def test_a_long_line_is_cut_and_a_busy_webhook_waited_for() -> None:
+    """A line longer than a message is cut (nothing lost); Discord's 429 is waited out as its
+    Retry-After says and the message sent again, not the whole notification failed."""
+    long = msgspec.structs.replace(note(), body="x" * 4500)
+    with webhook_server(busy=2) as (hooks, port):
+        parts = post_webhook(f"http://127.0.0.1:{port}/hook", long)
+    contents = hooks.contents(long.key)
+    assert parts == len(contents) == 3
+    assert hooks.refused == 2
+    assert all(len(content) <= WEBHOOK_LIMIT for content in contents)
+    assert "x" * 4500 in "".join(c.partition("\n")[2] for c in contents).replace("\n", "")
 
 
 def test_a_host_killed_between_announcing_and_acting_acts_once_without_announcing_again(

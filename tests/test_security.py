@@ -72,7 +72,8 @@ def test_a_commitment_cannot_be_brute_forced_from_the_players_template(
 
     Unit ids are public and the template is every unit holding position, so the guesses are
     few. The enumeration is complete (with red's nonce it finds his orders), yet without the
-    nonce no guess hashes to red's public commitment, salted or not.
+    nonce no guess hashes to red's commitment, salted or not. Blue no longer sees it (the 004
+    trial: it is red's), but whoever holds a copy of the log after the campaign does.
     """
     service, lineage = game
     text = service.orders_template(lineage, "red")
@@ -80,7 +81,8 @@ def test_a_commitment_cannot_be_brute_forced_from_the_players_template(
     sent = text.replace('unit = "red-S1"', 'unit = "red-S1"\nto = "0102"', 1)
     assert sent != text
     service.submit_orders(lineage, "red", sent)
-    (public,) = [e.event for e in service.log(lineage, viewer="blue", types=[OrdersCommitted.TYPE])]
+    assert service.log(lineage, viewer="blue", types=[OrdersCommitted.TYPE]) == []
+    (public,) = [e.event for e in service.log(lineage, viewer="red", types=[OrdersCommitted.TYPE])]
     assert isinstance(public, OrdersCommitted)
     guesses = list(_one_unit_moved(template))
     assert len(guesses) > 1000

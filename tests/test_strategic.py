@@ -207,7 +207,7 @@ def test_a_turn_moves_units_and_explores(game: tuple[CampaignService, Lineage]) 
     assert all(u.hex is None for u in state.units.values() if u.owner == "blue")
     blue_saw = [e.type for e in service.log(lineage, turn=1, viewer="blue")]
     # That red sent orders (not which), and that blue, sending none, held position.
-    assert blue_saw == ["orders_committed", "absent_player", "turn_ended"]
+    assert blue_saw == ["orders_handed_in", "absent_player", "turn_ended"]
 
 
 def _state(units: list[Unit], explored: tuple[str, ...] = ()) -> CampaignState:
@@ -530,9 +530,9 @@ def test_production_after_the_fourth_turn(settled: tuple[CampaignService, Lineag
     assert new["red-S5"].count == 9
     assert (new["red-W15"].design, new["red-W15"].captain) == ("frigate", 3)  # a 6: level 3
     blue_news = service.log(lineage, turn=4, viewer="blue")
-    # Blue sees red's public commitment to his orders, not the orders.
+    # Blue is told that red handed in orders: not which, nor how often (his commitment is his).
     assert [e.type for e in blue_news] == [
-        "orders_committed",
+        "orders_handed_in",
         "absent_player",  # blue's own: he sent no orders
         "production_resolved",
         "turn_ended",
@@ -843,16 +843,18 @@ def test_the_starting_treasury_buys_research_and_ships(
 
 
 def test_orders_are_committed_then_revealed(game: tuple[CampaignService, Lineage]) -> None:
-    """Issue 6: on submission only a public hash is recorded; the orders are umpire-only until
-    the turn resolves, then revealed to their player, and the reveal can be checked."""
+    """Issue 6: on submission only a hash is recorded, his; the orders are umpire-only until
+    the turn resolves, then revealed to their player, and the reveal can be checked. His
+    rivals are told once that he handed in orders (the 004 trial: not how often)."""
     from campaign.events import NewEvent, OrdersCommitted, OrdersRevealed
 
     service, lineage = game
     text = orders("red", 1, ("red-S1", "0102", "stand-off"))
     service.submit_orders(lineage, "red", text)
     service.submit_orders(lineage, "red", text.replace("stand-off", "ftl-move"))  # the last counts
-    commits = [e.event for e in service.log(lineage, viewer="blue", types=["orders_committed"])]
+    commits = [e.event for e in service.log(lineage, viewer="red", types=["orders_committed"])]
     assert [c.player for c in commits if isinstance(c, OrdersCommitted)] == ["red", "red"]
+    assert service.log(lineage, viewer="blue", types=["orders_committed"]) == []
     assert service.log(lineage, viewer="red", types=["orders_submitted"]) == []  # umpire only
     service.resolve_turn(lineage)
     (reveal,) = [e.event for e in service.log(lineage, viewer="red", types=["orders_revealed"])]

@@ -34,7 +34,7 @@ class ForcesDeployed(Event, frozen=True, kw_only=True):
 @event("ft2_orders_submitted", version=1)
 class Ft2OrdersSubmitted(Event, frozen=True, kw_only=True):
     """A player handed in his plotted moves (001 L1481); the last before resolving counts.
-    `nonce` salts the public commitment (`orders_committed`)."""
+    `nonce` salts the commitment (`orders_committed`)."""
 
     orders: Ft2Orders
     nonce: str = ""
@@ -90,12 +90,25 @@ class DecoysSpent(Event, frozen=True, kw_only=True):
 
 @event("decision_committed", version=1)
 class DecisionCommitted(Event, frozen=True, kw_only=True):
-    """A player wrote down his decision for an encounter: everyone sees the commitment,
-    nobody the decision (001 L1512: written in secret, then revealed together)."""
+    """A player wrote down his decision for an encounter: he sees the commitment, nobody the
+    decision (001 L1512: written in secret, then revealed together). Public when stored
+    before `decision_written` existed."""
 
     player: str
     encounter: str
     sha256: str
+
+
+@event("decision_written", version=1)
+class DecisionWritten(Event, frozen=True, kw_only=True):
+    """A player wrote down a decision for an encounter: public, once, with his first.
+
+    His commitments (`decision_committed`, one for each decision written) are his since the
+    004 trial of remote play: seen by all, they let his rival count his changes of mind.
+    """
+
+    player: str
+    encounter: str
 
 
 @event("decision_made", version=1)

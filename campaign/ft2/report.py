@@ -11,6 +11,7 @@ from campaign.ft2.events import (
     CampaignJudged,
     DecisionCommitted,
     DecisionMade,
+    DecisionWritten,
     DecoysSpent,
     DisengagementRolled,
     EncounterFound,
@@ -106,6 +107,8 @@ def describe(ev: object) -> str | None:
             return f"{ev.player} released {ev.drones} decoy drone(s) from {ev.fleet}"
         case DecisionCommitted():
             return f"{ev.player} wrote down a decision for {ev.encounter} ({ev.sha256[:12]}…)"
+        case DecisionWritten():
+            return f"{ev.player} wrote down a decision for {ev.encounter}"
         case DecisionMade():
             return f"{ev.player} decided {ev.decision} for {ev.encounter}"
         case EncounterResolved():

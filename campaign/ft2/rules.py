@@ -25,6 +25,7 @@ from campaign.events import (
 from campaign.ft2.events import (
     DecisionCommitted,
     DecisionMade,
+    DecisionWritten,
     DecoysSpent,
     EncounterFound,
     EncounterResolved,
@@ -49,7 +50,7 @@ from campaign.ft2.model import (
     battle_id,
     encounter_id,
 )
-from campaign.rules.orders import commitment
+from campaign.rules.orders import commitment, handed_in
 from maps import Hex, StarMap, label, parse_label
 
 SCAN_CLASSES = ("capital", "cruiser", "escort", "merchant")
@@ -227,7 +228,8 @@ def decide_submit(
     nonce: str,
     sequence: int = 0,
 ) -> list[NewEvent]:
-    """Record a player's plotted moves (001 L1481): sealed for him, committed for all.
+    """Record a player's plotted moves (001 L1481): sealed and committed for him; everyone is
+    told once that he handed in orders (`handed_in`).
 
     Raises:
         IllegalCommandError: the turn is not taking orders.
@@ -248,9 +250,11 @@ def decide_submit(
     committed = OrdersCommitted(
         player=orders.player, turn=turn, sha256=commitment(nonce, payload_of(orders))
     )
+    already = orders.player in state.orders  # his rivals are told once, not counted to
     return [
         NewEvent(sealed, Audience.players_([orders.player]), turn, actor=orders.player),
-        NewEvent(committed, Audience.everyone(), turn, actor=orders.player),
+        NewEvent(committed, Audience.players_([orders.player]), turn, actor=orders.player),
+        *handed_in(orders.player, turn, already=already, actor=orders.player),
     ]
 
 
@@ -504,7 +508,7 @@ def _told_apart(
 
 
 def decision_hash(nonce: str, encounter: str, decision: str) -> str:
-    """Return SHA-256(nonce || encounter/decision): the public commitment to a decision."""
+    """Return SHA-256(nonce || encounter/decision): the commitment to a decision."""
     return hashlib.sha256(bytes.fromhex(nonce) + f"{encounter}/{decision}".encode()).hexdigest()
 
 
@@ -541,10 +545,16 @@ def decide_decision(
     committed = DecisionCommitted(
         player=player, encounter=encounter, sha256=decision_hash(nonce, encounter, decision)
     )
-    return [
+    # His commitment is his; his rivals are told once that he wrote a decision down, so
+    # that nobody counts how often he changed his mind (as for orders, `handed_in`).
+    batch = [
         NewEvent(made, Audience.players_([player]), turn, actor=player),
-        NewEvent(committed, Audience.everyone(), turn, actor=player),
+        NewEvent(committed, Audience.players_([player]), turn, actor=player),
     ]
+    if player not in state.decisions.get(encounter, {}):
+        written = DecisionWritten(player=player, encounter=encounter)
+        batch.append(NewEvent(written, Audience.everyone(), turn, actor=player))
+    return batch
 
 
 def decide_encounters(state: Ft2State, turn: int, dice: DiceSource) -> list[NewEvent]:

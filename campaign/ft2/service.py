@@ -28,6 +28,7 @@ from campaign.ft2.model import (
     load_scenario,
 )
 from campaign.ft2.report import report_lines
+from campaign.ft2.state import evolve_ft2
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
 from campaign.projections import CampaignState, evolve_all, fold
 from campaign.rules import core
@@ -362,7 +363,7 @@ def _orders_batch(
             )
         batch: list[NewEvent] = []
         for order in orders.decisions:
-            batch += rules.decide_decision(
+            decided = rules.decide_decision(
                 ft2,
                 state.turn,
                 player,
@@ -371,6 +372,10 @@ def _orders_batch(
                 service.nonces(),
                 sequence,
             )
+            batch += decided
+            # One file naming an encounter twice is told to his rival once, as two files are.
+            for new in decided:
+                ft2 = evolve_ft2(ft2, new.event)
         return batch
     if orders.decisions:
         raise InvalidInputError(

@@ -34,6 +34,7 @@ from campaign.events import (
     MoveLapsed,
     OfficerCasualty,
     OrdersCommitted,
+    OrdersHandedIn,
     OrdersMarkedFinal,
     OrdersRevealed,
     OrdersSubmitted,
@@ -64,7 +65,7 @@ from campaign.events import (
 from campaign.ft2.report import describe as describe_ft2
 from campaign.news import counted
 from campaign.schedule import describe as describe_schedule
-from campaign.schedule import schedule_of
+from campaign.schedule import due_words, schedule_of
 from campaign.strategic import ShipCount, Unit
 
 
@@ -118,7 +119,13 @@ def describe(ev: Event) -> str:
             | DesignRegistered()
         ):
             return _describe_umpires_hand(ev)
-        case OrdersCommitted() | OrdersRevealed() | OrdersSubmitted() | OrdersMarkedFinal():
+        case (
+            OrdersCommitted()
+            | OrdersHandedIn()
+            | OrdersRevealed()
+            | OrdersSubmitted()
+            | OrdersMarkedFinal()
+        ):
             return _describe_orders(ev)
         case OfficerCasualty() | CaptainCasualty():
             return _describe_casualty(ev)
@@ -265,7 +272,7 @@ def _describe_umpires_hand(
         case TurnHeld():
             return f"turn {ev.turn} held by the umpire: {ev.reason}"
         case DeadlineSet():
-            return f"orders for turn {ev.turn} are due by {ev.deadline:%Y-%m-%d %H:%M} UTC"
+            return f"orders for turn {ev.turn} are due by {due_words(ev.deadline)}"
         case AbsentPlayer():
             return f"{ev.player} sent no orders for turn {ev.turn}: {ev.decision}"
         case TurnReleased():
@@ -299,13 +306,15 @@ def _describe_host(
 
 
 def _describe_orders(
-    ev: OrdersCommitted | OrdersRevealed | OrdersSubmitted | OrdersMarkedFinal,
+    ev: OrdersCommitted | OrdersHandedIn | OrdersRevealed | OrdersSubmitted | OrdersMarkedFinal,
 ) -> str:
     match ev:
         case OrdersCommitted():
             return (
                 f"{ev.player} handed in orders for turn {ev.turn}, committed as {ev.sha256[:12]}…"
             )
+        case OrdersHandedIn():
+            return f"everyone is told {ev.player} handed in orders for turn {ev.turn}"
         case OrdersRevealed():
             return f"{ev.player}'s orders for turn {ev.turn} revealed ({ev.sha256[:12]}…)"
         case OrdersSubmitted():

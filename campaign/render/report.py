@@ -15,6 +15,7 @@ from campaign.events import (
     BattleFought,
 )
 from campaign.render.common import HTML_STYLE, html_table, md_cell, md_table, pairs_table
+from campaign.schedule import due_words
 from campaign.service import PlayerReport
 from campaign.strategic import Colony, Sighting, Unit
 
@@ -89,7 +90,7 @@ def deadline_text(report: PlayerReport) -> str:
         return ""
     if report.deadline is None:
         return f"Orders for turn {report.turn}: no deadline set."
-    return f"Orders for turn {report.turn} are due by {report.deadline:%Y-%m-%d %H:%M} UTC."
+    return f"Orders for turn {report.turn} are due by {due_words(report.deadline)}."
 
 
 SIGHTINGS_TITLE = "Enemy ships seen (last sighting)"

@@ -19,6 +19,7 @@ from campaign.events import (
 from campaign.inputs import printable
 from campaign.playermap import Reach
 from campaign.projections import CampaignState
+from campaign.schedule import due_words
 from campaign.service import BranchDiff, Status, TurnStatus, VerifyReport
 from campaign.storetypes import BranchInfo, CampaignInfo
 from campaign.strategic import Battle
@@ -47,7 +48,7 @@ def turn_status_panel(status: TurnStatus) -> RenderableType:
         ("battles waiting", ", ".join(status.battles) or "none"),
     ]
     if status.deadline is not None:
-        due = f"{status.deadline:%Y-%m-%d %H:%M} UTC"
+        due = due_words(status.deadline)
         rows.append(
             ("deadline", Text(f"{due} (passed)", style="umpire.bad") if status.late else due)
         )
@@ -97,7 +98,7 @@ def next_steps(status: TurnStatus) -> RenderableType:
     if status.production:
         lines.append(f"Turn {status.turn} ends with a production phase (004 L65).")
     if status.deadline is not None:
-        due = f"{status.deadline:%Y-%m-%d %H:%M} UTC"
+        due = due_words(status.deadline)
         lines.append(f"Orders are due by {due}" + (" (passed)." if status.late else "."))
     elif not status.battles:
         lines.append("No deadline is set: `umpire turn deadline WHEN` sets one.")
@@ -388,7 +389,7 @@ def verify_panel(report: VerifyReport) -> RenderableType:
             (
                 "orders",
                 f"{report.orders_revealed} revealed order file(s) checked against their "
-                "public commitments",
+                "commitments",
             )
         )
         rows.extend(("orders problem", Text(p, style="umpire.bad")) for p in report.orders_problems)

@@ -84,6 +84,7 @@ from campaign.events import (
     Audience,
     NewEvent,
     OrdersCommitted,
+    OrdersHandedIn,
     OrdersMarkedFinal,
     OrdersRevealed,
     OrdersSubmitted,
@@ -233,7 +234,7 @@ def decide_submit(
 ) -> list[NewEvent]:
     """Record a player's orders once every move is legal; a later submission replaces it.
 
-    `nonce` salts the public commitment (hex; the caller draws it from a secure source, it is
+    `nonce` salts the commitment (hex; the caller draws it from a secure source, it is
     not a game die); `sequence` is the signed file's, 0 for orders handed in otherwise.
 
     The orders are checked against `view`, the player's own knowledge, and `starmap`, the map
@@ -317,13 +318,25 @@ def decide_submit(
         sequence=sequence,
     )
     # Commit, then reveal (issue 6): the orders stay umpire-only until the turn resolves;
-    # everyone sees the hash they will be checked against.
+    # he sees the hash they will be checked against. His rivals learn only that he handed
+    # in orders this turn, once: never how many times (`handed_in`).
     committed = OrdersCommitted(player=player, turn=state.turn, sha256=orders_hash(submitted))
     actor = f"player:{player}"
+    his = Audience.players_([player])
     return [
         NewEvent(event=submitted, audience=Audience.umpire_only(), turn=state.turn, actor=actor),
-        NewEvent(event=committed, audience=Audience.everyone(), turn=state.turn, actor=actor),
+        NewEvent(event=committed, audience=his, turn=state.turn, actor=actor),
+        *handed_in(player, state.turn, already=player in truth.submitted, actor=actor),
     ]
+
+
+def handed_in(player: str, turn: int, *, already: bool, actor: str) -> list[NewEvent]:
+    """Tell everyone that `player` handed in orders for `turn`: with his first orders of the
+    turn only (`already`: he had handed in some), so nobody counts his new ones."""
+    if already:
+        return []
+    told = OrdersHandedIn(player=player, turn=turn)
+    return [NewEvent(event=told, audience=Audience.everyone(), turn=turn, actor=actor)]
 
 
 def orders_payload(submitted: OrdersSubmitted) -> bytes:

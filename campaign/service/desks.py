@@ -152,7 +152,7 @@ class PlayerDesks(ServiceCore):
         or those an umpire's ruling handed in for him), or None before he sent any.
 
         The submission is sealed from everyone else until the turn resolves; its author sees
-        what he wrote (never its nonce, which keeps the public commitment hiding).
+        what he wrote (never its nonce, which keeps the commitment hiding).
         """
         self._check_viewer(lineage, player)
         state_turn = self.load(lineage, viewer=player).turn

@@ -62,7 +62,7 @@ class VerifyReport(msgspec.Struct, frozen=True):
     seeded_rolls: int = 0
     manual_rolls: int = 0
     dice_problems: tuple[str, ...] = ()
-    orders_revealed: int = 0  # revealed orders checked against their public commitments
+    orders_revealed: int = 0  # revealed orders checked against their commitments
     orders_problems: tuple[str, ...] = ()
     snapshots_checked: int = 0  # snapshots compared with the log folded again (issue 13)
     store_problems: tuple[str, ...] = ()  # snapshots and the campaign row (issue 13)
@@ -110,7 +110,7 @@ def _check_snapshots(found: list[StoredSnapshot], chain: str, state: CampaignSta
 def _check_reveal(
     position: int, ev: OrdersRevealed, commitments: dict[tuple[str, int], str]
 ) -> list[str]:
-    """Open the public commitment made for revealed orders (issues 6 and 13).
+    """Open the commitment made for revealed orders (issues 6 and 13).
 
     The reveal's nonce and orders must hash to the commitment everyone saw before the turn
     resolved; a nonce that is not hex fails like a wrong one.

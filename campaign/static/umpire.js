@@ -766,23 +766,33 @@
 
   // ------------------------------------------------------------------ the deadline
 
+  // Counted down by the server's clock (`data-now`, read against the browser's); the last
+  // two minutes by the second. Once it passes, the server refuses orders and the final
+  // mark (`campaign.package.orders_closed`): the page stops offering them, and says so.
   function deadline() {
     var box = document.getElementById("deadline");
     if (!box || !box.getAttribute("data-deadline")) return;
     var skew = Date.parse(box.getAttribute("data-now")) - Date.now();
     var base = box.textContent.replace(/ \(.*\)$/, "");
+    var timer = null;
     function tick() {
       var left = Date.parse(box.getAttribute("data-deadline")) - (Date.now() + skew);
       var text;
-      if (left <= 0) text = "past the deadline";
+      if (left <= 0) {
+        clearInterval(timer);
+        document.querySelectorAll("#send, form.final button").forEach(function (b) { b.disabled = true; });
+        box.textContent = base + " (past the deadline: orders are closed; nothing more can be sent or marked final)";
+        return;
+      }
+      if (left < 120000) text = Math.ceil(left / 1000) + " s left";
       else {
         var minutes = Math.floor(left / 60000), days = Math.floor(minutes / 1440), hours = Math.floor(minutes % 1440 / 60);
         text = (days ? days + " d " : "") + (days || hours ? hours + " h " : "") + minutes % 60 + " min left";
       }
       box.textContent = base + " (" + text + ")";
     }
+    timer = setInterval(tick, 1000);
     tick();
-    setInterval(tick, 30000);
   }
 
   // ------------------------------------------------------------------ the FT2 campaign (issue 20)
