@@ -15,12 +15,14 @@ against red).
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from campaign import render
@@ -289,3 +291,17 @@ def test_the_umpires_list_shows_the_ships_still_at_each_table(
     assert [s.units for s in second.sides] == [("green-W1", "green-W2"), ("red-W2",)]
     (his,) = service.battles(lineage, "green")
     assert [s.units for s in his.sides] == [("green-W1", "green-W2"), ("red-W1", "red-W2")]
+
+
+def test_the_umpires_list_says_a_battle_with_a_side_gone_will_not_be_fought(
+    trio: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = trio
+    both = tuple(ShipResult(unit=f"red-W{n}", fate="destroyed") for n in (1, 2))
+    service.record_battle(lineage, "t1-b1", both)
+    (second,) = service.battles(lineage)
+    assert [s.units for s in second.sides] == [(), ()]
+    console = Console(file=io.StringIO(), width=300, color_system=None, theme=render.THEME)
+    console.print(render.battles_table([second], {}))
+    table = console.file.getvalue()  # type: ignore[attr-defined]
+    assert table.count("none: a side has no ship left, no battle") == 2  # nobody at a table
