@@ -305,3 +305,15 @@ def test_the_umpires_list_says_a_battle_with_a_side_gone_will_not_be_fought(
     console.print(render.battles_table([second], {}))
     table = console.file.getvalue()  # type: ignore[attr-defined]
     assert table.count("none: a side has no ship left, no battle") == 2  # nobody at a table
+
+
+def test_a_battle_not_fought_says_so_on_its_page(
+    trio: tuple[CampaignService, Lineage],
+) -> None:
+    service, lineage = trio
+    both = tuple(ShipResult(unit=f"red-W{n}", fate="destroyed") for n in (1, 2))
+    service.record_battle(lineage, "t1-b1", both)
+    service.resolve_battles(lineage)
+    page = render.battle_replay_html(service.battle_report(lineage, "t1-0302", viewer="green"))
+    assert "not fought, a side had no ship left there" in page
+    assert "fought by the engine" not in page
