@@ -19,6 +19,7 @@ from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
 from campaign.rules.victory import Score
 from campaign.service import CampaignService
+from campaign.service.base import battle_order
 from campaign.store import Lineage
 from campaign.strategic import (
     Battle,
@@ -192,11 +193,12 @@ def _finish_turn(
         elif resolve_battles:
             recorded += service.resolve_battles(lineage)
         else:
-            starmap = service.starmap(lineage)
-            for battle in waiting:
-                rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
-                outcome = random_outcome(battle, starmap, rng)
-                recorded += service.record_battle(lineage, battle.id, outcome)
+            # One at a time, in the order they are fought, each as the ones before left it
+            # (004 5.3.6): the umpire's list shows the ships still at its table.
+            battle = min(waiting, key=lambda b: battle_order(b.id))
+            rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
+            outcome = random_outcome(battle, service.starmap(lineage), rng)
+            recorded += service.record_battle(lineage, battle.id, outcome)
 
 
 def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tuple[ShipResult, ...]:

@@ -371,6 +371,10 @@ def _battle_news(
         case BattleFought():
             b = ev.battle
             how = "by the engine" if ev.source == "engine" else "at the table"
+            if not any(s.units for s in b.sides):  # a side was gone before it (004 5.3.6)
+                text = f"Battle {b.id} was not fought: a side had no ship left there."
+                t.tell("battles", t.at(b.hex, b.system), text)
+                return
             text = f"Battle {b.id} was fought ({how}). {_results(ev.results)}"
             if ev.source == "engine":
                 text += (  # where a player reads it: no umpire's command of his

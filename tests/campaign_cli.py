@@ -88,9 +88,11 @@ def record_table_top_results(played: PlayedCampaign, waiting: list[dict[str, obj
     """Record each waiting battle by hand with a random table-top result (the autoplay's
     `random_outcome`: ships destroyed, disengaged, jumped out or damaged), given as the
     options of `umpire battles record`."""
-    battles = {b.id: b for b in played.service.battles(played.lineage)}
     starmap = played.service.starmap(played.lineage)
     for entry in waiting:
+        # Each as the battles recorded before it left it (004 5.3.6): the umpire's list shows
+        # the ships still at its table.
+        battles = {b.id: b for b in played.service.battles(played.lineage)}
         battle = battles[str(entry["id"])]
         outcome = random_outcome(battle, starmap, random.Random(f"table/{battle.id}"))
         options: list[str] = []

@@ -34,6 +34,8 @@ def battle_heading(report: BattleReport) -> tuple[str, str]:
     how = "fought by the engine" if report.source == "engine" else "fought at the table"
     sides = " against ".join(f"{side} ({order})" for side, order in report.orders)
     text = f"{kind.capitalize()} in {report.location.replace('-', ' ')}, {how}: {sides}."
+    if not report.forces:  # a side had no ship left at its table (`rules.battles.as_fought`)
+        return title, f"{kind.capitalize()}, {sides}: not fought, a side had no ship left there."
     if report.rules:  # the set-up the engine fought it under (004 section 4)
         text = text[:-1] + f", under {report.rules} rules with {report.movement} movement."
     if report.source == "engine":

@@ -161,6 +161,8 @@ def describe(ev: Event) -> str:
             )
             kind = f"{b.type} of {b.pursued}'s ships leaving" if b.departure else b.type
             return f"battle {b.id} at {b.system or b.hex}: {kind}, {sides}, in {b.location}"
+        case BattleFought() if not any(s.units for s in ev.battle.sides):
+            return f"battle {ev.battle.id} not fought ({ev.source}): a side had no ship left"
         case BattleFought():
             destroyed = [r.unit for r in ev.results if r.fate == "destroyed"]
             gone = [r.unit for r in ev.results if r.fate in ("jumped", "disengaged")]

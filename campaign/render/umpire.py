@@ -170,8 +170,9 @@ def battles_table(
         table.add_column(column)
     for b in battles:
         drones = (decoys or {}).get(b.id, {})
+        gone = "none: a side has no ship left, no battle"  # `rules.battles.as_fought`
         sides = "\n".join(
-            f"{s.player} ({s.order}): {', '.join(s.units)}"
+            f"{s.player} ({s.order}): {', '.join(s.units) or gone}"
             + (f"; {drones[s.player]} dummy bogeys" if drones.get(s.player) else "")
             for s in b.sides
         )

@@ -67,18 +67,43 @@ class RecordingDice:
 
 
 def present(state: CampaignState, battle: Battle) -> Battle:
-    """Return the battle with only the ships still there (an earlier battle this turn may
-    have destroyed some; planetary defences stay until fought)."""
+    """Return the battle with each side's ships still at its table.
+
+    004 5.3.6 (L186-191): a ship in "a subsequent combat during the current strategic turn"
+    comes into it as the battle before left it, so a battle of the turn's later ones takes the
+    hex as the earlier ones left it. A ship destroyed in one is not at the next table, nor one
+    an unplanned jump took out of the hex (L139-141); a ship leaving the hex (a departure
+    battle) is where it was going, and comes if it is still afloat. Planetary defences stay
+    until fought.
+    """
+    leaving = battle.leaving
     sides = tuple(
         msgspec.structs.replace(
             side,
-            units=tuple(
-                u for u in side.units if u in state.units or parse_defence_id(u) is not None
-            ),
+            units=tuple(u for u in side.units if _at_table(state, battle.hex, u, u in leaving)),
         )
         for side in battle.sides
     )
     return msgspec.structs.replace(battle, sides=(sides[0], sides[1]))
+
+
+def as_fought(state: CampaignState, battle: Battle) -> Battle:
+    """Return the battle as its outcome tells it: the ships `present` at its table; a side
+    with none left means no battle (docs/rulings.md, "Campaign: three or more players in one
+    hex"), and then it names no ship of either side: nobody met anybody there."""
+    battle = present(state, battle)
+    if all(side.units for side in battle.sides):
+        return battle
+    first, second = (msgspec.structs.replace(side, units=()) for side in battle.sides)
+    return msgspec.structs.replace(battle, sides=(first, second))
+
+
+def _at_table(state: CampaignState, hex_label: str, uid: str, leaving: bool) -> bool:
+    """Whether a ship of a battle's announced side is still there to fight it."""
+    if parse_defence_id(uid) is not None:
+        return True  # a colony's defences: taken only by an assault on them
+    unit = state.units.get(uid)
+    return unit is not None and (leaving or unit.hex == hex_label)
 
 
 def unit_sheet(unit: Unit) -> Ship:
@@ -223,16 +248,16 @@ class Fought(msgspec.Struct, frozen=True, kw_only=True):
 def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource) -> Fought:
     """Fight `battle` with the engine.
 
-    A side with no ship left (lost in an earlier battle this turn) means no battle: every
-    ship still there comes through, and nothing is rolled.
+    Only the ships still at its table fight it (`present`). A side with none left (lost or
+    gone in an earlier battle this turn) means no battle: no ship has a result, and nothing
+    is rolled.
     """
     from tactical.campaign_battle import fight_campaign_battle
 
     battle = present(state, battle)
     if not all(side.units for side in battle.sides):
-        survivors = tuple(ShipResult(unit=u) for side in battle.sides for u in side.units)
         return Fought(
-            results=survivors,
+            results=(),
             rolls=(),
             journal='{"no battle": "one side was already gone"}',
             knowledge=BattleKnowledge(closed=False),  # nothing fought, nothing hidden

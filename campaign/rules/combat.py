@@ -46,7 +46,7 @@ from campaign.events import (
     UnitsCaught,
 )
 from campaign.projections import CampaignState
-from campaign.rules.battles import unit_sheet
+from campaign.rules.battles import as_fought, unit_sheet
 from campaign.rules.command import (
     CommandLevel,
     initiative_modifier,
@@ -346,13 +346,29 @@ def _outcome_problems(
     battle_id: str,
     results: tuple[ShipResult, ...],
 ) -> list[str]:
-    """What is wrong with a battle's outcome as given, ship by ship (none: it may be recorded)."""
-    fighting = {u for side in battle.sides for u in side.units}
+    """What is wrong with a battle's outcome as given, ship by ship (none: it may be recorded).
+
+    `battle` is the battle as announced; only the ships still at its table may have a result
+    (`as_fought`): one lost or gone in an earlier battle this turn took no part (004 5.3.6).
+    """
+    announced = {u for side in battle.sides for u in side.units}
+    fighting = {u for side in as_fought(state, battle).sides for u in side.units}
     leaving = battle.leaving
     problems: list[str] = []
     seen: set[str] = set()
     for result in results:
-        if result.unit not in fighting:
+        if result.unit in announced and result.unit not in fighting:
+            problems.append(
+                f"{result.unit} was not at the table of {battle_id}: "
+                + (
+                    "no battle was fought there, a side having no ship left after an earlier "
+                    "battle this turn"
+                    if not fighting
+                    else "it was destroyed or left the hex in an earlier battle this turn "
+                    "(004 5.3.6)"
+                )
+            )
+        elif result.unit not in fighting:
             problems.append(f"{result.unit} did not fight in {battle_id}")
         if result.unit in seen:
             problems.append(f"{result.unit} is given twice")
@@ -395,21 +411,28 @@ def decide_battle_result(
     """Record a battle's outcome, from the tactical engine (with what each side knew at the
     end of each enemy ship, `knowledge`) or a table-top game.
 
+    The outcome is the battle's as fought (`rules.battles.as_fought`): its sides and results
+    are the ships still at its table, those an earlier battle this turn destroyed or took
+    away left out (004 5.3.6), so neither side is told of a ship it never met; a battle a side
+    had no ship left for is not fought and names none.
+
     In a departure battle the ships leaving are at their destinations already; whatever
     becomes of them is told to both sides, but where a jump took one (`to_hex`; left out,
     where it was going) only to its owner, since that is near where it was going.
 
     Raises:
         IllegalCommandError: no such battle waits for an outcome.
-        InvalidInputError: a result names a ship not in the battle, twice, or a bad hex.
+        InvalidInputError: a result names a ship not at the battle's table, twice, or a bad
+            hex.
     """
-    battle = state.pending_battles.get(battle_id)
-    if battle is None:
+    announced = state.pending_battles.get(battle_id)
+    if announced is None:
         waiting = ", ".join(sorted(state.pending_battles)) or "none"
         raise IllegalCommandError(f"no battle {battle_id!r} awaits an outcome (waiting: {waiting})")
-    problems = _outcome_problems(state, starmap, battle, battle_id, results)
+    problems = _outcome_problems(state, starmap, announced, battle_id, results)
     if problems:
         raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
+    battle = as_fought(state, announced)
     leaving = battle.leaving
     given = {r.unit: r for r in results}
     complete = tuple(

@@ -65,8 +65,9 @@ def _fight(
         dice=dice,
         knowledge=fought.knowledge,
     )
-    if fought.decoys_kept is not None:
-        batch += decoys.decide_decoys_lost(state, battle, fought.results, fought.decoys_kept)
+    if fought.decoys_kept is not None:  # the drones of the ships at its table (004 5.3.6)
+        at_table = battles.as_fought(state, battle)
+        batch += decoys.decide_decoys_lost(state, at_table, fought.results, fought.decoys_kept)
     return batch
 
 
@@ -74,7 +75,10 @@ class BattleCommands(ServiceCore):
     """List, fight, record and report the campaign's battles."""
 
     def battles(self, lineage: Lineage, viewer: str = UMPIRE) -> list[Battle]:
-        """Return the battles awaiting an outcome (a player sees only his own).
+        """Return the battles awaiting an outcome (a player sees only his own, as they were
+        announced to him). The umpire sees each as it stands (`rules.battles.as_fought`): the
+        ships an earlier battle of the turn left at its table (004 5.3.6), the ones an
+        outcome may name.
 
         Raises:
             IllegalCommandError: an FT2 campaign, whose battles await in its encounters.
@@ -86,17 +90,22 @@ class BattleCommands(ServiceCore):
                 "this campaign plays FT2's campaign rules: `umpire encounters list` lists its "
                 "battles awaiting an outcome, `umpire battles show ID` one fought"
             )
-        return [state.pending_battles[k] for k in sorted(state.pending_battles)]
+        waiting = [state.pending_battles[k] for k in sorted(state.pending_battles)]
+        if viewer == UMPIRE:
+            return [battles.as_fought(state, battle) for battle in waiting]
+        return waiting
 
     def battle_decoys(self, lineage: Lineage, viewer: str = UMPIRE) -> dict[str, dict[str, int]]:
         """Return, by battle awaiting an outcome, the decoy drones each side carries into it
-        (`rules.decoys`): to the umpire every side's, to a player only his own."""
+        (`rules.decoys`): to the umpire every side's, of the ships at its table as it stands
+        (`battles`), to a player only his own."""
         self._check_viewer(lineage, viewer)
         state = self.load(lineage, viewer=viewer)
+        at_table = battles.as_fought if viewer == UMPIRE else (lambda _state, b: b)
         return {
             bid: {
                 side.player: len(decoys.carriers(state, side.units))
-                for side in battle.sides
+                for side in at_table(state, battle).sides
                 if viewer in (UMPIRE, side.player)
             }
             for bid, battle in sorted(state.pending_battles.items())
@@ -116,7 +125,8 @@ class BattleCommands(ServiceCore):
         ft2.refuse_in_ft2(state, "umpire battles record")
         drones = []
         if decoys_lost and battle_id in state.pending_battles:
-            battle = state.pending_battles[battle_id]
+            # The drones of the ships still at its table (004 5.3.6).
+            battle = battles.as_fought(state, state.pending_battles[battle_id])
             drones = decoys.decide_decoys_recorded(state, battle, decoys_lost)
         dice = self._dice(lineage, state, None, ask)
         batch = combat.decide_battle_result(
