@@ -13,6 +13,7 @@ report itself, its JSON, `battles show --turns`, the HTML replay and the web pag
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,8 +41,10 @@ from tactical.battle import (
     Shot,
     TurnEnded,
     context,
+    evolve,
     initial_state,
 )
+from tactical.commanders import engage_commander, play
 from tactical.dice import SeededDice
 from tactical.movement import Order
 from tactical.summary import describe
@@ -372,3 +375,83 @@ def test_what_only_the_enemys_own_people_know_is_not_told() -> None:
         assert told_as_seen(ctx, state, state, event, "red") == told, event
     # Red's own repairs are told whole; of all the rest the umpire reads more.
     assert [describe(e) == told for e, told in events] == [False, False, True, False, False]
+
+
+def _closed_setup(rng: random.Random, movement: str) -> BattleSetup:
+    """Two to six Continuum ships, a side, half with a dummy, far enough apart to meet as
+    contacts (closed record sheets)."""
+    designs = ["frigate", "destroyer", "light_cruiser", "heavy_cruiser"]
+    ships = [
+        _ship(
+            f"{side}-W{i}",
+            side,
+            rng.choice(designs),
+            rng.uniform(-30, 30),
+            rng.uniform(0, 20) + (80 if side == "blue" else 0),
+            6 if side == "blue" else 12,
+            rng.randint(0, 6),
+        )
+        for side in ("red", "blue")
+        for i in range(1, rng.randint(2, 4))
+    ]
+    dummies = [
+        DummySetup(id=f"{s.side}-D{i}", side=s.side, x=s.x + 5, y=s.y, course=s.course, speed=0)
+        for i, s in enumerate(ships)
+        if rng.random() < 0.5
+    ]
+    return BattleSetup(
+        sides=("red", "blue"),
+        rules="continuum",
+        movement=movement,  # type: ignore[arg-type]
+        ships=tuple(ships),
+        bogeys=True,
+        dummies=tuple(dummies),
+        turn_limit=8,
+    )
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_no_seeded_battle_tells_a_contact_by_name_or_an_enemy_order(seed: int) -> None:
+    """Seeded battles between Engage commanders, under vector and cinematic movement: for
+    each side, every event told (`battle_report`'s turns are these lines) names an enemy
+    ship only once his side has identified it, first in the line that does, never an enemy
+    dummy, and never an order an enemy counter moved by."""
+    rng = random.Random(seed)
+    setup = _closed_setup(rng, "vector" if seed % 2 else "cinematic")
+    battle = play(Battle(setup), {s: engage_commander() for s in setup.sides}, SeededDice(seed))
+    ctx = context(setup)
+    met = 0  # contacts identified during the battle, both sides: the test means something
+    for side in setup.sides:
+        state = initial_state(ctx)
+        for event in battle.journal:
+            after = evolve(ctx, state, event)
+            lines = told_as_seen(ctx, state, after, event, side)
+            contacts = {s.id: f"?{s.bogey}" for s in state.ships if s.side != side and s.bogey}
+            still = {s.id for s in after.ships if s.bogey}
+            for dummy in setup.dummies:
+                if dummy.side != side:
+                    assert not _names(lines, dummy.id), (side, event)
+            for ship_id, label in contacts.items():
+                named = _names(lines, ship_id)
+                if ship_id in still:
+                    assert not named, (side, lines)
+                elif named:
+                    met += 1
+                    assert label in lines[named[0]], (side, lines)
+                    assert f"identified as {ship_id}" in lines[named[0]] or (
+                        f"it is {ship_id}" in lines[named[0]]
+                    ), lines[named[0]]
+            if isinstance(event, ShipsMoved):
+                for moved in (*event.moves, *event.decoys):
+                    if moved.ship.startswith(side):
+                        continue
+                    for name in (moved.ship, contacts.get(moved.ship, moved.ship)):
+                        assert all(f"{name} {moved.order} " not in line for line in lines)
+            state = after
+    assert met, "no contact was identified: the test means nothing"
+
+
+def _names(lines: list[str], counter: str) -> list[int]:
+    """The lines that name `counter` by its id (a fighter group by its carrier's)."""
+    word = re.compile(rf"(?<![\w.?-]){re.escape(counter)}(?![\w-])")
+    return [i for i, line in enumerate(lines) if word.search(line)]
