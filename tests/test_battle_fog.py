@@ -51,6 +51,7 @@ from tactical.summary import describe
 from tests.conftest import FixedClock
 from tests.tactical import extra_designs
 from tests.tactical.test_ecm import TEST_DESIGNS
+from tests.test_render import check_golden
 from tests.test_reports import Trio
 
 ENEMY = "blue-W1"
@@ -154,7 +155,8 @@ def test_every_surface_red_reads_tells_the_enemy_as_he_saw_it(
     turns = text[text.index("\nTurn 1\n") :]
     _check_told(turns.splitlines(), label, orders)
 
-    # The HTML replay, as `--replay` writes it and the package publishes it.
+    # The HTML replay, as `--replay` writes it and the package publishes it; pinned whole.
+    check_golden("battle_red_replay", render.battle_replay_html(red))
     replay = tmp_path / "red.html"
     trio.umpire("battles", "show", "t1-0201", "--as-player", "red", "--replay", str(replay))
     for page in (replay.read_text(), render.battle_replay_html(red)):
