@@ -16,18 +16,29 @@ sees: `campaign.battleknowledge` is that rule's home.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from campaign.battleknowledge import Journal, ShipKnowledge, decode_journal, enemy_knowledge
 from campaign.events import UMPIRE, BattleFought
 from campaign.strategic import ShipResult, engine_id
-from tactical.battle import evolve, side_view
+from tactical.battle import (
+    Event,
+    FightersResolved,
+    RepairsMade,
+    ShipFired,
+    ShipsMoved,
+    evolve,
+    side_view,
+)
+from tactical.movement import format_mu
+from tactical.phases.knowledge import sheets_closed
+from tactical.sensors import Sensed
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
 from tactical.state import BattleContext, BattleState
-from tactical.summary import describe
+from tactical.summary import describe, describe_move
 
 
 class ForceShip(msgspec.Struct, frozen=True, kw_only=True):
@@ -172,15 +183,21 @@ def _replayed(
     state = first
     lines: list[str] = []
     turn = state.turn
+    # Under closed record sheets each event is told as the side saw it when it happened
+    # (`told_as_seen`); else the turn's lines are cut at its end (`_turn`).
+    fog = viewer != UMPIRE and sheets_closed(ctx)
     for event in record.journal:
         if event.turn != turn and lines:
-            turns.append(_turn(ctx, turn, lines, state, viewer))
+            turns.append(_turn(ctx, turn, lines, state, viewer, fog))
             lines = []
         turn = event.turn
-        state = evolve(ctx, state, event)
-        lines.extend(describe(event, ctx.rules.movement))
+        before, state = state, evolve(ctx, state, event)
+        if fog:
+            lines.extend(told_as_seen(ctx, before, state, event, viewer))
+        else:
+            lines.extend(describe(event, ctx.rules.movement))
     if lines:
-        turns.append(_turn(ctx, turn, lines, state, viewer))
+        turns.append(_turn(ctx, turn, lines, state, viewer, fog))
     knowledge = enemy_knowledge(ctx, state, viewer)
     results = {r.unit: r for r in fought.results}
     fates = []
@@ -327,8 +344,17 @@ def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter
 
 
 def _turn(
-    ctx: BattleContext, turn: int, lines: list[str], state: BattleState, viewer: str
+    ctx: BattleContext,
+    turn: int,
+    lines: list[str],
+    state: BattleState,
+    viewer: str,
+    as_seen: bool = False,
 ) -> ReplayTurn:
+    """A turn of the battle: its lines (``as_seen``: already as the viewer saw them, else cut
+    by what he knew at the turn's end: open record sheets) and the table at its end."""
+    if as_seen:
+        return ReplayTurn(turn=turn, lines=tuple(lines), table=_table(ctx, state, viewer))
     hidden: set[str] = set()
     closed: set[str] = set()
     if viewer != UMPIRE:
@@ -374,3 +400,220 @@ def _outside(line: str, closed: set[str]) -> str | None:
 
 def _mentions(line: str, ids: set[str]) -> bool:
     return any(re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w-])", line) for i in ids)
+
+
+# ---------------------------------------------------------------- the journal as a side saw it
+
+
+def told_as_seen(
+    ctx: BattleContext, before: BattleState, after: BattleState, event: Event, viewer: str
+) -> list[str]:
+    """Return the lines that tell one journal event (`tactical.summary.describe`) as `viewer`'s
+    side saw it happen under closed record sheets (docs/rulings.md, "Campaign: a battle told
+    turn by turn to a side"); `before` and `after` are the states around it.
+
+    - An enemy counter his side has not identified is told by the label his table shows it
+      by, `?B1` (001 L939-945: a bogey shows its label, place, course and speed), until the
+      line that identifies it, which names both; a dummy is never told as one before that.
+    - The enemy's orders are never told (001 L248): an enemy ship's move is where it went, its
+      facing and motion; a fighter group's likewise; no void order, standing scramble, ram that
+      was ordered and never tried, nor repairs (the enemy's damage control and its dice).
+    - What a ship's record sheet alone shows is told only of an enemy ship his sensors know
+      "everything" of (000 L12658-12660, `_outside`); of his own ships, what the enemy's
+      scans learnt of them is the enemy's (docs/rulings.md).
+    """
+    sides = {s.id: s.side for s in ctx.setup.ships} | {d.id: d.side for d in ctx.setup.dummies}
+
+    def enemy(counter: str) -> bool:
+        carrier = counter.split(".", maxsplit=1)[0]  # a fighter group by its carrier
+        return sides.get(carrier, viewer) != viewer
+
+    was = _contacts(before, viewer)
+    now = _contacts(after, viewer)
+    closed = _unknown_damage(ctx, before, viewer) | _unknown_damage(ctx, after, viewer)
+
+    def told(lines: list[str], names: dict[str, str]) -> list[str]:
+        return [
+            _renamed(kept, names)
+            for line in lines
+            for seen in [_enemy_outside(line, enemy)]
+            if seen is not None
+            for kept in [_outside(seen, closed)]
+            if kept is not None
+        ]
+
+    if isinstance(event, ShipsMoved):
+        return _moves_as_seen(ctx, event, was, told, enemy)
+    if isinstance(event, RepairsMade) and event.side != viewer:
+        return []  # its damage control parties and their dice are the enemy's own
+    lines = describe(event, ctx.rules.movement)
+    if isinstance(event, FightersResolved):
+        # One line a group's move, after the heading: an enemy group's without its order.
+        for index, moved in enumerate(event.moves, start=1):
+            if enemy(moved.group):
+                lines[index] = f"    {moved.group} to {format_mu(moved.x)},{format_mu(moved.y)}" + (
+                    ", lands" if moved.recovered else ""
+                )
+    if isinstance(event, ShipFired) and event.ship in was:
+        if event.ship in now:  # still a contact: it fired nothing that gives it away
+            return told(lines, now) if event.shots else []
+        revealed = f"  {was[event.ship]} fires, giving itself away: it is {event.ship}"
+        return [revealed, *told(lines, now)]
+    return told(lines, now)
+
+
+def _moves_as_seen(
+    ctx: BattleContext,
+    event: ShipsMoved,
+    was: dict[str, str],
+    told: Callable[[list[str], dict[str, str]], list[str]],
+    enemy: Callable[[str], bool],
+) -> list[str]:
+    """A movement step as a side saw it (`told_as_seen`), `was` its contacts before it: the
+    moves while the enemy's contacts were still contacts, then each identification as it
+    came, then what followed (rams, the first to fire, thresholds) as the identifications
+    left the table."""
+    movement = ctx.rules.movement
+    nothing: dict[str, object] = {
+        "moves": (),
+        "first": None,
+        "nova": (),
+        "thresholds": (),
+        "mines": (),
+        "decoys": (),
+        "sensed": (),
+        "rams": (),
+        "asteroids": (),
+        "dropouts": (),
+    }
+
+    def part(**kept: object) -> list[str]:
+        return describe(msgspec.structs.replace(event, **(nothing | kept)), movement)[1:]
+
+    lines = describe(msgspec.structs.replace(event, **nothing), movement)
+    for dropout in event.dropouts:
+        told_lines = part(dropouts=(dropout,))
+        if enemy(dropout.ship):
+            # Where it aimed is its order; a ship that never entered was never seen.
+            if not dropout.entered:
+                continue
+            where = f"{format_mu(dropout.x)},{format_mu(dropout.y)}"
+            told_lines[0] = f"    {dropout.ship} drops out of FTL, appears at {where}"
+        lines += told(told_lines, was)
+    jumps: list[str] = []
+    for moved in event.moves:
+        if moved.ship in was:
+            continue  # a contact's: below
+        own = part(moves=(moved,))  # its move, then its FTL jump's lines
+        if enemy(moved.ship):
+            own[0] = describe_move(moved, movement, written=False)
+        lines += told(own[:1], was)
+        jumps += own[1:]
+    # The contacts' moves, ships' and dummies' alike, in the order of their labels: in the
+    # journal's (by id, the dummies last) their order would tell which was which.
+    contacts = sorted(
+        (m for m in (*event.moves, *event.decoys) if m.ship in was),
+        key=lambda m: _label_order(was[m.ship]),
+    )
+    for moved in contacts:
+        lines += told([describe_move(moved, movement, written=False)], was)
+        if moved.ftl is not None:
+            jumps += part(moves=(moved,))[1:]
+    lines += told(jumps, was)
+    lines += [line for d in event.decoys if d.ship not in was for line in part(decoys=(d,))]
+    lines += told(part(asteroids=event.asteroids, mines=event.mines), was)
+    names = dict(was)
+    for sensed in event.sensed:
+        lines += _sensed_as_seen(sensed, part(sensed=(sensed,)), names, enemy)
+    rams = tuple(
+        ram
+        for ram in event.rams
+        # A ram the enemy ordered and never tried is an order, not seen.
+        if not (enemy(ram.ship) and (ram.reason is not None or ram.proceed is None))
+    )
+    rest = part(rams=rams, first=event.first, nova=event.nova, thresholds=event.thresholds)
+    return lines + told(rest, names)
+
+
+def _sensed_as_seen(
+    sensed: Sensed, lines: list[str], names: dict[str, str], enemy: Callable[[str], bool]
+) -> list[str]:
+    """One identification as a side saw it (`told_as_seen`); `names` are the enemy's
+    contacts so far, and lose the one identified."""
+    (line,) = lines
+    if not enemy(sensed.counter):
+        # His own counter turned over: by the enemy, what its scan learnt is the enemy's.
+        line = line.split(", which learns ")[0]
+        if sensed.by in names:
+            removed = ", removed" if sensed.dummy else ""
+            line = line.split(" identified by ")[0] + " identified by the enemy" + removed
+        return [_renamed(line, names)]
+    label = names.pop(sensed.counter, None)
+    if label is None:
+        return [_renamed(line, names)]
+    if sensed.how == "self":
+        return [f"    {label} gives itself away: it is {sensed.counter}"]
+    if sensed.dummy:
+        return [_renamed(line.replace(sensed.counter, label, 1), names)]
+    return [
+        _renamed(
+            line.replace(
+                f"{sensed.counter} identified by", f"{label} identified as {sensed.counter} by", 1
+            ),
+            names,
+        )
+    ]
+
+
+def _label_order(label: str) -> tuple[int, str]:
+    """A contact's label's place among the others: `?B2` before `?B10`."""
+    number = label.lstrip("?B")
+    return (int(number), label) if number.isdigit() else (0, label)
+
+
+def _contacts(state: BattleState, viewer: str) -> dict[str, str]:
+    """The enemy counters `viewer`'s side has not identified in `state`, by id: the label his
+    table shows each by (`tactical.battle.view`), as his report tells it, `?B1`."""
+    names = {s.id: f"?{s.bogey}" for s in state.ships if s.side != viewer and s.bogey is not None}
+    names.update({d.id: f"?{d.label}" for d in state.dummies if d.side != viewer})
+    return names
+
+
+def _unknown_damage(ctx: BattleContext, state: BattleState, viewer: str) -> set[str]:
+    """The enemy ships whose damage `viewer`'s sensors did not know in `state`: contacts, and
+    ships identified and not scanned to "everything" (`side_view`, 000 L12658-12660)."""
+    known = {s.id for s in side_view(ctx, state, viewer)[1].ships if s.sighting is None}
+    return {s.id for s in state.ships if s.side != viewer and s.id not in known}
+
+
+# The lines that tell what only the enemy's own people know: its fighters' re-arming dice
+# (000 8.16), and its FTL Move ship's die that readies the jump (004 L142-143), whose jump
+# shows when it is made.
+_ENEMY_INSIDE = (
+    re.compile(r"\s*(?P<counter>\S+) re-arms \["),
+    re.compile(r"\s*(?P<counter>\S+) is ready to power up for a jump$"),
+)
+# An enemy carrier's scramble die (000 8.3): what gets away is seen, not the die or a mishap
+# in its bays.
+_SCRAMBLE = re.compile(r"(?P<head>\s*(?P<counter>\S+) scrambles) \[\d+\]: (?P<rest>.*)$")
+
+
+def _enemy_outside(line: str, enemy: Callable[[str], bool]) -> str | None:
+    """A journal line as the other side may read it when it tells what only the enemy's own
+    people know (`_ENEMY_INSIDE`, `_SCRAMBLE`); ``None`` when not told at all."""
+    if any((m := p.match(line)) and enemy(m["counter"]) for p in _ENEMY_INSIDE):
+        return None
+    scramble = _SCRAMBLE.match(line)
+    if scramble and enemy(scramble["counter"]):
+        mishap = scramble["rest"].startswith("a mishap")
+        return f"{scramble['head']}: " + ("no group gets away" if mishap else scramble["rest"])
+    return line
+
+
+def _renamed(line: str, names: Mapping[str, str]) -> str:
+    """`line` with each counter of `names` told by its name there (an id by its contact's
+    label), a fighter group by its carrier's (`blue-W1.hangar_bay-1`)."""
+    if not names:
+        return line
+    ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w.?-])(?:{ids})(?![\w-])", lambda m: names[m[0]], line)

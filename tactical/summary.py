@@ -63,6 +63,7 @@ __all__ = [
     "describe",
     "describe_contacts",
     "describe_journal",
+    "describe_move",
     "turn_by_turn",
 ]
 
@@ -590,15 +591,31 @@ def _fired(event: ShipFired) -> list[str]:
     return lines
 
 
-def _moved(moved: Moved, spatial: bool = False) -> str:
-    """Tell one ship's move (``spatial``: the battle moves under 003's spatial movement)."""
+def describe_move(moved: Moved, movement: Movement = "cinematic", written: bool = True) -> str:
+    """Tell one ship's move in a battle that moves by ``movement``; without its ``written``
+    order, as the enemy sees it: where it went, its facing and motion, and whether it jumped or
+    left the table, never the order it moved by (orders are secret, 001 L248), nor whether the
+    order was void or stood ready to scramble fighters (000 8.3).
+
+    >>> print(describe_move(Moved(ship="b1", order="MD2", x=5, y=4, course=12, speed=4,
+    ...                           vector=(0.0, 4.0)), "vector", written=False))
+        b1 to 5,4 facing 12, course 0° speed 4
+    """
+    return _moved(moved, movement == "spatial", written)
+
+
+def _moved(moved: Moved, spatial: bool = False, written: bool = True) -> str:
+    """Tell one ship's move (``spatial``: the battle moves under 003's spatial movement;
+    ``written``: with its order, see :func:`describe_move`)."""
+    order = f" {moved.order}" if written else ""
     line = (
-        f"    {moved.ship} {moved.order} to {format_mu(moved.x)},{format_mu(moved.y)} "
+        f"    {moved.ship}{order} to {format_mu(moved.x)},{format_mu(moved.y)} "
         f"course {moved.course} speed {moved.speed}"
     )
     if moved.vector is not None:
+        words = _vector_words(moved.order) if written else ""
         line = (
-            f"    {moved.ship} {moved.order}{_vector_words(moved.order)} to "
+            f"    {moved.ship}{order}{words} to "
             f"{format_mu(moved.x)},{format_mu(moved.y)} facing {moved.course}, "
             + (
                 f"motion {format_motion(moved.vector)}"
@@ -606,9 +623,9 @@ def _moved(moved: Moved, spatial: bool = False) -> str:
                 else f"course {format_mu(moved.vector[0])}° speed {format_mu(moved.vector[1])}"
             )
         )
-    if moved.void:
+    if written and moved.void:
         line += f" (order void: {moved.void})"
-    elif moved.order.endswith(f"/{SCRAMBLE}"):
+    elif written and moved.order.endswith(f"/{SCRAMBLE}"):
         line += ", ready to scramble fighters"  # 000 8.3
     if moved.jumped and moved.displaced:
         parsecs, direction = moved.displaced
