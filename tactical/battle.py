@@ -806,15 +806,20 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
     return state
 
 
-def replay(setup: BattleSetup, journal: Sequence[Event]) -> BattleState:
-    """Return the state after folding a whole journal into the set-up's initial state.
+def replay(
+    setup: BattleSetup, journal: Sequence[Event], ctx: BattleContext | None = None
+) -> BattleState:
+    """Return the state after folding a whole journal into the set-up's initial state;
+    ``ctx``, the set-up's context (:func:`~tactical.setup.context`) when the caller has it
+    already: it is read off the set-up alone.
 
     Raises:
         SetupError: the set-up is broken.
         tactical.dice.DiceError: an event's dice do not fit the rules.
         IllegalActionError: an event does not fit the state.
     """
-    ctx = context(setup)
+    if ctx is None or ctx.setup is not setup:
+        ctx = context(setup)
     state = initial_state(ctx)
     for event in journal:
         state = evolve(ctx, state, event)

@@ -49,6 +49,7 @@ from tactical.fire import (
     needle_dice,
     needle_sight,
     nova_touches,
+    placement,
     range_between,
     roll_beams,
     score_aft_die,
@@ -329,16 +330,26 @@ def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
         if seen is state and sheets is ctx.sheets and who == side:
             return found
     ships = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
-    found = _Sighted(ships, tuple((s.id, s.x, s.y) for s in ships))
+    places = tuple((s.id, s.x, s.y) for s in ships)
+    if len(_PLACES) >= _OPTIONS_KEPT:
+        _PLACES.clear()
+    found = _Sighted(ships, _PLACES.setdefault(places, places))
     _SIGHTED.insert(0, (state, ctx.sheets, side, found))
     del _SIGHTED[4:]
     return found
 
 
-_OPTIONS: dict[tuple[object, ...], tuple[ShipInPlay, Ship, object, dict[str, tuple[str, ...]]]] = {}
-""":func:`fire_options` worked out, by what they depend on: the firing ship, its record sheet
-and the rules (by identity; each entry holds them, so no other object can take their ids
-while it lives), the asteroids this turn, and each ship in sight's id and place. A fire phase
+_PLACES: dict[tuple[tuple[str, float, float], ...], tuple[tuple[str, float, float], ...]] = {}
+"""One tuple for each set of places in sight :func:`_in_sight` found, so that
+:data:`_OPTIONS` may know them by identity, not by hashing every place again for each ship."""
+
+_OPTIONS: dict[
+    tuple[object, ...],
+    tuple[ShipInPlay, Ship, object, tuple[object, ...], dict[str, tuple[str, ...]]],
+] = {}
+""":func:`fire_options` worked out, by what they depend on: the firing ship, its record sheet,
+the rules and each ship in sight's id and place (by identity; each entry holds them, so no
+other object can take their ids while it lives), and the asteroids this turn. A fire phase
 asks again and again of ships whose options no shot since has changed."""
 
 _OPTIONS_KEPT = 4096
@@ -373,10 +384,17 @@ def fire_options(
         return _fire_options(ctx, ship, sheet, ())
     asteroids = asteroids_now(ctx, state)
     sighted = _in_sight(ctx, state, ship.side)
-    key = (id(ship), id(sheet), id(ctx.rules), asteroids, sighted.places)
+    places = sighted.places
+    key = (id(ship), id(sheet), id(ctx.rules), id(places), asteroids)
     known = _OPTIONS.get(key)
-    if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
-        return dict(known[3])
+    if (
+        known is not None
+        and known[0] is ship
+        and known[1] is sheet
+        and known[2] is ctx.rules
+        and known[3] is places
+    ):
+        return dict(known[4])
     targets = [
         s
         for s in sighted.ships
@@ -385,7 +403,7 @@ def fire_options(
     options = _fire_options(ctx, ship, sheet, targets)
     if len(_OPTIONS) >= _OPTIONS_KEPT:
         _OPTIONS.clear()
-    _OPTIONS[key] = (ship, sheet, ctx.rules, dict(options))
+    _OPTIONS[key] = (ship, sheet, ctx.rules, places, dict(options))
     return options
 
 
@@ -435,14 +453,7 @@ def _fire_options(
     blossom = death_blossom(ctx, ship)
     spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
-    placed = [
-        (
-            target.id,
-            arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs),
-            range_between(ship.x, ship.y, target.x, target.y),
-        )
-        for target in targets
-    ]
+    placed = _placed(ctx, ship, targets)
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
@@ -498,6 +509,14 @@ def _fire_options(
         if reachable:
             options[spec.id] = reaches[key]
     return options
+
+
+def _placed(
+    ctx: BattleContext, ship: ShipInPlay, targets: Sequence[ShipInPlay]
+) -> list[tuple[str, str, float]]:
+    """Each target's id, arc and range from the ship (:func:`~tactical.fire.placement`)."""
+    x, y, course, arcs = ship.x, ship.y, ship.course, ctx.rules.arcs
+    return [(target.id, *placement(x, y, course, target.x, target.y, arcs)) for target in targets]
 
 
 def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
@@ -1060,8 +1079,9 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         boarding_hits = 0
         record = target.record
         # The target's range and arc, the same for every shot at it.
-        distance = range_between(firer.x, firer.y, target.x, target.y)
-        arc = arc_of(bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs)
+        arc, distance = placement(
+            firer.x, firer.y, firer.course, target.x, target.y, ctx.rules.arcs
+        )
         for shot in (s for s in aimed if s.target == target_id):
             kind = kinds[shot.weapon]
             aft = _aft_help(ctx, firer, kind, arc)
