@@ -480,35 +480,65 @@ def _fire_options(
             if known:
                 options[spec.id] = known
             continue
-        reachable: list[str] = []
-        beam = is_beam(spec.kind)
-        # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
-        # distance / BAND_MU <= N: the same float, compared without the ceiling.
-        bands = BEAM_STRENGTH[spec.kind] if beam else 0
-        # Read once for all the targets: the kind, its arcs, needle or scattergun.
-        kind, arcs, needle, scattergun = (
-            spec.kind,
-            spec.arcs,
-            spec.kind in NEEDLE_STRENGTH,
-            spec.kind == SCATTERGUN,
+        kind, arcs = spec.kind, spec.arcs
+        if is_beam(kind) and not blossom:
+            # A beam-N: in one of its arcs (aft as its ship may fire aft), and rolling a die,
+            # while ceil(distance / BAND_MU) <= N (beam_dice), that is while distance /
+            # BAND_MU <= N: the same float, compared without the ceiling. Every other weapon,
+            # and every weapon in a Death Blossom: _reached.
+            bands = BEAM_STRENGTH[kind]
+            found = reaches[key] = tuple(
+                [
+                    target_id
+                    for target_id, arc, distance in placed
+                    if arc in arcs
+                    and (arc != AFT or aft_open or distance <= aft_reach)
+                    and distance / BAND_MU <= bands
+                ]
+            )
+            if found:
+                options[spec.id] = found
+            continue
+        reaches[key] = found = _reached(
+            ctx, placed, kind, arcs, setting, (aft_open, aft_reach, blossom, spatial, sight)
         )
-        for target_id, arc, distance in placed:
-            if needle and distance > sight:
-                continue  # its sensors cannot aim it this far (000 L4517-4523)
-            # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
-            # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
-            aft_ok = arc != AFT or aft_open or distance <= aft_reach
-            # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
-            # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
-            all_round = scattergun and (arc != AFT or not spatial)
-            if not blossom and not all_round and (not aft_ok or arc not in arcs):
-                continue
-            if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
-                reachable.append(target_id)
-        reaches[key] = tuple(reachable)
-        if reachable:
-            options[spec.id] = reaches[key]
+        if found:
+            options[spec.id] = found
     return options
+
+
+def _reached(
+    ctx: BattleContext,
+    placed: Sequence[tuple[str, str, float]],
+    kind: str,
+    arcs: tuple[str, ...],
+    setting: str | None,
+    ship: tuple[bool, float, bool, bool, float],
+) -> tuple[str, ...]:
+    """:func:`_fire_options`' targets of a weapon of this kind, arcs and setting, of every
+    kind but a beam firing by its arcs: ``ship`` is how its ship fires (whether aft by FT
+    Lite's rule, how far aft by its sensors, whether in a Death Blossom, under spatial
+    movement, and how far its sensors aim class-N needles)."""
+    aft_open, aft_reach, blossom, spatial, sight = ship
+    beam = is_beam(kind)
+    # A beam-N rolls a die while distance / BAND_MU <= N (as in _fire_options).
+    bands = BEAM_STRENGTH[kind] if beam else 0
+    needle, scattergun = kind in NEEDLE_STRENGTH, kind == SCATTERGUN
+    reachable: list[str] = []
+    for target_id, arc, distance in placed:
+        if needle and distance > sight:
+            continue  # its sensors cannot aim it this far (000 L4517-4523)
+        # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
+        # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
+        aft_ok = arc != AFT or aft_open or distance <= aft_reach
+        # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
+        # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
+        all_round = scattergun and (arc != AFT or not spatial)
+        if not blossom and not all_round and (not aft_ok or arc not in arcs):
+            continue
+        if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
+            reachable.append(target_id)
+    return tuple(reachable)
 
 
 def _placed(
