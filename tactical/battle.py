@@ -425,32 +425,25 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     # so is a standing order to scramble fighters (000 8.3) until the carrier scrambles, the
     # Beam-1s put on point defence (000 L9105-9109) until they fire, and the enemy admiral's
     # choice of ship (004 L338, L343).
-    state = msgspec.structs.replace(
-        state,
-        ships=tuple(
-            [
-                s
-                if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
-                else _unwritten(s)
-                for s in state.ships
-            ]
-        ),
-    )
-    inbound = {
-        s.id for s in state.ships if s.side != side and s.id in dropouts and s.status == "away"
-    }
-    if inbound:
-        state = msgspec.structs.replace(
-            state, ships=tuple(s for s in state.ships if s.id not in inbound)
-        )
-    hidden = {s.id for s in state.ships if s.side != side and s.bogey is not None}
+    ships = [
+        s
+        if s.side == side or not (s.settings or s.scramble or s.inspired or s.beam_defence)
+        else _unwritten(s)
+        for s in state.ships
+    ]
+    if dropouts:
+        inbound = {
+            s.id for s in ships if s.side != side and s.id in dropouts and s.status == "away"
+        }
+        ships = [s for s in ships if s.id not in inbound]
+    hidden = {s.id for s in ships if s.side != side and s.bogey is not None}
     if not hidden and not state.dummies:
-        return msgspec.structs.replace(state, written=written, salvos=salvos)
+        return msgspec.structs.replace(state, ships=tuple(ships), written=written, salvos=salvos)
     contacts = [
         Bogey(
             label=s.bogey, side=s.side, shows=s.shows, x=s.x, y=s.y, course=s.course, speed=s.speed
         )
-        for s in state.ships
+        for s in ships
         if s.id in hidden and s.status == "active" and s.bogey is not None and s.shows is not None
     ] + [
         Bogey(
@@ -468,7 +461,7 @@ def view(state: BattleState, side: str, dropouts: Collection[str] = ()) -> Battl
     return msgspec.structs.replace(
         state,
         written=written,
-        ships=tuple(s for s in state.ships if s.id not in hidden),
+        ships=tuple([s for s in ships if s.id not in hidden]),
         dummies=tuple(d for d in state.dummies if d.side == side),
         bogeys=tuple(sorted(contacts, key=lambda b: (len(b.label), b.label))),
         held=tuple(h for h in state.held if h not in hidden),
@@ -506,17 +499,17 @@ def side_view(
         return ctx, seen
     closed = sheets_closed(ctx)
     learned = {ship: level for who, ship, level in state.known if who == side}
-    levels = [
-        DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0)
-        for ship in seen.ships
-    ]
-    setup, sheets = _known_context(
-        ctx,
-        side,
-        tuple(
-            (ship.id, ship.design, level) for ship, level in zip(seen.ships, levels, strict=True)
-        ),
+    known = tuple(
+        [
+            (
+                ship.id,
+                ship.design,
+                DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0),
+            )
+            for ship in seen.ships
+        ]
     )
+    setup, sheets = _known_context(ctx, side, known)
     # A new context each call, as before: a commander may keep what it worked out for as
     # long as the context it was handed is the same object.
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
@@ -524,7 +517,7 @@ def side_view(
         ships=tuple(
             [
                 ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
-                for ship, level in zip(seen.ships, levels, strict=True)
+                for ship, (_id, _design, level) in zip(seen.ships, known, strict=True)
             ]
         ),
     )
@@ -806,15 +799,20 @@ def evolve(ctx: BattleContext, state: BattleState, event: Event) -> BattleState:
     return state
 
 
-def replay(setup: BattleSetup, journal: Sequence[Event]) -> BattleState:
-    """Return the state after folding a whole journal into the set-up's initial state.
+def replay(
+    setup: BattleSetup, journal: Sequence[Event], ctx: BattleContext | None = None
+) -> BattleState:
+    """Return the state after folding a whole journal into the set-up's initial state;
+    ``ctx``, the set-up's context (:func:`~tactical.setup.context`) when the caller has it
+    already: it is read off the set-up alone.
 
     Raises:
         SetupError: the set-up is broken.
         tactical.dice.DiceError: an event's dice do not fit the rules.
         IllegalActionError: an event does not fit the state.
     """
-    ctx = context(setup)
+    if ctx is None or ctx.setup is not setup:
+        ctx = context(setup)
     state = initial_state(ctx)
     for event in journal:
         state = evolve(ctx, state, event)

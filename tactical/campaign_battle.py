@@ -35,6 +35,7 @@ from msgspec import Meta, Struct
 from maps import tomlinput
 from tactical.battle import (
     Battle,
+    BattleContext,
     BattleSetup,
     BattleState,
     BoardingFought,
@@ -660,23 +661,31 @@ def fight_campaign_battle(
     chosen = {side.name: order_commander(side.order) for side in request.sides}
     chosen.update(commanders or {})
     battle = play(Battle(setup), chosen, PrefixedDice(dice, request.key))
-    outcome = outcome_from_journal(setup, battle.journal, None if verify else battle.state)
+    outcome = outcome_from_journal(
+        setup, battle.journal, None if verify else battle.state, battle.ctx
+    )
     return outcome, battle.state
 
 
 def outcome_from_journal(
-    setup: BattleSetup, journal: Sequence[Event], final: BattleState | None = None
+    setup: BattleSetup,
+    journal: Sequence[Event],
+    final: BattleState | None = None,
+    ctx: BattleContext | None = None,
 ) -> CampaignBattleOutcome:
     """Replay a campaign battle's journal (never rolling) and read off its outcome; given the
-    battle's ``final`` state, read it off that instead of a replay.
+    battle's ``final`` state, read it off that instead of a replay. ``ctx`` is the set-up's
+    context when the caller has it (the battle's own: read off the set-up alone, it need not
+    be built again for the replay).
 
     Raises:
         SetupError: the set-up is broken.
         tactical.dice.DiceError: the journal's dice do not fit the rules.
         tactical.battle.IllegalActionError: an event does not fit the state.
     """
-    ctx = context(setup)
-    state = _land_after_battle(replay(setup, journal) if final is None else final)
+    if ctx is None or ctx.setup is not setup:
+        ctx = context(setup)
+    state = _land_after_battle(replay(setup, journal, ctx) if final is None else final)
     thresholds: dict[str, list[int]] = {}
     bridges: dict[str, list[int]] = {}
     displaced: dict[str, tuple[int, int]] = {}

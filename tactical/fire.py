@@ -278,6 +278,35 @@ def arc_of(relative: float, arcs: tuple[str, ...]) -> str:
     return arcs[index]
 
 
+def placement(
+    x: float, y: float, course: int, tx: float, ty: float, arcs: tuple[str, ...]
+) -> tuple[str, float]:
+    """Return the arc a target at ``(tx, ty)`` lies in from a firer at ``(x, y)`` heading
+    ``course`` (:func:`arc_of` of its :func:`bearing`), and their range
+    (:func:`range_between`): what the fire step reads of each firer and target pair.
+
+    Worked out once for each pair of places: the commanders' side views, the firing itself
+    and the journal's replay each ask it of the same pairs (a pure function of its figures,
+    kept by their values)."""
+    key = (x, y, course, tx, ty, arcs)
+    known = _PLACED.get(key)
+    if known is None:
+        if len(_PLACED) >= _PLACED_KEPT:
+            _PLACED.clear()
+        known = _PLACED[key] = (
+            arc_of(bearing(x, y, course, tx, ty), arcs),
+            range_between(x, y, tx, ty),
+        )
+    return known
+
+
+_PLACED: dict[tuple[float, float, int, float, float, tuple[str, ...]], tuple[str, float]] = {}
+""":func:`placement` by its arguments' values."""
+
+_PLACED_KEPT = 16384
+"""How many pairs :data:`_PLACED` keeps before it starts again (a memory bound only)."""
+
+
 def nova_touches(
     start: tuple[float, float], end: tuple[float, float], diameter: float, x: float, y: float
 ) -> bool:

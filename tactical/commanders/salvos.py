@@ -48,7 +48,10 @@ def salvo_reach(ctx: BattleContext, enemy: ShipInPlay) -> float:
     if unseen_launcher(enemy):
         return ER_RANGE_MU
     sheet = ctx.sheets[enemy.id]
-    return max(
+    known = _REACHES.get(id(enemy))
+    if known is not None and known[0] is enemy and known[1] is sheet:
+        return known[2]
+    reach = max(
         (
             launch_range(sheet, spec.id)[0]
             for spec in sheet.systems
@@ -57,6 +60,19 @@ def salvo_reach(ctx: BattleContext, enemy: ShipInPlay) -> float:
         ),
         default=0.0,
     )
+    if len(_REACHES) >= REACHES_KEPT:
+        _REACHES.clear()
+    _REACHES[id(enemy)] = (enemy, sheet, reach)
+    return reach
+
+
+_REACHES: dict[int, tuple[ShipInPlay, object, float]] = {}
+""":func:`salvo_reach` by the enemy ship's identity, each entry holding the ship and the record
+sheet it was read off (the reach is read off those alone): a side's orders ask it of each
+enemy for each of its ships."""
+
+REACHES_KEPT = 4096
+"""How many entries :data:`_REACHES` keeps before it starts again (a memory bound only)."""
 
 
 def unseen_launcher(enemy: ShipInPlay) -> bool:

@@ -100,8 +100,10 @@ def with_fighters(orders: WriteOrders, posture: Posture) -> WriteOrders:
                 written[ship.id] = NO_ORDER
                 continue
             close = any(range_between(ship.x, ship.y, e.x, e.y) <= LAUNCH_RANGE_MU for e in enemies)
+            if posture == "recover" or not close or not launchable_bays(ctx, state, ship):
+                continue
             capacity = launch_capacity(ctx, state, ship)  # one per launch tube (000 L8536-8538)
-            if posture != "recover" and close and launchable_bays(ctx, state, ship) and capacity:
+            if capacity:
                 written[ship.id] = Order(launch=capacity)
         return written
 

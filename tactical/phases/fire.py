@@ -49,6 +49,7 @@ from tactical.fire import (
     needle_dice,
     needle_sight,
     nova_touches,
+    placement,
     range_between,
     roll_beams,
     score_aft_die,
@@ -329,16 +330,26 @@ def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
         if seen is state and sheets is ctx.sheets and who == side:
             return found
     ships = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
-    found = _Sighted(ships, tuple((s.id, s.x, s.y) for s in ships))
+    places = tuple((s.id, s.x, s.y) for s in ships)
+    if len(_PLACES) >= _OPTIONS_KEPT:
+        _PLACES.clear()
+    found = _Sighted(ships, _PLACES.setdefault(places, places))
     _SIGHTED.insert(0, (state, ctx.sheets, side, found))
     del _SIGHTED[4:]
     return found
 
 
-_OPTIONS: dict[tuple[object, ...], tuple[ShipInPlay, Ship, object, dict[str, tuple[str, ...]]]] = {}
-""":func:`fire_options` worked out, by what they depend on: the firing ship, its record sheet
-and the rules (by identity; each entry holds them, so no other object can take their ids
-while it lives), the asteroids this turn, and each ship in sight's id and place. A fire phase
+_PLACES: dict[tuple[tuple[str, float, float], ...], tuple[tuple[str, float, float], ...]] = {}
+"""One tuple for each set of places in sight :func:`_in_sight` found, so that
+:data:`_OPTIONS` may know them by identity, not by hashing every place again for each ship."""
+
+_OPTIONS: dict[
+    tuple[object, ...],
+    tuple[ShipInPlay, Ship, object, tuple[object, ...], dict[str, tuple[str, ...]]],
+] = {}
+""":func:`fire_options` worked out, by what they depend on: the firing ship, its record sheet,
+the rules and each ship in sight's id and place (by identity; each entry holds them, so no
+other object can take their ids while it lives), and the asteroids this turn. A fire phase
 asks again and again of ships whose options no shot since has changed."""
 
 _OPTIONS_KEPT = 4096
@@ -373,10 +384,17 @@ def fire_options(
         return _fire_options(ctx, ship, sheet, ())
     asteroids = asteroids_now(ctx, state)
     sighted = _in_sight(ctx, state, ship.side)
-    key = (id(ship), id(sheet), id(ctx.rules), asteroids, sighted.places)
+    places = sighted.places
+    key = (id(ship), id(sheet), id(ctx.rules), id(places), asteroids)
     known = _OPTIONS.get(key)
-    if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
-        return dict(known[3])
+    if (
+        known is not None
+        and known[0] is ship
+        and known[1] is sheet
+        and known[2] is ctx.rules
+        and known[3] is places
+    ):
+        return dict(known[4])
     targets = [
         s
         for s in sighted.ships
@@ -385,7 +403,7 @@ def fire_options(
     options = _fire_options(ctx, ship, sheet, targets)
     if len(_OPTIONS) >= _OPTIONS_KEPT:
         _OPTIONS.clear()
-    _OPTIONS[key] = (ship, sheet, ctx.rules, dict(options))
+    _OPTIONS[key] = (ship, sheet, ctx.rules, places, dict(options))
     return options
 
 
@@ -435,14 +453,7 @@ def _fire_options(
     blossom = death_blossom(ctx, ship)
     spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
-    placed = [
-        (
-            target.id,
-            arc_of(bearing(ship.x, ship.y, ship.course, target.x, target.y), ctx.rules.arcs),
-            range_between(ship.x, ship.y, target.x, target.y),
-        )
-        for target in targets
-    ]
+    placed = _placed(ctx, ship, targets)
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
@@ -469,35 +480,73 @@ def _fire_options(
             if known:
                 options[spec.id] = known
             continue
-        reachable: list[str] = []
-        beam = is_beam(spec.kind)
-        # A beam-N rolls a die while ceil(distance / BAND_MU) <= N (beam_dice), that is while
-        # distance / BAND_MU <= N: the same float, compared without the ceiling.
-        bands = BEAM_STRENGTH[spec.kind] if beam else 0
-        # Read once for all the targets: the kind, its arcs, needle or scattergun.
-        kind, arcs, needle, scattergun = (
-            spec.kind,
-            spec.arcs,
-            spec.kind in NEEDLE_STRENGTH,
-            spec.kind == SCATTERGUN,
+        kind, arcs = spec.kind, spec.arcs
+        if is_beam(kind) and not blossom:
+            # A beam-N: in one of its arcs (aft as its ship may fire aft), and rolling a die,
+            # while ceil(distance / BAND_MU) <= N (beam_dice), that is while distance /
+            # BAND_MU <= N: the same float, compared without the ceiling. Every other weapon,
+            # and every weapon in a Death Blossom: _reached.
+            bands = BEAM_STRENGTH[kind]
+            found = reaches[key] = tuple(
+                [
+                    target_id
+                    for target_id, arc, distance in placed
+                    if arc in arcs
+                    and (arc != AFT or aft_open or distance <= aft_reach)
+                    and distance / BAND_MU <= bands
+                ]
+            )
+            if found:
+                options[spec.id] = found
+            continue
+        reaches[key] = found = _reached(
+            ctx, placed, kind, arcs, setting, (aft_open, aft_reach, blossom, spatial, sight)
         )
-        for target_id, arc, distance in placed:
-            if needle and distance > sight:
-                continue  # its sensors cannot aim it this far (000 L4517-4523)
-            # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
-            # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
-            aft_ok = arc != AFT or aft_open or distance <= aft_reach
-            # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
-            # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
-            all_round = scattergun and (arc != AFT or not spatial)
-            if not blossom and not all_round and (not aft_ok or arc not in arcs):
-                continue
-            if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
-                reachable.append(target_id)
-        reaches[key] = tuple(reachable)
-        if reachable:
-            options[spec.id] = reaches[key]
+        if found:
+            options[spec.id] = found
     return options
+
+
+def _reached(
+    ctx: BattleContext,
+    placed: Sequence[tuple[str, str, float]],
+    kind: str,
+    arcs: tuple[str, ...],
+    setting: str | None,
+    ship: tuple[bool, float, bool, bool, float],
+) -> tuple[str, ...]:
+    """:func:`_fire_options`' targets of a weapon of this kind, arcs and setting, of every
+    kind but a beam firing by its arcs: ``ship`` is how its ship fires (whether aft by FT
+    Lite's rule, how far aft by its sensors, whether in a Death Blossom, under spatial
+    movement, and how far its sensors aim class-N needles)."""
+    aft_open, aft_reach, blossom, spatial, sight = ship
+    beam = is_beam(kind)
+    # A beam-N rolls a die while distance / BAND_MU <= N (as in _fire_options).
+    bands = BEAM_STRENGTH[kind] if beam else 0
+    needle, scattergun = kind in NEEDLE_STRENGTH, kind == SCATTERGUN
+    reachable: list[str] = []
+    for target_id, arc, distance in placed:
+        if needle and distance > sight:
+            continue  # its sensors cannot aim it this far (000 L4517-4523)
+        # Aft only within advanced sensors' reach, any weapon (none: never, not even at 0
+        # MU), or under FT Lite by a ship that used no thrust this turn (002 L51).
+        aft_ok = arc != AFT or aft_open or distance <= aft_reach
+        # A scattergun fires all round, aft "like PDS" (000 L7516-7518), save aft under
+        # spatial movement, where no ship-to-ship fire goes aft (003 L68-70).
+        all_round = scattergun and (arc != AFT or not spatial)
+        if not blossom and not all_round and (not aft_ok or arc not in arcs):
+            continue
+        if distance / BAND_MU <= bands if beam else _reach(ctx, kind, distance, setting):
+            reachable.append(target_id)
+    return tuple(reachable)
+
+
+def _placed(
+    ctx: BattleContext, ship: ShipInPlay, targets: Sequence[ShipInPlay]
+) -> list[tuple[str, str, float]]:
+    """Each target's id, arc and range from the ship (:func:`~tactical.fire.placement`)."""
+    x, y, course, arcs = ship.x, ship.y, ship.course, ctx.rules.arcs
+    return [(target.id, *placement(x, y, course, target.x, target.y, arcs)) for target in targets]
 
 
 def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
@@ -1060,8 +1109,9 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         boarding_hits = 0
         record = target.record
         # The target's range and arc, the same for every shot at it.
-        distance = range_between(firer.x, firer.y, target.x, target.y)
-        arc = arc_of(bearing(firer.x, firer.y, firer.course, target.x, target.y), ctx.rules.arcs)
+        arc, distance = placement(
+            firer.x, firer.y, firer.course, target.x, target.y, ctx.rules.arcs
+        )
         for shot in (s for s in aimed if s.target == target_id):
             kind = kinds[shot.weapon]
             aft = _aft_help(ctx, firer, kind, arc)

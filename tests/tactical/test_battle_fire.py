@@ -11,6 +11,8 @@ from tactical.fire import (
     arc_of,
     beam_dice,
     bearing,
+    placement,
+    range_between,
     roll_beams,
     score_beam_die,
     threshold_check,
@@ -130,6 +132,23 @@ def test_arc_lines_go_to_the_arc_nearer_the_bow() -> None:
         "AS",
         "AP",
     ]
+
+
+def test_placement_is_the_arc_of_the_bearing_and_the_range_every_time_asked() -> None:
+    pairs = [
+        (0.0, 0.0, 12, 0.0, 10.0),
+        (0.0, 0.0, 3, 10.0, 0.0),
+        (5.5, -2.25, 7, 5.5 + 10.0, -2.25 - 10.0),  # on an arc line
+        (1.0, 1.0, 0, 1.0, 1.0),  # at its own place: dead ahead
+    ]
+    for arcs in (FT2_ARCS, CONTINUUM_ARCS):
+        for _asked in range(2):  # worked out, then kept: the same answer
+            for x, y, course, tx, ty in pairs:
+                expected = (
+                    arc_of(bearing(x, y, course, tx, ty), arcs),
+                    range_between(x, y, tx, ty),
+                )
+                assert placement(x, y, course, tx, ty, arcs) == expected
 
 
 def test_continuum_arcs() -> None:

@@ -474,6 +474,11 @@ def test_many_campaign_battles_replay_to_their_outcome() -> None:
         outcome = resolve_campaign_battle(request, SeededDice(seed))
         journal = decode_journal(encode_journal(outcome.journal))
         assert outcome_from_journal(outcome.setup, journal) == outcome
+        # The battle's own context, handed on, replays the same (it is the set-up's alone);
+        # another set-up's is not used for this one.
+        ctx = Battle(outcome.setup).ctx
+        assert outcome_from_journal(outcome.setup, journal, None, ctx) == outcome
+        assert replay(outcome.setup, journal, ctx) == replay(outcome.setup, journal)
         for event in journal:
             if isinstance(event, ShipsMoved):
                 for moved in event.moves:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 import pytest
 
 from tactical.battle import BattleSetup, ShipSetup, initial_state
@@ -17,11 +18,12 @@ from tactical.campaign_battle import (
     resolve_campaign_battle,
 )
 from tactical.commanders import engage_commander
-from tactical.commanders.salvos import salvo_aims
+from tactical.commanders.salvos import salvo_aims, salvo_reach
 from tactical.commanders.steering import end_of
 from tactical.dice import SeededDice
-from tactical.missiles import ATTACK_RADIUS_MU
+from tactical.missiles import ATTACK_RADIUS_MU, LAUNCHERS, RACKS
 from tactical.setup import context
+from tactical.ship import with_system_status
 
 
 def test_a_cinematic_engage_ship_ends_clear_of_the_salvo_aimed_at_it() -> None:
@@ -43,6 +45,26 @@ def test_a_cinematic_engage_ship_ends_clear_of_the_salvo_aimed_at_it() -> None:
     assert salvo_aims(ctx, state, ship) == [(0.0, 8.0)]
     end = end_of(ctx, ship, engage_commander().orders(ctx, state, "red")["r1"])
     assert math.hypot(end.x, end.y - 8.0) > ATTACK_RADIUS_MU
+
+
+def test_a_ship_whose_launchers_are_lost_reaches_with_no_salvo() -> None:
+    """The reach is read off the ship as it is now, each time it changes, though kept for
+    the ship it was read off (a side asks it of each enemy for each of its ships)."""
+    setup = BattleSetup(
+        sides=("red", "blue"),
+        ships=(ShipSetup(id="b1", side="blue", design="heavy_cruiser", x=0, y=20, course=6),),
+        rules="continuum",
+    )
+    ctx = context(setup)
+    ship = initial_state(ctx).ship("b1")
+    assert salvo_reach(ctx, ship) > 0
+    record = ship.record
+    for spec in ctx.sheets["b1"].systems:
+        if spec.kind in LAUNCHERS | RACKS:
+            record = with_system_status(record, spec.id, "destroyed")
+    lost = msgspec.structs.replace(ship, record=record)
+    assert salvo_reach(ctx, lost) == 0.0
+    assert salvo_reach(ctx, ship) > 0
 
 
 def _mirror(movement: str = "cinematic") -> CampaignBattle:
