@@ -69,7 +69,7 @@ def test_resolve_summarises_and_says_what_comes_next(tmp_path: Path) -> None:
 def test_a_short_write_is_told_event_by_event(tmp_path: Path) -> None:
     db = trio_orders_in(tmp_path)
     noted = umpire(db, "note", "Welcome, admirals")
-    assert noted.splitlines()[0] == "Noted: 1 event(s) recorded (version 15)."
+    assert noted.splitlines()[0] == "Noted: 1 event(s) recorded (version 18)."
     assert "note: Welcome, admirals" in noted
     assert "--events" not in noted  # every event was told
     rows = umpire(db, "note", "Again", "--events")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -104,7 +104,7 @@ from tactical.missiles import (
 )
 from tactical.movement import MoveResult, Order, format_order, heading_vector
 from tactical.repair import MAX_PARTIES_PER_JOB
-from tactical.ship import SystemSpec, hull_remaining
+from tactical.ship import hull_remaining
 
 Jobs = dict[str, dict[str, int]]
 """Damage-control jobs: ship id to {system id or ``"drive"``: parties}."""
@@ -749,25 +749,15 @@ def reach_of(ctx: BattleContext, ship: ShipInPlay) -> float:
     """The longest range at which the ship's working beams or torpedoes roll a die (a
     variable torpedo's in its long range mode, 000 L4752-4755)."""
     sheet = ctx.sheets[ship.id]
-    working = (
-        spec
-        for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
-        if now.status == "ok"
-    )
-    return systems_reach(working, len(ctx.rules.torpedo_to_hit))
-
-
-def systems_reach(systems: Iterable[SystemSpec], torpedo_bands: int) -> float:
-    """The longest range at which any of these beams or torpedoes rolls a die, under rules
-    with ``torpedo_bands`` to-hit bands (`reach_of` of a ship's working systems)."""
+    bands = len(ctx.rules.torpedo_to_hit)
     return max(
         (
             BEAM_STRENGTH[spec.kind] * BAND_MU
             if spec.kind in BEAM_STRENGTH
-            else torpedo_bands
+            else bands
             * max([TORPEDO_BANDS_MU[spec.kind], *TORPEDO_SETTINGS.get(spec.kind, {}).values()])
-            for spec in systems
-            if spec.kind in BEAM_STRENGTH or spec.kind in TORPEDOES
+            for spec, now in zip(sheet.systems, ship.record.systems, strict=True)
+            if (spec.kind in BEAM_STRENGTH or spec.kind in TORPEDOES) and now.status == "ok"
         ),
         default=0.0,
     )
