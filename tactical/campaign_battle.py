@@ -56,8 +56,6 @@ from tactical.battle import (
     replay,
 )
 from tactical.commanders import Commander, order_commander, play
-from tactical.commanders.scoring import systems_reach
-from tactical.commanders.stand_off import outranges
 from tactical.designs import UnknownDesignError
 from tactical.dice import DiceSource, RecordingDice, ReplayDice, Roll
 from tactical.movement import heading_vector, round_mu
@@ -362,25 +360,6 @@ def _cluster(count: int, radius: float) -> list[tuple[float, float]]:
     ]
 
 
-def _fleet_reach(request: CampaignBattle, preset: str, side: CampaignSide) -> float:
-    """The longest reach of the fleet's working beams and torpedoes (`systems_reach`)."""
-    rules = BATTLE_RULES[preset]
-    reach = 0.0
-    for ship in side.ships:
-        try:
-            sheet = design_sheet(request.designs, ship.design, rules.ships)
-            state = ship.state or fresh_state(sheet)
-        except (LookupError, DesignError, ValueError):
-            continue  # context() reports the design or the record state
-        working = (
-            spec
-            for spec, now in zip(sheet.systems, state.systems, strict=True)
-            if now.status == "ok"
-        )
-        reach = max(reach, systems_reach(working, len(rules.torpedo_to_hit)))
-    return reach
-
-
 def _fleet_speed(request: CampaignBattle, preset: str, side: CampaignSide, multiple: int) -> int:
     """The whole fleet moves together: the slowest ship's thrust now, times ``multiple``."""
     thrusts = []
@@ -523,15 +502,15 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         facing[fled] = 12 if fled == 1 else 6  # facing away from the pursuer (and the world)
         speeds = [PURSUER_SPEED, PURSUER_SPEED]
         speeds[fled] = PURSUED_SPEED
-    if request.battle == "even" and request.movement == "cinematic":
-        reach = [_fleet_reach(request, preset, side) for side in request.sides]
-        for index, side in enumerate(request.sides):
-            # Standing off outside the enemy's reach under cinematic movement, where a ship
-            # turns only as its thrust lets it, a fleet sets up turned away from the enemy (any
-            # facing, 004 L150, L158, L171, L176), so its first moves open the range. Under
-            # vector movement its drive opens it whichever way it faces (docs/rulings.md).
-            if side.order == "stand-off" and not outranges(reach[index], reach[1 - index]):
-                facing[index] = 6 if index == 0 else 12
+    for index, side in enumerate(request.sides):
+        # Standing off under cinematic movement, where a ship turns only as its thrust lets
+        # it, a fleet sets up turned away from the enemy (any facing, 004 L150, L158, L171,
+        # L176), so its first moves open the range. It knows nothing yet of the enemy's guns
+        # (closed record sheets), so the choice is the same whatever they are. Under vector
+        # movement its drive opens the range whichever way it faces (docs/rulings.md).
+        cinematic = request.battle == "even" and request.movement == "cinematic"
+        if cinematic and side.order == "stand-off":
+            facing[index] = 6 if index == 0 else 12
     radii = [FLEET_RADIUS_MU, FLEET_RADIUS_MU]
     zones: list[Zone] = []
     if request.location == "dense-world":

@@ -81,11 +81,19 @@ class Table:
         battles: list[str] = json.loads(self.run("encounters", "list", "--json"))["battles"]
         return battles
 
+    def finished(self) -> bool:
+        """Whether the campaign has ended (after its seventh turn, 001 L1538-1614)."""
+        service = CampaignService.open(self.db)
+        try:
+            return service.load(service.target("laf")).finished
+        finally:
+            service.close()
+
     def settle(self, esu: str = "fight", nac: str | None = None) -> None:
         """Resolve the turn to its end: every encounter decided (`nac` None: the NAC writes
         nothing down and stands off), every battle fought by the engine."""
         self.run("turn", "resolve")
-        while self.encounters("esu") or self.battles():
+        while not self.finished() and (self.encounters("esu") or self.battles()):
             for met in self.encounters("esu"):
                 self.run("encounters", "decide", str(met["id"]), esu, "--player", "esu")
                 if nac is not None:
@@ -94,7 +102,8 @@ class Table:
                 self.run("turn", "resolve")
             for battle in self.battles():
                 self.run("encounters", "fight", battle)
-            self.run("turn", "resolve")
+            if not self.finished():  # both standing off on the last turn: no battle, its end
+                self.run("turn", "resolve")
 
 
 def move(fleet: str, to: str) -> str:

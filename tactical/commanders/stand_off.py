@@ -123,20 +123,11 @@ a move, how much nearer it may come each move besides, the range the Stand Off s
 from it, and how many moves ahead it weighs that: x, y, dx, dy, chase, keep, looks."""
 
 
-def outranges(ours: float, theirs: float) -> bool:
-    """Whether guns reaching ``ours`` outrange the enemy's ``theirs`` by more than
-    :data:`STAND_OFF_MARGIN_MU`: a Stand Off ship then keeps inside its own reach and fights
-    (`keep_from`), and a fleet standing off sets up facing the enemy; else it keeps outside
-    the enemy's reach, and under cinematic movement sets up turned away from it
-    (`tactical.campaign_battle.setup_campaign_battle`)."""
-    return ours > theirs + STAND_OFF_MARGIN_MU
-
-
 def keep_from(ours: float, theirs: float) -> float:
     """The range a ship whose guns reach ``ours`` keeps from an enemy whose guns reach
     ``theirs``: outside the enemy's reach and inside its own when it outranges it by more than
     :data:`STAND_OFF_MARGIN_MU`, else just outside the enemy's reach."""
-    if outranges(ours, theirs):
+    if ours > theirs + STAND_OFF_MARGIN_MU:
         return (theirs + ours) / 2
     return theirs + STAND_OFF_MARGIN_MU
 

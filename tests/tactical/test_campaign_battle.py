@@ -584,9 +584,11 @@ def test_engage_commander_beats_random_orders_clearly(movement: str) -> None:
 def test_stand_off_trades_damage_well(movement: str) -> None:
     """Heavy cruisers (A batteries, 36 MU) standing off from faster frigates (24 MU) deal far
     more damage than they take (measured over these 40 seeds: 9.8 to 2.6 hull boxes a battle
-    under vector movement, 12.3 to 6.6 under cinematic, 13.9 to 0.1 under spatial). The
-    cinematic Engage frigates close to 4 MU, not 6, since its escorts' screen (issue 17): 10.6
-    to 3.1 before, so there the cruisers deal half as much again, not twice."""
+    under vector movement, 13.9 to 0.1 under spatial). Under cinematic movement a fleet
+    standing off sets up turned away, knowing nothing of the enemy's guns (docs/rulings.md),
+    and these cruisers, which outrange the frigates and would sooner fight them, take three
+    turns to come about: they trade about evenly (8.3 to 8.5 a battle; set up facing the
+    frigates, 12.3 to 6.6)."""
     dealt = taken = 0
     for seed in range(40):
         request = CampaignBattle(
@@ -600,7 +602,7 @@ def test_stand_off_trades_damage_well(movement: str) -> None:
         outcome = resolve_campaign_battle(request, SeededDice(seed))
         taken += sum(s.hull_lost for s in outcome.ships if s.side == "red")
         dealt += sum(s.hull_lost for s in outcome.ships if s.side == "blue")
-    assert dealt > (1.5 if movement == "cinematic" else 2) * taken
+    assert dealt > (0.9 if movement == "cinematic" else 2) * taken
 
 
 def test_a_disengaged_ship_returns_where_it_left() -> None:
