@@ -76,7 +76,10 @@ def _as_blue_sees(service: CampaignService) -> dict[str, object]:
     return {
         "log": plain(msgspec.to_builtins(service.log(lineage, viewer="blue"))),
         "report": plain(msgspec.to_builtins(report)),
-        "package": service.player_package(lineage, "blue"),
+        "package": {  # less his public signing key: his secret is drawn anew for each look
+            name: re.sub(r'"signing_key": "[0-9a-f]+"', "", text)
+            for name, text in service.player_package(lineage, "blue").items()
+        },
         "receipt": plain(msgspec.to_builtins(service.receipt(lineage, "blue"))),
         "web": _web_pages(service),
     }
