@@ -638,7 +638,8 @@ class _Pages:
         if not _same_site_post(request, form):
             return _page("Sign in", _sign_in_html(_csrf(request), problem=FORM_EXPIRED), 403)
         # Names in any case, as the database spells them: "Blue" of "Tiny" is blue of tiny,
-        # and misses on either spelling count against the one name.
+        # and misses on either spelling count against the one name. A refusal shows the names
+        # as typed: shown as the database spells them, they would tell which exist.
         campaign, player = await run_in_threadpool(self.secrets.names_typed, *typed)
         client = request.client.host if request.client else "unknown"
         # Counted per address, and per (address, player): guesses from elsewhere never lock
@@ -647,15 +648,15 @@ class _Pages:
         limits = [self.limiter.limit, CLIENT_FAILURES * self.limiter.limit // MAX_FAILURES]
         if self.limiter.blocked(keys, limits):
             problem = "too many failed sign-ins: wait a few minutes"
-            body = _sign_in_html(_csrf(request), campaign, player, problem)
+            body = _sign_in_html(_csrf(request), *typed, problem)
             return _page("Sign in", body, status_code=429)
         ok = await self.gate.run(self.secrets.verify, campaign, player, secret)
         if ok is None:  # too many checks running: refused before hashing
-            body = _sign_in_html(_csrf(request), campaign, player, BUSY)
+            body = _sign_in_html(_csrf(request), *typed, BUSY)
             return _page("Sign in", body, 503, headers={"Retry-After": "1"})
         if not ok:
             self.limiter.fail(keys)
-            body = _sign_in_html(_csrf(request), campaign, player, SIGN_IN_REFUSED)
+            body = _sign_in_html(_csrf(request), *typed, SIGN_IN_REFUSED)
             return _page("Sign in", body, 401)
         tag = await run_in_threadpool(self.secrets.session_tag, campaign, player)
         self.sessions.close(request.session.get("sid"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -279,6 +280,20 @@ def test_web_misses_on_a_name_in_another_case_share_its_count(web_game: Game) ->
             if response.status_code == 401:
                 assert SIGN_IN_REFUSED in response.text
         assert codes == [401] * 5 + [429]
+
+
+def test_a_refused_sign_in_does_not_tell_which_names_exist(web_game: Game) -> None:
+    """A refusal shows the names as typed: shown as the database spells them, "G" coming back
+    as g would tell that campaign g exists where "NOPE" comes back as typed (review)."""
+    pages = []
+    with TestClient(create_app(web_game.service, secret_key="k", https_only=False)) as client:
+        for campaign in ("G", "Q"):  # g exists, q does not
+            data = {"campaign": campaign, "player": "RED", "secret": "wrong"}
+            response = client.post("/sign-in", data=with_token(client, data))
+            assert response.status_code == 401
+            token = re.sub(r"name='csrf' value='[^']+'", "", response.text)
+            pages.append(token.replace(f"value='{campaign}'", "value='C'"))
+    assert pages[0] == pages[1]
 
 
 def test_cli_sign_in_names_stay_exact(umpire: Umpire) -> None:
