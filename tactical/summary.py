@@ -595,7 +595,8 @@ def describe_move(moved: Moved, movement: Movement = "cinematic", written: bool 
     """Tell one ship's move in a battle that moves by ``movement``; without its ``written``
     order, as the enemy sees it: where it went, its facing and motion, and whether it jumped or
     left the table, never the order it moved by (orders are secret, 001 L248), nor whether the
-    order was void or stood ready to scramble fighters (000 8.3).
+    order was void or stood ready to scramble fighters (000 8.3), nor where an unplanned jump
+    took it or when a ship that left will be back (its side's dice, 004 L136-141).
 
     >>> print(describe_move(Moved(ship="b1", order="MD2", x=5, y=4, course=12, speed=4,
     ...                           vector=(0.0, 4.0)), "vector", written=False))
@@ -627,15 +628,19 @@ def _moved(moved: Moved, spatial: bool = False, written: bool = True) -> str:
         line += f" (order void: {moved.void})"
     elif written and moved.order.endswith(f"/{SCRAMBLE}"):
         line += ", ready to scramble fighters"  # 000 8.3
-    if moved.jumped and moved.displaced:
+    # Where an unplanned jump took it, and when a ship that left may return, are its own
+    # side's dice (004 L136-141): the enemy sees it go.
+    if moved.jumped and moved.displaced and written:
         parsecs, direction = moved.displaced
         line += f", jumps unplanned: {parsecs} parsecs off target in hex direction {direction}"
     elif moved.jumped:
         line += ", jumps out"
-    if moved.left and moved.returns:
+    if moved.left and moved.returns and written:
         line += f", leaves the table until turn {moved.returns}"
-    elif moved.left:
+    elif moved.left and written:
         line += ", leaves the table for good"
+    elif moved.left:
+        line += ", leaves the table"
     return line
 
 

@@ -457,3 +457,24 @@ def _names(lines: list[str], counter: str) -> list[int]:
     """The lines that name `counter` by its id (a fighter group by its carrier's)."""
     word = re.compile(rf"(?<![\w.?-]){re.escape(counter)}(?![\w-])")
     return [i for i, line in enumerate(lines) if word.search(line)]
+
+
+def test_an_enemy_ship_leaving_is_seen_to_go_not_where_or_until_when() -> None:
+    """Where an unplanned jump took a ship and when one that left the table will be back are
+    its own side's dice (004 L136-141; the jump's hex is told only to its owner): the enemy
+    sees it jump out or leave (review)."""
+    from tactical.state import Moved
+    from tactical.summary import describe_move
+
+    jumped = Moved(ship="b1", order="MD2", x=5, y=4, course=12, speed=4, jumped=True,
+                   displaced=(3, 2))  # fmt: skip
+    left = Moved(ship="b1", order="MD2", x=5, y=4, course=12, speed=4, left=True, returns=7)
+    gone = Moved(ship="b1", order="MD2", x=5, y=4, course=12, speed=4, left=True)
+    seen = [describe_move(m, written=False) for m in (jumped, left, gone)]
+    assert [line.split(", ", 1)[1] for line in seen] == [
+        "jumps out",
+        "leaves the table",
+        "leaves the table",
+    ]
+    assert "3 parsecs" in describe_move(jumped)
+    assert "until turn 7" in describe_move(left)
