@@ -25,7 +25,8 @@ where `body` is every byte of the file above that line and `normalised` drops a 
 byte-order mark and makes every CRLF or lone CR line end LF: a mail client or a Windows editor
 that changes line endings, or adds a mark, on the way changes nothing signed (a trial of remote
 play lost files so; docs/rulings.md, "Signed orders in transit"). The orders recorded are the
-normalised text, the very text signed. `turn` is the body's own `turn`;
+normalised text, the very text signed (a star's name written where a hex is wanted is
+recorded as its hex). `turn` is the body's own `turn`;
 `seq` is a number the player makes larger each time he signs (by default the time of signing
 in microseconds): the umpire records it with the orders and refuses a file whose sequence is
 not larger than the latest he accepted from that player for the turn, so an older signed file

@@ -24,7 +24,7 @@ from campaign.events import (
 from campaign.inputs import MAX_TURN_NUMBER, check_range
 from campaign.news import NewsSection, news_of, place_name
 from campaign.projections import CampaignState, fold
-from campaign.rules.production import PRODUCTION_INTERVAL
+from campaign.rules.economy import FIRST_PRODUCTION_TURN, treasury_open
 from campaign.rules.victory import Score, scores
 from campaign.service.base import ServiceCore, _chart_names
 from campaign.storetypes import Lineage
@@ -92,10 +92,9 @@ def _starting_ip_lost_after(state: CampaignState, player: str) -> int | None:
     """The turn whose production phase loses `player`'s unspent starting IP (004 L267, the
     "expire" setting), or None when he has none left or the campaign keeps them."""
     empire = state.empires.get(player)
-    if empire is None or empire.ip <= 0 or state.production_settings.starting_ip != "expire":
+    if empire is None or state.production_settings.starting_ip != "expire":
         return None
-    turn = max(state.turn, 1)
-    return -(-turn // PRODUCTION_INTERVAL) * PRODUCTION_INTERVAL
+    return FIRST_PRODUCTION_TURN if treasury_open(state, empire) else None
 
 
 def last_resolved(state: CampaignState) -> int:

@@ -112,8 +112,9 @@ def _check_reveal(
 ) -> list[str]:
     """Open the commitment made for revealed orders (issues 6 and 13).
 
-    The reveal's nonce and orders must hash to the commitment everyone saw before the turn
-    resolved; a nonce that is not hex fails like a wrong one.
+    The reveal's nonce and orders must hash to the commitment recorded before the turn
+    resolved (its player's alone since `orders_handed_in`; everyone's before); a nonce that is
+    not hex fails like a wrong one.
     """
     try:
         digest = orders.commitment(ev.nonce, ev.payload.encode())
