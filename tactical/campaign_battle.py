@@ -476,7 +476,8 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
     """Lay out a campaign battle by 004 5.3.1-5.3.5 and return its set-up.
 
     The first side's fleet is centred at (0, 0) facing +y (course 12), the second's at
-    (0, 60) facing -y (course 6); the pursued side faces away instead. Each fleet sits on a
+    (0, 60) facing -y (course 6); the pursued side faces away instead, and so does a side
+    standing off under cinematic movement. Each fleet sits on a
     spiral within 10 MU of its centre. Speeds: even battles thrust x 1, a pursuer thrust x 3,
     the pursued thrust x 1 (the fleet's slowest ship). A dense world is between the fleets or
     6 MU from the chooser's fleet centre, towards the enemy; a gas giant's edge is at x = -40
@@ -502,13 +503,13 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         facing[fled] = 12 if fled == 1 else 6  # facing away from the pursuer (and the world)
         speeds = [PURSUER_SPEED, PURSUER_SPEED]
         speeds[fled] = PURSUED_SPEED
+    # Standing off under cinematic movement, where a ship turns only as its thrust lets it, a
+    # fleet sets up turned away from the enemy (any facing, 004 L150, L158, L171, L176), so
+    # its first moves open the range; whatever the enemy's guns, which under closed record
+    # sheets the side does not know and the set-up must not tell. Under vector movement its
+    # drive opens the range whichever way it faces (docs/rulings.md).
+    cinematic = request.battle == "even" and request.movement == "cinematic"
     for index, side in enumerate(request.sides):
-        # Standing off under cinematic movement, where a ship turns only as its thrust lets
-        # it, a fleet sets up turned away from the enemy (any facing, 004 L150, L158, L171,
-        # L176), so its first moves open the range. It knows nothing yet of the enemy's guns
-        # (closed record sheets), so the choice is the same whatever they are. Under vector
-        # movement its drive opens the range whichever way it faces (docs/rulings.md).
-        cinematic = request.battle == "even" and request.movement == "cinematic"
         if cinematic and side.order == "stand-off":
             facing[index] = 6 if index == 0 else 12
     radii = [FLEET_RADIUS_MU, FLEET_RADIUS_MU]
