@@ -110,7 +110,9 @@ def unit_reach(
     plans, problem = planned(to)
     # A unit that cannot be ordered at all this turn (bound by its plot, moving with its task
     # force) reaches nothing, whatever destination was asked.
-    unordered = problem if to is None else planned(None)[1] if problem is not None else None
+    unordered = problem
+    if problem is not None and to is not None:
+        unordered = planned(None)[1]  # refused anywhere, or only there?
     if unordered is not None:
         return msgspec.structs.replace(answer, problem=unordered)
     allowed = command.allowed(found)
