@@ -71,8 +71,7 @@ ORDER = {"red": "engage", "blue": "stand-off", "green": "stand-off"}
 runner = CliRunner()
 
 
-@pytest.fixture
-def trio(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
+def _moved(tmp_path: Path) -> tuple[CampaignService, Lineage]:
     """Turn 1 moved and its two battles found at 0302, neither fought yet."""
     service = CampaignService.open(str(tmp_path / "trio.db"), clock=FixedClock(), create=True)
     map_file = tmp_path / "trio.toml"
@@ -83,6 +82,13 @@ def trio(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
         moves = [(f"{player}-W{n}", "0302", ORDER[player]) for n in (1, 2)]
         service.submit_orders(lineage, player, orders(player, 1, *moves))
     service.resolve_turn(lineage)
+    return service, lineage
+
+
+@pytest.fixture
+def trio(tmp_path: Path) -> Iterator[tuple[CampaignService, Lineage]]:
+    """Turn 1 moved and its two battles found at 0302, neither fought yet."""
+    service, lineage = _moved(tmp_path)
     yield service, lineage
     service.close()
 
@@ -154,15 +160,7 @@ def test_a_ship_destroyed_in_the_first_battle_cannot_be_recorded_in_the_second(
 
 def test_battles_record_refuses_a_ship_gone_before_its_battle(tmp_path: Path) -> None:
     """`umpire battles record` (the umpire's table-top outcome) says why."""
-    service = CampaignService.open(str(tmp_path / "trio.db"), clock=FixedClock(), create=True)
-    map_file = tmp_path / "trio.toml"
-    map_file.write_text(TRIO_MAP)
-    service.new_campaign(plan_campaign("trio", PLAYERS, seed="c", map_spec=str(map_file)))
-    lineage = service.target("trio")
-    for player in PLAYERS:
-        moves = [(f"{player}-W{n}", "0302", ORDER[player]) for n in (1, 2)]
-        service.submit_orders(lineage, player, orders(player, 1, *moves))
-    service.resolve_turn(lineage)
+    service, _lineage = _moved(tmp_path)
     service.close()
     db = ["--db", str(tmp_path / "trio.db")]
     first = runner.invoke(app, ["battles", "record", "t1-b1", "--destroyed", "red-W1", *db])
