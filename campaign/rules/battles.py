@@ -248,14 +248,14 @@ class Fought(msgspec.Struct, frozen=True, kw_only=True):
 def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSource) -> Fought:
     """Fight `battle` with the engine.
 
-    Only the ships still at its table fight it (`present`). A side with none left (lost or
+    Only the ships still at its table fight it (`as_fought`). A side with none left (lost or
     gone in an earlier battle this turn) means no battle: no ship has a result, and nothing
     is rolled.
     """
     from tactical.campaign_battle import fight_campaign_battle
 
-    battle = present(state, battle)
-    if not all(side.units for side in battle.sides):
+    battle = as_fought(state, battle)
+    if not any(side.units for side in battle.sides):
         return Fought(
             results=(),
             rolls=(),

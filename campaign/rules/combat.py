@@ -343,16 +343,18 @@ def _outcome_problems(
     state: CampaignState,
     starmap: StarMap,
     battle: Battle,
+    fought: Battle,
     battle_id: str,
     results: tuple[ShipResult, ...],
 ) -> list[str]:
     """What is wrong with a battle's outcome as given, ship by ship (none: it may be recorded).
 
-    `battle` is the battle as announced; only the ships still at its table may have a result
-    (`as_fought`): one lost or gone in an earlier battle this turn took no part (004 5.3.6).
+    `battle` is the battle as announced, `fought` as fought (`as_fought`): only the ships
+    still at its table may have a result; one lost or gone in an earlier battle this turn took
+    no part (004 5.3.6).
     """
     announced = {u for side in battle.sides for u in side.units}
-    fighting = {u for side in as_fought(state, battle).sides for u in side.units}
+    fighting = {u for side in fought.sides for u in side.units}
     leaving = battle.leaving
     problems: list[str] = []
     seen: set[str] = set()
@@ -429,10 +431,10 @@ def decide_battle_result(
     if announced is None:
         waiting = ", ".join(sorted(state.pending_battles)) or "none"
         raise IllegalCommandError(f"no battle {battle_id!r} awaits an outcome (waiting: {waiting})")
-    problems = _outcome_problems(state, starmap, announced, battle_id, results)
+    battle = as_fought(state, announced)
+    problems = _outcome_problems(state, starmap, announced, battle, battle_id, results)
     if problems:
         raise InvalidInputError(f"outcome of {battle_id}: " + "; ".join(problems))
-    battle = as_fought(state, announced)
     leaving = battle.leaving
     given = {r.unit: r for r in results}
     complete = tuple(
