@@ -39,7 +39,7 @@ from campaign.projections import CampaignState
 from campaign.rules import orders
 from campaign.rules.economy import Catalogue
 from campaign.rules.setup import campaign_catalogue
-from campaign.schedule import due_words
+from campaign.schedule import due_words, orders_closed
 from maps import MapError, StarMap, dumps_map, loads_map
 
 VIEW_FILE = "view.json"
@@ -118,21 +118,15 @@ def read_package(folder: Path) -> tuple[PlayerView, StarMap]:
     return view, known_map
 
 
-def orders_closed(deadline: datetime | None, now: datetime) -> bool:
-    """Whether the turn's orders are closed at `now`: its deadline, if set, has passed."""
-    return deadline is not None and now > deadline
-
-
 def check_deadline(state: CampaignState, now: datetime) -> None:
     """Refuse orders handed in after the turn's deadline (the umpire's rulings are not bound).
 
     Raises:
         IllegalCommandError: `now` is past the deadline.
     """
-    if state.deadline is not None and orders_closed(state.deadline, now):
-        raise IllegalCommandError(
-            f"orders for turn {state.turn} were due by {due_words(state.deadline)}"
-        )
+    deadline = state.deadline
+    if deadline is not None and orders_closed(deadline, now):
+        raise IllegalCommandError(f"orders for turn {state.turn} were due by {due_words(deadline)}")
 
 
 def check_orders(

@@ -254,3 +254,8 @@ def current_schedule(store: Store, lineage: Lineage) -> Schedule | None:
         if isinstance(ev, ScheduleSet):
             found = schedule_of(ev)
     return found
+
+
+def orders_closed(deadline: datetime | None, now: datetime) -> bool:
+    """Whether the turn's orders are closed at `now`: its deadline, if set, has passed."""
+    return deadline is not None and now > deadline

@@ -58,7 +58,6 @@ from campaign.ft2.desk import Ft2Desk
 from campaign.ft2.model import Ft2Orders
 from campaign.ft2.report import report_html
 from campaign.inputs import MAX_ORDERS_BYTES, check_text_size
-from campaign.package import orders_closed
 from campaign.playermap import OrdersDesk
 from campaign.players import PlayerSecrets
 from campaign.render import (
@@ -71,7 +70,7 @@ from campaign.render import (
 from campaign.rules import orders as orders_rules
 from campaign.rules.movement import OrdersError
 from campaign.rules.orders import OrdersDocument
-from campaign.schedule import due_words
+from campaign.schedule import due_words, orders_closed
 from campaign.service import CampaignService, PlayerReport
 from campaign.sqlitereads import SqliteReads
 from campaign.store import EventStore, Lineage
@@ -934,10 +933,10 @@ class _Pages:
     ) -> str:
         """The orders page: the map and the editor over the orders text (the advanced view);
         past the deadline, what was received and why nothing more is taken, no form."""
-        closed = await self._call(self._closed_at, who)
         if await self._call(ft2.is_ft2, self.service, who.lineage):  # issue 20
             ft2_desk = await self._call(ft2.desk, self.service, who.lineage, who.name)
             ft2_svg = await self._call(self.service.map_svg, who.lineage, who.name)
+            closed = _closed_at(ft2_desk.deadline, ft2_desk.now)
             if closed is not None:
                 return _ft2_orders_page_html(ft2_desk, ft2_svg, csrf, "", problems, closed)
             if text is None:
@@ -946,6 +945,7 @@ class _Pages:
             return final + _ft2_orders_page_html(ft2_desk, ft2_svg, csrf, text, problems)
         desk = await self._call(self.service.orders_desk, who.lineage, who.name)
         svg = await self._call(self.service.map_svg, who.lineage, who.name)
+        closed = _closed_at(desk.deadline, desk.now)
         if closed is not None:
             return _orders_page_html(desk, svg, csrf, "", problems, closed)
         if text is None:
@@ -956,14 +956,6 @@ class _Pages:
                 text = await self._call(self.service.orders_template, who.lineage, who.name)
         final = await self._call(self._final_form, who, csrf)
         return final + _orders_page_html(desk, svg, csrf, text, problems)
-
-    def _closed_at(self, who: _Player) -> datetime | None:
-        """The turn's deadline if it has passed: his orders are closed (as the server's own
-        refusal says, `check_deadline`); None while they are taken."""
-        deadline = self.service.load(who.lineage, viewer=who.name).deadline
-        if deadline is not None and orders_closed(deadline, self.service.store.clock()):
-            return deadline
-        return None
 
     def _ft2_text(self, who: _Player, desk: Ft2Desk) -> str:
         """His FT2 orders as text: those he sent (or his decisions), else the template."""
@@ -1306,6 +1298,16 @@ def _received_html(received: Sequence[str], none_yet: str, closed: bool = False)
         "<section id='received'><h2>Received</h2><p>No orders received from you for this "
         f"turn yet: {esc(none_yet)}</p></section>"
     )
+
+
+def _closed_at(deadline: str | None, now: str) -> datetime | None:
+    """A desk's deadline (ISO 8601) if it had passed when the desk was drawn (`now`): his
+    orders are closed (as the server's own refusal says, `check_deadline`); None while they
+    are taken."""
+    if deadline is None:
+        return None
+    due = datetime.fromisoformat(deadline)
+    return due if orders_closed(due, datetime.fromisoformat(now)) else None
 
 
 def _ft2_orders_page_html(

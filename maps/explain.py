@@ -25,6 +25,8 @@ from typing import Any
 
 import msgspec
 
+from maps import tomlinput
+
 _ENUM = re.compile(r"^Invalid enum value .+ - at `(?P<path>\$[^`]*)`$")
 _MISTYPED = re.compile(r"^Expected `[^`]+`, got `[^`]+` - at `\$[^`]*`$")
 # The keys that name an item of an array of tables, so a refusal can say which item it is.
@@ -92,7 +94,7 @@ def _mistyped(
     msgspec's `object` is TOML's table."""
     told = told.replace("`object`", "`table`")
     try:
-        document = msgspec.toml.decode(text.removeprefix("\ufeff"))
+        document = tomlinput.decode(text)  # the mark dropped, the limits kept
     except msgspec.DecodeError:
         return told
     item = _item_name(document, steps)

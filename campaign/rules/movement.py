@@ -174,23 +174,14 @@ def with_star_hexes(starmap: StarMap, moves: tuple[Move, ...]) -> tuple[Move, ..
     def place(text: str) -> str:
         return star_hex(starmap, text) or text
 
-    named = [
-        m
-        for m in moves
-        if (m.to is not None and place(m.to) != m.to) or any(place(w) != w for w in m.via)
-    ]
-    if not named:
-        return moves
-    return tuple(
-        msgspec.structs.replace(
-            m,
-            to=None if m.to is None else place(m.to),
-            via=tuple(place(w) for w in m.via),
-        )
-        if m in named
-        else m
-        for m in moves
-    )
+    def placed(move: Move) -> Move:
+        to = None if move.to is None else place(move.to)
+        via = tuple(place(w) for w in move.via)
+        if (to, via) == (move.to, move.via):
+            return move
+        return msgspec.structs.replace(move, to=to, via=via)
+
+    return tuple(placed(m) for m in moves)
 
 
 def star_hex(starmap: StarMap, text: str) -> str | None:

@@ -768,7 +768,7 @@
 
   // Counted down by the server's clock (`data-now`, read against the browser's); the last
   // two minutes by the second. Once it passes, the server refuses orders and the final
-  // mark (`campaign.package.orders_closed`): the page stops offering them, and says so.
+  // mark (`campaign.schedule.orders_closed`): the page stops offering them, and says so.
   function deadline() {
     var box = document.getElementById("deadline");
     if (!box || !box.getAttribute("data-deadline")) return;
