@@ -11,6 +11,7 @@ record sheets and dice; the battle (:mod:`tactical.battle`) decides who fires wh
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -278,6 +279,7 @@ def arc_of(relative: float, arcs: tuple[str, ...]) -> str:
     return arcs[index]
 
 
+@functools.lru_cache(maxsize=16384)
 def placement(
     x: float, y: float, course: int, tx: float, ty: float, arcs: tuple[str, ...]
 ) -> tuple[str, float]:
@@ -288,23 +290,7 @@ def placement(
     Worked out once for each pair of places: the commanders' side views, the firing itself
     and the journal's replay each ask it of the same pairs (a pure function of its figures,
     kept by their values)."""
-    key = (x, y, course, tx, ty, arcs)
-    known = _PLACED.get(key)
-    if known is None:
-        if len(_PLACED) >= _PLACED_KEPT:
-            _PLACED.clear()
-        known = _PLACED[key] = (
-            arc_of(bearing(x, y, course, tx, ty), arcs),
-            range_between(x, y, tx, ty),
-        )
-    return known
-
-
-_PLACED: dict[tuple[float, float, int, float, float, tuple[str, ...]], tuple[str, float]] = {}
-""":func:`placement` by its arguments' values."""
-
-_PLACED_KEPT = 16384
-"""How many pairs :data:`_PLACED` keeps before it starts again (a memory bound only)."""
+    return arc_of(bearing(x, y, course, tx, ty), arcs), range_between(x, y, tx, ty)
 
 
 def nova_touches(

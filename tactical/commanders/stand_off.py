@@ -169,10 +169,11 @@ def _weigh(
     asteroids: Sequence[tuple[float, float]] = (),
     guns: Mapping[str, Guns] | None = None,
     table: Table | None = None,
+    thrust: int = 0,
 ) -> tuple[float, str]:
     """Score one Stand Off order; the order's text breaks ties, so the choice is stable.
     Dice count only along lines no asteroid of this turn blocks. ``table``: the table's
-    edges, if it has any now (:func:`_leaving`)."""
+    edges, if it has any now, and ``thrust`` the ship's, for braking (:func:`_leaving`)."""
     end = move_by_rules(ctx, start, order)
     at = (end.x, end.y, end.course)
     guns = guns or {}
@@ -187,7 +188,6 @@ def _weigh(
     off = _off_range(end, drifts, inside)
     if end.vector is None and ctx.rules.movement == "cinematic":
         off = min(off, _off_range(end, drifts, inside, _fleeing(ctx, ship, end, drifts)))
-    thrust = order_limits(ctx, ship)[0]
     value = hits - STAND_OFF_THREAT * threat - off - _leaving(ctx, table, end, drifts, thrust)
     theatre = ctx.setup.theatre
     if theatre is not None and theatre.gravity and theatre.well_edge is not None:
@@ -390,10 +390,11 @@ def stand_off_commander() -> Commander:
                 ship, contacts, min(looks, BOGEY_LOOKS)
             )
             start = move_start(ship)
+            thrust = order_limits(ctx, ship)[0]
             written[ship.id] = max(
                 _candidate_orders(ctx, ship),
                 key=lambda order: _weigh(
-                    ctx, ship, start, order, ahead, drifts, inside, asteroids, guns, table
+                    ctx, ship, start, order, ahead, drifts, inside, asteroids, guns, table, thrust
                 ),
             )
         return written

@@ -206,21 +206,9 @@ def _may_fire(
 
 
 def _has_aims(ctx: BattleContext, state: BattleState, side: str) -> bool:
-    """Whether the side has an enemy in sight, or a prize, to aim at."""
-    for seen, sheets, who, found in _AIMS:
-        if seen is state and sheets is ctx.sheets and who == side:
-            return found
-    # Its own ships are never in its sight as enemies: only whether they are prizes is asked.
-    found = any((s.side != side and enemy_in_sight(ctx, side, s)) or prize(s) for s in state.ships)
-    _AIMS.insert(0, (state, ctx.sheets, side, found))
-    del _AIMS[4:]
-    return found
-
-
-_AIMS: list[tuple[BattleState, object, str, bool]] = []
-"""The last few ``(state, record sheets, side, whether it has aims)`` :func:`_has_aims` worked
-out, by identity: the step that ends a firing asks it of the new state for the side to fire
-next, and that side's firing asks it again."""
+    """Whether the side has an enemy in sight, or a prize, to aim at (`_in_sight`, kept for
+    the state: the side's firing asks it next)."""
+    return bool(_in_sight(ctx, state, side).ships)
 
 
 def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[str, ...]:
