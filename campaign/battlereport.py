@@ -513,7 +513,7 @@ def _moves_as_seen(
     # journal's (by id, the dummies last) their order would tell which was which.
     contacts = sorted(
         (m for m in (*event.moves, *event.decoys) if m.ship in was),
-        key=lambda m: _label_order(was[m.ship]),
+        key=lambda m: (len(was[m.ship]), was[m.ship]),  # as the table orders them: ?B2, ?B10
     )
     for moved in contacts:
         lines += told([describe_move(moved, movement, written=False)], was)
@@ -563,12 +563,6 @@ def _sensed_as_seen(
             names,
         )
     ]
-
-
-def _label_order(label: str) -> tuple[int, str]:
-    """A contact's label's place among the others: `?B2` before `?B10`."""
-    number = label.lstrip("?B")
-    return (int(number), label) if number.isdigit() else (0, label)
 
 
 def _contacts(state: BattleState, viewer: str) -> dict[str, str]:

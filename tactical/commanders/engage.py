@@ -140,7 +140,7 @@ def _arm_nova(ctx: BattleContext, state: BattleState, ship: ShipInPlay) -> bool:
 def engage_commander() -> Commander:
     """Return the Engage commander: close on the nearest enemy and fight (004 L108).
 
-    Each ship weighs every move it may make (:func:`_engage_move`) by where it leaves it for
+    Each ship weighs every move it may make (:func:`_engage_moves`) by where it leaves it for
     the fire phase; a ship with a nova cannon arms it when an enemy is forecast on its bow's
     line; fire is focused on the targets nearest to destruction (:func:`_focused_fire`).
     """
@@ -521,10 +521,12 @@ class _Plan(NamedTuple):
         )
 
 
-def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: ShipInPlay) -> Order:
-    """Return the move an Engage ship makes (docs/rulings.md, "Tactical: Engage"): of every
-    move it may make (:func:`tactical.commanders.tactics.candidates`), the one with the lowest
-    cost, the enemies forecast flown straight on:
+def _engage_moves(
+    ctx: BattleContext, state: BattleState, plan: _Plan, ships: Sequence[ShipInPlay]
+) -> dict[str, Order]:
+    """Return each ship's move as an Engage ship moves (docs/rulings.md, "Tactical: Engage"):
+    of every move it may make (:func:`tactical.commanders.tactics.candidates`), the one with
+    the lowest cost, the enemies forecast flown straight on:
 
     - the square of its new velocity's error from :func:`_closing_vector` (lifted over a gas
       giant), over :data:`VECTOR_ERROR_MU`;
@@ -540,16 +542,10 @@ def _engage_move(ctx: BattleContext, state: BattleState, plan: _Plan, ship: Ship
     Only the :data:`SEARCH_WIDTH` moves nearest the wanted velocity for each facing, within
     :data:`SEARCH_SLACK` of the nearest, are weighed in full, all of them at once as arrays
     (:class:`_Weighed`). The order's text breaks ties, so the choice is stable.
+
+    The beam dice each move leaves for and against every ship's moves are worked out together,
+    as one set of arrays (an element's figure is the same whichever array it is worked out in).
     """
-    return _engage_moves(ctx, state, plan, [ship])[ship.id]
-
-
-def _engage_moves(
-    ctx: BattleContext, state: BattleState, plan: _Plan, ships: Sequence[ShipInPlay]
-) -> dict[str, Order]:
-    """:func:`_engage_move` for each of the ships, the beam dice each move leaves for and
-    against every ship's moves worked out together, as one set of arrays (an element's
-    figure is the same whichever array it is worked out in)."""
     import numpy as np
 
     if not ships:
