@@ -465,8 +465,8 @@ def told_as_seen(
 
     was = _contacts(before, viewer)
     now = _contacts(after, viewer)
-    closed = _unknown_damage(ctx, before, viewer) | _unknown_damage(ctx, after, viewer)
-    hidden = _unknown_design(ctx, before, viewer)  # whose systems go by labels
+    closed, hidden = _unknown(ctx, before, viewer)  # hidden: whose systems go by labels
+    closed |= _unknown_damage(ctx, after, viewer)
     kinds = _kinds(before) | _kinds(after)
     event = _systems_unnamed(event, hidden, systems)
 
@@ -614,8 +614,17 @@ def _contacts(state: BattleState, viewer: str) -> dict[str, str]:
 def _unknown_damage(ctx: BattleContext, state: BattleState, viewer: str) -> set[str]:
     """The enemy ships whose damage `viewer`'s sensors did not know in `state`: contacts, and
     ships identified and not scanned to "everything" (`side_view`, 000 L12658-12660)."""
-    known = {s.id for s in side_view(ctx, state, viewer)[1].ships if s.sighting is None}
-    return {s.id for s in state.ships if s.side != viewer and s.id not in known}
+    return _unknown(ctx, state, viewer)[0]
+
+
+def _unknown(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[set[str], set[str]]:
+    """The enemy ships whose damage (`_unknown_damage`), and those whose design
+    (`_unknown_design`), `viewer`'s sensors did not know in `state`: one side view for both."""
+    seen = side_view(ctx, state, viewer)[1].ships
+    enemy = [s.id for s in state.ships if s.side != viewer]
+    whole = {s.id for s in seen if s.sighting is None}
+    design = whole | {s.id for s in seen if s.sighting and s.sighting.level >= SYSTEMS_KNOWN}
+    return {i for i in enemy if i not in whole}, {i for i in enemy if i not in design}
 
 
 # The lines that tell what only the enemy's own people know: its fighters' re-arming dice
@@ -726,12 +735,7 @@ def _kinds(state: BattleState) -> dict[str, str]:
 def _unknown_design(ctx: BattleContext, state: BattleState, viewer: str) -> set[str]:
     """The enemy ships whose design `viewer`'s sensors did not know in `state`: contacts,
     and ships identified and not scanned to "all onboard systems" (000 L12656)."""
-    known = {
-        s.id
-        for s in side_view(ctx, state, viewer)[1].ships
-        if s.sighting is None or s.sighting.level >= SYSTEMS_KNOWN
-    }
-    return {s.id for s in state.ships if s.side != viewer and s.id not in known}
+    return _unknown(ctx, state, viewer)[1]
 
 
 def _systems_unnamed(event: Event, hidden: set[str], systems: EnemySystems) -> Event:
