@@ -8,7 +8,7 @@ hand), the turn's end, until the campaign ends.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import msgspec
 
@@ -197,17 +197,24 @@ def _finish_turn(
             # (004 5.3.6): the umpire's list shows the ships still at its table.
             battle = min(waiting, key=lambda b: battle_order(b.id))
             rng = random.Random(f"autoplay/{seed}/{lineage.branch}/{battle.id}")
-            outcome = random_outcome(battle, service.starmap(lineage), rng)
+            left = hull_boxes_left(service.load(lineage), battle)
+            outcome = random_outcome(battle, service.starmap(lineage), rng, left)
             recorded += service.record_battle(lineage, battle.id, outcome)
 
 
-def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tuple[ShipResult, ...]:
+def random_outcome(
+    battle: Battle,
+    starmap: StarMap,
+    rng: random.Random,
+    boxes_left: Mapping[str, int] | None = None,
+) -> tuple[ShipResult, ...]:
     """Return a random outcome for a battle, as an umpire might record a table-top game.
 
     Each warship is destroyed on a d6 roll of 1-2, else survives (carrying 0-2 hull boxes of
-    damage), disengages or jumps out to a hex up to 3 away. A planetary defence (004 5.4) is
-    destroyed on 1-3 and otherwise stands.
+    damage, never its last: `boxes_left`, `hull_boxes_left`), disengages or jumps out to a
+    hex up to 3 away. A planetary defence (004 5.4) is destroyed on 1-3 and otherwise stands.
     """
+    left = boxes_left or {}
     results = []
     cell = parse_label(battle.hex)
     for unit in sorted(u for side in battle.sides for u in side.units):
@@ -224,8 +231,24 @@ def random_outcome(battle: Battle, starmap: StarMap, rng: random.Random) -> tupl
             to = label(pick(rng, near)) if near else battle.hex
             results.append(ShipResult(unit=unit, fate="jumped", to_hex=to))
         else:
-            results.append(ShipResult(unit=unit, hull_lost=between(rng, 0, 2)))
+            lost = between(rng, 0, 2)  # drawn whatever it had left: the same draws follow
+            results.append(
+                ShipResult(unit=unit, hull_lost=max(min(lost, left.get(unit, 3) - 1), 0))
+            )
     return tuple(results)
+
+
+def hull_boxes_left(state: CampaignState, battle: Battle) -> dict[str, int]:
+    """The hull boxes each warship of a battle has left (a ship that comes out of a battle
+    keeps one at least: `random_outcome`)."""
+    from campaign.rules.battles import unit_sheet  # the engine's catalogue: only here
+
+    return {
+        uid: unit_sheet(unit).hull_boxes - unit.hull_lost
+        for side in battle.sides
+        for uid in side.units
+        if (unit := state.units.get(uid)) is not None and unit.design is not None
+    }
 
 
 __all__ = [
@@ -233,6 +256,7 @@ __all__ = [
     "Refusal",
     "autoplay",
     "format_orders",
+    "hull_boxes_left",
     "random_document",
     "random_orders",
     "random_outcome",

@@ -2,7 +2,8 @@
 knows it"; docs/security.md).
 
 The combat phase numbers every battle of a turn, in hex order (`t18-b2`; assaults on planetary
-defences `t18-a1`): that internal id keys the battle's dice and the umpire's commands. A
+defences `t18-a1`): that internal id keys the umpire's commands (the battle's dice are keyed
+by what both sides know, `dice_key`). A
 player in `t18-b2` would learn from it that another battle was fought that turn, and roughly
 where; so every event he reads names his battles by turn and hex instead (`t18-0403`), and a
 second battle of his in the same hex and turn by its place among his (`t18-0403-2`), in the
@@ -63,6 +64,26 @@ def told_id(turn: int, hex_label: str, nth: int) -> str:
     ('t18-0403', 't18-0403-2')
     """
     return f"t{turn}-{hex_label}" + (f"-{nth}" if nth > 1 else "")
+
+
+def dice_key(
+    turn: int, hex_label: str, players: tuple[str, str], nth: int, *, assault: bool = False
+) -> str:
+    """The name a 004 battle's dice are keyed under (docs/rulings.md, "Campaign: a battle's
+    dice"): its turn and hex, its two players in name order, `.assault` for an assault on
+    planetary defences, and `.N` for the `nth` (2 or more) such battle of the two in that hex
+    and turn, in the order they are fought. Both sides know each part (both are told of every
+    battle between them), and no part counts anyone else's battles. Player names hold no `.`
+    and never start with a digit, so no two battles' names run together.
+
+    >>> dice_key(18, "0403", ("red", "blue"), 1), dice_key(18, "0403", ("red", "blue"), 2)
+    ('t18-0403.blue.red', 't18-0403.blue.red.2')
+    >>> dice_key(18, "0403", ("red", "blue"), 1, assault=True)
+    't18-0403.blue.red.assault'
+    """
+    first, second = sorted(players)
+    name = f"t{turn}-{hex_label}.{first}.{second}" + (".assault" if assault else "")
+    return name + (f".{nth}" if nth > 1 else "")
 
 
 class BattleNames:

@@ -15,6 +15,7 @@ sees: `campaign.battleknowledge` is that rule's home.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -24,17 +25,22 @@ from campaign.battleknowledge import Journal, ShipKnowledge, decode_journal, ene
 from campaign.events import UMPIRE, BattleFought
 from campaign.strategic import ShipResult, engine_id
 from tactical.battle import (
+    BoardingFight,
+    BoardingFought,
+    CoreSystemsRolled,
     Event,
     FightersResolved,
+    MissilesResolved,
     RepairsMade,
     ShipFired,
     ShipsMoved,
+    TurnEnded,
     evolve,
     side_view,
 )
 from tactical.movement import format_mu
 from tactical.phases.knowledge import sheets_closed
-from tactical.sensors import Sensed
+from tactical.sensors import SYSTEMS_KNOWN, Sensed
 from tactical.setup import context, initial_state
 from tactical.ship import SystemState
 from tactical.state import BattleContext, BattleState
@@ -186,18 +192,19 @@ def _replayed(
     # Under closed record sheets each event is told as the side saw it when it happened
     # (`told_as_seen`); else the turn's lines are cut at its end (`_turn`).
     fog = viewer != UMPIRE and sheets_closed(ctx)
+    systems = EnemySystems()  # the labels his side gives the enemy's systems, battle-long
     for event in record.journal:
         if event.turn != turn and lines:
-            turns.append(_turn(ctx, turn, lines, state, viewer, fog))
+            turns.append(_turn(ctx, turn, lines, state, viewer, fog, systems))
             lines = []
         turn = event.turn
         before, state = state, evolve(ctx, state, event)
         if fog:
-            lines.extend(told_as_seen(ctx, before, state, event, viewer))
+            lines.extend(told_as_seen(ctx, before, state, event, viewer, systems))
         else:
             lines.extend(describe(event, ctx.rules.movement))
     if lines:
-        turns.append(_turn(ctx, turn, lines, state, viewer, fog))
+        turns.append(_turn(ctx, turn, lines, state, viewer, fog, systems))
     knowledge = enemy_knowledge(ctx, state, viewer)
     results = {r.unit: r for r in fought.results}
     fates = []
@@ -226,7 +233,7 @@ def _replayed(
         base,
         forces=_forces(ctx, record, first, names, viewer, knowledge),
         fates=tuple(fates),
-        start=_table(ctx, first, viewer),
+        start=_table(ctx, first, viewer, systems if fog else None),
         turns=tuple(turns),
         winner=state.winner,
         rules=record.setup.rules,
@@ -310,8 +317,21 @@ def _seen(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[BattleCo
     return (ctx, state) if viewer == UMPIRE else side_view(ctx, state, viewer)
 
 
-def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter, ...]:
+def _table(
+    ctx: BattleContext, state: BattleState, viewer: str, systems: EnemySystems | None = None
+) -> tuple[Counter, ...]:
+    """The table at the end of a turn as `viewer` saw it; with `systems` (closed record
+    sheets), an enemy salvo of a ship whose design his side does not know is labelled as his
+    account tells it (`EnemySystems`), its launcher's id untold."""
     seen_ctx, seen = _seen(ctx, state, viewer)
+
+    def salvo(salvo_id: str) -> str:
+        if systems is None:
+            return f"salvo {salvo_id}"
+        hidden = _unknown_design(ctx, state, viewer)
+        told = systems.text(f"salvo {salvo_id}", hidden, _kinds(state))
+        return _renamed(told, _contacts(state, viewer))
+
     counters = [
         Counter(
             kind="ship",
@@ -338,7 +358,7 @@ def _table(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[Counter
         for g in seen.fighters
     ]
     counters += [
-        Counter(kind="salvo", label=f"salvo {s.id}", side=s.side, x=s.x, y=s.y) for s in seen.salvos
+        Counter(kind="salvo", label=salvo(s.id), side=s.side, x=s.x, y=s.y) for s in seen.salvos
     ]
     return tuple(counters)
 
@@ -350,11 +370,14 @@ def _turn(
     state: BattleState,
     viewer: str,
     as_seen: bool = False,
+    systems: EnemySystems | None = None,
 ) -> ReplayTurn:
-    """A turn of the battle: its lines (``as_seen``: already as the viewer saw them, else cut
-    by what he knew at the turn's end: open record sheets) and the table at its end."""
+    """A turn of the battle: its lines (``as_seen``: already as the viewer saw them, with the
+    labels `systems` gives the enemy's systems, else cut by what he knew at the turn's end:
+    open record sheets) and the table at its end."""
     if as_seen:
-        return ReplayTurn(turn=turn, lines=tuple(lines), table=_table(ctx, state, viewer))
+        table = _table(ctx, state, viewer, systems)
+        return ReplayTurn(turn=turn, lines=tuple(lines), table=table)
     hidden: set[str] = set()
     closed: set[str] = set()
     if viewer != UMPIRE:
@@ -406,7 +429,12 @@ def _mentions(line: str, ids: set[str]) -> bool:
 
 
 def told_as_seen(
-    ctx: BattleContext, before: BattleState, after: BattleState, event: Event, viewer: str
+    ctx: BattleContext,
+    before: BattleState,
+    after: BattleState,
+    event: Event,
+    viewer: str,
+    systems: EnemySystems | None = None,
 ) -> list[str]:
     """Return the lines that tell one journal event (`tactical.summary.describe`) as `viewer`'s
     side saw it happen under closed record sheets (docs/rulings.md, "Campaign: a battle told
@@ -421,7 +449,14 @@ def told_as_seen(
     - What a ship's record sheet alone shows is told only of an enemy ship his sensors know
       "everything" of (000 L12658-12660, `_outside`); of his own ships, what the enemy's
       scans learnt of them is the enemy's (docs/rulings.md).
+    - The systems of an enemy ship whose design his side does not know (000 L12656: "all
+      onboard systems") are never told by their ids, which tell the design (how many hangar
+      bays, which weapons): its fighter groups, salvos and mines, the weapons it fires and
+      the marines it loses are told by labels numbered as he first met them (`?B1 fighters
+      1`, `blue-W1 salvo 2`, `weapon 1`), kept for the whole battle in `systems` (one per
+      account: without it, numbered afresh).
     """
+    systems = systems if systems is not None else EnemySystems()
     sides = {s.id: s.side for s in ctx.setup.ships} | {d.id: d.side for d in ctx.setup.dummies}
 
     def enemy(counter: str) -> bool:
@@ -430,11 +465,14 @@ def told_as_seen(
 
     was = _contacts(before, viewer)
     now = _contacts(after, viewer)
-    closed = _unknown_damage(ctx, before, viewer) | _unknown_damage(ctx, after, viewer)
+    closed, hidden = _unknown(ctx, before, viewer)  # hidden: whose systems go by labels
+    closed |= _unknown_damage(ctx, after, viewer)
+    kinds = _kinds(before) | _kinds(after)
+    event = _systems_unnamed(event, hidden, systems)
 
     def told(lines: list[str], names: dict[str, str]) -> list[str]:
         return [
-            _renamed(kept, names)
+            _renamed(systems.text(kept, hidden, kinds), names)
             for line in lines
             for seen in [_enemy_outside(line, enemy)]
             if seen is not None
@@ -576,8 +614,17 @@ def _contacts(state: BattleState, viewer: str) -> dict[str, str]:
 def _unknown_damage(ctx: BattleContext, state: BattleState, viewer: str) -> set[str]:
     """The enemy ships whose damage `viewer`'s sensors did not know in `state`: contacts, and
     ships identified and not scanned to "everything" (`side_view`, 000 L12658-12660)."""
-    known = {s.id for s in side_view(ctx, state, viewer)[1].ships if s.sighting is None}
-    return {s.id for s in state.ships if s.side != viewer and s.id not in known}
+    return _unknown(ctx, state, viewer)[0]
+
+
+def _unknown(ctx: BattleContext, state: BattleState, viewer: str) -> tuple[set[str], set[str]]:
+    """The enemy ships whose damage (`_unknown_damage`), and those whose design
+    (`_unknown_design`), `viewer`'s sensors did not know in `state`: one side view for both."""
+    seen = side_view(ctx, state, viewer)[1].ships
+    enemy = [s.id for s in state.ships if s.side != viewer]
+    whole = {s.id for s in seen if s.sighting is None}
+    design = whole | {s.id for s in seen if s.sighting and s.sighting.level >= SYSTEMS_KNOWN}
+    return {i for i in enemy if i not in whole}, {i for i in enemy if i not in design}
 
 
 # The lines that tell what only the enemy's own people know: its fighters' re-arming dice
@@ -611,3 +658,125 @@ def _renamed(line: str, names: Mapping[str, str]) -> str:
         return line
     ids = "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True))
     return re.sub(rf"(?<![\w.?-])(?:{ids})(?![\w-])", lambda m: names[m[0]], line)
+
+
+# ---------------------------------------------------------------- the enemy's systems, unnamed
+
+
+class EnemySystems:
+    """The labels one side's account of a battle gives the systems of enemy ships whose
+    design his side does not know (`told_as_seen`): a system's id (`hangar_bay-2`,
+    `beam3-2`, a salvo's `blue-W1.salvo_rack-1.t3`) tells how many of which the design
+    carries, which his scans never opened. Each gets a label when his account first tells
+    it, numbered among that ship's of its kind in that order (`blue-W1 fighters 1`, `blue-W1
+    salvo 2`, `blue-W1 mine 1`; a weapon, told beside its ship, `weapon 1`), and keeps it to
+    the battle's end; so nothing in a label comes from what he did not see."""
+
+    def __init__(self) -> None:
+        self._labels: dict[tuple[str, str], str] = {}
+        self._counts: dict[tuple[str, str], int] = {}
+        self._ships: set[str] = set()  # those with a label
+
+    def label(self, ship: str, system: str, kind: str) -> str:
+        """The label of `ship`'s `system` (an id on its sheet, or a group's, salvo's or
+        mine's whole id), given when first asked."""
+        key = (ship, system)
+        if key not in self._labels:
+            self._counts[(ship, kind)] = number = self._counts.get((ship, kind), 0) + 1
+            told = f"{kind} {number}" if kind == "weapon" else f"{ship} {kind} {number}"
+            self._labels[key] = told
+            self._ships.add(ship)
+        return self._labels[key]
+
+    def labelled(self, ship: str, system: str) -> bool:
+        return (ship, system) in self._labels
+
+    def text(self, line: str, hidden: set[str], kinds: Mapping[str, str]) -> str:
+        """`line` with each fighter group, salvo and mine of a ship in `hidden` (or labelled
+        before) by its label; `kinds` says which each id is (`_kinds`). A label stands for
+        the word before the id it replaces (`salvo blue-W1.salvo_rack-1.t3` is `blue-W1 salvo
+        1`)."""
+        ships = hidden | self._ships
+        if "." not in line or not ships:
+            return line
+
+        def unnamed(match: re.Match[str]) -> str:
+            whole, ship = match["id"], match["ship"]
+            if ship not in hidden and not self.labelled(ship, whole):
+                return match[0]
+            kind = kinds.get(whole) or ("salvo" if re.search(r"\.t\d+$", whole) else "fighters")
+            told = self.label(ship, whole, kind)
+            word = match["word"]
+            return told if word in (None, kind) else f"{word} {told}"
+
+        return _composite(frozenset(ships)).sub(unnamed, line)
+
+
+@functools.lru_cache(maxsize=64)
+def _composite(ships: frozenset[str]) -> re.Pattern[str]:
+    """A fighter group's, salvo's or mine's id of one of `ships` (`ship.system`,
+    `ship.system.t3`; a ship's own id may hold dots, a colony's defences `Alpha.3.pdu-1`),
+    and the word before it that a label stands for."""
+    names = "|".join(re.escape(s) for s in sorted(ships, key=len, reverse=True))
+    return re.compile(
+        rf"(?:\b(?P<word>salvo|mine) )?(?<![\w.?-])"
+        rf"(?P<id>(?P<ship>{names})\.[\w-]+(?:\.t\d+)?)(?![\w.-])"
+    )
+
+
+def _kinds(state: BattleState) -> dict[str, str]:
+    """What each fighter group's, salvo's and mine's id on the table names."""
+    kinds = {g.id: "fighters" for g in state.fighters}
+    kinds.update({s.id: "salvo" for s in state.salvos})
+    kinds.update({m.id: "mine" for m in state.mines})
+    return kinds
+
+
+def _unknown_design(ctx: BattleContext, state: BattleState, viewer: str) -> set[str]:
+    """The enemy ships whose design `viewer`'s sensors did not know in `state`: contacts,
+    and ships identified and not scanned to "all onboard systems" (000 L12656)."""
+    return _unknown(ctx, state, viewer)[1]
+
+
+def _systems_unnamed(event: Event, hidden: set[str], systems: EnemySystems) -> Event:
+    """The event with the weapons and point defences the ships in `hidden` fired, and the
+    marines they lost to boarders, told without their ids (`EnemySystems`): labels for the
+    weapons, the marines killed counted but not named."""
+
+    def weapon(ship: str, system: str) -> str:
+        if "." in system or (ship not in hidden and not systems.labelled(ship, system)):
+            return system  # a salvo marker in flight (`EnemySystems.text`), or known
+        return systems.label(ship, system, "weapon")
+
+    def fights(found: tuple[BoardingFight, ...]) -> tuple[BoardingFight, ...]:
+        return tuple(
+            msgspec.structs.replace(f, marines_lost=()) if f.ship in hidden else f for f in found
+        )
+
+    if isinstance(event, ShipFired):
+        shots = tuple(
+            msgspec.structs.replace(shot, weapon=weapon(event.ship, shot.weapon))
+            for shot in event.shots
+        )
+        return msgspec.structs.replace(event, shots=shots)
+    if isinstance(event, FightersResolved):
+        return msgspec.structs.replace(
+            event,
+            defence=tuple(
+                msgspec.structs.replace(d, system=weapon(d.ship, d.system)) for d in event.defence
+            ),
+            salvo_defence=tuple(
+                msgspec.structs.replace(d, system=weapon(d.ship, d.system))
+                for d in event.salvo_defence
+            ),
+        )
+    if isinstance(event, MissilesResolved):
+        defence = tuple(
+            msgspec.structs.replace(d, system=weapon(d.ship, d.system)) for d in event.defence
+        )
+        return msgspec.structs.replace(event, defence=defence)
+    if isinstance(event, BoardingFought):
+        return msgspec.structs.replace(event, fights=fights(event.fights))
+    if isinstance(event, CoreSystemsRolled | TurnEnded):
+        return msgspec.structs.replace(event, boarding=fights(event.boarding))
+    return event

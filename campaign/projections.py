@@ -88,7 +88,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 26
+PROJECTION_VERSION = 27
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):

@@ -393,6 +393,17 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     # An assault the attacker calls off after this many turns of battle if the planetary
     # defences still stand (`Attack.call_off_after`, 004 L208-209); None: fought out.
     call_off_after: int | None = None
+    # The name its dice are keyed by (`campaign.battlenames.dice_key`: `t3-0201.blue.red`):
+    # its turn, hex and two players, all its sides know, never the count of the turn's
+    # battles its id holds. Empty in a battle announced before dice keys were named so: its
+    # dice are keyed by its id (`dice_name`), as they were.
+    dice_key: str = ""
+
+    @property
+    def dice_name(self) -> str:
+        """The name the battle's dice are keyed under: its dice key, or its id if it has none
+        (announced before dice keys)."""
+        return self.dice_key or self.id
 
     @property
     def leaving(self) -> frozenset[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import msgspec
 from typer.testing import CliRunner
 
-from campaign.autoplay import format_orders, random_document, random_outcome
+from campaign.autoplay import format_orders, hull_boxes_left, random_document, random_outcome
 from campaign.events import RecordedEvent
 from campaign.projections import CampaignState
 from campaign.rules.orders import OrdersDocument
@@ -94,7 +94,8 @@ def record_table_top_results(played: PlayedCampaign, waiting: list[dict[str, obj
         # the ships still at its table.
         battles = {b.id: b for b in played.service.battles(played.lineage)}
         battle = battles[str(entry["id"])]
-        outcome = random_outcome(battle, starmap, random.Random(f"table/{battle.id}"))
+        left = hull_boxes_left(played.service.load(played.lineage), battle)
+        outcome = random_outcome(battle, starmap, random.Random(f"table/{battle.id}"), left)
         options: list[str] = []
         for fate, option in (("destroyed", "--destroyed"), ("disengaged", "--disengaged")):
             if ships := [r.unit for r in outcome if r.fate == fate]:

@@ -733,3 +733,33 @@ def test_a_scouts_nearest_cells_are_those_a_full_search_finds(
     nearest = {c: min(c.distance(t) for t in there) for c in here}
     best = min(nearest.values())
     assert closest_to_any(here, HexIndex(there)) == [c for c in here if nearest[c] == best]
+
+
+def test_a_random_table_top_outcome_never_takes_a_survivors_last_hull_box() -> None:
+    """`random_outcome` damages a surviving ship by 0-2 hull boxes: a ship with one box left
+    that survives keeps it (`hull_boxes_left`), else `battles record` refuses the outcome
+    (a 44-turn campaign of table-top results, tests/test_campaign_wars.py, met one)."""
+    from campaign.autoplay import hull_boxes_left, random_outcome
+    from tests.test_carry_over_campaign import fleets
+    from tests.test_combat import DUEL
+    from tests.test_core_systems_campaign import BATTLE
+
+    state = fleets()
+    worn = state.units["red-W2"]
+    boxes = unit_sheet(worn).hull_boxes
+    state = msgspec.structs.replace(
+        state, units={**state.units, "red-W2": msgspec.structs.replace(worn, hull_lost=boxes - 1)}
+    )
+    left = hull_boxes_left(state, BATTLE)
+    assert left["red-W2"] == 1
+
+    def damage(boxes_left: dict[str, int] | None) -> set[int | None]:
+        return {
+            r.hull_lost
+            for seed in range(60)
+            for r in random_outcome(BATTLE, DUEL, random.Random(seed), boxes_left)
+            if r.unit == "red-W2" and r.fate == "survived"
+        }
+
+    assert damage(None) - {0}  # unbounded, some draws would take its last box
+    assert damage(left) == {0}

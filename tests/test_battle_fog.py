@@ -22,8 +22,8 @@ import msgspec
 import pytest
 
 from campaign import render
-from campaign.battleknowledge import Journal, decode_journal
-from campaign.battlereport import BattleReport, battle_report, told_as_seen
+from campaign.battleknowledge import Journal, ShipKnowledge, decode_journal
+from campaign.battlereport import BattleReport, EnemySystems, battle_report, told_as_seen
 from campaign.events import BattleFought
 from campaign.service import CampaignService
 from campaign.store import Lineage
@@ -43,10 +43,12 @@ from tactical.battle import (
     context,
     evolve,
     initial_state,
+    side_view,
 )
 from tactical.commanders import engage_commander, play
 from tactical.dice import SeededDice
 from tactical.movement import Order
+from tactical.state import BattleContext, BattleState
 from tactical.summary import describe
 from tests.conftest import FixedClock
 from tests.tactical import extra_designs
@@ -114,6 +116,11 @@ def _check_told(lines: list[str], label: str, orders: list[str]) -> None:
     for order in orders:
         assert all(f"{ENEMY} {order} " not in line for line in lines)
         assert all(f"{label} {order} " not in line for line in lines)
+    # Its design red never scanned: the weapons it fires go by labels, not ids (`beam4-1`).
+    fires = [line for line in lines if line.strip().startswith(f"{ENEMY} fires: ")]
+    assert fires
+    assert all(" weapon " in line for line in fires)
+    assert not any(re.search(r"\bbeam\d-\d\b", line) for line in fires), fires
 
 
 def test_an_enemy_ship_is_told_as_its_contact_until_identified_and_its_orders_never(
@@ -313,7 +320,7 @@ def test_a_contact_that_fires_and_a_dummy_are_told_as_contacts_until_identified(
     assert all("d1" not in line and "dummy" not in line for line in red[:found_out])
     fired = next(i for i, line in enumerate(red) if "b1" in line)
     assert red[fired] == f"  {b1} fires, giving itself away: it is b1"
-    assert red[fired + 1].startswith("  b1 fires: beam2-1 at r1 ")
+    assert red[fired + 1].startswith("  b1 fires: weapon 1 at r1 ")  # its design unknown
     assert not any("/ecm" in line for line in red)
     assert all("b2" not in line for line in red)  # never identified
     assert not any(line.strip() == f"{b2} holds fire" for line in red)
@@ -368,7 +375,7 @@ def test_what_only_the_enemys_own_people_know_is_not_told() -> None:
             [
                 "turn 1: fighters fly",
                 f"    {label} scrambles: no group gets away",
-                f"    {label} scrambles: {label}.hangar_bay-2 gets away in time",
+                f"    {label} scrambles: {label} fighters 1 gets away in time",
                 "    r1 scrambles [1]: a mishap puts hangar_bay-1 and its fighters out of action",
             ],
         ),
@@ -381,8 +388,17 @@ def test_what_only_the_enemys_own_people_know_is_not_told() -> None:
 
 def _closed_setup(rng: random.Random, movement: str) -> BattleSetup:
     """Two to six Continuum ships, a side, half with a dummy, far enough apart to meet as
-    contacts (closed record sheets)."""
-    designs = ["frigate", "destroyer", "light_cruiser", "heavy_cruiser"]
+    contacts (closed record sheets): escorts, cruisers, carriers and missile ships, so that
+    fighter groups, salvos and point defence fly."""
+    designs = [
+        "frigate",
+        "destroyer",
+        "light_cruiser",
+        "heavy_cruiser",
+        "light_carrier",
+        "missile_cruiser",
+        "flak_destroyer",
+    ]
     ships = [
         _ship(
             f"{side}-W{i}",
@@ -417,17 +433,24 @@ def test_no_seeded_battle_tells_a_contact_by_name_or_an_enemy_order(seed: int) -
     """Seeded battles between Engage commanders, under vector and cinematic movement: for
     each side, every event told (`battle_report`'s turns are these lines) names an enemy
     ship only once his side has identified it, first in the line that does, never an enemy
-    dummy, and never an order an enemy counter moved by."""
+    dummy, and never an order an enemy counter moved by; and never a system of an enemy ship
+    whose design his side does not know (a contact's above all): no fighter group, salvo or
+    mine by its id (`?B1.hangar_bay-1`), no weapon or point defence it fires (`beam3-2`),
+    but labels numbered as he met them (`?B1 fighters 1`, `weapon 1`)."""
     rng = random.Random(seed)
     setup = _closed_setup(rng, "vector" if seed % 2 else "cinematic")
     battle = play(Battle(setup), {s: engage_commander() for s in setup.sides}, SeededDice(seed))
     ctx = context(setup)
     met = 0  # contacts identified during the battle, both sides: the test means something
+    labelled = 0  # lines telling an enemy system by its label
     for side in setup.sides:
         state = initial_state(ctx)
+        systems = EnemySystems()  # one account's labels, kept battle-long
         for event in battle.journal:
             after = evolve(ctx, state, event)
-            lines = told_as_seen(ctx, state, after, event, side)
+            lines = told_as_seen(ctx, state, after, event, side, systems)
+            _check_no_enemy_system(ctx, state, event, side, lines)
+            labelled += sum(bool(LABELLED.search(line)) for line in lines)
             contacts = {s.id: f"?{s.bogey}" for s in state.ships if s.side != side and s.bogey}
             still = {s.id for s in after.ships if s.bogey}
             for dummy in setup.dummies:
@@ -451,6 +474,34 @@ def test_no_seeded_battle_tells_a_contact_by_name_or_an_enemy_order(seed: int) -
                         assert all(f"{name} {moved.order} " not in line for line in lines)
             state = after
     assert met, "no contact was identified: the test means nothing"
+    assert labelled, "no enemy system was told: the test means nothing"
+
+
+# A line telling an enemy's system by its label (`campaign.battlereport.EnemySystems`).
+LABELLED = re.compile(r"\b(?:fighters|salvo|mine|weapon) \d+\b")
+
+
+def _check_no_enemy_system(
+    ctx: BattleContext, state: BattleState, event: Event, side: str, lines: list[str]
+) -> None:
+    """No line told to `side` of `event` names a system of an enemy ship whose design his
+    side did not know before it (`state`): neither a child of the ship's (`b1.hangar_bay-1`,
+    `b1.salvo_rack-1.t3`, by its id or its contact's label), nor one of its systems' ids in a
+    line telling it fire or defend (`b1 fires: beam3-2 at r1`, `b1 pds-1 at r1.hangar_bay-1`)."""
+    seen = {s.id: s.sighting for s in side_view(ctx, state, side)[1].ships}
+    labels = {s.id: f"?{s.bogey}" for s in state.ships if s.bogey}
+    for ship in state.ships:
+        known = ShipKnowledge(identified=ship.id in seen, sighting=seen.get(ship.id))
+        if ship.side == side or known.design_known:
+            continue
+        names = "|".join(re.escape(n) for n in (ship.id, labels.get(ship.id, ship.id)))
+        own = {s.id for s in ctx.sheets[ship.id].systems}
+        for line in lines:
+            assert not re.search(rf"(?<![\w.?-])(?:{names})\.", line), (side, event, line)
+            if not re.match(rf"\s*(?:{names}) (?:fires: |\S+ (?:at|point))", line):
+                continue
+            told = set(re.findall(r"(?<![\w.-])[\w-]+(?![\w-])", line))
+            assert not told & own, (side, event, line)
 
 
 def _names(lines: list[str], counter: str) -> list[int]:
@@ -478,3 +529,33 @@ def test_an_enemy_ship_leaving_is_seen_to_go_not_where_or_until_when() -> None:
     ]
     assert "3 parsecs" in describe_move(jumped)
     assert "until turn 7" in describe_move(left)
+
+
+def test_an_enemy_systems_label_is_kept_and_counts_only_what_was_told() -> None:
+    """`EnemySystems`: a group, salvo or mine of a ship whose design is unknown is labelled by
+    its ship and its number among that ship's of its kind, in the order told, and keeps its
+    label once the design is known; a colony's defences (ids with dots) likewise; ships
+    whose design is known keep their ids."""
+    systems = EnemySystems()
+    kinds = {"b1.hangar_bay-2": "fighters", "b1.rack-1.t3": "salvo", "b1.layer-1.t2": "mine"}
+    hidden = {"b1", "Alpha.3.apdb-1"}
+    told = [
+        systems.text(line, hidden, kinds)
+        for line in (
+            "    b1 scrambles: b1.hangar_bay-2 gets away in time",
+            "    salvo b1.rack-1.t3 homes on r1",
+            "    r1.hangar_bay-1 intercepts salvo b1.rack-1.t3 [6] kills 1 missile",
+            "    b1 lays mine b1.layer-1.t2 at 3,4.5, active next turn",
+            "    salvo Alpha.3.apdb-1.rack-1.t3 homes on r1",
+        )
+    ]
+    assert told == [
+        "    b1 scrambles: b1 fighters 1 gets away in time",
+        "    b1 salvo 1 homes on r1",
+        "    r1.hangar_bay-1 intercepts b1 salvo 1 [6] kills 1 missile",
+        "    b1 lays b1 mine 1 at 3,4.5, active next turn",
+        "    Alpha.3.apdb-1 salvo 1 homes on r1",
+    ]
+    # Scanned since: the label stays, a system first told now goes by its id.
+    assert systems.text("    b1.hangar_bay-2 to 3,4", set(), kinds) == "    b1 fighters 1 to 3,4"
+    assert systems.text("    b1.hangar_bay-3 to 3,4", set(), kinds) == "    b1.hangar_bay-3 to 3,4"

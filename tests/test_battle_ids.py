@@ -1,7 +1,7 @@
 """A battle's id as a player reads it says nothing of the other battles of the turn.
 
 The combat phase numbers every battle of a turn in hex order (`t1-b1`, `t1-b2`: the internal
-id, which keys the initiative dice); a player in `t1-b2` would learn from it that another
+id of the umpire's commands); a player in `t1-b2` would learn from it that another
 battle was fought that turn, and roughly where. A player reads and gives a battle by its turn
 and hex (`t1-0601`, docs/rulings.md "Campaign: a battle's id as a player knows it"), computed
 from what he knows: every surface he sees (log, state, report and package, battle list and

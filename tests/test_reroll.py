@@ -293,7 +293,7 @@ def test_dice_read_by_both_sides_tell_both_and_battle_dice_can_be_ruled(
     tmp_path: Path,
 ) -> None:
     service, main = duel(tmp_path)
-    initiative, explored = "1/initiative/t1-b1.red/0", "1/exploration/red.Alpha.red-W1/0"
+    initiative, explored = "1/initiative/t1-0201.blue.red.red/0", "1/exploration/red.Alpha.red-W1/0"
     both, red = service.reroll_dice(main, [initiative, explored], "a gravity wave")
     assert (str(both.audience), both.event.keys) == ("blue,red", (f"{initiative}#2",))  # type: ignore[attr-defined]
     assert (str(red.audience), red.event.keys) == ("red", (f"{explored}#2",))  # type: ignore[attr-defined]

@@ -50,17 +50,18 @@ _BATTLE_MOVEMENT: dict[str, Literal["vector", "cinematic", "spatial"]] = {
 
 
 class RecordingDice:
-    """The tactical engine's dice, drawn from the campaign's and remembered."""
+    """The tactical engine's dice, drawn from the campaign's and remembered; `name` is the
+    battle's dice name (a 004 battle's `Battle.dice_name`, an FT2 battle's id)."""
 
-    def __init__(self, source: DiceSource, turn: int, battle_id: str) -> None:
+    def __init__(self, source: DiceSource, turn: int, name: str) -> None:
         self.source = source
         self.turn = turn
-        self.battle_id = battle_id
+        self.name = name
         self.rolls: list[Roll] = []
 
     def roll(self, key: str, sides: int) -> int:
-        """Roll the engine's die `key` as campaign die `turn/battle/<battle>.<key>/0`."""
-        subject = f"{self.battle_id}.{key}".replace("/", ".")
+        """Roll the engine's die `key` as campaign die `turn/battle/<name>.<key>/0`."""
+        subject = f"{self.name}.{key}".replace("/", ".")
         roll = self.source.roll(DiceKey(turn=self.turn, phase="battle", subject=subject), sides)
         self.rolls.append(roll)
         return roll.value
@@ -172,7 +173,10 @@ def request_for(
         world=battle.world,
         gravity=battle.gravity,
         turn_limit=min(turn_limit, battle.call_off_after or turn_limit),
-        key=battle.id,
+        # The engine's own prefix: the campaign's dice key each die under the battle's
+        # (`RecordingDice`), so the engine's says nothing more; a battle announced before
+        # dice keys (none) keeps its id, and so rolls what it always would have.
+        key="battle" if battle.dice_key else battle.id,
         rules=state.battle_rules,
         designs=designs,
         movement=_BATTLE_MOVEMENT.get(state.battle_movement, "vector"),
@@ -268,7 +272,7 @@ def fight(state: CampaignState, starmap: StarMap, battle: Battle, dice: DiceSour
     from campaign.battleknowledge import battle_knowledge
     from tactical.setup import context
 
-    recorder = RecordingDice(dice, state.turn, battle.id)
+    recorder = RecordingDice(dice, state.turn, battle.dice_name)
     request = request_for(state, battle)
     outcome, final = fight_campaign_battle(request, recorder)
     names = {engine_id(u): u for side in battle.sides for u in side.units}

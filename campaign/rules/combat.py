@@ -32,6 +32,7 @@ from typing import cast
 
 import msgspec
 
+from campaign.battlenames import dice_key
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -129,15 +130,22 @@ def find_battles(
         key=lambda f: (f[0], f[1], f[2].departure, f[2].sides[0].player, f[2].sides[1].player)
     )
     battles = []
+    pairs: dict[tuple[str, ...], int] = defaultdict(int)  # battles so far of two in a hex
     for n, (rank, _, battle) in enumerate(found, start=1):
-        battle_id = f"t{state.turn}-b{n}"
-        chooser, location, initiative = _location(state, starmap, battle, rank, battle_id, dice)
+        players = (battle.sides[0].player, battle.sides[1].player)
+        pair = (battle.hex, *sorted(players))
+        pairs[pair] += 1
+        # Its dice are keyed by what both sides know, not by its id's count of the turn's
+        # battles (docs/rulings.md, "Campaign: a battle's dice").
+        key = dice_key(state.turn, battle.hex, players, pairs[pair])
+        chooser, location, initiative = _location(state, starmap, battle, rank, key, dice)
         rolls += initiative
         site = battle_site(state, chooser, battle.system) if chooser else None
         battles.append(
             msgspec.structs.replace(
                 battle,
-                id=battle_id,
+                id=f"t{state.turn}-b{n}",
+                dice_key=key,
                 location=location,
                 chosen_by=chooser,
                 # 004 L154-155, L163-164: the chooser's set-up of a dense world or gas giant.
@@ -210,7 +218,7 @@ def _location(
     starmap: StarMap,
     battle: Battle,
     rank: int,
-    battle_id: str,
+    name: str,
     dice: DiceSource,
 ) -> tuple[str | None, Location, list[Roll]]:
     if rank == 2:
@@ -225,7 +233,7 @@ def _location(
             chooser = owners.pop()  # 004 L126: the owner of the system chooses
         else:
             modifiers = [_initiative_modifier(state, side) for side in battle.sides]
-            chooser, rolls = _initiative(players, modifiers, battle_id, state.turn, dice)
+            chooser, rolls = _initiative(players, modifiers, name, state.turn, dice)
     system = starmap.system_at(parse_label(battle.hex))
     offered = {"free-space", *(str(f) for f in (system.features if system else ()))}
     for wanted in preferences(state, chooser, battle.system):
@@ -282,17 +290,16 @@ def _initiative_modifier(state: CampaignState, side: BattleSide) -> int:
 
 
 def _initiative(
-    players: list[str], modifiers: list[int], battle_id: str, turn: int, dice: DiceSource
+    players: list[str], modifiers: list[int], name: str, turn: int, dice: DiceSource
 ) -> tuple[str, list[Roll]]:
     """Roll a d6 each, plus the side's command modifier, until one total is higher (004 L127:
-    "roll Initiative"; L330-342: level-1 officers add one, level-3 officers take one away)."""
+    "roll Initiative"; L330-342: level-1 officers add one, level-3 officers take one away).
+    `name` is the battle's dice key."""
     rolls: list[Roll] = []
     for attempt in range(20):
         totals = []
         for player, modifier in zip(players, modifiers, strict=True):
-            key = DiceKey(
-                turn=turn, phase="initiative", subject=f"{battle_id}.{player}", index=attempt
-            )
+            key = DiceKey(turn=turn, phase="initiative", subject=f"{name}.{player}", index=attempt)
             roll = dice.roll(key)
             rolls.append(roll)
             totals.append(roll.value + modifier)
@@ -314,7 +321,8 @@ def decide_battles(
     battles, rolls = find_battles(state, starmap, dice, start)
     batch = []
     for battle in battles:
-        mine = tuple(r for r in rolls if r.key.split("/")[2].startswith(f"{battle.id}."))
+        subjects = {f"{battle.dice_key}.{side.player}" for side in battle.sides}  # _initiative
+        mine = tuple(r for r in rolls if DiceKey.parse(r.key).subject in subjects)
         requested = BattleRequested(battle=battle, rolls=mine)
         audience = Audience.players_([s.player for s in battle.sides])
         batch.append(NewEvent(event=requested, audience=audience, turn=state.turn))
@@ -475,12 +483,12 @@ def decide_battle_result(
         )
     batch += decide_stores_lost(state, complete)
     if dice is not None:
-        batch += decide_officer_casualties(state, battle_id, complete, dice)
+        batch += decide_officer_casualties(state, announced.dice_name, complete, dice)
     return batch
 
 
 def decide_officer_casualties(
-    state: CampaignState, battle_id: str, results: tuple[ShipResult, ...], dice: DiceSource
+    state: CampaignState, name: str, results: tuple[ShipResult, ...], dice: DiceSource
 ) -> list[NewEvent]:
     """Roll for each admiral whose flagship's Command Bridge failed a threshold check or
     which was destroyed (004 L361-370, section 6).
@@ -489,7 +497,8 @@ def decide_officer_casualties(
     2, -2 at level 3), destruction with -4; the worst result stands (docs/rulings.md).
     Dead: the task force is under a captain. Injured: it is under a captain for the turns out.
     Unharmed: the admiral shifts his flag if the flagship was destroyed. The next surviving
-    ship becomes the flagship.
+    ship becomes the flagship. The dice are keyed under the battle's dice name, `name`
+    (`Battle.dice_name`).
     """
     destroyed = {r.unit for r in results if r.fate == "destroyed"}
     bridges = {r.unit: r.bridge_failures or () for r in results}  # a stored result tells them
@@ -502,7 +511,7 @@ def decide_officer_casualties(
         failures = bridges.get(flagship, ())
         if flagship not in destroyed and not failures:
             continue
-        subject = f"{battle_id}.{force.id}"
+        subject = f"{name}.{force.id}"
         rolled = [
             roll_casualty(
                 dice,
@@ -530,11 +539,11 @@ def decide_officer_casualties(
         batch.append(
             NewEvent(event=event, audience=Audience.players_([force.owner]), turn=state.turn)
         )
-    return batch + _captain_casualties(state, battle_id, results, dice)
+    return batch + _captain_casualties(state, name, results, dice)
 
 
 def _captain_casualties(
-    state: CampaignState, battle_id: str, results: tuple[ShipResult, ...], dice: DiceSource
+    state: CampaignState, name: str, results: tuple[ShipResult, ...], dice: DiceSource
 ) -> list[NewEvent]:
     """Roll for the captain of every surviving warship whose Command Bridge failed a threshold
     check (004 L361-370), one roll per failure, the worst standing; a dead captain's successor
@@ -550,7 +559,7 @@ def _captain_casualties(
             continue
         if ship.captain is None or ship.captain_at(state.turn) != ship.captain:
             continue  # no captain of record, or a stand-in commands
-        subject = f"{battle_id}.{ship.id}"
+        subject = f"{name}.{ship.id}"
         rolled = [
             roll_casualty(
                 dice,
