@@ -79,7 +79,6 @@ from tactical.fire import (
     bearing,
     line_blocked,
     range_between,
-    strike_need,
 )
 from tactical.movement import MoveResult, Order, angle_vector, heading_vector
 from tactical.ramming import RAM_RANGE_MU
@@ -947,11 +946,6 @@ the share itself, the power 1, drew 21% (vector) and 34% (cinematic), every draw
 breaking on the same turn; its square 18% and 22%; its cube 17% and 19%."""
 
 
-THRESHOLD_SPREAD = 0.5
-"""How widely the damage a target is expected to take spreads, as the variance of a normal
-law over its mean, in :func:`_threshold_worth`."""
-
-
 def _target_worth(
     ctx: BattleContext,
     state: BattleState,
@@ -959,18 +953,18 @@ def _target_worth(
     options: dict[str, tuple[str, ...]],
     dealt: dict[str, float] | None = None,
     support: dict[str, float] | None = None,
-    this_turn: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """What firing every weapon that reaches it at each target is worth to a side that wins by
-    breaking the enemy's fleet morale (000 L13214-13273, lost mass): the mass the expected
-    damage of this ship and of the side's ships yet to fire (``support``) is expected to take
-    out of the battle (:func:`_threshold_worth` where captains strike their colours at the
-    threshold checks, else :func:`_share_worth`), more by :data:`UNFIRED_WORTH` if it has yet
-    to fire, times this ship's share of that damage.
+    breaking the enemy's fleet morale (000 L13214-13273, lost mass): the share of its hull
+    left that the expected damage of this ship and of the side's ships yet to fire
+    (``support``) takes, capped at all of it, to the power :data:`KILL_POWER`, times its mass
+    (more by :data:`UNFIRED_WORTH` if it has yet to fire), times this ship's share of that
+    damage. So the side's guns go together on the most mass they can finish between them, a
+    battleship as well as a frigate, not each on whatever it could finish alone.
 
-    The damage is what the side sees; of an enemy whose record sheet is closed to it (it sees
-    none), the expected damage of the side's own shots at it this battle: ``dealt`` in the
-    turns before this one, ``this_turn`` in this one (tallies of what it ordered)."""
+    The hull left is what the side sees; of an enemy whose record sheet is closed to it (it
+    sees no damage), less the expected damage of the side's own shots at it this battle
+    (``dealt``, a tally of what it ordered), never below one box."""
     sheet = ctx.sheets[ship.id]
     damage: dict[str, float] = {}
     ranges: dict[str, float] = {}  # each target's range, worked out once for all the weapons
@@ -991,91 +985,14 @@ def _target_worth(
     for target_id, expected in damage.items():
         target = state.ship(target_id)
         their = ctx.sheets[target_id]
-        lost = float(their.hull_boxes - hull_remaining(their, target.record))
-        checked = _rows_done(their.rows, lost) - len(target.rows)  # before this fire phase
-        if target.sighting is not None:
-            before = lost + (dealt.get(target_id, 0.0) if dealt else 0.0)
-            checked = _rows_done(their.rows, before)
-            lost = before + (this_turn.get(target_id, 0.0) if this_turn else 0.0)
+        left = float(max(1, hull_remaining(their, target.record)))
+        if dealt and target.sighting is not None:
+            left = max(1.0, left - dealt.get(target_id, 0.0))
         more = support.get(target_id, 0.0) if support else 0.0
         mass = their.mass * (1.0 if target.fired else 1.0 + UNFIRED_WORTH)
         share = expected / (expected + more) if expected + more > 0 else 0.0
-        if ctx.rules.strike_colours:
-            kill = _threshold_worth(ctx, their.rows, checked, lost, expected + more)
-        else:
-            kill = _share_worth(their.hull_boxes - lost, expected + more)
-        worth[target_id] = kill * mass * share
+        worth[target_id] = (min(expected + more, left) / left) ** KILL_POWER * mass * share
     return worth
-
-
-def _share_worth(left: float, expected: float) -> float:
-    """The share of its hull left, never below one box, that the expected damage takes, capped
-    at all of it, to the power :data:`KILL_POWER`."""
-    left = max(1.0, left)
-    return (min(expected, left) / left) ** KILL_POWER
-
-
-def _rows_done(rows: Sequence[int], lost: float) -> int:
-    """How many of a record sheet's threshold rows (each but the last, 001 L512-534) are
-    crossed off with ``lost`` hull boxes gone (a fraction of a box: expected damage)."""
-    done = 0
-    end = 0
-    for size in rows[:-1]:
-        end += size
-        if lost < end:
-            break
-        done += 1
-    return done
-
-
-def _loss_chance(ctx: BattleContext, rows: Sequence[int], checked: int, lost: float) -> float:
-    """The chance a ship with ``lost`` hull boxes gone, ``checked`` of its rows checked before
-    this fire phase, leaves the battle at the phase's end: destroyed, or its captain striking
-    the colours at the threshold checks of the rows crossed since (000 L13275-13343): at the
-    end of the fire phase one check at the furthest row, 1 easier for each other row crossed
-    (000 L3194-3397), or one check a row as it is crossed."""
-    if lost >= sum(rows):
-        return 1.0
-    crossed = _rows_done(rows, lost)
-    if crossed <= checked:
-        return 0.0
-    if ctx.rules.threshold_timing == "end_of_fire":
-        return _strike_chance(crossed, crossed - checked - 1)
-    stands = 1.0
-    for row in range(checked + 1, crossed + 1):
-        stands *= 1.0 - _strike_chance(row, 0)
-    return 1.0 - stands
-
-
-def _strike_chance(row: int, modifier: int) -> float:
-    """The chance a captain strikes at a row's threshold check (tactical.fire.strike_need)."""
-    return (7 - strike_need(row, modifier)) / 6
-
-
-def _threshold_worth(
-    ctx: BattleContext, rows: Sequence[int], checked: int, lost: float, expected: float
-) -> float:
-    """How much more likely the expected damage makes the ship's loss at the end of this fire
-    phase (:func:`_loss_chance`), the damage spread as a normal law of that mean and
-    :data:`THRESHOLD_SPREAD` times it as its variance, in whole boxes; read only where the
-    chance steps (a row's end, the last box)."""
-    now = _loss_chance(ctx, rows, checked, lost)
-    if expected <= 0:
-        return 0.0
-    spread = math.sqrt(expected * THRESHOLD_SPREAD)
-    gain = 0.0
-    below = now
-    end = 0
-    for size in rows:
-        end += size
-        boxes = math.ceil(end - lost - 1e-9)  # whole boxes of damage that reach this row's end
-        if boxes <= 0:
-            continue
-        chance = _loss_chance(ctx, rows, checked, lost + boxes)
-        reached = 0.5 * math.erfc((boxes - 0.5 - expected) / (spread * math.sqrt(2.0)))
-        gain += (chance - below) * reached
-        below = chance
-    return max(0.0, gain)
 
 
 def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, list[Shot]]]:
@@ -1089,9 +1006,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
     damage is hidden from it), one a FireCon; the nearest breaks ties."""
     counted: dict[tuple[int, str], tuple[bool, int, int]] = {}
     battle: list[BattleContext] = []  # the battle the counts are of: a commander may fight many
-    dealt: dict[str, float] = {}  # target -> expected damage of the side's earlier shots
-    this_turn: dict[str, float] = {}  # ... and of its shots this turn
-    tallied = [0]  # the turn of ``this_turn``
+    dealt: dict[str, float] = {}  # target -> expected damage of the side's shots at it
     fired: dict[str, int] = {}  # the side's ship -> the turn it last fired, for the tally
     supporting: SupportKept = {}  # _support's dice, kept while the ships and enemies stand
 
@@ -1099,15 +1014,9 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         if not battle or battle[0] is not ctx:
             battle[:] = [ctx]
             counted.clear()
-        if _another_battle(state, fired, {**dealt, **this_turn}):
+        if _another_battle(state, fired, dealt):
             fired.clear()
             dealt.clear()
-            this_turn.clear()
-        if this_turn and tallied[0] != state.turn:  # the turn's tally joins the battle's
-            for target_id, expected in this_turn.items():
-                dealt[target_id] = dealt.get(target_id, 0.0) + expected
-            this_turn.clear()
-        tallied[0] = state.turn
         ready = ships_to_fire(ctx, state, side)
         if any(state.ship(s).nova for s in ready):
             return focused_fire(ctx, state, side)
@@ -1128,7 +1037,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         options = now[ship_id] if ship_id in now else fire_options(ctx, state, ship_id)
         salvos = salvo_shots(ctx, state, ship_id)
         support = _support(ctx, state, [s for s in ready if s != ship_id], supporting)
-        worth = _target_worth(ctx, state, ship, options, dealt, support, this_turn)
+        worth = _target_worth(ctx, state, ship, options, dealt, support)
         reachable = sorted(
             enemies_in(state, options),
             key=lambda t: (
@@ -1141,7 +1050,7 @@ def _focused_fire() -> Callable[[BattleContext, BattleState, str], tuple[str, li
         shots = aimed(ctx, state, ship_id, options, chosen)
         for shot in shots:
             target = state.ship(shot.target)
-            this_turn[shot.target] = this_turn.get(shot.target, 0.0) + _expected(
+            dealt[shot.target] = dealt.get(shot.target, 0.0) + _expected(
                 ctx, ship, target, shot.weapon
             )
         fired[ship_id] = state.turn
