@@ -306,23 +306,41 @@ class _Sighted(NamedTuple):
     places: tuple[tuple[str, float, float], ...]
 
 
-_SIGHTED: list[tuple[BattleState, object, str, _Sighted]] = []
-"""The last few ``(state, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
-by identity: a side's fire asks it of one state for each of its ships."""
+_SIGHTED: list[tuple[tuple[ShipInPlay, ...], object, str, _Sighted]] = []
+"""The last few ``(ships, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
+by identity: a side's fire asks it of one state for each of its ships, and the states a
+firing leaves differ but for their ships (the side to fire, the phase) share their tuple."""
 
 
 def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
     """Return the ships a ship of ``side`` may fire at, asteroids aside: enemies in sight and
     prizes (:func:`~tactical.state.enemy_in_sight`, :func:`~tactical.state.prize`)."""
-    for seen, sheets, who, found in _SIGHTED:
-        if seen is state and sheets is ctx.sheets and who == side:
+    in_play, sheets = state.ships, ctx.sheets
+    for seen, read, who, found in _SIGHTED:
+        if seen is in_play and read is sheets and who == side:
             return found
-    ships = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
-    places = tuple((s.id, s.x, s.y) for s in ships)
+    # enemy_in_sight (identified, in play, some hull left) or prize (captured, identified),
+    # as one test: the side asks it of every ship in play after every firing.
+    ships = tuple(
+        [
+            s
+            for s in in_play
+            if s.bogey is None
+            and (
+                (
+                    s.status == "active"
+                    and s.side != side
+                    and sheets[s.id].hull_boxes > sum(s.record.hull_lost)
+                )
+                or s.status == "captured"
+            )
+        ]
+    )
+    places = tuple([(s.id, s.x, s.y) for s in ships])
     if len(_PLACES) >= _OPTIONS_KEPT:
         _PLACES.clear()
     found = _Sighted(ships, _PLACES.setdefault(places, places))
-    _SIGHTED.insert(0, (state, ctx.sheets, side, found))
+    _SIGHTED.insert(0, (in_play, sheets, side, found))
     del _SIGHTED[4:]
     return found
 
