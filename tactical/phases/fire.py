@@ -390,7 +390,30 @@ def fire_options(
         return _fire_options(ctx, ship, sheet, ())
     asteroids = asteroids_now(ctx, state)
     sighted = _in_sight(ctx, state, ship.side)
-    places = sighted.places
+    key, known = _options_kept(ctx, ship, sheet, sighted.places, asteroids)
+    if known is not None:
+        return dict(known)
+    targets = [
+        s
+        for s in sighted.ships
+        if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
+    ]
+    options = _fire_options(ctx, ship, sheet, targets)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (ship, sheet, ctx.rules, sighted.places, dict(options))
+    return options
+
+
+def _options_kept(
+    ctx: BattleContext,
+    ship: ShipInPlay,
+    sheet: Ship,
+    places: tuple[tuple[str, float, float], ...],
+    asteroids: object,
+) -> tuple[tuple[object, ...], dict[str, tuple[str, ...]] | None]:
+    """:data:`_OPTIONS`' key for a ship's fire options, and the options kept under it, if any
+    (to be copied before they are handed on)."""
     key = (id(ship), id(sheet), id(ctx.rules), id(places), asteroids)
     known = _OPTIONS.get(key)
     if (
@@ -400,17 +423,8 @@ def fire_options(
         and known[2] is ctx.rules
         and known[3] is places
     ):
-        return dict(known[4])
-    targets = [
-        s
-        for s in sighted.ships
-        if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
-    ]
-    options = _fire_options(ctx, ship, sheet, targets)
-    if len(_OPTIONS) >= _OPTIONS_KEPT:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (ship, sheet, ctx.rules, places, dict(options))
-    return options
+        return key, known[4]
+    return key, None
 
 
 def _shot_options(
@@ -418,9 +432,17 @@ def _shot_options(
 ) -> dict[str, tuple[str, ...]]:
     """:func:`fire_options` for the weapons and targets the shots name, and no others: what
     :func:`check_fire` reads. Each weapon's targets are worked out alone, so a weapon reaches
-    a target here exactly when it does among all the ship's options."""
-    named = {shot.target for shot in shots}
+    a target here exactly when it does among all the ship's options; and so the ship's
+    options kept for its ship, sheet and targets' places (:func:`fire_options` worked out
+    from the side's view, which shows the side's own ships and sheets as they are and the
+    enemies it may fire at where they are) are read as they are, when kept."""
     asteroids = asteroids_now(ctx, state)
+    if not (ship.sweeping or ship.nova):  # out of control: refused before (check_fire)
+        sheet = ctx.sheets[ship.id]
+        known = _options_kept(ctx, ship, sheet, _in_sight(ctx, state, ship.side).places, asteroids)
+        if known[1] is not None:
+            return known[1]
+    named = {shot.target for shot in shots}
     targets = [
         s
         for s in state.ships
