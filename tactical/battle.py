@@ -499,27 +499,32 @@ def side_view(
         return ctx, seen
     closed = sheets_closed(ctx)
     learned = {ship: level for who, ship, level in state.known if who == side}
-    known = tuple(
-        [
-            (
-                ship.id,
-                ship.design,
-                DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0),
-            )
-            for ship in seen.ships
-        ]
-    )
-    setup, sheets = _known_context(ctx, side, known)
+    # Each ship seen, with its design and the level the side knows it to, and as it is shown,
+    # in one pass; a ship shown as known below everything looked up first where
+    # _shown_as_known keeps it.
+    seen_as: list[tuple[str, str, int]] = []
+    shown: list[ShipInPlay] = []
+    sheets_read, catalogue = ctx.sheets, ctx.rules.ships
+    for ship in seen.ships:
+        if ship.side == side or not closed:
+            seen_as.append((ship.id, ship.design, DAMAGE_KNOWN))
+            shown.append(ship)
+            continue
+        level = learned.get(ship.id, 0)
+        seen_as.append((ship.id, ship.design, level))
+        if level >= DAMAGE_KNOWN:
+            shown.append(ship)
+            continue
+        kept = _SHOWN.get((id(ship), level, catalogue))
+        if kept is not None and kept[0] is ship and kept[1] is sheets_read[ship.id]:
+            shown.append(kept[2])
+        else:
+            shown.append(_shown_as_known(ctx, ship, level))
+    setup, sheets = _known_context(ctx, side, tuple(seen_as))
     # A new context each call, as before: a commander may keep what it worked out for as
     # long as the context it was handed is the same object.
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
-        seen,
-        ships=tuple(
-            [
-                ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
-                for ship, (_id, _design, level) in zip(seen.ships, known, strict=True)
-            ]
-        ),
+        seen, ships=tuple(shown)
     )
 
 

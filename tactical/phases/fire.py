@@ -216,14 +216,28 @@ def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
     if state.phase != "fire" or state.to_fire != side:
         return ()
     aims = _has_aims(ctx, state, side)
-    return tuple(s.id for s in state.ships if s.side == side and _may_fire(ctx, state, s, aims))
+    # Ships that fired or are out of play, passed over before _may_fire is asked of them.
+    return tuple(
+        [
+            s.id
+            for s in state.ships
+            if s.side == side
+            and not s.fired
+            and s.status == "active"
+            and _may_fire(ctx, state, s, aims)
+        ]
+    )
 
 
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
     for side in (other_side(ctx, after), after):
         # Whether the side has an enemy to aim at is asked only once it has a ship to fire.
-        ready = any(s.side == side and _may_fire(ctx, state, s, True) for s in state.ships)
+        ready = any(
+            _may_fire(ctx, state, s, True)
+            for s in state.ships
+            if s.side == side and not s.fired and s.status == "active"
+        )
         if ready and _has_aims(ctx, state, side):
             return side
     return None
@@ -660,13 +674,28 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
-    if ship.sweeping or ship.record.out_of_control or ship.nova:
-        return ()
-    return tuple(
-        launcher
-        for launcher in read_off(sheet, _launchers)
-        if launcher_ready(sheet, ship.record, launcher)
-    )
+    known = _LAUNCHES.get(id(ship))
+    if known is not None and known[0] is ship and known[1] is sheet:
+        return known[2]
+    ready: tuple[str, ...] = ()
+    if not (ship.sweeping or ship.record.out_of_control or ship.nova):
+        ready = tuple(
+            [
+                launcher
+                for launcher in read_off(sheet, _launchers)
+                if launcher_ready(sheet, ship.record, launcher)
+            ]
+        )
+    if len(_LAUNCHES) >= _OPTIONS_KEPT:
+        _LAUNCHES.clear()
+    _LAUNCHES[id(ship)] = (ship, sheet, ready)
+    return ready
+
+
+_LAUNCHES: dict[int, tuple[ShipInPlay, Ship, tuple[str, ...]]] = {}
+""":func:`launch_options` by the ship's identity, with the record sheet it was read off (each
+entry holds both): a side's orders ask it of every enemy for each of its ships, and its
+fire of every ship that may fire."""
 
 
 def _launchers(sheet: Ship) -> tuple[str, ...]:
