@@ -7,7 +7,7 @@ and boarding torpedoes; damage is applied at once, threshold checks at the end o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -706,17 +706,33 @@ def _launchers(sheet: Ship) -> tuple[str, ...]:
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
     """Return the working FireCons: one target each (001 L380); none while the ship's area
     ECM is switched on, which blinds them (000 L7778-7784)."""
-    if ecm_systems(ctx, ship, AREA_ECM):
-        return 0
     sheet = ctx.sheets[ship.id]
-    systems = ship.record.systems
-    if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
-        return sum(1 for index in read_off(sheet, _firecons) if systems[index].status == "ok")
-    return sum(
-        1
-        for spec, sys_state in zip(sheet.systems, systems, strict=True)
-        if spec.kind == "firecon" and sys_state.status == "ok"
-    )
+    known = _FIRECONS.get(id(ship))
+    if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
+        return known[3]
+    working = 0
+    if not ecm_systems(ctx, ship, AREA_ECM):
+        systems = ship.record.systems
+        if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
+            working = sum(
+                [1 for index in read_off(sheet, _firecons) if systems[index].status == "ok"]
+            )
+        else:
+            working = sum(
+                1
+                for spec, sys_state in zip(sheet.systems, systems, strict=True)
+                if spec.kind == "firecon" and sys_state.status == "ok"
+            )
+    if len(_FIRECONS) >= _OPTIONS_KEPT:
+        _FIRECONS.clear()
+    _FIRECONS[id(ship)] = (ship, sheet, ctx.rules, working)
+    return working
+
+
+_FIRECONS: dict[int, tuple[ShipInPlay, Ship, object, int]] = {}
+""":func:`fire_controls` by the ship's identity, with the record sheet and rules it was read
+with (each entry holds them): a ship's firing asks it of its commander's choice, of the
+shots it keeps and of the check of its fire."""
 
 
 def _firecons(sheet: Ship) -> tuple[int, ...]:
@@ -735,9 +751,14 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     at systems there, and at least one.
     """
     sheet = ctx.sheets[ship_id]
+    return _firecons_taken({shot.weapon: sheet.system(shot.weapon).kind for shot in shots}, shots)
+
+
+def _firecons_taken(kinds: Mapping[str, str], shots: Sequence[Shot]) -> int:
+    """:func:`firecons_needed`, each shot's weapon's kind given (``kinds``)."""
     uses: set[tuple[str, str]] = set()
     for shot in shots:
-        kind = sheet.system(shot.weapon).kind
+        kind = kinds[shot.weapon]
         if kind in (NOVA, SCATTERGUN):
             continue  # the nova needs none (digest 4.5), a scattergun its own (000 L7502-7506)
         if kind in RACKS or kind in LAUNCHERS:
@@ -798,12 +819,6 @@ def _fly_salvo(state: BattleState, shot: Shot) -> BattleState:
         for salvo in state.salvos
     )
     return msgspec.structs.replace(state, salvos=salvos)
-
-
-def _launches(sheet: Ship, shot: Shot) -> bool:
-    """Whether a shot launches a salvo."""
-    kind = sheet.system(shot.weapon).kind
-    return kind in RACKS or kind in LAUNCHERS
 
 
 def launch_problem(
@@ -967,6 +982,8 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         if problem is not None:
             raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
     shots = [shot for shot in shots if shot not in flights]
+    sheet = ctx.sheets[ship_id]
+    kinds: dict[str, str] = {}  # each weapon's kind, read once it is known to reach
     for shot in shots:
         if shot.weapon in seen:
             raise IllegalActionError(f"{where}: {shot.weapon} fires once a turn (001 L443)")
@@ -976,7 +993,8 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         elif shot.target not in options.get(shot.weapon, ()):
             why = _unreachable(ctx, state, ship, shot.weapon, shot.target)
             raise IllegalActionError(f"{where}: {shot.weapon} cannot reach {shot.target} ({why})")
-        needle = ctx.sheets[ship_id].system(shot.weapon).kind in NEEDLES
+        kind = kinds[shot.weapon] = sheet.system(shot.weapon).kind
+        needle = kind in NEEDLES
         if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
             raise IllegalActionError(
                 f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
@@ -997,16 +1015,16 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
                 raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
         elif not needle and shot.aim is not None:
             raise IllegalActionError(f"{where}: only a needle beam aims at a system")
-    sheet = ctx.sheets[ship_id]
-    launches = [shot for shot in shots if _launches(sheet, shot)]
-    aims = {shot.aim for shot in launches}
+    aims = {
+        shot.aim for shot in shots if kinds[shot.weapon] in RACKS or kinds[shot.weapon] in LAUNCHERS
+    }
     if aims and len(aims) > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
             "(a FireCon for each launch, 000 L5769-5773)"
         )
     _check_magazines(sheet, ship, shots, where)
-    _check_firecons(ctx, state, ship, shots, where)
+    _check_firecons(ctx, state, ship, shots, kinds, where)
 
 
 def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: _Where) -> None:
@@ -1028,11 +1046,16 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
 
 
 def _check_firecons(
-    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: _Where
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    shots: Sequence[Shot],
+    kinds: Mapping[str, str],
+    where: _Where,
 ) -> None:
     """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
-    sensors' needle focus (000 L4525-4529)."""
-    needed = firecons_needed(ctx, ship.id, shots)
+    sensors' needle focus (000 L4525-4529); ``kinds``, each shot's weapon's kind."""
+    needed = _firecons_taken(kinds, shots)
     if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
@@ -1126,15 +1149,24 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     landed: list[Landing] = []
     taken: list[str] = []  # captured ships destroyed
     flights = _flights(state, shots)
-    for shot in flights:
-        state = _fly_salvo(state, shot)
-        rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
-    shots = tuple(shot for shot in shots if shot not in flights)
+    if flights:
+        for shot in flights:
+            state = _fly_salvo(state, shot)
+            rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
+        shots = tuple(shot for shot in shots if shot not in flights)
     kinds = {shot.weapon: firer_sheet.system(shot.weapon).kind for shot in shots}  # read once
-    novas = [s for s in shots if kinds[s.weapon] == NOVA]
-    launched = [s for s in shots if kinds[s.weapon] in RACKS or kinds[s.weapon] in LAUNCHERS]
-    aimed = [s for s in shots if kinds[s.weapon] != NOVA and s not in launched]
-    order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
+    # The nova, the launches, and the aimed shots by target in declaration order, in one pass.
+    novas: list[Shot] = []
+    launched: list[Shot] = []
+    aimed: dict[str, list[Shot]] = {}
+    for shot in shots:
+        kind = kinds[shot.weapon]
+        if kind == NOVA:
+            novas.append(shot)
+        elif kind in RACKS or kind in LAUNCHERS:
+            launched.append(shot)
+        else:
+            aimed.setdefault(shot.target, []).append(shot)
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
     spent = _spend_rounds(firer_sheet, firer, shots)
@@ -1156,7 +1188,8 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     for shot in launched:
         state = _launch_salvo(ctx, state, ship_id, shot)
         rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
-    for target_id in order:
+    key = f"t{turn}/fire/{ship_id}"
+    for target_id, at_target in aimed.items():
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
         screen = working_screen(ctx, target)
@@ -1169,16 +1202,14 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         arc, distance = placement(
             firer.x, firer.y, firer.course, target.x, target.y, ctx.rules.arcs
         )
-        for shot in (s for s in aimed if s.target == target_id):
+        for shot in at_target:
             kind = kinds[shot.weapon]
-            aft = _aft_help(ctx, firer, kind, arc)
+            aft = _aft_help(ctx, firer, kind, arc) if arc == AFT else None
             if kind == BOARDING_TORPEDO:
-                key = f"t{turn}/fire/{ship_id}"
                 rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance, aft))
                 boarding_hits += len(rolled[-1].damage)
                 continue
             if kind in TORPEDOES:
-                key = f"t{turn}/fire/{ship_id}"
                 setting = dict(firer.settings).get(shot.weapon)
                 rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting, aft))
                 warhead = torpedo_warhead(kind, setting)
@@ -1190,20 +1221,18 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
                     burst.append(shot.weapon)
                 continue
             if kind == NEEDLE:
-                record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
+                record, needled = _needle(dice, key, shot, record)
                 rolled.append(needled)
                 graze = die_hits(needled.faces[0], NEEDLE_GRAZE, aft)
                 rerolled += 1 if ctx.rules.needle_hull and graze else 0
                 continue
             if kind in NEEDLE_STRENGTH:
-                key = f"t{turn}/fire/{ship_id}"
                 record, needled = _class_needle(dice, key, kind, shot, distance, record)
                 rolled.append(needled)
                 # A point a die of 4+, past screens, armour first as beam damage (000
                 # L4558-4560, L4574-4580; docs/rulings.md); aft, a hit as the sensors allow.
                 screened += sum(1 for face in needled.faces if die_hits(face, NEEDLE_HIT, aft))
                 continue
-            key = f"t{turn}/fire/{ship_id}"
             outcome = _beams(ctx, dice, key, kind, shot, distance, screen, aft)
             rolled.append(
                 ShotRoll(
