@@ -751,11 +751,12 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     at systems there, and at least one.
     """
     sheet = ctx.sheets[ship_id]
-    return _firecons_taken({shot.weapon: sheet.system(shot.weapon).kind for shot in shots}, shots)
+    return firecons_taken({shot.weapon: sheet.system(shot.weapon).kind for shot in shots}, shots)
 
 
-def _firecons_taken(kinds: Mapping[str, str], shots: Sequence[Shot]) -> int:
-    """:func:`firecons_needed`, each shot's weapon's kind given (``kinds``)."""
+def firecons_taken(kinds: Mapping[str, str], shots: Sequence[Shot]) -> int:
+    """:func:`firecons_needed`, each shot's weapon's kind given (``kinds``, by weapon id): for
+    a caller that weighs many sets of one ship's shots."""
     uses: set[tuple[str, str]] = set()
     for shot in shots:
         kind = kinds[shot.weapon]
@@ -1055,7 +1056,7 @@ def _check_firecons(
 ) -> None:
     """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
     sensors' needle focus (000 L4525-4529); ``kinds``, each shot's weapon's kind."""
-    needed = _firecons_taken(kinds, shots)
+    needed = firecons_taken(kinds, shots)
     if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
