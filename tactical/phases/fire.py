@@ -407,12 +407,14 @@ def fire_options(
     key, known = _options_kept(ctx, ship, sheet, sighted.places, asteroids)
     if known is not None:
         return dict(known)
-    targets = [
-        s
-        for s in sighted.ships
-        if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
-    ]
-    options = _fire_options(ctx, ship, sheet, targets)
+    if asteroids:
+        targets = [
+            s for s in sighted.ships if not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+        ]
+        options = _fire_options(ctx, ship, sheet, targets)
+    else:
+        placed = _placed_in_sight(ctx, ship, sighted)
+        options = _fire_options(ctx, ship, sheet, sighted.ships, placed=placed)
     if len(_OPTIONS) >= _OPTIONS_KEPT:
         _OPTIONS.clear()
     _OPTIONS[key] = (ship, sheet, ctx.rules, sighted.places, dict(options))
@@ -474,9 +476,11 @@ def _fire_options(
     sheet: Ship,
     targets: Sequence[ShipInPlay],
     weapons: Collection[str] | None = None,
+    placed: Sequence[tuple[str, str, float]] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """:func:`fire_options` of a ship at these targets (in sight, no asteroid between); of
-    the named ``weapons`` only, if named."""
+    the named ``weapons`` only, if named; ``placed``, the targets' :func:`_placed`, when the
+    caller has it."""
     options: dict[str, tuple[str, ...]] = {}
     if ship.sweeping or ship.record.out_of_control:
         # No offensive weapon while the minesweeper is active (001 L898) or out of control
@@ -495,7 +499,8 @@ def _fire_options(
     blossom = death_blossom(ctx, ship)
     spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
-    placed = _placed(ctx, ship, targets)
+    if placed is None:
+        placed = _placed(ctx, ship, targets)
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
@@ -589,6 +594,31 @@ def _placed(
     """Each target's id, arc and range from the ship (:func:`~tactical.fire.placement`)."""
     x, y, course, arcs = ship.x, ship.y, ship.course, ctx.rules.arcs
     return [(target.id, *placement(x, y, course, target.x, target.y, arcs)) for target in targets]
+
+
+def _placed_in_sight(
+    ctx: BattleContext, ship: ShipInPlay, sighted: _Sighted
+) -> Sequence[tuple[str, str, float]]:
+    """:func:`_placed` of every ship in sight, kept by the ship's place and course and the
+    places in sight (by identity; each entry holds them): a ship whose record changed, hit or
+    having fired, sees them from where it was."""
+    places, arcs = sighted.places, ctx.rules.arcs
+    key = (ship.x, ship.y, ship.course, id(places), id(arcs))
+    known = _PLACED.get(key)
+    if known is not None and known[0] is places and known[1] is arcs:
+        return known[2]
+    placed = _placed(ctx, ship, sighted.ships)
+    if len(_PLACED) >= _OPTIONS_KEPT:
+        _PLACED.clear()
+    _PLACED[key] = (places, arcs, placed)
+    return placed
+
+
+_PLACED: dict[
+    tuple[float, float, int, int, int],
+    tuple[tuple[tuple[str, float, float], ...], tuple[str, ...], list[tuple[str, str, float]]],
+] = {}
+""":func:`_placed_in_sight` by the firer's place and course and the places in sight."""
 
 
 def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
@@ -1155,7 +1185,8 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
             state = _fly_salvo(state, shot)
             rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
         shots = tuple(shot for shot in shots if shot not in flights)
-    kinds = {shot.weapon: firer_sheet.system(shot.weapon).kind for shot in shots}  # read once
+    specs = {shot.weapon: firer_sheet.system(shot.weapon) for shot in shots}  # read once
+    kinds = {weapon: spec.kind for weapon, spec in specs.items()}
     # The nova, the launches, and the aimed shots by target in declaration order, in one pass.
     novas: list[Shot] = []
     launched: list[Shot] = []
@@ -1170,7 +1201,7 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
             aimed.setdefault(shot.target, []).append(shot)
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
-    spent = _spend_rounds(firer_sheet, firer, shots)
+    spent = _spend_rounds(firer_sheet, firer, shots, specs)
     if spent is not firer:  # a new state only when a round or torpedo was crossed off
         state = replace_ship(state, spent)
     if shots and firer.bogey is not None:
@@ -1423,10 +1454,13 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
     return msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
 
 
-def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
+def _spend_rounds(
+    sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot], specs: Mapping[str, SystemSpec]
+) -> ShipInPlay:
     """Cross off a round of every one-shot weapon fired (001 L858), and a torpedo from the
-    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100)."""
-    spent = {shot.weapon: 1 for shot in shots if sheet.system(shot.weapon).ammo is not None}
+    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100); ``specs``,
+    each shot's weapon on the sheet."""
+    spent = {shot.weapon: 1 for shot in shots if specs[shot.weapon].ammo is not None}
     fed = torpedo_feeds(sheet)
     for shot in shots:
         if shot.weapon in fed:
