@@ -58,7 +58,6 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
@@ -648,10 +647,23 @@ def _known_context(
     return setup, sheets
 
 
-@functools.lru_cache(maxsize=1024)
 def _original(sheet: Ship, ship_id: str) -> ShipState:
-    """A ship's record as its sheet's original values (cached: the commanders ask each step)."""
-    return msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
+    """A ship's record as its sheet's original values, kept by the sheet's identity and the
+    ship's id (the commanders ask each step; a record sheet is a large struct, and hashing it
+    by value, as functools' caches do, cost more than the lookup saved)."""
+    key = (id(sheet), ship_id)
+    known = _ORIGINALS.get(key)
+    if known is not None and known[0] is sheet:
+        return known[1]
+    record = msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
+    if len(_ORIGINALS) >= _KEPT:
+        _ORIGINALS.clear()
+    _ORIGINALS[key] = (sheet, record)
+    return record
+
+
+_ORIGINALS: dict[tuple[int, str], tuple[Ship, ShipState]] = {}
+""":func:`_original` by the sheet's identity and the ship's id (each entry holds its sheet)."""
 
 
 def _as_known(
