@@ -492,15 +492,19 @@ class BattleState(Struct, frozen=True, kw_only=True, gc=False):
             KeyError: there is none.
         """
         in_play = self.ships
-        for kept, by_id in _SHIPS_BY_ID:
-            if kept is in_play:
-                ships = by_id
-                break
+        last = _SHIPS_BY_ID[0] if _SHIPS_BY_ID else None
+        if last is not None and last[0] is in_play:  # the usual case: the last state asked
+            ships = last[1]
         else:
-            # The first of an id, as a scan finds it: the last written, read in reverse.
-            ships = {ship.id: ship for ship in reversed(in_play)}
-            _SHIPS_BY_ID.insert(0, (in_play, ships))
-            del _SHIPS_BY_ID[_SHIPS_KEPT:]
+            for kept, by_id in _SHIPS_BY_ID:
+                if kept is in_play:
+                    ships = by_id
+                    break
+            else:
+                # The first of an id, as a scan finds it: the last written, read in reverse.
+                ships = {ship.id: ship for ship in reversed(in_play)}
+                _SHIPS_BY_ID.insert(0, (in_play, ships))
+                del _SHIPS_BY_ID[_SHIPS_KEPT:]
         found = ships.get(ship_id)
         if found is None:
             raise KeyError(f"no ship {ship_id!r} in this battle")

@@ -330,6 +330,9 @@ def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
     """Return the ships a ship of ``side`` may fire at, asteroids aside: enemies in sight and
     prizes (:func:`~tactical.state.enemy_in_sight`, :func:`~tactical.state.prize`)."""
     in_play, sheets = state.ships, ctx.sheets
+    last = _SIGHTED[0] if _SIGHTED else None
+    if last is not None and last[0] is in_play and last[1] is sheets and last[2] == side:
+        return last[3]  # the usual case: the last asked
     for seen, read, who, found in _SIGHTED:
         if seen is in_play and read is sheets and who == side:
             return found
