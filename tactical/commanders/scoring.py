@@ -428,6 +428,8 @@ def _within_loads(
 ) -> list[Shot]:
     """Keep the shots, in order, but those of a launcher ``fed`` by a magazine empty by then:
     each shot spends a load."""
+    if not fed:
+        return list(shots)  # no launcher fed by a magazine: every shot kept
     loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
     kept: list[Shot] = []
     for shot in shots:
