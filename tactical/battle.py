@@ -58,7 +58,6 @@ Step(kind='simultaneous', phase='orders', side=None)
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
@@ -129,6 +128,7 @@ from tactical.phases.fire import (
     fire_ship,
     fire_shots,
     firecons_needed,
+    firecons_taken,
     fired,
     flight_options,
     launch_options,
@@ -303,6 +303,7 @@ __all__ = [
     "fire_options",
     "fire_ship",
     "firecons_needed",
+    "firecons_taken",
     "flight_options",
     "flight_targets",
     "free_parties",
@@ -499,27 +500,32 @@ def side_view(
         return ctx, seen
     closed = sheets_closed(ctx)
     learned = {ship: level for who, ship, level in state.known if who == side}
-    known = tuple(
-        [
-            (
-                ship.id,
-                ship.design,
-                DAMAGE_KNOWN if ship.side == side or not closed else learned.get(ship.id, 0),
-            )
-            for ship in seen.ships
-        ]
-    )
-    setup, sheets = _known_context(ctx, side, known)
+    # Each ship seen, with its design and the level the side knows it to, and as it is shown,
+    # in one pass; a ship shown as known below everything looked up first where
+    # _shown_as_known keeps it.
+    seen_as: list[tuple[str, str, int]] = []
+    shown: list[ShipInPlay] = []
+    sheets_read, catalogue = ctx.sheets, ctx.rules.ships
+    for ship in seen.ships:
+        if ship.side == side or not closed:
+            seen_as.append((ship.id, ship.design, DAMAGE_KNOWN))
+            shown.append(ship)
+            continue
+        level = learned.get(ship.id, 0)
+        seen_as.append((ship.id, ship.design, level))
+        if level >= DAMAGE_KNOWN:
+            shown.append(ship)
+            continue
+        kept = _SHOWN.get((id(ship), level, catalogue))
+        if kept is not None and kept[0] is ship and kept[1] is sheets_read[ship.id]:
+            shown.append(kept[2])
+        else:
+            shown.append(_shown_as_known(ctx, ship, level))
+    setup, sheets = _known_context(ctx, side, tuple(seen_as))
     # A new context each call, as before: a commander may keep what it worked out for as
     # long as the context it was handed is the same object.
     return BattleContext(setup=setup, rules=ctx.rules, sheets=sheets), msgspec.structs.replace(
-        seen,
-        ships=tuple(
-            [
-                ship if level >= DAMAGE_KNOWN else _shown_as_known(ctx, ship, level)
-                for ship, (_id, _design, level) in zip(seen.ships, known, strict=True)
-            ]
-        ),
+        seen, ships=tuple(shown)
     )
 
 
@@ -641,10 +647,23 @@ def _known_context(
     return setup, sheets
 
 
-@functools.lru_cache(maxsize=1024)
 def _original(sheet: Ship, ship_id: str) -> ShipState:
-    """A ship's record as its sheet's original values (cached: the commanders ask each step)."""
-    return msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
+    """A ship's record as its sheet's original values, kept by the sheet's identity and the
+    ship's id (the commanders ask each step; a record sheet is a large struct, and hashing it
+    by value, as functools' caches do, cost more than the lookup saved)."""
+    key = (id(sheet), ship_id)
+    known = _ORIGINALS.get(key)
+    if known is not None and known[0] is sheet:
+        return known[1]
+    record = msgspec.structs.replace(fresh_state(sheet), ship_id=ship_id)
+    if len(_ORIGINALS) >= _KEPT:
+        _ORIGINALS.clear()
+    _ORIGINALS[key] = (sheet, record)
+    return record
+
+
+_ORIGINALS: dict[tuple[int, str], tuple[Ship, ShipState]] = {}
+""":func:`_original` by the sheet's identity and the ship's id (each entry holds its sheet)."""
 
 
 def _as_known(

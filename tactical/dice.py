@@ -84,7 +84,8 @@ class SeededDice:
 
     def roll(self, key: str, sides: int) -> int:
         """Return the face of the die named ``key``."""
-        _check_sides(sides)
+        if sides < 1:
+            _check_sides(sides)  # which refuses it
         inner = self._inner.copy()
         inner.update(key.encode())
         outer = self._outer.copy()

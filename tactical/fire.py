@@ -533,12 +533,26 @@ def roll_beams(
     """
     outcome = BeamOutcome()
     pending = 0
-    for index in range(count):
-        face = dice.roll(f"{key}/{index}", 6)
-        outcome.faces.append(face)
-        outcome.screened_damage += score(min(max(face + drm, 1), 6), screen)
-        if reroll and face == 6:
-            pending += 1
+    if score is score_beam_die and drm == 0:
+        # The beam table's row for the screen read once, each face in 1-6 as it stands (the
+        # same damage as score_beam_die of the face clamped to 1-6).
+        row = BEAM_DAMAGE[min(screen, 3)]
+        faces = outcome.faces
+        damage = 0
+        for index in range(count):
+            face = dice.roll(f"{key}/{index}", 6)
+            faces.append(face)
+            damage += row[face - 1] if 1 <= face <= 6 else row[min(max(face, 1), 6) - 1]
+            if reroll and face == 6:
+                pending += 1
+        outcome.screened_damage = damage
+    else:
+        for index in range(count):
+            face = dice.roll(f"{key}/{index}", 6)
+            outcome.faces.append(face)
+            outcome.screened_damage += score(min(max(face + drm, 1), 6), screen)
+            if reroll and face == 6:
+                pending += 1
     number = 0
     while pending and number < MAX_REROLLS:
         face = dice.roll(f"{key}/r{number}", 6)

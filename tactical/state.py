@@ -491,25 +491,32 @@ class BattleState(Struct, frozen=True, kw_only=True, gc=False):
         Raises:
             KeyError: there is none.
         """
-        for state, by_id in _SHIPS_BY_ID:
-            if state is self:
-                ships = by_id
-                break
+        in_play = self.ships
+        last = _SHIPS_BY_ID[0] if _SHIPS_BY_ID else None
+        if last is not None and last[0] is in_play:  # the usual case: the last state asked
+            ships = last[1]
         else:
-            # The first of an id, as a scan finds it: the last written, read in reverse.
-            ships = {ship.id: ship for ship in reversed(self.ships)}
-            _SHIPS_BY_ID.insert(0, (self, ships))
-            del _SHIPS_BY_ID[_SHIPS_KEPT:]
+            for kept, by_id in _SHIPS_BY_ID:
+                if kept is in_play:
+                    ships = by_id
+                    break
+            else:
+                # The first of an id, as a scan finds it: the last written, read in reverse.
+                ships = {ship.id: ship for ship in reversed(in_play)}
+                _SHIPS_BY_ID.insert(0, (in_play, ships))
+                del _SHIPS_BY_ID[_SHIPS_KEPT:]
         found = ships.get(ship_id)
         if found is None:
             raise KeyError(f"no ship {ship_id!r} in this battle")
         return found
 
 
-_SHIPS_BY_ID: list[tuple[BattleState, dict[str, ShipInPlay]]] = []
-"""The ships of the last few states :meth:`BattleState.ship` was asked of, by id: a step asks
-one state for many ships (the live battle's state and a side's view of it in turn). Each
-entry holds its state, so a hit is the same state."""
+_SHIPS_BY_ID: list[tuple[tuple[ShipInPlay, ...], dict[str, ShipInPlay]]] = []
+"""The ships of the last few states :meth:`BattleState.ship` was asked of, by id, kept by the
+identity of the states' tuple of ships: a step asks one state for many ships (the live
+battle's state and a side's view of it in turn), and a state replaced but for its ships (the
+side to fire, the phase) shares its tuple. Each entry holds its tuple, so a hit is the same
+ships."""
 
 _SHIPS_KEPT = 4
 """How many states :data:`_SHIPS_BY_ID` keeps."""
@@ -609,10 +616,10 @@ def replace_ship(state: BattleState, ship: ShipInPlay) -> BattleState:
     # The new state's ships by id (BattleState.ship) from the old one's, if it has them: a
     # step that replaces ships one by one asks each new state for its ships.
     last = _SHIPS_BY_ID[0] if _SHIPS_BY_ID else None
-    if last is not None and last[0] is state and ship_id in last[1]:
+    if last is not None and last[0] is state.ships and ship_id in last[1]:
         by_id = last[1].copy()
         by_id[ship_id] = ship  # every ship of its id replaced: the first of them is this one
-        _SHIPS_BY_ID.insert(0, (replaced, by_id))
+        _SHIPS_BY_ID.insert(0, (ships, by_id))
         del _SHIPS_BY_ID[_SHIPS_KEPT:]
     return replaced
 

@@ -33,7 +33,7 @@ from tactical.battle import (
     boarders_aboard,
     fire_controls,
     fire_options,
-    firecons_needed,
+    firecons_taken,
     flight_options,
     flight_targets,
     free_parties,
@@ -100,7 +100,9 @@ from tactical.missiles import (
     first_stage_aim,
     flight_aim,
     format_aim,
+    launch_range,
     multi_stage,
+    parse_aim,
 )
 from tactical.movement import MoveResult, Order, format_order, heading_vector
 from tactical.repair import MAX_PARTIES_PER_JOB
@@ -426,6 +428,8 @@ def _within_loads(
 ) -> list[Shot]:
     """Keep the shots, in order, but those of a launcher ``fed`` by a magazine empty by then:
     each shot spends a load."""
+    if not fed:
+        return list(shots)  # no launcher fed by a magazine: every shot kept
     loads = {s.id: s.ammo or 0 for s in state.ship(ship_id).record.systems}
     kept: list[Shot] = []
     for shot in shots:
@@ -492,6 +496,12 @@ def _salvo_launches(ctx: BattleContext, state: BattleState, ship_id: str) -> lis
     if not launchers or fire_controls(ctx, ship) < 1:
         return []
     sheet = ctx.sheets[ship_id]
+    single = [w for w in launchers if not multi_stage(sheet, w)]
+    # The furthest any of them may aim (launch_problem refuses an aim point beyond a
+    # launcher's reach first), and whether any multi-stage missile is left for
+    # _staged_launches to weigh: enemies out of reach are passed over without asking.
+    reach = max((launch_range(sheet, w)[0] for w in single), default=-1.0)
+    staging = len(single) < len(launchers)
     enemies = sorted(
         enemies_of(state, ship.side),
         key=lambda e: (hull_remaining(ctx.sheets[e.id], e.record), e.id),
@@ -502,16 +512,20 @@ def _salvo_launches(ctx: BattleContext, state: BattleState, ship_id: str) -> lis
         aim = format_aim(x, y)
         distance = range_between(ship.x, ship.y, enemy.x, enemy.y)
         near = distance <= RACK_CLOSE_MU
-        ready = [
-            w
-            for w in launchers
-            if not multi_stage(sheet, w)
-            and launch_problem(ctx, state, ship_id, w, aim) is None
-            and (near or sheet.system(w).kind not in RACKS)
-        ]
+        point = parse_aim(aim)
+        ready = (
+            [
+                w
+                for w in single
+                if launch_problem(ctx, state, ship_id, w, aim) is None
+                and (near or sheet.system(w).kind not in RACKS)
+            ]
+            if point is not None and range_between(ship.x, ship.y, *point) <= reach
+            else []
+        )
         if ready:
             return fed_launches(ctx, state, ship_id, [Shot(w, SALVO_AIM, aim) for w in ready])
-        staged = _staged_launches(ctx, state, ship_id, launchers, enemy)
+        staged = _staged_launches(ctx, state, ship_id, launchers, enemy) if staging else []
         if staged:
             return fed_launches(ctx, state, ship_id, staged)
     return []
@@ -568,10 +582,12 @@ def within_firecons(
     most: at 6" a torpedo averages 2.3 damage against any screens, a C battery 0.7 at best.
     """
     limit = fire_controls(ctx, state.ship(ship_id))
+    sheet = ctx.sheets[ship_id]
+    kinds = {shot.weapon: sheet.system(shot.weapon).kind for shot in shots}  # read once
     kept: list[Shot] = []
     for shot in shots:
         more = [*kept, shot]
-        if firecons_needed(ctx, ship_id, more) <= limit and (
+        if firecons_taken(kinds, more) <= limit and (
             needle_focus_problem(ctx, state, ship_id, more) is None
         ):
             kept.append(shot)

@@ -17,7 +17,7 @@ from tactical.dice import DiceSource
 from tactical.fire import SENSORS, StrikeRoll, ThresholdOutcome, threshold_check
 from tactical.phases.admirals import strike_modifier
 from tactical.repair import PERMANENT_LOSSES
-from tactical.ship import Ship, ShipState, apply_damage
+from tactical.ship import Ship, ShipState, apply_damage, is_destroyed
 from tactical.state import (
     BattleContext,
     BattleState,
@@ -124,14 +124,15 @@ def take_damage(
     parts.append((rerolled, False))
     rows: tuple[int, ...] = ()
     to_armour = to_hull = 0
-    destroyed = False
     for points, armour_first in parts:
+        if points == 0:
+            continue  # no points cross nothing off: the record stays as it is
         result = apply_damage(sheet, record, points, armour_first=armour_first)
         record = result.state
         rows += result.rows_completed
         to_armour += result.to_armour
         to_hull += result.to_hull
-        destroyed = result.destroyed
+    destroyed = is_destroyed(sheet, record)  # as apply_damage reads the record it leaves
     hit = Hit(
         target=target_id,
         damage=screened + rerolled + sum(torpedoes) + sum(piercing),

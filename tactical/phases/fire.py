@@ -7,7 +7,7 @@ and boarding torpedoes; damage is applied at once, threshold checks at the end o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 import msgspec
@@ -216,14 +216,28 @@ def ships_to_fire(ctx: BattleContext, state: BattleState, side: str) -> tuple[st
     if state.phase != "fire" or state.to_fire != side:
         return ()
     aims = _has_aims(ctx, state, side)
-    return tuple(s.id for s in state.ships if s.side == side and _may_fire(ctx, state, s, aims))
+    # Ships that fired or are out of play, passed over before _may_fire is asked of them.
+    return tuple(
+        [
+            s.id
+            for s in state.ships
+            if s.side == side
+            and not s.fired
+            and s.status == "active"
+            and _may_fire(ctx, state, s, aims)
+        ]
+    )
 
 
 def _next_to_fire(ctx: BattleContext, state: BattleState, after: str) -> str | None:
     """Alternate sides; a side with ships left fires them after the other's last (001 L270)."""
     for side in (other_side(ctx, after), after):
         # Whether the side has an enemy to aim at is asked only once it has a ship to fire.
-        ready = any(s.side == side and _may_fire(ctx, state, s, True) for s in state.ships)
+        ready = any(
+            _may_fire(ctx, state, s, True)
+            for s in state.ships
+            if s.side == side and not s.fired and s.status == "active"
+        )
         if ready and _has_aims(ctx, state, side):
             return side
     return None
@@ -306,23 +320,44 @@ class _Sighted(NamedTuple):
     places: tuple[tuple[str, float, float], ...]
 
 
-_SIGHTED: list[tuple[BattleState, object, str, _Sighted]] = []
-"""The last few ``(state, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
-by identity: a side's fire asks it of one state for each of its ships."""
+_SIGHTED: list[tuple[tuple[ShipInPlay, ...], object, str, _Sighted]] = []
+"""The last few ``(ships, record sheets, side, ships in sight)`` :func:`_in_sight` worked out,
+by identity: a side's fire asks it of one state for each of its ships, and the states a
+firing leaves differ but for their ships (the side to fire, the phase) share their tuple."""
 
 
 def _in_sight(ctx: BattleContext, state: BattleState, side: str) -> _Sighted:
     """Return the ships a ship of ``side`` may fire at, asteroids aside: enemies in sight and
     prizes (:func:`~tactical.state.enemy_in_sight`, :func:`~tactical.state.prize`)."""
-    for seen, sheets, who, found in _SIGHTED:
-        if seen is state and sheets is ctx.sheets and who == side:
+    in_play, sheets = state.ships, ctx.sheets
+    last = _SIGHTED[0] if _SIGHTED else None
+    if last is not None and last[0] is in_play and last[1] is sheets and last[2] == side:
+        return last[3]  # the usual case: the last asked
+    for seen, read, who, found in _SIGHTED:
+        if seen is in_play and read is sheets and who == side:
             return found
-    ships = tuple(s for s in state.ships if enemy_in_sight(ctx, side, s) or prize(s))
-    places = tuple((s.id, s.x, s.y) for s in ships)
+    # enemy_in_sight (identified, in play, some hull left) or prize (captured, identified),
+    # as one test: the side asks it of every ship in play after every firing.
+    ships = tuple(
+        [
+            s
+            for s in in_play
+            if s.bogey is None
+            and (
+                (
+                    s.status == "active"
+                    and s.side != side
+                    and sheets[s.id].hull_boxes > sum(s.record.hull_lost)
+                )
+                or s.status == "captured"
+            )
+        ]
+    )
+    places = tuple([(s.id, s.x, s.y) for s in ships])
     if len(_PLACES) >= _OPTIONS_KEPT:
         _PLACES.clear()
     found = _Sighted(ships, _PLACES.setdefault(places, places))
-    _SIGHTED.insert(0, (state, ctx.sheets, side, found))
+    _SIGHTED.insert(0, (in_play, sheets, side, found))
     del _SIGHTED[4:]
     return found
 
@@ -372,7 +407,32 @@ def fire_options(
         return _fire_options(ctx, ship, sheet, ())
     asteroids = asteroids_now(ctx, state)
     sighted = _in_sight(ctx, state, ship.side)
-    places = sighted.places
+    key, known = _options_kept(ctx, ship, sheet, sighted.places, asteroids)
+    if known is not None:
+        return dict(known)
+    if asteroids:
+        targets = [
+            s for s in sighted.ships if not line_blocked((ship.x, ship.y), (s.x, s.y), asteroids)
+        ]
+        options = _fire_options(ctx, ship, sheet, targets)
+    else:
+        placed = _placed_in_sight(ctx, ship, sighted)
+        options = _fire_options(ctx, ship, sheet, sighted.ships, placed=placed)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (ship, sheet, ctx.rules, sighted.places, dict(options))
+    return options
+
+
+def _options_kept(
+    ctx: BattleContext,
+    ship: ShipInPlay,
+    sheet: Ship,
+    places: tuple[tuple[str, float, float], ...],
+    asteroids: object,
+) -> tuple[tuple[object, ...], dict[str, tuple[str, ...]] | None]:
+    """:data:`_OPTIONS`' key for a ship's fire options, and the options kept under it, if any
+    (to be copied before they are handed on)."""
     key = (id(ship), id(sheet), id(ctx.rules), id(places), asteroids)
     known = _OPTIONS.get(key)
     if (
@@ -382,17 +442,8 @@ def fire_options(
         and known[2] is ctx.rules
         and known[3] is places
     ):
-        return dict(known[4])
-    targets = [
-        s
-        for s in sighted.ships
-        if not (asteroids and line_blocked((ship.x, ship.y), (s.x, s.y), asteroids))
-    ]
-    options = _fire_options(ctx, ship, sheet, targets)
-    if len(_OPTIONS) >= _OPTIONS_KEPT:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (ship, sheet, ctx.rules, places, dict(options))
-    return options
+        return key, known[4]
+    return key, None
 
 
 def _shot_options(
@@ -400,9 +451,17 @@ def _shot_options(
 ) -> dict[str, tuple[str, ...]]:
     """:func:`fire_options` for the weapons and targets the shots name, and no others: what
     :func:`check_fire` reads. Each weapon's targets are worked out alone, so a weapon reaches
-    a target here exactly when it does among all the ship's options."""
-    named = {shot.target for shot in shots}
+    a target here exactly when it does among all the ship's options; and so the ship's
+    options kept for its ship, sheet and targets' places (:func:`fire_options` worked out
+    from the side's view, which shows the side's own ships and sheets as they are and the
+    enemies it may fire at where they are) are read as they are, when kept."""
     asteroids = asteroids_now(ctx, state)
+    if not (ship.sweeping or ship.nova):  # out of control: refused before (check_fire)
+        sheet = ctx.sheets[ship.id]
+        known = _options_kept(ctx, ship, sheet, _in_sight(ctx, state, ship.side).places, asteroids)
+        if known[1] is not None:
+            return known[1]
+    named = {shot.target for shot in shots}
     targets = [
         s
         for s in state.ships
@@ -420,9 +479,11 @@ def _fire_options(
     sheet: Ship,
     targets: Sequence[ShipInPlay],
     weapons: Collection[str] | None = None,
+    placed: Sequence[tuple[str, str, float]] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """:func:`fire_options` of a ship at these targets (in sight, no asteroid between); of
-    the named ``weapons`` only, if named."""
+    the named ``weapons`` only, if named; ``placed``, the targets' :func:`_placed`, when the
+    caller has it."""
     options: dict[str, tuple[str, ...]] = {}
     if ship.sweeping or ship.record.out_of_control:
         # No offensive weapon while the minesweeper is active (001 L898) or out of control
@@ -441,7 +502,8 @@ def _fire_options(
     blossom = death_blossom(ctx, ship)
     spatial = ctx.rules.movement == "spatial"
     # Each target's arc and range, worked out once for all the ship's weapons.
-    placed = _placed(ctx, ship, targets)
+    if placed is None:
+        placed = _placed(ctx, ship, targets)
     defending = defending_beams(ctx, ship)
     # The sensors' reach, read off the ship's systems only when a needle beam or a target in
     # the aft arc asks for it.
@@ -537,6 +599,31 @@ def _placed(
     return [(target.id, *placement(x, y, course, target.x, target.y, arcs)) for target in targets]
 
 
+def _placed_in_sight(
+    ctx: BattleContext, ship: ShipInPlay, sighted: _Sighted
+) -> Sequence[tuple[str, str, float]]:
+    """:func:`_placed` of every ship in sight, kept by the ship's place and course and the
+    places in sight (by identity; each entry holds them): a ship whose record changed, hit or
+    having fired, sees them from where it was."""
+    places, arcs = sighted.places, ctx.rules.arcs
+    key = (ship.x, ship.y, ship.course, id(places), id(arcs))
+    known = _PLACED.get(key)
+    if known is not None and known[0] is places and known[1] is arcs:
+        return known[2]
+    placed = _placed(ctx, ship, sighted.ships)
+    if len(_PLACED) >= _OPTIONS_KEPT:
+        _PLACED.clear()
+    _PLACED[key] = (places, arcs, placed)
+    return placed
+
+
+_PLACED: dict[
+    tuple[float, float, int, int, int],
+    tuple[tuple[tuple[str, float, float], ...], tuple[str, ...], list[tuple[str, str, float]]],
+] = {}
+""":func:`_placed_in_sight` by the firer's place and course and the places in sight."""
+
+
 def _guns(sheet: Ship) -> tuple[tuple[int, SystemSpec], ...]:
     """The sheet's systems that may fire at a ship in the fire phase (:func:`_reach`: beams,
     pulse torpedoes, needles, submunition packs, boarding torpedoes, scatterguns), by place,
@@ -620,13 +707,28 @@ def launch_options(ctx: BattleContext, state: BattleState, ship_id: str) -> tupl
     """
     ship = state.ship(ship_id)
     sheet = ctx.sheets[ship_id]
-    if ship.sweeping or ship.record.out_of_control or ship.nova:
-        return ()
-    return tuple(
-        launcher
-        for launcher in read_off(sheet, _launchers)
-        if launcher_ready(sheet, ship.record, launcher)
-    )
+    known = _LAUNCHES.get(id(ship))
+    if known is not None and known[0] is ship and known[1] is sheet:
+        return known[2]
+    ready: tuple[str, ...] = ()
+    if not (ship.sweeping or ship.record.out_of_control or ship.nova):
+        ready = tuple(
+            [
+                launcher
+                for launcher in read_off(sheet, _launchers)
+                if launcher_ready(sheet, ship.record, launcher)
+            ]
+        )
+    if len(_LAUNCHES) >= _OPTIONS_KEPT:
+        _LAUNCHES.clear()
+    _LAUNCHES[id(ship)] = (ship, sheet, ready)
+    return ready
+
+
+_LAUNCHES: dict[int, tuple[ShipInPlay, Ship, tuple[str, ...]]] = {}
+""":func:`launch_options` by the ship's identity, with the record sheet it was read off (each
+entry holds both): a side's orders ask it of every enemy for each of its ships, and its
+fire of every ship that may fire."""
 
 
 def _launchers(sheet: Ship) -> tuple[str, ...]:
@@ -637,17 +739,33 @@ def _launchers(sheet: Ship) -> tuple[str, ...]:
 def fire_controls(ctx: BattleContext, ship: ShipInPlay) -> int:
     """Return the working FireCons: one target each (001 L380); none while the ship's area
     ECM is switched on, which blinds them (000 L7778-7784)."""
-    if ecm_systems(ctx, ship, AREA_ECM):
-        return 0
     sheet = ctx.sheets[ship.id]
-    systems = ship.record.systems
-    if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
-        return sum(1 for index in read_off(sheet, _firecons) if systems[index].status == "ok")
-    return sum(
-        1
-        for spec, sys_state in zip(sheet.systems, systems, strict=True)
-        if spec.kind == "firecon" and sys_state.status == "ok"
-    )
+    known = _FIRECONS.get(id(ship))
+    if known is not None and known[0] is ship and known[1] is sheet and known[2] is ctx.rules:
+        return known[3]
+    working = 0
+    if not ecm_systems(ctx, ship, AREA_ECM):
+        systems = ship.record.systems
+        if len(systems) == len(sheet.systems):  # the sheet's FireCons' places, read off once
+            working = sum(
+                [1 for index in read_off(sheet, _firecons) if systems[index].status == "ok"]
+            )
+        else:
+            working = sum(
+                1
+                for spec, sys_state in zip(sheet.systems, systems, strict=True)
+                if spec.kind == "firecon" and sys_state.status == "ok"
+            )
+    if len(_FIRECONS) >= _OPTIONS_KEPT:
+        _FIRECONS.clear()
+    _FIRECONS[id(ship)] = (ship, sheet, ctx.rules, working)
+    return working
+
+
+_FIRECONS: dict[int, tuple[ShipInPlay, Ship, object, int]] = {}
+""":func:`fire_controls` by the ship's identity, with the record sheet and rules it was read
+with (each entry holds them): a ship's firing asks it of its commander's choice, of the
+shots it keeps and of the check of its fire."""
 
 
 def _firecons(sheet: Ship) -> tuple[int, ...]:
@@ -666,9 +784,15 @@ def firecons_needed(ctx: BattleContext, ship_id: str, shots: Sequence[Shot]) -> 
     at systems there, and at least one.
     """
     sheet = ctx.sheets[ship_id]
+    return firecons_taken({shot.weapon: sheet.system(shot.weapon).kind for shot in shots}, shots)
+
+
+def firecons_taken(kinds: Mapping[str, str], shots: Sequence[Shot]) -> int:
+    """:func:`firecons_needed`, each shot's weapon's kind given (``kinds``, by weapon id): for
+    a caller that weighs many sets of one ship's shots."""
     uses: set[tuple[str, str]] = set()
     for shot in shots:
-        kind = sheet.system(shot.weapon).kind
+        kind = kinds[shot.weapon]
         if kind in (NOVA, SCATTERGUN):
             continue  # the nova needs none (digest 4.5), a scattergun its own (000 L7502-7506)
         if kind in RACKS or kind in LAUNCHERS:
@@ -729,12 +853,6 @@ def _fly_salvo(state: BattleState, shot: Shot) -> BattleState:
         for salvo in state.salvos
     )
     return msgspec.structs.replace(state, salvos=salvos)
-
-
-def _launches(sheet: Ship, shot: Shot) -> bool:
-    """Whether a shot launches a salvo."""
-    kind = sheet.system(shot.weapon).kind
-    return kind in RACKS or kind in LAUNCHERS
 
 
 def launch_problem(
@@ -898,6 +1016,8 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         if problem is not None:
             raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
     shots = [shot for shot in shots if shot not in flights]
+    sheet = ctx.sheets[ship_id]
+    kinds: dict[str, str] = {}  # each weapon's kind, read once it is known to reach
     for shot in shots:
         if shot.weapon in seen:
             raise IllegalActionError(f"{where}: {shot.weapon} fires once a turn (001 L443)")
@@ -907,7 +1027,8 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
         elif shot.target not in options.get(shot.weapon, ()):
             why = _unreachable(ctx, state, ship, shot.weapon, shot.target)
             raise IllegalActionError(f"{where}: {shot.weapon} cannot reach {shot.target} ({why})")
-        needle = ctx.sheets[ship_id].system(shot.weapon).kind in NEEDLES
+        kind = kinds[shot.weapon] = sheet.system(shot.weapon).kind
+        needle = kind in NEEDLES
         if needle and ctx.rules.core_systems and shot.aim in CORE_SYSTEMS:
             raise IllegalActionError(
                 f"{where}: {shot.weapon} cannot aim at the core system {shot.aim!r}: needle "
@@ -928,16 +1049,16 @@ def check_fire(ctx: BattleContext, state: BattleState, ship_id: str, shots: Sequ
                 raise IllegalActionError(f"{where}: {shot.weapon}: {problem}")
         elif not needle and shot.aim is not None:
             raise IllegalActionError(f"{where}: only a needle beam aims at a system")
-    sheet = ctx.sheets[ship_id]
-    launches = [shot for shot in shots if _launches(sheet, shot)]
-    aims = {shot.aim for shot in launches}
+    aims = {
+        shot.aim for shot in shots if kinds[shot.weapon] in RACKS or kinds[shot.weapon] in LAUNCHERS
+    }
     if aims and len(aims) > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {len(aims)} aim points and {fire_controls(ctx, ship)} working FireCons "
             "(a FireCon for each launch, 000 L5769-5773)"
         )
     _check_magazines(sheet, ship, shots, where)
-    _check_firecons(ctx, state, ship, shots, where)
+    _check_firecons(ctx, state, ship, shots, kinds, where)
 
 
 def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where: _Where) -> None:
@@ -959,11 +1080,16 @@ def _check_magazines(sheet: Ship, ship: ShipInPlay, shots: Sequence[Shot], where
 
 
 def _check_firecons(
-    ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot], where: _Where
+    ctx: BattleContext,
+    state: BattleState,
+    ship: ShipInPlay,
+    shots: Sequence[Shot],
+    kinds: Mapping[str, str],
+    where: _Where,
 ) -> None:
     """Refuse shots beyond the ship's FireCons (001 L380, L829; 000 L4546-4554) or its
-    sensors' needle focus (000 L4525-4529)."""
-    needed = firecons_needed(ctx, ship.id, shots)
+    sensors' needle focus (000 L4525-4529); ``kinds``, each shot's weapon's kind."""
+    needed = firecons_taken(kinds, shots)
     if needed > fire_controls(ctx, ship):
         raise IllegalActionError(
             f"{where}: {needed} targets and {fire_controls(ctx, ship)} working FireCons "
@@ -1057,18 +1183,28 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     landed: list[Landing] = []
     taken: list[str] = []  # captured ships destroyed
     flights = _flights(state, shots)
-    for shot in flights:
-        state = _fly_salvo(state, shot)
-        rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
-    shots = tuple(shot for shot in shots if shot not in flights)
-    kinds = {shot.weapon: firer_sheet.system(shot.weapon).kind for shot in shots}  # read once
-    novas = [s for s in shots if kinds[s.weapon] == NOVA]
-    launched = [s for s in shots if kinds[s.weapon] in RACKS or kinds[s.weapon] in LAUNCHERS]
-    aimed = [s for s in shots if kinds[s.weapon] != NOVA and s not in launched]
-    order = list(dict.fromkeys(shot.target for shot in aimed))  # in declaration order
+    if flights:
+        for shot in flights:
+            state = _fly_salvo(state, shot)
+            rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
+        shots = tuple(shot for shot in shots if shot not in flights)
+    specs = {shot.weapon: firer_sheet.system(shot.weapon) for shot in shots}  # read once
+    kinds = {weapon: spec.kind for weapon, spec in specs.items()}
+    # The nova, the launches, and the aimed shots by target in declaration order, in one pass.
+    novas: list[Shot] = []
+    launched: list[Shot] = []
+    aimed: dict[str, list[Shot]] = {}
+    for shot in shots:
+        kind = kinds[shot.weapon]
+        if kind == NOVA:
+            novas.append(shot)
+        elif kind in RACKS or kind in LAUNCHERS:
+            launched.append(shot)
+        else:
+            aimed.setdefault(shot.target, []).append(shot)
     tubes = dict(firer.tubes)
     burst: list[str] = []  # overloaded tubes destroyed by their own warhead
-    spent = _spend_rounds(firer_sheet, firer, shots)
+    spent = _spend_rounds(firer_sheet, firer, shots, specs)
     if spent is not firer:  # a new state only when a round or torpedo was crossed off
         state = replace_ship(state, spent)
     if shots and firer.bogey is not None:
@@ -1087,7 +1223,8 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
     for shot in launched:
         state = _launch_salvo(ctx, state, ship_id, shot)
         rolled.append(ShotRoll(weapon=shot.weapon, target=SALVO_AIM, faces=(), aim=shot.aim))
-    for target_id in order:
+    key = f"t{turn}/fire/{ship_id}"
+    for target_id, at_target in aimed.items():
         target = state.ship(target_id)
         sheet = ctx.sheets[target_id]
         screen = working_screen(ctx, target)
@@ -1100,16 +1237,14 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
         arc, distance = placement(
             firer.x, firer.y, firer.course, target.x, target.y, ctx.rules.arcs
         )
-        for shot in (s for s in aimed if s.target == target_id):
+        for shot in at_target:
             kind = kinds[shot.weapon]
-            aft = _aft_help(ctx, firer, kind, arc)
+            aft = _aft_help(ctx, firer, kind, arc) if arc == AFT else None
             if kind == BOARDING_TORPEDO:
-                key = f"t{turn}/fire/{ship_id}"
                 rolled.append(_boarding_torpedo(ctx, dice, key, shot, distance, aft))
                 boarding_hits += len(rolled[-1].damage)
                 continue
             if kind in TORPEDOES:
-                key = f"t{turn}/fire/{ship_id}"
                 setting = dict(firer.settings).get(shot.weapon)
                 rolled.append(_torpedo(ctx, dice, key, shot, distance, kind, setting, aft))
                 warhead = torpedo_warhead(kind, setting)
@@ -1121,20 +1256,18 @@ def fire_shots(  # noqa: PLR0915 - novas, launches and aimed fire in declaration
                     burst.append(shot.weapon)
                 continue
             if kind == NEEDLE:
-                record, needled = _needle(dice, f"t{turn}/fire/{ship_id}", shot, record)
+                record, needled = _needle(dice, key, shot, record)
                 rolled.append(needled)
                 graze = die_hits(needled.faces[0], NEEDLE_GRAZE, aft)
                 rerolled += 1 if ctx.rules.needle_hull and graze else 0
                 continue
             if kind in NEEDLE_STRENGTH:
-                key = f"t{turn}/fire/{ship_id}"
                 record, needled = _class_needle(dice, key, kind, shot, distance, record)
                 rolled.append(needled)
                 # A point a die of 4+, past screens, armour first as beam damage (000
                 # L4558-4560, L4574-4580; docs/rulings.md); aft, a hit as the sensors allow.
                 screened += sum(1 for face in needled.faces if die_hits(face, NEEDLE_HIT, aft))
                 continue
-            key = f"t{turn}/fire/{ship_id}"
             outcome = _beams(ctx, dice, key, kind, shot, distance, screen, aft)
             rolled.append(
                 ShotRoll(
@@ -1324,10 +1457,13 @@ def _launch_salvo(ctx: BattleContext, state: BattleState, ship_id: str, shot: Sh
     return msgspec.structs.replace(state, salvos=(*state.salvos, salvo))
 
 
-def _spend_rounds(sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot]) -> ShipInPlay:
+def _spend_rounds(
+    sheet: Ship, firer: ShipInPlay, shots: Sequence[Shot], specs: Mapping[str, SystemSpec]
+) -> ShipInPlay:
     """Cross off a round of every one-shot weapon fired (001 L858), and a torpedo from the
-    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100)."""
-    spent = {shot.weapon: 1 for shot in shots if sheet.system(shot.weapon).ammo is not None}
+    magazine of each boarding torpedo launcher fired, hit or miss (000 L5090-5100); ``specs``,
+    each shot's weapon on the sheet."""
+    spent = {shot.weapon: 1 for shot in shots if specs[shot.weapon].ammo is not None}
     fed = torpedo_feeds(sheet)
     for shot in shots:
         if shot.weapon in fed:
