@@ -99,7 +99,8 @@ BOGEY_CHASE_MU = 6.0
 move: it may burn its drive at the Stand Off ship (a typical warship's thrust)."""
 
 STAND_OFF_OUTSIDE_MU = BAND_MU
-"""... and a die for each this many MU it lies beyond it (its own guns fall silent)."""
+"""... and a die for each this many MU it lies beyond it (its own guns fall silent), or, from
+a chaser it cannot outrun, earns one (:func:`banks`)."""
 
 
 def _candidate_orders(ctx: BattleContext, ship: ShipInPlay) -> list[Order]:
@@ -308,7 +309,7 @@ def _off_range(
     each, where its move ends and where it will drift to in each of the next moves (each
     enemy's looks), both flying straight on, each enemy its chase a move nearer: a die for
     each ``inside`` MU inside (the enemy closes), mildly for the range beyond the nearest
-    kept. The looks ahead
+    kept (or mildly earning it, where the ship banks it, :func:`banks`). The looks ahead
     are what make a ship turn away in time: a velocity towards the enemy takes turns of thrust
     to undo. ``path``: where the ship is after this move and each of the next, if not
     straight on (:func:`_fleeing`)."""
