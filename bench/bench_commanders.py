@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET  # noqa: E402
-from tactical.battle import BattleContext, BattleState, replay  # noqa: E402
+from tactical.battle import BattleContext, BattleState, order_limits, replay  # noqa: E402
 from tactical.campaign_battle import (  # noqa: E402
     CampaignBattle,
     CampaignShip,
@@ -109,6 +109,19 @@ class Job(NamedTuple):
     dice: str
 
 
+class Watched(NamedTuple):
+    """A Stand Off ship at one turn's orders."""
+
+    near: float
+    """Its range to the nearest enemy."""
+    keep: float
+    """The range it wants (outside the enemy's longest reach, or its band: ``keep_from``)."""
+    reach: float
+    """The enemy's longest reach."""
+    outrun: bool
+    """Whether its drive is at least the nearest enemy's: it can hold the range from it."""
+
+
 class Result(NamedTuple):
     winner: str | None
     turns: int
@@ -117,14 +130,13 @@ class Result(NamedTuple):
     """Per warship class: ships that survived 3 turns and fired at least once."""
     survived: dict[str, int]
     """Per warship class: ships that survived 3 turns."""
-    ranges: list[tuple[float, float]]
-    """Each Stand Off ship's range to the nearest enemy at each turn's orders, and the range
-    it wants there."""
+    ranges: list[Watched]
+    """Each Stand Off ship at each turn's orders (from the second)."""
     jumped: int
     fleeing: int
 
 
-def _watched(chosen: Commander, seen: dict[int, set[str]], ranges: list[tuple[float, float]]):
+def _watched(chosen: Commander, seen: dict[int, set[str]], ranges: list[Watched]):
     """Wrap a commander's orders to note who of its side is in play at each turn, and a Stand
     Off ship's range to the nearest enemy against the range it wants."""
     write = chosen.orders
@@ -142,8 +154,10 @@ def _watched(chosen: Commander, seen: dict[int, set[str]], ranges: list[tuple[fl
                     if mine > their + STAND_OFF_MARGIN_MU
                     else their + STAND_OFF_MARGIN_MU
                 )
-                near = min(range_between(ship.x, ship.y, e.x, e.y) for e in enemies)
-                ranges.append((near, keep))
+                nearest = min(enemies, key=lambda e: range_between(ship.x, ship.y, e.x, e.y))
+                near = range_between(ship.x, ship.y, nearest.x, nearest.y)
+                outrun = order_limits(ctx, ship)[0] >= order_limits(ctx, nearest)[0]
+                ranges.append(Watched(near, keep, their, outrun))
         return write(ctx, state, side)
 
     chosen.orders = orders
@@ -154,7 +168,7 @@ def fight(job: Job) -> Result:
     """Fight one battle and count what the benchmark asks."""
     battle = request(job.red, job.blue, job.movement, list(job.designs))
     seen: dict[int, set[str]] = {}
-    ranges: list[tuple[float, float]] = []
+    ranges: list[Watched] = []
     chosen = {}
     for side, name in (("red", job.red), ("blue", job.blue)):
         made = commander(name)
@@ -322,7 +336,7 @@ def main() -> int:
         )
 
     # Stand Off's range, FTL Move's escapes, against Engage.
-    ranges: list[tuple[float, float]] = []
+    ranges: list[Watched] = []
     jumped = fleeing = 0
     for movement in movements:
         kept = [
@@ -332,20 +346,34 @@ def main() -> int:
         ]
         ranges.extend(kept)
         if kept:
-            held = sum(r for r, _ in kept) / len(kept)
-            wanted = sum(k for _, k in kept) / len(kept)
+            held = sum(w.near for w in kept) / len(kept)
+            wanted = sum(w.keep for w in kept) / len(kept)
             table.add_row(
                 f"Stand Off, {movement}: mean range / range wanted",
                 f"{held:.1f} / {wanted:.1f} MU",
+                "",
+            )
+            # Out of the enemy's guns' reach (004 L109-110: it keeps its distance), of all its
+            # ship-turns and of those whose drive can hold the range from the nearest enemy.
+            outside = sum(w.near >= w.reach for w in kept)
+            able = [w for w in kept if w.outrun]
+            table.add_row(
+                f"  ship-turns outside the enemy's reach ({len(kept)})",
+                share(outside, len(kept)),
+                "",
+            )
+            table.add_row(
+                f"  the same, its drive no weaker than the nearest enemy's ({len(able)})",
+                share(sum(w.near >= w.reach for w in able), len(able)),
                 "",
             )
         for result in fight_all(jobs_for("ftl-move", "engage", movement), args.jobs):
             jumped += result.jumped
             fleeing += result.fleeing
     if ranges:
-        held = sum(r for r, _ in ranges) / len(ranges)
-        wanted = sum(k for _, k in ranges) / len(ranges)
-        short = sum(r < k - 6 for r, k in ranges) / len(ranges)
+        held = sum(w.near for w in ranges) / len(ranges)
+        wanted = sum(w.keep for w in ranges) / len(ranges)
+        short = sum(w.near < w.keep - 6 for w in ranges) / len(ranges)
         table.add_row("Stand Off: mean range / range wanted", f"{held:.1f} / {wanted:.1f} MU", "")
         table.add_row("Stand Off: turns 6 MU or more inside it", f"{short:.1%}", "")
     table.add_row("FTL Move: ships that jump within 12 turns", share(jumped, fleeing), "> 57%")

@@ -193,3 +193,24 @@ def test_stand_off_stays_in_the_battle_under_cinematic_movement() -> None:
     # Set up turned away from the enemy (docs/rulings.md), the fleet runs faster: one ship of
     # the 30 still leaves late in one battle, not 3 to 6 of each 10.
     assert len(left) <= 1, left
+
+
+def test_stand_off_banks_the_range_from_chasers_it_cannot_outrun() -> None:
+    """Engage's thrust-6 escorts charge a Stand Off fleet whose capital ships and cruisers have
+    thrust 4 and 5 (cinematic movement): they cannot hold the range, only delay the chasers,
+    so each MU opened early is a MU the chasers must make up. Three seeded battles: over
+    turns 2-6 at most 30% of the Stand Off ships' turns lie inside the enemy's reach (24%
+    now). Paying for range beyond the one it kept as it paid when its guns would fall silent,
+    the thrust-4 battleship gathered 2 MU of speed on the first turn, not 4, the weighing's
+    four moves ahead not seeing the escorts come on, and the light cruisers eased off to hold
+    52 MU: 44% (all three ships of the cruiser line inside 48 MU by turn 4)."""
+    inside = total = 0
+    for run in range(3):
+        ranges = _ranges("cinematic", f"stand-off/{run}")
+        for turn in range(2, 7):
+            for near, keep in ranges.get(turn, []):
+                # Every ship here keeps the enemy's reach (48 MU, its battleship) + margin.
+                inside += near < keep - STAND_OFF_MARGIN_MU
+                total += 1
+    assert total
+    assert inside / total <= 0.30, inside / total
