@@ -72,7 +72,7 @@ def screened(
     largest = max(ctx.sheets[s.id].mass for s in ours)
     escorts = [s for s in ours if ctx.sheets[s.id].mass < ESCORT_SHARE * largest]
     capitals = [s for s in ours if ctx.sheets[s.id].mass >= ESCORT_SHARE * largest]
-    if not escorts or not capitals:
+    if not escorts or not capitals or _escorts_spared(ctx, state, side):
         return written
     forecast = []
     for enemy in enemies:
@@ -98,6 +98,25 @@ def screened(
 
         kept[ship.id] = min(candidates(ctx, ship), key=cost).order
     return kept
+
+
+def _escorts_spared(ctx: BattleContext, state: BattleState, side: str) -> bool:
+    """Whether the enemy's fire so far has fallen on the side's capital ships and on none of
+    its smallest ships (read off the side's own record sheets): the enemy fires at what is
+    nearest, not at the smallest ship it reaches, so escorts held behind the capital ships
+    only lead its salvos to them."""
+    own = [s for s in state.ships if s.side == side]
+    largest = max(ctx.sheets[s.id].mass for s in own)
+    smallest = min(ctx.sheets[s.id].mass for s in own)
+    hit_smallest = hit_capital = False
+    for ship in own:
+        hit = ship.status != "active" or sum(ship.record.hull_lost) + ship.record.armour_lost > 0
+        mass = ctx.sheets[ship.id].mass
+        if mass == smallest:
+            hit_smallest |= hit
+        elif mass >= ESCORT_SHARE * largest:
+            hit_capital |= hit
+    return hit_capital and not hit_smallest
 
 
 class _Screen:
