@@ -10,6 +10,12 @@ own move would end nearer an enemy's forecast place than the side's nearest capi
 that enemy (less :data:`SCREEN_MARGIN_MU`) takes instead the move nearest its own end that
 keeps it behind them. Everything is read from the side's own view: its orders, and the
 enemies as it sees them.
+
+The screen is not kept once the enemy's fire has shown that it spares the smallest ships
+(:func:`_escorts_spared`, read off the side's own record sheets): an enemy that fires at what
+is nearest and aims its salvos at the straight flight of the ship with the least hull (the
+closing commander) had its salvos led to the battleship by frigates screened just behind it
+(docs/rulings.md, "Engage's escorts read the enemy's fire").
 """
 
 from __future__ import annotations
