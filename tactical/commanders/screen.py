@@ -10,6 +10,12 @@ own move would end nearer an enemy's forecast place than the side's nearest capi
 that enemy (less :data:`SCREEN_MARGIN_MU`) takes instead the move nearest its own end that
 keeps it behind them. Everything is read from the side's own view: its orders, and the
 enemies as it sees them.
+
+The screen is not kept once the enemy's fire has shown that it spares the smallest ships
+(:func:`_escorts_spared`, read off the side's own record sheets): an enemy that fires at what
+is nearest and aims its salvos at the straight flight of the ship with the least hull (the
+closing commander) had its salvos led to the battleship by frigates screened just behind it
+(docs/rulings.md, "Engage's escorts read the enemy's fire").
 """
 
 from __future__ import annotations
@@ -72,7 +78,7 @@ def screened(
     largest = max(ctx.sheets[s.id].mass for s in ours)
     escorts = [s for s in ours if ctx.sheets[s.id].mass < ESCORT_SHARE * largest]
     capitals = [s for s in ours if ctx.sheets[s.id].mass >= ESCORT_SHARE * largest]
-    if not escorts or not capitals:
+    if not escorts or not capitals or _escorts_spared(ctx, state, side):
         return written
     forecast = []
     for enemy in enemies:
@@ -98,6 +104,25 @@ def screened(
 
         kept[ship.id] = min(candidates(ctx, ship), key=cost).order
     return kept
+
+
+def _escorts_spared(ctx: BattleContext, state: BattleState, side: str) -> bool:
+    """Whether the enemy's fire so far has fallen on the side's capital ships and on none of
+    its smallest ships (read off the side's own record sheets): the enemy fires at what is
+    nearest, not at the smallest ship it reaches, so escorts held behind the capital ships
+    only lead its salvos to them."""
+    own = [s for s in state.ships if s.side == side]
+    largest = max(ctx.sheets[s.id].mass for s in own)
+    smallest = min(ctx.sheets[s.id].mass for s in own)
+    hit_smallest = hit_capital = False
+    for ship in own:
+        hit = ship.status != "active" or sum(ship.record.hull_lost) + ship.record.armour_lost > 0
+        mass = ctx.sheets[ship.id].mass
+        if mass == smallest:
+            hit_smallest |= hit
+        elif mass >= ESCORT_SHARE * largest:
+            hit_capital |= hit
+    return hit_capital and not hit_smallest
 
 
 class _Screen:

@@ -435,11 +435,13 @@ def test_cinematic_escorts_are_not_lost_alone_ahead_of_the_fleet(
     them; the capital ships then fought outnumbered. Now the escorts keep behind the capital
     ships once the fleets close (the screen): over these six seeded battles against the
     closing commander, which fires at the nearest, twelve escorts were lost that way before
-    and one now."""
+    and one now. (Measured with the screen always kept: once that enemy's fire has shown it
+    spares the smallest ships, the escorts fly on as its salvos' decoys, the next test.)"""
     from tactical.commanders import closing_commander, engage
 
     request = _battle(CONTINUUM_FLEET, "cinematic", "continuum")
     share = screen.ESCORT_SHARE
+    monkeypatch.setattr(screen, "_escorts_spared", lambda ctx, state, side: False)
 
     def lost_ahead() -> int:
         return sum(
@@ -464,3 +466,48 @@ def test_cinematic_escorts_are_not_lost_alone_ahead_of_the_fleet(
     before = lost_ahead()
     assert before >= 10
     assert now <= 1
+
+
+def test_cinematic_escorts_fly_on_once_the_enemy_fire_spares_the_smallest_ships(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Anticipating the enemy from what the side has seen (its own record sheets): the closing
+    commander fires its beams at the nearest ships and aims its salvos at the straight flight
+    of the ship with the least hull it sees (a frigate), so escorts screened just behind the
+    capital ships led its salvos to the battleship (docs/rulings.md). Once the side's capital
+    ships have taken fire and its smallest ships none, its escorts are no longer held behind
+    them. In these seeded cinematic battles that evidence is seen against the closing
+    commander, and the screen then left moves it would have made; against the baseline, which
+    fires at the smallest ship it reaches, never."""
+    from tactical.commanders import closing_commander, engage
+
+    request = _battle(CONTINUUM_FLEET, "cinematic", "continuum")
+    spared = screen._escorts_spared
+    seen: list[tuple[object, ...]] = []
+
+    def watched(*args: object) -> dict[str, object]:
+        ctx, state, side = args[:3]
+        if spared(ctx, state, side):  # type: ignore[arg-type]
+            seen.append(args)
+        return screen.screened(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engage, "screened", watched)
+    leading = {}
+    for name, rival in (("closing", closing_commander), ("baseline", baseline_engage_commander)):
+        seen.clear()
+        battles = 0
+        for run in range(12):
+            before = len(seen)
+            resolve_campaign_battle(
+                request,
+                SeededDice(f"decoy/{run}"),
+                {"red": engage_commander(), "blue": rival()},
+                verify=False,
+            )
+            battles += len(seen) > before
+        leading[name] = (battles, list(seen))
+    assert leading["baseline"][0] == 0
+    assert leading["closing"][0] >= 3
+    monkeypatch.setattr(screen, "_escorts_spared", lambda ctx, state, side: False)
+    held = [args for args in leading["closing"][1] if screen.screened(*args) != args[4]]  # type: ignore[arg-type]
+    assert held
