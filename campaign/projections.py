@@ -14,6 +14,8 @@ from datetime import datetime
 
 import msgspec
 
+from campaign.dice import DiceKey
+from campaign.errors import InvalidInputError
 from campaign.events import (
     EVENT_TYPES,
     BattleFought,
@@ -88,7 +90,7 @@ from tactical.ship import ShipState
 
 PROJECTION_NAME = "campaign"
 # Bump when CampaignState or evolve() changes meaning: older snapshots are then ignored.
-PROJECTION_VERSION = 27
+PROJECTION_VERSION = 28
 
 
 class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,7 +117,9 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     production_settings: ProductionSettings = LEGACY_SETTINGS  # where umpires differ (5.7)
     map_name: str | None = None
     map_sha256: str | None = None
-    rolls_this_turn: int = 0  # ad hoc roll commands this turn: the next one's dice-key subject
+    # The dice-key subjects of this turn's ad hoc roll commands (`roll-for-red-1`): each
+    # audience numbers its own (rules.core.roll_subject).
+    roll_subjects: tuple[str, ...] = ()
     dice_rolled: int = 0
     notes: int = 0
     empires: dict[str, Empire] = msgspec.field(default_factory=dict)
@@ -339,7 +343,7 @@ def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
-                rolls_this_turn=state.rolls_this_turn + 1,
+                roll_subjects=state.roll_subjects + _roll_subjects(ev),
                 dice_rolled=state.dice_rolled + len(ev.rolls),
             )
         case SeedRevealed():
@@ -376,12 +380,23 @@ def _orders_handed_in(
             return msgspec.structs.replace(state, final=final)
 
 
+def _roll_subjects(ev: DiceRolled) -> tuple[str, ...]:
+    """The dice-key subjects an umpire's roll used (one, unless hand-made), each once."""
+    subjects: dict[str, None] = {}
+    for roll in ev.rolls:
+        try:
+            subjects[DiceKey.parse(roll.key).subject] = None
+        except InvalidInputError:  # not a key this code made: it numbers nothing
+            continue
+    return tuple(subjects)
+
+
 def _next_turn(state: CampaignState, turn: int) -> CampaignState:
     """Open turn `turn`: last turn's orders and battles are done with."""
     return msgspec.structs.replace(
         state,
         turn=turn,
-        rolls_this_turn=0,
+        roll_subjects=(),
         submitted={},
         final=(),
         assaults={},

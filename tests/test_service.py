@@ -273,3 +273,35 @@ def test_bad_campaign_settings_are_refused(kwargs: dict[str, object], message: s
     settings.update(kwargs)
     with pytest.raises(InvalidInputError, match=message):
         plan_campaign(**settings)  # type: ignore[arg-type]
+
+
+def test_a_rolls_key_says_nothing_of_the_rolls_its_reader_was_not_shown(
+    service: CampaignService,
+) -> None:
+    """An umpire's roll is keyed by its audience and its number among that audience's rolls:
+    a key numbered across all rolls (`roll-3`) told red of the two rolls before it he was
+    not shown (review)."""
+
+    def keys_red_reads(name: str, others_first: bool) -> list[str]:
+        service.new_campaign(plan_campaign(name, ["red", "blue"], seed="same"))
+        lineage = service.target(name)
+        if others_first:
+            service.roll(lineage, "d6", "blue's mutiny", Audience.players_(["blue"]))
+            service.roll(lineage, "d6", "hidden", Audience.umpire_only())
+        service.roll(lineage, "d6", "storm", RED)
+        service.roll(lineage, "d6", "pirates", Audience.everyone())
+        service.roll(lineage, "d6", "storm again", RED)
+        return [
+            roll.key
+            for recorded in service.store.read(lineage, visible_to="red")
+            if isinstance(recorded.event, DiceRolled)
+            for roll in recorded.event.rolls
+        ]
+
+    alone = keys_red_reads("alone", others_first=False)
+    assert alone == [
+        "0/umpire/roll-for-red-1/0",
+        "0/umpire/roll-all-1/0",
+        "0/umpire/roll-for-red-2/0",
+    ]
+    assert keys_red_reads("among", others_first=True) == alone

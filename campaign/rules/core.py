@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 import msgspec
 
@@ -234,14 +235,36 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
     return batch
 
 
+def roll_subject(audience: Audience, taken: Iterable[str]) -> str:
+    """The dice-key subject of an umpire's roll: its audience and its number among that
+    audience's rolls this turn, so that the key tells a player nothing of the rolls he was
+    not shown (a count over all audiences would; docs/security.md). A roll shown to players
+    names them: each of them is told the roll, and so who else is.
+
+    >>> roll_subject(Audience.players_(["red", "blue"]), ["roll-all-1", "roll-for-blue+red-1"])
+    'roll-for-blue+red-2'
+    >>> roll_subject(Audience.everyone(), ["roll-7"]), roll_subject(Audience.umpire_only(), [])
+    ('roll-all-1', 'roll-umpire-1')
+    """
+    if audience.public:
+        named = "all"
+    elif not audience.players:
+        named = "umpire"
+    else:
+        named = "for-" + "+".join(audience.players)
+    stem = f"roll-{named}-"
+    return f"{stem}{sum(subject.startswith(stem) for subject in taken) + 1}"
+
+
 def decide_roll(state: CampaignState, command: RollDice, dice: DiceSource) -> list[NewEvent]:
-    """Roll the umpire's dice; each die is keyed by turn, this roll's number and its index."""
+    """Roll the umpire's dice; each die is keyed by turn, the roll's audience and number
+    (`roll_subject`) and its index."""
     require_running(state)
     count, sides = parse_dice_expression(command.expression)
     if not command.reason.strip():
         raise InvalidInputError("say what the roll is for (--reason)")
     _check_audience(state, command.audience)
-    subject = f"roll-{state.rolls_this_turn + 1}"
+    subject = roll_subject(command.audience, state.roll_subjects)
     rolls = tuple(
         dice.roll(DiceKey(turn=state.turn, phase="umpire", subject=subject, index=i), sides)
         for i in range(count)
