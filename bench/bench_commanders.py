@@ -355,7 +355,7 @@ def main() -> int:
             )
             # Out of the enemy's guns' reach (004 L109-110: it keeps its distance), of all its
             # ship-turns and of those whose drive can hold the range from the nearest enemy.
-            outside = sum(w.near >= w.reach for w in kept)
+            outside = sum(w.near > w.reach for w in kept)
             able = [w for w in kept if w.outrun]
             table.add_row(
                 f"  ship-turns outside the enemy's reach ({len(kept)})",
@@ -368,7 +368,7 @@ def main() -> int:
             # can only be delayed, so those turns are not scored.
             table.add_row(
                 f"  the same, its drive no weaker than the nearest enemy's ({len(able)})",
-                share(sum(w.near >= w.reach for w in able), len(able)),
+                share(sum(w.near > w.reach for w in able), len(able)),
                 ">= 80%",
             )
         for result in fight_all(jobs_for("ftl-move", "engage", movement), args.jobs):

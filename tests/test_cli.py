@@ -84,6 +84,8 @@ def test_editing_one_byte_makes_verify_fail_at_that_position(tmp_path: Path) -> 
         # The names of audiences (`--to all`) are no player's: a note to all reaches everyone.
         (["new", "demo", "--players", "all,blue"], "not be 'umpire', 'all' or 'everyone'"),
         (["new", "demo", "--players", "red,everyone"], "player name 'everyone'"),
+        # Events are renamed where they hold a battle's internal id: no player is named like one.
+        (["new", "demo", "--players", "red,t1-b2"], "player name 't1-b2' reads like a battle"),
         (["new", "demo", "--players", ",".join(f"p{n}" for n in range(9))], "8 players at the"),
         (["new", "demo", "--dice", "loaded"], "dice mode 'loaded'"),
         (["new", "demo", "--map", "atlantis"], "no built-in map or file 'atlantis'"),

@@ -289,6 +289,11 @@ def _initiative_modifier(state: CampaignState, side: BattleSide) -> int:
     return initiative_modifier(admiral, captain)
 
 
+def _initiative_subject(name: str, player: str) -> str:
+    """The dice-key subject of a player's initiative dice in the battle of dice name `name`."""
+    return f"{name}.{player}"
+
+
 def _initiative(
     players: list[str], modifiers: list[int], name: str, turn: int, dice: DiceSource
 ) -> tuple[str, list[Roll]]:
@@ -299,7 +304,8 @@ def _initiative(
     for attempt in range(20):
         totals = []
         for player, modifier in zip(players, modifiers, strict=True):
-            key = DiceKey(turn=turn, phase="initiative", subject=f"{name}.{player}", index=attempt)
+            subject = _initiative_subject(name, player)
+            key = DiceKey(turn=turn, phase="initiative", subject=subject, index=attempt)
             roll = dice.roll(key)
             rolls.append(roll)
             totals.append(roll.value + modifier)
@@ -321,7 +327,7 @@ def decide_battles(
     battles, rolls = find_battles(state, starmap, dice, start)
     batch = []
     for battle in battles:
-        subjects = {f"{battle.dice_key}.{side.player}" for side in battle.sides}  # _initiative
+        subjects = {_initiative_subject(battle.dice_name, side.player) for side in battle.sides}
         mine = tuple(r for r in rolls if DiceKey.parse(r.key).subject in subjects)
         requested = BattleRequested(battle=battle, rolls=mine)
         audience = Audience.players_([s.player for s in battle.sides])

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from campaign.battlenames import INTERNAL_ID
 from campaign.dice import DiceKey, DiceSource, parse_dice_expression, seed_commitment
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -133,6 +134,14 @@ def decide_create(command: CreateCampaign) -> list[NewEvent]:
     """Set a campaign up: players and the public commitment to its dice seed."""
     check_campaign_name(command.name)
     players = tuple(check_player_name(p) for p in command.players)
+    for player in players:
+        if INTERNAL_ID.search(player):
+            # Events a player reads are renamed where they hold a battle's internal id
+            # (campaign/battlenames.py): a player named like one would be renamed too.
+            raise InvalidInputError(
+                f"player name {player!r} reads like a battle's id (t<turn>-b<n>, "
+                "t<turn>-a<n>): choose another"
+            )
     if len(set(players)) != len(players):
         raise InvalidInputError(f"players {', '.join(players)} name someone twice")
     if len(players) > MAX_PLAYERS:
