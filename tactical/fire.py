@@ -534,15 +534,15 @@ def roll_beams(
     outcome = BeamOutcome()
     pending = 0
     if score is score_beam_die and drm == 0:
-        # The beam table's row for the screen read once, each face in 1-6 as it stands (the
-        # same damage as score_beam_die of the face clamped to 1-6).
+        # The beam table's row for the screen read once (score_beam_die of the face clamped to
+        # 1-6, as below).
         row = BEAM_DAMAGE[min(screen, 3)]
         faces = outcome.faces
         damage = 0
         for index in range(count):
             face = dice.roll(f"{key}/{index}", 6)
             faces.append(face)
-            damage += row[face - 1] if 1 <= face <= 6 else row[min(max(face, 1), 6) - 1]
+            damage += row[min(max(face, 1), 6) - 1]
             if reroll and face == 6:
                 pending += 1
         outcome.screened_damage = damage

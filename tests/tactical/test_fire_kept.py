@@ -4,6 +4,7 @@ was read off, so a ship whose record changed, or a state whose ships did, is rea
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from tactical.battle import (
     Battle,
@@ -15,9 +16,9 @@ from tactical.battle import (
 )
 from tactical.dice import ReplayDice, Roll
 from tactical.fire import roll_beams, score_beam_die
-from tactical.phases.fire import _in_sight
+from tactical.phases.fire import Shot, _in_sight, check_fire, fire_options
 from tactical.ship import fresh_state, with_system_status
-from tactical.state import replace_ship
+from tactical.state import IllegalActionError, replace_ship
 
 
 def _battle() -> Battle:
@@ -95,3 +96,21 @@ def test_replayed_beam_faces_score_as_the_beam_table_says() -> None:
             outcome = roll_beams(dice, "k", 1, screen, reroll=False)
             assert outcome.screened_damage == score_beam_die(min(max(face, 1), 6), screen)
             assert outcome.faces == [face]
+
+
+def test_the_fire_check_refuses_a_target_gone_after_the_options_were_kept() -> None:
+    # The live fire check reads the firing ship's options where fire_options kept them: kept
+    # for the ships in sight, so a target destroyed or moved out of reach since is refused.
+    battle = _battle()
+    state = msgspec.structs.replace(battle.state, phase="fire", to_fire="red", turn=1)
+    options = fire_options(battle.ctx, state, "r1")
+    weapon = next(w for w, targets in options.items() if "b2" in targets)
+    check_fire(battle.ctx, state, "r1", [Shot(weapon, "b2")])  # reached: no error
+    for gone in (
+        msgspec.structs.replace(state.ship("b2"), status="destroyed"),
+        msgspec.structs.replace(state.ship("b2"), y=400.0),
+    ):
+        after = replace_ship(state, gone)
+        with pytest.raises(IllegalActionError):
+            check_fire(battle.ctx, after, "r1", [Shot(weapon, "b2")])
+    assert fire_options(battle.ctx, state, "r1") == options  # the state as it was, as it was
