@@ -15,6 +15,7 @@ battle reports and web page all tell, and take, the same names.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -84,6 +85,22 @@ def dice_key(
     first, second = sorted(players)
     name = f"t{turn}-{hex_label}.{first}.{second}" + (".assault" if assault else "")
     return name + (f".{nth}" if nth > 1 else "")
+
+
+class DiceKeys:
+    """The dice keys of one turn's battles (or assaults), handed out in the order they are
+    fought: `dice_key`, each numbered among the battles of its two players in its hex."""
+
+    def __init__(self, turn: int, *, assault: bool = False) -> None:
+        self.turn = turn
+        self.assault = assault
+        self._fought: Counter[tuple[str, ...]] = Counter()
+
+    def next(self, hex_label: str, players: tuple[str, str]) -> str:
+        """The key of the next battle of `players` in `hex_label`."""
+        pair = (hex_label, *sorted(players))
+        self._fought[pair] += 1
+        return dice_key(self.turn, hex_label, players, self._fought[pair], assault=self.assault)
 
 
 class BattleNames:

@@ -20,12 +20,11 @@ does not hold a system for an assault.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 
 import msgspec
 
-from campaign.battlenames import dice_key
+from campaign.battlenames import DiceKeys
 from campaign.events import (
     AttackFailed,
     Audience,
@@ -124,7 +123,7 @@ def decide_attacks(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
     """
     batch: list[NewEvent] = []
     assaults = 0
-    pairs: dict[tuple[str, ...], int] = defaultdict(int)  # assaults so far of two in a hex
+    keys = DiceKeys(state.turn, assault=True)
     for player in sorted(state.attacks):
         for attack in state.attacks[player]:
             system = starmap.system(attack.system)
@@ -167,9 +166,8 @@ def decide_attacks(state: CampaignState, starmap: StarMap) -> list[NewEvent]:
                     batch.append(NewEvent(event=failed, audience=both, turn=state.turn))
                 elif colony.pdus or colony.advanced_pdbs:
                     assaults += 1
-                    pair = (colony.hex, *sorted((player, colony.owner)))
-                    pairs[pair] += 1
-                    battle = _assault(state, colony, player, mine, assaults, pairs[pair])
+                    key = keys.next(colony.hex, (player, colony.owner))
+                    battle = _assault(state, colony, player, mine, assaults, key)
                     batch.append(
                         NewEvent(
                             event=BattleRequested(battle=battle), audience=both, turn=state.turn
@@ -261,10 +259,10 @@ def _bombard(
 
 
 def _assault(
-    state: CampaignState, colony: Colony, attacker: str, ships: list[str], n: int, nth: int
+    state: CampaignState, colony: Colony, attacker: str, ships: list[str], n: int, key: str
 ) -> Battle:
-    """The turn's `n`th assault, the `nth` of the attacker on the owner's colonies in this
-    hex (its dice key: docs/rulings.md, "Campaign: a battle's dice")."""
+    """The turn's `n`th assault, its dice keyed `key` (docs/rulings.md, "Campaign: a
+    battle's dice")."""
     attack = attack_on(state, attacker, colony)  # it may be called off (004 L208-209)
     defences = [defence_id(colony.id, "pdu", i) for i in range(1, colony.pdus + 1)]
     # 004 5.7.7: an advanced PDU is "equivalent to two SuperDreadnoughts".
@@ -280,5 +278,5 @@ def _assault(
         ),
         colony=colony.id,
         call_off_after=attack.call_off_after if attack is not None else None,
-        dice_key=dice_key(state.turn, colony.hex, (attacker, colony.owner), nth, assault=True),
+        dice_key=key,
     )

@@ -32,7 +32,7 @@ from typing import cast
 
 import msgspec
 
-from campaign.battlenames import dice_key
+from campaign.battlenames import DiceKeys
 from campaign.dice import DiceKey, DiceSource, Roll
 from campaign.errors import IllegalCommandError, InvalidInputError
 from campaign.events import (
@@ -130,14 +130,11 @@ def find_battles(
         key=lambda f: (f[0], f[1], f[2].departure, f[2].sides[0].player, f[2].sides[1].player)
     )
     battles = []
-    pairs: dict[tuple[str, ...], int] = defaultdict(int)  # battles so far of two in a hex
+    keys = DiceKeys(state.turn)
     for n, (rank, _, battle) in enumerate(found, start=1):
-        players = (battle.sides[0].player, battle.sides[1].player)
-        pair = (battle.hex, *sorted(players))
-        pairs[pair] += 1
         # Its dice are keyed by what both sides know, not by its id's count of the turn's
         # battles (docs/rulings.md, "Campaign: a battle's dice").
-        key = dice_key(state.turn, battle.hex, players, pairs[pair])
+        key = keys.next(battle.hex, (battle.sides[0].player, battle.sides[1].player))
         chooser, location, initiative = _location(state, starmap, battle, rank, key, dice)
         rolls += initiative
         site = battle_site(state, chooser, battle.system) if chooser else None
