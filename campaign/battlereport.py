@@ -324,13 +324,12 @@ def _table(
     sheets), an enemy salvo of a ship whose design his side does not know is labelled as his
     account tells it (`EnemySystems`), its launcher's id untold."""
     seen_ctx, seen = _seen(ctx, state, viewer)
-
-    def salvo(salvo_id: str) -> str:
-        if systems is None:
-            return f"salvo {salvo_id}"
-        hidden = _unknown_design(ctx, state, viewer)
-        told = systems.text(f"salvo {salvo_id}", hidden, _kinds(state))
-        return _renamed(told, _contacts(state, viewer))
+    labels = [f"salvo {s.id}" for s in seen.salvos]
+    if systems is not None and labels:
+        # Read once a table: whose design the viewer does not know, and the contacts' labels.
+        hidden, kinds = _unknown_design(ctx, state, viewer), _kinds(state)
+        contacts = _contacts(state, viewer)
+        labels = [_renamed(systems.text(label, hidden, kinds), contacts) for label in labels]
 
     counters = [
         Counter(
@@ -358,7 +357,8 @@ def _table(
         for g in seen.fighters
     ]
     counters += [
-        Counter(kind="salvo", label=salvo(s.id), side=s.side, x=s.x, y=s.y) for s in seen.salvos
+        Counter(kind="salvo", label=label, side=s.side, x=s.x, y=s.y)
+        for s, label in zip(seen.salvos, labels, strict=True)
     ]
     return tuple(counters)
 
