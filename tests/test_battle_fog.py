@@ -487,20 +487,25 @@ def _check_no_enemy_system(
     """No line told to `side` of `event` names a system of an enemy ship whose design his
     side did not know before it (`state`): neither a child of the ship's (`b1.hangar_bay-1`,
     `b1.salvo_rack-1.t3`, by its id or its contact's label), nor one of its systems' ids in a
-    line telling it fire or defend (`b1 fires: beam3-2 at r1`, `b1 pds-1 at r1.hangar_bay-1`)."""
+    line telling it fire or defend (`b1 fires: beam3-2 at r1`, `b1 pds-1 at r1.hangar_bay-1`),
+    nor, in any line, an id of its systems that none of the viewer's own ships has (review)."""
     seen = {s.id: s.sighting for s in side_view(ctx, state, side)[1].ships}
     labels = {s.id: f"?{s.bogey}" for s in state.ships if s.bogey}
+    ours = {y.id for s in state.ships if s.side == side for y in ctx.sheets[s.id].systems}
     for ship in state.ships:
         known = ShipKnowledge(identified=ship.id in seen, sighting=seen.get(ship.id))
         if ship.side == side or known.design_known:
             continue
         names = "|".join(re.escape(n) for n in (ship.id, labels.get(ship.id, ship.id)))
-        own = {s.id for s in ctx.sheets[ship.id].systems}
+        # Its systems' ids that none of the viewer's ships has: in no line at all.
+        theirs = {y.id for y in ctx.sheets[ship.id].systems} - ours
         for line in lines:
             assert not re.search(rf"(?<![\w.?-])(?:{names})\.", line), (side, event, line)
+            told = set(re.findall(r"(?<![\w.-])[\w-]+(?![\w-])", line))
+            assert not told & theirs, (side, event, line)
             if not re.match(rf"\s*(?:{names}) (?:fires: |\S+ (?:at|point))", line):
                 continue
-            told = set(re.findall(r"(?<![\w.-])[\w-]+(?![\w-])", line))
+            own = {y.id for y in ctx.sheets[ship.id].systems}
             assert not told & own, (side, event, line)
 
 
