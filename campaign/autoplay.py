@@ -232,9 +232,9 @@ def random_outcome(
             results.append(ShipResult(unit=unit, fate="jumped", to_hex=to))
         else:
             lost = between(rng, 0, 2)  # drawn whatever it had left: the same draws follow
-            results.append(
-                ShipResult(unit=unit, hull_lost=max(min(lost, left.get(unit, 3) - 1), 0))
-            )
+            if unit in left:  # a survivor keeps one box at least
+                lost = max(min(lost, left[unit] - 1), 0)
+            results.append(ShipResult(unit=unit, hull_lost=lost))
     return tuple(results)
 
 
