@@ -448,13 +448,14 @@ def _options_kept(
 
 def _shot_options(
     ctx: BattleContext, state: BattleState, ship: ShipInPlay, shots: Sequence[Shot]
-) -> dict[str, tuple[str, ...]]:
+) -> Mapping[str, tuple[str, ...]]:
     """:func:`fire_options` for the weapons and targets the shots name, and no others: what
     :func:`check_fire` reads. Each weapon's targets are worked out alone, so a weapon reaches
     a target here exactly when it does among all the ship's options; and so the ship's
     options kept for its ship, sheet and targets' places (:func:`fire_options` worked out
     from the side's view, which shows the side's own ships and sheets as they are and the
-    enemies it may fire at where they are) are read as they are, when kept."""
+    enemies it may fire at where they are) are read as they are, when kept: the kept
+    mapping itself, to be read, never changed."""
     asteroids = asteroids_now(ctx, state)
     if not (ship.sweeping or ship.nova):  # out of control: refused before (check_fire)
         sheet = ctx.sheets[ship.id]
