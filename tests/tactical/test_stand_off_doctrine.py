@@ -5,6 +5,8 @@ closing to fire, and do not close on bogeys they cannot yet identify."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 
 from campaign.rules.setup import CONTINUUM_DEFAULT_FLEET
@@ -52,12 +54,20 @@ def _battle(movement: str) -> CampaignBattle:
     )
 
 
-def _ranges(movement: str, seed: str) -> dict[int, list[tuple[float, float]]]:
-    """Each turn from the second: each Stand Off ship's range to the nearest enemy when it
-    writes its orders, and the range it wants (as bench/bench_commanders.py counts it)."""
+class _Watched(NamedTuple):
+    """A Stand Off ship at one turn's orders, as bench/bench_commanders.py counts it."""
+
+    near: float  # its range to the nearest enemy
+    keep: float  # the range it wants
+    reach: float  # the enemy's longest reach
+    outrun: bool  # its drive no weaker than the nearest enemy's: it can hold the range
+
+
+def _watched(movement: str, seed: str) -> dict[int, list[_Watched]]:
+    """Each turn from the second: each Stand Off ship when it writes its orders."""
     stand_off = order_commander("stand-off")
     write = stand_off.orders
-    seen: dict[int, list[tuple[float, float]]] = {}
+    seen: dict[int, list[_Watched]] = {}
 
     def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
         enemies = enemies_of(state, side)
@@ -72,14 +82,24 @@ def _ranges(movement: str, seed: str) -> dict[int, list[tuple[float, float]]]:
                     if mine > theirs + STAND_OFF_MARGIN_MU
                     else theirs + STAND_OFF_MARGIN_MU
                 )
-                near = min(range_between(ship.x, ship.y, e.x, e.y) for e in enemies)
-                seen.setdefault(state.turn, []).append((near, keep))
+                nearest = min(enemies, key=lambda e: range_between(ship.x, ship.y, e.x, e.y))
+                near = range_between(ship.x, ship.y, nearest.x, nearest.y)
+                outrun = order_limits(ctx, ship)[0] >= order_limits(ctx, nearest)[0]
+                seen.setdefault(state.turn, []).append(_Watched(near, keep, theirs, outrun))
         return write(ctx, state, side)
 
     stand_off.orders = orders
     chosen = {"red": stand_off, "blue": order_commander("engage")}
     resolve_campaign_battle(_battle(movement), SeededDice(seed), chosen)
     return seen
+
+
+def _ranges(movement: str, seed: str) -> dict[int, list[tuple[float, float]]]:
+    """Each turn from the second: each Stand Off ship's range to the nearest enemy when it
+    writes its orders, and the range it wants."""
+    return {
+        turn: [(w.near, w.keep) for w in ships] for turn, ships in _watched(movement, seed).items()
+    }
 
 
 def test_stand_off_keeps_the_range_it_wants_under_vector_movement() -> None:
@@ -226,27 +246,13 @@ def test_stand_off_banks_the_range_from_chasers_it_cannot_outrun() -> None:
 def _held(movement: str, seed: str) -> list[tuple[int, bool]]:
     """Each turn 2-6: each Stand Off ship whose drive is no weaker than the nearest enemy's,
     and whether it lies out of the enemy's reach (as bench/bench_commanders.py counts it)."""
-    stand_off = order_commander("stand-off")
-    write = stand_off.orders
-    seen: list[tuple[int, bool]] = []
-
-    def orders(ctx: BattleContext, state: BattleState, side: str) -> dict[str, Order]:
-        enemies = enemies_of(state, side)
-        if enemies and 2 <= state.turn <= 6:
-            theirs = max(reach_of(ctx, e) for e in enemies)
-            for ship in state.ships:
-                if ship.side != side or ship.status != "active":
-                    continue
-                nearest = min(enemies, key=lambda e: range_between(ship.x, ship.y, e.x, e.y))
-                if order_limits(ctx, ship)[0] >= order_limits(ctx, nearest)[0]:
-                    near = range_between(ship.x, ship.y, nearest.x, nearest.y)
-                    seen.append((state.turn, near >= theirs))
-        return write(ctx, state, side)
-
-    stand_off.orders = orders
-    chosen = {"red": stand_off, "blue": order_commander("engage")}
-    resolve_campaign_battle(_battle(movement), SeededDice(seed), chosen)
-    return seen
+    return [
+        (turn, w.near > w.reach)
+        for turn, ships in _watched(movement, seed).items()
+        if turn <= 6
+        for w in ships
+        if w.outrun
+    ]
 
 
 def test_stand_off_runs_from_a_chaser_its_drive_only_matches() -> None:
