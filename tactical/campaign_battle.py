@@ -477,7 +477,7 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
 
     The first side's fleet is centred at (0, 0) facing +y (course 12), the second's at
     (0, 60) facing -y (course 6); the pursued side faces away instead, and so does a side
-    standing off under cinematic movement. Each fleet sits on a
+    standing off under cinematic or vector movement. Each fleet sits on a
     spiral within 10 MU of its centre. Speeds: even battles thrust x 1, a pursuer thrust x 3,
     the pursued thrust x 1 (the fleet's slowest ship). A dense world is between the fleets or
     6 MU from the chooser's fleet centre, towards the enemy; a gas giant's edge is at x = -40
@@ -503,14 +503,15 @@ def setup_campaign_battle(request: CampaignBattle, dice: DiceSource) -> BattleSe
         facing[fled] = 12 if fled == 1 else 6  # facing away from the pursuer (and the world)
         speeds = [PURSUER_SPEED, PURSUER_SPEED]
         speeds[fled] = PURSUED_SPEED
-    # Standing off under cinematic movement, where a ship turns only as its thrust lets it, a
-    # fleet sets up turned away from the enemy (any facing, 004 L150, L158, L171, L176), so
-    # its first moves open the range; whatever the enemy's guns, which under closed record
-    # sheets the side does not know and the set-up must not tell. Under vector movement its
-    # drive opens the range whichever way it faces (docs/rulings.md).
-    cinematic = request.battle == "even" and request.movement == "cinematic"
+    # Standing off, a fleet sets up turned away from the enemy (any facing and heading, 004
+    # L150, L158, L171, L176), so its first moves open the range; whatever the enemy's guns,
+    # which under closed record sheets the side does not know and the set-up must not tell.
+    # Under vector movement its velocity is then away from the enemy too: set up closing at
+    # 4 MU a move, an equal drive could not win back the range and was inside the enemy's
+    # reach by the second turn (docs/rulings.md).
+    even = request.battle == "even" and request.movement in ("cinematic", "vector")
     for index, side in enumerate(request.sides):
-        if cinematic and side.order == "stand-off":
+        if even and side.order == "stand-off":
             facing[index] = 6 if index == 0 else 12
     radii = [FLEET_RADIUS_MU, FLEET_RADIUS_MU]
     zones: list[Zone] = []

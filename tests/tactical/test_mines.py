@@ -668,13 +668,15 @@ def test_commanders_with_mines_play_whole_battles_that_replay() -> None:
 
 
 def test_a_campaign_battle_counts_mines_laid_as_munitions_spent() -> None:
-    # Stand Off against Engage: the minelayer drops mines in the path of the ship closing on
-    # it, and the outcome carries the crossed-off mines out of the battle (004 L185-201).
+    # Engage against Engage: the minelayer drops mines in the path of the ship closing on it,
+    # and the outcome carries the crossed-off mines out of the battle (004 L185-201). (A Stand
+    # Off minelayer, set up under vector movement running from the enemy, keeps out of the
+    # closing ship's path: it lays none.)
     request = CampaignBattle(
         sides=(
             CampaignSide(
                 name="red",
-                order="stand-off",
+                order="engage",
                 ships=(CampaignShip(id="red-W1", design="minelaying_destroyer"),),
             ),
             CampaignSide(

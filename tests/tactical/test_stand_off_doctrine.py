@@ -265,3 +265,15 @@ def test_stand_off_runs_from_a_chaser_its_drive_only_matches() -> None:
     held = [out for run in range(3) for _turn, out in _held("cinematic", f"stand-off/{run}")]
     assert held
     assert sum(held) / len(held) >= 0.88, sum(held) / len(held)
+
+
+def test_stand_off_runs_from_a_chaser_its_drive_only_matches_under_vector_movement() -> None:
+    """Under vector movement the fleets set up closing at 4 MU a move each: a Stand Off ship
+    set up facing the enemy, whose drive only matches the chaser's, could not win back that
+    closing speed and lay inside the enemy's reach by the second turn. Set up running from
+    the enemy, and earning the range beyond the one it keeps where it weighs fleeing
+    (docs/rulings.md), three seeded battles: over turns 2-6 those ships lie out of the
+    enemy's reach in 92% of their 75 turns (55% before)."""
+    held = [out for run in range(3) for _turn, out in _held("vector", f"stand-off/{run}")]
+    assert held
+    assert sum(held) / len(held) >= 0.85, sum(held) / len(held)
