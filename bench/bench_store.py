@@ -79,7 +79,7 @@ from campaign.events import (
     TurnEnded,
     UmpireNoted,
 )
-from campaign.projections import CampaignState, fold
+from campaign.projections import CampaignState, fold, roll_subjects
 from campaign.store import EventStore
 
 Backend = Literal["sqlite", "postgres"]
@@ -323,11 +323,11 @@ def es_fold(events: Iterable[Any], state: CampaignState | None = None) -> Campai
                     max_turns=ev.max_turns,
                 )
             case EsTurnEnded():
-                result = replace(result, turn=ev.turn + 1, rolls_this_turn=0)
+                result = replace(result, turn=ev.turn + 1, roll_subjects=())
             case EsDiceRolled():
                 result = replace(
                     result,
-                    rolls_this_turn=result.rolls_this_turn + 1,
+                    roll_subjects=result.roll_subjects + roll_subjects(ev.rolls),
                     dice_rolled=result.dice_rolled + len(ev.rolls),
                 )
             case EsUmpireNoted():

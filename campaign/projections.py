@@ -14,7 +14,7 @@ from datetime import datetime
 
 import msgspec
 
-from campaign.dice import DiceKey
+from campaign.dice import DiceKey, Roll
 from campaign.errors import InvalidInputError
 from campaign.events import (
     EVENT_TYPES,
@@ -343,7 +343,7 @@ def _evolve_core(state: CampaignState, ev: Event) -> CampaignState:
         case DiceRolled():
             return msgspec.structs.replace(
                 state,
-                roll_subjects=state.roll_subjects + _roll_subjects(ev),
+                roll_subjects=state.roll_subjects + roll_subjects(ev.rolls),
                 dice_rolled=state.dice_rolled + len(ev.rolls),
             )
         case SeedRevealed():
@@ -380,10 +380,10 @@ def _orders_handed_in(
             return msgspec.structs.replace(state, final=final)
 
 
-def _roll_subjects(ev: DiceRolled) -> tuple[str, ...]:
+def roll_subjects(rolls: Iterable[Roll]) -> tuple[str, ...]:
     """The dice-key subjects an umpire's roll used (one, unless hand-made), each once."""
     subjects: dict[str, None] = {}
-    for roll in ev.rolls:
+    for roll in rolls:
         try:
             subjects[DiceKey.parse(roll.key).subject] = None
         except InvalidInputError:  # not a key this code made: it numbers nothing
