@@ -149,7 +149,14 @@ def banks(thrust: float, ours: float, chase: float, keep: float) -> bool:
     285. Under vector movement, where the fleet sets up facing the enemy and weighs flying
     straight on only, banking ran 274 of its 1,000 ships off the table or out with the
     fleet's withdrawal, not 181: there it pays as before (issue 17)."""
-    return chase > thrust and keep >= ours
+    return chase > thrust and _outranged(ours, keep)
+
+
+def _outranged(ours: float, keep: float) -> bool:
+    """Whether guns reaching ``ours`` are silent at the ``keep`` range (they do not outrange
+    the enemy): the range beyond it is then worth nothing to them (:func:`banks`,
+    :data:`MATCHED`)."""
+    return keep >= ours
 
 
 def keep_from(ours: float, theirs: float) -> float:
@@ -201,7 +208,7 @@ def _drifts(ctx: BattleContext, ahead: Forecast, ship: ShipInPlay, looks: int) -
             BANKS
             if armed and cinematic and banks(thrust, ours, chase, keep)
             else MATCHED
-            if armed and matched and chase == thrust and keep >= ours
+            if armed and matched and chase == thrust and _outranged(ours, keep)
             else PAYS
         )
         drifts.append((x, y, x - enemy.x, y - enemy.y, float(chase), keep, seen, bank))
@@ -354,6 +361,15 @@ def _off_range(
     return paid
 
 
+def _nearest_drifted(drifts: Sequence[Drift], step: int, x: float, y: float) -> tuple[float, float]:
+    """Where the enemy nearest (x, y) will be after ``step`` more moves of straight flight
+    (its chase aside): what a fleeing ship runs from (:func:`_fleeing`, :func:`_vector_fleeing`)."""
+    return min(
+        ((ex + step * edx, ey + step * edy) for ex, ey, edx, edy, *_r in drifts),
+        key=lambda p: (range_between(x, y, p[0], p[1]), p),
+    )
+
+
 def _fleeing(
     ctx: BattleContext, ship: ShipInPlay, end: MoveResult, drifts: Sequence[Drift]
 ) -> list[tuple[float, float]]:
@@ -368,10 +384,7 @@ def _fleeing(
     at = MoveStart(x=end.x, y=end.y, course=end.course, speed=end.speed)
     path = [(end.x, end.y)]
     for step in range(1, max(d[6] for d in drifts)):
-        ex, ey = min(
-            ((ex + step * edx, ey + step * edy) for ex, ey, edx, edy, *_r in drifts),
-            key=lambda p: (range_between(at.x, at.y, p[0], p[1]), p),
-        )
+        ex, ey = _nearest_drifted(drifts, step, at.x, at.y)
         away = round(math.degrees(math.atan2(at.x - ex, at.y - ey)) / DEGREES_PER_COURSE)
         off = (away - at.course + COURSES // 2) % COURSES - COURSES // 2
         turn = max(-limit, min(limit, off))
@@ -398,10 +411,7 @@ def _vector_fleeing(
     x, y = end.x, end.y
     path = [(x, y)]
     for step in range(1, max(d[6] for d in drifts)):
-        ex, ey = min(
-            ((ex + step * edx, ey + step * edy) for ex, ey, edx, edy, *_r in drifts),
-            key=lambda p: (range_between(x, y, p[0], p[1]), p),
-        )
+        ex, ey = _nearest_drifted(drifts, step, x, y)
         gap = math.hypot(x - ex, y - ey) or 1.0
         vx, vy = vx + thrust * (x - ex) / gap, vy + thrust * (y - ey) / gap
         x, y = x + vx, y + vy
